@@ -142,19 +142,19 @@ test("controls to params: typed values, empty fields left out, each problem name
 test("the form's HTML: every control labelled, required marked, a problem tied to its field", () => {
   const fields = actionFields(EN.actions.success_test, {});
   const html = actionFormHtml(fields, { i18n: en, who: "Tukan <acts>", values: { dice: "", tn: "5" }, problems: { dice: "This field is required." } });
-  for (const field of fields) {
-    const id = controlId(field.name);
+  for (const [index, field] of fields.entries()) {
+    const id = controlId(field.name, index);
     assert.ok(html.includes(`<label for="${id}">`), `${field.name} has a label`);
     assert.match(html, new RegExp(`id="${id}" name="${field.name}"`));
   }
-  assert.match(html, /id="rollbridge-param-dice" name="dice" aria-required="true" aria-describedby="rollbridge-param-dice-hint rollbridge-param-dice-problem" aria-invalid="true"/);
-  assert.match(html, /<p class="rollbridge-problem" id="rollbridge-param-dice-problem" role="alert">This field is required.<\/p>/);
+  assert.match(html, /id="rollbridge-param-0-dice" name="dice" aria-required="true" aria-describedby="rollbridge-param-0-dice-hint rollbridge-param-0-dice-problem" aria-invalid="true"/);
+  assert.match(html, /<p class="rollbridge-problem" id="rollbridge-param-0-dice-problem" role="alert">This field is required.<\/p>/);
   assert.ok(html.includes(en.localize("ROLLBRIDGE.Dialog.RequiredNote")));
   assert.ok(html.includes("Tukan &lt;acts&gt;"), "the names are text");
   assert.match(html, /<input type="number" step="1" min="1" max="100" value="" placeholder="5"|name="tn"/);
-  assert.ok(html.includes('<input type="checkbox" id="rollbridge-param-wound_modifier"'));
+  assert.ok(html.includes('<input type="checkbox" id="rollbridge-param-3-wound_modifier"'));
   // what was entered is shown again
-  assert.match(html, /type="number"[^>]*value="5"[^>]*id="rollbridge-param-tn"/);
+  assert.match(html, /type="number"[^>]*value="5"[^>]*id="rollbridge-param-1-tn"/);
   assert.deepEqual(enteredValues({ elements: [{ name: "a", value: "1" }, { name: "b", type: "checkbox", checked: true }, { value: "x" }] }), { a: "1", b: true });
 });
 
@@ -192,7 +192,7 @@ test("an odd schema: a parameter described as null, true or a text is a plain te
     ["anything", "text", "Anything"], ["nothing", "text", "Nothing"], ["word", "text", "Word"], ["note", "text", "Note"],
   ]);
   const html = actionFormHtml(fields, { i18n: en });
-  assert.ok(html.includes(`<label for="${controlId("nothing")}">Nothing`), html);
+  assert.ok(html.includes(`<label for="${controlId("nothing", 1)}">Nothing`), html);
   assert.deepEqual(paramsFrom(fields, { anything: "x", nothing: "y", word: "", note: "z" }), {
     params: { anything: "x", nothing: "y", note: "z" }, problems: {},
   });
@@ -208,4 +208,29 @@ test("a parameter named as what every object inherits (constructor, toString) is
   assert.deepEqual([fields.constructor.label, fields.constructor.hint, fields.constructor.placeholder, fields.constructor.more], ["Constructor", "", "", true]);
   assert.deepEqual([fields.toString.label, fields.toString.value], ["To string", ""]);
   assert.deepEqual(paramsFrom(Object.values(fields), { constructor: "x", toString: "2" }).params, { constructor: "x", toString: 2 });
+});
+
+test("parameters named in another script (Russian сила, вода): each label tied to its own control, hint and problem", () => {
+  const spec = {
+    params: { properties: { сила: { type: "integer", minimum: 1 }, вода: { type: "integer", minimum: 1 } }, required: ["сила", "вода"] },
+    labels: { сила: "Сила", вода: "Вода" }, hints: { сила: "Сколько силы.", вода: "Сколько воды." },
+  };
+  const fields = actionFields(spec, {});
+  const html = actionFormHtml(fields, { i18n: en, problems: { вода: "Это поле обязательно." } });
+  const ids = [...html.matchAll(/ id="([^"]+)"/g)].map(([, id]) => id);
+  assert.equal(new Set(ids).size, ids.length, `no id twice: ${ids.join(" ")}`);
+  // each label names the control in its row, and that control's hint and problem are its own
+  const rows = html.split('<div class="form-group rollbridge-field"').slice(1);
+  assert.equal(rows.length, 2);
+  for (const row of rows) {
+    const [, forId, label] = row.match(/<label for="([^"]+)">([^<]+)/);
+    const [, id, name, described] = row.match(/<input [^>]*id="([^"]+)" name="([^"]+)"[^>]*aria-describedby="([^"]+)"/);
+    assert.equal(forId, id, `${name}: the label names its own control`);
+    assert.equal(label.trim(), spec.labels[name]);
+    for (const part of described.split(" ")) assert.ok(row.includes(`id="${part}"`), `${name}: ${part} is in its row`);
+  }
+  // two forms open at once (each dialog its own prefix) share no id either
+  const other = actionFormHtml(fields, { i18n: en, form: "rollbridge-dialog2" });
+  const otherIds = [...other.matchAll(/ id="([^"]+)"/g)].map(([, id]) => id);
+  assert.deepEqual(otherIds.filter((id) => ids.includes(id)), []);
 });

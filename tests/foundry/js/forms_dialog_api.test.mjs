@@ -103,3 +103,18 @@ test("a name every object inherits (constructor, toString, __proto__) is no acti
   assert.equal(ws.messages().length, before, "nothing sent, not even the state request");
   assert.equal(Standin.log.dialogs.length, 0);
 });
+
+test("two dialogs open at once (a macro's two calls) share no element id: each label names its own dialog's control", async () => {
+  const first = api.actionDialog("attack", { actor: "tukan", targets: ["guard"] });
+  await answerState(ws, next);
+  const one = await openDialog();
+  const second = api.actionDialog("attack", { actor: "tukan", targets: ["guard"] });
+  await answerState(ws, next);
+  const two = await until(() => Standin.log.dialogs.find((d) => d !== one), "the second dialog");
+  const ids = (dialog) => [...dialog.content.matchAll(/ id="([^"]+)"/g)].map(([, id]) => id);
+  assert.ok(ids(one).length > 5);
+  assert.deepEqual(ids(two).filter((id) => ids(one).includes(id)), []);
+  await two.submit("cancel");
+  await one.escape();
+  assert.deepEqual([await first, await second], [null, null]);
+});

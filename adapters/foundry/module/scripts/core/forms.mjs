@@ -129,12 +129,18 @@ export function actionFields(spec, { actor, target } = {}) {
   });
 }
 
-/** The element id of a field's control (and of its hint and problem lines). */
-export const controlId = (name) => `rollbridge-param-${String(name).replace(/[^A-Za-z0-9_-]/g, "_")}`;
+/**
+ * The element id of a field's control (and of its hint and problem lines): the
+ * form's own prefix (each dialog open has one, so two open at once share no id),
+ * the field's place in the form (names that differ only in letters an id does not
+ * carry, as Russian "сила" and "вода" do, stay apart), then the name as far as an
+ * id carries it.
+ */
+export const controlId = (name, index = 0, form = "rollbridge") =>
+  `${form}-param-${index}-${String(name).replace(/[^A-Za-z0-9_-]/g, "_")}`;
 
-/** A field's control as HTML, holding `value` (what the user entered, else the field's). */
-function controlHtml(field, value, described, problem) {
-  const id = controlId(field.name);
+/** A field's control as HTML with the element id `id`, holding `value` (what the user entered, else the field's). */
+function controlHtml(field, id, value, described, problem) {
   const common = `id="${id}" name="${escapeHtml(field.name)}"${field.required ? ' aria-required="true"' : ""}`
     + (described ? ` aria-describedby="${described}"` : "") + (problem ? ' aria-invalid="true"' : "");
   if (field.kind === "select") {
@@ -165,17 +171,18 @@ function controlHtml(field, value, described, problem) {
  * The dialog's content: a line naming who acts on whom (`who`, already text), a
  * note on the required mark, then each field with its label, control, hint and
  * problem (`problems`: name → the text to show). `values` are what the user
- * entered before (the dialog opened again over a problem), else each field's own.
+ * entered before (the dialog opened again over a problem), else each field's own;
+ * `form` the prefix of its element ids (controlId), one for each dialog open.
  */
-export function actionFormHtml(fields, { i18n, who = "", values = null, problems = {} }) {
+export function actionFormHtml(fields, { i18n, who = "", values = null, problems = {}, form = "rollbridge" }) {
   const row = (field) => {
-    const id = controlId(field.name);
+    const id = controlId(field.name, fields.indexOf(field), form);
     const problem = problems[field.name] ?? "";
     const described = [field.hint ? `${id}-hint` : "", problem ? `${id}-problem` : ""].filter(Boolean).join(" ");
     const value = values && field.name in values ? values[field.name] : field.value;
     const mark = field.required ? ' <span class="rollbridge-required" aria-hidden="true">*</span>' : "";
     const label = `<label for="${id}">${escapeHtml(field.label)}${mark}</label>`;
-    const control = controlHtml(field, value, described, problem);
+    const control = controlHtml(field, id, value, described, problem);
     const hint = field.hint ? `<p class="hint" id="${id}-hint">${escapeHtml(field.hint)}</p>` : "";
     const line = problem ? `<p class="rollbridge-problem" id="${id}-problem" role="alert">${escapeHtml(problem)}</p>` : "";
     return `<div class="form-group rollbridge-field" data-kind="${field.kind}">${label}<div class="form-fields">${control}</div>${hint}${line}</div>`;
@@ -277,11 +284,11 @@ export function actionChoices(ruleset) {
   return Object.entries(actions).map(([name, spec]) => [name, spec?.label || readableName(name)]);
 }
 
-/** The content of the dialog that picks an action: a labelled select. */
-export function actionPickHtml(ruleset, { i18n }) {
+/** The content of the dialog that picks an action: a labelled select (`form`: its ids' prefix). */
+export function actionPickHtml(ruleset, { i18n, form = "rollbridge" }) {
   const options = actionChoices(ruleset)
     .map(([name, label]) => `<option value="${escapeHtml(name)}">${escapeHtml(label)}</option>`).join("");
-  const id = controlId("action");
+  const id = controlId("action", 0, form);
   return `<div class="form-group"><label for="${id}">${escapeHtml(i18n.localize("ROLLBRIDGE.Dialog.Action"))}</label>`
     + `<div class="form-fields"><select id="${id}" name="action">${options}</select></div></div>`;
 }

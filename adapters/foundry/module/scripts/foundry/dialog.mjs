@@ -32,6 +32,14 @@ function onRender(_event, dialog) {
   first?.focus?.();
 }
 
+/** Dialogs opened so far: each one's element ids start with its own number. */
+let opened = 0;
+
+/** The element ids' prefix of a dialog about to open (forms.mjs controlId): two
+ * open at once (a macro's two calls) must not share an id, or a label of the second
+ * would name the first's control. */
+const newFormId = () => `rollbridge-dialog${++opened}`;
+
 /**
  * A button's label as DialogV2 takes it: v12 writes the label into the button's
  * HTML (escaped here, so a ruleset's "Hit & Run <fast>" reads as written), v13 sets
@@ -100,7 +108,7 @@ export async function pickAction(client) {
   const ruleset = rulesetOf(client);
   const values = await ask({
     title: game.i18n.localize("ROLLBRIDGE.Dialog.PickTitle"),
-    content: actionPickHtml(ruleset, { i18n: game.i18n }),
+    content: actionPickHtml(ruleset, { i18n: game.i18n, form: newFormId() }),
     submit: game.i18n.localize("ROLLBRIDGE.Dialog.Next"),
   });
   const name = values ? String(values.action ?? "") : "";
@@ -150,10 +158,11 @@ export async function actionDialog(client, action, options = {}) {
   if (!fields.length) return resolve({});
   let values = null;
   let problems = {};
+  const form = newFormId();
   for (;;) {
     values = await ask({
       title,
-      content: actionFormHtml(fields, { i18n: game.i18n, who, values, problems }),
+      content: actionFormHtml(fields, { i18n: game.i18n, who, values, problems, form }),
       submit: spec.label || action,
     });
     if (!values) return null;
