@@ -234,3 +234,17 @@ test("parameters named in another script (Russian сила, вода): each labe
   const otherIds = [...other.matchAll(/ id="([^"]+)"/g)].map(([, id]) => id);
   assert.deepEqual(otherIds.filter((id) => ids.includes(id)), []);
 });
+
+test("a whole number too large to stay exact is said, not sent changed; a required checkbox is sent unchecked too", () => {
+  const spec = {
+    params: { properties: { n: { type: "integer" }, sure: { type: "boolean" }, loud: { type: "boolean" } }, required: ["sure"] },
+  };
+  const fields = actionFields(spec, {});
+  const big = paramsFrom(fields, { n: "12345678901234567891", sure: true });
+  assert.deepEqual(big.params, { sure: true });
+  assert.deepEqual([big.problems.n.key, big.problems.n.data], ["ROLLBRIDGE.Dialog.Problem.Above", { max: Number.MAX_SAFE_INTEGER }]);
+  assert.equal(paramsFrom(fields, { n: "-12345678901234567891" }).problems.n.key, "ROLLBRIDGE.Dialog.Problem.Below");
+  assert.deepEqual(paramsFrom(fields, { n: String(Number.MAX_SAFE_INTEGER), sure: false, loud: false }), {
+    params: { n: Number.MAX_SAFE_INTEGER, sure: false }, problems: {},
+  });
+});

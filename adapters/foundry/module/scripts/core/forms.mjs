@@ -223,8 +223,10 @@ const problem = (key, data = {}) => ({ key, data });
 function fieldValue(field, entered) {
   const { schema } = field;
   if (field.kind === "checkbox") {
+    // sent when it differs from the schema's default, and always when the action
+    // needs it (left out, a required false would be refused as missing)
     const checked = Boolean(entered);
-    return { value: checked === Boolean(schema.default ?? false) ? undefined : checked };
+    return { value: field.required || checked !== Boolean(schema.default ?? false) ? checked : undefined };
   }
   const entry = String(entered ?? "");
   const text = entry.trim();
@@ -253,6 +255,13 @@ function fieldValue(field, entered) {
     }
     if (field.min !== undefined && number < field.min) return { problem: problem("ROLLBRIDGE.Dialog.Problem.Below", { min: field.min }) };
     if (field.max !== undefined && number > field.max) return { problem: problem("ROLLBRIDGE.Dialog.Problem.Above", { max: field.max }) };
+    // a whole number past 2^53 is not the one typed once it is a JavaScript number
+    // (12345678901234567891 would go as 12345678901234567000): said, not changed
+    if (field.kind === "integer" && !Number.isSafeInteger(number)) {
+      return number > 0
+        ? { problem: problem("ROLLBRIDGE.Dialog.Problem.Above", { max: Number.MAX_SAFE_INTEGER }) }
+        : { problem: problem("ROLLBRIDGE.Dialog.Problem.Below", { min: Number.MIN_SAFE_INTEGER }) };
+    }
     return { value: number };
   }
   if (field.maxLength !== undefined && text.length > field.maxLength) {
