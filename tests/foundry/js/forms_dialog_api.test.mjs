@@ -118,3 +118,21 @@ test("two dialogs open at once (a macro's two calls) share no element id: each l
   await one.escape();
   assert.deepEqual([await first, await second], [null, null]);
 });
+
+test("a number the browser cannot read (1e, abc) in a field the action does not need is said in Czech, not left out", async () => {
+  const done = api.actionDialog("attack", { actor: "tukan", targets: ["guard"] });
+  await answerState(ws, next);
+  let dialog = await openDialog();
+  const before = ws.messages().length;
+  // a browser's number input reads "" for these (validity.badInput): before, the
+  // field was left out as if empty and the attack went with the server's default
+  await dialog.submit("submit", { rounds: "1e" });
+  dialog = await openDialog();
+  assert.equal(ws.messages().length, before, "nothing sent");
+  assert.ok(dialog.content.includes(cs.localize("ROLLBRIDGE.Dialog.Problem.NotInteger")), dialog.content);
+  await dialog.submit("submit", { rounds: "3" });
+  const sent = await next();
+  assert.equal(sent.params.rounds, 3);
+  ws.receive(result(sent));
+  await done;
+});

@@ -2112,6 +2112,13 @@
         if (control.type === "checkbox") control.checked = Boolean(value);
         else if (control.type === "select" && !control.options.includes(String(value))) {
           throw new Error(`stand-in DialogV2: ${name} offers no ${value} (${control.options.join(", ")})`);
+        } else if (control.type === "number") {
+          // a browser's number input keeps only a valid floating-point number (HTML's
+          // value sanitization): anything else typed reads "" with validity.badInput
+          const text = String(value);
+          const valid = /^-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?$/.test(text);
+          control.value = valid ? text : "";
+          control.validity = { badInput: !valid && text !== "" };
         } else control.value = String(value);
       }
     }

@@ -201,8 +201,17 @@ export function actionFormHtml(fields, { i18n, who = "", values = null, problems
 }
 
 /**
+ * What a number field holds when the browser could not read what was typed in it
+ * ("1e", "abc"): a browser's number input then reads "" (HTML's value
+ * sanitization) with `validity.badInput`, which would leave the field out as if
+ * empty. This stands for it instead, and is no number, so the check says so.
+ */
+export const UNREADABLE = "?";
+
+/**
  * What the dialog's form holds: each named control's value (a checkbox's
- * `checked`), from the form's `elements` as the button callback hands them over.
+ * `checked`, UNREADABLE for a number typed that the browser could not read), from
+ * the form's `elements` as the button callback hands them over.
  * @param {{elements: Iterable<any>} | null | undefined} form
  * @returns {Record<string, string | boolean>}
  */
@@ -211,7 +220,8 @@ export function enteredValues(form) {
   const values = {};
   for (const control of Array.from(form?.elements ?? [])) {
     if (!control?.name) continue;
-    values[control.name] = control.type === "checkbox" ? Boolean(control.checked) : String(control.value ?? "");
+    if (control.type === "checkbox") values[control.name] = Boolean(control.checked);
+    else values[control.name] = control.validity?.badInput ? UNREADABLE : String(control.value ?? "");
   }
   return values;
 }
