@@ -297,7 +297,7 @@ export function paramsFrom(fields, values) {
   return { params, problems };
 }
 
-/** The actions a user may pick from (`/rb do` alone): [name, label] by label. */
+/** The actions a user may pick from (`/rb do` alone): [name, label], in the welcome's order. */
 export function actionChoices(ruleset) {
   const actions = ruleset?.actions ?? {};
   return Object.entries(actions).map(([name, spec]) => [name, spec?.label || readableName(name)]);
