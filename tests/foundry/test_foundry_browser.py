@@ -463,6 +463,7 @@ def test_the_action_dialog_resolves_an_attack_at_a_real_server(tmp_path, generat
     result = run_with_tukan_and_guard(tmp_path, "dialog.mjs", "Dialog", generation)
     assert result["shown"]["weapons"] == ["", "Hackler", "Stun baton"]
     assert result["problem"] == "The smallest value allowed is 1."
+    assert result["unreadable"] == "Enter a whole number."
     assert result["event"]["action"] == "attack"
     assert "Tukan" in result["event"]["narration"]
 

@@ -4,8 +4,10 @@ command covers them (issue 8, item 3)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -28,6 +30,8 @@ def test_the_module_logic_passes_nodes_test_runner():
         capture_output=True,
         text=True,
         timeout=300,
+        # the action dialog's tests read sr2's description from this Python's rollbridge
+        env={**os.environ, "ROLLBRIDGE_PYTHON": sys.executable},
     )
     output = run.stdout + run.stderr
     assert run.returncode == 0, failures(output) or output[-8000:]

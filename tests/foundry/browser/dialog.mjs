@@ -5,9 +5,9 @@
 // opens the dialog, built from the welcome's spec, which the test works as a user
 // would, with the keyboard: every control labelled, the first one focused, Tukan's
 // weapons offered; a number below its bound typed and Enter pressed says so in the
-// dialog and sends nothing; a good number and Enter resolve the attack at the
-// server (its card posted); a second dialog dismissed with Escape resolves null
-// and sends nothing.
+// dialog and sends nothing, and so does a number Chromium cannot read (1e); a good
+// number and Enter resolve the attack at the server (its card posted); a second
+// dialog dismissed with Escape resolves null and sends nothing.
 // Prints one line `RESULT {json}`; exits non-zero on any failure.
 //
 // Environment: RB_PAGE_BASE, RB_WS_URL, RB_TOKENS (JSON {gm}; never printed),
@@ -78,6 +78,20 @@ try {
   if (env.RB_SCREENSHOT) await page.locator("dialog.standin-dialog[open]").screenshot({ path: env.RB_SCREENSHOT });
   assert.equal(await messages(), before, "nothing sent, no card");
 
+  step("a number Chromium cannot read (typed 1e): said in the dialog, nothing sent");
+  // Chromium's number input reads "" for it (validity.badInput); left out as if
+  // empty, the attack would have gone with the server's default rounds
+  const typed = page.locator("dialog.standin-dialog[open]").getByLabel("Rounds fired", { exact: true });
+  await typed.fill("");
+  await typed.pressSequentially("1e");
+  await typed.press("Enter");
+  const unreadable = await page.evaluate(() => rbE2E.waitFor(() => {
+    const line = document.querySelector("dialog.standin-dialog[open] [role=alert]");
+    return line && line.textContent.trim() !== "The smallest value allowed is 1." ? line.textContent.trim() : null;
+  }, 10000, "the problem with 1e"));
+  assert.equal(unreadable, "Enter a whole number.");
+  assert.equal(await messages(), before, "nothing sent, no card");
+
   step("Enter: the attack resolved at the server");
   await page.locator("dialog.standin-dialog[open]").getByLabel("Rounds fired", { exact: true }).fill("2");
   await page.locator("dialog.standin-dialog[open]").getByLabel("Rounds fired", { exact: true }).press("Enter");
@@ -100,7 +114,7 @@ try {
   assert.deepEqual(escaped, { value: null });
   assert.equal(await messages(), cards);
   assert.deepEqual(pageErrors, []);
-  process.stdout.write(`RESULT ${JSON.stringify({ shown, problem, event: { seq: event.seq, action: event.data.action, narration: event.data.narration } })}\n`);
+  process.stdout.write(`RESULT ${JSON.stringify({ shown, problem, unreadable, event: { seq: event.seq, action: event.data.action, narration: event.data.narration } })}\n`);
 } catch (error) {
   process.stderr.write(hide(`${error?.stack ?? error}\n--- console ---\n${consoleLines.join("\n")}\n${pageErrors.join("\n")}\n`));
   process.exitCode = 1;

@@ -15,10 +15,20 @@ import { execFileSync } from "node:child_process";
 import { FakeWebSocket } from "./fakes.mjs";
 import { bootModule, Standin, until, world } from "./standin.mjs";
 
-/** sr2's description as the server's welcome carries it in `lang`. */
+/** sr2's description as the server's welcome carries it in `lang`: from the Python
+ * that runs the tests (`ROLLBRIDGE_PYTHON`, which tests/foundry/test_foundry_node.py
+ * sets to its own), else `ROLLBRIDGE_CLI` or the `rollbridge` on the PATH. */
 export function sr2(lang) {
-  const cli = process.env.ROLLBRIDGE_CLI ?? "rollbridge";
-  const out = execFileSync(cli, ["rulesets", "sr2", "--json", "--locale", lang], { encoding: "utf8" });
+  const python = process.env.ROLLBRIDGE_PYTHON;
+  const [cli, ...head] = python ? [python, "-m", "rollbridge"] : [process.env.ROLLBRIDGE_CLI ?? "rollbridge"];
+  const args = [...head, "rulesets", "sr2", "--json", "--locale", lang];
+  let out;
+  try {
+    out = execFileSync(cli, args, { encoding: "utf8" });
+  } catch (error) {
+    if (error?.code !== "ENOENT") throw error;
+    throw new Error(`${cli} is not on the PATH: activate the venv rollbridge is installed in, or set ROLLBRIDGE_PYTHON to its python`);
+  }
   const [ruleset] = JSON.parse(out);
   return ruleset;
 }
@@ -34,7 +44,7 @@ export const GUARD = { id: "guard", name: "Guard A", sheet: EN.example_sheets["G
  * sr2 table of Tukan and a guard. Returns {api, ws, next}: next() waits for the next
  * request the module sends.
  */
-export async function joined({ lang = "en", generation = 13 } = {}) {
+export async function joined({ lang = "en", generation = 13, ruleset = null } = {}) {
   await world({ generation, user: "player", lang });
   const api = await bootModule();
   const ws = FakeWebSocket.last();
@@ -42,7 +52,7 @@ export async function joined({ lang = "en", generation = 13 } = {}) {
   const hello = ws.messages().find((m) => m.type === "hello");
   ws.receive({
     type: "welcome", id: hello.id, protocol: 1, role: "player", epoch: 1, seq: 0, locale: lang,
-    table: { id: "t1", ruleset: "sr2", actors: [TUKAN, GUARD] }, ruleset: lang === "cs" ? CS : EN,
+    table: { id: "t1", ruleset: "sr2", actors: [TUKAN, GUARD] }, ruleset: ruleset ?? (lang === "cs" ? CS : EN),
   });
   let seen = ws.messages().length;
   const next = async () => {
@@ -100,4 +110,23 @@ export async function dialogRoundTrip({ ws, next }) {
   assert.equal(ws.messages().length, before, "nothing sent");
   assert.equal(Standin.log.dialogs.length, 0);
   assert.deepEqual(Standin.log.notifications.filter((n) => n.level === "error"), [], "a dismissal is no error");
+}
+
+/** sr2 in English, its success test labelled with markup's characters (a plugin's odd label). */
+export const ODD_LABEL = "Hit & Run <fast>";
+export const ODD = { ...EN, actions: { ...EN.actions, success_test: { ...EN.actions.success_test, label: ODD_LABEL } } };
+
+/**
+ * In the world `joined` made with the ruleset ODD: the submit button reads the
+ * action's label as the ruleset gives it, whether the generation writes it as HTML
+ * (v12) or as text (v13); cancelling sends nothing.
+ */
+export async function oddLabel({ api, ws, next }) {
+  const done = api.actionDialog("success_test", { actor: "tukan" });
+  await answerState(ws, next);
+  const dialog = await openDialog();
+  assert.equal(dialog.shownLabel("submit"), ODD_LABEL);
+  assert.equal(dialog.title, ODD_LABEL);
+  await dialog.submit("cancel");
+  assert.equal(await done, null);
 }

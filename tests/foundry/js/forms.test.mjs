@@ -142,19 +142,19 @@ test("controls to params: typed values, empty fields left out, each problem name
 test("the form's HTML: every control labelled, required marked, a problem tied to its field", () => {
   const fields = actionFields(EN.actions.success_test, {});
   const html = actionFormHtml(fields, { i18n: en, who: "Tukan <acts>", values: { dice: "", tn: "5" }, problems: { dice: "This field is required." } });
-  for (const field of fields) {
-    const id = controlId(field.name);
+  for (const [index, field] of fields.entries()) {
+    const id = controlId(field.name, index);
     assert.ok(html.includes(`<label for="${id}">`), `${field.name} has a label`);
     assert.match(html, new RegExp(`id="${id}" name="${field.name}"`));
   }
-  assert.match(html, /id="rollbridge-param-dice" name="dice" aria-required="true" aria-describedby="rollbridge-param-dice-hint rollbridge-param-dice-problem" aria-invalid="true"/);
-  assert.match(html, /<p class="rollbridge-problem" id="rollbridge-param-dice-problem" role="alert">This field is required.<\/p>/);
+  assert.match(html, /id="rollbridge-param-0-dice" name="dice" aria-required="true" aria-describedby="rollbridge-param-0-dice-hint rollbridge-param-0-dice-problem" aria-invalid="true"/);
+  assert.match(html, /<p class="rollbridge-problem" id="rollbridge-param-0-dice-problem" role="alert">This field is required.<\/p>/);
   assert.ok(html.includes(en.localize("ROLLBRIDGE.Dialog.RequiredNote")));
   assert.ok(html.includes("Tukan &lt;acts&gt;"), "the names are text");
   assert.match(html, /<input type="number" step="1" min="1" max="100" value="" placeholder="5"|name="tn"/);
-  assert.ok(html.includes('<input type="checkbox" id="rollbridge-param-wound_modifier"'));
+  assert.ok(html.includes('<input type="checkbox" id="rollbridge-param-3-wound_modifier"'));
   // what was entered is shown again
-  assert.match(html, /type="number"[^>]*value="5"[^>]*id="rollbridge-param-tn"/);
+  assert.match(html, /type="number"[^>]*value="5"[^>]*id="rollbridge-param-1-tn"/);
   assert.deepEqual(enteredValues({ elements: [{ name: "a", value: "1" }, { name: "b", type: "checkbox", checked: true }, { value: "x" }] }), { a: "1", b: true });
 });
 
@@ -165,3 +165,86 @@ test("the chat command: /rb do ACTION [targets] without params opens the dialog;
   assert.equal(parseChatCommand("/rb double").kind, "roll");
 });
 
+
+test("an odd sheet: a choice with spaces around it is offered and sent as the sheet has it", () => {
+  // a Foundry item typed "Ares Predator " keeps its space on the rollbridge sheet, and
+  // sr2 matches the weapon's name exactly: the select's value is the sheet's, unchanged
+  const actor = { ...TUKAN, sheet: { ...TUKAN.sheet, weapons: [{ name: "Ares Predator " }, { name: " Hackler" }] } };
+  const fields = actionFields(EN.actions.attack, { actor });
+  const weapon = byName(fields).weapon;
+  assert.deepEqual(weapon.options.map(([v]) => v), ["Ares Predator ", " Hackler"]);
+  for (const name of ["Ares Predator ", " Hackler"]) {
+    const { params, problems } = paramsFrom(fields, { weapon: name, range: "short" });
+    assert.deepEqual(problems, {}, JSON.stringify(name));
+    assert.equal(params.weapon, name);
+  }
+  // a value the select never offered is still refused, spaces or none
+  assert.equal(paramsFrom(fields, { weapon: "Ares Predator", range: "short" }).problems.weapon.key, "ROLLBRIDGE.Dialog.Problem.NotAChoice");
+  assert.equal(paramsFrom(fields, { weapon: "   ", range: "short" }).problems.weapon, undefined, "blank: left to the server's default");
+});
+
+test("an odd schema: a parameter described as null, true or a text is a plain text field, not a crash", () => {
+  // JSON Schema allows `true` (anything) for a property; a plugin's schema may hold
+  // null or a bare word where an object belongs
+  const spec = { params: { properties: { anything: true, nothing: null, word: "string", note: { type: "string" } }, required: ["nothing"] } };
+  const fields = actionFields(spec, { actor: TUKAN });
+  assert.deepEqual(fields.map((f) => [f.name, f.kind, f.label]), [
+    ["anything", "text", "Anything"], ["nothing", "text", "Nothing"], ["word", "text", "Word"], ["note", "text", "Note"],
+  ]);
+  const html = actionFormHtml(fields, { i18n: en });
+  assert.ok(html.includes(`<label for="${controlId("nothing", 1)}">Nothing`), html);
+  assert.deepEqual(paramsFrom(fields, { anything: "x", nothing: "y", word: "", note: "z" }), {
+    params: { anything: "x", nothing: "y", note: "z" }, problems: {},
+  });
+  assert.equal(paramsFrom(fields, { nothing: "" }).problems.nothing.key, "ROLLBRIDGE.Dialog.Problem.Required");
+});
+
+test("a parameter named as what every object inherits (constructor, toString) is labelled by its name, no example", () => {
+  const spec = {
+    params: { properties: { constructor: { type: "string" }, toString: { type: "integer", minimum: 1 } }, required: ["toString"] },
+    labels: {}, hints: {}, example: {}, choices: {},
+  };
+  const fields = byName(actionFields(spec, {}));
+  assert.deepEqual([fields.constructor.label, fields.constructor.hint, fields.constructor.placeholder, fields.constructor.more], ["Constructor", "", "", true]);
+  assert.deepEqual([fields.toString.label, fields.toString.value], ["To string", ""]);
+  assert.deepEqual(paramsFrom(Object.values(fields), { constructor: "x", toString: "2" }).params, { constructor: "x", toString: 2 });
+});
+
+test("parameters named in another script (Russian сила, вода): each label tied to its own control, hint and problem", () => {
+  const spec = {
+    params: { properties: { сила: { type: "integer", minimum: 1 }, вода: { type: "integer", minimum: 1 } }, required: ["сила", "вода"] },
+    labels: { сила: "Сила", вода: "Вода" }, hints: { сила: "Сколько силы.", вода: "Сколько воды." },
+  };
+  const fields = actionFields(spec, {});
+  const html = actionFormHtml(fields, { i18n: en, problems: { вода: "Это поле обязательно." } });
+  const ids = [...html.matchAll(/ id="([^"]+)"/g)].map(([, id]) => id);
+  assert.equal(new Set(ids).size, ids.length, `no id twice: ${ids.join(" ")}`);
+  // each label names the control in its row, and that control's hint and problem are its own
+  const rows = html.split('<div class="form-group rollbridge-field"').slice(1);
+  assert.equal(rows.length, 2);
+  for (const row of rows) {
+    const [, forId, label] = row.match(/<label for="([^"]+)">([^<]+)/);
+    const [, id, name, described] = row.match(/<input [^>]*id="([^"]+)" name="([^"]+)"[^>]*aria-describedby="([^"]+)"/);
+    assert.equal(forId, id, `${name}: the label names its own control`);
+    assert.equal(label.trim(), spec.labels[name]);
+    for (const part of described.split(" ")) assert.ok(row.includes(`id="${part}"`), `${name}: ${part} is in its row`);
+  }
+  // two forms open at once (each dialog its own prefix) share no id either
+  const other = actionFormHtml(fields, { i18n: en, form: "rollbridge-dialog2" });
+  const otherIds = [...other.matchAll(/ id="([^"]+)"/g)].map(([, id]) => id);
+  assert.deepEqual(otherIds.filter((id) => ids.includes(id)), []);
+});
+
+test("a whole number too large to stay exact is said, not sent changed; a required checkbox is sent unchecked too", () => {
+  const spec = {
+    params: { properties: { n: { type: "integer" }, sure: { type: "boolean" }, loud: { type: "boolean" } }, required: ["sure"] },
+  };
+  const fields = actionFields(spec, {});
+  const big = paramsFrom(fields, { n: "12345678901234567891", sure: true });
+  assert.deepEqual(big.params, { sure: true });
+  assert.deepEqual([big.problems.n.key, big.problems.n.data], ["ROLLBRIDGE.Dialog.Problem.Above", { max: Number.MAX_SAFE_INTEGER }]);
+  assert.equal(paramsFrom(fields, { n: "-12345678901234567891" }).problems.n.key, "ROLLBRIDGE.Dialog.Problem.Below");
+  assert.deepEqual(paramsFrom(fields, { n: String(Number.MAX_SAFE_INTEGER), sure: false, loud: false }), {
+    params: { n: Number.MAX_SAFE_INTEGER, sure: false }, problems: {},
+  });
+});

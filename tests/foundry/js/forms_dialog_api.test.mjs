@@ -84,3 +84,55 @@ test("an action the table does not have: a typed error naming it and the table's
   assert.equal(ws.messages().length, before);
   assert.equal(Standin.log.dialogs.length, 0);
 });
+
+test("a name every object inherits (constructor, toString, __proto__) is no action of the table: refused before sending", async () => {
+  const before = ws.messages().length;
+  for (const name of ["constructor", "toString", "__proto__"]) {
+    await assert.rejects(api.actionDialog(name), (error) => {
+      assert.equal(error.code, "unknown_action", name);
+      return true;
+    });
+  }
+  Standin.log.notifications.length = 0;
+  Hooks.call("chatMessage", {}, "/rb do toString guard", {});
+  await until(() => Standin.log.notifications.length, "the refusal");
+  assert.deepEqual(Standin.log.notifications.map((n) => n.level), ["error"]);
+  assert.ok(Standin.log.notifications[0].shown.includes(cs.format("ROLLBRIDGE.Dialog.UnknownAction", {
+    action: "toString", actions: Object.keys(CS.actions).join(", "),
+  })), Standin.log.notifications[0].shown);
+  assert.equal(ws.messages().length, before, "nothing sent, not even the state request");
+  assert.equal(Standin.log.dialogs.length, 0);
+});
+
+test("two dialogs open at once (a macro's two calls) share no element id: each label names its own dialog's control", async () => {
+  const first = api.actionDialog("attack", { actor: "tukan", targets: ["guard"] });
+  await answerState(ws, next);
+  const one = await openDialog();
+  const second = api.actionDialog("attack", { actor: "tukan", targets: ["guard"] });
+  await answerState(ws, next);
+  const two = await until(() => Standin.log.dialogs.find((d) => d !== one), "the second dialog");
+  const ids = (dialog) => [...dialog.content.matchAll(/ id="([^"]+)"/g)].map(([, id]) => id);
+  assert.ok(ids(one).length > 5);
+  assert.deepEqual(ids(two).filter((id) => ids(one).includes(id)), []);
+  await two.submit("cancel");
+  await one.escape();
+  assert.deepEqual([await first, await second], [null, null]);
+});
+
+test("a number the browser cannot read (1e, abc) in a field the action does not need is said in Czech, not left out", async () => {
+  const done = api.actionDialog("attack", { actor: "tukan", targets: ["guard"] });
+  await answerState(ws, next);
+  let dialog = await openDialog();
+  const before = ws.messages().length;
+  // a browser's number input reads "" for these (validity.badInput): before, the
+  // field was left out as if empty and the attack went with the server's default
+  await dialog.submit("submit", { rounds: "1e" });
+  dialog = await openDialog();
+  assert.equal(ws.messages().length, before, "nothing sent");
+  assert.ok(dialog.content.includes(cs.localize("ROLLBRIDGE.Dialog.Problem.NotInteger")), dialog.content);
+  await dialog.submit("submit", { rounds: "3" });
+  const sent = await next();
+  assert.equal(sent.params.rounds, 3);
+  ws.receive(result(sent));
+  await done;
+});

@@ -5,8 +5,10 @@
 
 import { test } from "node:test";
 
-import { dialogRoundTrip, joined } from "./forms-world.mjs";
+import { dialogRoundTrip, joined, ODD, oddLabel } from "./forms-world.mjs";
 
-const world = await joined({ generation: 12 });
+const world = await joined({ generation: 12, ruleset: ODD });
 
 test("v12: /rb do attack guard — the dialog sends the request /rb do with JSON sends; Escape sends nothing", () => dialogRoundTrip(world));
+
+test("v12: an action's label with & and < reads as the ruleset wrote it on the submit button", () => oddLabel(world));

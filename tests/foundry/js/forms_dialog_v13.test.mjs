@@ -5,8 +5,10 @@
 
 import { test } from "node:test";
 
-import { dialogRoundTrip, joined } from "./forms-world.mjs";
+import { dialogRoundTrip, joined, ODD, oddLabel } from "./forms-world.mjs";
 
-const world = await joined({ generation: 13 });
+const world = await joined({ generation: 13, ruleset: ODD });
 
 test("v13: /rb do attack guard — the dialog sends the request /rb do with JSON sends; Escape sends nothing", () => dialogRoundTrip(world));
+
+test("v13: an action's label with & and < reads as the ruleset wrote it on the submit button", () => oddLabel(world));

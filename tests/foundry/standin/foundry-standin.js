@@ -1966,7 +1966,11 @@
   // button, dialog) — `button.form` the dialog's form — its value (else the button's
   // action) what wait resolves to; dismissed, wait resolves null with rejectClose
   // false and rejects with it true, the default on v12 (v13's default is false);
-  // `render(event, element)` after it is drawn, `close(event, dialog)` when it closes.
+  // `render(event, dialog)` after it is drawn, `close(event, dialog)` when it closes.
+  // The `dialog` a button's callback and `render` are handed is the dialog's element
+  // on v12 and the DialogV2 itself on v13 (its `element` the element: Foundry's v13
+  // release notes, "DialogV2ButtonCallback and DialogV2RenderCallback now expect a
+  // DialogV2 instance in the dialog argument, rather than a DialogV2#element").
   // Headless (no DOM): the open dialogs are in FoundryStandin.log.dialogs, and the
   // test works one as a user would: submit(action, values) presses a button with
   // the form's controls holding `values` (a name the content has no control of
@@ -2031,7 +2035,9 @@
         const node = document.createElement("button");
         node.type = "button";
         node.dataset.action = button.action;
-        node.textContent = game.i18n.localize(button.label);
+        // v12 writes the localized label into the button's HTML, v13 sets it as text
+        if (game.release.generation >= 13) node.textContent = game.i18n.localize(button.label);
+        else node.innerHTML = game.i18n.localize(button.label);
         if (button.default) node.classList.add("default");
         node.addEventListener("click", () => this.press(button));
         footer.append(node);
@@ -2072,7 +2078,7 @@
           const target = headlessPage
             ? { dataset: { action: button.action }, form: dialog.form, type: "submit" }
             : dialog.element.querySelector(`footer button[data-action="${CSS.escape(button.action)}"]`);
-          const result = (await button.callback?.({ type: "submit", target }, target, dialog.element)) ?? button.action;
+          const result = (await button.callback?.({ type: "submit", target }, target, dialog.handedOver())) ?? button.action;
           finish(() => {
             close?.({ type: "close" }, dialog);
             resolve(result);
@@ -2083,8 +2089,20 @@
           document.body.append(dialog.element);
           dialog.element.showModal();
         }
-        render?.({ type: "render" }, dialog.element);
+        render?.({ type: "render" }, dialog.handedOver());
       });
+    }
+    /** What a callback is handed as the dialog: v12 its element, v13 the DialogV2. */
+    handedOver() {
+      return game.release.generation >= 13 ? this : this.element;
+    }
+    /** The words a user reads on a button: v12 renders its label as HTML
+     * (`<span>${game.i18n.localize(label)}</span>`), v13 as text (`span.innerText`). */
+    shownLabel(action) {
+      const button = this.buttons.find((b) => b.action === action);
+      if (!button) throw new Error(`stand-in DialogV2: no button ${action}`);
+      const label = game.i18n.localize(button.label);
+      return game.release.generation >= 13 ? label : textOf(label);
     }
     /** Put `values` into the form's controls (as a user types or picks them). */
     fill(values = {}) {
@@ -2094,6 +2112,13 @@
         if (control.type === "checkbox") control.checked = Boolean(value);
         else if (control.type === "select" && !control.options.includes(String(value))) {
           throw new Error(`stand-in DialogV2: ${name} offers no ${value} (${control.options.join(", ")})`);
+        } else if (control.type === "number") {
+          // a browser's number input keeps only a valid floating-point number (HTML's
+          // value sanitization): anything else typed reads "" with validity.badInput
+          const text = String(value);
+          const valid = /^-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?$/.test(text);
+          control.value = valid ? text : "";
+          control.validity = { badInput: !valid && text !== "" };
         } else control.value = String(value);
       }
     }

@@ -29,6 +29,10 @@ import { escapeHtml } from "./card.mjs";
 /** A schema's type: its first besides "null" when it lists several. */
 const typeOf = (schema) => (Array.isArray(schema?.type) ? schema.type.find((t) => t !== "null") : schema?.type);
 
+/** `table[key]` when the table holds it itself, else undefined: a parameter named
+ * "constructor" or "toString" finds no label, hint or example every object inherits. */
+const own = (table, key) => (table && typeof table === "object" && Object.hasOwn(table, key) ? table[key] : undefined);
+
 /** `attacker_pool` → "Attacker pool". */
 export function readableName(name) {
   const words = String(name).replace(/[_-]+/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2").trim().toLowerCase();
@@ -80,41 +84,44 @@ export function actionFields(spec, { actor, target } = {}) {
   const properties = spec?.params?.properties ?? {};
   const required = new Set(spec?.params?.required ?? []);
   const example = spec?.example ?? {};
-  return Object.entries(properties).map(([name, schema]) => {
+  return Object.entries(properties).map(([name, described]) => {
+    // a property's schema may be `true` (anything, as JSON Schema allows), or null or
+    // a bare word in a plugin's odd schema: a plain text field, the server checks it
+    const schema = described && typeof described === "object" && !Array.isArray(described) ? described : {};
     const type = typeOf(schema);
     /** @type {any} */
     const field = {
       name, schema, required: required.has(name),
-      label: spec.labels?.[name] || schema.title || readableName(name),
-      hint: spec.hints?.[name] || schema.description || "",
+      label: own(spec.labels, name) || schema.title || readableName(name),
+      hint: own(spec.hints, name) || schema.description || "",
       kind: "text", value: "", placeholder: "", options: [],
     };
     const shown = (v) => (v === undefined || v === null ? "" : typeof v === "object" ? JSON.stringify(v) : String(v));
     const fromSheet = schema.choicesFrom ? choicesOn(schema, schema.choicesFrom.of === "target" ? target : actor) : [];
     if (Array.isArray(schema.enum)) {
       field.kind = "select";
-      field.options = schema.enum.map((v) => [String(v), spec.choices?.[name]?.[String(v)] || String(v)]);
-      field.value = schema.enum.includes(example[name]) ? String(example[name]) : "";
+      field.options = schema.enum.map((v) => [String(v), own(own(spec.choices, name), String(v)) || String(v)]);
+      field.value = schema.enum.includes(own(example, name)) ? String(own(example, name)) : "";
     } else if (schema.choicesFrom && schema.choicesFrom.only && fromSheet.length) {
       field.kind = "select";
       field.options = fromSheet.map((v) => [String(v), String(v)]);
-      const chosen = fromSheet.includes(example[name]) ? example[name] : field.required ? fromSheet[0] : "";
+      const chosen = fromSheet.includes(own(example, name)) ? own(example, name) : field.required ? fromSheet[0] : "";
       field.value = String(chosen);
     } else if (type === "boolean") {
       field.kind = "checkbox";
-      field.value = Boolean(example[name] ?? schema.default ?? false);
+      field.value = Boolean(own(example, name) ?? schema.default ?? false);
     } else if (type === "array" || type === "object") {
       field.kind = "json";
-      field.placeholder = shown(example[name] ?? schema.default ?? (type === "array" ? [] : {}));
+      field.placeholder = shown(own(example, name) ?? schema.default ?? (type === "array" ? [] : {}));
     } else {
       field.kind = type === "integer" || type === "number" ? type : "text";
       field.options = fromSheet.map((v) => [String(v), String(v)]);
-      if (field.required) field.value = shown(example[name]);
-      else field.placeholder = shown(schema.default ?? example[name]);
+      if (field.required) field.value = shown(own(example, name));
+      else field.placeholder = shown(schema.default ?? own(example, name));
     }
     // shown at once: what the action needs, what its example sets, a choice from the
     // sheet; the rest folded under "More parameters"
-    field.more = !field.required && !(name in example) && !schema.choicesFrom;
+    field.more = !field.required && !Object.hasOwn(example, name) && !schema.choicesFrom;
     if (schema.minimum !== undefined) field.min = schema.minimum;
     if (schema.maximum !== undefined) field.max = schema.maximum;
     if (schema.maxLength !== undefined) field.maxLength = schema.maxLength;
@@ -122,12 +129,18 @@ export function actionFields(spec, { actor, target } = {}) {
   });
 }
 
-/** The element id of a field's control (and of its hint and problem lines). */
-export const controlId = (name) => `rollbridge-param-${String(name).replace(/[^A-Za-z0-9_-]/g, "_")}`;
+/**
+ * The element id of a field's control (and of its hint and problem lines): the
+ * form's own prefix (each dialog open has one, so two open at once share no id),
+ * the field's place in the form (names that differ only in letters an id does not
+ * carry, as Russian "сила" and "вода" do, stay apart), then the name as far as an
+ * id carries it.
+ */
+export const controlId = (name, index = 0, form = "rollbridge") =>
+  `${form}-param-${index}-${String(name).replace(/[^A-Za-z0-9_-]/g, "_")}`;
 
-/** A field's control as HTML, holding `value` (what the user entered, else the field's). */
-function controlHtml(field, value, described, problem) {
-  const id = controlId(field.name);
+/** A field's control as HTML with the element id `id`, holding `value` (what the user entered, else the field's). */
+function controlHtml(field, id, value, described, problem) {
   const common = `id="${id}" name="${escapeHtml(field.name)}"${field.required ? ' aria-required="true"' : ""}`
     + (described ? ` aria-describedby="${described}"` : "") + (problem ? ' aria-invalid="true"' : "");
   if (field.kind === "select") {
@@ -158,17 +171,18 @@ function controlHtml(field, value, described, problem) {
  * The dialog's content: a line naming who acts on whom (`who`, already text), a
  * note on the required mark, then each field with its label, control, hint and
  * problem (`problems`: name → the text to show). `values` are what the user
- * entered before (the dialog opened again over a problem), else each field's own.
+ * entered before (the dialog opened again over a problem), else each field's own;
+ * `form` the prefix of its element ids (controlId), one for each dialog open.
  */
-export function actionFormHtml(fields, { i18n, who = "", values = null, problems = {} }) {
+export function actionFormHtml(fields, { i18n, who = "", values = null, problems = {}, form = "rollbridge" }) {
   const row = (field) => {
-    const id = controlId(field.name);
+    const id = controlId(field.name, fields.indexOf(field), form);
     const problem = problems[field.name] ?? "";
     const described = [field.hint ? `${id}-hint` : "", problem ? `${id}-problem` : ""].filter(Boolean).join(" ");
     const value = values && field.name in values ? values[field.name] : field.value;
     const mark = field.required ? ' <span class="rollbridge-required" aria-hidden="true">*</span>' : "";
     const label = `<label for="${id}">${escapeHtml(field.label)}${mark}</label>`;
-    const control = controlHtml(field, value, described, problem);
+    const control = controlHtml(field, id, value, described, problem);
     const hint = field.hint ? `<p class="hint" id="${id}-hint">${escapeHtml(field.hint)}</p>` : "";
     const line = problem ? `<p class="rollbridge-problem" id="${id}-problem" role="alert">${escapeHtml(problem)}</p>` : "";
     return `<div class="form-group rollbridge-field" data-kind="${field.kind}">${label}<div class="form-fields">${control}</div>${hint}${line}</div>`;
@@ -187,8 +201,17 @@ export function actionFormHtml(fields, { i18n, who = "", values = null, problems
 }
 
 /**
+ * What a number field holds when the browser could not read what was typed in it
+ * ("1e", "abc"): a browser's number input then reads "" (HTML's value
+ * sanitization) with `validity.badInput`, which would leave the field out as if
+ * empty. This stands for it instead, and is no number, so the check says so.
+ */
+export const UNREADABLE = "?";
+
+/**
  * What the dialog's form holds: each named control's value (a checkbox's
- * `checked`), from the form's `elements` as the button callback hands them over.
+ * `checked`, UNREADABLE for a number typed that the browser could not read), from
+ * the form's `elements` as the button callback hands them over.
  * @param {{elements: Iterable<any>} | null | undefined} form
  * @returns {Record<string, string | boolean>}
  */
@@ -197,7 +220,8 @@ export function enteredValues(form) {
   const values = {};
   for (const control of Array.from(form?.elements ?? [])) {
     if (!control?.name) continue;
-    values[control.name] = control.type === "checkbox" ? Boolean(control.checked) : String(control.value ?? "");
+    if (control.type === "checkbox") values[control.name] = Boolean(control.checked);
+    else values[control.name] = control.validity?.badInput ? UNREADABLE : String(control.value ?? "");
   }
   return values;
 }
@@ -209,14 +233,19 @@ const problem = (key, data = {}) => ({ key, data });
 function fieldValue(field, entered) {
   const { schema } = field;
   if (field.kind === "checkbox") {
+    // sent when it differs from the schema's default, and always when the action
+    // needs it (left out, a required false would be refused as missing)
     const checked = Boolean(entered);
-    return { value: checked === Boolean(schema.default ?? false) ? undefined : checked };
+    return { value: field.required || checked !== Boolean(schema.default ?? false) ? checked : undefined };
   }
-  const text = String(entered ?? "").trim();
+  const entry = String(entered ?? "");
+  const text = entry.trim();
   if (text === "") return field.required ? { problem: problem("ROLLBRIDGE.Dialog.Problem.Required") } : { value: undefined };
   if (field.kind === "select") {
+    // a select's value is one it offered, as the sheet or the enum has it: untrimmed
+    // (a weapon named "Ares Predator " is that, and the server matches it exactly)
     const allowed = Array.isArray(schema.enum) ? schema.enum : field.options.map(([v]) => v);
-    const found = allowed.find((v) => String(v) === text);
+    const found = allowed.find((v) => String(v) === entry);
     if (found === undefined) return { problem: problem("ROLLBRIDGE.Dialog.Problem.NotAChoice") };
     const type = typeOf(schema);
     return { value: !Array.isArray(schema.enum) && (type === "integer" || type === "number") ? Number(found) : found };
@@ -236,6 +265,13 @@ function fieldValue(field, entered) {
     }
     if (field.min !== undefined && number < field.min) return { problem: problem("ROLLBRIDGE.Dialog.Problem.Below", { min: field.min }) };
     if (field.max !== undefined && number > field.max) return { problem: problem("ROLLBRIDGE.Dialog.Problem.Above", { max: field.max }) };
+    // a whole number past 2^53 is not the one typed once it is a JavaScript number
+    // (12345678901234567891 would go as 12345678901234567000): said, not changed
+    if (field.kind === "integer" && !Number.isSafeInteger(number)) {
+      return number > 0
+        ? { problem: problem("ROLLBRIDGE.Dialog.Problem.Above", { max: Number.MAX_SAFE_INTEGER }) }
+        : { problem: problem("ROLLBRIDGE.Dialog.Problem.Below", { min: Number.MIN_SAFE_INTEGER }) };
+    }
     return { value: number };
   }
   if (field.maxLength !== undefined && text.length > field.maxLength) {
@@ -261,17 +297,17 @@ export function paramsFrom(fields, values) {
   return { params, problems };
 }
 
-/** The actions a user may pick from (`/rb do` alone): [name, label] by label. */
+/** The actions a user may pick from (`/rb do` alone): [name, label], in the welcome's order. */
 export function actionChoices(ruleset) {
   const actions = ruleset?.actions ?? {};
   return Object.entries(actions).map(([name, spec]) => [name, spec?.label || readableName(name)]);
 }
 
-/** The content of the dialog that picks an action: a labelled select. */
-export function actionPickHtml(ruleset, { i18n }) {
+/** The content of the dialog that picks an action: a labelled select (`form`: its ids' prefix). */
+export function actionPickHtml(ruleset, { i18n, form = "rollbridge" }) {
   const options = actionChoices(ruleset)
     .map(([name, label]) => `<option value="${escapeHtml(name)}">${escapeHtml(label)}</option>`).join("");
-  const id = controlId("action");
+  const id = controlId("action", 0, form);
   return `<div class="form-group"><label for="${id}">${escapeHtml(i18n.localize("ROLLBRIDGE.Dialog.Action"))}</label>`
     + `<div class="form-fields"><select id="${id}" name="action">${options}</select></div></div>`;
 }

@@ -17,18 +17,42 @@ import { actionFields, actionFormHtml, actionPickHtml, enteredValues, paramsFrom
 import { RollbridgeError } from "../core/protocol.mjs";
 import { escapeHtml } from "../core/card.mjs";
 
-/** The dialog's form: the browser's validation off (ours speaks the user's language), the first field focused. */
-function onRender(_event, element) {
+/**
+ * The dialog's form: the browser's validation off (ours speaks the user's
+ * language), the first field (or the first with a problem) focused. `dialog` is
+ * what DialogV2 hands a render callback: its element on v12, the DialogV2 itself
+ * on v13 (the v13 release notes: "DialogV2RenderCallback now expect[s] a DialogV2
+ * instance in the dialog argument, rather than a DialogV2#element").
+ */
+function onRender(_event, dialog) {
+  const element = dialog?.element ?? dialog;
   const form = element?.querySelector?.("form") ?? (element?.tagName === "FORM" ? element : null);
   if (form) form.noValidate = true;
   const first = element?.querySelector?.('[aria-invalid="true"]') ?? element?.querySelector?.(".rollbridge-action-form [name]");
   first?.focus?.();
 }
 
+/** Dialogs opened so far: each one's element ids start with its own number. */
+let opened = 0;
+
+/** The element ids' prefix of a dialog about to open (forms.mjs controlId): two
+ * open at once (a macro's two calls) must not share an id, or a label of the second
+ * would name the first's control. */
+const newFormId = () => `rollbridge-dialog${++opened}`;
+
+/**
+ * A button's label as DialogV2 takes it: v12 writes the label into the button's
+ * HTML (escaped here, so a ruleset's "Hit & Run <fast>" reads as written), v13 sets
+ * it as the button's text (escaped, it would read "Hit &amp; Run").
+ */
+function buttonLabel(text) {
+  return (game.release?.generation ?? 13) >= 13 ? text : escapeHtml(text);
+}
+
 /**
  * One DialogV2 with `content`, a default submit button and Cancel: resolves to the
  * form's values when submitted, null when cancelled or dismissed.
- * @param {{title: string, content: string, submit: string}} options
+ * @param {{title: string, content: string, submit: string}} options `submit`: the submit button's label, as text
  * @returns {Promise<Record<string, string | boolean> | null>}
  */
 async function ask({ title, content, submit }) {
@@ -42,10 +66,10 @@ async function ask({ title, content, submit }) {
     render: onRender,
     buttons: [
       {
-        action: "submit", label: submit, default: true, icon: "fa-solid fa-dice",
+        action: "submit", label: buttonLabel(submit), default: true, icon: "fa-solid fa-dice",
         callback: (_event, button) => ({ values: enteredValues(button.form) }),
       },
-      { action: "cancel", label: game.i18n.localize("ROLLBRIDGE.Dialog.Cancel"), icon: "fa-solid fa-xmark" },
+      { action: "cancel", label: buttonLabel(game.i18n.localize("ROLLBRIDGE.Dialog.Cancel")), icon: "fa-solid fa-xmark" },
     ],
   });
   // the submit button's callback value; Cancel's is its action, a dismissal null
@@ -84,11 +108,11 @@ export async function pickAction(client) {
   const ruleset = rulesetOf(client);
   const values = await ask({
     title: game.i18n.localize("ROLLBRIDGE.Dialog.PickTitle"),
-    content: actionPickHtml(ruleset, { i18n: game.i18n }),
+    content: actionPickHtml(ruleset, { i18n: game.i18n, form: newFormId() }),
     submit: game.i18n.localize("ROLLBRIDGE.Dialog.Next"),
   });
   const name = values ? String(values.action ?? "") : "";
-  return name && name in ruleset.actions ? name : null;
+  return name && Object.hasOwn(ruleset.actions, name) ? name : null;
 }
 
 /**
@@ -104,7 +128,8 @@ export async function pickAction(client) {
  */
 export async function actionDialog(client, action, options = {}) {
   const ruleset = rulesetOf(client);
-  const spec = ruleset.actions[action];
+  // the table's own actions only: `/rb do toString` names none (every object inherits it)
+  const spec = Object.hasOwn(ruleset.actions, action) ? ruleset.actions[action] : undefined;
   if (!spec) {
     const known = Object.keys(ruleset.actions).join(", ");
     throw new RollbridgeError("unknown_action", `rollbridge: no action ${action} (known: ${known})`, undefined, {
@@ -133,11 +158,12 @@ export async function actionDialog(client, action, options = {}) {
   if (!fields.length) return resolve({});
   let values = null;
   let problems = {};
+  const form = newFormId();
   for (;;) {
     values = await ask({
       title,
-      content: actionFormHtml(fields, { i18n: game.i18n, who, values, problems }),
-      submit: escapeHtml(spec.label || action),
+      content: actionFormHtml(fields, { i18n: game.i18n, who, values, problems, form }),
+      submit: spec.label || action,
     });
     if (!values) return null;
     const checked = paramsFrom(fields, values);
