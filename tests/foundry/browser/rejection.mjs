@@ -92,8 +92,9 @@ try {
   const field = dialog.getByLabel("Reason, for the player (sent as you write it)", { exact: true });
   summary.focused = await gm.evaluate(() => document.activeElement?.name ?? null);
   summary.maxlength = await field.getAttribute("maxlength");
-  await field.fill(WRITTEN);
-  await field.press("Enter");
+  // typed as the GM types, into whatever has the focus (the field, as the dialog opens)
+  await gm.keyboard.type(WRITTEN);
+  await gm.keyboard.press("Enter");
 
   step("Ivan reads the GM's reason; the GM's card says Rejected and why");
   const told = await ivan.evaluate(() => rbE2E.waitFor(
