@@ -28,8 +28,10 @@ const USERS = [
   { _id: "standinGM000001", name: "Gamemaster", isGM: true },
   { _id: "standinIvan0001", name: "Ivan" },
 ];
-// what the GM writes: spaces around it (trimmed), markup and an inline roll (shown as text)
-const WRITTEN = "  Not in this scene: <b>[[1d20]]</b> & more  ";
+// what the GM writes: spaces around it (trimmed), markup and an inline roll (shown as
+// text), and an address far wider than the chat log, with nowhere to break (wrapped
+// within the card all the same)
+const WRITTEN = `  Not in this scene: <b>[[1d20]]</b> & more, see https://example.org/rules?page=${"0123456789".repeat(12)}  `;
 const REASON = WRITTEN.trim();
 
 const summary = {};
@@ -105,6 +107,11 @@ try {
   await line.waitFor();
   summary.line = (await line.textContent()).trim();
   summary.lineHtml = await card.locator(".rb-reason").innerHTML();
+  // how far the line reaches past the card's right edge, in pixels (0: within it)
+  summary.overflow = await card.evaluate((node) => {
+    const line = node.querySelector(".rb-settled");
+    return Math.max(0, Math.round(line.getBoundingClientRect().right - node.getBoundingClientRect().right), line.scrollWidth - line.clientWidth);
+  });
   summary.left = await card.locator("[data-rollbridge-action]").count();
   summary.outcome = await gm.evaluate(() => game.messages.contents
     .find((m) => m.flags.rollbridge?.kind === "approval.requested")?.flags.rollbridge.outcome ?? null);
