@@ -494,7 +494,8 @@ def test_the_gm_rejects_with_a_reason_the_player_reads_it(tmp_path, generation):
         rejected = [e for e in store.events_after(table, 0) or [] if e.kind == "approval.rejected"]
     finally:
         store.close()
-    reason = "Not in this scene: <b>[[1d20]]</b> & more, see https://example.org/rules?page=" + "0123456789" * 12
+    address = "https://example.org/rules?page=" + "0123456789" * 12
+    reason = f"Not in this scene: <b>[[1d20]]</b> & more, see {address}"
     assert result["reason"] == reason
     assert [e.data["reason"] for e in rejected] == [reason]
     assert result["buttons"] == ["Approve", "Reject", "Reject with a reason…"]

@@ -6,7 +6,9 @@
 // a reason…*, Escape closes the dialog (nothing sent); pressed again, the GM types
 // the reason in the labelled field and presses Enter. The server gets the reject
 // with the reason; Ivan's page tells him the GM's reason; the GM's card loses its
-// buttons and says *Rejected* with the reason, as text.
+// buttons and says *Rejected* with the reason, as text, wrapped within the card. The
+// reason's field has the focus as the dialog opens (the stand-in's default button has
+// `autofocus`, as Foundry's has), so the GM types on the keyboard.
 // Prints one line `RESULT {json}`; exits non-zero on any failure.
 //
 // Environment: RB_PAGE_BASE, RB_WS_URL, RB_TOKENS (JSON {gm, ivan}; never printed),
