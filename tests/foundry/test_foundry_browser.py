@@ -494,7 +494,8 @@ def test_the_gm_rejects_with_a_reason_the_player_reads_it(tmp_path, generation):
         rejected = [e for e in store.events_after(table, 0) or [] if e.kind == "approval.rejected"]
     finally:
         store.close()
-    reason = "Not in this scene: <b>[[1d20]]</b> & more"
+    address = "https://example.org/rules?page=" + "0123456789" * 12
+    reason = f"Not in this scene: <b>[[1d20]]</b> & more, see {address}"
     assert result["reason"] == reason
     assert [e.data["reason"] for e in rejected] == [reason]
     assert result["buttons"] == ["Approve", "Reject", "Reject with a reason…"]
@@ -505,5 +506,7 @@ def test_the_gm_rejects_with_a_reason_the_player_reads_it(tmp_path, generation):
     assert result["ivan"] == f"rollbridge: the GM rejected your request: {escaped}"
     assert result["line"] == f"Rejected (reason: “{reason}”)"
     assert "&lt;b&gt;" in result["lineHtml"] and "<b>" not in result["lineHtml"]
+    # the long address wraps within the card, never past its edge
+    assert result["overflow"] == 0
     assert result["left"] == 0
     assert result["outcome"] == "rejected"

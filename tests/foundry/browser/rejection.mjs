@@ -6,7 +6,9 @@
 // a reason…*, Escape closes the dialog (nothing sent); pressed again, the GM types
 // the reason in the labelled field and presses Enter. The server gets the reject
 // with the reason; Ivan's page tells him the GM's reason; the GM's card loses its
-// buttons and says *Rejected* with the reason, as text.
+// buttons and says *Rejected* with the reason, as text, wrapped within the card. The
+// reason's field has the focus as the dialog opens (the stand-in's default button has
+// `autofocus`, as Foundry's has), so the GM types on the keyboard.
 // Prints one line `RESULT {json}`; exits non-zero on any failure.
 //
 // Environment: RB_PAGE_BASE, RB_WS_URL, RB_TOKENS (JSON {gm, ivan}; never printed),
@@ -28,8 +30,10 @@ const USERS = [
   { _id: "standinGM000001", name: "Gamemaster", isGM: true },
   { _id: "standinIvan0001", name: "Ivan" },
 ];
-// what the GM writes: spaces around it (trimmed), markup and an inline roll (shown as text)
-const WRITTEN = "  Not in this scene: <b>[[1d20]]</b> & more  ";
+// what the GM writes: spaces around it (trimmed), markup and an inline roll (shown as
+// text), and an address far wider than the chat log, with nowhere to break (wrapped
+// within the card all the same)
+const WRITTEN = `  Not in this scene: <b>[[1d20]]</b> & more, see https://example.org/rules?page=${"0123456789".repeat(12)}  `;
 const REASON = WRITTEN.trim();
 
 const summary = {};
@@ -92,8 +96,9 @@ try {
   const field = dialog.getByLabel("Reason, for the player (sent as you write it)", { exact: true });
   summary.focused = await gm.evaluate(() => document.activeElement?.name ?? null);
   summary.maxlength = await field.getAttribute("maxlength");
-  await field.fill(WRITTEN);
-  await field.press("Enter");
+  // typed as the GM types, into whatever has the focus (the field, as the dialog opens)
+  await gm.keyboard.type(WRITTEN);
+  await gm.keyboard.press("Enter");
 
   step("Ivan reads the GM's reason; the GM's card says Rejected and why");
   const told = await ivan.evaluate(() => rbE2E.waitFor(
@@ -104,6 +109,11 @@ try {
   await line.waitFor();
   summary.line = (await line.textContent()).trim();
   summary.lineHtml = await card.locator(".rb-reason").innerHTML();
+  // how far the line reaches past the card's right edge, in pixels (0: within it)
+  summary.overflow = await card.evaluate((node) => {
+    const line = node.querySelector(".rb-settled");
+    return Math.max(0, Math.round(line.getBoundingClientRect().right - node.getBoundingClientRect().right), line.scrollWidth - line.clientWidth);
+  });
   summary.left = await card.locator("[data-rollbridge-action]").count();
   summary.outcome = await gm.evaluate(() => game.messages.contents
     .find((m) => m.flags.rollbridge?.kind === "approval.requested")?.flags.rollbridge.outcome ?? null);

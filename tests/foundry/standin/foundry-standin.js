@@ -2038,7 +2038,12 @@
         // v12 writes the localized label into the button's HTML, v13 sets it as text
         if (game.release.generation >= 13) node.textContent = game.i18n.localize(button.label);
         else node.innerHTML = game.i18n.localize(button.label);
-        if (button.default) node.classList.add("default");
+        // Foundry's DialogV2#_renderButtons gives the default button `autofocus`, so
+        // showModal focuses it unless a render callback moves the focus on
+        if (button.default) {
+          node.classList.add("default");
+          node.autofocus = true;
+        }
         node.addEventListener("click", () => this.press(button));
         footer.append(node);
       }

@@ -8,8 +8,14 @@
 import { enteredValues } from "../core/forms.mjs";
 import { reasonFormHtml, reasonOf } from "../core/rejection.mjs";
 
-/** The reason field focused as the dialog opens: the GM types at once. */
-function focusReason(_event, element) {
+/**
+ * The reason field focused as the dialog opens, so the GM types at once (Foundry
+ * gives the default button `autofocus`: unfocused, the GM's typing goes nowhere and
+ * Enter rejects without a reason). `dialog` is what DialogV2 hands a render
+ * callback: its element on v12, the DialogV2 itself on v13 (as dialog.mjs's).
+ */
+function focusReason(_event, dialog) {
+  const element = dialog?.element ?? dialog;
   element?.querySelector?.('[name="reason"]')?.focus?.();
 }
 
