@@ -8,14 +8,8 @@ from __future__ import annotations
 
 import json
 
-from rollbridge.cli import main
 from rollbridge.stores.sqlite import SQLiteStore
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.cli.test_cli_admin import run
 
 
 def test_a_token_made_in_a_new_database_says_so(tmp_path, capsys, monkeypatch):

@@ -6,32 +6,10 @@ the server keeps there and how to mend it, and nothing is made."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from rollbridge.stores.sqlite import SQLiteStore
-
-ENV = {**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1", "LANGUAGE": "en"}
-
-
-def _serve_unprivileged(db: Path, *more: str) -> subprocess.CompletedProcess[str]:
-    """``rollbridge serve --db DB`` in a process that file permissions hold to: as root
-    (the tests' user), without its right to write any file (``setpriv`` drops it). It
-    is expected to stop at once; the timeout is only a guard."""
-    prefix: list[str] = []
-    if os.geteuid() == 0:
-        setpriv = shutil.which("setpriv")
-        if setpriv is None:
-            pytest.skip("root, and no setpriv to give up its right to write any file")
-        prefix = [setpriv, "--bounding-set=-dac_override,-dac_read_search"]
-    argv = ["serve", "--db", str(db), "--port", "0", "--no-demo", *more]
-    return subprocess.run([*prefix, sys.executable, "-m", "rollbridge", *argv], env=ENV,
-                          capture_output=True, text=True, timeout=60)  # fmt: skip
+from tests.cli.test_cli_read_only import _unprivileged
 
 
 @pytest.mark.parametrize("existing", [False, True])
@@ -44,17 +22,18 @@ def test_serve_in_a_folder_it_may_not_write_names_the_folder_and_the_fix(tmp_pat
     before = sorted(p.name for p in folder.iterdir())
     folder.chmod(0o555)
     try:
-        done = _serve_unprivileged(db)
+        # as root (the tests' user) without its right to write any file; it stops at once
+        status, out, err = _unprivileged("serve", "--db", str(db), "--port", "0", "--no-demo")
     finally:
         folder.chmod(0o755)
-    assert done.returncode == 1, done
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1, done.stderr
+    assert status == 1, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
     line = lines[0]
     assert line.startswith("rollbridge: error: store_error: cannot open the lock file "), line
     assert f"{db}.lock: Permission denied" in line, line
     assert f"in the folder {folder}: let the user it runs as write there" in line, line
     assert "or give another --db (or $ROLLBRIDGE_DB)" in line, line
-    assert "Traceback" not in done.stderr
+    assert "Traceback" not in err
     assert sorted(p.name for p in folder.iterdir()) == before
-    assert done.stdout == ""
+    assert out == ""
