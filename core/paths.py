@@ -18,9 +18,17 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
+from contextlib import suppress
 from pathlib import Path
 
-__all__ = ["APP_NAME", "DB_ENV", "DB_FILENAME", "default_data_dir", "default_db_path"]
+__all__ = [
+    "APP_NAME",
+    "DB_ENV",
+    "DB_FILENAME",
+    "default_data_dir",
+    "default_db_path",
+    "file_in_the_way",
+]
 
 APP_NAME = "rollbridge"
 DB_FILENAME = "rollbridge.db"
@@ -74,10 +82,29 @@ def default_db_path(
     if explicit:
         path = Path(explicit).expanduser()
         if create:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            # one that cannot be made (a file in the way, no permission) is left to
+            # opening the database, which says why: it was a traceback
+            with suppress(OSError):
+                path.parent.mkdir(parents=True, exist_ok=True)
         return path
     folder = default_data_dir(environ=env, platform=platform, home=home)
     if create:
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        folder.mkdir(mode=0o700, exist_ok=True)
+        with suppress(OSError):  # as above: opening the database says why
+            folder.parent.mkdir(parents=True, exist_ok=True)
+            folder.mkdir(mode=0o700, exist_ok=True)
     return folder / DB_FILENAME
+
+
+def file_in_the_way(folder: Path) -> Path | None:
+    """The first of ``folder`` and the folders above it that is there but is no folder
+    (``--db rollbridge.db/new.db``: a file given as the folder), or None when each is a
+    folder or missing. ``mkdir -p``, which a missing folder needs, cannot make that one."""
+    for part in (folder, *folder.parents):
+        try:
+            if part.is_dir():
+                return None
+            if os.path.lexists(part):
+                return part
+        except OSError:  # a name too long, a folder not searchable: no answer here
+            return None
+    return None

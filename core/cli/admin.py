@@ -10,12 +10,14 @@ one works at once, a revoked one no longer does.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
 from rollbridge.cli.helps import Help
 from rollbridge.cli.json_option import add_json_option
 from rollbridge.cli.locales import add_locale_option
+from rollbridge.cli.new_database import database_to_make, warn_made
 from rollbridge.cli.render import print_json, utc_time
 from rollbridge.cli.stores import add_store_options, open_store
 from rollbridge.exceptions import NotFound
@@ -74,6 +76,7 @@ def _admin_token(args: argparse.Namespace) -> int:
     # the store loads only when used; only making a token makes a database file
     # and a list only reads: nothing written to the file (an older schema left as it is)
     reading = bool(args.list and not args.revoke)
+    new = database_to_make(args) if made is not None else None
     with open_store(args, create=made is not None, read_only=reading) as store:
         if made is None:
             return _revoke_or_list(args, store, locale)
@@ -83,6 +86,8 @@ def _admin_token(args: argparse.Namespace) -> int:
         print_json({"token": secret, **record.to_dict()})
     else:
         sys.stdout.write(f"{MADE(id=record.id, name=record.name).render(locale)}\n  {secret}\n")
+    if new is not None and os.path.exists(new):
+        warn_made(new, locale)
     return 0
 
 

@@ -24,6 +24,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from rollbridge.cli import shared_help
 from rollbridge.cli.helps import Help
@@ -102,6 +103,15 @@ SERVE_DATABASE = say(
     "cli.migrate.serve_database",
     "rollbridge serve's database without --db is {default}: rollbridge migrate --from"
     " {default} --to URL",
+)
+
+# Translators: a warning on stderr before the tables are moved; {where} names the Redis
+# server, {path} the SQLite file; the settings' problems follow, one a line.
+UNSAFE_TARGET = say(
+    "cli.migrate.unsafe_target",
+    "{where} would lose acknowledged changes, and the tables moved to it with them: keep "
+    "{path} as their copy; rollbridge serve --redis refuses this Redis until its settings "
+    "are fixed (docs/redis.md), or serves it with --redis-unsafe",
 )
 
 #: From this many tables on, ``migrate`` reports its progress on stderr.
@@ -232,6 +242,7 @@ def _move(args: argparse.Namespace) -> int:
     try:
         target = RedisStore(args.target, retain=args.retain)
         try:
+            _warn_unsafe(target, args.source, locale)
             report = migrate(source, target, args.tables, progress=progress)
         finally:
             target.close()
@@ -267,3 +278,21 @@ def _move(args: argparse.Namespace) -> int:
     lines.append(DICE[report.dice_key]().render(locale))
     sys.stdout.write("\n".join(lines) + "\n")
     return 0 if report.ok else 1
+
+
+def _warn_unsafe(target: Any, source: Path, locale: str) -> None:
+    """Say on stderr, before anything is moved, that the Redis ``target`` would lose
+    acknowledged changes (the settings ``serve`` refuses it for, each on a line): the
+    move goes on, since the file stays as it was, but the tables' only safe copy is
+    then the file. A durable Redis is moved to without a word."""
+    from rollbridge.cli.stores import store_name
+    from rollbridge.stores.redis_durability import durability_problems
+    from rollbridge.visible import visible
+
+    problems = durability_problems(target.client)
+    if not problems:
+        return
+    text = UNSAFE_TARGET(where=store_name(target), path=str(source))
+    sys.stderr.write(f"rollbridge: warning: {visible(text.render(locale))}\n")
+    for problem in problems:
+        sys.stderr.write(f"  - {problem.render(locale)}\n")

@@ -39,6 +39,7 @@ from rollbridge.server.limits import DEFAULT_HOST, DEFAULT_PORT, MAX_PENDING
 from rollbridge.server.listen import host_port
 from rollbridge.stores.base import DEFAULT_RETAIN, Store
 from rollbridge.text import Messages
+from rollbridge.visible import shell_word
 from rollbridge.words import counted
 
 say = Messages("rollbridge")
@@ -445,7 +446,11 @@ def _serve_store(
                     shown = store.tables()
         where = f"ws://{host_port(args.host, port)}/"
         sys.stdout.write(startup.serving_line(len(shown), where, db, locale))
-        sys.stdout.write(_web_lines(shown, args.host, port, public=args.public_url, locale=locale))
+        listing = f"--db {shell_word(str(args.db))}" if args.db and redis_url(args) is None else ""
+        views = _web_lines(
+            shown, args.host, port, public=args.public_url, locale=locale, listing=listing
+        )
+        sys.stdout.write(views)
         if args.public_url is None and _every_address(args.host):
             sys.stdout.write(startup.every_address_line(args.host or "0.0.0.0", locale))
         sys.stdout.flush()
@@ -490,10 +495,12 @@ def _web_lines(
     *,
     public: str | None = None,
     locale: str = "en",
+    listing: str = "",
 ) -> str:
-    """The web view's address of each table (at most :data:`SHOWN_TABLES`)."""
+    """The web view's address of each table (at most :data:`SHOWN_TABLES`); ``listing``
+    the store options of the ``table list`` that names the rest (``--db FILE``)."""
     views = [(web_url(address, port, t.id, public=public), t.name) for t in tables[:SHOWN_TABLES]]
-    return startup.web_lines(views, max(0, len(tables) - SHOWN_TABLES), locale)
+    return startup.web_lines(views, max(0, len(tables) - SHOWN_TABLES), locale, listing)
 
 
 async def _run(server: Server, listening: Callable[[], None]) -> None:

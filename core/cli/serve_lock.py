@@ -53,6 +53,17 @@ IN_USE = say(
 )
 # Translators: {path} the lock file; {error} the system's (English) reason.
 CANNOT_LOCK = say("cli.serve.cannot_lock", "cannot open the lock file {path}: {error}")
+# Translators: {path} the lock file; {error} the system's reason ("Permission denied",
+# "Read-only file system"); {folder} the database's folder. A serve (or migrate) run
+# as a user that may not write the database's folder, or on a read-only file system.
+CANNOT_LOCK_HERE = say(
+    "cli.serve.cannot_lock_here",
+    "cannot open the lock file {path}: {error}: the server keeps its lock file, and the "
+    "database's -wal and -shm files, in the folder {folder}: let the user it runs as "
+    "write there, or give another --db (or $ROLLBRIDGE_DB)",
+)
+#: The errors of a folder this user may not write, or a read-only file system.
+_NOT_WRITABLE = frozenset({errno.EACCES, errno.EPERM, errno.EROFS})
 # Translators: {path} the lock file; {error} the system's (English) reason, e.g. a file
 # system that cannot lock files.
 CANNOT_FLOCK = say("cli.serve.cannot_flock", "cannot lock the lock file {path}: {error}")
@@ -221,7 +232,11 @@ def _open(path: str, flags: int) -> int:
     except (FileExistsError, FileNotFoundError):
         raise
     except OSError as exc:
-        raise StoreError(CANNOT_LOCK(path=path, error=system_reason(exc))) from None
+        error = system_reason(exc)
+        if exc.errno in _NOT_WRITABLE:
+            folder = os.path.dirname(path)
+            raise StoreError(CANNOT_LOCK_HERE(path=path, error=error, folder=folder)) from None
+        raise StoreError(CANNOT_LOCK(path=path, error=error)) from None
 
 
 def _open_existing(path: str) -> int:

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rollbridge.exceptions import Conflict, StoreError
+from rollbridge.paths import file_in_the_way
 from rollbridge.stores.base import CANNOT_OPEN, say
 from rollbridge.stores.sqlite import DEFAULT_BUSY_TIMEOUT, RESTORE_MARK
 from rollbridge.stores.sqlite_faults import explain, failed_writing
@@ -49,6 +50,11 @@ NO_DATABASE = say("store.backup.missing", "no database file {path}")
 # Translators: {path} the backup asked for; {folder} its folder.
 NO_FOLDER = say(
     "store.backup.no_folder", "cannot write the backup {path}: the folder {folder} does not exist"
+)
+# Translators: {path} the backup asked for; {file} a file where a folder of it should be.
+FILE_AS_FOLDER = say(
+    "store.backup.file_as_folder",
+    "cannot write the backup {path}: {file} is a file, not a folder",
 )
 # Translators: {path} the backup asked for; {error} why (a translated sentence, then
 # SQLite's or the system's own words in parentheses).
@@ -124,6 +130,9 @@ def backup(
         same = dest.resolve() == source.resolve()
         raise Conflict((SAME_FILE if same else DEST_EXISTS)(path=str(dest)))
     if not folder:
+        blocker = file_in_the_way(dest.parent)
+        if blocker is not None:
+            raise StoreError(FILE_AS_FOLDER(path=str(dest), file=str(blocker)))
         raise StoreError(NO_FOLDER(path=str(dest), folder=str(dest.parent)))
     partial = dest.with_name(f".{dest.name}.{os.getpid()}.partial")
     blamed = source  # what an error is about: the source while it is read, else the copy

@@ -60,6 +60,12 @@ NO_FOLDER = say(
     "its folder {folder} does not exist: make it (mkdir -p), or give another --db"
     " (or $ROLLBRIDGE_DB)",
 )
+# Translators: why a database file cannot be opened, after "cannot open {path}: ";
+# {file} is a file that stands where a folder of the path should be.
+NOT_A_FOLDER = say(
+    "store.not_a_folder",
+    "{file} is a file, not a folder: give --db (or $ROLLBRIDGE_DB) the path of a file in a folder",
+)
 # Translators: why a Redis server cannot be used, after "cannot open {path}: ";
 # {error} is redis-py's own words; redis-server is a program's name.
 NO_REDIS = say(

@@ -86,12 +86,14 @@ from typing import Any, NamedTuple, NoReturn
 
 from rollbridge.engine.model import ActorRecord, Commit, Event, TableInfo, TableSnapshot
 from rollbridge.exceptions import Conflict, RollbridgeError, StoreError, UnknownTable
+from rollbridge.paths import file_in_the_way
 from rollbridge.plain import JSON, NotPlain, Packed, map_header, pack, pack_map, unpack
 from rollbridge.stores.base import (
     CANNOT_OPEN,
     DEFAULT_RETAIN,
     IS_FOLDER,
     NO_FOLDER,
+    NOT_A_FOLDER,
     SYMLINK_LOOP,
     TABLE_EXISTS,
     UNSTORABLE_COMMIT,
@@ -716,7 +718,8 @@ def _cannot_open(path: Path, exc: sqlite3.Error) -> StoreError:
     if path.is_dir():
         error: object = IS_FOLDER()
     elif not target.parent.is_dir():
-        error = NO_FOLDER(folder=str(target.parent))
+        blocker = file_in_the_way(target.parent)
+        error = NOT_A_FOLDER(file=str(blocker)) if blocker else NO_FOLDER(folder=str(target.parent))
     else:
         error = explain(exc)
     return StoreError(CANNOT_OPEN(path=str(path), error=error))

@@ -319,3 +319,31 @@ def test_a_serve_started_with_sighup_ignored_keeps_serving_on_a_hangup(tmp_path:
         assert process.stdout.read().endswith("rollbridge stopped\n")
     finally:
         stop_process(process)
+
+
+def test_the_tables_not_shown_are_listed_by_a_command_naming_this_database(tmp_path: Path):
+    """Past the first tables serve names "… and N more (rollbridge table list)": that
+    command, run as printed beside a serve given ``--db``, listed the default
+    database's tables, not this server's (or refused, ``no_database``). It names the
+    file now, quoted for a shell, and lists exactly them."""
+    from rollbridge.cli.serve import SHOWN_TABLES
+    from rollbridge.host import PluginHost
+    from rollbridge.offline import TableService
+
+    db = tmp_path / "game nights" / "r.db"
+    db.parent.mkdir()
+    with SQLiteStore(db) as store:
+        service = TableService(store, PluginHost())
+        made = [service.create_table(f"G{n}", "bandits")[0].id for n in range(SHOWN_TABLES + 2)]
+    lines = serve_printed(["--db", str(db), "--no-demo"], last="  … and")
+    more = next(line for line in lines if line.startswith("  … and"))
+    assert more == f"  … and 2 more (rollbridge table list --db '{db}')\n"
+    command = more.split("(rollbridge ", 1)[1].rsplit(")", 1)[0]
+    listed = subprocess.run(
+        f"{sys.executable} -m rollbridge {command} --json", shell=True, env=ENV,
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert listed.returncode == 0, listed.stderr
+    import json
+
+    assert sorted(t["id"] for t in json.loads(listed.stdout)) == sorted(made)
