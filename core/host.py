@@ -955,7 +955,8 @@ def _check_one_target(spec: Any, where: str, fail: Callable[[Text], PluginError]
     if spec.every_actor:
         raise fail(ONE_TARGET_EVERY_ACTOR(where=where))
     if spec.max_targets != 1:
-        raise fail(ONE_TARGET_MAX(where=where, most=spec.max_targets))
+        # as the author wrote it (None, 2): a Python value, not a reader's (None reads "—")
+        raise fail(ONE_TARGET_MAX(where=where, most=repr(spec.max_targets)))
 
 
 def _listed(names: Iterable[str]) -> str:
