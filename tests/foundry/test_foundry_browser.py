@@ -422,8 +422,6 @@ def test_a_plain_foundry_roll_draws_the_servers_dice(tmp_path, generation):
     if missing:
         pytest.fail("the Foundry browser test needs: " + "; ".join(missing))
 
-    from rollbridge.stores.sqlite import SQLiteStore
-
     with world(tmp_path, "Dice", ()) as (env, tokens):
         result = run_page_script("serverdice.mjs", {
             **env,
@@ -432,11 +430,7 @@ def test_a_plain_foundry_roll_draws_the_servers_dice(tmp_path, generation):
             "RB_USER_DATA": str(tmp_path / "chromium-profile"),
         }, tokens)  # fmt: skip
         table = env["RB_TABLE"]
-    store = SQLiteStore(tmp_path / "dice.db")
-    try:
-        drawn = [e for e in store.events_after(table, 0) or [] if e.kind == "dice.drawn"]
-    finally:
-        store.close()
+    drawn = _logged(tmp_path / "dice.db", table, "dice.drawn")
     served = result["served"]
     print(f"v{generation}: a 2d20 + 1d6 roll with the server's dice: {result['timing']}")
     # the first roll, then the 20 timed rolls of two terms each; the local rolls drew nothing
@@ -479,8 +473,6 @@ def test_the_gm_rejects_with_a_reason_the_player_reads_it(tmp_path, generation):
     if missing:
         pytest.fail("the Foundry browser test needs: " + "; ".join(missing))
 
-    from rollbridge.stores.sqlite import SQLiteStore
-
     with world(tmp_path, "Reasons", ("ivan",)) as (env, tokens):
         result = run_page_script("rejection.mjs", {
             **env,
@@ -489,11 +481,7 @@ def test_the_gm_rejects_with_a_reason_the_player_reads_it(tmp_path, generation):
             "RB_USER_DATA": str(tmp_path / "chromium-profile"),
         }, tokens)  # fmt: skip
         table = env["RB_TABLE"]
-    store = SQLiteStore(tmp_path / "reasons.db")
-    try:
-        rejected = [e for e in store.events_after(table, 0) or [] if e.kind == "approval.rejected"]
-    finally:
-        store.close()
+    rejected = _logged(tmp_path / "reasons.db", table, "approval.rejected")
     address = "https://example.org/rules?page=" + "0123456789" * 12
     reason = f"Not in this scene: <b>[[1d20]]</b> & more, see {address}"
     assert result["reason"] == reason
@@ -510,3 +498,15 @@ def test_the_gm_rejects_with_a_reason_the_player_reads_it(tmp_path, generation):
     assert result["overflow"] == 0
     assert result["left"] == 0
     assert result["outcome"] == "rejected"
+
+
+def _logged(db, table, kind):
+    """The events of ``kind`` the server's database holds for ``table``, read after
+    the server stopped."""
+    from rollbridge.stores.sqlite import SQLiteStore
+
+    store = SQLiteStore(db)
+    try:
+        return [e for e in store.events_after(table, 0) or [] if e.kind == kind]
+    finally:
+        store.close()
