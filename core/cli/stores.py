@@ -183,7 +183,11 @@ def open_store(
             # may become one
             raise NotFound(NO_HEADER(path=str(path), env=DB_ENV), code="no_database",
                            details={"path": str(path)})  # fmt: skip
-        _refuse_foreign(path, _unversioned(path) if path.is_file() else None)
+        try:
+            existing = path.is_file()
+        except OSError:  # a name too long: opening it says why, in the reader's words
+            existing = False
+        _refuse_foreign(path, _unversioned(path) if existing else None)
     if read_only:
         from rollbridge.stores.sqlite_read import open_to_read
 

@@ -110,6 +110,7 @@ from rollbridge.stores.sqlite_faults import (
     need_room,
     store_wide,
 )
+from rollbridge.system_words import system_reason
 from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
 __all__ = [
@@ -715,9 +716,13 @@ def _cannot_open(path: Path, exc: sqlite3.Error) -> StoreError:
         target = path.resolve()  # SQLite opens the file a symlink leads to
     except (OSError, RuntimeError):  # a symlink loop (RuntimeError on 3.11 and 3.12)
         return StoreError(CANNOT_OPEN(path=str(path), error=SYMLINK_LOOP()))
-    if path.is_dir():
+    try:
+        folder, parent = path.is_dir(), target.parent.is_dir()
+    except OSError as looked:  # a name too long, a folder not searchable: the reason
+        return StoreError(CANNOT_OPEN(path=str(path), error=system_reason(looked)))
+    if folder:
         error: object = IS_FOLDER()
-    elif not target.parent.is_dir():
+    elif not parent:
         blocker = file_in_the_way(target.parent)
         error = NOT_A_FOLDER(file=str(blocker)) if blocker else NO_FOLDER(folder=str(target.parent))
     else:

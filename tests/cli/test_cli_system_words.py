@@ -153,3 +153,23 @@ def test_a_name_too_long_is_refused_in_the_readers_language_not_with_a_traceback
         assert done.stderr.startswith("rollbridge: error: "), done.stderr
         assert long in done.stderr and "Der Dateiname ist zu lang" in done.stderr, done.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_a_folder_name_too_long_for_a_new_database_is_refused_not_a_traceback(tmp_path):
+    """The commands that make a database (``table create``, ``admin-token``,
+    ``serve``) given a ``--db`` whose folder's name is longer than the file system
+    takes: ``Path.is_file()`` and the error's own look at the folder raised
+    ENAMETOOLONG, a traceback; each names the path with the system's reason in
+    German, exit status 1, nothing made."""
+    long = str(tmp_path / ("a" * 300) / "new.db")
+    for argv in (
+        ("table", "create", "--db", long, "--ruleset", "bandits", "--name", "X"),
+        ("admin-token", "--db", long, "--name", "bot"),
+        ("serve", "--db", long, "--port", "0"),
+    ):
+        done = _rollbridge(*argv, "--locale", "de")
+        assert done.returncode == 1, (argv, done.stderr)
+        assert "Traceback" not in done.stderr, done.stderr
+        assert done.stderr.startswith("rollbridge: error: store_error: "), done.stderr
+        assert long in done.stderr and "Der Dateiname ist zu lang" in done.stderr, done.stderr
+    assert list(tmp_path.iterdir()) == []
