@@ -80,13 +80,20 @@ class RedisServer:
         process, self.process = self.process, None
         if process is None:
             return
-        if process.poll() is None:
+        # Redis refuses a SIGTERM that comes while it writes its first AOF (a replica
+        # just promoted does: "Writing initial AOF, can't exit") and goes on serving;
+        # the signal is sent again until it exits, as an operator would, not waited
+        # out for 10 s.
+        deadline = time.monotonic() + 10
+        while process.poll() is None and time.monotonic() < deadline:
             process.send_signal(sig)
             try:
-                process.wait(timeout=10)
+                process.wait(timeout=0.25)
             except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=10)
+                continue
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=10)
 
     def stop(self) -> None:
         """SIGTERM: Redis finishes (and fsyncs) and exits."""
