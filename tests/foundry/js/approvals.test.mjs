@@ -68,12 +68,26 @@ async function reloadedPage(generation) {
   return { messages, elements };
 }
 
+/** The GM's page reloaded: the world's chat as Foundry's server keeps it (`messages`,
+ * each as its `toObject()`), drawn again by a new client's render hook. */
+async function reloadKeeping(messages, generation) {
+  const kept = Object.fromEntries(Object.entries(messages).map(([name, message]) => [name, message.toObject()]));
+  client.stop();
+  await world({ users: USERS, user: "gm", generation });
+  await registerModuleSettings();
+  client = new FoundryClient();
+  const elements = drawMessages(generation, (message, html) => addButtons(message, html, client));
+  const again = {};
+  for (const [name, data] of Object.entries(kept)) again[name] = await ChatMessage._fromWorld({ data, user: GM });
+  return { again, elements };
+}
+
 /** What each card shows: its GM buttons, and the line of how it was settled. */
 const shown = (messages, elements) => Object.fromEntries(Object.entries(messages).map(([name, message]) => {
   const html = elements.get(message.id).card.shown;
   const buttons = ["approve", "reject"].filter((a) => html.includes(`data-rollbridge-action="${a}"`)).join(" ");
   const line = /data-settled="(\w+)">([^<]*)</.exec(html);
-  return [name, [buttons, line ? line[2] : ""].join("|")];
+  return [name, [buttons, line ? line[2].trim() : ""].join("|")];
 }));
 
 function welcome(ws, { seq, pending, resume = null }) {
@@ -246,15 +260,7 @@ for (const generation of [12, 13]) {
       [messages.p3.id, { "flags.rollbridge.outcome": "rejected" }],
       [messages.p4.id, { "flags.rollbridge.outcome": "approved" }],
     ], "one ChatMessage#update of each settled card's flags; another table's p5 and the waiting ones left alone");
-    // the page reloads: the world's chat as Foundry's server keeps it
-    const kept = Object.fromEntries(Object.entries(messages).map(([name, message]) => [name, message.toObject()]));
-    client.stop();
-    await world({ users: USERS, user: "gm", generation });
-    await registerModuleSettings();
-    client = new FoundryClient();
-    const elements = drawMessages(generation, (message, html) => addButtons(message, html, client));
-    const again = {};
-    for (const [name, data] of Object.entries(kept)) again[name] = await ChatMessage._fromWorld({ data, user: GM });
+    const { again, elements } = await reloadKeeping(messages, generation);
     assert.deepEqual(shown(again, elements), { p3: "|Rejected", p4: "|Approved", p5: "|", p6: "|", foreign: "|" },
       "drawn before the welcome: the outcome written on the card, nothing else known");
     client.start();
@@ -268,3 +274,50 @@ for (const generation of [12, 13]) {
     assert.deepEqual(Standin.log.messageUpdates, [], "nothing written again");
   });
 }
+
+/** The GM's reason shown on a card, as its HTML, or null. */
+const reasonShown = (message, elements) => {
+  const found = /<span class="rb-reason">\(reason: (.*?)\)<\/span>/.exec(elements.get(message.id).card.shown);
+  return found ? found[1] : null;
+};
+
+for (const generation of [12, 13]) {
+  test(`v${generation}: a rejection's reason is written on its card: after the GM's reload the card still gives it`, async () => {
+    const { messages } = await reloadedPage(generation);
+    client.start();
+    const ws = FakeWebSocket.last();
+    ws.open();
+    welcome(ws, { seq: 6, pending: ["p3", "p4", "p5", "p6"] });
+    const reason = "not in this <b>scene</b> & @UUID[x]";
+    ws.receive({ type: "event", table: "t1", epoch: 1, seq: 7, kind: "approval.rejected", gm_only: true, data: { pending: "p3", reason }, actors: [] });
+    // another GM's plain Reject: no reason, none written
+    ws.receive({ type: "event", table: "t1", epoch: 1, seq: 8, kind: "approval.rejected", gm_only: true, data: { pending: "p4", reason: "" }, actors: [] });
+    await settle(client);
+    assert.deepEqual(Standin.log.messageUpdates.map((u) => [u.message, u.data]), [
+      [messages.p3.id, { "flags.rollbridge.outcome": "rejected", "flags.rollbridge.reason": reason }],
+      [messages.p4.id, { "flags.rollbridge.outcome": "rejected" }],
+    ], "the reason written with the outcome, in one update");
+    const { again, elements } = await reloadKeeping(messages, generation);
+    // as text: no tag, and Foundry's enrichers (@UUID[…]) broken by empty spans
+    const escaped = "“not in this &lt;b&gt;scene&lt;/b&gt; &amp; @<span></span>UUID[<span></span>x]”";
+    assert.equal(reasonShown(again.p3, elements), escaped, "drawn before the welcome: the GM's words, as text");
+    assert.equal(reasonShown(again.p4, elements), null);
+    client.start();
+    const next = FakeWebSocket.last();
+    next.open();
+    welcome(next, { seq: 8, pending: ["p5", "p6"] });
+    await settle(client);
+    assert.deepEqual(shown(again, elements), { p3: "|Rejected", p4: "|Rejected", p5: "approve reject|", p6: "approve reject|", foreign: "|" });
+    assert.equal(reasonShown(again.p3, elements), escaped, "after the welcome too (this page never saw the event)");
+    assert.deepEqual(Standin.log.messageUpdates, [], "nothing written again");
+  });
+}
+
+test("a reason on a card that was not rejected, or on another kind of card, is not shown", async () => {
+  const { messages, elements } = await reloadedPage(12);
+  const odd = await ChatMessage._fromWorld({ data: approvalCard(9, "p9", { outcome: "approved", reason: "made up" }), user: GM });
+  assert.equal(reasonShown(odd, elements), null, "approved: no reason");
+  const blank = await ChatMessage._fromWorld({ data: approvalCard(10, "p10", { outcome: "rejected", reason: "   " }), user: GM });
+  assert.equal(reasonShown(blank, elements), null, "only spaces: none");
+  assert.equal(reasonShown(messages.p3, elements), null);
+});

@@ -28,7 +28,7 @@ export function cardOf(message) {
   return {
     table: flags.table ?? null, epoch: flags.epoch, kind: flags.kind, seq: flags.seq, pending: flags.pending ?? null,
     apply: flags.apply ?? null, targets: flags.targets ?? [], actor: flags.actor ?? null,
-    outcome: flags.outcome ?? null,
+    outcome: flags.outcome ?? null, writtenReason: typeof flags.reason === "string" && flags.reason.trim() ? flags.reason : null,
   };
 }
 
@@ -96,8 +96,11 @@ function buttonsOf(info, client, { withApply = true } = {}) {
   if (info.pending) {
     info.approval = approvalState(info, client);
     info.settled = info.approval !== "waiting";
-    // the GM's reason, when this page saw the rejection's event (nothing else keeps it)
-    info.reason = isHere(info, client) ? (client.approvals?.reason(info.pending) ?? null) : null;
+    // the GM's reason: as this page saw the rejection's event, else as the active GM's
+    // client wrote it on the card when it settled (client.mjs #keepOutcomes) — the
+    // card's own request's, whatever table or epoch this page is at
+    const seen = isHere(info, client) ? (client.approvals?.reason(info.pending) ?? null) : null;
+    info.reason = seen ?? (info.approval === "rejected" && info.outcome === "rejected" ? info.writtenReason : null);
   }
   return cardButtons({
     card: info, user: game.user, tracker: trackerFor(info, client), owns: withApply ? owns : undefined,
