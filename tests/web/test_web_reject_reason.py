@@ -83,6 +83,22 @@ async def test_reject_sends_the_reason_written_for_its_request(web_world):
     assert rejected["log"].endswith(" — " + said("cs", "Log.Reason", "Not in the dark")), rejected
 
 
+async def test_a_reason_half_written_survives_the_gms_language_reload(web_world):
+    """The GM had written half a reason when choosing German: the reloaded page drew
+    the request with its field shut and empty, the words lost. Now each open field
+    comes back open with what was written in it (an empty one open and empty), and
+    its Enter sends the reason finished after the reload."""
+    result = await run_case(web_world, "gmLanguage", script="reject_reason.mjs")
+    fields = {field["pending"]: field for field in result["fields"]}
+    written = fields[result["pending"]]
+    assert (written["expanded"], written["hidden"], written["value"]) == (
+        "true", False, "Not before the "), fields
+    empty = fields[result["opened"]]
+    assert (empty["expanded"], empty["hidden"], empty["value"]) == ("true", False, ""), fields
+    rejected = result["rejected"]
+    assert rejected["roll"] == said("cs", "Message.RejectedReason", "Not before the dawn"), rejected
+
+
 async def test_hostile_reasons_are_text_and_break_no_phone(web_world):
     """Reasons of HTML, 500 letters without a space, zero-width characters,
     right-to-left text and one letter under 150 enclosing marks, sent as Foundry's

@@ -134,6 +134,18 @@ export function showHistory(box, session, send) {
  * the list is drawn anew at each change of the table, and they stay as written. */
 const reasons = new Map();
 
+/** The reason fields open now, as [pending id, text so far] (kept across a
+ * language's reload: kept.mjs). */
+export function openReasons() {
+  return [...reasons.entries()];
+}
+
+/** Open the reason fields `kept` ([pending id, text]) as they were before a
+ * language's reload; those of requests no longer waiting go when the list is drawn. */
+export function reopenReasons(kept) {
+  for (const [pending, text] of kept ?? []) reasons.set(pending, text);
+}
+
 /**
  * A request's optional reason: *Reject with a reason…* opens a one-line field under
  * the request, whose own button (or Enter) rejects it with what is written there.

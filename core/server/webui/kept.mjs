@@ -109,9 +109,10 @@ export function lineText(line, texts, summaryOf) {
 }
 
 // What the viewer typed into the forms is kept across that reload too — the action
-// chosen in the action list, each shown form's values and open folds, and which
-// forms showed their odds (asked again after it: they are the server's answer in a
-// language, never kept as text) — for the same table and the same identity (a tab
+// chosen in the action list, each shown form's values and open folds, which forms
+// showed their odds (asked again after it: they are the server's answer in a
+// language, never kept as text), and the GM's open reason fields with what was
+// written in them — for the same table and the same identity (a tab
 // that joins as someone else after the reload gets none of it), for that reload
 // only. A value holding a token is never kept: it is left out, whatever field it
 // was typed in.
@@ -134,6 +135,20 @@ const isName = (name) => typeof name === "string" && /^[\p{L}\p{N}\p{M}_ .-]{1,1
 const isFormKey = (key) => key === "roll" || key === "adjust"
   || (typeof key === "string" && key.startsWith("action:") && isName(key.slice("action:".length)));
 
+/** A pending request's id as the server names it (`p3`). */
+const isPending = (id) => typeof id === "string" && /^[\w.-]{1,64}$/.test(id);
+/** The longest reason the protocol takes (docs/protocol.md, `reject`). */
+const MAX_REASON = 500;
+
+/** The GM's reasons being written, as kept: [pending id, text], with what is not one
+ * left out, and a text holding a token (or one of `secrets`) too. */
+function keptReasons(reasons, secrets = []) {
+  return (Array.isArray(reasons) ? reasons : []).filter((pair) => Array.isArray(pair)
+    && isPending(pair[0]) && typeof pair[1] === "string" && pair[1].length <= MAX_REASON
+    && !TOKEN.test(pair[1]) && !secrets.some((secret) => secret && pair[1].includes(secret)))
+    .slice(0, MAX_LINES).map(([pending, text]) => [pending, text]);
+}
+
 /** A form's state as kept: its values ({name, value} or {name, value, checked})
  * and open folds, with what is not one left out, and a value holding a token (or
  * one of `secrets`) too. */
@@ -153,8 +168,9 @@ function keptForm(state, secrets = []) {
  * Keep what the viewer typed in the forms for the page's next load in this tab.
  * @param {string} table the table id
  * @param {string} identity who the page joined as (role and name)
- * @param {{action: string|null, forms: object, odds: string[]}} state the action
- *   chosen, each form's state by its key (data-form), the forms whose odds were shown
+ * @param {{action: string|null, forms: object, odds: string[], reasons?: Array}} state
+ *   the action chosen, each form's state by its key (data-form), the forms whose odds
+ *   were shown, and the GM's open reason fields as [pending id, text so far]
  * @param {string[]} secrets texts never to keep (the page's tokens)
  * @returns {boolean} whether they were kept
  */
@@ -163,7 +179,9 @@ export function keepForms(table, identity, state, secrets = [], storage = undefi
     .map(([key, form]) => [key, keptForm(form, secrets)]);
   const action = isName(state.action) ? state.action : null;
   const odds = (state.odds ?? []).filter(isFormKey).slice(0, MAX_LINES);
-  return keepForNextLoad(formsKey(table), { identity, action, forms: Object.fromEntries(forms), odds }, storage);
+  const reasons = keptReasons(state.reasons, secrets);
+  return keepForNextLoad(formsKey(table), { identity, action, forms: Object.fromEntries(forms), odds, reasons },
+    storage);
 }
 
 /** What the viewer typed in the forms before this load, removed from the tab as it
@@ -173,7 +191,7 @@ export function keepForms(table, identity, state, secrets = [], storage = undefi
 export function takeForms(table, storage = undefined) {
   const value = takeForThisLoad(formsKey(table), storage);
   if (!value || typeof value !== "object" || typeof value.identity !== "string") {
-    return { identity: null, action: null, forms: {}, odds: [] };
+    return { identity: null, action: null, forms: {}, odds: [], reasons: [] };
   }
   const forms = Object.entries(value.forms ?? {}).filter(([key]) => isFormKey(key)).slice(0, MAX_LINES)
     .map(([key, form]) => [key, keptForm(form)]);
@@ -182,6 +200,7 @@ export function takeForms(table, storage = undefined) {
     action: isName(value.action) ? value.action : null,
     forms: Object.fromEntries(forms),
     odds: (Array.isArray(value.odds) ? value.odds : []).filter(isFormKey).slice(0, MAX_LINES),
+    reasons: keptReasons(value.reasons),
   };
 }
 

@@ -21,7 +21,8 @@
 import { CONNECTION_LABELS, ROLE_LABELS, labelOf } from "../client/i18n.mjs";
 import { errorMessage, localeNotice, newRequestId } from "../client/protocol.mjs";
 import {
-  actorCards, adjustForm, encounterView, pendingList, replaceKeepingFocus, showHistory,
+  actorCards, adjustForm, encounterView, openReasons, pendingList, reopenReasons, replaceKeepingFocus,
+  showHistory,
 } from "./controls.mjs";
 import {
   actionForm, formState, ofTarget, replaceKeeping, restoreState, rollForm, sheetChoices, showOutcome, showWaiting,
@@ -165,8 +166,9 @@ let joinedAs = null;
 let restoringForms = null;
 
 /** Keep what the viewer typed in the forms — the action chosen, each form's values
- * and open folds, the forms whose odds are shown (asked again after the reload) —
- * for the page loaded anew in another language; never the page's tokens. */
+ * and open folds, the forms whose odds are shown (asked again after the reload), the
+ * GM's open reason fields and their text — for the page loaded anew in another
+ * language; never the page's tokens. */
 function keepTheForms() {
   if (!joinedAs || $("act-panel").hidden) return;
   const forms = {};
@@ -178,7 +180,7 @@ function keepTheForms() {
     .filter((form) => form.querySelector(".form-odds")?.childElementCount
       || form.querySelector('button[name="odds"]')?.getAttribute("aria-disabled") === "true")
     .map((form) => form.dataset.form);
-  keepForms(tableId, joinedAs, { action: $("action-select").value || null, forms, odds },
+  keepForms(tableId, joinedAs, { action: $("action-select").value || null, forms, odds, reasons: openReasons() },
     [joinToken, acceptedToken].filter(Boolean));
 }
 
@@ -544,6 +546,8 @@ function joined(token, welcome, { first }) {
     // what was typed before a language's reload, for this identity only, once
     restoringForms = formsFor(keptForms, joinedAs);
     keptForms = null;
+    // the GM's reasons being written, before the waiting list is first drawn
+    reopenReasons(restoringForms?.reasons);
   }
   $("join").hidden = true;
   $("table").hidden = false;

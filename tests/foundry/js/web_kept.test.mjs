@@ -87,7 +87,7 @@ test("what was typed in the forms comes back once, for the same identity, never 
   assert.ok(![...tab.items.values()].some((value) => value.includes(token) || value.includes("rba_")));
   const kept = takeForms("web", tab);
   assert.equal(tab.items.size, 0); // for one load only
-  assert.deepEqual(takeForms("web", tab), { identity: null, action: null, forms: {}, odds: [] });
+  assert.deepEqual(takeForms("web", tab), { identity: null, action: null, forms: {}, odds: [], reasons: [] });
   assert.deepEqual(formsFor(kept, "player:alice"), {
     identity: "player:alice",
     action: "attack",
@@ -96,6 +96,7 @@ test("what was typed in the forms comes back once, for the same identity, never 
       "action:attack": { values: [{ name: "skill", value: "5" }], open: [true] },
     },
     odds: ["roll"],
+    reasons: [],
   });
   // another identity (the tab joined with another token after the reload) gets none
   assert.equal(formsFor(kept, "gm:gm"), null);
@@ -129,5 +130,21 @@ test("an action's and its parameters' names in another language are kept as any"
     forms: { "action:": attack, other: attack, roll: { values: [{ name: "", value: "a" }, { name: 3, value: "b" }] } },
     odds: ["action:", 7] }));
   assert.deepEqual(takeForms("web", tab), { identity: "player:alice", action: null,
-    forms: { roll: { values: [], open: [] } }, odds: [] });
+    forms: { roll: { values: [], open: [] } }, odds: [], reasons: [] });
+});
+
+test("the GM's reasons being written come back once with the forms, never a token or what is not one", () => {
+  const tab = storage();
+  const reasons = [["p3", "not in this scene"], ["p4", ""], ["p5", "rbt_AbCdEfGhIjKlMnOpQrStUvWxYz0123"],
+    ["p6", "has joined-secret in it"], ["<p7>", "x"], ["p8", 7], ["p9", "y".repeat(501)], "p10", ["p11", "zbraň ✓"]];
+  assert.equal(keepForms("web", "gm:gm", { action: null, forms: {}, odds: [], reasons }, ["joined-secret"], tab), true);
+  assert.ok(![...tab.items.values()].some((value) => value.includes("rbt_") || value.includes("joined-secret")));
+  const kept = formsFor(takeForms("web", tab), "gm:gm");
+  assert.deepEqual(kept.reasons, [["p3", "not in this scene"], ["p4", ""], ["p11", "zbraň ✓"]]);
+  // what the tab's storage holds is read as strictly as what the page kept
+  tab.setItem("rollbridge.forms.web", JSON.stringify({ identity: "gm:gm", forms: {}, reasons: [["p1", "ok"], ["p2", { x: 1 }],
+    ["p3", "rba_ZZZZZZZZZZZZ"]] }));
+  assert.deepEqual(takeForms("web", tab).reasons, [["p1", "ok"]]);
+  tab.setItem("rollbridge.forms.web", JSON.stringify({ identity: "gm:gm", reasons: "p1" }));
+  assert.deepEqual(takeForms("web", tab).reasons, []);
 });

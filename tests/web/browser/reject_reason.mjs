@@ -130,6 +130,41 @@ const cases = {
     result.rejected = await linesOf(player);
   },
 
+  /** The GM half-way through a reason chooses another language: the page reloads
+   * with the field still open and what was written in it, and its Enter sends it. */
+  async gmLanguage(browser, result) {
+    const url = `${BASE}/tables/approval`;
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, url, TOKENS.approval.gm);
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
+      TOKENS.approval.player);
+    const pending = await asks(player, "half a reason");
+    const opened = await asks(player, "an empty field");
+    const item = (id) => gm.locator(`#pending li[data-pending="${id}"]`);
+    await item(pending).locator('button[name="reason-open"]').click();
+    await item(pending).locator('input[name="reason"]').fill("Not before the ");
+    await item(opened).locator('button[name="reason-open"]').click();
+    step("German chosen with two reason fields open");
+    await Promise.all([gm.waitForEvent("load"), gm.selectOption("#language", "de")]);
+    await gm.waitForFunction(() => document.documentElement.lang === "de"
+      && document.body.dataset.status === "connected"
+      && document.querySelectorAll("#pending li.pending-item").length >= 2);
+    result.fields = await gm.$$eval("#pending li.pending-item", (items) => items.map((li) => ({
+      pending: li.dataset.pending,
+      expanded: li.querySelector('button[name="reason-open"]').getAttribute("aria-expanded"),
+      hidden: li.querySelector("form.reason-form").hidden,
+      value: li.querySelector('input[name="reason"]').value,
+    })));
+    await item(pending).locator('input[name="reason"]').press("End");
+    await item(pending).locator('input[name="reason"]').type("dawn");
+    const before = await seqOf(player);
+    await item(pending).locator('input[name="reason"]').press("Enter");
+    await rejectedIn(player, before, pending);
+    result.rejected = await linesOf(player);
+    await gmRequest(gm, "approval", TOKENS.approval.gm, { type: "reject", id: "gm-language-no", request: opened });
+    result.pending = pending;
+    result.opened = opened;
+  },
+
   /** Hostile reasons, sent as the Foundry module's GM would (over the protocol), on
    * a player's 360×740 phone; and the GM's page on that phone with the field open. */
   async hostile(browser, result) {
