@@ -18,7 +18,7 @@ from rollbridge.exceptions import InvalidRequest, NameControl
 from rollbridge.text import Messages
 from rollbridge.visible import NOT_IN_NAMES
 
-__all__ = ["MAX_NAME", "check_characters", "check_name"]
+__all__ = ["MAX_NAME", "check_characters", "check_name", "shows_nothing"]
 
 #: The longest name, in characters (as the longest actor name).
 MAX_NAME = 200
@@ -63,6 +63,13 @@ def check_characters(name: str, field: str = "name") -> None:
         )
 
 
+def shows_nothing(text: str) -> bool:
+    """Whether ``text`` is drawn as nothing: empty, or only spaces, default-ignorable
+    code points (zero-width spaces and joiners, variation selectors, the Hangul
+    fillers…), the blank Braille pattern and format characters."""
+    return _BLANK.fullmatch(text) is not None or all(unicodedata.category(c) == "Cf" for c in text)
+
+
 def check_name(name: str, field: str = "name") -> str:
     """``name`` when it is one (see the module docstring).
 
@@ -72,8 +79,7 @@ def check_name(name: str, field: str = "name") -> str:
     check_characters(name, field)
     if (
         not 1 <= len(name) <= MAX_NAME
-        or _BLANK.fullmatch(name) is not None
-        or all(unicodedata.category(c) == "Cf" for c in name)
+        or shows_nothing(name)
         or any(unicodedata.category(c) == "Cs" for c in name)  # (not valid Unicode)
     ):
         raise InvalidRequest(BAD_NAME(field=field, limit=MAX_NAME), details={"field": field})

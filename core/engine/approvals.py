@@ -10,6 +10,7 @@ from rollbridge.engine.context import RequestContext, reply_for
 from rollbridge.engine.model import Principal
 from rollbridge.engine.requests import Request
 from rollbridge.exceptions import UnknownRequest
+from rollbridge.names import shows_nothing
 from rollbridge.plain import JSON
 from rollbridge.text import Messages
 
@@ -60,6 +61,8 @@ def reject(ctx: RequestContext) -> JSON:
     entry = pending_entry(ctx, pending_id)
     requester = Principal(**entry["who"])
     reason = ctx.fields.get("reason", "")
+    if shows_nothing(reason):  # spaces, zero-width characters: no reason, not "“”"
+        reason = ""
     event = ctx.event(
         "approval.rejected",
         {

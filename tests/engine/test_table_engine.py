@@ -534,6 +534,27 @@ class TestApproval:
         assert seated.table("t").pending == {}
         assert hit(seated, "p1", who=ALICE, actor="ana", dice=[])["status"] == "rejected"
 
+    @pytest.mark.parametrize(
+        ("written", "kept"),
+        [
+            ("\u200b\u200b", ""),  # zero-width spaces: players read empty quotes
+            (" \u2060\ufeff\u3164 ", ""),  # a word joiner, a BOM, a Hangul filler
+            ("\u2800", ""),  # the blank Braille pattern
+            ("", ""),
+            ("not \u200bnow", "not \u200bnow"),  # words: kept as written
+            ("\u200d\U0001f480", "\u200d\U0001f480"),  # an emoji after a joiner shows
+        ],
+    )
+    def test_a_reason_that_shows_nothing_is_no_reason(self, seated, written, kept):
+        seated.handle("t", {"type": "settings", "id": "s", "settings": {"approval": True}}, GM)
+        pending = hit(seated, "p1", who=ALICE, actor="ana", dice=[])["pending"]
+        answer = seated.handle(
+            "t", {"type": "reject", "id": "r", "request": pending, "reason": written}, GM
+        )
+        assert answer["event"]["data"]["reason"] == kept
+        retry = hit(seated, "p1", who=ALICE, actor="ana", dice=[])
+        assert (retry["status"], retry["reason"]) == ("rejected", kept)
+
 
 class TestRulesetAvailability:
     def test_missing_ruleset_is_reported_and_the_table_untouched(self, seated):

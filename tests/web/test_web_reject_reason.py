@@ -92,7 +92,10 @@ async def test_a_reason_half_written_survives_the_gms_language_reload(web_world)
     fields = {field["pending"]: field for field in result["fields"]}
     written = fields[result["pending"]]
     assert (written["expanded"], written["hidden"], written["value"]) == (
-        "true", False, "Not before the "), fields
+        "true",
+        False,
+        "Not before the ",
+    ), fields
     empty = fields[result["opened"]]
     assert (empty["expanded"], empty["hidden"], empty["value"]) == ("true", False, ""), fields
     rejected = result["rejected"]
