@@ -32,7 +32,9 @@ from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.render import print_json
 from rollbridge.cli.values import positive
 from rollbridge.exceptions import NotFound, RollbridgeError
+from rollbridge.paths import file_in_the_way
 from rollbridge.stores.base import CANNOT_OPEN, DEFAULT_RETAIN
+from rollbridge.system_words import system_reason
 from rollbridge.text import Messages, Text
 
 __all__ = ["PROGRESS_FROM", "add_parsers", "check_source"]
@@ -95,6 +97,12 @@ IS_FOLDER = say(
 NOT_A_FILE = say(
     "cli.migrate.not_a_file",
     "it is not a regular file but a pipe, a device or a socket: give --from the path of a file",
+)
+# Translators: after "cannot open {path}: "; {file} is a part of the path given to
+# --from (the option, typed as it is) that is a file where a folder must be.
+FILE_AS_FOLDER = say(
+    "cli.migrate.file_as_folder",
+    "{file} is a file, not a folder: give --from the path of a file in a folder",
 )
 # Translators: said after a --from that names no database file, when the database that
 # rollbridge serve uses without --db is there; {default} is its path, the command after
@@ -191,8 +199,9 @@ def _migrate(args: argparse.Namespace) -> int:
 
 def check_source(path: Path) -> None:
     """Refuse a ``--from`` that names no file, saying why: a folder; a pipe, a device
-    or a socket; a folder that exists but holds no such file; a folder that does not
-    exist either.
+    or a socket; a file where a folder must be (``f/x.db``); a name the system refuses
+    (too long, a folder not searchable: its reason); a folder that exists but holds no
+    such file; a folder that does not exist either.
 
     :raises NotFound: code ``no_database`` (as :class:`~rollbridge.stores.migrate.
         SQLiteSource` refuses it), ``details`` the path.
@@ -204,6 +213,18 @@ def check_source(path: Path) -> None:
     elif os.path.exists(path):  # neither a file nor a folder: a pipe, a device, a socket
         text = CANNOT_OPEN(path=str(path), error=NOT_A_FILE())
     else:
+        try:
+            os.stat(path)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:  # not "no such file": the path itself cannot be one
+            blocker = file_in_the_way(path.parent)
+            error = FILE_AS_FOLDER(file=str(blocker)) if blocker else system_reason(exc)
+            raise NotFound(
+                CANNOT_OPEN(path=str(path), error=error),
+                code="no_database",
+                details={"path": str(path)},
+            ) from None
         folder = path.parent
         said = str(folder) if str(folder) != "." else f".{os.sep}"
         if os.path.isdir(folder):

@@ -91,6 +91,36 @@ def test_a_pipe_given_for_the_file_is_said_so(capsys, tmp_path, no_default):
     assert files(tmp_path) == ["pipe"]
 
 
+@pytest.mark.parametrize("depth", ["f/x.db", "f/g/x.db"])
+def test_a_file_given_as_its_folder_is_named(capsys, tmp_path, no_default, depth):
+    """``--from f/x.db`` where ``f`` is a file: it said the folder ``f`` "does not
+    exist either" — it exists, as a file; the file in the way is named, as ``backup``
+    and ``--db`` name it."""
+    (tmp_path / "f").write_text("notes")
+    source = tmp_path / depth
+    code, out, err = migrate(capsys, source)
+    assert (code, out) == (1, "")
+    assert err == (
+        f"rollbridge: error: no_database: cannot open {source}: {tmp_path / 'f'} is a file,"
+        " not a folder: give --from the path of a file in a folder\n"
+    )
+    assert files(tmp_path) == ["f"]
+
+
+def test_a_name_too_long_is_said_with_the_systems_reason(capsys, tmp_path, no_default):
+    """A name past the file system's 255 bytes: it said the folder "holds no file" of
+    that name, which no folder can hold; now the system's reason, in the reader's
+    language."""
+    source = tmp_path / ("a" * 300 + ".db")
+    code, out, err = migrate(capsys, source)
+    assert (code, out) == (1, "")
+    assert err == f"rollbridge: error: no_database: cannot open {source}: File name too long\n"
+    no_default.setenv("LANGUAGE", "de")
+    code, _out, err = migrate(capsys, source)
+    assert code == 1 and err.endswith(": Der Dateiname ist zu lang\n"), err
+    assert files(tmp_path) == []
+
+
 def test_serves_own_database_is_named_when_it_is_there(capsys, tmp_path, no_default):
     """The operator ran ``serve`` without ``--db`` (or with ``$ROLLBRIDGE_DB``) and gave
     migrate another name: the line ends with the one serve uses, and how to give it."""
