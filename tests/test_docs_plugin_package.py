@@ -42,6 +42,15 @@ class TestTheGuidesCoinWithStatisticsConforms(RulesetConformance):
     ruleset = CoinWithStats()  # noqa: F821 (defined by the guide's block above)
 
 
+def test_the_guides_schema_cache_is_bounded():
+    """The guide's one schema object per bound is a sheet's value, a GM's choice: its
+    cache had no bound (``functools.cache``) and grew with every distinct value for as
+    long as the server ran; it keeps at most 1,024."""
+    for lives in range(1, 3_000):
+        assert lost_schema(lives)["properties"]["lost"]["maximum"] == lives  # noqa: F821
+    assert lost_schema.cache_info().currsize <= 1_024  # noqa: F821 (the guide's block)
+
+
 def test_the_guides_coin_loses_no_more_lives_than_the_sheet_has():
     """The guide's Coin counted a tails past the last life: a fourth tails of a Hero
     of 3 lives made its track read 4 of 3, which clients draw past its end (and the

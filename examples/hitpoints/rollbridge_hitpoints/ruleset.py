@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 from fractions import Fraction
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from rollbridge import ActionContext, ActionSpec, Actor, CommonState, Resolution, Ruleset, Track
@@ -95,7 +95,10 @@ def _dice_only(node: Node) -> Node | None:
     return node  # dice
 
 
-@cache  # one schema object per hit-point total: validators compile once per schema
+# one schema object per hit-point total (validators compile once per schema), at most
+# 1,024 of them: a total is a sheet's value, a GM's choice, so an unbounded cache could
+# grow for as long as the server runs
+@lru_cache(maxsize=1024)
 def lost_schema(hp: int) -> dict[str, Any]:
     """A supplied state (``actor.create`` with ``state``): hit points lost so far, at
     most the sheet's ``hp``; a missing field takes the fresh value (rollbridge

@@ -1,7 +1,7 @@
 """Tests of the example ruleset, written with rollbridge's own pytest harness."""
 
 import pytest
-from rollbridge_hitpoints.ruleset import HitPoints
+from rollbridge_hitpoints.ruleset import HitPoints, lost_schema
 
 from rollbridge.exceptions import Forbidden, OddsHidden, RuleViolation
 from rollbridge.testing import PLAYER, RulesetConformance
@@ -155,3 +155,11 @@ def test_a_player_states_the_armour_class_they_cannot_see(table):
     assume = {"g": {"sheet": {"hp": 7, "ac": 15}, "state": {}}}
     assert _odds(table, who=PLAYER, extra={"assume": assume}) == {
         "critical hit": "1/20", "hit": "1/2", "miss": "9/20"}  # fmt: skip
+
+
+def test_the_state_schemas_kept_are_bounded():
+    """One schema per hit-point total, which is a GM's choice: a server running for
+    months with ever more distinct totals keeps at most 1,024 of them."""
+    for hp in range(1, 3_000):
+        assert lost_schema(hp)["properties"]["lost"]["maximum"] == hp
+    assert lost_schema.cache_info().currsize <= 1_024
