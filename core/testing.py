@@ -817,6 +817,23 @@ class RulesetConformance(StateConformance):
         check_ruleset(self.ruleset, "under-test")
         _json_roundtrip(self.ruleset.describe(), "describe()")
 
+    def test_a_table_needs_no_settings(self) -> None:
+        """``settings_schema`` takes no settings at all (``{}``): it marks no field
+        ``required`` (a field's ``default`` fills it in when it is left out; a
+        required one is refused when left out, default or not). A table is made
+        without settings wherever a GM gives none (``rollbridge table create``
+        without ``--settings``, the admin API's create without them), and each was
+        refused, naming the field, for every GM of the ruleset."""
+        try:
+            validate(self.ruleset.settings_schema, {}, where="settings")
+        except RollbridgeError as exc:
+            raise AssertionError(
+                f"a table made without settings is refused ({exc.message}): every "
+                "`table create` without --settings would fail — take the field out of "
+                "settings_schema's `required` and give it a `default`, which fills it in "
+                "(docs/plugins.md, 'Testing a ruleset')"
+            ) from None
+
     def test_no_member_of_the_contract_is_misspelt(self) -> None:
         """No attribute the ruleset's class defines is a near miss of a member of the
         contract (``player_veiw``, ``on_turn_starts``, ``state_schema_fro``): the

@@ -15,8 +15,9 @@ import dataclasses
 
 import pytest
 
-from rollbridge.exceptions import InvalidState, PluginError, RuleViolation
+from rollbridge.exceptions import InvalidSettings, InvalidState, PluginError, RuleViolation
 from rollbridge.plugins.bandits import BanditsRuleset
+from rollbridge.stores.memory import MemoryStore
 from rollbridge.testing import RulesetConformance
 from rollbridge.text import Messages, Private
 from tests.catalogue_files import write_catalogue
@@ -69,6 +70,33 @@ def test_a_ruleset_without_example_sheets_is_told_to_give_some(test):
         r"made from them .*: give the ruleset example_sheets = "
     ):  # fmt: skip
         getattr(_suite(_Sheetless()), test)()
+
+
+@pytest.mark.parametrize("default", [{}, {"default": "gritty"}], ids=["no default", "a default"])
+def test_a_required_setting_that_makes_every_table_create_fail_is_named(default):
+    """A ``settings_schema`` field marked ``required`` is refused when left out, with a
+    default or without: every ``table create`` without ``--settings`` of the ruleset
+    failed, and the suite passed it."""
+
+    class Required(BanditsRuleset):
+        settings_schema = {
+            "type": "object",
+            "properties": {"tone": {"type": "string", **default}},
+            "required": ["tone"],
+        }
+
+    from rollbridge.offline import TableService
+    from tests.conftest import host_with
+
+    with pytest.raises(InvalidSettings, match=r"settings\.ruleset\.tone: is required"):
+        TableService(MemoryStore(), host_with(Required())).create_table("T", "bandits")
+    with pytest.raises(
+        AssertionError, match=r"^a table made without settings is refused \(settings\.tone: is "
+        r"required\): every `table create` without --settings would fail — take the field out "
+        r"of settings_schema's `required` and give it a `default`"
+    ):  # fmt: skip
+        _suite(Required()).test_a_table_needs_no_settings()
+    _suite(BanditsRuleset()).test_a_table_needs_no_settings()  # bandits' own settings pass
 
 
 class _Misspelt(BanditsRuleset):
