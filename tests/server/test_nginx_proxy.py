@@ -2,7 +2,7 @@
 a server started as it says (``--trusted-proxy 127.0.0.1``): players join through
 it, the per-address limit counts each player's address (not nginx's), ``/healthz``
 answers and ``/metrics`` is refused to another address. Skipped where nginx is not
-installed (CI installs chromium and redis-server only)."""
+installed (``.ci/run`` installs Debian's nginx)."""
 
 from __future__ import annotations
 
