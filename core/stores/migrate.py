@@ -48,7 +48,14 @@ from rollbridge.exceptions import Conflict, InvalidRequest, NotFound, StoreError
 from rollbridge.plain import JSON, pack
 from rollbridge.stores.base import CANNOT_OPEN, DEFAULT_RETAIN, Store, unknown_table
 from rollbridge.stores.redis import RedisStore
-from rollbridge.stores.sqlite import IN_FILE, SCHEMA_VERSION, Restored, SQLiteStore, check_cells
+from rollbridge.stores.sqlite import (
+    IN_FILE,
+    SCHEMA_VERSION,
+    Restored,
+    SQLiteStore,
+    check_cells,
+    check_schema_version,
+)
 from rollbridge.stores.sqlite_faults import explain
 from rollbridge.stores.sqlite_read import (
     FileFacts,
@@ -256,6 +263,8 @@ class SQLiteSource:
             if facts.version == 0:  # rollbridge's always has one: "serve it once" misled
                 raise NotFound(NO_SCHEMA(path=str(self.path)), code="no_database",
                                details={"path": str(self.path)})  # fmt: skip
+            if facts.version < 0:  # no rollbridge's: "serve it once" would mislead too
+                check_schema_version(self.path, facts.version)
             if not 0 < facts.version <= SCHEMA_VERSION:  # a newer rollbridge's
                 raise InvalidRequest(
                     SCHEMA(path=str(self.path), version=facts.version, supported=SCHEMA_VERSION),

@@ -124,6 +124,7 @@ __all__ = [
     "Restored",
     "SQLiteStore",
     "check_cells",
+    "check_schema_version",
     "has_restore_mark",
     "schema_newer",
 ]
@@ -357,6 +358,28 @@ def schema_newer(path: Path, version: int) -> StoreError:
     """The error of a file whose schema a newer rollbridge wrote."""
     return StoreError(SCHEMA_NEWER(path=str(path), version=version, supported=SCHEMA_VERSION),
                       details={"schema_version": version})  # fmt: skip
+
+
+# Translators: {path} is the database file; {version} a schema version below 0.
+SCHEMA_NEGATIVE = say(
+    "store.schema_negative",
+    "{path} has schema version {version}, which no rollbridge writes: the file is damaged "
+    "or another program's; restore it from a backup",
+)
+
+
+def check_schema_version(path: Path, version: int) -> None:
+    """Refuse a file whose schema version this rollbridge cannot read or bring up to
+    date: a newer one's, or one below 0, which no rollbridge writes (it was taken for
+    an older schema, and ``serve`` ran the last migration on it before failing).
+
+    :raises StoreError: ``details["schema_version"]`` the version.
+    """
+    if version < 0:
+        raise StoreError(SCHEMA_NEGATIVE(path=str(path), version=version),
+                         details={"schema_version": version})  # fmt: skip
+    if version > SCHEMA_VERSION:
+        raise schema_newer(path, version)
 
 
 #: A commit also writes a fresh snapshot (and prunes) once this many events were
@@ -931,11 +954,11 @@ class SQLiteStore:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version == SCHEMA_VERSION:
             return
+        check_schema_version(self.path, version)  # before the write lock: nothing written
         with self._transaction(write=True):
             # Read again under the write lock: another process may have migrated.
             version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise schema_newer(self.path, version)
+            check_schema_version(self.path, version)
             for step in MIGRATIONS[version:]:
                 step(conn)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")

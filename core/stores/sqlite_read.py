@@ -37,7 +37,12 @@ from pathlib import Path
 
 from rollbridge.exceptions import StoreError
 from rollbridge.stores.base import CANNOT_OPEN, DEFAULT_RETAIN
-from rollbridge.stores.sqlite import SCHEMA_VERSION, SQLiteStore, has_restore_mark, schema_newer
+from rollbridge.stores.sqlite import (
+    SCHEMA_VERSION,
+    SQLiteStore,
+    check_schema_version,
+    has_restore_mark,
+)
 from rollbridge.stores.sqlite_faults import explain, failed_writing
 from rollbridge.text import Messages
 
@@ -347,8 +352,7 @@ def open_to_read(path: str | Path, *, retain: int = DEFAULT_RETAIN) -> SQLiteSto
     path = Path(path)
 
     def refuse_newer(facts: FileFacts) -> None:
-        if facts.version > SCHEMA_VERSION:
-            raise schema_newer(path, facts.version)
+        check_schema_version(path, facts.version)
 
     try:
         _, how = look(path, "rollbridge-read-", refuse_newer)

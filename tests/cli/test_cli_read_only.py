@@ -137,6 +137,46 @@ def test_reading_a_newer_schema_is_refused_and_writes_nothing(tmp_path):
     assert _state(db.parent) == before
 
 
+@pytest.mark.parametrize("dropped", [(), ("admin_tokens", "log")], ids=["whole", "tables dropped"])
+def test_a_schema_version_below_zero_is_refused_by_every_command_and_written_by_none(
+    tmp_path, dropped
+):
+    """A file whose schema version is below 0 (no rollbridge writes one: damaged, or
+    another program's) was taken for an older schema: ``serve`` ran the last migration
+    on it, wrote version 6 and then failed ("no such table: log") — a refusal that
+    changed the file (found by tests/hostile/test_fuzz_sqlite.py, seed 91406) — and
+    ``migrate`` told the operator to serve it once. Each command now refuses it,
+    naming the version, and writes nothing."""
+    db = tmp_path / "db" / "rollbridge.db"
+    db.parent.mkdir()
+    assert _run("table", "create", "--ruleset", "sr2", "--name", "T", "--db", str(db))[0] == 0
+    with closing(sqlite3.connect(db)) as conn:
+        for name in dropped:
+            conn.execute(f"DROP TABLE {name}")
+        conn.execute("PRAGMA user_version = -1")
+        conn.commit()
+    before = _state(db.parent)
+    said = (
+        f"rollbridge: error: store_error: {db} has schema version -1, which no rollbridge"
+        " writes: the file is damaged or another program's; restore it from a backup\n"
+    )
+    for command in [
+        ("table", "list", "--db", str(db)),
+        ("table", "tokens", "t", "--new", "player", "--name", "x", "--db", str(db)),
+        ("migrate", "--from", str(db), "--to", "redis://127.0.0.1:9/0"),
+    ]:
+        assert _run(*command) == (1, "", said), command
+        assert _state(db.parent) == before, command
+    serve = subprocess.run(
+        [sys.executable, "-m", "rollbridge", "serve", "--db", str(db), "--port", "0"],
+        capture_output=True, text=True, timeout=60, env={**os.environ, "LANGUAGE": "en"},
+    )  # fmt: skip
+    assert (serve.returncode, serve.stderr.splitlines()[-1:]) == (1, [said.strip()]), serve.stderr
+    assert {
+        name: digest for name, digest in _state(db.parent).items() if name != "rollbridge.db.lock"
+    } == before
+
+
 @pytest.mark.parametrize("content", [b"", b"x" * 40, None], ids=["empty", "short", "no-schema"])
 def test_backup_of_no_database_is_refused_and_leaves_no_copy(tmp_path, content):
     db, dest = tmp_path / "db" / "x.db", tmp_path / "copy.db"
