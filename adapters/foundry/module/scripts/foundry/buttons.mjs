@@ -100,15 +100,19 @@ const hasUndoRedo = (shown) => /\b(undo|redo)\b/.test((shown ?? "").split("|")[0
  * draws on a reload shows no button until the welcome says it still waits. A card
  * whose outcome the active GM's client wrote on it (`flags.rollbridge.outcome`) says
  * Approved or Rejected, before the welcome too: that is its own request's, never
- * another's.
+ * another's; but one the welcome lists as waiting waits, whatever its card says.
  */
 export function approvalState(info, client) {
   if (info?.kind !== "approval.requested" || !info.pending) return null;
   const approvals = client.approvals;
   const known = approvals && isHere(info, client) ? approvals.state(info.pending) : null;
   // how the request went, as the active GM's client wrote it on the card when it settled
-  // (client.mjs #keepOutcomes): the card's own request, whatever this page saw
-  if (OUTCOMES.includes(info.outcome) && !OUTCOMES.includes(known)) return info.outcome;
+  // (client.mjs #keepOutcomes): the card's own request, whatever this page saw — unless
+  // the server's welcome lists it waiting (and no event settled it since): a player may
+  // write the flags of their own card, and a written outcome must not take the GM's
+  // Approve and Reject from a request that waits
+  const listed = known === "waiting" && approvals.waiting instanceof Set;
+  if (OUTCOMES.includes(info.outcome) && !OUTCOMES.includes(known) && !listed) return info.outcome;
   return known;
 }
 
