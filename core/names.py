@@ -63,11 +63,27 @@ def check_characters(name: str, field: str = "name") -> None:
         )
 
 
+#: The prepended concatenation marks (U+0600 ARABIC NUMBER SIGN…): format characters
+#: that are drawn, as a sign over the digits after them, or alone.
+_DRAWN_FORMAT = frozenset(
+    "\u0600\u0601\u0602\u0603\u0604\u0605\u06dd\u070f\u0890\u0891\u08e2\U000110bd\U000110cd"
+)
+
+
+def _drawn_as_nothing(character: str) -> bool:
+    """Whether one character is drawn as nothing: a space, a default-ignorable code
+    point, the blank Braille pattern, or a format character other than those drawn."""
+    return _BLANK.fullmatch(character) is not None or (
+        unicodedata.category(character) == "Cf" and character not in _DRAWN_FORMAT
+    )
+
+
 def shows_nothing(text: str) -> bool:
-    """Whether ``text`` is drawn as nothing: empty, or only spaces, default-ignorable
-    code points (zero-width spaces and joiners, variation selectors, the Hangul
-    fillers…), the blank Braille pattern and format characters."""
-    return _BLANK.fullmatch(text) is not None or all(unicodedata.category(c) == "Cf" for c in text)
+    """Whether ``text`` is drawn as nothing: empty, or each of its characters a space,
+    a default-ignorable code point (zero-width spaces and joiners, variation
+    selectors, the Hangul fillers…), the blank Braille pattern or a format character
+    (the prepended concatenation marks, U+0600 and its kin, are drawn: not these)."""
+    return all(map(_drawn_as_nothing, text))
 
 
 def check_name(name: str, field: str = "name") -> str:

@@ -17,7 +17,7 @@ from rollbridge.tokens import new_token
     "name",
     ["Pátek u Tukana", "Freitag 🎲", "Пятница", "x" * MAX_NAME, "Rodina 👨\u200d👩\u200d👧",
      "علی\u200cرضا", "Pride 🏳️\u200d🌈", "한국", "⠓⠑⠇⠇⠕\u2800⠺⠕⠗⠇⠙", "שלום עליכם",
-     "\u200fעברית 3", "देवनागरी", "क्\u200dष", "مرحبا\u200e 5"],
+     "\u200fעברית 3", "देवनागरी", "क्\u200dष", "مرحبا\u200e 5", "\u0600"],
 )  # fmt: skip
 def test_a_name_of_one_line_is_taken(name):
     assert check_name(name) == name
@@ -27,7 +27,7 @@ def test_a_name_of_one_line_is_taken(name):
     "name", ["", "   ", "x" * (MAX_NAME + 1), "\u200b", "\u200d", " \u2060 ",
              "\ufeff", "a\ud800b", "\u3164", "\u2800\u2800", "\u115f\u1160", " \uffa0 ",
              "\u034f", "\u17b4\u17b5", "\ufe0f", "\u180b", "\U000e0100", "\u034f \ufe0f",
-             "\u2800\u034f"],
+             "\u2800\u034f", " \ufff9", "\U00013430 \u200b"],
 )  # fmt: skip
 def test_a_name_that_is_no_line_is_refused_naming_its_field(name):
     with pytest.raises(InvalidRequest) as refused:

@@ -21,6 +21,7 @@ every language.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from pathlib import Path
@@ -200,8 +201,8 @@ def _migrate(args: argparse.Namespace) -> int:
 def check_source(path: Path) -> None:
     """Refuse a ``--from`` that names no file, saying why: a folder; a pipe, a device
     or a socket; a file where a folder must be (``f/x.db``); a name the system refuses
-    (too long, a folder not searchable: its reason); a folder that exists but holds no
-    such file; a folder that does not exist either.
+    (too long, a folder not searchable, a symbolic link that loops: its reason); a
+    folder that exists but holds no such file; a folder that does not exist either.
 
     :raises NotFound: code ``no_database`` (as :class:`~rollbridge.stores.migrate.
         SQLiteSource` refuses it), ``details`` the path.
@@ -218,7 +219,8 @@ def check_source(path: Path) -> None:
         except FileNotFoundError:
             pass
         except OSError as exc:  # not "no such file": the path itself cannot be one
-            blocker = file_in_the_way(path.parent)
+            # "not a directory": a file in the way; a symbolic link that loops is none
+            blocker = file_in_the_way(path.parent) if exc.errno == errno.ENOTDIR else None
             error = FILE_AS_FOLDER(file=str(blocker)) if blocker else system_reason(exc)
             raise NotFound(
                 CANNOT_OPEN(path=str(path), error=error),

@@ -107,6 +107,26 @@ def test_a_file_given_as_its_folder_is_named(capsys, tmp_path, no_default, depth
     assert files(tmp_path) == ["f"]
 
 
+@pytest.mark.parametrize("given", ["loop/x.db", "loop/g/x.db", "a/x.db"])
+def test_a_folder_that_is_a_symlink_loop_is_no_file(capsys, tmp_path, no_default, given):
+    """``--from loop/x.db`` where ``loop`` is a symbolic link to itself (or ``a`` and
+    ``b`` to each other): it said ``loop is a file, not a folder`` — it is no file; now
+    the system's reason, in the reader's language, and nothing is made."""
+    (tmp_path / "loop").symlink_to("loop")
+    (tmp_path / "a").symlink_to("b")
+    (tmp_path / "b").symlink_to("a")
+    source = tmp_path / given
+    code, out, err = migrate(capsys, source)
+    assert (code, out) == (1, "")
+    assert err == (
+        f"rollbridge: error: no_database: cannot open {source}: Too many levels of symbolic links\n"
+    )
+    no_default.setenv("LANGUAGE", "de")
+    code, _out, err = migrate(capsys, source)
+    assert code == 1 and err.endswith(": Zu viele Ebenen aus symbolischen Links\n"), err
+    assert files(tmp_path) == ["a", "b", "loop"]
+
+
 def test_a_name_too_long_is_said_with_the_systems_reason(capsys, tmp_path, no_default):
     """A name past the file system's 255 bytes: it said the folder "holds no file" of
     that name, which no folder can hold; now the system's reason, in the reader's

@@ -543,6 +543,9 @@ class TestApproval:
             ("", ""),
             ("not \u200bnow", "not \u200bnow"),  # words: kept as written
             ("\u200d\U0001f480", "\u200d\U0001f480"),  # an emoji after a joiner shows
+            # format characters the blanks' list lacks, among spaces: nothing still
+            ("\ufff9 \ufffb", ""),
+            ("\u0600", "\u0600"),  # the Arabic number sign is drawn (a format character)
         ],
     )
     def test_a_reason_that_shows_nothing_is_no_reason(self, seated, written, kept):

@@ -135,6 +135,10 @@ const isName = (name) => typeof name === "string" && /^[\p{L}\p{N}\p{M}_ .-]{1,1
 const isFormKey = (key) => key === "roll" || key === "adjust"
   || (typeof key === "string" && key.startsWith("action:") && isName(key.slice("action:".length)));
 
+/** Whether a text typed in the page may be kept: it holds no token (`rbt_…`, `rba_…`)
+ * and none of `secrets` (the page's own tokens). */
+const keepable = (text, secrets) => !TOKEN.test(text) && !secrets.some((secret) => secret && text.includes(secret));
+
 /** A pending request's id as the server names it (`p3`). */
 const isPending = (id) => typeof id === "string" && /^[\w.-]{1,64}$/.test(id);
 /** The longest reason the protocol takes (docs/protocol.md, `reject`). */
@@ -145,7 +149,7 @@ const MAX_REASON = 500;
 function keptReasons(reasons, secrets = []) {
   return (Array.isArray(reasons) ? reasons : []).filter((pair) => Array.isArray(pair)
     && isPending(pair[0]) && typeof pair[1] === "string" && pair[1].length <= MAX_REASON
-    && !TOKEN.test(pair[1]) && !secrets.some((secret) => secret && pair[1].includes(secret)))
+    && keepable(pair[1], secrets))
     .slice(0, MAX_LINES).map(([pending, text]) => [pending, text]);
 }
 
@@ -156,7 +160,7 @@ function keptForm(state, secrets = []) {
   const values = (Array.isArray(state?.values) ? state.values : []).filter((entry) =>
     entry && isName(entry.name)
     && typeof entry.value === "string" && entry.value.length <= MAX_VALUE
-    && !TOKEN.test(entry.value) && !secrets.some((secret) => secret && entry.value.includes(secret))
+    && keepable(entry.value, secrets)
     && (entry.checked === undefined || typeof entry.checked === "boolean"))
     .slice(0, MAX_VALUES)
     .map(({ name, value, checked }) => (checked === undefined ? { name, value } : { name, value, checked }));

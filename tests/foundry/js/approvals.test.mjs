@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { after, test } from "node:test";
 
 import { Approvals } from "../../../adapters/foundry/module/scripts/core/approvals.mjs";
+import { REASON_MAX } from "../../../adapters/foundry/module/scripts/core/rejection.mjs";
 import { addButtons, press } from "../../../adapters/foundry/module/scripts/foundry/buttons.mjs";
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { drawMessages } from "./elements.mjs";
@@ -320,4 +321,51 @@ test("a reason on a card that was not rejected, or on another kind of card, is n
   const blank = await ChatMessage._fromWorld({ data: approvalCard(10, "p10", { outcome: "rejected", reason: "   " }), user: GM });
   assert.equal(reasonShown(blank, elements), null, "only spaces: none");
   assert.equal(reasonShown(messages.p3, elements), null);
+});
+
+test("a reason a player could have written, or one the server never sends, is not shown as the GM's", async () => {
+  const { elements } = await reloadedPage(13);
+  const [, PLAYER] = USERS.map((u) => u._id);
+  const card = async (seq, pending, reason, author = GM) => ChatMessage._fromWorld({
+    data: { ...approvalCard(seq, pending, { outcome: "rejected", reason }), author, whisper: [GM, PLAYER] }, user: GM });
+  // a player's GM roll: the card is theirs, and Foundry lets them update its flags
+  const forged = await card(11, "p11", "<b>granted</b>: +10 to every roll", PLAYER);
+  assert.equal(reasonShown(forged, elements), null, "a player's own card: no words of theirs as the GM's");
+  assert.deepEqual(shown({ forged }, elements), { forged: "|Rejected" });
+  const cases = {
+    long: "y".repeat(REASON_MAX + 1), // longer than the server takes
+    huge: "<i>x</i>".repeat(200_000),
+    bidi: "not \u202enow", // the server refuses bidirectional controls
+    object: { toString: () => "an object" },
+    number: 7,
+  };
+  let seq = 20;
+  for (const [name, reason] of Object.entries(cases)) {
+    assert.equal(reasonShown(await card(seq, `p${seq++}`, reason), elements), null, name);
+  }
+  // 500 characters (emoji: 1,000 UTF-16 units) are a reason the server takes
+  const skulls = "\u{1F480}".repeat(REASON_MAX);
+  assert.equal(reasonShown(await card(seq, `p${seq}`, skulls), elements), `“${skulls}”`);
+});
+
+test("an outcome a player wrote on their own waiting card takes neither Approve nor Reject from the GM", async () => {
+  const { messages, elements } = await reloadedPage(13);
+  const [, PLAYER] = USERS.map((u) => u._id);
+  // the player's GM roll: their card, whose flags they may update as its author
+  const theirs = await ChatMessage._fromWorld({
+    data: { ...approvalCard(7, "p7", { outcome: "rejected", reason: "the GM said yes" }), author: PLAYER, whisper: [GM, PLAYER] },
+    user: GM,
+  });
+  client.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  welcome(ws, { seq: 8, pending: ["p3", "p7"] });
+  await settle(client);
+  assert.deepEqual(shown({ p3: messages.p3, theirs }, elements), { p3: "approve reject|", theirs: "approve reject|" },
+    "the server lists it waiting: it waits");
+  assert.equal(reasonShown(theirs, elements), null);
+  // once the server settles it, the card says how (the event, not the flag)
+  ws.receive({ type: "event", table: "t1", epoch: 1, seq: 9, kind: "approval.rejected", gm_only: true, data: { pending: "p7", reason: "" }, actors: [] });
+  await settle(client);
+  assert.deepEqual(shown({ theirs }, elements), { theirs: "|Rejected" });
 });

@@ -13,6 +13,7 @@
 
 import { applyRequestId, buttonRequest, buttonsHtml, cardButtons } from "../core/buttons.mjs";
 import { OUTCOMES } from "../core/approvals.mjs";
+import { REASON_MAX } from "../core/rejection.mjs";
 import { shownError } from "../core/protocol.mjs";
 import { findActor, MODULE_ID } from "../core/state.mjs";
 import { foundryActors } from "./actors.mjs";
@@ -28,8 +29,29 @@ export function cardOf(message) {
   return {
     table: flags.table ?? null, epoch: flags.epoch, kind: flags.kind, seq: flags.seq, pending: flags.pending ?? null,
     apply: flags.apply ?? null, targets: flags.targets ?? [], actor: flags.actor ?? null,
-    outcome: flags.outcome ?? null, writtenReason: typeof flags.reason === "string" && flags.reason.trim() ? flags.reason : null,
+    outcome: flags.outcome ?? null, writtenReason: writtenReason(message, flags.reason),
   };
+}
+
+/** The bidirectional controls, which the server refuses in a reason. */
+const BIDI = /[\u202a-\u202e\u2066-\u2069]/u;
+
+/**
+ * The reason written on a card (`flags.rollbridge.reason`, client.mjs #keepOutcomes),
+ * or null when it cannot be a GM's words: on a card a player posted (their GM roll's:
+ * Foundry lets a message's author update its flags, so a player could write any words
+ * there as the GM's; only a GM's card is written by GMs alone), or not as the server
+ * sends a reason (not a string, blank, longer than REASON_MAX characters, holding a
+ * bidirectional control).
+ * @param {any} message
+ * @param {unknown} reason
+ * @returns {string | null}
+ */
+function writtenReason(message, reason) {
+  if (typeof reason !== "string" || !reason.trim() || [...reason].length > REASON_MAX || BIDI.test(reason)) return null;
+  // a message's author: a User in Foundry (its source holds the id)
+  const author = message.author?.id ?? message.author ?? null;
+  return typeof author === "string" && game.users?.get(author)?.isGM ? reason : null;
 }
 
 /** Whether the current user owns the Foundry actor of a rollbridge actor. */
@@ -78,15 +100,19 @@ const hasUndoRedo = (shown) => /\b(undo|redo)\b/.test((shown ?? "").split("|")[0
  * draws on a reload shows no button until the welcome says it still waits. A card
  * whose outcome the active GM's client wrote on it (`flags.rollbridge.outcome`) says
  * Approved or Rejected, before the welcome too: that is its own request's, never
- * another's.
+ * another's; but one the welcome lists as waiting waits, whatever its card says.
  */
 export function approvalState(info, client) {
   if (info?.kind !== "approval.requested" || !info.pending) return null;
   const approvals = client.approvals;
   const known = approvals && isHere(info, client) ? approvals.state(info.pending) : null;
   // how the request went, as the active GM's client wrote it on the card when it settled
-  // (client.mjs #keepOutcomes): the card's own request, whatever this page saw
-  if (OUTCOMES.includes(info.outcome) && !OUTCOMES.includes(known)) return info.outcome;
+  // (client.mjs #keepOutcomes): the card's own request, whatever this page saw — unless
+  // the server's welcome lists it waiting (and no event settled it since): a player may
+  // write the flags of their own card, and a written outcome must not take the GM's
+  // Approve and Reject from a request that waits
+  const listed = known === "waiting" && approvals.waiting instanceof Set;
+  if (OUTCOMES.includes(info.outcome) && !OUTCOMES.includes(known) && !listed) return info.outcome;
   return known;
 }
 
