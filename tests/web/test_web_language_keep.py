@@ -69,6 +69,18 @@ async def test_a_languages_reload_says_the_lines_again_in_the_language_chosen(we
     assert result["kept"] == ["rollbridge.token.approval"], result["kept"]
 
 
+async def test_the_language_list_has_the_focus_again_after_its_reload(web_world):
+    """A keyboard (or screen reader) user chose a language in the list: the page
+    loaded anew with the focus at its top, and they had to find the list again to go
+    on from where they were. Now the list has the focus once the page is back in the
+    new language; a reload that is no language's choice gives the table's heading the
+    focus, as any join does."""
+    result = await run_case(web_world, "focusBack", script="language_keep.mjs")
+    assert result["keyboard"]["focus"] == "language", result
+    assert result["keyboard"]["lang"] != "en", result
+    assert result["plainReload"] == "title", result  # the table's heading, as after any join
+
+
 async def test_a_typed_token_not_accepted_yet_outlives_one_reload_only(web_world):
     """A token typed into the join form on a slow line, a language chosen before the
     server answered: the page kept it in the tab's sessionStorage as if it had

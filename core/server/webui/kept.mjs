@@ -68,17 +68,19 @@ function takeForThisLoad(key, storage) {
 /**
  * Keep the page's lines for its next load in this tab.
  * @param {string} table the table id
- * @param {{message: object|null, forms: object, asked: Array}} lines the message
- *   line's, each form's by its key (data-form), and the requests waiting for the GM
- *   as [pending id, form key]
+ * @param {{message: object|null, forms: object, asked: Array, focus?: string|null}} lines
+ *   the message line's, each form's by its key (data-form), the requests waiting for
+ *   the GM as [pending id, form key], and "language" when the language list had the
+ *   focus (the page loaded anew gives it back)
  * @returns {boolean} whether they were kept
  */
 export function keepLines(table, lines, storage = undefined) {
   const forms = Object.entries(lines.forms ?? {}).filter(([, line]) => keptLine(line)).slice(0, MAX_LINES);
   const asked = (lines.asked ?? []).filter(([id, form]) => typeof id === "string" && typeof form === "string")
     .slice(0, MAX_LINES);
-  return keepForNextLoad(linesKey(table), { message: keptLine(lines.message), forms: Object.fromEntries(forms), asked },
-    storage);
+  const focus = lines.focus === "language" ? "language" : null;
+  return keepForNextLoad(linesKey(table),
+    { message: keptLine(lines.message), forms: Object.fromEntries(forms), asked, focus }, storage);
 }
 
 /** The lines the page kept for this load, removed from the tab as they are taken
@@ -90,7 +92,7 @@ export function takeLines(table, storage = undefined) {
   const asked = (Array.isArray(value?.asked) ? value.asked : [])
     .filter((pair) => Array.isArray(pair) && typeof pair[0] === "string" && typeof pair[1] === "string");
   return { message: keptLine(value?.message), forms: Object.fromEntries(forms.slice(0, MAX_LINES)),
-    asked: asked.slice(0, MAX_LINES) };
+    asked: asked.slice(0, MAX_LINES), focus: value?.focus === "language" ? "language" : null };
 }
 
 /**

@@ -154,7 +154,10 @@ function keepTheLines() {
   for (const [key, { line, text }] of lines.forms) {
     if (formOf(key)?.querySelector(".form-status")?.textContent === text) forms[key] = line;
   }
-  keepLines(tableId, { message, forms, asked: [...asked] });
+  // the viewer chose the language in its list (by keyboard, or a screen reader's):
+  // the page loaded anew gives the list the focus back, not the top of the page
+  const focus = document.activeElement === $("language") ? "language" : null;
+  keepLines(tableId, { message, forms, asked: [...asked], focus });
   keepTheForms();
 }
 
@@ -776,6 +779,7 @@ if (startToken && keptLines) {
 await useLanguage(pageLanguage(locale));
 localizePage(document);
 worded = true;
+if (keptLines?.focus === "language") $("language").focus();
 for (const call of heldCalls.splice(0)) call();
 showStatus();
 if (!startToken) $("join").hidden = false;

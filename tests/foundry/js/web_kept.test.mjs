@@ -36,7 +36,13 @@ test("lines are kept as ids and seqs, taken back once", () => {
   assert.deepEqual(taken.asked, [["p3", "roll"]]);
   assert.deepEqual(Object.keys(taken.forms), ["roll", "action:attack"]);
   assert.equal(tab.items.size, 0); // for one load only
-  assert.deepEqual(takeLines("web", tab), { message: null, forms: {}, asked: [] });
+  assert.deepEqual(takeLines("web", tab), { message: null, forms: {}, asked: [], focus: null });
+  assert.equal(taken.focus, null, "the list had no focus: none given back");
+  // the language list had the focus: the page loaded anew gives it back; nothing else is
+  for (const [focus, back] of [["language", "language"], ["join-token", null], [{ x: 1 }, null]]) {
+    keepLines("web", { message: null, forms: {}, asked: [], focus }, tab);
+    assert.equal(takeLines("web", tab).focus, back, JSON.stringify(focus));
+  }
   // said in the page's words now; one naming an event waits for it
   const summaries = new Map([[7, "Rook — 2d6 [3, 4] = 7"]]);
   const summaryOf = (seq) => summaries.get(seq) ?? null;
@@ -60,7 +66,7 @@ test("what is not a line is left out", () => {
   for (const kept of ["not json", "[1, 2]", JSON.stringify({ forms: { roll: "x" }, asked: [[1, 2], "p1"] }),
     "x".repeat(30_000)]) {
     tab.setItem("rollbridge.lines.web", kept);
-    assert.deepEqual(takeLines("web", tab), { message: null, forms: {}, asked: [] }, kept.slice(0, 40));
+    assert.deepEqual(takeLines("web", tab), { message: null, forms: {}, asked: [], focus: null }, kept.slice(0, 40));
     assert.equal(tab.items.size, 0);
   }
 });

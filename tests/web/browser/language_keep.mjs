@@ -117,6 +117,25 @@ const cases = {
     result.kept = await player.evaluate(() => Object.keys(sessionStorage).sort());
   },
 
+  /** A language chosen in the list by keyboard: where the focus is once the page
+   * loaded anew; then the list chosen with the mouse on another page, the focus
+   * moved on before the reload (a click elsewhere). */
+  async focusBack(browser, result) {
+    const url = `${BASE}/tables/web`;
+    const page = await joinedPage(browser, "focus", { ...DESKTOP, locale: "en-US" }, trouble, url, TOKENS.web.player);
+    await page.focus("#language");
+    await Promise.all([page.waitForEvent("load"), page.keyboard.press("ArrowDown")]);
+    await page.waitForFunction(() => document.documentElement.lang !== "en"
+      && document.body.dataset.status === "connected");
+    result.keyboard = await page.evaluate(() => ({
+      lang: document.documentElement.lang, focus: document.activeElement?.id ?? null,
+    }));
+    step("a second reload, not a language's: the focus as after any join");
+    await page.reload();
+    await page.waitForFunction(() => document.body.dataset.status === "connected");
+    result.plainReload = await page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName);
+  },
+
   /** A token typed into the join form on a slow line (its hello held), a language
    * chosen before the server answered. */
   async typedToken(browser, result) {
