@@ -504,16 +504,23 @@ def _web_lines(
 
 def _listing(args: argparse.Namespace) -> str:
     """The store options of the ``table list`` command that lists what this ``serve``
-    serves: ``--db FILE`` when it was given one; ``--redis URL`` on Redis (given, or
-    ``$ROLLBRIDGE_REDIS``: a service's environment is not the operator's shell), any
-    password in it as ``***`` (never printed); else none. Without them the command
-    listed the default database's tables, not the Redis server's."""
+    serves: ``--db FILE`` when ``--db`` or ``$ROLLBRIDGE_DB`` named the file, ``--redis
+    URL`` on Redis (given, or ``$ROLLBRIDGE_REDIS``), any password in it as ``***``
+    (never printed); else none (the user data directory's file). A variable is named
+    too: a service's environment is not the operator's shell. Without them the command
+    listed the default database's tables, not this server's."""
     url = redis_url(args)
     if url:
         from rollbridge.stores.redis import _without_password
 
         return f"--redis {shell_word(_without_password(url))}"
-    return f"--db {shell_word(str(args.db))}" if args.db else ""
+    if args.db:
+        return f"--db {shell_word(str(args.db))}"
+    from rollbridge.paths import DB_ENV, default_db_path
+
+    return (
+        f"--db {shell_word(str(default_db_path(create=False)))}" if os.environ.get(DB_ENV) else ""
+    )
 
 
 async def _run(server: Server, listening: Callable[[], None]) -> None:
