@@ -60,3 +60,23 @@ def test_backup_onto_a_path_under_a_file_names_the_file(tmp_path: Path, capsys):
         f"rollbridge: error: store_error: cannot write the backup {dest}: {in_the_way} is a"
         " file, not a folder\n"
     )
+
+
+def test_backup_under_a_symlink_to_a_folder_not_there_names_that_folder(tmp_path: Path, capsys):
+    """``backups``, a symbolic link to a disk not mounted: ``backup`` onto a path in it
+    said "backups is a file, not a folder" (a link that leads nowhere is no folder, so
+    it was taken for a file); it names the folder the link leads to, missing, as the
+    commands that open a database do."""
+    db = tmp_path / "live.db"
+    SQLiteStore(db).close()
+    target = tmp_path / "usb" / "rollbridge"
+    link = tmp_path / "backups"
+    link.symlink_to(target)
+    dest = link / "monday.db"
+    code, out, err = run(capsys, "backup", "--db", str(db), str(dest))
+    assert (code, out) == (1, "")
+    assert err == (
+        f"rollbridge: error: store_error: cannot write the backup {dest}: the folder {target}"
+        " does not exist\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["backups", "live.db"]
