@@ -98,10 +98,14 @@ def default_db_path(
 def file_in_the_way(folder: Path) -> Path | None:
     """The first of ``folder`` and the folders above it that is there but is no folder
     (``--db rollbridge.db/new.db``: a file given as the folder), or None when each is a
-    folder or missing. ``mkdir -p``, which a missing folder needs, cannot make that one."""
+    folder or missing. ``mkdir -p``, which a missing folder needs, cannot make that one.
+    A symbolic link that leads to nothing (a disk not mounted) is no file: None, the
+    missing folder it leads to is the problem (it was said to be "a file")."""
     for part in (folder, *folder.parents):
         try:
             if part.is_dir():
+                return None
+            if os.path.islink(part) and not os.path.exists(part):
                 return None
             if os.path.lexists(part):
                 return part

@@ -91,7 +91,7 @@ def _backup(args: argparse.Namespace) -> int:
 
         raise InvalidRequest(REDIS(env=REDIS_ENV, where=_without_password(url)),
                              code="redis_backup", details={"field": "db"})  # fmt: skip
-    source = Path(args.db or default_db_path())
+    source = Path(args.db or default_db_path(create=False))  # read: no folder made
     require_database(source)  # as every reading command: an empty file is no database
     done = backup(source, args.dest)
     key = key_path(done.source)

@@ -17,33 +17,38 @@ from pathlib import Path
 
 from rollbridge.cli.stores import redis_url
 from rollbridge.text import Messages
-from rollbridge.visible import visible
+from rollbridge.visible import shell_word, visible
 
 __all__ = ["NEW_DATABASE", "database_to_make", "warn_made"]
 
 say = Messages("rollbridge")
 # Translators: a warning after rollbridge admin-token made a database file where there
-# was none; {path} the file. --db and $ROLLBRIDGE_DB are typed as they are.
+# was none; {path} the file; {word} the same file as one word of a command (quoted for
+# a shell where it needs it). --db and $ROLLBRIDGE_DB are typed as they are.
 NEW_DATABASE = say(
     "cli.store.new_database",
     "there was no database {path}: a new one was made for this token, and only a server "
-    "serving that file (rollbridge serve --db {path}) takes it; if you meant a running "
+    "serving that file (rollbridge serve --db {word}) takes it; if you meant a running "
     "server's database, give its --db (or $ROLLBRIDGE_DB) and make the token again",
 )
 
 
 def database_to_make(args: argparse.Namespace) -> Path | None:
     """The SQLite file ``args`` name when there is nothing there yet (the command will
-    make it); None for Redis, or a path where something already is."""
+    make it): a symbolic link leading to no file is followed, as SQLite does (it made
+    the file it leads to without a word); None for Redis, or a path where something
+    already is."""
     if redis_url(args):
         return None
     from rollbridge.paths import default_db_path
 
     path = Path(args.db or default_db_path(create=False))
-    return None if os.path.lexists(path) else path
+    return None if os.path.exists(path) else path
 
 
 def warn_made(path: Path, locale: str) -> None:
-    """Say on stderr that ``path`` was made as a new database (:data:`NEW_DATABASE`)."""
-    text = NEW_DATABASE(path=str(path)).render(locale)
+    """Say on stderr that ``path`` was made as a new database (:data:`NEW_DATABASE`),
+    with the ``serve`` command that serves it as it can be typed (a path with a space
+    was cut in two by the shell)."""
+    text = NEW_DATABASE(path=str(path), word=shell_word(str(path))).render(locale)
     sys.stderr.write(f"rollbridge: warning: {visible(text)}\n")

@@ -446,9 +446,8 @@ def _serve_store(
                     shown = store.tables()
         where = f"ws://{host_port(args.host, port)}/"
         sys.stdout.write(startup.serving_line(len(shown), where, db, locale))
-        listing = f"--db {shell_word(str(args.db))}" if args.db and redis_url(args) is None else ""
         views = _web_lines(
-            shown, args.host, port, public=args.public_url, locale=locale, listing=listing
+            shown, args.host, port, public=args.public_url, locale=locale, listing=_listing(args)
         )
         sys.stdout.write(views)
         if args.public_url is None and _every_address(args.host):
@@ -501,6 +500,27 @@ def _web_lines(
     the store options of the ``table list`` that names the rest (``--db FILE``)."""
     views = [(web_url(address, port, t.id, public=public), t.name) for t in tables[:SHOWN_TABLES]]
     return startup.web_lines(views, max(0, len(tables) - SHOWN_TABLES), locale, listing)
+
+
+def _listing(args: argparse.Namespace) -> str:
+    """The store options of the ``table list`` command that lists what this ``serve``
+    serves: ``--db FILE`` when ``--db`` or ``$ROLLBRIDGE_DB`` named the file, ``--redis
+    URL`` on Redis (given, or ``$ROLLBRIDGE_REDIS``), any password in it as ``***``
+    (never printed); else none (the user data directory's file). A variable is named
+    too: a service's environment is not the operator's shell. Without them the command
+    listed the default database's tables, not this server's."""
+    url = redis_url(args)
+    if url:
+        from rollbridge.stores.redis import _without_password
+
+        return f"--redis {shell_word(_without_password(url))}"
+    if args.db:
+        return f"--db {shell_word(str(args.db))}"
+    from rollbridge.paths import DB_ENV, default_db_path
+
+    return (
+        f"--db {shell_word(str(default_db_path(create=False)))}" if os.environ.get(DB_ENV) else ""
+    )
 
 
 async def _run(server: Server, listening: Callable[[], None]) -> None:

@@ -62,6 +62,15 @@ CANNOT_LOCK_HERE = say(
     "database's -wal and -shm files, in the folder {folder}: let the user it runs as "
     "write there, or give another --db (or $ROLLBRIDGE_DB)",
 )
+# Translators: {path} the lock file; {error} the system's reason ("Permission
+# denied"). The folder may be written, but the lock file there is another user's
+# (a serve once run as root); chown is a command, typed as it is.
+NOT_ITS_LOCK = say(
+    "cli.serve.not_its_lock",
+    "cannot open the lock file {path}: {error}: the file belongs to another user (a "
+    "serve once run as root?), not to the user this one runs as: give it to that user "
+    "(chown), or remove it while no rollbridge serve or migrate runs on the database",
+)
 #: The errors of a folder this user may not write, or a read-only file system.
 _NOT_WRITABLE = frozenset({errno.EACCES, errno.EPERM, errno.EROFS})
 # Translators: {path} the lock file; {error} the system's (English) reason, e.g. a file
@@ -232,11 +241,21 @@ def _open(path: str, flags: int) -> int:
     except (FileExistsError, FileNotFoundError):
         raise
     except OSError as exc:
-        error = system_reason(exc)
-        if exc.errno in _NOT_WRITABLE:
-            folder = os.path.dirname(path)
-            raise StoreError(CANNOT_LOCK_HERE(path=path, error=error, folder=folder)) from None
-        raise StoreError(CANNOT_LOCK(path=path, error=error)) from None
+        raise StoreError(_why_not(path, exc)) from None
+
+
+def _why_not(path: str, exc: OSError) -> Any:
+    """Why the lock file ``path`` could not be opened (``exc``): its folder this user
+    may not write (or a read-only file system), the lock file alone another user's in
+    a folder it may write (it once said the folder, which was not the problem), or the
+    system's reason alone."""
+    error = system_reason(exc)
+    if exc.errno not in _NOT_WRITABLE:
+        return CANNOT_LOCK(path=path, error=error)
+    folder = os.path.dirname(path)
+    if exc.errno != errno.EROFS and os.access(folder, os.W_OK) and os.path.lexists(path):
+        return NOT_ITS_LOCK(path=path, error=error)
+    return CANNOT_LOCK_HERE(path=path, error=error, folder=folder)
 
 
 def _open_existing(path: str) -> int:

@@ -53,8 +53,9 @@ WEB_VIEW = say("cli.serve.web_view", "web view  {url}  ({name})")
 # Translators: after the first tables' web views; {count} tables not shown (never
 # fewer than one). "rollbridge table list" is a command, typed as it is.
 MORE = say("cli.serve.more", "… and {count} more (rollbridge table list)")
-# Translators: as the line before, for a serve given --db; {options} is "--db FILE",
-# typed as it is, so that the command lists this server's tables.
+# Translators: as the line before, for a serve given --db or --redis; {options} is
+# "--db FILE" or "--redis URL", typed as it is, so that the command lists this
+# server's tables.
 MORE_OF = say("cli.serve.more_of", "… and {count} more (rollbridge table list {options})")
 # Translators: {host} is 0.0.0.0 or ::, which means every address of this machine;
 # --public-url URL is an option, typed as it is.
@@ -108,8 +109,8 @@ def serving_line(count: int, url: str, db: str, locale: str) -> str:
 def web_lines(views: Sequence[tuple[str, str]], more: int, locale: str, options: str = "") -> str:
     """One line per table's web view (``views``: its address and its name), and how
     many ``more`` tables there are beyond them, with the ``table list`` command that
-    lists them all (``options``: the store options it needs, ``--db FILE``, if any:
-    without them it would list the default database's)."""
+    lists them all (``options``: the store options it needs, ``--db FILE`` or
+    ``--redis URL``, if any: without them it would list the default database's)."""
     # a name made before names were checked: its controls shown, not obeyed
     lines = [f"  {WEB_VIEW(url=url, name=visible(name)).render(locale)}\n" for url, name in views]
     if more:

@@ -172,7 +172,9 @@ def open_store(
     from rollbridge.paths import default_db_path
     from rollbridge.stores.sqlite import SQLiteStore
 
-    path = Path(args.db or default_db_path())
+    # only a command that makes a database makes $ROLLBRIDGE_DB's folder: one that
+    # reads, given a mistyped one, made its folders before saying there was no file
+    path = Path(args.db or default_db_path(create=create and not read_only))
     if read_only or not create:
         require_database(path)
     else:

@@ -133,7 +133,9 @@ def backup(
         blocker = file_in_the_way(dest.parent)
         if blocker is not None:
             raise StoreError(FILE_AS_FOLDER(path=str(dest), file=str(blocker)))
-        raise StoreError(NO_FOLDER(path=str(dest), folder=str(dest.parent)))
+        # a symlink leading nowhere (a backup disk not mounted): the folder it names
+        missing = os.path.realpath(dest.parent) if dest.parent.is_symlink() else dest.parent
+        raise StoreError(NO_FOLDER(path=str(dest), folder=str(missing)))
     partial = dest.with_name(f".{dest.name}.{os.getpid()}.partial")
     blamed = source  # what an error is about: the source while it is read, else the copy
     try:

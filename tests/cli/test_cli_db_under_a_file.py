@@ -48,15 +48,36 @@ def test_rollbridge_db_naming_one_is_said_too_not_a_traceback(
     assert err.count("\n") == 1 and "Traceback" not in err
 
 
-def test_backup_onto_a_path_under_a_file_names_the_file(tmp_path: Path, capsys):
+def _backup_refused(tmp_path: Path, capsys, dest: Path) -> str:
+    """``backup`` of a new database in ``tmp_path`` onto ``dest``, refused: its stderr."""
     db = tmp_path / "live.db"
     SQLiteStore(db).close()
+    code, out, err = run(capsys, "backup", "--db", str(db), str(dest))
+    assert (code, out) == (1, "")
+    return err
+
+
+def test_backup_onto_a_path_under_a_file_names_the_file(tmp_path: Path, capsys):
     in_the_way = tmp_path / "backups"
     in_the_way.write_text("not a folder")
     dest = in_the_way / "monday.db"
-    code, out, err = run(capsys, "backup", "--db", str(db), str(dest))
-    assert (code, out) == (1, "")
-    assert err == (
+    assert _backup_refused(tmp_path, capsys, dest) == (
         f"rollbridge: error: store_error: cannot write the backup {dest}: {in_the_way} is a"
         " file, not a folder\n"
     )
+
+
+def test_backup_under_a_symlink_to_a_folder_not_there_names_that_folder(tmp_path: Path, capsys):
+    """``backups``, a symbolic link to a disk not mounted: ``backup`` onto a path in it
+    said "backups is a file, not a folder" (a link that leads nowhere is no folder, so
+    it was taken for a file); it names the folder the link leads to, missing, as the
+    commands that open a database do."""
+    target = tmp_path / "usb" / "rollbridge"
+    link = tmp_path / "backups"
+    link.symlink_to(target)
+    dest = link / "monday.db"
+    assert _backup_refused(tmp_path, capsys, dest) == (
+        f"rollbridge: error: store_error: cannot write the backup {dest}: the folder {target}"
+        " does not exist\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["backups", "live.db"]

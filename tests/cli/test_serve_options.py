@@ -347,3 +347,33 @@ def test_the_tables_not_shown_are_listed_by_a_command_naming_this_database(tmp_p
     import json
 
     assert sorted(t["id"] for t in json.loads(listed.stdout)) == sorted(made)
+
+
+def test_the_table_list_command_names_a_file_rollbridge_db_named(tmp_path: Path):
+    """A ``serve`` whose file ``$ROLLBRIDGE_DB`` named (a service's ``Environment=``)
+    printed "… and N more (rollbridge table list)": in the operator's shell, without
+    the variable, that command listed another database's tables. It names the file as
+    ``--db FILE``, and, run without the variable, lists exactly this server's tables."""
+    from rollbridge.cli.serve import SHOWN_TABLES
+    from rollbridge.host import PluginHost
+    from rollbridge.offline import TableService
+
+    db = tmp_path / "service" / "r.db"
+    db.parent.mkdir()
+    with SQLiteStore(db) as store:
+        service = TableService(store, PluginHost())
+        made = [service.create_table(f"G{n}", "bandits")[0].id for n in range(SHOWN_TABLES + 1)]
+    lines = serve_printed(["--no-demo"], last="  … and", env={**ENV, "ROLLBRIDGE_DB": str(db)})
+    more = next(line for line in lines if line.startswith("  … and"))
+    assert more == f"  … and 1 more (rollbridge table list --db {db})\n"
+    shell = {key: value for key, value in ENV.items() if key != "ROLLBRIDGE_DB"}
+    shell["XDG_DATA_HOME"] = str(tmp_path / "operator")  # the operator's own default
+    import shlex
+
+    command = shlex.split(more.split("(rollbridge ", 1)[1].rsplit(")", 1)[0])  # as printed
+    listed = subprocess.run([sys.executable, "-m", "rollbridge", *command, "--json"], env=shell,
+                            capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert listed.returncode == 0, listed.stderr
+    import json
+
+    assert sorted(t["id"] for t in json.loads(listed.stdout)) == sorted(made)
