@@ -84,7 +84,11 @@ def test_a_forward_redis_does_not_answer_is_refused_after_its_timeout(redis_fact
             refused = await _answer(ws, request_id)
             assert refused["type"] == "error" and refused["code"] == "store_error", refused
         assert server.health.failing is not None
-        assert server.health.failing.details == {"reason": "unreachable", "table": "t"}
+        # the outage is the first failure seen: the forward's (naming its table), or,
+        # on a loaded machine, the process's own poll of Redis that came first (none)
+        details = server.health.failing.details
+        assert details.get("reason") == "unreachable", details
+        assert details in ({"reason": "unreachable", "table": "t"}, {"reason": "unreachable"})
         redis.start()  # on its folder: the lease to the gone process is there
         admin = redis_py.Redis.from_url(redis.url)
         admin.delete(server.keys.table("t").owner)  # it runs out
