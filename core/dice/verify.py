@@ -90,7 +90,7 @@ BAD_COMMITMENT = say("verify.bad_commitment", "seq {seq}: a commitment without i
 TWICE = say("verify.twice", "seq {seq}: segment {segment} committed again")
 UNKNOWN_SEGMENT = say(
     "verify.unknown_segment",
-    "seq {seq} reveals segment {segment}, whose commitment is not in the log",
+    "seq {seq} reveals segment {segment}, whose commitment the log does not hold before it",
 )
 WRONG_SEED = say(
     "verify.wrong_seed",

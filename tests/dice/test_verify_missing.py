@@ -135,3 +135,18 @@ def test_a_resume_that_recovered_continues_the_count(night, capsys, tmp_path):
     fresh["table"]["seq"] = events[cut + 1]["seq"] - 1
     report = verify_events([welcome, *events[:cut], fresh, *events[cut + 1 :]])
     assert "missing" not in [p.code for p in report.problems]
+
+
+def test_a_reveal_before_its_segments_commitment_says_so(night, capsys, tmp_path):
+    """The reveal of segment 1 renamed to segment 2, whose commitment is the next
+    line: the log holds that commitment, only not before the reveal. Before, the
+    message said it was not in the log."""
+    path, _ = night
+    lines = export(capsys, path)
+    reveal = next(e for e in lines if e.get("kind") == "dice.revealed")
+    reveal["data"]["segment"] = 2
+    assert any(e.get("kind") == "dice.committed" and e["data"]["segment"] == 2 for e in lines)
+    problems = verify_events(lines).problems
+    assert [(p.code, p.message) for p in problems][:1] == [("unknown_segment", (
+        f"seq {reveal['seq']} reveals segment 2, whose commitment the log does not hold "
+        "before it"))]  # fmt: skip
