@@ -158,10 +158,12 @@ UNRESOLVED = {
     ),
     "secret": say.plural(
         "cli.verify.unresolved_secret",
-        "{count} secret event, hidden from this view, was not resolved again (only the "
-        "GM's log checks it)",
-        "{count} secret events, hidden from this view, were not resolved again (only "
-        "the GM's log checks them)",
+        "{count} event for the GM only, hidden from this view, was not checked (a secret "
+        "roll or action, an approval request, or the GM's seed at a reveal: only the GM's "
+        "log checks it)",
+        "{count} events for the GM only, hidden from this view, were not checked (secret "
+        "rolls or actions, approval requests, or the GM's seed at each reveal: only the "
+        "GM's log checks them)",
     ),
     "dialect": say.plural(
         "cli.verify.unresolved_dialect",
