@@ -39,6 +39,13 @@ say = Messages("rollbridge")
 CANNOT_READ = say("cli.verify.cannot_read", "cannot read {path}: {problem}")
 # Translators: {path} a file, {line} a line number, {error} the parser's message.
 UNREADABLE = say("cli.verify.unreadable", "{path}: line {line} is not JSON: {error}")
+# Translators: {path} a file, {line} a line number: the file's last line, which a
+# download or a copy that stopped early left without its end.
+CUT_OFF = say(
+    "cli.verify.cut_off",
+    "{path}: line {line} is cut off: the file ends before its JSON does (a download "
+    "that stopped early?); export the log again",
+)
 TOO_DEEP = say("cli.verify.too_deep", "{path}: line {line} is JSON nested too deep to check")
 # Translators: {path} a file, {line} a line number; {code} and {message} the
 # server's error (its code, and its message in the language it was asked in).
@@ -151,10 +158,12 @@ UNRESOLVED = {
     ),
     "secret": say.plural(
         "cli.verify.unresolved_secret",
-        "{count} secret event, hidden from this view, was not resolved again (only the "
-        "GM's log checks it)",
-        "{count} secret events, hidden from this view, were not resolved again (only "
-        "the GM's log checks them)",
+        "{count} event for the GM only, hidden from this view, was not checked (a secret "
+        "roll or action, an approval request, or the GM's seed at a reveal: only the GM's "
+        "log checks it)",
+        "{count} events for the GM only, hidden from this view, were not checked (secret "
+        "rolls or actions, approval requests, or the GM's seed at each reveal: only the "
+        "GM's log checks them)",
     ),
     "dialect": say.plural(
         "cli.verify.unresolved_dialect",
@@ -228,7 +237,8 @@ def read_log(path: str) -> list[dict[str, Any]]:
     """
     data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     entries = []
-    for number, raw in enumerate(data.splitlines(), start=1):
+    raws = data.splitlines()
+    for number, raw in enumerate(raws, start=1):
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError:
@@ -239,6 +249,8 @@ def read_log(path: str) -> list[dict[str, Any]]:
         try:
             entry = json.loads(line)
         except json.JSONDecodeError as exc:
+            if number == len(raws) and _ends_early(data, line, exc):
+                raise ValueError(CUT_OFF(path=path, line=number)) from exc
             raise ValueError(UNREADABLE(path=path, line=number, error=exc.msg)) from exc
         except ValueError as exc:  # a number of more than 4300 digits: Python's limit
             error = str(exc).split(":", 1)[0]  # without its advice to the programmer
@@ -250,6 +262,16 @@ def read_log(path: str) -> list[dict[str, Any]]:
                                          message=entry["message"]))  # fmt: skip
         entries.append(entry if isinstance(entry, dict) else {})
     return entries
+
+
+def _ends_early(data: bytes, line: str, error: json.JSONDecodeError) -> bool:
+    """Whether the file's last line is JSON cut off (a file that does not end with a
+    line break, whose JSON is whole up to where the text ends): what a download that
+    stopped early leaves, which the parser calls an "unterminated string" or a value
+    "expected" at the end."""
+    if data.endswith((b"\n", b"\r")):
+        return False
+    return error.pos >= len(line.rstrip()) or error.msg.startswith("Unterminated string")
 
 
 def _refusal(entry: Any) -> bool:

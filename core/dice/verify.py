@@ -4,6 +4,10 @@
 each as a client got it (an ``event`` frame or the bare event) — and checks:
 
 * **order**: seqs strictly increase (an event moved or repeated is reported);
+* **gaps**: every seq after the ``welcome``'s is in the log (an export and a client's
+  log hold them all; a player's view sends a GM-only event as ``hidden``), so a seq
+  no line holds — an event removed — is reported (``missing``), after the whole log
+  is read: an event moved is out of order, not missing;
 * **commitments**: each segment is committed once, before any die of it
   (``dice.committed`` earlier in seq order than every event whose ``draws`` name
   the segment), and a revealed seed hashes to its commitment (a wrong seed);
@@ -86,7 +90,7 @@ BAD_COMMITMENT = say("verify.bad_commitment", "seq {seq}: a commitment without i
 TWICE = say("verify.twice", "seq {seq}: segment {segment} committed again")
 UNKNOWN_SEGMENT = say(
     "verify.unknown_segment",
-    "seq {seq} reveals segment {segment}, whose commitment is not in the log",
+    "seq {seq} reveals segment {segment}, whose commitment the log does not hold before it",
 )
 WRONG_SEED = say(
     "verify.wrong_seed",
@@ -119,6 +123,18 @@ NOT_AS_DRAWN = say(
 )
 # Translators: {text} is the roll's line as the log has it, {want} as its dice give it.
 WRONG_TEXT = say("verify.wrong_text", "seq {seq}: its line reads {text}, its dice give {want}")
+# Translators: {first}, {last} and {seq} are event numbers (seqs); an export or a
+# client's log holds every seq after its welcome, so a missing one was left out.
+MISSING_ONE = say(
+    "verify.missing_one",
+    "seq {first} is not in the log (seq {seq} follows seq {before}): an event was removed "
+    "or the log was not saved whole, and what it showed cannot be checked",
+)
+MISSING_MANY = say(
+    "verify.missing_many",
+    "seqs {first} to {last} are not in the log (seq {seq} follows seq {before}): events "
+    "were removed or the log was not saved whole, and what they showed cannot be checked",
+)
 # Translators: {epoch}, {current} are epoch numbers (docs/dice.md).
 OTHER_EPOCH = say(
     "verify.other_epoch",
@@ -253,6 +269,17 @@ _ROLL_KINDS = ("resolution", "encounter.started", "encounter.turn", "hidden")
 
 def _place(problem: Problem) -> tuple[int, int]:
     return problem.position, problem.seq or 0
+
+
+def _runs(numbers: list[int]) -> Iterator[tuple[int, int]]:
+    """The runs of consecutive numbers in a sorted list, as (first, last)."""
+    start = None
+    for index, number in enumerate(numbers):
+        if start is None:
+            start = number
+        if index + 1 == len(numbers) or numbers[index + 1] != number + 1:
+            yield start, number
+            start = None
 
 
 def _whole(value: Any) -> bool:
@@ -487,6 +514,12 @@ class LogVerifier:
         #: The segment whose public seed is not revealed yet: its dice must be drawn.
         self._open: int | None = None
         self._last_seq: int | None = None
+        #: The seq the next event must have: every seq after the welcome's is in an
+        #: export or a client's log (a player's view sends GM-only events as
+        #: ``hidden``), so one that is not was left out.
+        self._next: int | None = None
+        #: Where seqs were skipped: (log position, epoch, the seq before, the seq).
+        self._gaps: list[tuple[int, int | None, int, int]] = []
         self._epoch: int | None = None
         self._position = 0
         #: The dice groups each resolution (or encounter event) of the log shows, by
@@ -509,6 +542,7 @@ class LogVerifier:
             return
         if self._epoch is not None:
             self._segments, self._open, self._last_seq = {}, None, None
+            self._next = None
         if not self.report.epochs or self.report.epochs[-1] != epoch:
             self.report.epochs.append(epoch)
         self._epoch = epoch
@@ -563,6 +597,11 @@ class LogVerifier:
             return
         epoch = table.get("epoch", welcome.get("epoch", 1))
         self._enter(epoch)
+        resume = welcome.get("resume")
+        recovered = isinstance(resume, Mapping) and resume.get("recovered") is True
+        seq = table.get("seq", welcome.get("seq"))
+        if not recovered and _whole(seq):  # a resume that recovered: the missed follow
+            self._next = seq + 1
         self.known(table["id"], epoch if _whole(epoch) else 1, table.get("dice"))
 
     def _problem(self, seq: int | None, code: str, text: Text) -> None:
@@ -593,6 +632,7 @@ class LogVerifier:
         if self._last_seq is not None and seq <= self._last_seq:
             self._problem(seq, "out_of_order", OUT_OF_ORDER(seq=seq, last=self._last_seq))
         self._last_seq = seq if self._last_seq is None else max(seq, self._last_seq)
+        self._gap(seq)
         kind = entry.get("kind")
         self._seen.setdefault((self._epoch, seq), kind)
         data = entry.get("data") if isinstance(entry.get("data"), Mapping) else {}
@@ -636,6 +676,26 @@ class LogVerifier:
             # says neither would keep made-up dice from the check
             self._problem(seq, "no_draws", NO_DRAWS(seq=seq, segment=self._open))
         return []
+
+    def _gap(self, seq: int) -> None:
+        """Note the seqs missing before ``seq``; :meth:`finish` reports those that no
+        line of the log holds (an event removed, not one moved: out of order)."""
+        first = self._next
+        if first is not None and seq > first:
+            self._gaps.append((self._position, self._epoch, first - 1, seq))
+        if first is None or seq >= first:
+            self._next = seq + 1
+
+    def _missing(self) -> None:
+        """Report each run of seqs missing between two lines of the log."""
+        for position, epoch, before, seq in self._gaps:
+            absent = [n for n in range(before + 1, seq) if (epoch, n) not in self._seen]
+            for first, last in _runs(absent):
+                if first == last:
+                    said = MISSING_ONE(first=first, seq=seq, before=before)
+                else:
+                    said = MISSING_MANY(first=first, last=last, seq=seq, before=before)
+                self.report.problems.append(Problem(position, seq, "missing", said))
 
     def _carried(self, seq: int, data: Mapping[str, Any]) -> None:
         """Match the dice each chip's group shows again (:func:`carried_dice`) with the
@@ -853,6 +913,7 @@ class LogVerifier:
         """The report, counting the events of streams never revealed: of a segment not
         revealed yet, ``unrevealed``; of the GM stream of a segment revealed to
         players (a player's log never has the GM stream's seed), ``gm_stream``."""
+        self._missing()
         segments = self._committed_to.values()
         waiting = [s for s in segments if s.seed is None]
         self.report.unrevealed = sum(len(s.events["public"]) + len(s.events["gm"]) for s in waiting)

@@ -53,6 +53,12 @@ FORMATS = ("jsonl", "markdown")
 BAD_AUDIENCE = say("export.bad_audience", "as: must be gm, player or observer, not {given}")
 # Translators: {given} is what was asked for; jsonl and markdown stay as they are.
 BAD_FORMAT = say("export.bad_format", "format: must be jsonl or markdown, not {given}")
+# Translators: format=jsonl and format=markdown stay as they are (a URL's query).
+NO_FORMAT = say(
+    "export.no_format",
+    "format: missing; add format=jsonl (the log, which rollbridge verify checks) or "
+    "format=markdown (a session report) to the address",
+)
 # Translators: {given} is what was sent for "since" (a seq number).
 BAD_SINCE = say("export.bad_since", "since: must be a seq number (0 or more), not {given}")
 # Translators: {since} is the seq asked for, {seq} the table's latest seq.
@@ -71,7 +77,10 @@ def check_audience(given: Any) -> str:
 
 
 def check_format(given: Any) -> str:
-    """``given`` as a format of :data:`FORMATS`. :raises InvalidRequest:"""
+    """``given`` as a format of :data:`FORMATS` (``None``: none was given, which the
+    refusal says apart from a wrong one). :raises InvalidRequest:"""
+    if given is None:
+        raise InvalidRequest(NO_FORMAT(), details={"field": "format"})
     if given not in FORMATS:
         raise InvalidRequest(BAD_FORMAT(given=repr(given)), details={"field": "format"})
     return str(given)

@@ -50,7 +50,9 @@ DEFAULT_BOUNDS = Bounds(
     totals=1_000_000,
     order_steps=3_000_000,
     unit_states=20_000,
-    plain_bits=10**12,
+    # 999d6 (1.3e7 bits), 1d1000000 (2e7) and 50d1000 (2.5e7) are inside; past it the
+    # law's reduced fractions alone took minutes and gigabytes (999d1000: 1e10 bits)
+    plain_bits=40_000_000,
 )
 #: What ``rollbridge serve`` allows one ``odds`` request: every formula within them
 #: is answered in tens of milliseconds (docs/performance.md, "Exact odds of actions").

@@ -16,7 +16,7 @@ never a greater one (403 ``forbidden``). Answers:
   protocol sends it, after a ``welcome`` line when the log starts in an open
   verifiable segment: :mod:`rollbridge.export.jsonl`) or ``text/markdown;
   charset=utf-8``, with a ``Content-Disposition`` file name;
-- 400 ``invalid_request``: a bad ``format``, ``since``, ``as`` or ``locale`` (the
+- 400 ``invalid_request``: a missing or bad ``format``, a bad ``since``, ``as`` or ``locale`` (the
   first three taken exactly as sent, nothing stripped; a ``locale`` read as
   :func:`~rollbridge.i18n.negotiate` reads a language's name, refused when it holds a
   control character anywhere: ``%0Acs`` is no ``cs``), a
@@ -199,7 +199,7 @@ class ExportRoute:
             locale = self._locale(parameters, locale)
             if any(name.lower() == "token" for name in parameters):
                 raise InvalidRequest(IN_URL(), details={"field": "token"})
-            form = check_format(parameters.get("format", ""))
+            form = check_format(parameters.get("format"))  # None: missing, said so
             since = check_since(parameters.get("since", "0"))
             asked = check_audience(parameters["as"]) if "as" in parameters else None
             token = _bearer(request)

@@ -264,7 +264,7 @@ def test_a_players_log_counts_what_it_cannot_resolve_again(tmp_path, capsys, rul
     assert "withheld" in unresolved  # against the NPC, or the NPC's own
     assert report["resolved"] + unresolved["withheld"] + 1 == made
     code, out = verify(capsys, tmp_path, lines)
-    assert f"{hidden} secret events, hidden from this view, were not resolved again" in out
+    assert f"{hidden} events for the GM only, hidden from this view, were not checked" in out
     assert "not resolved again: this view withholds an NPC's numbers" in out
 
 

@@ -9,6 +9,7 @@ import logging
 
 import pytest
 
+from rollbridge.export.log import NO_FORMAT
 from rollbridge.stores.base import UNKNOWN_TABLE
 from rollbridge.tokens import new_token
 from tests.server.httpclient import get
@@ -329,3 +330,23 @@ async def test_a_parameter_with_a_control_character_is_refused_as_sent(tables, q
     assert error_of(answer) == (400, "invalid_request"), answer
     field = query.rpartition("&")[2].partition("=")[0]
     assert json.loads(answer[2])["details"] == {"field": field}
+
+
+async def test_an_export_without_a_format_says_to_add_one(tables):
+    """Before, an address without ``format`` (a link copied without its query) was
+    refused as "format: must be jsonl or markdown, not ''", quoting a value nobody
+    gave; it now says the parameter is missing and what to add. An empty one is
+    still quoted."""
+    token = tables.tokens["sr2"]["player"]
+    for path, locale in (("/tables/sr2/export", "en"), ("/tables/sr2/export?locale=ru", "ru")):
+        status, _, body = await get(tables.server, path, token=token)
+        refusal = json.loads(body)
+        assert (status, refusal["code"], refusal["details"]) == (
+            400, "invalid_request", {"field": "format"})  # fmt: skip
+        assert refusal["message"] == NO_FORMAT().render(locale)
+    assert NO_FORMAT().render("en") == (
+        "format: missing; add format=jsonl (the log, which rollbridge verify checks) or "
+        "format=markdown (a session report) to the address"
+    )
+    _, _, body = await get(tables.server, "/tables/sr2/export?format=", token=token)
+    assert json.loads(body)["message"] == "format: must be jsonl or markdown, not ''"
