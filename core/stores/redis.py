@@ -430,6 +430,14 @@ class RedisStore:
                 f"{str(exc)[:120]}…)",
                 details={"reason": "not_persisting"},
             )
+        if isinstance(exc, redis.exceptions.AuthenticationError):  # a ConnectionError
+            return StoreUnavailable(
+                f"{self.where} refuses the password (or user) this process gives: nothing "
+                "was written; its requirepass or ACL changed since the process started: "
+                "set it back, or start every process again with the new one in --redis "
+                f"(or $ROLLBRIDGE_REDIS) ({exc})",
+                details={"reason": "refused_password"},
+            )
         if isinstance(exc, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
             return StoreUnavailable(
                 f"{self.where} does not answer: nothing is acknowledged (a change it got "

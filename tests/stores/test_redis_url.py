@@ -148,3 +148,28 @@ def test_a_port_where_another_server_answers_is_not_called_redis(capsys):
         "check the port in --redis (or $ROLLBRIDGE_REDIS); Redis listens on 6379"
         " unless told otherwise\n"
     )
+
+
+def test_a_password_changed_while_serving_is_said_as_such_not_as_redis_gone(redis_factory):
+    """An operator sets (or rotates) ``requirepass`` while the processes serve: their
+    next new connection is refused. That was said as ``… does not answer: … start it,
+    or check the network (AuthenticationError: …)``, reason ``unreachable``."""
+    server = redis_factory()
+    store = RedisStore(server.url)
+    admin = redis.Redis(port=server.port)
+    try:
+        admin.config_set("requirepass", SECRET)
+        store.client.connection_pool.disconnect()  # the next call opens a new connection
+        with pytest.raises(StoreError) as refused:
+            store.ping()
+        said = refused.value.render("en")
+        assert refused.value.details == {"reason": "refused_password"}
+        assert said.startswith(f"redis 127.0.0.1:{server.port}/0 refuses the password (or user)")
+        assert "start every process again with the new one in --redis" in said
+        assert "does not answer" not in said and SECRET not in said
+    finally:
+        admin.execute_command("AUTH", SECRET)
+        admin.config_set("requirepass", "")
+        admin.close()
+        store.close()
+    assert refused.value.__class__.__name__ == "StoreUnavailable"  # refused as a whole
