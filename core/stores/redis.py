@@ -76,7 +76,12 @@ from rollbridge.stores.base import (
 from rollbridge.stores.redis_durability import DurabilityWatch, check_durability
 from rollbridge.stores.redis_keys import DEFAULT_PREFIX, RedisKeys, TableKeys
 from rollbridge.stores.redis_sent import SENT_BYTES, Sent, SentMemory
-from rollbridge.stores.redis_url import check_database, why_not_opened, without_password
+from rollbridge.stores.redis_url import (
+    READ_ONLY,
+    check_database,
+    why_not_opened,
+    without_password,
+)
 from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
 if TYPE_CHECKING:
@@ -419,8 +424,7 @@ class RedisStore:
             )
         if isinstance(exc, redis.exceptions.ReadOnlyError):
             return StoreUnavailable(
-                f"{self.where} is a read-only replica: nothing was written ({exc})",
-                details={"reason": "read_only"},
+                READ_ONLY(where=self.where, error=str(exc)), details={"reason": "read_only"}
             )
         if isinstance(exc, redis.exceptions.ResponseError) and str(exc).startswith("MISCONF"):
             return StoreUnavailable(

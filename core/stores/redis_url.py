@@ -5,7 +5,8 @@ is wrong with it without ever printing a password.
 them. This module hides that password in anything printed (:func:`without_password`),
 refuses a database that is no number before redis-py quietly takes database 0 for it
 (:func:`check_database`), and turns redis-py's refusals at the first ``PING`` into
-a line that names the problem and its fix (:func:`why_not_opened`).
+a line that names the problem and its fix (:func:`why_not_opened`); a URL that names
+a replica is said with its fix when a write is refused (:data:`READ_ONLY`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from rollbridge.exceptions import StoreError
 from rollbridge.stores.base import CANNOT_OPEN, NO_REDIS
 from rollbridge.text import Messages, Text
 
-__all__ = ["check_database", "why_not_opened", "without_password"]
+__all__ = ["READ_ONLY", "check_database", "why_not_opened", "without_password"]
 
 say = Messages("rollbridge")
 # Translators: why a Redis server cannot be used, after "cannot open {path}: ";
@@ -51,6 +52,14 @@ NOT_REDIS = say(
     "redis.not_redis",
     "what answers there is not Redis ({error}): check the port in --redis (or"
     " $ROLLBRIDGE_REDIS); Redis listens on 6379 unless told otherwise",
+)
+
+# Translators: {where} names the Redis server ("redis HOST:PORT/N"); {error} is Redis's
+# own words; --redis and $ROLLBRIDGE_REDIS stay as they are.
+READ_ONLY = say(
+    "redis.read_only",
+    "{where} is a read-only replica: nothing was written ({error}); point --redis (or"
+    " $ROLLBRIDGE_REDIS) at its primary",
 )
 
 _QUERY_PASSWORD = re.compile(r"(?i)(^|[&;])(password=)[^&;]*")

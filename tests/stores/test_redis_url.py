@@ -173,3 +173,26 @@ def test_a_password_changed_while_serving_is_said_as_such_not_as_redis_gone(redi
         admin.close()
         store.close()
     assert refused.value.__class__.__name__ == "StoreUnavailable"  # refused as a whole
+
+
+def test_a_url_that_names_a_replica_is_refused_with_where_to_point_it(capsys, redis_factory):
+    """``serve`` and ``table create`` against a replica said only ``… is a read-only
+    replica: nothing was written``, without what to do."""
+    primary, replica = redis_factory(), redis_factory()
+    admin = redis.Redis(port=replica.port)
+    try:
+        admin.replicaof("127.0.0.1", primary.port)  # read-only from now on
+        url = replica.url
+        err = _refused(capsys, "table", "create", "--ruleset", "bandits", "--name", "X",
+                       "--redis", url)  # fmt: skip
+        assert err.startswith(
+            f"rollbridge: error: store_error: redis 127.0.0.1:{replica.port}/0 is a read-only"
+            " replica: nothing was written ("
+        )
+        assert err.endswith("); point --redis (or $ROLLBRIDGE_REDIS) at its primary\n")
+        err = _refused(capsys, "table", "create", "--ruleset", "bandits", "--name", "X",
+                       "--redis", url, "--locale", "de")  # fmt: skip
+        assert "--redis" in err and "at its primary" not in err  # said in German
+    finally:
+        admin.replicaof("NO", "ONE")
+        admin.close()
