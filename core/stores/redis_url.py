@@ -62,8 +62,9 @@ READ_ONLY = say(
     " $ROLLBRIDGE_REDIS) at its primary",
 )
 
-_QUERY_PASSWORD = re.compile(r"(?i)(^|[&;])(password=)[^&;]*")
-#: Everything up to the last ``@`` of a URL's part before the query, the scheme kept.
+#: A query's ``password=`` (redis-py takes the password from there too), wherever it is.
+_QUERY_PASSWORD = re.compile(r"(?i)([?&;]password=)[^&;#]*")
+#: Everything up to the last ``@`` of a URL, the scheme kept.
 _BEFORE_AT = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*:/*)?.*@", re.DOTALL)
 
 
@@ -71,23 +72,22 @@ def without_password(url: str) -> str:
     """``url`` with any password replaced by ``***`` (for messages and logs): the
     one before the ``@`` and the query's ``password=`` (redis-py takes that too).
 
-    A URL whose ``@`` is not read as ending a user and password — a mistyped scheme,
-    ``redis//:PW@HOST`` or ``redis:/:PW@HOST``, which redis-py refuses — has
-    everything before its last ``@`` hidden (the scheme kept): it was printed whole."""
+    A URL whose every ``@`` is not within the part a URL's user and password are read
+    from — a mistyped scheme (``redis//:PW@HOST``, ``redis:/:PW@HOST``, which redis-py
+    refuses), a ``?`` or ``#`` in the password not written as ``%3F`` or ``%23`` — has
+    everything before its last ``@`` hidden, the scheme kept: such a URL was printed
+    whole, or the password's end was."""
     try:
         parts = urlsplit(url)
-        query = _QUERY_PASSWORD.sub(r"\1\2***", parts.query)
-        if parts.password is None:  # as given but the query (unix:/// stays so)
-            head, mark, tail = url.partition("?")
-            if "@" in head:  # a user alone, or a password not read as one
-                head = _BEFORE_AT.sub(r"\1***@", head)
-            return f"{head}{mark}{tail.replace(parts.query, query, 1)}"
-        parts = parts._replace(query=query)
+        if parts.password is None or url.count("@") != parts.netloc.count("@"):
+            masked = _BEFORE_AT.sub(r"\1***@", url) if "@" in url else url
+            return _QUERY_PASSWORD.sub(r"\1***", masked)
         host = parts.hostname or ""
         host = f"[{host}]" if ":" in host else host  # an IPv6 address
         port = f":{parts.port}" if parts.port else ""
         user = f"{parts.username}:***@" if parts.username else ":***@"
-        return urlunsplit(parts._replace(netloc=f"{user}{host}{port}"))
+        netloc = f"{user}{host}{port}"
+        return _QUERY_PASSWORD.sub(r"\1***", urlunsplit(parts._replace(netloc=netloc)))
     except ValueError:
         return "(an unreadable Redis URL)"
 

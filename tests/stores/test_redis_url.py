@@ -69,6 +69,13 @@ def test_what_is_printed_of_a_url_keeps_what_names_the_server():
         "unix:///run/redis.sock?password=***"
     )
     assert without_password("redis://10.0.0.5:6379/0") == "redis://10.0.0.5:6379/0"
+    # a ? or # in the password, not escaped: urlsplit ends the password there
+    assert without_password(f"redis://:pa?{SECRET}@h:1/0") == "redis://***@h:1/0"
+    assert without_password(f"redis://:pa#{SECRET}@h:1/0") == "redis://***@h:1/0"
+    assert without_password(f"redis://u:pa@{SECRET}@h:1/0?db=2") == "redis://u:***@h:1/0?db=2"
+    assert without_password(f"redis://h:1/0?db=1&password={SECRET}") == (
+        "redis://h:1/0?db=1&password=***"
+    )
 
 
 @pytest.mark.parametrize("database", ["1x", "one", "1/2", "-1"])
