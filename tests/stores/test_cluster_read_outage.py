@@ -14,14 +14,15 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from typing import Any
 
 from websockets.asyncio.client import connect
 
 from rollbridge.host import PluginHost
 from rollbridge.offline import TableService
 from rollbridge.server.cluster import ClusterServer
-from rollbridge.stores.redis import RedisStore
 from tests.stores.test_cluster_broken_table import answer_to
+from tests.stores.test_cluster_lease_memory import on_a_cluster_server
 
 
 def _failing(server: ClusterServer) -> str:
@@ -38,36 +39,31 @@ async def _hello(server: ClusterServer, token: str) -> dict:
 
 
 def test_an_outage_of_reads_alone_ends_once_redis_answers_again(redis_factory, caplog):
-    redis = redis_factory()
-    store = RedisStore(redis.url, writer="node-a")
-    host = PluginHost({}, environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})
-    _info, tokens = TableService(store, host).create_table("T", "bandits", table_id="t")
-    server = ClusterServer(
-        store, host, port=0, redis_url=redis.url, lease_ms=300, probe_interval=0.1
-    )
+    started: list[Any] = []
+
+    def factory(*extra: str) -> Any:  # the redis-server, to stop and start it again
+        started.append(redis_factory(*extra))
+        return started[-1]
+
+    async def play(server: ClusterServer) -> None:
+        host = PluginHost({}, environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})
+        _info, tokens = TableService(server.store, host).create_table("T", "bandits",
+                                                                      table_id="t")  # fmt: skip
+        redis = started[0]
+        redis.stop()
+        refused = await _hello(server, tokens["gm"])
+        assert refused["type"] == "error" and refused["code"] == "store_error", refused
+        assert server.health.reads_failing and not server.health.changes_failing
+        assert _failing(server) == "rollbridge_store_failing 1.0"
+        redis.start()  # on its folder: the table is there
+        async with asyncio.timeout(20):  # nobody joins: the probe's read ends it
+            while server.health.failing is not None:
+                await asyncio.sleep(0.05)
+        assert _failing(server) == "rollbridge_store_failing 0.0"
+        assert (await _hello(server, tokens["gm"]))["type"] == "welcome"
+
     caplog.set_level(logging.INFO)
-
-    async def run() -> None:
-        await server.start()
-        try:
-            redis.stop()
-            refused = await _hello(server, tokens["gm"])
-            assert refused["type"] == "error" and refused["code"] == "store_error", refused
-            assert server.health.reads_failing and not server.health.changes_failing
-            assert _failing(server) == "rollbridge_store_failing 1.0"
-            redis.start()  # on its folder: the table is there
-            async with asyncio.timeout(20):  # nobody joins: the probe's read ends it
-                while server.health.failing is not None:
-                    await asyncio.sleep(0.05)
-            assert _failing(server) == "rollbridge_store_failing 0.0"
-            assert (await _hello(server, tokens["gm"]))["type"] == "welcome"
-        finally:
-            await server.stop()
-
-    try:
-        asyncio.run(run())
-    finally:
-        store.close()
+    on_a_cluster_server(factory, play, probe_interval=0.1)
     said = [r.getMessage() for r in caplog.records if r.name == "rollbridge.writer"]
     assert sum("the store works again" in line for line in said) == 1, said
     assert not any(r.exc_info for r in caplog.records)
