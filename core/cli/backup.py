@@ -87,9 +87,9 @@ def _backup(args: argparse.Namespace) -> int:
     url = os.environ.get(REDIS_ENV)
     if args.db is None and url:
         # Not the default file: the store every other command would use is Redis.
-        from rollbridge.stores.redis import _without_password
+        from rollbridge.stores.redis_url import without_password
 
-        raise InvalidRequest(REDIS(env=REDIS_ENV, where=_without_password(url)),
+        raise InvalidRequest(REDIS(env=REDIS_ENV, where=without_password(url)),
                              code="redis_backup", details={"field": "db"})  # fmt: skip
     source = Path(args.db or default_db_path(create=False))  # read: no folder made
     require_database(source)  # as every reading command: an empty file is no database

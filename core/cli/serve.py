@@ -511,9 +511,9 @@ def _listing(args: argparse.Namespace) -> str:
     listed the default database's tables, not this server's."""
     url = redis_url(args)
     if url:
-        from rollbridge.stores.redis import _without_password
+        from rollbridge.stores.redis_url import without_password
 
-        return f"--redis {shell_word(_without_password(url))}"
+        return f"--redis {shell_word(without_password(url))}"
     if args.db:
         return f"--db {shell_word(str(args.db))}"
     from rollbridge.paths import DB_ENV, default_db_path

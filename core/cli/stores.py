@@ -47,11 +47,15 @@ REDIS_ENV = "ROLLBRIDGE_REDIS"
 say = Messages("rollbridge")
 # Translators: {where} names the Redis server; {problems} the settings' problems, one
 # per line, each after "  - " (the spec after "problems:" puts it between two: keep it
-# as it is).
+# as it is). redis.conf, redis-cli, CONFIG SET, CONFIG REWRITE, appendonly and AOF
+# stay as they are.
 UNSAFE = say(
     "cli.redis.unsafe",
-    "{where} would lose acknowledged changes:\n  - {problems:\n  - }\nFix its settings "
-    "(docs/redis.md), or start with --redis-unsafe if losing them is acceptable",
+    "{where} would lose acknowledged changes:\n  - {problems:\n  - }\nSet them in its "
+    "redis.conf, or with redis-cli CONFIG SET and then CONFIG REWRITE: a CONFIG SET alone is "
+    "forgotten when Redis restarts, and a Redis started again without appendonly does not read "
+    'its AOF, so it comes back empty (docs/redis.md, "Durability"); or start with '
+    "--redis-unsafe if losing them is acceptable",
 )
 BOTH = say("cli.store.both", "give --db or --redis, not both")
 # Translators: {path} is a file name, {env} the environment variable ROLLBRIDGE_DB.

@@ -65,6 +65,12 @@ class StoreHealth:
         :mod:`rollbridge.server.store_probe` tries one while nothing else does)."""
         return self.failing is not None and self._commit_failed
 
+    @property
+    def reads_failing(self) -> bool:
+        """Whether an outage in which only reads failed goes on (a read that works ends
+        it: :mod:`rollbridge.server.store_probe` tries one while nothing else does)."""
+        return self.failing is not None and not self._commit_failed
+
     def failed(
         self,
         error: StoreUnavailable,

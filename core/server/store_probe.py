@@ -10,6 +10,13 @@ changes fail, :func:`probe_store` tries the store's
 :meth:`~rollbridge.stores.base.Store.probe_write` every :data:`PROBE_EVERY` seconds
 on a reader thread — a write that changes nothing a table reads, and fails as a
 commit would — and once it is written, the outage ends as a commit would end it.
+
+An outage in which only reads failed (a ``hello`` whose token could not be looked up
+while Redis was down) ends when a read works; a process nobody joined after it kept
+``rollbridge_store_failing`` at 1 for as long, its ``/readyz`` answering 200 all the
+while (found moving a SQLite server to two ``serve --redis`` processes: a minute and
+more after Redis was back). While only reads fail, the same loop tries the store's
+``ping`` instead, and once it answers the outage ends as a read would end it.
 """
 
 from __future__ import annotations
@@ -44,6 +51,9 @@ async def probe_store(server: Server, interval: float = PROBE_EVERY) -> None:
     while True:
         await asyncio.sleep(interval)
         health = server.health
+        if health.reads_failing:
+            await _try_a_read(server, said)
+            continue
         if not health.changes_failing:
             continue
         failures = health.commit_failures  # one more by its end: this try is older
@@ -58,3 +68,18 @@ async def probe_store(server: Server, interval: float = PROBE_EVERY) -> None:
                 log.exception("trying the store while its changes fail")
         else:
             health.succeeded(failures=failures)
+
+
+async def _try_a_read(server: Server, said: Throttle) -> None:
+    """While only reads fail: the store's ``ping`` on a reader thread; answered, the
+    outage ends as a read that works ends it (not one in which a commit failed
+    meanwhile). Refused, it goes on, said by the reads that fail, not here."""
+    try:
+        await in_reader(server, server.store.ping)
+    except StoreError:
+        return
+    except Exception:  # a bug: the next try may work; said at most once a minute
+        if said.allow() is not None:
+            log.exception("trying the store while its reads fail")
+        return
+    server.health.read()

@@ -68,7 +68,6 @@ from rollbridge.stores import redis_scripts as lua
 from rollbridge.stores.base import (
     CANNOT_OPEN,
     DEFAULT_RETAIN,
-    NO_REDIS,
     TABLE_EXISTS,
     LogTail,
     reply_window,
@@ -77,6 +76,12 @@ from rollbridge.stores.base import (
 from rollbridge.stores.redis_durability import DurabilityWatch, check_durability
 from rollbridge.stores.redis_keys import DEFAULT_PREFIX, RedisKeys, TableKeys
 from rollbridge.stores.redis_sent import SENT_BYTES, Sent, SentMemory
+from rollbridge.stores.redis_url import (
+    READ_ONLY,
+    check_database,
+    why_not_opened,
+    without_password,
+)
 from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
 if TYPE_CHECKING:
@@ -310,30 +315,6 @@ def _admin(blob: bytes) -> AdminTokenRecord:
                             hash=data["hash"])  # fmt: skip
 
 
-def _without_password(url: str) -> str:
-    """``url`` with any password replaced by ``***`` (for messages and logs): the
-    one before the ``@`` and the query's ``password=`` (redis-py takes that too)."""
-    import re
-    from urllib.parse import urlsplit, urlunsplit
-
-    try:
-        parts = urlsplit(url)
-        query = re.sub(r"(?i)(^|[&;])(password=)[^&;]*", r"\1\2***", parts.query)
-        if parts.password is None:  # as given but the query (unix:/// stays so)
-            head, _, tail = url.partition("?")
-            return url if query == parts.query else f"{head}?{tail.replace(parts.query, query, 1)}"
-        parts = parts._replace(query=query)
-        if parts.password is not None:
-            host = parts.hostname or ""
-            host = f"[{host}]" if ":" in host else host  # an IPv6 address
-            port = f":{parts.port}" if parts.port else ""
-            user = f"{parts.username}:***@" if parts.username else ":***@"
-            parts = parts._replace(netloc=f"{user}{host}{port}")
-        return urlunsplit(parts)
-    except ValueError:
-        return "(an unreadable Redis URL)"
-
-
 class RedisStore:
     """Tables, actors, the retained event log, idempotency replies and tokens in
     a Redis server; see the module docstring for the commit script and keys.
@@ -376,6 +357,8 @@ class RedisStore:
         self.sent = SentMemory(sent_bytes)
         self._closed = False
         self._lock = threading.Lock()
+        if client is None:
+            check_database(url)
         try:
             self.client = client or redis.Redis.from_url(
                 url, decode_responses=False, **CLIENT_TIMEOUTS
@@ -383,8 +366,8 @@ class RedisStore:
         except ValueError as exc:  # a malformed URL (port, scheme, database): the
             # operator's input, named without any password it holds
             raise StoreError(
-                CANNOT_OPEN(path=_without_password(url), error=str(exc)),
-                details={"url": _without_password(url)},
+                CANNOT_OPEN(path=without_password(url), error=str(exc)),
+                details={"url": without_password(url)},
             ) from None
         kwargs = self.client.connection_pool.connection_kwargs
         where = kwargs.get("path") or f"{kwargs.get('host')}:{kwargs.get('port')}"
@@ -396,9 +379,9 @@ class RedisStore:
             self.client.ping()
         except redis.RedisError as exc:
             self.client.close()
-            # refused or unreachable: say what to check (an AUTH or other refusal says itself)
-            unreachable = type(exc) in (redis.ConnectionError, redis.TimeoutError)
-            why = NO_REDIS(error=str(exc)) if unreachable else str(exc)
+            # unreachable, a password missing or refused, no Redis there: say what to check
+            given = bool(kwargs.get("password") or kwargs.get("username"))
+            why = why_not_opened(exc, password=given)
             raise StoreError(CANNOT_OPEN(path=self.where, error=why)) from exc
 
     def __repr__(self) -> str:
@@ -441,8 +424,7 @@ class RedisStore:
             )
         if isinstance(exc, redis.exceptions.ReadOnlyError):
             return StoreUnavailable(
-                f"{self.where} is a read-only replica: nothing was written ({exc})",
-                details={"reason": "read_only"},
+                READ_ONLY(where=self.where, error=str(exc)), details={"reason": "read_only"}
             )
         if isinstance(exc, redis.exceptions.ResponseError) and str(exc).startswith("MISCONF"):
             return StoreUnavailable(
@@ -451,6 +433,14 @@ class RedisStore:
                 "unwritable disk, its dir); mend that, then BGSAVE (or BGREWRITEAOF) ("
                 f"{str(exc)[:120]}…)",
                 details={"reason": "not_persisting"},
+            )
+        if isinstance(exc, redis.exceptions.AuthenticationError):  # a ConnectionError
+            return StoreUnavailable(
+                f"{self.where} refuses the password (or user) this process gives: nothing "
+                "was written; its requirepass or ACL changed since the process started: "
+                "set it back, or start every process again with the new one in --redis "
+                f"(or $ROLLBRIDGE_REDIS) ({exc})",
+                details={"reason": "refused_password"},
             )
         if isinstance(exc, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
             return StoreUnavailable(

@@ -50,18 +50,36 @@ def no_aof(redis_factory):
     return redis_factory("--appendonly", "no", "--appendfsync", "always")
 
 
-@pytest.mark.parametrize("locale", ["en", "cs", "de", "ru"])
-def test_the_refusal_lists_the_problems_in_the_locale_and_details_in_english(no_aof, locale):
-    store = RedisStore(no_aof.url)
+def _refusal(server, locale: str) -> StoreError:
+    """What ``serve`` refuses the Redis ``server`` with (``--locale locale``)."""
+    store = RedisStore(server.url)
     try:
         with pytest.raises(StoreError) as refused:
             refuse_unsafe_redis(store, argparse.Namespace(redis_unsafe=False), locale)
     finally:
         store.close()
-    lines = refused.value.render(locale).split("\n")
+    return refused.value
+
+
+@pytest.mark.parametrize("locale", ["en", "cs", "de", "ru"])
+def test_the_refusal_lists_the_problems_in_the_locale_and_details_in_english(no_aof, locale):
+    refused = _refusal(no_aof, locale)
+    lines = refused.render(locale).split("\n")
     assert lines[0].endswith(HEAD[locale]) and lines[1] == f"  - {PROBLEM[locale]}"
     assert len(lines) == 3 and "--redis-unsafe" in lines[2]
-    assert refused.value.details == {"problems": [PROBLEM["en"]]}  # as a script reads it
+    assert refused.details == {"problems": [PROBLEM["en"]]}  # as a script reads it
+
+
+@pytest.mark.parametrize("locale", ["en", "cs", "de", "ru"])
+def test_the_refusal_says_how_to_fix_the_settings_so_that_a_restart_keeps_them(no_aof, locale):
+    """It said "Fix its settings (docs/redis.md)": an operator who then fixed them with
+    ``CONFIG SET`` alone had them forgotten at Redis's next restart, and Redis, started
+    again without ``appendonly``, did not read its AOF and came back with no table (tried
+    with a real redis-server)."""
+    fix = _refusal(no_aof, locale).render(locale).split("\n")[2]
+    for word in ("redis.conf", "redis-cli CONFIG SET", "CONFIG REWRITE", "AOF", "--redis-unsafe"):
+        assert word in fix, (word, fix)
+    assert (locale == "en") == ("a CONFIG SET alone is forgotten when Redis restarts" in fix)
 
 
 def test_serve_refuses_an_unsafe_redis_in_its_locale(no_aof):

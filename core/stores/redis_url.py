@@ -1,0 +1,127 @@
+"""The operator's Redis URL (:mod:`rollbridge.stores.redis`): one job, saying what
+is wrong with it without ever printing a password.
+
+``--redis`` and ``$ROLLBRIDGE_REDIS`` are typed by hand, often with a password in
+them. This module hides that password in anything printed (:func:`without_password`),
+refuses a database that is no number before redis-py quietly takes database 0 for it
+(:func:`check_database`), and turns redis-py's refusals at the first ``PING`` into
+a line that names the problem and its fix (:func:`why_not_opened`); a URL that names
+a replica is said with its fix when a write is refused (:data:`READ_ONLY`).
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import unquote, urlsplit, urlunsplit
+
+import redis
+
+from rollbridge.exceptions import StoreError
+from rollbridge.stores.base import CANNOT_OPEN, NO_REDIS
+from rollbridge.text import Messages, Text
+
+__all__ = ["READ_ONLY", "check_database", "why_not_opened", "without_password"]
+
+say = Messages("rollbridge")
+# Translators: why a Redis server cannot be used, after "cannot open {path}: ";
+# {database} is what the URL has after HOST:PORT/; redis://, HOST, PORT and N stay
+# as they are.
+DATABASE_NOT_A_NUMBER = say(
+    "redis.database_not_a_number",
+    "the database after the port, {database}, is not a number: give redis://HOST:PORT/N,"
+    " N a database number (0 to 15 on a Redis as it comes), in --redis (or $ROLLBRIDGE_REDIS)",
+)
+# Translators: why a Redis server cannot be used, after "cannot open {path}: ";
+# redis://, PASSWORD, USER, HOST, PORT and N stay as they are.
+NEEDS_PASSWORD = say(
+    "redis.needs_password",
+    "Redis asks for a password and the URL gives none: give it in --redis (or"
+    " $ROLLBRIDGE_REDIS) as redis://:PASSWORD@HOST:PORT/N, or redis://USER:PASSWORD@HOST:PORT/N"
+    " for a user of Redis's ACL",
+)
+# Translators: why a Redis server cannot be used, after "cannot open {path}: ";
+# {error} is Redis's own words.
+WRONG_PASSWORD = say(
+    "redis.wrong_password",
+    "Redis refused the user name or password of the URL ({error}): check them in --redis"
+    " (or $ROLLBRIDGE_REDIS); they are not printed",
+)
+# Translators: why a Redis server cannot be used, after "cannot open {path}: ";
+# {error} is redis-py's own words; 6379 is Redis's usual port.
+NOT_REDIS = say(
+    "redis.not_redis",
+    "what answers there is not Redis ({error}): check the port in --redis (or"
+    " $ROLLBRIDGE_REDIS); Redis listens on 6379 unless told otherwise",
+)
+
+# Translators: {where} names the Redis server ("redis HOST:PORT/N"); {error} is Redis's
+# own words; --redis and $ROLLBRIDGE_REDIS stay as they are.
+READ_ONLY = say(
+    "redis.read_only",
+    "{where} is a read-only replica: nothing was written ({error}); point --redis (or"
+    " $ROLLBRIDGE_REDIS) at its primary",
+)
+
+#: A query's ``password=`` (redis-py takes the password from there too), wherever it is.
+_QUERY_PASSWORD = re.compile(r"(?i)([?&;]password=)[^&;#]*")
+#: Everything up to the last ``@`` of a URL, the scheme kept.
+_BEFORE_AT = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*:/*)?.*@", re.DOTALL)
+
+
+def without_password(url: str) -> str:
+    """``url`` with any password replaced by ``***`` (for messages and logs): the
+    one before the ``@`` and the query's ``password=`` (redis-py takes that too).
+
+    A URL whose every ``@`` is not within the part a URL's user and password are read
+    from — a mistyped scheme (``redis//:PW@HOST``, ``redis:/:PW@HOST``, which redis-py
+    refuses), a ``?`` or ``#`` in the password not written as ``%3F`` or ``%23`` — has
+    everything before its last ``@`` hidden, the scheme kept: such a URL was printed
+    whole, or the password's end was."""
+    try:
+        parts = urlsplit(url)
+        if parts.password is None or url.count("@") != parts.netloc.count("@"):
+            masked = _BEFORE_AT.sub(r"\1***@", url) if "@" in url else url
+            return _QUERY_PASSWORD.sub(r"\1***", masked)
+        host = parts.hostname or ""
+        host = f"[{host}]" if ":" in host else host  # an IPv6 address
+        port = f":{parts.port}" if parts.port else ""
+        user = f"{parts.username}:***@" if parts.username else ":***@"
+        netloc = f"{user}{host}{port}"
+        return _QUERY_PASSWORD.sub(r"\1***", urlunsplit(parts._replace(netloc=netloc)))
+    except ValueError:
+        return "(an unreadable Redis URL)"
+
+
+def check_database(url: str) -> None:
+    """Refuse a ``redis://`` or ``rediss://`` URL whose path is no database number.
+
+    redis-py reads ``/1x`` or ``/abc`` as no database at all and uses database 0:
+    an operator who meant database 1 was served another store's tables.
+
+    :raises StoreError: the path after the port is not a whole number."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return  # redis-py says what it cannot read
+    if parts.scheme not in ("redis", "rediss") or not parts.netloc or "db=" in parts.query:
+        return  # a socket's path, no host (redis-py refuses it), or the query's db=
+    database = unquote(parts.path).strip("/")
+    if database and not database.isdigit():
+        raise StoreError(
+            CANNOT_OPEN(path=without_password(url), error=DATABASE_NOT_A_NUMBER(database=database)),
+            details={"url": without_password(url), "field": "redis"},
+        )
+
+
+def why_not_opened(exc: redis.RedisError, password: bool) -> Text | str:
+    """What a refusal of the first ``PING`` means for the operator: nobody there,
+    a password missing or refused, or something there that does not speak Redis;
+    else Redis's own words. ``password``: whether the URL gives a password or a
+    user name (else a refused one was none at all)."""
+    if isinstance(exc, redis.AuthenticationError):  # NOAUTH too; a ConnectionError: first
+        return WRONG_PASSWORD(error=str(exc)) if password else NEEDS_PASSWORD()
+    if type(exc) in (redis.ConnectionError, redis.TimeoutError):
+        return NO_REDIS(error=str(exc))
+    if isinstance(exc, redis.InvalidResponse):
+        return NOT_REDIS(error=str(exc))
+    return str(exc)

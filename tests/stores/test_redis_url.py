@@ -1,0 +1,205 @@
+"""An operator's mistakes in ``--redis`` (or ``$ROLLBRIDGE_REDIS``), each said with
+its fix and never with the password (found moving a SQLite server to two ``serve
+--redis`` processes, docs/redis.md "Serving from Redis"): a mistyped scheme printed
+the whole URL, password and all; a database that is no number (``/1x``) was quietly
+database 0; a Redis that asks for a password said ``HELLO must be called with the
+client already authenticated …``; a port where something else answers said
+``Protocol error, got "H" as reply type byte``. Real ``redis-server`` processes and
+a real HTTP server; no fakes."""
+
+from __future__ import annotations
+
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+import redis
+
+from rollbridge.cli import main
+from rollbridge.exceptions import StoreError
+from rollbridge.stores.redis import RedisStore
+from rollbridge.stores.redis_url import without_password
+
+SECRET = "s3cretPW"
+
+
+@pytest.fixture(autouse=True)
+def _english(monkeypatch):
+    monkeypatch.setenv("LANGUAGE", "en")
+    monkeypatch.delenv("ROLLBRIDGE_REDIS", raising=False)
+    monkeypatch.delenv("ROLLBRIDGE_DB", raising=False)
+
+
+def _refused(capsys, *args: str) -> str:
+    """What a command that must fail printed (stderr); it exits 1, no traceback."""
+    assert main(list(args)) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("rollbridge: error: ") and "Traceback" not in err
+    return err
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        f"redis//:{SECRET}@127.0.0.1:6379/0",  # the scheme's colon left out
+        f"redis:/:{SECRET}@127.0.0.1:6379/0",  # one slash
+        f"redis:{SECRET}@127.0.0.1:6379/0",  # no slash, no colon before the password
+        f"http://{SECRET}@127.0.0.1:6379/0",  # another scheme, the password as a user
+    ],
+)
+def test_a_password_in_a_mistyped_url_is_never_printed(capsys, monkeypatch, tmp_path, url):
+    err = _refused(capsys, "table", "list", "--redis", url)
+    assert SECRET not in err and "127.0.0.1:6379/0" in err
+    assert "Redis URL must specify one of the following schemes" in err
+    with pytest.raises(StoreError) as caught:
+        RedisStore(url)
+    assert SECRET not in caught.value.render("en") and SECRET not in str(caught.value.details)
+    # backup names the URL of $ROLLBRIDGE_REDIS when it refuses to copy a Redis
+    monkeypatch.setenv("ROLLBRIDGE_REDIS", url)
+    err = _refused(capsys, "backup", str(tmp_path / "copy.db"))
+    assert "redis_backup" in err and SECRET not in err
+    assert not (tmp_path / "copy.db").exists()
+
+
+def test_what_is_printed_of_a_url_keeps_what_names_the_server():
+    assert without_password(f"redis://:{SECRET}@10.0.0.5:6379/2") == "redis://:***@10.0.0.5:6379/2"
+    assert without_password(f"redis//:{SECRET}@10.0.0.5:6379/2") == "***@10.0.0.5:6379/2"
+    assert without_password(f"redis:/{SECRET}@h/0?db=1") == "redis:/***@h/0?db=1"
+    assert without_password(f"unix:///run/redis.sock?password={SECRET}") == (
+        "unix:///run/redis.sock?password=***"
+    )
+    assert without_password("redis://10.0.0.5:6379/0") == "redis://10.0.0.5:6379/0"
+    # a ? or # in the password, not escaped: urlsplit ends the password there
+    assert without_password(f"redis://:pa?{SECRET}@h:1/0") == "redis://***@h:1/0"
+    assert without_password(f"redis://:pa#{SECRET}@h:1/0") == "redis://***@h:1/0"
+    assert without_password(f"redis://u:pa@{SECRET}@h:1/0?db=2") == "redis://u:***@h:1/0?db=2"
+    assert without_password(f"redis://h:1/0?db=1&password={SECRET}") == (
+        "redis://h:1/0?db=1&password=***"
+    )
+
+
+@pytest.mark.parametrize("database", ["1x", "one", "1/2", "-1"])
+def test_a_database_that_is_no_number_is_refused_and_nothing_written(
+    capsys, redis_factory, database
+):
+    server = redis_factory()
+    url = f"redis://127.0.0.1:{server.port}/{database}"
+    err = _refused(capsys, "table", "create", "--ruleset", "bandits", "--name", "X", "--redis", url)
+    said = f"store_error: cannot open {url}: the database after the port, {database}, is not"
+    assert f"{said} a number" in err
+    assert "give redis://HOST:PORT/N" in err
+    with pytest.raises(StoreError) as caught:
+        RedisStore(url)
+    german = caught.value.render("de")
+    assert "redis://HOST:PORT/N" in german and "is not a number" not in german
+    admin = redis.Redis(port=server.port)
+    try:  # before, the table was made in database 0
+        assert admin.dbsize() == 0
+    finally:
+        admin.close()
+    # a number is taken as before, a path of one slash or none too
+    for fine in ("3", "", "/"):
+        RedisStore(f"redis://127.0.0.1:{server.port}/{fine}").close()
+
+
+def test_a_redis_that_asks_for_a_password_says_how_to_give_it(capsys, redis_factory):
+    server = redis_factory()
+    admin = redis.Redis(port=server.port)
+    admin.config_set("requirepass", SECRET)
+    admin.close()
+    plain = server.url
+    err = _refused(capsys, "table", "list", "--redis", plain)
+    assert err == (
+        f"rollbridge: error: store_error: cannot open redis 127.0.0.1:{server.port}/0: Redis asks"
+        " for a password and the URL gives none: give it in --redis (or $ROLLBRIDGE_REDIS) as"
+        " redis://:PASSWORD@HOST:PORT/N, or redis://USER:PASSWORD@HOST:PORT/N for a user of"
+        " Redis's ACL\n"
+    )
+    for wrong in ("redis://:notit@", "redis://default:notit@", "redis://bob@"):
+        err = _refused(capsys, "table", "list", "--redis", plain.replace("redis://", wrong))
+        assert "Redis refused the user name or password of the URL (" in err
+        assert err.endswith("check them in --redis (or $ROLLBRIDGE_REDIS); they are not printed\n")
+        assert "notit" not in err and "bob" not in err
+    with pytest.raises(StoreError) as caught:
+        RedisStore(plain)
+    assert "PASSWORD@HOST" in caught.value.render("cs")
+    assert "asks for a password" not in caught.value.render("cs")  # said in Czech
+    assert main(["table", "list", "--redis", plain.replace("redis://", f"redis://:{SECRET}@")]) == 0
+    assert capsys.readouterr().out == "no tables\n"
+
+
+class _Page(BaseHTTPRequestHandler):
+    """Any request: a 400, as a web server answers a Redis command."""
+
+    def handle_one_request(self) -> None:
+        self.wfile.write(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+        self.close_connection = True
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_a_port_where_another_server_answers_is_not_called_redis(capsys):
+    web = ThreadingHTTPServer(("127.0.0.1", 0), _Page)
+    thread = threading.Thread(target=web.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"redis://127.0.0.1:{web.server_address[1]}/0"
+        err = _refused(capsys, "table", "list", "--redis", url)
+    finally:
+        web.shutdown()
+        web.server_close()
+    where = f"cannot open redis 127.0.0.1:{web.server_address[1]}/0"
+    assert f"{where}: what answers there is not Redis (" in err
+    assert err.endswith(
+        "check the port in --redis (or $ROLLBRIDGE_REDIS); Redis listens on 6379"
+        " unless told otherwise\n"
+    )
+
+
+def test_a_password_changed_while_serving_is_said_as_such_not_as_redis_gone(redis_factory):
+    """An operator sets (or rotates) ``requirepass`` while the processes serve: their
+    next new connection is refused. That was said as ``… does not answer: … start it,
+    or check the network (AuthenticationError: …)``, reason ``unreachable``."""
+    server = redis_factory()
+    store = RedisStore(server.url)
+    admin = redis.Redis(port=server.port)
+    try:
+        admin.config_set("requirepass", SECRET)
+        store.client.connection_pool.disconnect()  # the next call opens a new connection
+        with pytest.raises(StoreError) as refused:
+            store.ping()
+        said = refused.value.render("en")
+        assert refused.value.details == {"reason": "refused_password"}
+        assert said.startswith(f"redis 127.0.0.1:{server.port}/0 refuses the password (or user)")
+        assert "start every process again with the new one in --redis" in said
+        assert "does not answer" not in said and SECRET not in said
+    finally:
+        admin.execute_command("AUTH", SECRET)
+        admin.config_set("requirepass", "")
+        admin.close()
+        store.close()
+    assert refused.value.__class__.__name__ == "StoreUnavailable"  # refused as a whole
+
+
+def test_a_url_that_names_a_replica_is_refused_with_where_to_point_it(capsys, redis_factory):
+    """``serve`` and ``table create`` against a replica said only ``… is a read-only
+    replica: nothing was written``, without what to do."""
+    primary, replica = redis_factory(), redis_factory()
+    admin = redis.Redis(port=replica.port)
+    try:
+        admin.replicaof("127.0.0.1", primary.port)  # read-only from now on
+        url = replica.url
+        err = _refused(capsys, "table", "create", "--ruleset", "bandits", "--name", "X",
+                       "--redis", url)  # fmt: skip
+        assert err.startswith(
+            f"rollbridge: error: store_error: redis 127.0.0.1:{replica.port}/0 is a read-only"
+            " replica: nothing was written ("
+        )
+        assert err.endswith("); point --redis (or $ROLLBRIDGE_REDIS) at its primary\n")
+        err = _refused(capsys, "table", "create", "--ruleset", "bandits", "--name", "X",
+                       "--redis", url, "--locale", "de")  # fmt: skip
+        assert "--redis" in err and "at its primary" not in err  # said in German
+    finally:
+        admin.replicaof("NO", "ONE")
+        admin.close()
