@@ -17,11 +17,14 @@ from rollbridge.text import Message, Text
 
 from .messages import say
 
-__all__ = ["CHOICES", "EXAMPLE_COVER", "HINTS", "LABEL", "LABELS", "SUMMARY"]
+__all__ = ["CHOICES", "EXAMPLE_COVER", "EXAMPLE_MOVE", "HINTS", "LABEL", "LABELS", "SUMMARY"]
 
 # Translators: a modifier's label as a player might write it, shown greyed in a
 # form as an example of how to fill in the modifiers (a free word: cover, a rifle).
 EXAMPLE_COVER = say("form.example.cover", "cover")
+# Translators: a move's name as a player might write it, shown greyed in a form as an
+# example; the narration reads it after "{actor} rolls" (move.narration).
+EXAMPLE_MOVE = say("form.example.move", "act under fire")
 
 # -- the actions ------------------------------------------------------------------------
 

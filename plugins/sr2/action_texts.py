@@ -17,7 +17,11 @@ from rollbridge.text import Message, Text
 from .conditions import TRACK_LABEL
 from .messages import say
 
-__all__ = ["HINTS", "LABEL", "LABELS", "SUMMARY", "choices"]
+__all__ = ["EXAMPLE_DEATH_ROLL", "HINTS", "LABEL", "LABELS", "SUMMARY", "choices"]
+
+# Translators: a success test's label as a player might write it (the test's trait and
+# what it is for), shown greyed in a form as an example of how to fill in the label.
+EXAMPLE_DEATH_ROLL = say("form.example.death_roll", "Body (death roll)")
 
 # -- the actions ------------------------------------------------------------------------
 
