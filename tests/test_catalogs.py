@@ -6,6 +6,7 @@ declares is one the catalogue tools can extract (no template built at run time).
 from __future__ import annotations
 
 import importlib
+import json
 import pkgutil
 import re
 from pathlib import Path
@@ -127,3 +128,55 @@ def test_german_addresses_its_reader_as_sie_throughout(domain):
             (message.context, hit.group()) for s in strings for hit in _DU.finditer(s or "")
         ]
     assert not informal, informal
+
+
+#: The common statuses (the damage state's ``status``), in their order.
+STATUSES = ("ok", "impaired", "down", "dying", "dead")
+
+
+def _translation(domain: str, locale: str, context: str) -> str:
+    """The translation of the message ``context`` in ``domain``'s ``locale`` catalogue."""
+    po = DOMAINS[domain][0] / "locale" / locale / "LC_MESSAGES" / f"{domain}.po"
+    with po.open("rb") as file:
+        catalogue = pofile.read_po(file, locale=locale)
+    return next(message.string for message in catalogue if message.context == context)
+
+
+def _status_words(locale: str) -> dict[str, tuple[str, ...]]:
+    """Each place's words for the common statuses in ``locale``: the CLI's, sr2's and
+    techlevel's (which name the status in their lines), the web view's and the
+    Foundry module's."""
+    keys = {"rollbridge": "cli.status.", "sr2": "status.", "techlevel": "status."}
+    places = {
+        domain: tuple(_translation(domain, locale, key + status) for status in STATUSES)
+        for domain, key in keys.items()
+    }
+    lang = {
+        "web": ROOT / "core" / "server" / "webui" / "lang",
+        "foundry": ROOT / "adapters" / "foundry" / "module" / "lang",
+    }
+    for name, folder in lang.items():
+        words = json.loads((folder / f"{locale}.json").read_text(encoding="utf-8"))
+        places[name] = tuple(words["ROLLBRIDGE"]["ActorStatus"][s] for s in STATUSES)
+    return places
+
+
+@pytest.mark.parametrize("locale", TRANSLATED)
+def test_each_status_reads_the_same_everywhere(locale):
+    """One word per status in each language: the CLI, the server's lines, the web view
+    and the Foundry module (a status named two ways reads as two states)."""
+    places = _status_words(locale)
+    assert len(set(places.values())) == 1, places
+
+
+def test_the_russian_down_is_out_of_the_fight_as_the_rulesets_say():
+    """Russian said «без сознания» (unconscious) for the common status ``down``, which
+    Czech and German say as "out of the fight" (mimo boj, kampfunfähig): a wilddie
+    NPC out of the fight read «Guard: без сознания; состояния: Превозмогает боль, Вне
+    боя», a bandits extra who «выходит из боя» (the seed) unconscious too. The status
+    is the rulesets' «вне боя»; sr2's condition «Без сознания» still says when it is
+    unconsciousness."""
+    out = _translation("wilddie", "ru", "wounds.incapacitated")
+    assert out == "вне боя" == _translation("bandits", "ru", "harm.effect.out")
+    for place, words in _status_words("ru").items():
+        assert words[STATUSES.index("down")] == out, place

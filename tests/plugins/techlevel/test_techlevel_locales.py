@@ -169,7 +169,7 @@ MENTAL = {
     "de": "Ana trifft Ana: 6 auf 1d6 TL3 → Geist (GSK), ×3, 10 Kästchen gestrichen, "
     "8 Überschuss in die KSK; Ana ist kampfunfähig",
     "ru": "Ana попадает по цели Ana: 6 на 1d6 TL3 → разум (GSK), ×3, 10 клеток зачёркнуто, "
-    "избыток 8 в KSK; Ana — состояние: без сознания",
+    "избыток 8 в KSK; Ana — состояние: вне боя",
 }
 MENTAL_CARRY = {
     "cs": "přebytek GSK 8 přechází do KSK jako smrtelné (TL-8): přeškrtnuto 8, šoku změněno "
