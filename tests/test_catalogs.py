@@ -180,3 +180,31 @@ def test_the_russian_down_is_out_of_the_fight_as_the_rulesets_say():
     assert out == "вне боя" == _translation("bandits", "ru", "harm.effect.out")
     for place, words in _status_words("ru").items():
         assert words[STATUSES.index("down")] == out, place
+
+
+#: A botch (all dice show 1, SR-3) in the CLI's statistics line, the web view's and the
+#: Foundry module's die tags, and sr2's own lines: one word in each language.
+BOTCH = {
+    "cs": ("kritické neúspěchy", "kritický neúspěch"),
+    "de": ("Patzer", "Patzer"),
+    "ru": ("критических провалов", "критический провал"),
+}
+
+
+@pytest.mark.parametrize("locale", sorted(BOTCH))
+def test_a_botch_is_one_word_in_the_cli_the_web_view_and_sr2(locale):
+    """`table stats` said «fiaska» in Czech and «провалов» (failures, the web view's
+    word for a failed die) in Russian where the web view, Foundry and sr2 say
+    kritický neúspěch and «критический провал»."""
+    counted, word = BOTCH[locale]
+    assert f", {counted} {{botches}}," in _translation("rollbridge", locale, "cli.stats.line")
+    assert _translation("sr2", locale, "test.botch") == word
+    tags = {
+        ROOT / "core" / "server" / "webui" / "lang": ("Web", "Dice", "Tag"),
+        ROOT / "adapters" / "foundry" / "module" / "lang": ("Card", "Tag"),
+    }
+    for folder, path in tags.items():
+        words = json.loads((folder / f"{locale}.json").read_text(encoding="utf-8"))["ROLLBRIDGE"]
+        for step in path:
+            words = words[step]
+        assert words["botch"] == word, folder
