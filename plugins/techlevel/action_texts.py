@@ -28,7 +28,19 @@ __all__ = [
     "EXAMPLE_JEEP",
     "EXAMPLE_REAR",
     "EXAMPLE_REVOLVER",
+    "RULESET_SUMMARY",
 ]
+
+# Translators: the ruleset's one paragraph, as `rollbridge rulesets` and a client
+# describing the table show it; keep the notation (2d6, d4-d12, 9M) as it is.
+RULESET_SUMMARY = say(
+    "ruleset.summary",
+    "Damage boxes through layers (vehicle shield, vehicle armour, vehicle, "
+    "energy shield, armour, body): each hit strikes the outermost intact "
+    "layer, the roll is multiplied or divided by the tech-level difference, "
+    "excess is lost. Shock and mental damage, one item per layer, magical "
+    "armour, vehicles with sections.",
+)
 
 # Translators: names a player might give an item, a vehicle and its sections, shown
 # greyed in a form as an example of how to fill in an item or a vehicle.
