@@ -434,8 +434,10 @@ class Ruleset(ABC):
     id: ClassVar[str]
     name: ClassVar[str]
     version: ClassVar[str]
-    #: One paragraph for ``rollbridge rulesets`` and the docs.
-    summary: ClassVar[str] = ""
+    #: One paragraph for ``rollbridge rulesets`` and the docs: a text (rendered in each
+    #: reader's language, in ``describe(locale)`` and by ``rollbridge rulesets``) or a
+    #: plain English string.
+    summary: ClassVar[str | Text] = ""
     #: The actions, by name.
     actions: ClassVar[Mapping[str, ActionSpec]]
     #: Schema of a character sheet (see :mod:`rollbridge.schema`).

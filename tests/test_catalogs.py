@@ -6,6 +6,7 @@ declares is one the catalogue tools can extract (no template built at run time).
 from __future__ import annotations
 
 import importlib
+import json
 import pkgutil
 import re
 from pathlib import Path
@@ -127,3 +128,121 @@ def test_german_addresses_its_reader_as_sie_throughout(domain):
             (message.context, hit.group()) for s in strings for hit in _DU.finditer(s or "")
         ]
     assert not informal, informal
+
+
+#: The common statuses (the damage state's ``status``), in their order.
+STATUSES = ("ok", "impaired", "down", "dying", "dead")
+
+
+def _translation(domain: str, locale: str, context: str) -> str:
+    """The translation of the message ``context`` in ``domain``'s ``locale`` catalogue."""
+    po = DOMAINS[domain][0] / "locale" / locale / "LC_MESSAGES" / f"{domain}.po"
+    with po.open("rb") as file:
+        catalogue = pofile.read_po(file, locale=locale)
+    return next(message.string for message in catalogue if message.context == context)
+
+
+def _status_words(locale: str) -> dict[str, tuple[str, ...]]:
+    """Each place's words for the common statuses in ``locale``: the CLI's, sr2's and
+    techlevel's (which name the status in their lines), the web view's and the
+    Foundry module's."""
+    keys = {"rollbridge": "cli.status.", "sr2": "status.", "techlevel": "status."}
+    places = {
+        domain: tuple(_translation(domain, locale, key + status) for status in STATUSES)
+        for domain, key in keys.items()
+    }
+    lang = {
+        "web": ROOT / "core" / "server" / "webui" / "lang",
+        "foundry": ROOT / "adapters" / "foundry" / "module" / "lang",
+    }
+    for name, folder in lang.items():
+        words = json.loads((folder / f"{locale}.json").read_text(encoding="utf-8"))
+        places[name] = tuple(words["ROLLBRIDGE"]["ActorStatus"][s] for s in STATUSES)
+    return places
+
+
+@pytest.mark.parametrize("locale", TRANSLATED)
+def test_each_status_reads_the_same_everywhere(locale):
+    """One word per status in each language: the CLI, the server's lines, the web view
+    and the Foundry module (a status named two ways reads as two states)."""
+    places = _status_words(locale)
+    assert len(set(places.values())) == 1, places
+
+
+def test_the_russian_down_is_out_of_the_fight_as_the_rulesets_say():
+    """Russian said «без сознания» (unconscious) for the common status ``down``, which
+    Czech and German say as "out of the fight" (mimo boj, kampfunfähig): a wilddie
+    NPC out of the fight read «Guard: без сознания; состояния: Превозмогает боль, Вне
+    боя», a bandits extra who «выходит из боя» (the seed) unconscious too. The status
+    is the rulesets' «вне боя»; sr2's condition «Без сознания» still says when it is
+    unconsciousness."""
+    out = _translation("wilddie", "ru", "wounds.incapacitated")
+    assert out == "вне боя" == _translation("bandits", "ru", "harm.effect.out")
+    for place, words in _status_words("ru").items():
+        assert words[STATUSES.index("down")] == out, place
+
+
+#: A botch (all dice show 1, SR-3) in the CLI's statistics line, the web view's and the
+#: Foundry module's die tags, and sr2's own lines: one word in each language.
+BOTCH = {
+    "cs": ("kritické neúspěchy", "kritický neúspěch"),
+    "de": ("Patzer", "Patzer"),
+    "ru": ("критических провалов", "критический провал"),
+}
+
+
+@pytest.mark.parametrize("locale", sorted(BOTCH))
+def test_a_botch_is_one_word_in_the_cli_the_web_view_and_sr2(locale):
+    """`table stats` said «fiaska» in Czech and «провалов» (failures, the web view's
+    word for a failed die) in Russian where the web view, Foundry and sr2 say
+    kritický neúspěch and «критический провал»."""
+    counted, word = BOTCH[locale]
+    assert f", {counted} {{botches}}," in _translation("rollbridge", locale, "cli.stats.line")
+    assert _translation("sr2", locale, "test.botch") == word
+    tags = {
+        ROOT / "core" / "server" / "webui" / "lang": ("Web", "Dice", "Tag"),
+        ROOT / "adapters" / "foundry" / "module" / "lang": ("Card", "Tag"),
+    }
+    for folder, path in tags.items():
+        words = json.loads((folder / f"{locale}.json").read_text(encoding="utf-8"))["ROLLBRIDGE"]
+        for step in path:
+            words = words[step]
+        assert words["botch"] == word, folder
+
+
+def _cli_kinds(locale: str) -> dict[str, tuple[str, str]]:
+    """The CLI's word for each kind of event (``cli.kind.*``): its English and
+    ``locale``'s."""
+    po = DOMAINS["rollbridge"][0] / "locale" / locale / "LC_MESSAGES" / "rollbridge.po"
+    with po.open("rb") as file:
+        catalogue = pofile.read_po(file, locale=locale)
+    return {
+        message.context: (message.id, message.string)
+        for message in catalogue
+        if message.context and message.context.startswith("cli.kind.")
+    }
+
+
+def _web_kinds(locale: str) -> dict[str, str]:
+    lang = ROOT / "core" / "server" / "webui" / "lang" / f"{locale}.json"
+    return json.loads(lang.read_text(encoding="utf-8"))["ROLLBRIDGE"]["Web"]["Kind"]
+
+
+#: Kinds whose words differ on purpose: the German GM is «SL» in the CLI's lines and
+#: «Spielleitung» on the web view's (one word for the GM in German is left to do).
+KINDS_APART = {("de", "cli.kind.dice_revealed_gm")}
+
+
+@pytest.mark.parametrize("locale", TRANSLATED)
+def test_an_event_kind_reads_the_same_in_the_cli_and_the_web_view(locale):
+    """The same event named two ways: «úprava» in `connect` and «upraveno» on the web
+    page, «кости выданы» and «кости вытянуты», «Würfel aufgedeckt» and «Würfel
+    offengelegt», a redo «повтор» in the CLI and «возврат» beside the web's «Вернуть»
+    button. Each kind both name (by its English) reads one way."""
+    english, web = _web_kinds("en"), _web_kinds(locale)
+    apart = []
+    for context, (word, said) in _cli_kinds(locale).items():
+        for key in (key for key, en in english.items() if en == word):
+            if web[key] != said and (locale, context) not in KINDS_APART:
+                apart.append((context, said, web[key]))
+    assert not apart, apart

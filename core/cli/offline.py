@@ -28,6 +28,7 @@ from rollbridge.cli.render import dice_line, print_json, render_event
 from rollbridge.dice import roll_formula
 from rollbridge.dice.sources import DiceSource, ScriptedDice, SecureDice, SeededDice
 from rollbridge.exceptions import InvalidRequest, InvalidSettings, RollbridgeError
+from rollbridge.json_words import json_reason
 from rollbridge.plain import JSON
 from rollbridge.text import Messages, Text, render
 
@@ -41,6 +42,7 @@ __all__ = [
     "add_parsers",
     "example_actors",
     "json_arg",
+    "not_json",
     "offline_host",
     "params_hint",
     "parse_dice",
@@ -148,12 +150,19 @@ def parse_dice(text: str) -> list[int]:
     return values
 
 
+def not_json(exc: json.JSONDecodeError, option: str) -> Text:
+    """Why an option's (or a command's) text is not JSON: the decoder's reason in the
+    reader's language, at the character it stopped at, counted from 1 as a reader
+    counts (and as a dice formula's error counts)."""
+    return NOT_JSON(option=option, problem=json_reason(exc), position=exc.pos + 1)
+
+
 def json_arg(text: str, option: str) -> Any:
     """The JSON value an option gives; a one-line error naming the option if it is not JSON."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InvalidRequest(NOT_JSON(option=option, problem=exc.msg, position=exc.pos)) from None
+        raise InvalidRequest(not_json(exc, option)) from None
     except (ValueError, RecursionError):  # nested too deep, a number too long
         raise InvalidRequest(TOO_DEEP_JSON(option=option)) from None
 

@@ -19,7 +19,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from rollbridge.cli.odds import odds_reply_lines
-from rollbridge.cli.offline import TOO_DEEP_JSON
+from rollbridge.cli.offline import TOO_DEEP_JSON, not_json
 from rollbridge.cli.reconnect import (
     ATTEMPT_FAILED,
     GAVE_UP,
@@ -147,8 +147,8 @@ def parse_command(line: str, request_id: str) -> JSON | None:
     if word == "json":
         try:
             message = json.loads(rest)
-        except json.JSONDecodeError:
-            raise  # the loop prints Python's words for what is wrong
+        except json.JSONDecodeError as exc:
+            raise InvalidRequest(not_json(exc, "json")) from None
         except (ValueError, RecursionError):  # nested too deep, a number too long
             raise InvalidRequest(TOO_DEEP_JSON(option="json")) from None
         if not isinstance(message, dict):

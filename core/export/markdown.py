@@ -71,6 +71,10 @@ DRAWN_PLAIN = say("export.md.drawn_plain", "Dice drawn: {dice}")
 # Translators: {actor} acts on {targets}; {action} is the ruleset's word for the action.
 ACTION = say("export.md.action", "{actor}: {action} against {targets}")
 ACTION_ALONE = say("export.md.action_alone", "{actor}: {action}")
+# Translators: an action no actor took (a success test of nobody's, a GM's trap); said
+# as the report's other lines are ("Dice: …", "Narration: …").
+NOBODYS_ACTION = say("export.md.action_nobody", "Action: {action} against {targets}")
+NOBODYS_ACTION_ALONE = say("export.md.action_nobody_alone", "Action: {action}")
 DICE = say("export.md.dice", "Dice: {dice}")
 # Translators: {dice} is a label, {target} a target number.
 VERSUS = say("export.md.versus", "vs {target}")
@@ -275,13 +279,16 @@ def _drawn(data: JSON, names: Names, r: Render) -> Lines:
 
 
 def _resolution(data: JSON, names: Names, r: Render) -> Lines:
-    actor = _name(data.get("actor") or "", names) if data.get("actor") else "—"
     action = inline(str(data.get("action", "")))
-    targets = [_name(t, names) for t in data.get("targets") or ()]
-    if targets:
-        line = r(ACTION, actor=actor, action=action, targets=", ".join(targets))
+    targets = ", ".join(_name(t, names) for t in data.get("targets") or ())
+    if not data.get("actor") and targets:  # no actor: no dash for one ("—: Success test")
+        line = r(NOBODYS_ACTION, action=action, targets=targets)
+    elif not data.get("actor"):
+        line = r(NOBODYS_ACTION_ALONE, action=action)
+    elif targets:
+        line = r(ACTION, actor=_name(data["actor"], names), action=action, targets=targets)
     else:
-        line = r(ACTION_ALONE, actor=actor, action=action)
+        line = r(ACTION_ALONE, actor=_name(data["actor"], names), action=action)
     lines = [line]
     if data.get("approved"):
         lines.append(

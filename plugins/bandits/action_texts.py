@@ -17,11 +17,33 @@ from rollbridge.text import Message, Text
 
 from .messages import say
 
-__all__ = ["CHOICES", "EXAMPLE_COVER", "HINTS", "LABEL", "LABELS", "SUMMARY"]
+__all__ = [
+    "CHOICES",
+    "EXAMPLE_COVER",
+    "EXAMPLE_MOVE",
+    "HINTS",
+    "LABEL",
+    "LABELS",
+    "RULESET_SUMMARY",
+    "SUMMARY",
+]
+
+# Translators: the ruleset's one paragraph, as `rollbridge rulesets` and a client
+# describing the table show it; keep the notation (2d6, d4-d12, 9M) as it is.
+RULESET_SUMMARY = say(
+    "ruleset.summary",
+    "PbtA-style moves on 2d6 + stat (modifiers clamped to ±4, advantage on "
+    "3d6), a harm roll read on a table of wounds, four status slots for "
+    "bandits (lightly, seriously, heavily wounded, dying) and two wounds "
+    "for extras; medpacks, stabilising, the end of a raid.",
+)
 
 # Translators: a modifier's label as a player might write it, shown greyed in a
 # form as an example of how to fill in the modifiers (a free word: cover, a rifle).
 EXAMPLE_COVER = say("form.example.cover", "cover")
+# Translators: a move's name as a player might write it, shown greyed in a form as an
+# example; the narration reads it after "{actor} rolls" (move.narration).
+EXAMPLE_MOVE = say("form.example.move", "act under fire")
 
 # -- the actions ------------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from rollbridge.contract import ActionSpec, describe_actions
 
-from .action_texts import CHOICES, EXAMPLE_COVER, HINTS, LABEL, LABELS, SUMMARY
+from .action_texts import CHOICES, EXAMPLE_COVER, EXAMPLE_MOVE, HINTS, LABEL, LABELS, SUMMARY
 
 __all__ = ["ACTIONS", "DUAL_WIELD"]
 
@@ -74,7 +74,7 @@ MOVE = ActionSpec(
     },
     actor="required",
     example={
-        "move": "act under fire",
+        "move": EXAMPLE_MOVE(),
         "stat": "cool",
         "modifiers": [{"label": EXAMPLE_COVER(), "value": 1}],
     },

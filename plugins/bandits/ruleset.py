@@ -19,8 +19,10 @@ from rollbridge.contract import (
 )
 from rollbridge.dice import DiceSource
 from rollbridge.exceptions import InvalidParams, RuleViolation, UnknownAction
+from rollbridge.text import Text
 
 from . import sheet as sheets
+from .action_texts import RULESET_SUMMARY
 from .actions import ACTIONS
 from .actors import state_of
 from .care import resolve_medpack, resolve_stabilise
@@ -63,12 +65,7 @@ class BanditsRuleset(Ruleset):
     id: ClassVar[str] = "bandits"
     name: ClassVar[str] = "Bandits (2d6, harm table, wound statuses)"
     version: ClassVar[str] = "1.0.0"
-    summary: ClassVar[str] = (
-        "PbtA-style moves on 2d6 + stat (modifiers clamped to ±4, advantage on 3d6), a harm "
-        "roll read on a table of wounds, four status slots for bandits (lightly, seriously, "
-        "heavily wounded, dying) and two wounds for extras; medpacks, stabilising, the end "
-        "of a raid."
-    )
+    summary: ClassVar[str | Text] = RULESET_SUMMARY()
     actions: ClassVar[Mapping[str, ActionSpec]] = ACTIONS
     example_sheets: ClassVar[Mapping[str, Mapping[str, Any]]] = {
         "Ana": {

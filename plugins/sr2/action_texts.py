@@ -17,7 +17,29 @@ from rollbridge.text import Message, Text
 from .conditions import TRACK_LABEL
 from .messages import say
 
-__all__ = ["HINTS", "LABEL", "LABELS", "SUMMARY", "choices"]
+__all__ = [
+    "EXAMPLE_DEATH_ROLL",
+    "HINTS",
+    "LABEL",
+    "LABELS",
+    "RULESET_SUMMARY",
+    "SUMMARY",
+    "choices",
+]
+
+# Translators: the ruleset's one paragraph, as `rollbridge rulesets` and a client
+# describing the table show it; keep the notation (2d6, d4-d12, 9M) as it is.
+RULESET_SUMMARY = say(
+    "ruleset.summary",
+    "Shadowrun 2nd-edition-style dice pools: open-ended d6 against a target "
+    "number, damage codes like 9M staged by net successes, Stun and "
+    "Physical condition monitors with overflow up to Body, and a Combat "
+    "Pool refilled every combat turn.",
+)
+
+# Translators: a success test's label as a player might write it (the test's trait and
+# what it is for), shown greyed in a form as an example of how to fill in the label.
+EXAMPLE_DEATH_ROLL = say("form.example.death_roll", "Body (death roll)")
 
 # -- the actions ------------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from rollbridge.contract import ActionSpec, describe_actions
 
-from .action_texts import HINTS, LABEL, LABELS, SUMMARY, choices
+from .action_texts import EXAMPLE_DEATH_ROLL, HINTS, LABEL, LABELS, SUMMARY, choices
 from .sheet import CODE_PATTERN
 
 __all__ = ["ACTIONS", "RANGE_TN"]
@@ -78,7 +78,7 @@ SUCCESS_TEST = ActionSpec(
         ("dice", "tn"),
     ),
     actor="optional",
-    example={"dice": 4, "tn": 5, "label": "Body (death roll)"},
+    example={"dice": 4, "tn": 5, "label": EXAMPLE_DEATH_ROLL()},
     **_words("success_test"),
 )
 

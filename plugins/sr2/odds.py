@@ -35,7 +35,9 @@ Outcomes, disjoint and in this order:
   ``1 success``, ``2 successes``, … up to every die.
 
 The words are :class:`~rollbridge.text.Text` labels (:data:`.messages.ODDS_BOTCH`
-and the others); level letters and ``D+1`` are notation, read as they are.
+and the others); a level reads as its word beside its letter (``Serious (S)``,
+``Deadly (D) + 1 overflow``), as the resolution's "Damage:" step says it: a letter
+alone misled a Czech reader, whose seed writes Serious V and Deadly S.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ from rollbridge.text import Text
 from .checks import plan_success_test
 from .codes import LEVELS, stage
 from .combat import ResistPlan, plan_attack, plan_damage
+from .messages import LEVELS as LEVEL_WORDS
 from .messages import say
 from .rolls import effective_tn
 from .words import successes as successes_text
@@ -94,6 +97,16 @@ ODDS_MISS = say("odds.miss", "miss")
 ODDS_NO_DAMAGE = say("odds.no_damage", "no damage")
 # Translators: an outcome of a success test in a table of odds: 0 successes, not a botch.
 ODDS_FAILURE = say("odds.failure", "no success")
+# Translators: an outcome in a table of odds: the damage level the target takes, its word
+# ({level}: level.S) beside its letter ({letter}: L, M, S, D), as "Damage: …" says it.
+ODDS_LEVEL = say("odds.level", "{level} ({letter})")
+# Translators: an outcome in a table of odds: Deadly with {count} overflow boxes from
+# staging (SR-10), as damage.overflow says them.
+ODDS_LEVEL_OVERFLOW = say.plural(
+    "odds.level_overflow",
+    "{level} ({letter}) + {count} overflow",
+    "{level} ({letter}) + {count} overflow",
+)
 
 
 def die_chance(tn: int) -> tuple[int, int]:
@@ -178,6 +191,11 @@ def _label(name: str) -> Text | None:
         return ODDS_FAILURE()
     if name.endswith(("success", "successes")):
         return successes_text(int(name.split()[0]))
+    if name in LEVEL_WORDS:  # a letter alone misled: the Czech seed's S is our D
+        return ODDS_LEVEL(level=LEVEL_WORDS[name](), letter=name)
+    if name.startswith("D+"):
+        deadly = LEVEL_WORDS["D"]()
+        return ODDS_LEVEL_OVERFLOW(level=deadly, letter="D", count=int(name[2:]))
     return None
 
 

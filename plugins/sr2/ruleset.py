@@ -20,6 +20,7 @@ from rollbridge.dice import DiceSource
 from rollbridge.exceptions import InvalidParams, UnknownAction
 
 from . import care, monitor, privacy
+from .action_texts import RULESET_SUMMARY
 from .actions import ACTIONS
 from .combat import resolve_attack, resolve_damage
 from .odds import odds as action_odds
@@ -48,11 +49,7 @@ class SR2Ruleset(Ruleset):
     id = "sr2"
     name = "SR2: dice pools and staged damage"
     version = "1.0.0"
-    summary = (
-        "Shadowrun 2nd-edition-style dice pools: open-ended d6 against a target number, "
-        "damage codes like 9M staged by net successes, Stun and Physical condition "
-        "monitors with overflow up to Body, and a Combat Pool refilled every combat turn."
-    )
+    summary = RULESET_SUMMARY()
     actions = ACTIONS
     sheet_schema = SHEET_SCHEMA
     state_schema = STATE_SCHEMA

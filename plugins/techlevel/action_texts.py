@@ -20,7 +20,27 @@ from typing import Any
 from .layers import WEARABLE
 from .messages import LAYER_TITLE, say
 
-__all__ = ["ACTION_TEXTS", "EXAMPLE_CHAINMAIL", "EXAMPLE_FRONT", "EXAMPLE_JEEP", "EXAMPLE_REAR"]
+__all__ = [
+    "ACTION_TEXTS",
+    "EXAMPLE_CHAINMAIL",
+    "EXAMPLE_FRONT",
+    "EXAMPLE_IRONSKIN",
+    "EXAMPLE_JEEP",
+    "EXAMPLE_REAR",
+    "EXAMPLE_REVOLVER",
+    "RULESET_SUMMARY",
+]
+
+# Translators: the ruleset's one paragraph, as `rollbridge rulesets` and a client
+# describing the table show it; keep the notation (2d6, d4-d12, 9M) as it is.
+RULESET_SUMMARY = say(
+    "ruleset.summary",
+    "Damage boxes through layers (vehicle shield, vehicle armour, vehicle, "
+    "energy shield, armour, body): each hit strikes the outermost intact "
+    "layer, the roll is multiplied or divided by the tech-level difference, "
+    "excess is lost. Shock and mental damage, one item per layer, magical "
+    "armour, vehicles with sections.",
+)
 
 # Translators: names a player might give an item, a vehicle and its sections, shown
 # greyed in a form as an example of how to fill in an item or a vehicle.
@@ -31,6 +51,10 @@ EXAMPLE_JEEP = say("form.example.jeep", "Jeep")
 EXAMPLE_FRONT = say("form.example.front", "front")
 # Translators: see form.example.chainmail (the rear section of a vehicle).
 EXAMPLE_REAR = say("form.example.rear", "rear")
+# Translators: see form.example.chainmail (a weapon's name, for the narration of a hit).
+EXAMPLE_REVOLVER = say("form.example.revolver", "Revolver")
+# Translators: see form.example.chainmail (a spell's name: magical armour, TL-9).
+EXAMPLE_IRONSKIN = say("form.example.ironskin", "Ironskin")
 
 # -- parameter labels, shared by the actions that take the parameter ---------------------
 

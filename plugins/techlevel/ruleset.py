@@ -24,9 +24,11 @@ from rollbridge.contract import (
 from rollbridge.dice import DiceSource
 from rollbridge.exceptions import InvalidSheet, InvalidState, UnknownAction
 from rollbridge.schema import validate
+from rollbridge.text import Text
 
 from . import care, damage, details, odds, riding, sheet, view, wearing
 from . import messages as m
+from .action_texts import RULESET_SUMMARY
 from .schemas import ACTIONS, EXAMPLE_SHEETS, SETTINGS_SCHEMA, SHEET_SCHEMA
 from .state import STATE_SCHEMA, load_state
 from .stats import STATISTICS
@@ -74,12 +76,7 @@ class TechLevel(Ruleset):
     id: ClassVar[str] = "techlevel"
     name: ClassVar[str] = "TechLevel damage boxes"
     version: ClassVar[str] = "1.0.0"
-    summary: ClassVar[str] = (
-        "Damage boxes through layers (vehicle shield, vehicle armour, vehicle, energy "
-        "shield, armour, body): each hit strikes the outermost intact layer, the roll is "
-        "multiplied or divided by the tech-level difference, excess is lost. Shock and "
-        "mental damage, one item per layer, magical armour, vehicles with sections."
-    )
+    summary: ClassVar[str | Text] = RULESET_SUMMARY()
     actions: ClassVar[Mapping[str, ActionSpec]] = ACTIONS
     sheet_schema: ClassVar[Mapping[str, Any]] = SHEET_SCHEMA
     state_schema: ClassVar[Mapping[str, Any]] = STATE_SCHEMA

@@ -10,8 +10,10 @@ from .action_texts import (
     ACTION_TEXTS,
     EXAMPLE_CHAINMAIL,
     EXAMPLE_FRONT,
+    EXAMPLE_IRONSKIN,
     EXAMPLE_JEEP,
     EXAMPLE_REAR,
+    EXAMPLE_REVOLVER,
 )
 from .items import IMMUNE_SCHEMA, ITEM_SCHEMA, TL_SCHEMA, VEHICLE_SCHEMA
 from .layers import WEARABLE
@@ -117,7 +119,7 @@ HIT = ActionSpec(
     actor="optional",
     min_targets=1,
     max_targets=1,
-    example={"weapon": "Revolver", "dice": "1d6", "tl": 2, "type": "kinetic"},
+    example={"weapon": EXAMPLE_REVOLVER(), "dice": "1d6", "tl": 2, "type": "kinetic"},
 )
 
 DON = ActionSpec(
@@ -182,7 +184,7 @@ ENCHANT = ActionSpec(
     actor="optional",
     min_targets=1,
     max_targets=1,
-    example={"layer": "armour", "mode": "improve", "spell": "Ironskin", "boxes": 20},
+    example={"layer": "armour", "mode": "improve", "spell": EXAMPLE_IRONSKIN(), "boxes": 20},
 )
 
 DISPEL = ActionSpec(

@@ -19,7 +19,18 @@ from typing import Any
 from rollbridge.plugins.wilddie.messages import TRAIT_NAMES, say
 from rollbridge.plugins.wilddie.traits import TRAITS
 
-__all__ = ["ACTION_TEXTS", "EXAMPLE_DARK"]
+__all__ = ["ACTION_TEXTS", "EXAMPLE_DARK", "RULESET_SUMMARY"]
+
+# Translators: the ruleset's one paragraph, as `rollbridge rulesets` and a client
+# describing the table show it; keep the notation (2d6, d4-d12, 9M) as it is.
+RULESET_SUMMARY = say(
+    "ruleset.summary",
+    "Attributes and skills are dice d4-d12 that ace on their maximum; "
+    "player characters roll a wild d6 beside every trait die and keep the "
+    "better, and spend chips to reroll one die. Damage against Toughness "
+    "leaves a target Shaken or wounded; player characters hold three "
+    "wounds, npcs are out at the first.",
+)
 
 # Translators: a modifier's note as a player might write it, shown greyed in a form
 # as an example of how to fill in the modifiers (a free word: dark, wounded).

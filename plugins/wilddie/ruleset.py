@@ -21,6 +21,7 @@ from rollbridge.contract import (
 from rollbridge.dice import DiceSource
 from rollbridge.exceptions import InvalidState, RuleViolation, UnknownAction
 from rollbridge.plugins.wilddie import checks, harm, privacy
+from rollbridge.plugins.wilddie.action_texts import RULESET_SUMMARY
 from rollbridge.plugins.wilddie.actions import ACTIONS, SETTINGS_SCHEMA
 from rollbridge.plugins.wilddie.messages import (
     INCAPACITATED_CONDITION,
@@ -79,12 +80,7 @@ class WildDieRuleset(Ruleset):
     id: ClassVar[str] = "wilddie"
     name: ClassVar[str] = "Wild die (Savage Worlds style)"
     version: ClassVar[str] = "1.1.0"  # 1.1: melee chips name their target (decision 17)
-    summary: ClassVar[str] = (
-        "Attributes and skills are dice d4-d12 that ace on their maximum; player characters "
-        "roll a wild d6 beside every trait die and keep the better, and spend chips to reroll "
-        "one die. Damage against Toughness leaves a target Shaken or wounded; player "
-        "characters hold three wounds, npcs are out at the first."
-    )
+    summary: ClassVar[str | Text] = RULESET_SUMMARY()
     actions: ClassVar[Mapping[str, ActionSpec]] = ACTIONS
     sheet_schema: ClassVar[Mapping[str, Any]] = SHEET_SCHEMA
     state_schema: ClassVar[Mapping[str, Any]] = STATE_SCHEMA

@@ -184,3 +184,22 @@ def test_an_approval_asked_for_names_its_action_by_the_rulesets_word():
     text = render_event(event, {"a": "Ana"}, "de", {"attack": "Angriff"})
     assert "bob bittet um Freigabe von resolve Angriff (Ana) (Anfrage p1)" in text
     assert "resolve attack" in render_event(event, {"a": "Ana"}, "de")  # no words: the id
+
+
+def test_an_action_nobody_took_names_no_one_with_a_dash():
+    """A success test with no actor (or a GM's trap on a target) read "— : Success test"
+    in every language, a dash where a name stands; it reads as the other lines do."""
+    alone = {"seq": 2, "kind": "resolution", "data": {"action": "success_test"}}
+    aimed = {"seq": 3, "kind": "resolution", "data": {"action": "trap", "targets": ["a"]}}
+    said = {
+        "en": ("- Action: Success test", "- Action: trap against Ana"),
+        "cs": ("- Akce: Hod na úspěch", "- Akce: trap proti Ana"),
+        "de": ("- Aktion: Erfolgsprobe", "- Aktion: trap gegen Ana"),
+        "ru": ("- Действие: Проверка успеха", "- Действие: trap против Ana"),
+    }
+    words = {"en": "Success test", "cs": "Hod na úspěch", "de": "Erfolgsprobe",
+             "ru": "Проверка успеха"}  # fmt: skip
+    for locale, (first, second) in said.items():
+        text = render_event(alone, {}, locale, {"success_test": words[locale]})
+        assert first in text.splitlines() and "—" not in text, text
+        assert second in render_event(aimed, {"a": "Ana"}, locale).splitlines()

@@ -6,6 +6,13 @@ item's or a vehicle's name — were English on Czech, German and Russian pages
 ("dark", "cover", "Chainmail"). They are texts now (``ActionSpec.example_in``),
 rendered for each reader; what a request must send as it is (an ``enum``'s value,
 a number) stays as it is.
+
+A text parameter's example is shown too — put in a field the action needs, else
+greyed out in it — and `rollbridge rulesets` prints every example: sr2's test label
+("Body (death roll)"), bandits' move ("act under fire"), techlevel's weapon
+("Revolver") and spell ("Ironskin") were English in every language. A text the
+request must send as it is — a name from the actor's sheet (``choicesFrom`` with
+``only``), a code of a ``pattern``, dice notation — stays as it is.
 """
 
 from __future__ import annotations
@@ -23,6 +30,8 @@ BUILT_IN = ("sr2", "techlevel", "bandits", "wilddie")
 #: the immunities a sheet lists (``kinetic``, ``shock``, ``mental``; TL rules), as an
 #: ``enum``'s value would be, but the set is open.
 KEYS = {("techlevel", "hit", "type")}
+#: Parameters whose text is dice notation, the same in every language.
+NOTATION = {("techlevel", "hit", "dice"), ("wilddie", "damage", "dice")}
 
 
 def _free_words(schema: dict[str, Any], value: Any, path: str) -> list[str]:
@@ -65,6 +74,26 @@ def test_the_free_words_of_a_shown_example_are_texts(host, ruleset):
     assert not found, found
 
 
+def _sent_as_it_is(schema: dict[str, Any]) -> bool:
+    """Whether a text parameter's value is one the request must send as it is: a
+    pattern's code, or a name the actor's sheet offers and no other."""
+    return "pattern" in schema or bool(schema.get("choicesFrom", {}).get("only"))
+
+
+@pytest.mark.parametrize("ruleset", BUILT_IN)
+def test_the_free_words_of_a_text_parameters_example_are_texts(host, ruleset):
+    found = [
+        f"{name}.{key}: {value!r}"
+        for name, spec in host.rulesets[ruleset].actions.items()
+        for key, value in (spec.example or {}).items()
+        if isinstance(value, str)
+        and not _sent_as_it_is(spec.params.get("properties", {}).get(key, {}))
+        and _free_words(spec.params.get("properties", {}).get(key, {}), value, key)
+        and (ruleset, name, key) not in KEYS | NOTATION
+    ]
+    assert not found, found
+
+
 @pytest.mark.parametrize(
     ("ruleset", "action", "path", "words"),
     [
@@ -76,6 +105,16 @@ def test_the_free_words_of_a_shown_example_are_texts(host, ruleset):
          {"en": "Chainmail", "cs": "Kroužková zbroj", "de": "Kettenhemd", "ru": "Кольчуга"}),
         ("techlevel", "mount", ("vehicle", "sections", 1, "name"),
          {"en": "rear", "cs": "záď", "de": "hinten", "ru": "зад"}),
+        ("sr2", "success_test", ("label",),
+         {"en": "Body (death roll)", "cs": "Tělo (hod na smrt)",
+          "de": "Konstitution (Todeswurf)", "ru": "Телосложение (бросок на смерть)"}),
+        ("bandits", "move", ("move",),
+         {"en": "act under fire", "cs": "jednání pod palbou", "de": "Handeln unter Feuer",
+          "ru": "действие под огнём"}),
+        ("techlevel", "hit", ("weapon",),
+         {"en": "Revolver", "cs": "Revolver", "de": "Revolver", "ru": "Револьвер"}),
+        ("techlevel", "enchant", ("spell",),
+         {"en": "Ironskin", "cs": "Železná kůže", "de": "Eisenhaut", "ru": "Железная кожа"}),
     ],
 )  # fmt: skip
 def test_a_form_gets_the_example_in_its_language(host, ruleset, action, path, words):

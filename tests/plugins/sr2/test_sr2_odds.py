@@ -407,7 +407,8 @@ def test_actions_without_dice_have_no_odds(kit, action):
 
 
 def test_word_outcomes_have_labels(kit):
-    """Words are texts (translated); level letters and D+k are notation."""
+    """Words are texts (translated), and so are the levels: a level's word beside its
+    letter (a Czech reader took the letter S alone for the seed's smrtelné, Deadly)."""
     odds = get_odds(
         kit,
         "attack",
@@ -416,10 +417,16 @@ def test_word_outcomes_have_labels(kit):
         [kit.actor("b", {"body": 1})],
     )
     test = get_odds(kit, "success_test", {"dice": 2, "tn": 5})
-    assert set(odds.labels) == {"botch", "miss", "no damage"}
+    words = {"botch", "miss", "no damage"}
+    assert set(odds.labels) == words | set(odds.outcomes)
     assert set(test.labels) == {"botch", "no success", "1 success", "2 successes"}
-    assert odds.label("D+3") == "D+3" and odds.label("M", "cs") == "M"
-    for name in (*odds.labels, *test.labels):
+    assert odds.label("M") == "Moderate (M)" and odds.label("M", "cs") == "Mírné (M)"
+    assert odds.label("S", "cs") == "Vážné (S)" and odds.label("D", "cs") == "Smrtelné (D)"
+    assert odds.label("S", "de") == "Schwer (S)" and odds.label("D", "ru") == "Смертельное (D)"
+    assert odds.label("D+3") == "Deadly (D) + 3 overflow"
+    assert odds.label("D+2", "cs") == "Smrtelné (D) + 2 body overdamage"
+    assert odds.label("D+5", "ru") == "Смертельное (D) + 5 клеток избыточного урона"
+    for name in (*words, *test.labels):
         assert render((odds.labels | test.labels)[name]) == name  # English reads as the name
         for locale in ("cs", "de", "ru"):
             assert (odds if name in odds.labels else test).label(name, locale) != name

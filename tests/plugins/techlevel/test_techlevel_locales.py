@@ -169,7 +169,7 @@ MENTAL = {
     "de": "Ana trifft Ana: 6 auf 1d6 TL3 → Geist (GSK), ×3, 10 Kästchen gestrichen, "
     "8 Überschuss in die KSK; Ana ist kampfunfähig",
     "ru": "Ana попадает по цели Ana: 6 на 1d6 TL3 → разум (GSK), ×3, 10 клеток зачёркнуто, "
-    "избыток 8 в KSK; Ana — состояние: без сознания",
+    "избыток 8 в KSK; Ana — состояние: вне боя",
 }
 MENTAL_CARRY = {
     "cs": "přebytek GSK 8 přechází do KSK jako smrtelné (TL-8): přeškrtnuto 8, šoku změněno "
@@ -371,6 +371,44 @@ def test_dismounting_on_foot_is_refused_in_each_language():
     assert refused.value.code == "not_mounted"
     for locale, said in NOT_MOUNTED.items():
         assert refused.value.render(locale) == said
+
+
+#: Boarding a vehicle, a second mount refused, and mounting a horse, for the GM: German
+#: wrote the name where an article must stand ("steigt in Jeep ein", "steigt auf
+#: Warhorse", "sitzt bereits auf Jeep"); it names the kind, as Czech and Russian do.
+RIDING = {
+    "cs": (
+        "Ana nastupuje do vozidla „Jeep“",
+        "Wyrm nasedá na jízdní zvíře „Warhorse“",
+        "Ana už sedí na vozidle nebo jízdním zvířeti: 'Jeep'; nejdřív sesedněte",
+    ),
+    "de": (
+        "Ana steigt in das Fahrzeug „Jeep“ ein",
+        "Wyrm steigt auf das Reittier „Warhorse“",
+        "Ana sitzt bereits auf einem Fahrzeug oder Reittier: 'Jeep'; erst absteigen",
+    ),
+    "ru": (
+        "Ana садится в транспорт «Jeep»",
+        "Wyrm садится на ездовое животное «Warhorse»",
+        "Ana уже верхом или в транспорте: 'Jeep'; сначала сойдите",
+    ),
+}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_boarding_and_mounting_read_in_each_language(locale):
+    boards, mounts, already = RIDING[locale]
+    harness = table()
+    jeep = {"name": "Jeep", "tl": 3, "sections": [{"name": "front"}]}
+    harness.resolve("mount", actor="ana", params={"vehicle": jeep})
+    assert harness.views(locale=locale)[0]["data"]["narration"] == boards
+    with pytest.raises(RuleViolation) as refused:
+        harness.resolve("mount", actor="ana", params={"vehicle": jeep})
+    assert refused.value.code == "already_mounted"
+    assert refused.value.render(locale) == already
+    horse = {"name": "Warhorse", "kind": "mount", "tl": 1}
+    harness.resolve("mount", actor="wyrm", params={"vehicle": horse})
+    assert harness.views(locale=locale)[0]["data"]["narration"] == mounts
 
 
 # -- 5. the catalogues -----------------------------------------------------------------
