@@ -79,6 +79,7 @@ from rollbridge.stores.redis_sent import SENT_BYTES, Sent, SentMemory
 from rollbridge.stores.redis_url import (
     READ_ONLY,
     check_database,
+    safe_error,
     why_not_opened,
     without_password,
 )
@@ -366,7 +367,7 @@ class RedisStore:
         except ValueError as exc:  # a malformed URL (port, scheme, database): the
             # operator's input, named without any password it holds
             raise StoreError(
-                CANNOT_OPEN(path=without_password(url), error=str(exc)),
+                CANNOT_OPEN(path=without_password(url), error=safe_error(str(exc), url)),
                 details={"url": without_password(url)},
             ) from None
         kwargs = self.client.connection_pool.connection_kwargs
