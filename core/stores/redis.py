@@ -80,6 +80,7 @@ from rollbridge.stores.redis_url import (
     READ_ONLY,
     check_database,
     safe_error,
+    server_of,
     why_not_opened,
     without_password,
 )
@@ -370,9 +371,7 @@ class RedisStore:
                 CANNOT_OPEN(path=without_password(url), error=safe_error(str(exc), url)),
                 details={"url": without_password(url)},
             ) from None
-        kwargs = self.client.connection_pool.connection_kwargs
-        where = kwargs.get("path") or f"{kwargs.get('host')}:{kwargs.get('port')}"
-        self.where = f"redis {where}/{kwargs.get('db', 0)}"  # never the password
+        self.where = f"redis {server_of(self.client.connection_pool.connection_kwargs)}"
         self._scripts: dict[str, Script] = {
             name: self.client.register_script(getattr(lua, name)) for name in lua.__all__
         }
@@ -381,6 +380,7 @@ class RedisStore:
         except redis.RedisError as exc:
             self.client.close()
             # unreachable, a password missing or refused, no Redis there: say what to check
+            kwargs = self.client.connection_pool.connection_kwargs
             given = bool(kwargs.get("password") or kwargs.get("username"))
             why = why_not_opened(exc, password=given)
             raise StoreError(CANNOT_OPEN(path=self.where, error=why)) from exc

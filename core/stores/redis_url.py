@@ -12,6 +12,7 @@ a replica is said with its fix when a write is refused (:data:`READ_ONLY`).
 from __future__ import annotations
 
 import re
+from typing import Any
 from urllib.parse import unquote, unquote_plus, urlsplit, urlunsplit
 
 import redis
@@ -24,6 +25,7 @@ __all__ = [
     "READ_ONLY",
     "check_database",
     "safe_error",
+    "server_of",
     "why_not_opened",
     "without_password",
 ]
@@ -124,6 +126,19 @@ def safe_error(text: str, url: str) -> str:
         return "'***'" if quoted[1] and quoted[1] not in shown else quoted[0]
 
     return re.sub(r"'([^']*)'", hide, text)
+
+
+def server_of(kwargs: dict[str, Any]) -> str:
+    """The server a client's ``connection_kwargs`` name, as the lines of a running
+    server say it, never with the password: ``HOST:PORT/N`` (an IPv6 address in
+    brackets; the port redis-py uses, 6379, where the URL gives none) or a socket's
+    ``PATH/N``."""
+    where = kwargs.get("path")
+    if not where:
+        host = str(kwargs.get("host") or "localhost")
+        host = f"[{host}]" if ":" in host else host
+        where = f"{host}:{kwargs.get('port') or 6379}"
+    return f"{where}/{kwargs.get('db') or 0}"
 
 
 def check_database(url: str) -> None:

@@ -249,3 +249,19 @@ def test_a_password_with_an_at_in_the_query_is_still_accepted():
     from rollbridge.stores.redis_url import check_database
 
     check_database("redis://127.0.0.1:6379/0?password=a@b")
+
+
+@pytest.mark.parametrize(
+    ("url", "where"),
+    [
+        ("redis://nothing.invalid/0", "redis nothing.invalid:6379/0"),  # it said ":None"
+        ("redis://[::1]:1/2", "redis [::1]:1/2"),  # it said "::1:1/2"
+        (f"redis://:{SECRET}@[::1]:1/2", "redis [::1]:1/2"),
+    ],
+)
+def test_the_server_is_named_with_the_port_redis_py_uses_and_an_ipv6_host_bracketed(url, where):
+    with pytest.raises(StoreError) as caught:
+        RedisStore(url)  # nothing answers at either
+    said = caught.value.render("en")
+    assert said.startswith(f"cannot open {where}: nothing answers there (")
+    assert SECRET not in said
