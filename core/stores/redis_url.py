@@ -155,7 +155,8 @@ def check_database(url: str) -> None:
         return  # redis-py says what it cannot read
     if parts.scheme not in ("redis", "rediss") or not parts.netloc:
         return  # a socket's path (an @ may be in it), or no host (redis-py refuses it)
-    if "@" in parts.path or "@" in parts.fragment or _at_in_a_key(parts.query):
+    rest = "@" in parts.path or "@" in parts.fragment or _at_in_a_key(parts.query)
+    if rest and "@" not in parts.netloc:
         # a password cut short by a / ? or # in it: what follows is no database,
         # and naming it would print the rest of the password
         raise StoreError(

@@ -249,6 +249,7 @@ def test_a_password_with_an_at_in_the_query_is_still_accepted():
     from rollbridge.stores.redis_url import check_database
 
     check_database("redis://127.0.0.1:6379/0?password=a@b")
+    check_database("redis://:pw@127.0.0.1:6379/0#x@y")  # a fragment after a whole password
 
 
 @pytest.mark.parametrize(
