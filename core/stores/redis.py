@@ -78,6 +78,7 @@ from rollbridge.stores.redis_keys import DEFAULT_PREFIX, RedisKeys, TableKeys
 from rollbridge.stores.redis_sent import SENT_BYTES, Sent, SentMemory
 from rollbridge.stores.redis_url import (
     READ_ONLY,
+    UNKNOWN_SETTING,
     check_database,
     safe_error,
     server_of,
@@ -384,6 +385,10 @@ class RedisStore:
             given = bool(kwargs.get("password") or kwargs.get("username"))
             why = why_not_opened(exc, password=given)
             raise StoreError(CANNOT_OPEN(path=self.where, error=why)) from exc
+        except TypeError as exc:  # a query's key redis-py hands its connection unread
+            self.client.close()
+            why = UNKNOWN_SETTING(error=safe_error(str(exc), url))
+            raise StoreError(CANNOT_OPEN(path=self.where, error=why)) from None
 
     def __repr__(self) -> str:
         return f"RedisStore({self.where!r}, prefix={self.keys.prefix!r}, retain={self.retain})"

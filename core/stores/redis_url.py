@@ -23,6 +23,7 @@ from rollbridge.text import Messages, Text
 
 __all__ = [
     "READ_ONLY",
+    "UNKNOWN_SETTING",
     "check_database",
     "safe_error",
     "server_of",
@@ -67,6 +68,16 @@ NOT_REDIS = say(
     "redis.not_redis",
     "what answers there is not Redis ({error}): check the port in --redis (or"
     " $ROLLBRIDGE_REDIS); Redis listens on 6379 unless told otherwise",
+)
+
+# Translators: why a Redis server cannot be used, after "cannot open {path}: ";
+# {error} is redis-py's own words, naming the setting; ?, db=, password= and
+# socket_timeout= stay as they are.
+UNKNOWN_SETTING = say(
+    "redis.unknown_setting",
+    "the URL's query, after its ?, gives a setting redis-py does not take ({error}):"
+    " check its spelling in --redis (or $ROLLBRIDGE_REDIS); db=, password= and"
+    " socket_timeout= are some it takes",
 )
 
 # Translators: {where} names the Redis server ("redis HOST:PORT/N"); {error} is Redis's

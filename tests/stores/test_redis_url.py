@@ -266,3 +266,21 @@ def test_the_server_is_named_with_the_port_redis_py_uses_and_an_ipv6_host_bracke
     said = caught.value.render("en")
     assert said.startswith(f"cannot open {where}: nothing answers there (")
     assert SECRET not in said
+
+
+def test_a_setting_of_the_query_redis_py_does_not_take_is_named_without_a_traceback(
+    capsys, redis_factory
+):
+    # redis-py hands a query's unknown key to its connection: a TypeError at the first
+    # PING, printed as a traceback by every command
+    server = redis_factory()
+    url = server.url.replace("redis://", f"redis://:{SECRET}@") + "?timeout=5"
+    err = _refused(capsys, "table", "list", "--redis", url)
+    assert err.startswith(
+        f"rollbridge: error: store_error: cannot open redis 127.0.0.1:{server.port}/0:"
+        " the URL's query, after its ?, gives a setting redis-py does not take ("
+    )
+    assert "'timeout'" in err and SECRET not in err
+    with pytest.raises(StoreError) as caught:
+        RedisStore(url)
+    assert "socket_timeout=" in caught.value.render("en")
