@@ -47,14 +47,16 @@ REDIS_ENV = "ROLLBRIDGE_REDIS"
 say = Messages("rollbridge")
 # Translators: {where} names the Redis server; {problems} the settings' problems, one
 # per line, each after "  - " (the spec after "problems:" puts it between two: keep it
-# as it is). redis.conf, redis-cli, CONFIG SET, CONFIG REWRITE, appendonly and AOF
-# stay as they are.
+# as it is). redis.conf, redis-cli, CONFIG SET, CONFIG REWRITE, appendonly, AOF and
+# the redis-server command line stay as they are.
 UNSAFE = say(
     "cli.redis.unsafe",
     "{where} would lose acknowledged changes:\n  - {problems:\n  - }\nSet them in its "
     "redis.conf, or with redis-cli CONFIG SET and then CONFIG REWRITE: a CONFIG SET alone is "
     "forgotten when Redis restarts, and a Redis started again without appendonly does not read "
-    'its AOF, so it comes back empty (docs/redis.md, "Durability"); or start with '
+    'its AOF, so it comes back empty (docs/redis.md, "Durability"); a Redis run without a '
+    "redis.conf, where CONFIG REWRITE fails, takes them on its command line: redis-server "
+    "--appendonly yes --appendfsync always --maxmemory-policy noeviction; or start with "
     "--redis-unsafe if losing them is acceptable",
 )
 BOTH = say("cli.store.both", "give --db or --redis, not both")

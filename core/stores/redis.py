@@ -78,7 +78,10 @@ from rollbridge.stores.redis_keys import DEFAULT_PREFIX, RedisKeys, TableKeys
 from rollbridge.stores.redis_sent import SENT_BYTES, Sent, SentMemory
 from rollbridge.stores.redis_url import (
     READ_ONLY,
+    UNKNOWN_SETTING,
     check_database,
+    safe_error,
+    server_of,
     why_not_opened,
     without_password,
 )
@@ -366,12 +369,10 @@ class RedisStore:
         except ValueError as exc:  # a malformed URL (port, scheme, database): the
             # operator's input, named without any password it holds
             raise StoreError(
-                CANNOT_OPEN(path=without_password(url), error=str(exc)),
+                CANNOT_OPEN(path=without_password(url), error=safe_error(str(exc), url)),
                 details={"url": without_password(url)},
             ) from None
-        kwargs = self.client.connection_pool.connection_kwargs
-        where = kwargs.get("path") or f"{kwargs.get('host')}:{kwargs.get('port')}"
-        self.where = f"redis {where}/{kwargs.get('db', 0)}"  # never the password
+        self.where = f"redis {server_of(self.client.connection_pool.connection_kwargs)}"
         self._scripts: dict[str, Script] = {
             name: self.client.register_script(getattr(lua, name)) for name in lua.__all__
         }
@@ -380,9 +381,14 @@ class RedisStore:
         except redis.RedisError as exc:
             self.client.close()
             # unreachable, a password missing or refused, no Redis there: say what to check
+            kwargs = self.client.connection_pool.connection_kwargs
             given = bool(kwargs.get("password") or kwargs.get("username"))
             why = why_not_opened(exc, password=given)
             raise StoreError(CANNOT_OPEN(path=self.where, error=why)) from exc
+        except TypeError as exc:  # a query's key redis-py hands its connection unread
+            self.client.close()
+            why = UNKNOWN_SETTING(error=safe_error(str(exc), url))
+            raise StoreError(CANNOT_OPEN(path=self.where, error=why)) from None
 
     def __repr__(self) -> str:
         return f"RedisStore({self.where!r}, prefix={self.keys.prefix!r}, retain={self.retain})"

@@ -12,7 +12,8 @@ a replica is said with its fix when a write is refused (:data:`READ_ONLY`).
 from __future__ import annotations
 
 import re
-from urllib.parse import unquote, urlsplit, urlunsplit
+from typing import Any
+from urllib.parse import unquote, unquote_plus, urlsplit, urlunsplit
 
 import redis
 
@@ -20,7 +21,15 @@ from rollbridge.exceptions import StoreError
 from rollbridge.stores.base import CANNOT_OPEN, NO_REDIS
 from rollbridge.text import Messages, Text
 
-__all__ = ["READ_ONLY", "check_database", "why_not_opened", "without_password"]
+__all__ = [
+    "READ_ONLY",
+    "UNKNOWN_SETTING",
+    "check_database",
+    "safe_error",
+    "server_of",
+    "why_not_opened",
+    "without_password",
+]
 
 say = Messages("rollbridge")
 # Translators: why a Redis server cannot be used, after "cannot open {path}: ";
@@ -30,6 +39,13 @@ DATABASE_NOT_A_NUMBER = say(
     "redis.database_not_a_number",
     "the database after the port, {database}, is not a number: give redis://HOST:PORT/N,"
     " N a database number (0 to 15 on a Redis as it comes), in --redis (or $ROLLBRIDGE_REDIS)",
+)
+# Translators: why a Redis server cannot be used, after "cannot open {path}: ";
+# /, ?, #, %2F, %3F, %23, @ and HOST stay as they are.
+PASSWORD_CUT = say(
+    "redis.password_cut",
+    "the URL has an @ after the end of its host part: a /, ? or # in the password ends"
+    " it there; write them as %2F, %3F and %23 in --redis (or $ROLLBRIDGE_REDIS)",
 )
 # Translators: why a Redis server cannot be used, after "cannot open {path}: ";
 # redis://, PASSWORD, USER, HOST, PORT and N stay as they are.
@@ -54,6 +70,16 @@ NOT_REDIS = say(
     " $ROLLBRIDGE_REDIS); Redis listens on 6379 unless told otherwise",
 )
 
+# Translators: why a Redis server cannot be used, after "cannot open {path}: ";
+# {error} is redis-py's own words, naming the setting; ?, db=, password= and
+# socket_timeout= stay as they are.
+UNKNOWN_SETTING = say(
+    "redis.unknown_setting",
+    "the URL's query, after its ?, gives a setting redis-py does not take ({error}):"
+    " check its spelling in --redis (or $ROLLBRIDGE_REDIS); db=, password= and"
+    " socket_timeout= are some it takes",
+)
+
 # Translators: {where} names the Redis server ("redis HOST:PORT/N"); {error} is Redis's
 # own words; --redis and $ROLLBRIDGE_REDIS stay as they are.
 READ_ONLY = say(
@@ -62,8 +88,9 @@ READ_ONLY = say(
     " $ROLLBRIDGE_REDIS) at its primary",
 )
 
-#: A query's ``password=`` (redis-py takes the password from there too), wherever it is.
-_QUERY_PASSWORD = re.compile(r"(?i)([?&;]password=)[^&;#]*")
+#: A query's ``key=value`` pair, wherever it is: a value ends at ``&`` or ``#`` only,
+#: as :func:`urllib.parse.parse_qs` (which redis-py uses) ends it; ``;`` is no end.
+_QUERY_PAIR = re.compile(r"([?&])([^&#=]*)=([^&#]*)")
 #: Everything up to the last ``@`` of a URL, the scheme kept.
 _BEFORE_AT = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*:/*)?.*@", re.DOTALL)
 
@@ -78,22 +105,56 @@ def without_password(url: str) -> str:
     everything before its last ``@`` hidden, the scheme kept: such a URL was printed
     whole, or the password's end was."""
     try:
+        url = _QUERY_PAIR.sub(_hide_password_pair, url)  # first: a value may hold an @
         parts = urlsplit(url)
         if parts.password is None or url.count("@") != parts.netloc.count("@"):
-            masked = _BEFORE_AT.sub(r"\1***@", url) if "@" in url else url
-            return _QUERY_PASSWORD.sub(r"\1***", masked)
+            return _BEFORE_AT.sub(r"\1***@", url) if "@" in url else url
         host = parts.hostname or ""
         host = f"[{host}]" if ":" in host else host  # an IPv6 address
         port = f":{parts.port}" if parts.port else ""
         user = f"{parts.username}:***@" if parts.username else ":***@"
         netloc = f"{user}{host}{port}"
-        return _QUERY_PASSWORD.sub(r"\1***", urlunsplit(parts._replace(netloc=netloc)))
+        return urlunsplit(parts._replace(netloc=netloc))
     except ValueError:
         return "(an unreadable Redis URL)"
 
 
+def _hide_password_pair(pair: re.Match[str]) -> str:
+    """A query's pair with its value hidden if its key is ``password`` as redis-py
+    reads it (``%70assword`` too: :func:`~urllib.parse.parse_qs` decodes keys)."""
+    if unquote_plus(pair[2]).lower() != "password":
+        return pair[0]
+    return f"{pair[1]}{pair[2]}=***"
+
+
+def safe_error(text: str, url: str) -> str:
+    """redis-py's refusal of ``url`` (``text``) with any quoted piece of what
+    :func:`without_password` hides replaced by ``***``: its ``Port could not be cast
+    to integer value as 'PW'`` quotes a password cut short by a ``?`` in it."""
+    shown = without_password(url)
+
+    def hide(quoted: re.Match[str]) -> str:
+        return "'***'" if quoted[1] and quoted[1] not in shown else quoted[0]
+
+    return re.sub(r"'([^']*)'", hide, text)
+
+
+def server_of(kwargs: dict[str, Any]) -> str:
+    """The server a client's ``connection_kwargs`` name, as the lines of a running
+    server say it, never with the password: ``HOST:PORT/N`` (an IPv6 address in
+    brackets; the port redis-py uses, 6379, where the URL gives none) or a socket's
+    ``PATH/N``."""
+    where = kwargs.get("path")
+    if not where:
+        host = str(kwargs.get("host") or "localhost")
+        host = f"[{host}]" if ":" in host else host
+        where = f"{host}:{kwargs.get('port') or 6379}"
+    return f"{where}/{kwargs.get('db') or 0}"
+
+
 def check_database(url: str) -> None:
-    """Refuse a ``redis://`` or ``rediss://`` URL whose path is no database number.
+    """Refuse a ``redis://`` or ``rediss://`` URL whose path is no database number,
+    or whose password a ``/``, ``?`` or ``#`` in it cut short (an ``@`` after the host).
 
     redis-py reads ``/1x`` or ``/abc`` as no database at all and uses database 0:
     an operator who meant database 1 was served another store's tables.
@@ -103,14 +164,30 @@ def check_database(url: str) -> None:
         parts = urlsplit(url)
     except ValueError:
         return  # redis-py says what it cannot read
-    if parts.scheme not in ("redis", "rediss") or not parts.netloc or "db=" in parts.query:
-        return  # a socket's path, no host (redis-py refuses it), or the query's db=
+    if parts.scheme not in ("redis", "rediss") or not parts.netloc:
+        return  # a socket's path (an @ may be in it), or no host (redis-py refuses it)
+    rest = "@" in parts.path or "@" in parts.fragment or _at_in_a_key(parts.query)
+    if rest and "@" not in parts.netloc:
+        # a password cut short by a / ? or # in it: what follows is no database,
+        # and naming it would print the rest of the password
+        raise StoreError(
+            CANNOT_OPEN(path=without_password(url), error=PASSWORD_CUT()),
+            details={"url": without_password(url), "field": "redis"},
+        )
+    if "db=" in parts.query:
+        return  # the query's db= is the database
     database = unquote(parts.path).strip("/")
     if database and not database.isdigit():
         raise StoreError(
             CANNOT_OPEN(path=without_password(url), error=DATABASE_NOT_A_NUMBER(database=database)),
             details={"url": without_password(url), "field": "redis"},
         )
+
+
+def _at_in_a_key(query: str) -> bool:
+    """Whether an ``@`` of ``query`` is outside its values (as ``parse_qs`` reads
+    them): ``?password=a@b`` is a password, ``?b@HOST:6379/0`` a password's end."""
+    return any("@" in pair.partition("=")[0] for pair in query.split("&"))
 
 
 def why_not_opened(exc: redis.RedisError, password: bool) -> Text | str:

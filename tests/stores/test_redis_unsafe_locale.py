@@ -82,6 +82,23 @@ def test_the_refusal_says_how_to_fix_the_settings_so_that_a_restart_keeps_them(n
     assert (locale == "en") == ("a CONFIG SET alone is forgotten when Redis restarts" in fix)
 
 
+@pytest.mark.parametrize("locale", ["en", "cs", "de", "ru"])
+def test_the_refusal_says_how_to_keep_them_on_a_redis_run_without_a_redis_conf(no_aof, locale):
+    """A Redis started with its settings on its command line (as this one, and as
+    Docker's redis image runs it) has no file for ``CONFIG REWRITE`` to write: the
+    advice of ``CONFIG SET`` and then ``CONFIG REWRITE`` ended in ``ERR The server is
+    running without a config file``, and the fix was forgotten at the next restart."""
+    admin = redis.Redis(port=no_aof.port)
+    try:
+        with pytest.raises(redis.ResponseError, match="without a config file"):
+            admin.config_rewrite()
+    finally:
+        admin.close()
+    fix = _refusal(no_aof, locale).render(locale).split("\n")[2]
+    assert "CONFIG REWRITE" in fix
+    assert "redis-server --appendonly yes --appendfsync always --maxmemory-policy noeviction" in fix
+
+
 def test_serve_refuses_an_unsafe_redis_in_its_locale(no_aof):
     refused = subprocess.run(
         [sys.executable, "-m", "rollbridge", "serve", "--port", str(free_port()), "--redis",

@@ -203,3 +203,84 @@ def test_a_url_that_names_a_replica_is_refused_with_where_to_point_it(capsys, re
     finally:
         admin.replicaof("NO", "ONE")
         admin.close()
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        f"redis://127.0.0.1:6379/0?password=ab;{SECRET}",  # parse_qs ends a value at & only
+        f"redis://127.0.0.1:6379/0?password=ab@{SECRET}",  # an @ in the query's password
+        f"redis://127.0.0.1:6379/0?%70assword={SECRET}",  # parse_qs decodes the key
+        f"unix:///tmp/redis.sock?db=0&password=x;{SECRET}",
+    ],
+)
+def test_a_query_password_redis_reads_is_hidden_whole(url):
+    from redis.connection import parse_url
+
+    assert SECRET in parse_url(url)["password"]  # what redis-py would send as AUTH
+    shown = without_password(url)
+    assert SECRET not in shown and "***" in shown
+
+
+@pytest.mark.parametrize("cut", ["/", "?", "#"])
+def test_a_password_cut_short_by_a_slash_question_mark_or_hash_is_named_not_printed(capsys, cut):
+    # redis-py reads the password's first half as a port (or takes database 0 for
+    # the rest): the refusal quoted a half of the password (the database "cd@…", or
+    # "Port could not be cast to integer value as 'ab'")
+    url = f"redis://:ab{SECRET}{cut}{SECRET}cd@127.0.0.1:6379/0"
+    with pytest.raises(StoreError) as caught:
+        RedisStore(url)
+    said = caught.value.render("en") + str(caught.value.details)
+    assert SECRET not in said and "%2F, %3F and %23" in said
+    err = _refused(capsys, "table", "list", "--redis", url)
+    assert SECRET not in err and "%2F, %3F and %23" in err
+
+
+def test_redis_py_s_own_refusal_never_quotes_a_piece_of_the_password():
+    url = f"redis://:{SECRET}?x=1@127.0.0.1:6379/0"  # no @ outside a query's value
+    with pytest.raises(StoreError) as caught:
+        RedisStore(url)
+    said = caught.value.render("en") + str(caught.value.details)
+    assert SECRET not in said and "Port could not be cast to integer value as '***'" in said
+
+
+def test_a_password_with_an_at_in_the_query_is_still_accepted():
+    # not a password cut short: redis-py sends a@b, and so the URL is not refused
+    from rollbridge.stores.redis_url import check_database
+
+    check_database("redis://127.0.0.1:6379/0?password=a@b")
+    check_database("redis://:pw@127.0.0.1:6379/0#x@y")  # a fragment after a whole password
+
+
+@pytest.mark.parametrize(
+    ("url", "where"),
+    [
+        ("redis://nothing.invalid/0", "redis nothing.invalid:6379/0"),  # it said ":None"
+        ("redis://[::1]:1/2", "redis [::1]:1/2"),  # it said "::1:1/2"
+        (f"redis://:{SECRET}@[::1]:1/2", "redis [::1]:1/2"),
+    ],
+)
+def test_the_server_is_named_with_the_port_redis_py_uses_and_an_ipv6_host_bracketed(url, where):
+    with pytest.raises(StoreError) as caught:
+        RedisStore(url)  # nothing answers at either
+    said = caught.value.render("en")
+    assert said.startswith(f"cannot open {where}: nothing answers there (")
+    assert SECRET not in said
+
+
+def test_a_setting_of_the_query_redis_py_does_not_take_is_named_without_a_traceback(
+    capsys, redis_factory
+):
+    # redis-py hands a query's unknown key to its connection: a TypeError at the first
+    # PING, printed as a traceback by every command
+    server = redis_factory()
+    url = server.url.replace("redis://", f"redis://:{SECRET}@") + "?timeout=5"
+    err = _refused(capsys, "table", "list", "--redis", url)
+    assert err.startswith(
+        f"rollbridge: error: store_error: cannot open redis 127.0.0.1:{server.port}/0:"
+        " the URL's query, after its ?, gives a setting redis-py does not take ("
+    )
+    assert "'timeout'" in err and SECRET not in err
+    with pytest.raises(StoreError) as caught:
+        RedisStore(url)
+    assert "socket_timeout=" in caught.value.render("en")
