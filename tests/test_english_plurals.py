@@ -105,6 +105,7 @@ NEVER_ONE = {
     "rollbridge.limit.event_size": "{limit} is --max-event-size, at least 4,096 bytes",
     "rollbridge.odds.too_many_totals": "{totals} and {size} above a reply's limit",
     "rollbridge.odds.too_costly": "{limit} is the odds' step bound, thousands",
+    "rollbridge.odds.too_many_bits": "{limit} is the odds' plain_bits bound, 40,000,000",
     "rollbridge.odds.why.states": "{limit} is the odds' unit_states bound, 20,000",
     # "{kind} values": a JSON type's name ("integer values"), not a count
     "rollbridge.schema.values": "a type's name, not a count",

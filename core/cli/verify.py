@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -242,7 +243,9 @@ def read_log(path: str) -> list[dict[str, Any]]:
     for number, raw in enumerate(raws, start=1):
         try:
             line = raw.decode("utf-8")
-        except UnicodeDecodeError:
+        except UnicodeDecodeError as exc:
+            if number == len(raws) and _letter_cut(data, raw, exc):
+                raise ValueError(CUT_OFF(path=path, line=number)) from None
             raise ValueError(NOT_TEXT(path=path, line=number)) from None
         if not line.strip():
             entries.append({})
@@ -268,11 +271,38 @@ def read_log(path: str) -> list[dict[str, Any]]:
 def _ends_early(data: bytes, line: str, error: json.JSONDecodeError) -> bool:
     """Whether the file's last line is JSON cut off (a file that does not end with a
     line break, whose JSON is whole up to where the text ends): what a download that
-    stopped early leaves, which the parser calls an "unterminated string" or a value
-    "expected" at the end."""
+    stopped early leaves, which the parser calls an "unterminated string", a value
+    "expected" at the end or where a word the cut shortened starts (``fa`` of
+    ``false``), or an "invalid \\uXXXX escape" that the end cut short."""
     if data.endswith((b"\n", b"\r")):
         return False
-    return error.pos >= len(line.rstrip()) or error.msg.startswith("Unterminated string")
+    rest = line[error.pos :].rstrip()
+    return (
+        error.pos >= len(line.rstrip())
+        or error.msg.startswith("Unterminated string")
+        # a word cut short ("fa" of false, a minus sign without its number), or an
+        # escape (u04 of the escape of the letter U+0423)
+        or (bool(rest) and any(word.startswith(rest) for word in _WORDS))
+        or (error.msg.startswith("Invalid \\uXXXX") and _ESCAPE_CUT.fullmatch(rest) is not None)
+    )
+
+
+#: The words JSON spells out, which a cut can leave part of, and a number's sign.
+_WORDS = ("true", "false", "null", "-")
+#: What is left of a ``\\uXXXX`` escape (after its backslash) that the end of the
+#: text cut short.
+_ESCAPE_CUT = re.compile(r"u[0-9A-Fa-f]{0,3}")
+
+
+def _letter_cut(data: bytes, raw: bytes, error: UnicodeDecodeError) -> bool:
+    """Whether the file's last line ends inside a letter's UTF-8 bytes (a download
+    that stopped between them): the bytes are UTF-8 up to there, and the file does
+    not end with a line break."""
+    return (
+        not data.endswith((b"\n", b"\r"))
+        and error.reason == "unexpected end of data"
+        and error.end == len(raw)
+    )
 
 
 def _refusal(entry: Any) -> bool:

@@ -33,6 +33,7 @@ __all__ = [
     "point",
     "power",
     "too_costly",
+    "too_large",
 ]
 
 #: The most outcome pairs one combination of two laws may visit (``*``, ``/``), by
@@ -47,6 +48,13 @@ say = Messages("rollbridge")
 TOO_COSTLY = say(
     "odds.too_costly",
     "the exact distribution of {formula} needs more than {limit:,} steps; it is not approximated",
+)
+# Translators: {formula} is the formula, quoted; {limit} a number of bits (binary
+# digits: the size of the law's exact numbers in memory).
+TOO_LARGE = say(
+    "odds.too_many_bits",
+    "the exact distribution of {formula} takes more than {limit:,} bits to hold; it is "
+    "not approximated",
 )
 
 Value = int | Fraction
@@ -82,6 +90,13 @@ def too_costly(text: str, limit: int) -> DiceLimitExceeded:
     """The error for a computation past one of the bounds."""
     return DiceLimitExceeded(
         TOO_COSTLY(formula=repr(text), limit=limit), details={"formula": text, "limit": limit}
+    )
+
+
+def too_large(text: str, limit: int) -> DiceLimitExceeded:
+    """The error for a law past a bound on its size in bits (``plain_bits``)."""
+    return DiceLimitExceeded(
+        TOO_LARGE(formula=repr(text), limit=limit), details={"formula": text, "limit": limit}
     )
 
 

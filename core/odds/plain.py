@@ -15,7 +15,7 @@ computed.
 from __future__ import annotations
 
 from rollbridge.odds.bounds import DEFAULT_BOUNDS, current
-from rollbridge.odds.law import Law, too_costly
+from rollbridge.odds.law import Law, too_costly, too_large
 
 __all__ = ["MAX_TOTALS", "plain_law", "ways"]
 
@@ -53,7 +53,7 @@ def plain_law(number: int, faces: int, text: str) -> Law:
     if totals > bounds.totals:
         raise too_costly(text, bounds.totals)
     if totals * (faces**number).bit_length() > bounds.plain_bits:
-        raise too_costly(text, bounds.plain_bits)
+        raise too_large(text, bounds.plain_bits)
     if number == 1:
         return Law(dict.fromkeys(range(1, faces + 1), 1), faces)
     counts = ways(number, faces)

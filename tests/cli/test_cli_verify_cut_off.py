@@ -50,3 +50,46 @@ def test_a_bad_line_that_is_not_cut_off_is_not_json_as_before(text, tmp_path, ca
         log.write_text("\n".join(body) + "\n", encoding="utf-8")
         assert main(["verify", str(log)]) == 2
         assert "is not JSON: " in capsys.readouterr().err
+
+
+def _said_cut_off(tmp_path, capsys, body: bytes, name: str) -> str:
+    log = tmp_path / f"{name}.jsonl"
+    log.write_bytes(body)
+    assert main(["verify", str(log)]) == 2
+    return capsys.readouterr().err
+
+
+def test_a_download_cut_inside_a_letter_of_its_text_is_cut_off(tmp_path, capsys):
+    """A Russian player's export holds its words as UTF-8 (an action's label "Урон"):
+    a download that stopped between the two bytes of a letter was "not UTF-8 text:
+    not a log", as if the player had picked the wrong file."""
+    path = tmp_path / "v.db"
+    play(path)
+    code = main(["table", "export", "t", "--db", str(path), "--as", "player",
+                 "--format", "jsonl", "--locale", "ru"])  # fmt: skip
+    out, err = capsys.readouterr()
+    assert (code, err) == (0, "")
+    data = out.encode("utf-8")
+    letter = data.index("Урон".encode())  # the welcome's action labels, on line 1
+    lines = data[:letter].count(b"\n") + 1
+    err = _said_cut_off(tmp_path, capsys, data[: letter + 1], "letter")
+    assert f"line {lines} is cut off: the file ends before its JSON does" in err
+
+
+@pytest.mark.parametrize("word", ["false", "true", "null"])
+def test_a_download_cut_inside_a_literal_is_cut_off(text, tmp_path, capsys, word):
+    """A cut inside ``false``, ``true`` or ``null`` (``"verifiable":fa``): the parser
+    says "Expecting value" where the word starts, not at the end of the text."""
+    at = text.index(f": {word}")
+    lines = text[:at].count("\n") + 1
+    err = _said_cut_off(tmp_path, capsys, text[: at + 4].encode(), word)
+    assert f"line {lines} is cut off" in err, err
+
+
+def test_a_download_cut_inside_an_escape_is_cut_off(tmp_path, capsys):
+    """A cut inside a ``\\uXXXX`` escape (a log saved with escaped letters): the
+    parser says "Invalid \\uXXXX escape"."""
+    at = len('{"type": "event", "seq": 1, "kind": "roll", "label": "\\u04')
+    body = '{"type": "event", "seq": 1, "kind": "roll", "label": "\\u0423"}'[:at]
+    err = _said_cut_off(tmp_path, capsys, body.encode(), "escape")
+    assert "line 1 is cut off" in err, err

@@ -23,8 +23,9 @@ def test_a_plain_term_past_the_bits_is_refused(formula):
         distribution(formula)
     assert refused.value.code == "dice_limit"
     assert refused.value.message.endswith(
-        "needs more than 40,000,000 steps; it is not approximated"
+        "takes more than 40,000,000 bits to hold; it is not approximated"
     )
+    assert refused.value.details["limit"] == 40_000_000
 
 
 def test_the_cli_says_so_in_one_line(capsys):
@@ -32,9 +33,25 @@ def test_the_cli_says_so_in_one_line(capsys):
     out, err = capsys.readouterr()
     assert out == ""
     assert err == (
-        "rollbridge: error: dice_limit: the exact distribution of '999d1000' needs more "
-        "than 40,000,000 steps; it is not approximated\n"
+        "rollbridge: error: dice_limit: the exact distribution of '999d1000' takes more "
+        "than 40,000,000 bits to hold; it is not approximated\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("locale", "said"),
+    [
+        ("cs", "přesné rozdělení '999d1000' zabírá více než 40 000 000 bitů"),
+        ("de", "die exakte Verteilung von '999d1000' braucht mehr als 40.000.000 Bits"),
+        ("ru", "точное распределение '999d1000' занимает больше 40 000 000 бит"),
+    ],
+)
+def test_the_refusal_names_the_term_and_the_bound_in_bits_in_each_language(capsys, locale, said):
+    """Before, the bound in bits was said in steps ("needs more than 40,000,000
+    steps"), which a GM took for a count of dice or outcomes to cut down."""
+    assert main(["odds", "999d1000", "--locale", locale]) == 1
+    err = capsys.readouterr().err.replace("\xa0", " ")  # cs and ru group with a no-break space
+    assert said in err, err
 
 
 @pytest.mark.parametrize(("number", "faces"), [(999, 6), (50, 1000), (1, 1_000_000)])
