@@ -66,9 +66,10 @@ SAME_AT_ONE = {
     "tn.recoil",
     "code.fired",
     "damage.code.fired",
-    # "+ 1 overflow": a mass noun here
+    # "+ 1 overflow": a mass noun here (and in sr2's table of odds, which says it so)
     "damage.overflow",
     "damage.taken.overflow",
+    "odds.level_overflow",
     # "(at most 1 are held)", "(the last 1 are remembered)": counts a table sets, >= 2
     "chips.award.capped",
     "refused.unknown_roll",
@@ -84,7 +85,7 @@ NOT_NOUNS = frozenset({
     "divides", "names", "dies", "keeps", "hits", "misses", "botches", "resists", "bleeds",
     "tries", "meets", "beats", "rolls", "spends", "casts", "improves", "dispels", "gets",
     "recovers", "wears", "carries", "puts", "harms", "heals", "regains", "leaves",
-    "registers", "implements", "defines", "requires",
+    "registers", "implements", "defines", "requires", "follows",
 })  # fmt: skip
 #: Placeholders named as counts: a word of NOT_NOUNS after one is a noun all the same.
 COUNT_NAMES = frozenset({"count", "n", "limit"})  # ({total} is a roll's total too)
