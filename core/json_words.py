@@ -11,10 +11,11 @@ keeps Python's own words."""
 from __future__ import annotations
 
 import json
+import sys
 
 from rollbridge.text import Messages, Text
 
-__all__ = ["json_reason"]
+__all__ = ["json_reason", "value_reason"]
 
 say = Messages("rollbridge")
 
@@ -40,6 +41,9 @@ _BY_START = (
     ("Invalid \\uXXXX escape", say("json.unicode_escape", "Invalid \\uXXXX escape")),
     ("Invalid \\escape", say("json.escape", "Invalid \\escape")),
     ("Extra data", say("json.extra_data", "Extra data")),
+    # A text that starts with a byte order mark (a lone one too): Python adds advice
+    # to the programmer ("decode using utf-8-sig"), which a reader cannot follow.
+    ("Unexpected UTF-8 BOM", say("json.bom", "Unexpected UTF-8 BOM")),
     (
         "Illegal trailing comma before end of object",
         say("json.trailing_comma_object", "Illegal trailing comma before end of object"),
@@ -59,3 +63,17 @@ def json_reason(exc: json.JSONDecodeError) -> Text | str:
         if exc.msg.startswith(start):
             return words()
     return exc.msg
+
+
+# Translators: why a text is not JSON: a number in it has more digits than Python
+# reads (``limit``, 4300 unless the host set another).
+_TOO_LONG = say("json.too_long", "Exceeds the limit ({limit} digits) for integer string conversion")
+
+
+def value_reason(exc: ValueError) -> Text | str:
+    """Why a text the JSON decoder refused with a plain :class:`ValueError` (a number
+    of more digits than Python reads) is not JSON, as a text argument in the reader's
+    language; else Python's words without its advice to the programmer."""
+    if str(exc).startswith("Exceeds the limit"):
+        return _TOO_LONG(limit=sys.get_int_max_str_digits())
+    return str(exc).split(":", 1)[0]

@@ -29,7 +29,7 @@ from rollbridge.cli.render import print_error, print_json
 from rollbridge.dice.verify import Report, verify_events
 from rollbridge.engine.recheck import REASONS
 from rollbridge.exceptions import RollbridgeError, UndecodableFrame
-from rollbridge.json_words import json_reason
+from rollbridge.json_words import json_reason, value_reason
 from rollbridge.system_words import system_reason
 from rollbridge.text import Messages
 from rollbridge.visible import visible
@@ -257,8 +257,7 @@ def read_log(path: str) -> list[dict[str, Any]]:
                 raise ValueError(CUT_OFF(path=path, line=number)) from exc
             raise ValueError(UNREADABLE(path=path, line=number, error=json_reason(exc))) from exc
         except ValueError as exc:  # a number of more than 4300 digits: Python's limit
-            error = str(exc).split(":", 1)[0]  # without its advice to the programmer
-            raise ValueError(UNREADABLE(path=path, line=number, error=error)) from exc
+            raise ValueError(UNREADABLE(path=path, line=number, error=value_reason(exc))) from exc
         except RecursionError:
             raise ValueError(TOO_DEEP(path=path, line=number)) from None
         if _refusal(entry):

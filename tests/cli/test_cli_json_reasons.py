@@ -102,3 +102,32 @@ def test_verify_says_why_a_line_is_not_json_in_the_users_language(locale, said, 
     assert main(["verify", str(log), "--locale", locale]) == 2
     err = capsys.readouterr().err
     assert said in err and "Unterminated" not in err, err
+
+
+@pytest.mark.parametrize("text", ["\ufeff", '\ufeff{"dice": 2}'])
+def test_a_byte_order_mark_is_named_in_the_users_language(text, capsys):
+    """A text that starts with a byte order mark (a lone one too) was refused in
+    Python's English with advice to the programmer ("decode using utf-8-sig")."""
+    reason = json_reason(decode_error(text))
+    assert isinstance(reason, Text)
+    assert render(reason, locale="en") == "Unexpected UTF-8 BOM"
+    for locale in ("cs", "de", "ru"):
+        assert main(["resolve", "sr2", "success_test", "--params", text, "--locale", locale]) == 1
+        err = capsys.readouterr().err
+        assert "BOM" in err and "Unexpected" not in err and "utf-8-sig" not in err, err
+
+
+@pytest.mark.parametrize(
+    ("locale", "said"),
+    [("cs", "řádek 1 není JSON: číslo má víc než 4300 číslic"),
+     ("de", "eine Zahl hat mehr als 4300 Ziffern"),
+     ("ru", "строка 1 — не JSON: в числе больше 4300 цифр")],
+)  # fmt: skip
+def test_verify_names_a_number_too_long_in_the_users_language(locale, said, tmp_path, capsys):
+    """A log line with a number of more digits than Python reads was named in
+    Python's English ("Exceeds the limit ... for integer string conversion")."""
+    log = tmp_path / "log.jsonl"
+    log.write_text('{"seq": ' + "1" * 5000 + "}\n", encoding="utf-8")
+    assert main(["verify", str(log), "--locale", locale]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "Exceeds" not in err, err
