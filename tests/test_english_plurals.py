@@ -98,6 +98,9 @@ NEVER_ONE = {
     "rollbridge.cli.backup.done": "a file of at least one page",
     "rollbridge.cli.migrate.progress": "shown from PROGRESS_FROM (10) tables on",
     "rollbridge.cli.odds.long": "SHORT_FRACTION, 24 characters",
+    # Python's limit of digits (sys.get_int_max_str_digits()): 640 at the least, or 0
+    # for none, when no number is too long
+    "rollbridge.json.too_long": "Python's int_max_str_digits, at least 640",
     "rollbridge.dice.faces": "{limit} is MAX_FACES, 1,000,000",
     "rollbridge.name.invalid": "{limit} is MAX_NAME, 200 characters",
     "rollbridge.schema.depth": "{limit} is the schema's MAX_DEPTH, 32 levels",
