@@ -147,12 +147,18 @@ def test_a_name_too_long_is_refused_in_the_readers_language_not_with_a_traceback
         ("backup", "--db", long, str(tmp_path / "copy.db")),
         ("serve", "--db", long, "--port", "0"),
     ):
-        done = _rollbridge(*argv, "--locale", "de")
-        assert done.returncode == 1, (argv, done.stderr)
-        assert "Traceback" not in done.stderr, done.stderr
-        assert done.stderr.startswith("rollbridge: error: "), done.stderr
-        assert long in done.stderr and "Der Dateiname ist zu lang" in done.stderr, done.stderr
+        _refused_in_german_naming(long, argv, "rollbridge: error: ")
     assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def _refused_in_german_naming(long: str, argv: tuple[str, ...], head: str) -> None:
+    """``rollbridge ARGV --locale de`` exits 1 with one line starting ``head`` that
+    names the path ``long`` with the system's reason in German, never a traceback."""
+    done = _rollbridge(*argv, "--locale", "de")
+    assert done.returncode == 1, (argv, done.stderr)
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.startswith(head), done.stderr
+    assert long in done.stderr and "Der Dateiname ist zu lang" in done.stderr, done.stderr
 
 
 def test_a_folder_name_too_long_for_a_new_database_is_refused_not_a_traceback(tmp_path):
@@ -167,9 +173,5 @@ def test_a_folder_name_too_long_for_a_new_database_is_refused_not_a_traceback(tm
         ("admin-token", "--db", long, "--name", "bot"),
         ("serve", "--db", long, "--port", "0"),
     ):
-        done = _rollbridge(*argv, "--locale", "de")
-        assert done.returncode == 1, (argv, done.stderr)
-        assert "Traceback" not in done.stderr, done.stderr
-        assert done.stderr.startswith("rollbridge: error: store_error: "), done.stderr
-        assert long in done.stderr and "Der Dateiname ist zu lang" in done.stderr, done.stderr
+        _refused_in_german_naming(long, argv, "rollbridge: error: store_error: ")
     assert list(tmp_path.iterdir()) == []
