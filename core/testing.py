@@ -825,7 +825,7 @@ class RulesetConformance(StateConformance):
         without ``--settings``, the admin API's create without them), and each was
         refused, naming the field, for every GM of the ruleset."""
         try:
-            validate(self.ruleset.settings_schema, {}, where="settings")
+            validate(self.ruleset.settings_schema, {}, where="settings.ruleset")
         except RollbridgeError as exc:
             raise AssertionError(
                 f"a table made without settings is refused ({exc.message}): every "
@@ -882,7 +882,7 @@ class RulesetConformance(StateConformance):
         offers is among what the actor has — a view that made up or changed a choice
         would have players send what the rules refuse."""
         actors = self._actors()
-        settings = validate(self.ruleset.settings_schema, {}, where="settings")
+        settings = validate(self.ruleset.settings_schema, {}, where="settings.ruleset")
         for name, spec in self.ruleset.actions.items():
             for param, schema in ((spec.params or {}).get("properties") or {}).items():
                 annotation = schema.get("choicesFrom")

@@ -91,11 +91,12 @@ def test_a_required_setting_that_makes_every_table_create_fail_is_named(default)
     with pytest.raises(InvalidSettings, match=r"settings\.ruleset\.tone: is required"):
         TableService(MemoryStore(), host_with(Required())).create_table("T", "bandits")
     with pytest.raises(
-        AssertionError, match=r"^a table made without settings is refused \(settings\.tone: is "
+        AssertionError,
+        match=r"^a table made without settings is refused \(settings\.ruleset\.tone: is "
         r"required\): every `table create` without --settings would fail — take the field out "
         r"of settings_schema's `required` and give it a `default`"
     ):  # fmt: skip
-        _suite(Required()).test_a_table_needs_no_settings()
+        _suite(Required()).test_a_table_needs_no_settings()  # named as `table create` does
     _suite(BanditsRuleset()).test_a_table_needs_no_settings()  # bandits' own settings pass
 
 
