@@ -306,8 +306,11 @@ def _serve(args: argparse.Namespace) -> int:
         if taken is not None:
             lock, new_lock = taken
     try:
+        absent = _sidecars_absent(db) if db else []
         try:
             store = open_store(args, retain=args.retain)  # the store loads only for serving
+            if db:
+                _refuse_unwritable(store, absent)
         except RollbridgeError:
             if lock is not None and new_lock:  # no database served: no lock file left
                 remove_lock(lock, db)
@@ -329,6 +332,38 @@ def _serve(args: argparse.Namespace) -> int:
     finally:
         if lock is not None:
             os.close(lock)
+
+
+def _sidecars_absent(db: str) -> list[str]:
+    """The ``-wal`` and ``-shm`` of ``db`` not there yet: opening a file it may not
+    write, SQLite still makes them in a folder it may write."""
+    real = os.path.realpath(db)
+    return [file for file in (f"{real}-wal", f"{real}-shm") if not os.path.lexists(file)]
+
+
+def _refuse_unwritable(store: Store, absent: list[str]) -> None:
+    """Refuse, before any client is served, a database file this user may read but
+    not write (its own mode, an immutable file): it opened, and every table was
+    listed as served until the first commit failed. The check writes nothing
+    (:meth:`SQLiteStore.check_writable`): a refusal found after it leaves the file
+    as it was.
+
+    :param absent: the ``-wal`` and ``-shm`` not there before the store opened: on a
+        refusal they are removed if the ``-wal`` is empty (it holds nothing then, and
+        the refusal leaves the folder as it was).
+    :raises StoreError: the store's ``read_only`` fault, naming the file; the store
+        is closed."""
+    check = getattr(store, "check_writable", None)
+    if check is None:
+        return
+    try:
+        check()
+    except BaseException:
+        store.close()
+        wal = next((file for file in absent if file.endswith("-wal")), None)
+        if wal is not None and os.path.isfile(wal) and os.path.getsize(wal) == 0:
+            _remove(absent)
+        raise
 
 
 def _files_not_there(db: str | os.PathLike[str]) -> list[str]:

@@ -1448,6 +1448,17 @@ class SQLiteStore:
             conn.execute(f"PRAGMA user_version = {version}")
         need_room(self.path)
 
+    def check_writable(self) -> None:
+        """Whether this process may write the file, changing nothing: the schema
+        version written again as it is, then rolled back. SQLite refuses the first
+        page's write of a file it opened read-only (its mode, an immutable file) as
+        it would a commit's, before anything reaches the file or its ``-wal``.
+        :raises StoreError: the ``read_only`` fault, naming the file."""
+        with self._transaction(write=True) as conn:
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            conn.execute(f"PRAGMA user_version = {version}")
+            conn.execute("ROLLBACK")
+
     def ping(self) -> None:
         """One indexed read of the file: proves it answers. :raises StoreError:"""
         with self._transaction(begin=False) as conn:
