@@ -155,8 +155,10 @@ function keepTheLines() {
     if (formOf(key)?.querySelector(".form-status")?.textContent === text) forms[key] = line;
   }
   // the viewer chose the language in its list (by keyboard, or a screen reader's):
-  // the page loaded anew gives the list the focus back, not the top of the page
-  const focus = document.activeElement === $("language") ? "language" : null;
+  // the page loaded anew gives the list the focus back, not the top of the page; one
+  // chosen with a mouse or a finger does not (a key pressed to scroll would choose
+  // another language): the table's heading takes it, as after any join
+  const focus = document.activeElement === $("language") && !pointerChose ? "language" : null;
   keepLines(tableId, { message, forms, asked: [...asked], focus });
   keepTheForms();
 }
@@ -710,6 +712,10 @@ function offerLanguages() {
     return option;
   }));
   chooser.value = pageLanguage(locale);
+  // how the list was last used: a pointer (a mouse, a finger) or a key (a screen
+  // reader that sets the value itself presses neither: as a key)
+  chooser.addEventListener("pointerdown", () => { pointerChose = true; });
+  chooser.addEventListener("keydown", () => { pointerChose = false; });
   chooser.addEventListener("change", () => {
     languageLater = chooser.value;
     // a request still waiting (queued while the line is down, or sent and not
@@ -718,6 +724,10 @@ function offerLanguages() {
     else changeLanguageNow();
   });
 }
+
+/** Whether the language list was last used with a pointer (a mouse, a finger), not
+ * a key: its focus is then not given back after the language's reload. */
+let pointerChose = false;
 
 /** The language the viewer chose, until the page loads anew in it (it waits for the
  * answers to this page's requests), or null. */
