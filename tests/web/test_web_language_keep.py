@@ -85,11 +85,13 @@ async def test_a_language_chosen_with_the_mouse_leaves_the_list_without_the_focu
     """A mouse user chose German in the list: the page loaded anew gave the list the
     focus as for a keyboard user (the focus was on it when the page reloaded), and
     the arrow key pressed to scroll the log chose another language, the page loading
-    anew again. Now a list last used with a pointer gets no focus back: the table's
+    anew again. Now a list last used with a mouse gets no focus back: the table's
     heading takes it, as after any join."""
     result = await run_case(web_world, "mouseChoice", script="language_keep.mjs")
     assert result["clicked"] == "language", result  # the click gave the list the focus
     assert result["after"] == "title", result
+    # a phone's list, tapped (as its screen reader does): the focus given back
+    assert result["touch"] == "language", result
 
 
 async def test_a_typed_token_not_accepted_yet_outlives_one_reload_only(web_world):

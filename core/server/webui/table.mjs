@@ -156,9 +156,9 @@ function keepTheLines() {
   }
   // the viewer chose the language in its list (by keyboard, or a screen reader's):
   // the page loaded anew gives the list the focus back, not the top of the page; one
-  // chosen with a mouse or a finger does not (a key pressed to scroll would choose
-  // another language): the table's heading takes it, as after any join
-  const focus = document.activeElement === $("language") && !pointerChose ? "language" : null;
+  // chosen with a mouse does not (an arrow key pressed to scroll would choose another
+  // language): the table's heading takes it, as after any join
+  const focus = document.activeElement === $("language") && !mouseChose ? "language" : null;
   keepLines(tableId, { message, forms, asked: [...asked], focus });
   keepTheForms();
 }
@@ -712,10 +712,10 @@ function offerLanguages() {
     return option;
   }));
   chooser.value = pageLanguage(locale);
-  // how the list was last used: a pointer (a mouse, a finger) or a key (a screen
-  // reader that sets the value itself presses neither: as a key)
-  chooser.addEventListener("pointerdown", () => { pointerChose = true; });
-  chooser.addEventListener("keydown", () => { pointerChose = false; });
+  // how the list was last used: a mouse, or a key, a finger or a screen reader (one
+  // that sets the value itself presses nothing; a phone's touches its element)
+  chooser.addEventListener("pointerdown", (event) => { mouseChose = event.pointerType === "mouse"; });
+  chooser.addEventListener("keydown", () => { mouseChose = false; });
   chooser.addEventListener("change", () => {
     languageLater = chooser.value;
     // a request still waiting (queued while the line is down, or sent and not
@@ -725,9 +725,9 @@ function offerLanguages() {
   });
 }
 
-/** Whether the language list was last used with a pointer (a mouse, a finger), not
- * a key: its focus is then not given back after the language's reload. */
-let pointerChose = false;
+/** Whether the language list was last used with a mouse: its focus is then not
+ * given back after the language's reload. */
+let mouseChose = false;
 
 /** The language the viewer chose, until the page loads anew in it (it waits for the
  * answers to this page's requests), or null. */

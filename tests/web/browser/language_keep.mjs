@@ -136,7 +136,8 @@ const cases = {
   },
 
   /** A language chosen in the list with the mouse (a click on the list, the option
-   * then chosen in it): where the focus is once the page loaded anew. */
+   * then chosen in it), and on a phone by touch (a tap): where the focus is once the
+   * page loaded anew. */
   async mouseChoice(browser, result) {
     const url = `${BASE}/tables/web`;
     const page = await joinedPage(browser, "mouse", { ...DESKTOP, locale: "en-US" }, trouble, url, TOKENS.web.player);
@@ -147,6 +148,13 @@ const cases = {
     await page.waitForFunction(() => document.documentElement.lang === "de"
       && document.body.dataset.status === "connected");
     result.after = await page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName);
+    step("a phone: the list tapped");
+    const phone = await joinedPage(browser, "touch", { ...SMALL_PHONE, locale: "en-US" }, trouble, url, TOKENS.web.player);
+    await phone.tap("#language");
+    await Promise.all([phone.waitForEvent("load"), phone.selectOption("#language", "cs")]);
+    await phone.waitForFunction(() => document.documentElement.lang === "cs"
+      && document.body.dataset.status === "connected");
+    result.touch = await phone.evaluate(() => document.activeElement?.id || document.activeElement?.tagName);
   },
 
   /** A token typed into the join form on a slow line (its hello held), a language
