@@ -257,7 +257,7 @@ class SQLiteSource:
             if facts.version == 0:  # rollbridge's always has one: "serve it once" misled
                 raise NotFound(NO_SCHEMA(path=str(self.path)), code="no_database",
                                details={"path": str(self.path)})  # fmt: skip
-            if facts.version < 0:  # no rollbridge's: "serve it once" would mislead too
+            if facts.version < 0:  # no rollbridge's: refused as every command refuses it
                 check_schema_version(self.path, facts.version)
             if facts.version > SCHEMA_VERSION:  # a newer rollbridge's: said as every
                 # command says it ("serve it once if it is older" was no advice for it)
