@@ -105,6 +105,38 @@ def test_the_russian_texts_call_the_gm_master_throughout():
         assert "мастер" in path.read_text(encoding="utf-8"), path
 
 
+#: A translation's first word.
+_FIRST_WORD = re.compile(r"^\w+")
+
+
+@pytest.mark.parametrize("locale", ["cs", "ru"])
+def test_a_message_that_goes_on_a_line_begins_it_in_lower_case_translated_too(locale):
+    """A message of rollbridge's own whose English begins in lower case, or with a
+    placeholder, goes on after something (``rollbridge: error: store_error: …``, a
+    field's name): its Czech and Russian begin in lower case too (German capitalises
+    its nouns). The Russian of a schema version below 0 began ``У {path} …`` where
+    every other store error says ``у``. A first word in capitals (URL, API, PJ) is a
+    name; an English beginning with the name rollbridge (the web view's home page)
+    may be turned into a sentence."""
+    po = ROOT / "core" / "locale" / locale / "LC_MESSAGES" / "rollbridge.po"
+    with po.open("rb") as file:
+        catalogue = pofile.read_po(file, locale=locale)
+    capitalised = []
+    for message in catalogue:
+        english = message.id[0] if isinstance(message.id, tuple) else message.id
+        if not english or not (english[0].islower() or english[0] == "{"):
+            continue
+        if english.startswith("rollbridge"):
+            continue
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for translated in strings:
+            first = _FIRST_WORD.match(translated or "")
+            word = first.group() if first else ""
+            if word[:1].isupper() and not (len(word) > 1 and word.isupper()):
+                capitalised.append((message.context, translated[:60]))
+    assert not capitalised, capitalised
+
+
 #: The German informal "du": its imperatives and pronouns (case matters: "Stelle",
 #: a place, is a noun; "stelle" the imperative).
 _DU = re.compile(

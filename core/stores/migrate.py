@@ -55,6 +55,7 @@ from rollbridge.stores.sqlite import (
     SQLiteStore,
     check_cells,
     check_schema_version,
+    schema_newer,
 )
 from rollbridge.stores.sqlite_faults import explain
 from rollbridge.stores.sqlite_read import (
@@ -88,13 +89,6 @@ NO_SCHEMA = say(
     "migrate.no_schema",
     "no database in {path}: it has schema version 0, as an empty SQLite file or another "
     "program's database has, not rollbridge's; it was left as it is: check --from",
-)
-# Translators: {path} a file; {version} and {supported} schema version numbers.
-SCHEMA = say(
-    "migrate.schema",
-    "{path} has schema version {version}, but this rollbridge reads only version "
-    "{supported}: serve the file once with this rollbridge if it is older, or upgrade "
-    "rollbridge if it is newer",
 )
 # Translators: {tables} the ids of tables that Redis holds already.
 EXISTS = say(
@@ -263,14 +257,12 @@ class SQLiteSource:
             if facts.version == 0:  # rollbridge's always has one: "serve it once" misled
                 raise NotFound(NO_SCHEMA(path=str(self.path)), code="no_database",
                                details={"path": str(self.path)})  # fmt: skip
-            if facts.version < 0:  # no rollbridge's: "serve it once" would mislead too
+            if facts.version < 0:  # no rollbridge's: refused as every command refuses it
                 check_schema_version(self.path, facts.version)
-            if not 0 < facts.version <= SCHEMA_VERSION:  # a newer rollbridge's
-                raise InvalidRequest(
-                    SCHEMA(path=str(self.path), version=facts.version, supported=SCHEMA_VERSION),
-                    code="schema_version",
-                    details={"schema_version": facts.version},
-                )
+            if facts.version > SCHEMA_VERSION:  # a newer rollbridge's: said as every
+                # command says it ("serve it once if it is older" was no advice for it)
+                newer = schema_newer(self.path, facts.version)
+                raise InvalidRequest(newer.text, code="schema_version", details=newer.details)
 
         # opening it as a store would switch it to WAL (a write), or bring an older
         # schema up to date (a written older rollbridge could not read again); a

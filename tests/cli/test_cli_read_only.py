@@ -175,6 +175,12 @@ def test_a_schema_version_below_zero_is_refused_by_every_command_and_written_by_
     assert {
         name: digest for name, digest in _state(db.parent).items() if name != "rollbridge.db.lock"
     } == before
+    # backup copies it as it is (as it copies a damaged table, docs/operations.md),
+    # saying its version; the copy is refused as the file is
+    copy = tmp_path / "copy.db"
+    status, out, err = _run("backup", "--db", str(db), str(copy), "--json")
+    assert (status, err, json.loads(out)["schema_version"]) == (0, "", -1), (out, err)
+    assert _run("table", "list", "--db", str(copy)) == (1, "", said.replace(str(db), str(copy)))
 
 
 @pytest.mark.parametrize("content", [b"", b"x" * 40, None], ids=["empty", "short", "no-schema"])

@@ -81,6 +81,19 @@ async def test_the_language_list_has_the_focus_again_after_its_reload(web_world)
     assert result["plainReload"] == "title", result  # the table's heading, as after any join
 
 
+async def test_a_language_chosen_with_the_mouse_leaves_the_list_without_the_focus(web_world):
+    """A mouse user chose German in the list: the page loaded anew gave the list the
+    focus as for a keyboard user (the focus was on it when the page reloaded), and
+    the arrow key pressed to scroll the log chose another language, the page loading
+    anew again. Now a list last used with a mouse gets no focus back: the table's
+    heading takes it, as after any join."""
+    result = await run_case(web_world, "mouseChoice", script="language_keep.mjs")
+    assert result["clicked"] == "language", result  # the click gave the list the focus
+    assert result["after"] == "title", result
+    # a phone's list, tapped (as its screen reader does): the focus given back
+    assert result["touch"] == "language", result
+
+
 async def test_a_typed_token_not_accepted_yet_outlives_one_reload_only(web_world):
     """A token typed into the join form on a slow line, a language chosen before the
     server answered: the page kept it in the tab's sessionStorage as if it had

@@ -155,8 +155,10 @@ function keepTheLines() {
     if (formOf(key)?.querySelector(".form-status")?.textContent === text) forms[key] = line;
   }
   // the viewer chose the language in its list (by keyboard, or a screen reader's):
-  // the page loaded anew gives the list the focus back, not the top of the page
-  const focus = document.activeElement === $("language") ? "language" : null;
+  // the page loaded anew gives the list the focus back, not the top of the page; one
+  // chosen with a mouse does not (an arrow key pressed to scroll would choose another
+  // language): the table's heading takes it, as after any join
+  const focus = document.activeElement === $("language") && !mouseChose ? "language" : null;
   keepLines(tableId, { message, forms, asked: [...asked], focus });
   keepTheForms();
 }
@@ -710,6 +712,10 @@ function offerLanguages() {
     return option;
   }));
   chooser.value = pageLanguage(locale);
+  // how the list was last used: a mouse, or a key, a finger or a screen reader (one
+  // that sets the value itself presses nothing; a phone's touches its element)
+  chooser.addEventListener("pointerdown", (event) => { mouseChose = event.pointerType === "mouse"; });
+  chooser.addEventListener("keydown", () => { mouseChose = false; });
   chooser.addEventListener("change", () => {
     languageLater = chooser.value;
     // a request still waiting (queued while the line is down, or sent and not
@@ -718,6 +724,10 @@ function offerLanguages() {
     else changeLanguageNow();
   });
 }
+
+/** Whether the language list was last used with a mouse: its focus is then not
+ * given back after the language's reload. */
+let mouseChose = false;
 
 /** The language the viewer chose, until the page loads anew in it (it waits for the
  * answers to this page's requests), or null. */
