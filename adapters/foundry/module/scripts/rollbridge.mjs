@@ -27,7 +27,7 @@
 // "/rb odds 2d6+1", "/rb odds attack guard {…}", "/rb status".
 
 import { localizeRenderedCard, skipReplayedDice } from "./foundry/chat.mjs";
-import { addButtons } from "./foundry/buttons.mjs";
+import { addButtons, redrawApprovalCards } from "./foundry/buttons.mjs";
 import { rootOf } from "./foundry/dom.mjs";
 import { animateWhisperedDice, hideWhileRolling, stopWhisperedDice } from "./foundry/dice.mjs";
 import { registerRelay, socketSender } from "./foundry/relay.mjs";
@@ -150,7 +150,7 @@ function onRenderChatMessage(message, html) {
 Hooks.once("init", () => {
   registerSettings(() => {
     if (game.ready) client.start();
-  }, { onServerDice: applyServerDice });
+  }, { onServerDice: applyServerDice, onOutcomes: () => redrawApprovalCards(client) });
   // the server's dice for every roll: a fulfillment method, Foundry's default when the GM says so
   serverDice = registerFulfillment(client);
   applyServerDice(setting("serverDice"));
