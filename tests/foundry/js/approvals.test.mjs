@@ -259,7 +259,7 @@ for (const generation of [12, 13]) {
     ws.receive({ type: "event", table: "t1", epoch: 1, seq: 7, kind: "approval.rejected", gm_only: true, data: { pending: "p3" }, actors: [] });
     ws.receive({ type: "event", table: "t1", epoch: 1, seq: 8, kind: "roll", request: "x-p4", data: { formula: "1d6", total: 3, approved: "p4", approved_by: "gm" }, actors: [], foundry: { rolls: [] } });
     await settle(client);
-    assert.deepEqual(game.settings.get("rollbridge", "outcomes"), { t1: { epoch: 1, settled: { p3: { outcome: "rejected" }, p4: { outcome: "approved" } } } },
+    assert.deepEqual(game.settings.get("rollbridge", "outcomes"), { tables: [{ table: "t1", settled: { "1:p3": { outcome: "rejected" }, "1:p4": { outcome: "approved" } } }] },
       "the GM's record: this table's settled requests; another table's p5 and the waiting ones not in it");
     assert.deepEqual(Standin.log.messageUpdates, [], "no card's flags written: a player's own card's could be anyone's");
     const { again, elements } = await reloadKeeping(messages, generation);
@@ -295,7 +295,7 @@ for (const generation of [12, 13]) {
     // another GM's plain Reject: no reason, none kept
     ws.receive({ type: "event", table: "t1", epoch: 1, seq: 8, kind: "approval.rejected", gm_only: true, data: { pending: "p4", reason: "" }, actors: [] });
     await settle(client);
-    assert.deepEqual(game.settings.get("rollbridge", "outcomes").t1.settled, { p3: { outcome: "rejected", reason }, p4: { outcome: "rejected" } },
+    assert.deepEqual(game.settings.get("rollbridge", "outcomes").tables[0].settled, { "1:p3": { outcome: "rejected", reason }, "1:p4": { outcome: "rejected" } },
       "the reason kept with the outcome");
     const { again, elements } = await reloadKeeping(messages, generation);
     // as text: no tag, and Foundry's enrichers (@UUID[…]) broken by empty spans

@@ -7,15 +7,21 @@
 // (tests/foundry/js/outcomes.test.mjs); the setting is registered in
 // scripts/foundry/settings.mjs and written in scripts/foundry/client.mjs.
 //
-// The record: {[table]: {epoch, settled: {[pending]: {outcome, reason?}}}}, the
-// table's id ("" for none), the newest KEPT_OUTCOMES requests of its newest epoch
-// (another epoch's ids are another log's).
+// The record: {tables: [{table, settled: {["epoch:pending"]: {outcome, reason?}}}]},
+// each table by its id (null for none), the table written last last, each request
+// by its epoch and id (another epoch's ids are another log's, and the world's chat
+// keeps the cards of a table's earlier epochs too): the newest KEPT_OUTCOMES
+// requests of each of the KEPT_TABLES tables written last. (An array: an object's
+// keys that look like integers come first whatever their order of writing, and a
+// table's id may be "42".)
 
 import { OUTCOMES } from "./approvals.mjs";
 import { REASON_MAX } from "./rejection.mjs";
 
 /** How many settled requests the record keeps per table (the newest). */
 export const KEPT_OUTCOMES = 200;
+/** How many tables the record keeps (those written last). */
+export const KEPT_TABLES = 20;
 
 /** The bidirectional controls, which the server refuses in a reason. */
 const BIDI = /[\u202a-\u202e\u2066-\u2069]/u;
@@ -31,8 +37,8 @@ export function validReason(reason) {
   return reason;
 }
 
-/** The record's key of a table. */
-const tableKey = (table) => (typeof table === "string" ? table : "");
+/** A table's key of a request. */
+const requestKey = (epoch, pending) => `${epoch}:${pending}`;
 
 /**
  * How the record says request `pending` of `table` in `epoch` was settled:
@@ -43,17 +49,29 @@ const tableKey = (table) => (typeof table === "string" ? table : "");
  * @returns {{outcome: string, reason: string | null} | null}
  */
 export function keptOutcome(record, { table, epoch, pending }) {
-  const kept = /** @type {any} */ (record)?.[tableKey(table)];
-  if (!kept || kept.epoch !== epoch || typeof pending !== "string") return null;
-  const entry = Object.hasOwn(kept.settled ?? {}, pending) ? kept.settled[pending] : null;
+  const kept = tablesOf(record).find((entry) => entry.table === (table ?? null))?.settled;
+  const entry = typeof pending === "string" && Number.isInteger(epoch) ? ownObject(kept, requestKey(epoch, pending)) : null;
   if (!entry || !OUTCOMES.includes(entry.outcome)) return null;
   return { outcome: entry.outcome, reason: entry.outcome === "rejected" ? validReason(entry.reason) : null };
 }
 
+/** The record's tables, those in the shape the module writes. */
+function tablesOf(record) {
+  const tables = /** @type {any} */ (record)?.tables;
+  return Array.isArray(tables) ? tables.filter((entry) => entry && typeof entry === "object" && (entry.table === null || typeof entry.table === "string")) : [];
+}
+
+/** `object[key]` when it is an object of its own, else null. */
+function ownObject(object, key) {
+  if (!object || typeof object !== "object" || !Object.hasOwn(object, key)) return null;
+  const value = /** @type {any} */ (object)[key];
+  return value && typeof value === "object" ? value : null;
+}
+
 /**
- * The record with request `pending` settled as `outcome` (with a rejection's
- * `reason`), or null when it says so already. The table's entries of another epoch
- * go; past KEPT_OUTCOMES the oldest go.
+ * The record with request `pending` of `table` in `epoch` settled as `outcome` (with a
+ * rejection's `reason`), or null when it says so already. Past KEPT_OUTCOMES a table's
+ * oldest requests go, past KEPT_TABLES the table written longest ago.
  * @param {unknown} record
  * @param {{table: string | null, epoch: number, pending: string, outcome: string, reason?: string | null}} settled
  * @returns {Record<string, any> | null}
@@ -62,13 +80,14 @@ export function withOutcome(record, { table, epoch, pending, outcome, reason = n
   const said = keptOutcome(record, { table, epoch, pending });
   const why = outcome === "rejected" ? validReason(reason) : null;
   if (said && said.outcome === outcome && said.reason === why) return null;
-  const all = record && typeof record === "object" ? { .../** @type {any} */ (record) } : {};
-  const kept = all[tableKey(table)];
-  const settled = kept?.epoch === epoch && kept.settled && typeof kept.settled === "object" ? { ...kept.settled } : {};
-  delete settled[pending]; // the newest last
-  settled[pending] = why === null ? { outcome } : { outcome, reason: why };
-  const ids = Object.keys(settled);
-  for (const old of ids.slice(0, Math.max(0, ids.length - KEPT_OUTCOMES))) delete settled[old];
-  all[tableKey(table)] = { epoch, settled };
-  return all;
+  const tables = tablesOf(record);
+  const old = tables.find((entry) => entry.table === (table ?? null));
+  const settled = { ...(old?.settled && typeof old.settled === "object" ? old.settled : {}) };
+  delete settled[requestKey(epoch, pending)]; // the newest last
+  settled[requestKey(epoch, pending)] = why === null ? { outcome } : { outcome, reason: why };
+  const keys = Object.keys(settled);
+  for (const key of keys.slice(0, Math.max(0, keys.length - KEPT_OUTCOMES))) delete settled[key];
+  // the table written last, last
+  const others = tables.filter((entry) => entry !== old);
+  return { tables: [...others.slice(Math.max(0, others.length - KEPT_TABLES + 1)), { table: table ?? null, settled }] };
 }

@@ -43,7 +43,7 @@ export function cardOf(message) {
  * only GMs wrote.
  * @param {any} message
  */
-function authoredByGM(message) {
+export function authoredByGM(message) {
   // a message's author: a User in Foundry (its source holds the id)
   const author = message?.author?.id ?? message?.author ?? null;
   return typeof author === "string" && Boolean(game.users?.get(author)?.isGM);

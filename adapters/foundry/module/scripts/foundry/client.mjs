@@ -26,7 +26,7 @@ import { approvalPosted, Approvals, rejectionReason, settledBy } from "../core/a
 import { withOutcome } from "../core/outcomes.mjs";
 import { heldKey, HeldRequests, logMovedOn, notRemembered, refusedForNow, repeatOf, repeatUnknown, tokenMark } from "../core/held.mjs";
 import { askGM } from "./relay.mjs";
-import { followUndoButtons, redrawSettled, redrawUndoButtons } from "./buttons.mjs";
+import { authoredByGM, followUndoButtons, redrawSettled, redrawUndoButtons } from "./buttons.mjs";
 import { oddsMessage, oddsResult } from "../core/odds.mjs";
 import {
   actorUpdate,
@@ -872,7 +872,9 @@ export class FoundryClient {
     // a card already in the world's chat is not posted again: a player's client posted
     // it while no GM was active, or this client did before a reload it resumes from
     const posted = () => cardPosted(game.messages?.contents ?? [], event);
-    if (this.writer && event.kind === "approval.requested" && !posted() && !this.#approvalPosted(event.epoch, event.data?.pending)) {
+    // an approval card: a GM's of the same request, whatever its seq (a player may post
+    // a message flagged as any card: theirs does not count)
+    if (this.writer && event.kind === "approval.requested" && !this.#approvalPosted(event.epoch, event.data?.pending)) {
       await postApprovalCard(event);
     }
     if (shouldPostCard({ event, writer: this.writer, gmPresent, ownRequests: this.ownRequests }) && !posted()) {
@@ -1083,9 +1085,10 @@ export class FoundryClient {
     }
   }
 
-  /** Whether the world's chat holds the approval card of this table's request `pending` (core/approvals.mjs). */
+  /** Whether the world's chat holds a GM's approval card of this table's request `pending`
+   * (core/approvals.mjs): a card a player posted is not one. */
   #approvalPosted(epoch, pending) {
-    return approvalPosted(game.messages?.contents ?? [], { table: this.table ?? null, epoch, pending });
+    return approvalPosted(game.messages?.contents ?? [], { table: this.table ?? null, epoch, pending }, authoredByGM);
   }
 
   /**
