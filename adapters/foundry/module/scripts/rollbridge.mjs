@@ -150,7 +150,12 @@ function onRenderChatMessage(message, html) {
 Hooks.once("init", () => {
   registerSettings(() => {
     if (game.ready) client.start();
-  }, { onServerDice: applyServerDice, onOutcomes: () => redrawApprovalCards(client) });
+  }, {
+    onServerDice: applyServerDice,
+    // the GM's record of outcomes changed (written by the active GM's client): the
+    // approval cards drawn here drawn again as it says
+    onOutcomes: () => redrawApprovalCards(client).catch((error) => console.warn(`rollbridge | the approval cards: ${error?.message ?? error}`)),
+  });
   // the server's dice for every roll: a fulfillment method, Foundry's default when the GM says so
   serverDice = registerFulfillment(client);
   applyServerDice(setting("serverDice"));

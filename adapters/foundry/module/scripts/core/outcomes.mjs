@@ -21,7 +21,7 @@ import { REASON_MAX } from "./rejection.mjs";
 /** How many settled requests the record keeps per table (the newest). */
 export const KEPT_OUTCOMES = 200;
 /** How many tables the record keeps (those written last). */
-export const KEPT_TABLES = 20;
+export const KEPT_TABLES = 5;
 
 /** The bidirectional controls, which the server refuses in a reason. */
 const BIDI = /[\u202a-\u202e\u2066-\u2069]/u;
