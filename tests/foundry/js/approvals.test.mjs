@@ -347,7 +347,7 @@ test("a reason a player could have written, or one the server never sends, is no
   assert.equal(reasonShown(await card(seq, `p${seq}`, skulls), elements), `“${skulls}”`);
 });
 
-test("an outcome a player wrote on their own waiting card takes neither Approve nor Reject from the GM", async () => {
+test("an outcome a player wrote on their own waiting card takes neither Approve nor Reject from the GM's card", async () => {
   const { messages, elements } = await reloadedPage(13);
   const [, PLAYER] = USERS.map((u) => u._id);
   // the player's GM roll: their card, whose flags they may update as its author
@@ -360,8 +360,8 @@ test("an outcome a player wrote on their own waiting card takes neither Approve 
   ws.open();
   welcome(ws, { seq: 8, pending: ["p3", "p7"] });
   await settle(client);
-  assert.deepEqual(shown({ p3: messages.p3, theirs }, elements), { p3: "approve reject|", theirs: "approve reject|" },
-    "the server lists it waiting: it waits");
+  assert.deepEqual(shown({ p3: messages.p3, theirs }, elements), { p3: "approve reject|", theirs: "|" },
+    "the server lists it waiting: it waits (Approve and Reject on the GM's own card of it: outcomes.test.mjs)");
   assert.equal(reasonShown(theirs, elements), null);
   // once the server settles it, the card says how (the event, not the flag)
   ws.receive({ type: "event", table: "t1", epoch: 1, seq: 9, kind: "approval.rejected", gm_only: true, data: { pending: "p7", reason: "" }, actors: [] });

@@ -140,7 +140,7 @@ for (const generation of [12, 13]) {
     });
     await settle(client);
     const message = Standin.log.messages.at(-1);
-    assert.deepEqual(cardOf(message), { table: "t1", epoch: 1, kind: "resolution", seq: 1, pending: null, apply: null, targets: [guard.id], actor: "tukan", outcome: null, writtenReason: null });
+    assert.deepEqual(cardOf(message), { table: "t1", epoch: 1, kind: "resolution", seq: 1, pending: null, apply: null, targets: [guard.id], actor: "tukan", outcome: null, writtenReason: null, gmPosted: true });
     const { element, html } = rendered(generation);
     assert.equal(addButtons(message, html, client), 1);
     assert.match(element.card.buttons.html, /data-rollbridge-action="undo"/);

@@ -161,12 +161,11 @@ test("a second GM without a connection: the approval cards drawn again, as the a
 });
 
 for (const generation of [12, 13]) {
-  test(`v${generation}: a card a player posted as their request's approval card does not keep the GM's own card from being posted`, async () => {
+  test(`v${generation}: a card a player posted as their request's approval card: no Approve or Reject on it, and the GM's own card posted all the same`, async () => {
     // a player's message flagged as the card of p9 (and of p10, the next id), in words of their own
-    await page(generation, GM, {});
+    const elements = await page(generation, GM, {});
     const forged = (seq, pending) => post({ ...approvalCard(seq, pending, PLAYER), content: '<div class="rollbridge-card">alice asks for 1d6</div>' });
-    await forged(null, "p9");
-    await forged(10, "p10");
+    const theirs = { p9: await forged(null, "p9"), p10: await forged(10, "p10") };
     client.start();
     const ws = FakeWebSocket.last();
     ws.open();
@@ -180,6 +179,10 @@ for (const generation of [12, 13]) {
     const gmCards = Standin.log.messages.filter((m) => m.author === GM && m.flags.rollbridge.kind === "approval.requested");
     assert.deepEqual(gmCards.map((m) => m.flags.rollbridge.pending), ["p9", "p10"], "the GM's own card of each");
     for (const card of gmCards) assert.match(card.content, /alice asks for attack/, "the server's words of what is asked");
+    // Approve and Reject on the GM's cards only: a press on the player's would approve
+    // what the server holds, not the 1d6 their words say
+    assert.deepEqual(shown({ ...theirs, gm9: gmCards[0], gm10: gmCards[1] }, elements),
+      { p9: "||", p10: "||", gm9: "approve reject||", gm10: "approve reject||" });
     // the GM's cards are the ones the record concerns: one card each, posted once
     ws.drop();
     client.nudge();

@@ -34,6 +34,7 @@ export function cardOf(message) {
     // only GMs may write (a card of this version has none: core/outcomes.mjs)
     outcome: gmAuthored ? (flags.outcome ?? null) : null,
     writtenReason: gmAuthored ? validReason(flags.reason) : null,
+    gmPosted: gmAuthored,
   };
 }
 
@@ -140,7 +141,10 @@ export function approvalState(info, client) {
 function buttonsOf(info, client, { withApply = true } = {}) {
   if (info.pending) {
     info.approval = approvalState(info, client);
-    info.settled = info.approval !== "waiting";
+    // Approve and Reject only on a card a GM's client posted, whose words of what is
+    // asked are the server's: the module posts every approval card so, and a message a
+    // player posted flagged as their request's card says what they wrote
+    info.settled = info.approval !== "waiting" || info.gmPosted === false;
     // the GM's reason: as this page saw the rejection's event, else as the GM's record
     // keeps it (recordedOutcome) — the card's own request's, whatever table or epoch
     // this page is at, and whoever posted the card
