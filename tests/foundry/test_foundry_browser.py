@@ -497,7 +497,9 @@ def test_the_gm_rejects_with_a_reason_the_player_reads_it(tmp_path, generation):
     # the long address wraps within the card, never past its edge
     assert result["overflow"] == 0
     assert result["left"] == 0
-    assert result["outcome"] == "rejected"
+    # kept in the GM's record, with the reason; nothing written on the card itself
+    assert result["kept"] == [{"outcome": "rejected", "reason": reason}]
+    assert result["flagged"] is None
 
 
 def _logged(db, table, kind):

@@ -115,7 +115,11 @@ try {
     return Math.max(0, Math.round(line.getBoundingClientRect().right - node.getBoundingClientRect().right), line.scrollWidth - line.clientWidth);
   });
   summary.left = await card.locator("[data-rollbridge-action]").count();
-  summary.outcome = await gm.evaluate(() => game.messages.contents
+  // how it went, as the GM's client keeps it: the GM's record (the world setting
+  // rollbridge.outcomes, core/outcomes.mjs), never the card's own flags
+  summary.kept = await gm.evaluate((pending) => (game.settings.get("rollbridge", "outcomes")?.tables ?? [])
+    .flatMap((t) => Object.entries(t.settled ?? {}).filter(([key]) => key.endsWith(`:${pending}`)).map(([, entry]) => entry)), reply.pending);
+  summary.flagged = await gm.evaluate(() => game.messages.contents
     .find((m) => m.flags.rollbridge?.kind === "approval.requested")?.flags.rollbridge.outcome ?? null);
   summary.reason = REASON;
   await passed({ pages: { gm, ivan }, secrets: SECRETS, consoleLines, pageErrors, summary });

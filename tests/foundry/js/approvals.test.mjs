@@ -73,8 +73,10 @@ async function reloadedPage(generation) {
  * each as its `toObject()`), drawn again by a new client's render hook. */
 async function reloadKeeping(messages, generation) {
   const kept = Object.fromEntries(Object.entries(messages).map(([name, message]) => [name, message.toObject()]));
+  // and the world's settings as Foundry's server keeps them: the GM's record of outcomes
+  const outcomes = game.settings.get("rollbridge", "outcomes");
   client.stop();
-  await world({ users: USERS, user: "gm", generation });
+  await world({ users: USERS, user: "gm", generation, settings: { "rollbridge.outcomes": outcomes } });
   await registerModuleSettings();
   client = new FoundryClient();
   const elements = drawMessages(generation, (message, html) => addButtons(message, html, client));
@@ -247,7 +249,7 @@ test("a request that began waiting while the GM's client was away, its welcome a
 });
 
 for (const generation of [12, 13]) {
-  test(`v${generation}: a request settled before the GM's reload: its card says Approved or Rejected after it, as the GM's client wrote it on the card`, async () => {
+  test(`v${generation}: a request settled before the GM's reload: its card says Approved or Rejected after it, as the GM's client kept it in the world setting`, async () => {
     const { messages } = await reloadedPage(generation);
     client.start();
     const ws = FakeWebSocket.last();
@@ -257,10 +259,9 @@ for (const generation of [12, 13]) {
     ws.receive({ type: "event", table: "t1", epoch: 1, seq: 7, kind: "approval.rejected", gm_only: true, data: { pending: "p3" }, actors: [] });
     ws.receive({ type: "event", table: "t1", epoch: 1, seq: 8, kind: "roll", request: "x-p4", data: { formula: "1d6", total: 3, approved: "p4", approved_by: "gm" }, actors: [], foundry: { rolls: [] } });
     await settle(client);
-    assert.deepEqual(Standin.log.messageUpdates.map((u) => [u.message, u.data]), [
-      [messages.p3.id, { "flags.rollbridge.outcome": "rejected" }],
-      [messages.p4.id, { "flags.rollbridge.outcome": "approved" }],
-    ], "one ChatMessage#update of each settled card's flags; another table's p5 and the waiting ones left alone");
+    assert.deepEqual(game.settings.get("rollbridge", "outcomes"), { tables: [{ table: "t1", settled: { "1:p3": { outcome: "rejected" }, "1:p4": { outcome: "approved" } } }] },
+      "the GM's record: this table's settled requests; another table's p5 and the waiting ones not in it");
+    assert.deepEqual(Standin.log.messageUpdates, [], "no card's flags written: a player's own card's could be anyone's");
     const { again, elements } = await reloadKeeping(messages, generation);
     assert.deepEqual(shown(again, elements), { p3: "|Rejected", p4: "|Approved", p5: "|", p6: "|", foreign: "|" },
       "drawn before the welcome: the outcome written on the card, nothing else known");
@@ -272,7 +273,7 @@ for (const generation of [12, 13]) {
     assert.deepEqual(shown(again, elements), {
       p3: "|Rejected", p4: "|Approved", p5: "approve reject|", p6: "approve reject|", foreign: "|",
     }, "not 'No longer waiting for approval'");
-    assert.deepEqual(Standin.log.messageUpdates, [], "nothing written again");
+    assert.deepEqual(Standin.log.settingsSet.filter((id) => id === "rollbridge.outcomes"), [], "nothing written again");
   });
 }
 
@@ -283,7 +284,7 @@ const reasonShown = (message, elements) => {
 };
 
 for (const generation of [12, 13]) {
-  test(`v${generation}: a rejection's reason is written on its card: after the GM's reload the card still gives it`, async () => {
+  test(`v${generation}: a rejection's reason is kept in the GM's record: after the GM's reload the card still gives it`, async () => {
     const { messages } = await reloadedPage(generation);
     client.start();
     const ws = FakeWebSocket.last();
@@ -291,13 +292,11 @@ for (const generation of [12, 13]) {
     welcome(ws, { seq: 6, pending: ["p3", "p4", "p5", "p6"] });
     const reason = "not in this <b>scene</b> & @UUID[x]";
     ws.receive({ type: "event", table: "t1", epoch: 1, seq: 7, kind: "approval.rejected", gm_only: true, data: { pending: "p3", reason }, actors: [] });
-    // another GM's plain Reject: no reason, none written
+    // another GM's plain Reject: no reason, none kept
     ws.receive({ type: "event", table: "t1", epoch: 1, seq: 8, kind: "approval.rejected", gm_only: true, data: { pending: "p4", reason: "" }, actors: [] });
     await settle(client);
-    assert.deepEqual(Standin.log.messageUpdates.map((u) => [u.message, u.data]), [
-      [messages.p3.id, { "flags.rollbridge.outcome": "rejected", "flags.rollbridge.reason": reason }],
-      [messages.p4.id, { "flags.rollbridge.outcome": "rejected" }],
-    ], "the reason written with the outcome, in one update");
+    assert.deepEqual(game.settings.get("rollbridge", "outcomes").tables[0].settled, { "1:p3": { outcome: "rejected", reason }, "1:p4": { outcome: "rejected" } },
+      "the reason kept with the outcome");
     const { again, elements } = await reloadKeeping(messages, generation);
     // as text: no tag, and Foundry's enrichers (@UUID[…]) broken by empty spans
     const escaped = "“not in this &lt;b&gt;scene&lt;/b&gt; &amp; @<span></span>UUID[<span></span>x]”";
@@ -310,7 +309,7 @@ for (const generation of [12, 13]) {
     await settle(client);
     assert.deepEqual(shown(again, elements), { p3: "|Rejected", p4: "|Rejected", p5: "approve reject|", p6: "approve reject|", foreign: "|" });
     assert.equal(reasonShown(again.p3, elements), escaped, "after the welcome too (this page never saw the event)");
-    assert.deepEqual(Standin.log.messageUpdates, [], "nothing written again");
+    assert.deepEqual(Standin.log.settingsSet.filter((id) => id === "rollbridge.outcomes"), [], "nothing written again");
   });
 }
 
@@ -331,7 +330,7 @@ test("a reason a player could have written, or one the server never sends, is no
   // a player's GM roll: the card is theirs, and Foundry lets them update its flags
   const forged = await card(11, "p11", "<b>granted</b>: +10 to every roll", PLAYER);
   assert.equal(reasonShown(forged, elements), null, "a player's own card: no words of theirs as the GM's");
-  assert.deepEqual(shown({ forged }, elements), { forged: "|Rejected" });
+  assert.deepEqual(shown({ forged }, elements), { forged: "|" }, "nor their outcome");
   const cases = {
     long: "y".repeat(REASON_MAX + 1), // longer than the server takes
     huge: "<i>x</i>".repeat(200_000),
@@ -348,7 +347,7 @@ test("a reason a player could have written, or one the server never sends, is no
   assert.equal(reasonShown(await card(seq, `p${seq}`, skulls), elements), `“${skulls}”`);
 });
 
-test("an outcome a player wrote on their own waiting card takes neither Approve nor Reject from the GM", async () => {
+test("an outcome a player wrote on their own waiting card takes neither Approve nor Reject from the GM's card", async () => {
   const { messages, elements } = await reloadedPage(13);
   const [, PLAYER] = USERS.map((u) => u._id);
   // the player's GM roll: their card, whose flags they may update as its author
@@ -361,8 +360,8 @@ test("an outcome a player wrote on their own waiting card takes neither Approve 
   ws.open();
   welcome(ws, { seq: 8, pending: ["p3", "p7"] });
   await settle(client);
-  assert.deepEqual(shown({ p3: messages.p3, theirs }, elements), { p3: "approve reject|", theirs: "approve reject|" },
-    "the server lists it waiting: it waits");
+  assert.deepEqual(shown({ p3: messages.p3, theirs }, elements), { p3: "approve reject|", theirs: "|" },
+    "the server lists it waiting: it waits (Approve and Reject on the GM's own card of it: outcomes.test.mjs)");
   assert.equal(reasonShown(theirs, elements), null);
   // once the server settles it, the card says how (the event, not the flag)
   ws.receive({ type: "event", table: "t1", epoch: 1, seq: 9, kind: "approval.rejected", gm_only: true, data: { pending: "p7", reason: "" }, actors: [] });

@@ -14,6 +14,7 @@ import { addButtons, cardOf, press } from "../../../adapters/foundry/module/scri
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { registerRelay } from "../../../adapters/foundry/module/scripts/foundry/relay.mjs";
 import { Approvals } from "../../../adapters/foundry/module/scripts/core/approvals.mjs";
+import { keptOutcome } from "../../../adapters/foundry/module/scripts/core/outcomes.mjs";
 import { REASON_MAX, reasonFormHtml, reasonOf } from "../../../adapters/foundry/module/scripts/core/rejection.mjs";
 import { FakeMessageElement } from "./elements.mjs";
 import { en, LANGUAGES, localization } from "./localization.mjs";
@@ -139,7 +140,7 @@ for (const generation of [12, 13]) {
     });
     await settle(client);
     const message = Standin.log.messages.at(-1);
-    assert.deepEqual(cardOf(message), { table: "t1", epoch: 1, kind: "resolution", seq: 1, pending: null, apply: null, targets: [guard.id], actor: "tukan", outcome: null, writtenReason: null });
+    assert.deepEqual(cardOf(message), { table: "t1", epoch: 1, kind: "resolution", seq: 1, pending: null, apply: null, targets: [guard.id], actor: "tukan", outcome: null, writtenReason: null, gmPosted: true });
     const { element, html } = rendered(generation);
     assert.equal(addButtons(message, html, client), 1);
     assert.match(element.card.buttons.html, /data-rollbridge-action="undo"/);
@@ -202,17 +203,18 @@ test("a pending request's card drawn here loses Approve and Reject once settled:
   await answer(ws, { type: "result", ok: true, seq: 5 });
   await reply;
   await settle(client);
-  // the outcome written on the card (ChatMessage#update), which Foundry draws again in
-  // place, and the module's own redraw (no render hook here notes the first)
-  assert.equal(here.flags.rollbridge.outcome, "rejected");
-  assert.equal(redrawn(here), 2);
+  // the outcome kept in the GM's record (the world setting, core/outcomes.mjs), and the
+  // card drawn again in place by the module
+  const kept = (pending) => keptOutcome(game.settings.get("rollbridge", "outcomes"), { table: "t1", epoch: 1, pending })?.outcome;
+  assert.equal(kept("p3"), "rejected");
+  assert.equal(redrawn(here), 1);
   assert.equal(addButtons(here, rendered(13).html, client), 0, "as Foundry draws it again: no buttons");
   // approved by another GM (the web view): its event names it
   ws.receive({ type: "event", table: "t1", epoch: 1, seq: 6, kind: "roll", request: "x2", data: { formula: "1d6", total: 3, approved: "p4" }, actors: [], foundry: { rolls: [] } });
   await settle(client);
-  assert.equal(elsewhere.flags.rollbridge.outcome, "approved");
-  assert.equal(redrawn(elsewhere), 2);
-  assert.equal(redrawn(here), 2, "the other card is left alone");
+  assert.equal(kept("p4"), "approved");
+  assert.equal(redrawn(elsewhere), 1);
+  assert.equal(redrawn(here), 1, "the other card is left alone");
   assert.equal(addButtons(elsewhere, rendered(13).html, client), 0);
 });
 
@@ -352,7 +354,8 @@ for (const generation of [12, 13]) {
     await answer(ws, { type: "result", ok: true, seq: 4 });
     await pressed;
     await settle(client);
-    assert.equal(message.flags.rollbridge.outcome, "rejected", "as after Reject");
+    assert.deepEqual(keptOutcome(game.settings.get("rollbridge", "outcomes"), { table: "t1", epoch: 1, pending: "p3" }),
+      { outcome: "rejected", reason: "Not in this scene <i>now</i>." }, "as after Reject, with the reason");
     const again = rendered(generation);
     assert.equal(addButtons(message, again.html, client), 0, "settled: no button");
     assert.match(again.element.card.shown, /data-settled="rejected">Rejected <span class="rb-reason">\(reason: “Not in this scene &lt;i&gt;now&lt;\/i&gt;\.”\)/);

@@ -13,6 +13,7 @@ declare global {
     "rollbridge.combatTracker": boolean;
     "rollbridge.roundWait": number;
     "rollbridge.combat": { table?: string; id?: string; offset?: number };
+    "rollbridge.outcomes": { tables?: { table: string | null; settled: Record<string, { outcome: string; reason?: string }> }[] };
   }
 
   interface FlagConfig {

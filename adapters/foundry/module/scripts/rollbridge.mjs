@@ -27,7 +27,7 @@
 // "/rb odds 2d6+1", "/rb odds attack guard {…}", "/rb status".
 
 import { localizeRenderedCard, skipReplayedDice } from "./foundry/chat.mjs";
-import { addButtons } from "./foundry/buttons.mjs";
+import { addButtons, redrawApprovalCards } from "./foundry/buttons.mjs";
 import { rootOf } from "./foundry/dom.mjs";
 import { animateWhisperedDice, hideWhileRolling, stopWhisperedDice } from "./foundry/dice.mjs";
 import { registerRelay, socketSender } from "./foundry/relay.mjs";
@@ -150,7 +150,12 @@ function onRenderChatMessage(message, html) {
 Hooks.once("init", () => {
   registerSettings(() => {
     if (game.ready) client.start();
-  }, { onServerDice: applyServerDice });
+  }, {
+    onServerDice: applyServerDice,
+    // the GM's record of outcomes changed (written by the active GM's client): the
+    // approval cards drawn here drawn again as it says
+    onOutcomes: () => redrawApprovalCards(client).catch((error) => console.warn(`rollbridge | the approval cards: ${error?.message ?? error}`)),
+  });
   // the server's dice for every roll: a fulfillment method, Foundry's default when the GM says so
   serverDice = registerFulfillment(client);
   applyServerDice(setting("serverDice"));

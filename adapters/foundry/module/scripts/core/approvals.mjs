@@ -130,21 +130,24 @@ export function rejectionReason(event) {
   return typeof data.reason === "string" && data.reason.trim() ? data.reason : null;
 }
 
-/** The outcomes a GM's client writes on an approval card (`flags.rollbridge.outcome`). */
+/** How a pending request was settled, as a GM's client keeps it (core/outcomes.mjs; an
+ * earlier version wrote it on the approval card, `flags.rollbridge.outcome`). */
 export const OUTCOMES = ["approved", "rejected"];
 
 /**
  * The approval cards in the world's chat (`messages`, any iterable of messages with
- * `flags`) of request `pending` of table `table` in epoch `epoch`, whatever their seq.
+ * `flags`) of request `pending` of table `table` in epoch `epoch`, whatever their seq,
+ * those `trusted` says are (a GM's client posted them: see approvalPosted).
  * @param {Iterable<any>} messages
  * @param {{table: string | null, epoch: number, pending: string}} card
+ * @param {(message: any) => boolean} [trusted]
  */
-export function approvalCards(messages, { table, epoch, pending }) {
+export function approvalCards(messages, { table, epoch, pending }, trusted = () => true) {
   const found = [];
   for (const message of messages ?? []) {
     const flags = message?.flags?.rollbridge;
     if (flags?.kind !== "approval.requested" || flags.pending !== pending) continue;
-    if ((flags.table ?? null) === (table ?? null) && flags.epoch === epoch) found.push(message);
+    if ((flags.table ?? null) === (table ?? null) && flags.epoch === epoch && trusted(message)) found.push(message);
   }
   return found;
 }
@@ -154,9 +157,13 @@ export function approvalCards(messages, { table, epoch, pending }) {
  * the approval card of request `pending` of table `table` in epoch `epoch`, whatever
  * its seq: the card of a request the GM's welcome listed has none (the welcome does
  * not say which event asked for it), and the event's own card must not come again.
+ * Only a card `trusted` says a GM's client posted counts: a player may post a message
+ * with any flags, and one flagged as the card of their request must not keep the GM's
+ * own card, which says what the server holds, from being posted.
  * @param {Iterable<any>} messages
  * @param {{table: string | null, epoch: number, pending: string}} card
+ * @param {(message: any) => boolean} [trusted]
  */
-export function approvalPosted(messages, card) {
-  return approvalCards(messages, card).length > 0;
+export function approvalPosted(messages, card, trusted = () => true) {
+  return approvalCards(messages, card, trusted).length > 0;
 }

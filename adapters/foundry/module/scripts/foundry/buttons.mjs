@@ -13,7 +13,7 @@
 
 import { applyRequestId, buttonRequest, buttonsHtml, cardButtons } from "../core/buttons.mjs";
 import { OUTCOMES } from "../core/approvals.mjs";
-import { REASON_MAX } from "../core/rejection.mjs";
+import { keptOutcome, validReason } from "../core/outcomes.mjs";
 import { shownError } from "../core/protocol.mjs";
 import { findActor, MODULE_ID } from "../core/state.mjs";
 import { foundryActors } from "./actors.mjs";
@@ -26,32 +26,51 @@ import { rootOf } from "./dom.mjs";
 export function cardOf(message) {
   const flags = message?.flags?.[MODULE_ID];
   if (!flags || flags.seq === undefined) return null;
+  const gmAuthored = authoredByGM(message);
   return {
     table: flags.table ?? null, epoch: flags.epoch, kind: flags.kind, seq: flags.seq, pending: flags.pending ?? null,
     apply: flags.apply ?? null, targets: flags.targets ?? [], actor: flags.actor ?? null,
-    outcome: flags.outcome ?? null, writtenReason: writtenReason(message, flags.reason),
+    // how its request went as written on the card itself: only a GM's card, whose flags
+    // only GMs may write (a card of this version has none: core/outcomes.mjs)
+    outcome: gmAuthored ? (flags.outcome ?? null) : null,
+    writtenReason: gmAuthored ? validReason(flags.reason) : null,
+    gmPosted: gmAuthored,
   };
 }
 
-/** The bidirectional controls, which the server refuses in a reason. */
-const BIDI = /[\u202a-\u202e\u2066-\u2069]/u;
+/**
+ * Whether a GM posted the message: Foundry lets a message's author update its flags
+ * (and a player post a message with any flags), so only a GM's message holds words
+ * only GMs wrote.
+ * @param {any} message
+ */
+export function authoredByGM(message) {
+  // a message's author: a User in Foundry (its source holds the id)
+  const author = message?.author?.id ?? message?.author ?? null;
+  return typeof author === "string" && Boolean(game.users?.get(author)?.isGM);
+}
 
 /**
- * The reason written on a card (`flags.rollbridge.reason`, client.mjs #keepOutcomes),
- * or null when it cannot be a GM's words: on a card a player posted (their GM roll's:
- * Foundry lets a message's author update its flags, so a player could write any words
- * there as the GM's; only a GM's card is written by GMs alone), or not as the server
- * sends a reason (not a string, blank, longer than REASON_MAX characters, holding a
- * bidirectional control).
- * @param {any} message
- * @param {unknown} reason
- * @returns {string | null}
+ * How the request of a pending request's card was settled, as the GM's record says
+ * (the world setting `outcomes`, core/outcomes.mjs), else as written on a GM's card
+ * before that record (`flags.rollbridge.outcome` and `reason`): {outcome, reason}, or null.
+ * @param {any} info  a card (cardOf)
+ * @returns {{outcome: string, reason: string | null} | null}
  */
-function writtenReason(message, reason) {
-  if (typeof reason !== "string" || !reason.trim() || [...reason].length > REASON_MAX || BIDI.test(reason)) return null;
-  // a message's author: a User in Foundry (its source holds the id)
-  const author = message.author?.id ?? message.author ?? null;
-  return typeof author === "string" && game.users?.get(author)?.isGM ? reason : null;
+function recordedOutcome(info) {
+  const kept = keptOutcome(outcomesRecord(), info);
+  if (kept) return kept;
+  if (!OUTCOMES.includes(info.outcome)) return null;
+  return { outcome: info.outcome, reason: info.outcome === "rejected" ? info.writtenReason : null };
+}
+
+/** The world setting `outcomes`, or null where it is not registered (the module not set up). */
+function outcomesRecord() {
+  try {
+    return game.settings.get(MODULE_ID, "outcomes");
+  } catch {
+    return null;
+  }
 }
 
 /** Whether the current user owns the Foundry actor of a rollbridge actor. */
@@ -98,21 +117,22 @@ const hasUndoRedo = (shown) => /\b(undo|redo)\b/.test((shown ?? "").split("|")[0
  * welcome (`table.pending`, every welcome: a reload's, a reconnect's) and the events
  * after it (client.approvals); before the welcome nothing is known, so a card Foundry
  * draws on a reload shows no button until the welcome says it still waits. A card
- * whose outcome the active GM's client wrote on it (`flags.rollbridge.outcome`) says
- * Approved or Rejected, before the welcome too: that is its own request's, never
- * another's; but one the welcome lists as waiting waits, whatever its card says.
+ * whose request the GM's record says was approved or rejected (recordedOutcome: the
+ * world setting the active GM's client writes, or a GM's card of an earlier version)
+ * says Approved or Rejected, before the welcome too, on any page (a player's own
+ * card on the player's); what is written on a player's card is never read. One the
+ * welcome lists as waiting waits, whatever the record says.
  */
 export function approvalState(info, client) {
   if (info?.kind !== "approval.requested" || !info.pending) return null;
   const approvals = client.approvals;
   const known = approvals && isHere(info, client) ? approvals.state(info.pending) : null;
-  // how the request went, as the active GM's client wrote it on the card when it settled
-  // (client.mjs #keepOutcomes): the card's own request, whatever this page saw — unless
-  // the server's welcome lists it waiting (and no event settled it since): a player may
-  // write the flags of their own card, and a written outcome must not take the GM's
-  // Approve and Reject from a request that waits
+  // how the request went, as the GM's record says: the card's own request, whatever
+  // this page saw — unless the server's welcome lists it waiting (and no event settled
+  // it since): the server's word is later than any record
   const listed = known === "waiting" && approvals.waiting instanceof Set;
-  if (OUTCOMES.includes(info.outcome) && !OUTCOMES.includes(known) && !listed) return info.outcome;
+  const recorded = recordedOutcome(info)?.outcome ?? null;
+  if (recorded && !OUTCOMES.includes(known) && !listed) return recorded;
   return known;
 }
 
@@ -121,12 +141,16 @@ export function approvalState(info, client) {
 function buttonsOf(info, client, { withApply = true } = {}) {
   if (info.pending) {
     info.approval = approvalState(info, client);
-    info.settled = info.approval !== "waiting";
-    // the GM's reason: as this page saw the rejection's event, else as the active GM's
-    // client wrote it on the card when it settled (client.mjs #keepOutcomes) — the
-    // card's own request's, whatever table or epoch this page is at
+    // Approve and Reject only on a card a GM's client posted, whose words of what is
+    // asked are the server's: the module posts every approval card so, and a message a
+    // player posted flagged as their request's card says what they wrote
+    info.settled = info.approval !== "waiting" || info.gmPosted === false;
+    // the GM's reason: as this page saw the rejection's event, else as the GM's record
+    // keeps it (recordedOutcome) — the card's own request's, whatever table or epoch
+    // this page is at, and whoever posted the card
     const seen = isHere(info, client) ? (client.approvals?.reason(info.pending) ?? null) : null;
-    info.reason = seen ?? (info.approval === "rejected" && info.outcome === "rejected" ? info.writtenReason : null);
+    const recorded = info.approval === "rejected" ? recordedOutcome(info) : null;
+    info.reason = seen ?? (recorded?.outcome === "rejected" ? recorded.reason : null);
   }
   return cardButtons({
     card: info, user: game.user, tracker: trackerFor(info, client), owns: withApply ? owns : undefined,
@@ -245,6 +269,25 @@ export function redrawSettled(client, pendings) {
     }
   }
   return redrawStale(messages.values(), client);
+}
+
+/**
+ * After the GM's record of outcomes changed (the world setting `outcomes`, written by
+ * the active GM's client: its onChange runs on every client): draw again, in place,
+ * the approval cards drawn here whose line it changes — on another GM's page without
+ * a connection, and on a player's own card, which no update of its message redraws.
+ * Returns how many it redrew.
+ */
+export function redrawApprovalCards(client) {
+  const messages = [];
+  for (const ids of drawnByPending.values()) {
+    for (const id of ids) {
+      const message = game.messages?.get(id);
+      if (message) messages.push(message);
+      else ids.delete(id); // deleted
+    }
+  }
+  return redrawStale(messages, client);
 }
 
 /** Draw again those of `messages` the log shows whose GM buttons as drawn (Undo, Redo,

@@ -22,10 +22,11 @@ import {
 } from "../core/rollmode.mjs";
 import { applyRequestId, buttonRequest, UndoTracker } from "../core/buttons.mjs";
 import { hookCards } from "../core/hooks.mjs";
-import { approvalCards, approvalPosted, Approvals, rejectionReason, settledBy } from "../core/approvals.mjs";
+import { approvalPosted, Approvals, rejectionReason, settledBy } from "../core/approvals.mjs";
+import { withOutcome } from "../core/outcomes.mjs";
 import { heldKey, HeldRequests, logMovedOn, notRemembered, refusedForNow, repeatOf, repeatUnknown, tokenMark } from "../core/held.mjs";
 import { askGM } from "./relay.mjs";
-import { followUndoButtons, redrawSettled, redrawUndoButtons } from "./buttons.mjs";
+import { authoredByGM, followUndoButtons, redrawSettled, redrawUndoButtons } from "./buttons.mjs";
 import { oddsMessage, oddsResult } from "../core/odds.mjs";
 import {
   actorUpdate,
@@ -871,7 +872,9 @@ export class FoundryClient {
     // a card already in the world's chat is not posted again: a player's client posted
     // it while no GM was active, or this client did before a reload it resumes from
     const posted = () => cardPosted(game.messages?.contents ?? [], event);
-    if (this.writer && event.kind === "approval.requested" && !posted() && !this.#approvalPosted(event.epoch, event.data?.pending)) {
+    // an approval card: a GM's of the same request, whatever its seq (a player may post
+    // a message flagged as any card: theirs does not count)
+    if (this.writer && event.kind === "approval.requested" && !this.#approvalPosted(event.epoch, event.data?.pending)) {
       await postApprovalCard(event);
     }
     if (shouldPostCard({ event, writer: this.writer, gmPresent, ownRequests: this.ownRequests }) && !posted()) {
@@ -1060,37 +1063,32 @@ export class FoundryClient {
 
   /**
    * The writer's: an event that settles pending requests (approved, rejected: here, by
-   * another GM, in the web view; live or among a resume's missed events) writes how on
-   * each of their approval cards, `flags.rollbridge.outcome`, with ChatMessage#update (the
-   * documented API; Foundry draws the card again on every client), and a rejection's
-   * reason, the GM's words, as `flags.rollbridge.reason`. So a page loaded later still
-   * reads Approved, or Rejected with the GM's reason, where the welcome tells it only
-   * that the request no longer waits. A card that says so already is left alone; an
-   * update Foundry refuses is logged, and the card drawn from what this page knows, as
-   * before.
+   * another GM, in the web view; live or among a resume's missed events) writes how in
+   * the GM's record, the world setting `outcomes` (core/outcomes.mjs), with a
+   * rejection's reason, the GM's words. Only a GM may write a world setting, so a page
+   * loaded later — a GM's, or the player's whose own card it is — reads Approved, or
+   * Rejected with the GM's reason, from what a GM's client wrote, where the welcome
+   * tells it only that the request no longer waits; its onChange draws the approval
+   * cards again on every client. A record that says so already is left alone; a write
+   * Foundry refuses is logged, and the cards drawn from what this page knows.
    */
   async #keepOutcomes(event) {
     for (const [pending, outcome] of settledBy(event)) {
-      const cards = approvalCards(game.messages?.contents ?? [], { table: this.table ?? null, epoch: event.epoch, pending });
       const reason = outcome === "rejected" ? rejectionReason(event) : null;
-      for (const message of cards) {
-        const flags = message.flags?.[MODULE_ID];
-        if (flags?.outcome === outcome && (reason === null || flags?.reason === reason)) continue;
-        try {
-          await message.update({
-            [`flags.${MODULE_ID}.outcome`]: outcome,
-            ...(reason === null ? {} : { [`flags.${MODULE_ID}.reason`]: reason }),
-          });
-        } catch (error) {
-          console.warn(`rollbridge | the approval card of ${pending} does not keep its outcome: ${redact(error?.message ?? error)}`);
-        }
+      const record = withOutcome(setting("outcomes"), { table: this.table ?? null, epoch: event.epoch, pending, outcome, reason });
+      if (!record) continue;
+      try {
+        await game.settings.set(MODULE_ID, "outcomes", record);
+      } catch (error) {
+        console.warn(`rollbridge | the outcome of ${pending} is not kept: ${redact(error?.message ?? error)}`);
       }
     }
   }
 
-  /** Whether the world's chat holds the approval card of this table's request `pending` (core/approvals.mjs). */
+  /** Whether the world's chat holds a GM's approval card of this table's request `pending`
+   * (core/approvals.mjs): a card a player posted is not one. */
   #approvalPosted(epoch, pending) {
-    return approvalPosted(game.messages?.contents ?? [], { table: this.table ?? null, epoch, pending });
+    return approvalPosted(game.messages?.contents ?? [], { table: this.table ?? null, epoch, pending }, authoredByGM);
   }
 
   /**

@@ -16,6 +16,9 @@
 // cursor         world   hidden: the (epoch, seq) the GM's client last applied, to resume
 // combat         world   hidden: {table, id, offset}: the combat whose encounter the module
 //                        started (offset: its round then − 1)
+// outcomes       world   hidden: how pending requests were settled, as the active GM's
+//                        client saw their events (core/outcomes.mjs): what approval cards
+//                        say, a GM's to write alone
 
 import { MODULE_ID } from "../core/state.mjs";
 
@@ -39,9 +42,9 @@ export function tokenScope() {
 /**
  * Register the module's settings.
  * @param {() => void} onConnectionChange
- * @param {{onServerDice?: (on: boolean) => void}} [options]
+ * @param {{onServerDice?: (on: boolean) => void, onOutcomes?: () => void}} [options]
  */
-export function registerSettings(onConnectionChange, { onServerDice = () => {} } = {}) {
+export function registerSettings(onConnectionChange, { onServerDice = () => {}, onOutcomes = () => {} } = {}) {
   game.settings.register(MODULE_ID, "serverUrl", {
     name: "ROLLBRIDGE.Settings.ServerUrl.Name",
     hint: "ROLLBRIDGE.Settings.ServerUrl.Hint",
@@ -106,6 +109,13 @@ export function registerSettings(onConnectionChange, { onServerDice = () => {} }
     config: false,
     type: Object,
     default: {},
+  });
+  game.settings.register(MODULE_ID, "outcomes", {
+    scope: "world",
+    config: false,
+    type: Object,
+    default: {},
+    onChange: () => onOutcomes(),
   });
 }
 

@@ -1,0 +1,93 @@
+// The record of how pending requests were settled, as the active GM's client
+// keeps it in the hidden world setting `rollbridge.outcomes` (docs/foundry.md,
+// "Approve / reject (GM)"): only a GM may write a world setting, so what it says
+// is a GM's client's, never a player's. An approval card's own flags are not
+// that: Foundry lets a message's author update its flags, and a player may post a
+// message with any flags at all. Foundry-independent
+// (tests/foundry/js/outcomes.test.mjs); the setting is registered in
+// scripts/foundry/settings.mjs and written in scripts/foundry/client.mjs.
+//
+// The record: {tables: [{table, settled: {["epoch:pending"]: {outcome, reason?}}}]},
+// each table by its id (null for none), the table written last last, each request
+// by its epoch and id (another epoch's ids are another log's, and the world's chat
+// keeps the cards of a table's earlier epochs too): the newest KEPT_OUTCOMES
+// requests of each of the KEPT_TABLES tables written last. (An array: an object's
+// keys that look like integers come first whatever their order of writing, and a
+// table's id may be "42".)
+
+import { OUTCOMES } from "./approvals.mjs";
+import { REASON_MAX } from "./rejection.mjs";
+
+/** How many settled requests the record keeps per table (the newest). */
+export const KEPT_OUTCOMES = 200;
+/** How many tables the record keeps (those written last). */
+export const KEPT_TABLES = 5;
+
+/** The bidirectional controls, which the server refuses in a reason. */
+const BIDI = /[\u202a-\u202e\u2066-\u2069]/u;
+
+/**
+ * A reason as the server sends one (a string of at most REASON_MAX characters, not
+ * blank, without a bidirectional control), else null.
+ * @param {unknown} reason
+ * @returns {string | null}
+ */
+export function validReason(reason) {
+  if (typeof reason !== "string" || !reason.trim() || [...reason].length > REASON_MAX || BIDI.test(reason)) return null;
+  return reason;
+}
+
+/** A table's key of a request. */
+const requestKey = (epoch, pending) => `${epoch}:${pending}`;
+
+/**
+ * How the record says request `pending` of `table` in `epoch` was settled:
+ * {outcome, reason} (`reason` null unless a rejection's, and valid), or null when it
+ * does not say (or says it in a shape the module never writes).
+ * @param {unknown} record
+ * @param {{table: string | null, epoch: unknown, pending: string}} at
+ * @returns {{outcome: string, reason: string | null} | null}
+ */
+export function keptOutcome(record, { table, epoch, pending }) {
+  const kept = tablesOf(record).find((entry) => entry.table === (table ?? null))?.settled;
+  const entry = typeof pending === "string" && Number.isInteger(epoch) ? ownObject(kept, requestKey(epoch, pending)) : null;
+  if (!entry || !OUTCOMES.includes(entry.outcome)) return null;
+  return { outcome: entry.outcome, reason: entry.outcome === "rejected" ? validReason(entry.reason) : null };
+}
+
+/** The record's tables, those in the shape the module writes. */
+function tablesOf(record) {
+  const tables = /** @type {any} */ (record)?.tables;
+  return Array.isArray(tables) ? tables.filter((entry) => entry && typeof entry === "object" && (entry.table === null || typeof entry.table === "string")) : [];
+}
+
+/** `object[key]` when it is an object of its own, else null. */
+function ownObject(object, key) {
+  if (!object || typeof object !== "object" || !Object.hasOwn(object, key)) return null;
+  const value = /** @type {any} */ (object)[key];
+  return value && typeof value === "object" ? value : null;
+}
+
+/**
+ * The record with request `pending` of `table` in `epoch` settled as `outcome` (with a
+ * rejection's `reason`), or null when it says so already. Past KEPT_OUTCOMES a table's
+ * oldest requests go, past KEPT_TABLES the table written longest ago.
+ * @param {unknown} record
+ * @param {{table: string | null, epoch: number, pending: string, outcome: string, reason?: string | null}} settled
+ * @returns {Record<string, any> | null}
+ */
+export function withOutcome(record, { table, epoch, pending, outcome, reason = null }) {
+  const said = keptOutcome(record, { table, epoch, pending });
+  const why = outcome === "rejected" ? validReason(reason) : null;
+  if (said && said.outcome === outcome && said.reason === why) return null;
+  const tables = tablesOf(record);
+  const old = tables.find((entry) => entry.table === (table ?? null));
+  const settled = { ...(old?.settled && typeof old.settled === "object" ? old.settled : {}) };
+  delete settled[requestKey(epoch, pending)]; // the newest last
+  settled[requestKey(epoch, pending)] = why === null ? { outcome } : { outcome, reason: why };
+  const keys = Object.keys(settled);
+  for (const key of keys.slice(0, Math.max(0, keys.length - KEPT_OUTCOMES))) delete settled[key];
+  // the table written last, last
+  const others = tables.filter((entry) => entry !== old);
+  return { tables: [...others.slice(Math.max(0, others.length - KEPT_TABLES + 1)), { table: table ?? null, settled }] };
+}
