@@ -303,9 +303,7 @@ def test_a_damage_constant_is_running_text_and_its_formula_notation(locale, no_f
     a line of running text with the formula's hyphen. The formula line keeps the
     notation as written (``- 1``); the constant's line writes the minus sign."""
     harness = table()
-    harness.resolve(
-        "damage", actor="ana", targets=["guard"], params={"dice": "2d6-1"}, dice=[5, 1]
-    )
+    harness.resolve("damage", actor="ana", targets=["guard"], params={"dice": "2d6-1"}, dice=[5, 1])
     gm, _ = read(harness, locale)
     assert gm["steps"][0].endswith("2d6!! - 1"), gm["steps"][0]
     constant = [step for step in gm["steps"] if step.endswith("1") and "=" not in step]
