@@ -156,6 +156,49 @@ def test_the_gm_has_one_word_in_every_text_of_a_language(locale):
         assert said == {word}, (where, said)
 
 
+#: The one word for an NPC in each language (each ruleset's glossary), and the other.
+NPC_WORDS = {
+    "cs": ("NPC", re.compile(r"\bCP\b|cizí postav")),
+    "de": ("NSC", re.compile(r"\bNPCs?\b")),
+    "ru": ("NPC", re.compile(r"\bНПС\b|\bНИП\b|неигров")),
+}
+
+
+@pytest.mark.parametrize("locale", sorted(NPC_WORDS))
+def test_an_npc_has_one_word_in_every_text_of_a_language(locale):
+    """The Czech connect help and a dice refusal called an NPC «CP» (cizí postava),
+    every other Czech text «NPC», as the rulesets' glossaries do."""
+    word, others = NPC_WORDS[locale]
+    texts = _texts_of(locale)
+    assert not [(where, text) for where, text in texts if others.search(text)]
+    assert any(word in text for _, text in texts)
+
+
+_RULE_SUMMARY = re.compile(r"^[A-Z]{2}-\d+: (\S+)")
+
+
+@pytest.mark.parametrize("locale", ("cs", "ru"))
+def test_a_rule_summary_goes_on_in_lower_case_as_the_english_does(locale):
+    """After a rule number's colon a summary goes on in lower case ("WD-4: the GM gives
+    chips back"); the Russian read "WD-4: Мастер возвращает фишки" beside "WD-3:
+    проверка параметра". A capital stays where the English has one (a trait's name)
+    and in an abbreviation (PJ)."""
+    capitals = []
+    for domain in ("sr2", "techlevel", "bandits", "wilddie"):
+        po = DOMAINS[domain][0] / "locale" / locale / "LC_MESSAGES" / f"{domain}.po"
+        with po.open("rb") as file:
+            for message in pofile.read_po(file, locale=locale):
+                english = _RULE_SUMMARY.match(message.id if isinstance(message.id, str) else "")
+                said = _RULE_SUMMARY.match(
+                    message.string if isinstance(message.string, str) else ""
+                )
+                if english and said and english.group(1)[0].islower():
+                    word = said.group(1)
+                    if word[0].isupper() and not word.isupper():
+                        capitals.append((domain, message.context, message.string))
+    assert not capitals, capitals
+
+
 #: The German informal "du": its imperatives and pronouns (case matters: "Stelle",
 #: a place, is a noun; "stelle" the imperative).
 _DU = re.compile(
