@@ -298,6 +298,26 @@ def test_the_wound_modifier_note_writes_the_minus_its_roll_writes(locale, no_fal
 
 
 @pytest.mark.parametrize("locale", ("en", *LOCALES))
+def test_a_total_below_zero_reads_with_the_minus_sign(locale, no_fallback):
+    """A modifier can take a die below zero: the Czech read "Charakter k6: padlo 2, −3
+    → -1", "platí kostka vlastnosti: -1", "-1 proti obtížnosti 4", the minus sign of
+    the modifier beside the hyphen of the total. Every line but the dice notation
+    writes the minus sign, for a trait test and for a damage roll (``1d4-6``)."""
+    harness = table()
+    modifiers = [{"value": -4, "note": "dark"}]
+    harness.resolve("trait", actor="ana", params={"trait": "notice", "modifiers": modifiers},
+                    dice=[1, 2])  # fmt: skip
+    trait, _ = read(harness, locale)
+    harness.resolve("damage", actor="ana", targets=["guard"], params={"dice": "1d4-6"}, dice=[1])
+    gm, players = read(harness, locale)
+    for view in (trait, gm, players):
+        lines = [view["narration"], *view["steps"][1:]]
+        assert not [line for line in lines if re.search(r"(?<!\w)-\d", line)], lines
+    assert "\N{MINUS SIGN}2" in trait["narration"], trait["narration"]
+    assert "\N{MINUS SIGN}5" in gm["narration"] and "\N{MINUS SIGN}5" in players["narration"]
+
+
+@pytest.mark.parametrize("locale", ("en", *LOCALES))
 def test_a_damage_constant_is_running_text_and_its_formula_notation(locale, no_fallback):
     """A damage roll's constant read "constant -1" beside "Strength d6: … = 10":
     a line of running text with the formula's hyphen. The formula line keeps the
