@@ -156,19 +156,30 @@ def test_the_gm_has_one_word_in_every_text_of_a_language(locale):
         assert said == {word}, (where, said)
 
 
-#: The one word for an NPC in each language (each ruleset's glossary), and the other.
-NPC_WORDS = {
-    "cs": ("NPC", re.compile(r"\bCP\b|cizí postav")),
-    "de": ("NSC", re.compile(r"\bNPCs?\b")),
-    "ru": ("NPC", re.compile(r"\bНПС\b|\bНИП\b|неигров")),
+#: The one word for a term in each language (each ruleset's glossary, where actor is
+#: rollbridge's own word), and the words the other texts used for it.
+TERMS = {
+    "NPC": {
+        "cs": ("NPC", re.compile(r"\bCP\b|cizí postav")),
+        "de": ("NSC", re.compile(r"\bNPCs?\b")),
+        "ru": ("NPC", re.compile(r"\bНПС\b|\bНИП\b|неигров")),
+    },
+    "actor": {
+        "cs": ("postav", re.compile(r"(?i)\baktér")),
+        "de": ("Figur", re.compile(r"Akteur")),
+        "ru": ("персонаж", re.compile(r"(?i)\bакт[её]р")),
+    },
 }
 
 
-@pytest.mark.parametrize("locale", sorted(NPC_WORDS))
-def test_an_npc_has_one_word_in_every_text_of_a_language(locale):
+@pytest.mark.parametrize("locale", TRANSLATED)
+@pytest.mark.parametrize("term", sorted(TERMS))
+def test_a_term_has_one_word_in_every_text_of_a_language(term, locale):
     """The Czech connect help and a dice refusal called an NPC «CP» (cizí postava),
-    every other Czech text «NPC», as the rulesets' glossaries do."""
-    word, others = NPC_WORDS[locale]
+    every other Czech text «NPC»; the German CLI help called an actor «Akteur» seven
+    times, everything else «Figur»; three Czech bandits refusals «aktér», the rest
+    «postava». One word each, as the rulesets' glossaries say."""
+    word, others = TERMS[term][locale]
     texts = _texts_of(locale)
     assert not [(where, text) for where, text in texts if others.search(text)]
     assert any(word in text for _, text in texts)
