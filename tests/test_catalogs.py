@@ -219,7 +219,8 @@ def test_a_rule_summary_goes_on_in_lower_case_as_the_english_does(locale):
 #: a place, is a noun; "stelle" the imperative).
 _DU = re.compile(
     r"\b(Korrigiere|korrigiere|Starte|starte|stelle|prüfe|Prüfe|gib|Gib|setze|Setze|lösche|"
-    r"Lösche|warte|Warte|beende|Beende|bewahre|Bewahre|du|Du|dich|dein|deine|deinen|deiner)\b"
+    r"Lösche|warte|Warte|beende|Beende|bewahre|Bewahre|füge|Füge|tippe|Tippe|betreibe|Betreibe|"
+    r"nutze|Nutze|nimm|Nimm|du|Du|dich|dir|Dir|dein|deine|deinen|deiner|deines)\b"
 )
 
 
@@ -237,6 +238,20 @@ def test_german_addresses_its_reader_as_sie_throughout(domain):
         informal += [
             (message.context, hit.group()) for s in strings for hit in _DU.finditer(s or "")
         ]
+    assert not informal, informal
+
+
+def test_german_addresses_the_web_views_and_foundrys_reader_as_sie_too():
+    """The Foundry module's German said "Sie" in its notices and dialogs, and "Prüfe das
+    Token", "füge deines … ein", "tippe /rb …", "Betreibe rollbridge hinter TLS und
+    nutze …", "Nimm … lieber wss://" in seven others: the same player addressed two
+    ways on one screen. Every German text of both lang folders says "Sie"."""
+    informal = [
+        (where, hit.group())
+        for where, text in _texts_of("de")
+        if where.startswith(("webui.", "module."))
+        for hit in _DU.finditer(text)
+    ]
     assert not informal, informal
 
 
