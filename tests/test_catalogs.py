@@ -172,6 +172,14 @@ TERMS = {
     # a track: «шкала», and sr2's condition monitors «монитор» as the seed's; never «трек»
     # (Foundry's «Трекер боя» is another thing)
     "track": {"ru": ("шкал", re.compile(r"(?i)\bтрек(?!ер)"))},
+    # the web view, by the name serve prints before its address
+    "web view": {"cs": ("webové zobrazení", re.compile(r"(?i)webov\w* náhled"))},
+    # the Foundry module's setting, by the name its settings page shows
+    "Server URL": {
+        "cs": ("URL serveru", re.compile(r"Server URL")),
+        "de": ("Server-URL", re.compile(r"Server URL")),
+        "ru": ("URL сервера", re.compile(r"Server URL")),
+    },
 }
 
 
@@ -183,7 +191,10 @@ def test_a_term_has_one_word_in_every_text_of_a_language(term, locale):
     every other Czech text «NPC»; the German CLI help called an actor «Akteur» seven
     times, everything else «Figur»; three Czech bandits refusals «aktér», the rest
     «postava»; sr2's Russian refusal of a track «трек», its own texts «монитор» and
-    every other ruleset «шкала». One word each, as the rulesets' glossaries say."""
+    every other ruleset «шкала»; the Czech CLI help named the web view «webový náhled»
+    beside serve's «webové zobrazení», and the Foundry module's setting «Server URL» in
+    English where the module's settings page says «URL serveru» («Server-URL», «URL
+    сервера»). One word each, as the rulesets' glossaries say."""
     word, others = TERMS[term][locale]
     texts = _texts_of(locale)
     assert not [(where, text) for where, text in texts if others.search(text)]
