@@ -174,6 +174,12 @@ TERMS = {
     "track": {"ru": ("шкал", re.compile(r"(?i)\bтрек(?!ер)"))},
     # the web view, by the name serve prints before its address
     "web view": {"cs": ("webové zobrazení", re.compile(r"(?i)webov\w* náhled"))},
+    # a segment of verifiable dice and its seed (a URL's path segment is another thing)
+    "segment": {
+        "cs": ("úsek", re.compile(r"(?i)ověřiteln\w* segment")),
+        "de": ("Abschnitt", re.compile(r"(?:prüfbar|verifizierbar)\w* Segment|Startwert")),
+        "ru": ("отрез", re.compile(r"(?i)проверяем\w* сегмент")),
+    },
     # the Foundry module's setting, by the name its settings page shows
     "Server URL": {
         "cs": ("URL serveru", re.compile(r"Server URL")),
@@ -194,7 +200,10 @@ def test_a_term_has_one_word_in_every_text_of_a_language(term, locale):
     every other ruleset «шкала»; the Czech CLI help named the web view «webový náhled»
     beside serve's «webové zobrazení», and the Foundry module's setting «Server URL» in
     English where the module's settings page says «URL serveru» («Server-URL», «URL
-    сервера»). One word each, as the rulesets' glossaries say."""
+    сервера»); the migrate texts called a segment of verifiable dice «Segment», «segment»,
+    «сегмент», every other text «Abschnitt», «úsek», «отрезок» (and German its seed
+    «Startwert» twice, «Seed» twenty times). One word each, as the rulesets' glossaries
+    say."""
     word, others = TERMS[term][locale]
     texts = _texts_of(locale)
     assert not [(where, text) for where, text in texts if others.search(text)]
