@@ -112,7 +112,8 @@ PLUGIN = say("cli.plugins.line", "{name} {version} ({source}): {provides}")
 GM_ONLY = say("cli.rulesets.gm_only", "{action} (GM only)")
 EXAMPLE = say("cli.rulesets.example", "example: --params '{params}'")
 WAITING = say("cli.resolve.waiting", "waiting for the GM's approval (table setting approval)")
-# Translators: {status} is the reply's status code (pending, secret): keep it.
+# Translators: {status} is the reply's status code (pending, secret), in connect with the
+# waiting request's id (pending p12): keep it.
 STATUS_NOTE = say("cli.resolve.status", "{status}: {note}")
 # Translators: {ruleset} is a ruleset id; the command after the colon stays as it is.
 PARAMS_HINT = say(

@@ -19,7 +19,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from rollbridge.cli.odds import odds_reply_lines
-from rollbridge.cli.offline import TOO_DEEP_JSON, not_json
+from rollbridge.cli.offline import STATUS_NOTE, TOO_DEEP_JSON, WAITING, not_json
 from rollbridge.cli.reconnect import (
     ATTEMPT_FAILED,
     GAVE_UP,
@@ -648,6 +648,16 @@ def _check_dice(verifier: LogVerifier, event: JSON, locale: str) -> None:
             _print(NOT_VERIFIED(message=problem.text).render(locale))
 
 
+def _status_line(reply: JSON, locale: str) -> str:
+    """``= r-3: pending p12: waiting for the GM's approval …``: a reply that holds no
+    event, its status code (kept as it is, as ``resolve`` keeps it) and what it means
+    in ``locale`` — the server's note of a secret result, or the wait for approval."""
+    status, pending = reply["status"], reply.get("pending", "")
+    note = reply.get("note") or (WAITING().render(locale) if status == "pending" else "")
+    head = f"{status} {pending}".rstrip()
+    return f"= {reply['id']}: " + STATUS_NOTE(status=head, note=note).render(locale).rstrip(": ")
+
+
 def _print_table(table: JSON, names: dict[str, str], locale: str) -> None:
     """Print a table's actors and its running encounter; note the actors' names (as
     shown: :func:`~rollbridge.visible.visible_data`)."""
@@ -694,10 +704,7 @@ async def _receive(
                 elif "table" in message:
                     _print_table(message["table"], names, locale)
                 elif message.get("status") in ("pending", "secret", "rejected"):
-                    _print(
-                        f"= {message['id']}: {message['status']} "
-                        f"{message.get('pending', '')}".rstrip()
-                    )
+                    _print(_status_line(message, locale))
             elif kind == "error":
                 link.answered(message.get("id"))
                 _print(f"! {message.get('code')}: {message.get('message')}")

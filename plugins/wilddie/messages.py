@@ -136,7 +136,8 @@ WOUNDS_TRACK = say("state.track.wounds", "Wounds")
 SHAKEN_CONDITION = say("state.shaken", "Shaken")
 # Translators: a condition: a player character's fourth wound, an NPC's first (WD-8).
 INCAPACITATED_CONDITION = say("state.incapacitated", "Incapacitated")
-# Translators: how the wound modifier applies; {modifier} is written -1, -2 or -3.
+# Translators: how the wound modifier applies; {modifier} is written −1, −2 or −3, with
+# the minus sign (U+2212) of running text.
 WOUND_MODIFIER = say("state.modifier", "{modifier} to trait rolls")
 
 # -- a trait roll (rolling.py) -------------------------------------------------------
@@ -302,7 +303,9 @@ DICE_LINE_SUM = say("damage.dice.sum", "{label}: {dice} = {total}")
 DIE_ACED = say("damage.die.aced", "{rolls:+}={value} (aced)")
 # Translators: {formula} is dice notation, e.g. "1d6!! + 1d8!!".
 DAMAGE_ROLL = say("damage.roll", "damage roll {formula}")
-DAMAGE_CONSTANT = say("damage.constant", "constant {constant:+d}")
+# Translators: the damage expression's number, signed as running text: "constant −1",
+# "constant +2" (the minus sign U+2212; {formula} above keeps the notation's hyphen).
+DAMAGE_CONSTANT = say("damage.constant", "constant {constant}")
 DAMAGE_TOTAL = say("damage.total", "damage total {total} (every die aces; damage gets no wild die)")
 # Translators: Toughness (WD-5); {faces} is the Vigor die's, {half} half of it.
 TOUGHNESS_STEP = say(

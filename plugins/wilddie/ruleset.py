@@ -35,6 +35,7 @@ from rollbridge.plugins.wilddie.messages import (
     WOUNDS_TRACK,
 )
 from rollbridge.plugins.wilddie.odds import odds as action_odds
+from rollbridge.plugins.wilddie.rolling import signed
 from rollbridge.plugins.wilddie.sheet import EXAMPLE_SHEETS, SHEET_SCHEMA, initial_state, is_pc
 from rollbridge.plugins.wilddie.state import (
     PC_MAX_WOUNDS,
@@ -58,9 +59,10 @@ _Handler = Callable[[ActionContext, DiceSource], Resolution]
 _SHAKEN = SHAKEN_CONDITION()
 _INCAPACITATED = INCAPACITATED_CONDITION()
 _WOUNDS_LABEL = WOUNDS_TRACK()
-#: "−2 to trait rolls", by wound modifier (WD-8: −1 to −3).
+#: "−2 to trait rolls", by wound modifier (WD-8: −1 to −3): running text, so its minus is
+#: the minus sign (U+2212) the roll's lines write, not the hyphen of dice notation.
 _MODIFIER_NOTES: dict[int, Text] = {
-    modifier: WOUND_MODIFIER(modifier=modifier) for modifier in range(-PC_MAX_WOUNDS, 0)
+    modifier: WOUND_MODIFIER(modifier=signed(modifier)) for modifier in range(-PC_MAX_WOUNDS, 0)
 }
 
 _HANDLERS: dict[str, _Handler] = {

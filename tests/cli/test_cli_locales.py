@@ -145,9 +145,8 @@ def test_a_pending_request_says_so_in_the_locale(capsys, environment):
         capsys, "resolve", *TEST[:4], "--as", "player", "--settings", '{"approval": true}',
         "--locale", "de",
     )  # fmt: skip
-    assert (
-        code == 0 and out == "pending: wartet auf die Freigabe der SL (Tischeinstellung approval)\n"
-    )
+    assert code == 0
+    assert out == "pending: wartet auf die Freigabe des Spielleiters (Tischeinstellung approval)\n"
 
 
 # -- connect and the terminal client ---------------------------------------------------

@@ -12,7 +12,7 @@ ALICE = Principal("player", "alice", "tok-alice")
 NOTES = {
     "en": "sent to the GM only",
     "cs": "posláno jen PJ",
-    "de": "nur an die SL gesendet",
+    "de": "nur an den Spielleiter gesendet",
     "ru": "отправлено только мастеру",
 }
 

@@ -57,7 +57,7 @@ async def test_a_game_nights_log_in_the_pages_and_the_rulesets_words(web_world):
     assert next(e for e in gm if e["kind"] == "kind-roll")["by"] == "player", gm
     adjusted = [e["summary"] for e in gm if e["kind"] == "kind-adjusted"]
     assert adjusted == ["Rook: Physical +2", "Guard A: Stun +1"], gm
-    assert result["overlay"] == "Spielleitung — Würfel zwei", result["overlay"]
+    assert result["overlay"] == "Spielleiter — Würfel zwei", result["overlay"]
 
     # approval: the GM's line names the action as the pending list does; the
     # rejection reads in the player's words

@@ -417,3 +417,20 @@ def test_refusals_read_in_each_language(code):
 
 def test_the_catalogues_are_complete_and_compiled():
     assert check(PLUGIN, "bandits", list(LOCALES)) == []
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_rulesets_summary_names_the_slots_as_they_are_named(locale):
+    """The Czech and Russian summaries listed the four slots in the seed's masculine
+    short forms ("lehce, vážně, těžce zraněn, umírá"; "легко, серьезно, тяжело ранен,
+    умирает") after the slots became gender-free nouns everywhere else ("těžké
+    zranění", "тяжёлое ранение", "при смерти"): one slot, two names on one screen.
+    The summary lists each slot by its name's first word, the fourth whole."""
+    from rollbridge.plugins.bandits.action_texts import RULESET_SUMMARY
+    from rollbridge.plugins.bandits.messages import SLOT
+
+    summary = RULESET_SUMMARY().render(locale)
+    names = [SLOT[n]().render(locale) for n in (1, 2, 3, 4)]
+    for name in names[:3]:
+        assert f"{name.split()[0]}," in summary or f"{name.split()[0]} " in summary, (name, summary)
+    assert names[3] in summary, (names[3], summary)

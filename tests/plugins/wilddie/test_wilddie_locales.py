@@ -238,9 +238,9 @@ MELEE = {
 
 #: A wounded, Shaken player character's common state (WD-7, WD-8).
 COMMON = {
-    "cs": ("Rány", ["Přemáhá bolest"], "-1 k hodům na vlastnosti"),
-    "de": ("Wunden", ["Angeschlagen"], "-1 auf Eigenschaftsproben"),
-    "ru": ("Раны", ["Превозмогает боль"], "-1 к проверкам"),
+    "cs": ("Rány", ["Přemáhá bolest"], "−1 k hodům na vlastnosti"),
+    "de": ("Wunden", ["Angeschlagen"], "−1 auf Eigenschaftsproben"),
+    "ru": ("Раны", ["Превозмогает боль"], "−1 к проверкам"),
 }
 
 
@@ -278,6 +278,56 @@ def test_english_reads_as_before():
     gm, _ = read(harness, "en")
     assert gm["narration"] == "Ana rolls Notice d8 against 4: 9, success with 1 raise"
     assert gm["steps"][1:3] == ["wild die d6 rolled 6 + 3 = 9 (1 ace)", "kept the wild die: 9"]
+
+
+@pytest.mark.parametrize("locale", ("en", *LOCALES))
+def test_the_wound_modifier_note_writes_the_minus_its_roll_writes(locale, no_fallback):
+    """The common state's note said "-1 to trait rolls" with a hyphen-minus in every
+    language, while the roll it applies to writes "−1 (1 wound)" with the minus sign:
+    running text, not dice notation. Each wound count's note starts with the number the
+    roll's modifier line shows."""
+    harness = table()
+    for wounds in (1, 2, 3):
+        harness.resolve("damage", targets=["ana"], params={"dice": "2d6"}, dice=[6, 2, 4])
+        note = harness.actor("ana", gm=False, locale=locale)["common"]["modifier_note"]
+        assert note.startswith(f"\N{MINUS SIGN}{wounds} "), note
+        assert "-" not in note, note
+    harness.resolve("trait", actor="ana", params={"trait": "notice"}, dice=[4, 3])
+    gm, _ = read(harness, locale)
+    assert gm["steps"][0].split()[1] == "\N{MINUS SIGN}3", gm["steps"][0]
+
+
+@pytest.mark.parametrize("locale", ("en", *LOCALES))
+def test_a_total_below_zero_reads_with_the_minus_sign(locale, no_fallback):
+    """A modifier can take a die below zero: the Czech read "Charakter k6: padlo 2, −3
+    → -1", "platí kostka vlastnosti: -1", "-1 proti obtížnosti 4", the minus sign of
+    the modifier beside the hyphen of the total. Every line but the dice notation
+    writes the minus sign, for a trait test and for a damage roll (``1d4-6``)."""
+    harness = table()
+    modifiers = [{"value": -4, "note": "dark"}]
+    harness.resolve("trait", actor="ana", params={"trait": "notice", "modifiers": modifiers},
+                    dice=[1, 2])  # fmt: skip
+    trait, _ = read(harness, locale)
+    harness.resolve("damage", actor="ana", targets=["guard"], params={"dice": "1d4-6"}, dice=[1])
+    gm, players = read(harness, locale)
+    for view in (trait, gm, players):
+        lines = [view["narration"], *view["steps"][1:]]
+        assert not [line for line in lines if re.search(r"(?<!\w)-\d", line)], lines
+    assert "\N{MINUS SIGN}2" in trait["narration"], trait["narration"]
+    assert "\N{MINUS SIGN}5" in gm["narration"] and "\N{MINUS SIGN}5" in players["narration"]
+
+
+@pytest.mark.parametrize("locale", ("en", *LOCALES))
+def test_a_damage_constant_is_running_text_and_its_formula_notation(locale, no_fallback):
+    """A damage roll's constant read "constant -1" beside "Strength d6: … = 10":
+    a line of running text with the formula's hyphen. The formula line keeps the
+    notation as written (``- 1``); the constant's line writes the minus sign."""
+    harness = table()
+    harness.resolve("damage", actor="ana", targets=["guard"], params={"dice": "2d6-1"}, dice=[5, 1])
+    gm, _ = read(harness, locale)
+    assert gm["steps"][0].endswith("2d6!! - 1"), gm["steps"][0]
+    constant = [step for step in gm["steps"] if step.endswith("1") and "=" not in step]
+    assert constant[-1].endswith(" \N{MINUS SIGN}1") and "-" not in constant[-1], gm["steps"]
 
 
 # -- plural forms of the counted nouns -----------------------------------------------------
