@@ -346,6 +346,17 @@ def test_each_status_reads_the_same_everywhere(locale):
     assert len(set(places.values())) == 1, places
 
 
+@pytest.mark.parametrize("locale", TRANSLATED)
+def test_the_impaired_status_is_not_the_shaken_condition(locale):
+    """The common status *impaired* (wounded, still acting) is another word than the
+    wild die's condition Shaken: German read *angeschlagen* for both, so a wounded
+    wilddie character who was not Shaken showed «angeschlagen» without the condition
+    (German: *beeinträchtigt*, the editions' *Angeschlagen* kept for Shaken)."""
+    shaken = _translation("wilddie", locale, "state.shaken").casefold()
+    for place, words in _status_words(locale).items():
+        assert words[STATUSES.index("impaired")].casefold() != shaken, place
+
+
 def test_the_russian_down_is_out_of_the_fight_as_the_rulesets_say():
     """Russian said «без сознания» (unconscious) for the common status ``down``, which
     Czech and German say as "out of the fight" (mimo boj, kampfunfähig): a wilddie

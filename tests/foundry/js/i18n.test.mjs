@@ -71,7 +71,7 @@ const text = (html) => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
 const WORDS = {
   en: ["How", "hit", "yes", "level", "boxes", "status", "impaired", "2 successes", "vs 6"],
   cs: ["Postup", "zásah", "ano", "úroveň", "políčka", "stav", "oslabení", "2 úspěchy", "proti 6"],
-  de: ["Rechenweg", "Treffer", "ja", "Stufe", "Kästchen", "Zustand", "angeschlagen", "2 Erfolge", "gegen 6"],
+  de: ["Rechenweg", "Treffer", "ja", "Stufe", "Kästchen", "Zustand", "beeinträchtigt", "2 Erfolge", "gegen 6"],
   ru: ["Расчёт", "попадание", "да", "уровень", "клетки", "состояние", "с ранениями", "2 успеха", "против 6"],
 };
 

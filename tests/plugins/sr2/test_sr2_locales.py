@@ -231,7 +231,7 @@ TUKAN_B = {
         ["Zranění: Mírné"],
     ),
     "de": (
-        "Tukan trifft Guard mit Hackler (10S, 5 Erfolge): Mittel; Guard ist angeschlagen.",
+        "Tukan trifft Guard mit Hackler (10S, 5 Erfolge): Mittel; Guard ist beeinträchtigt.",
         [
             "Angriff: Fertigkeit 7 + Pool 0 = 7 Würfel gegen MW 4: [5, 5, 5, 5, 5, 1, 2] "
             "-> 5 Erfolge",
@@ -242,7 +242,7 @@ TUKAN_B = {
             "Nettoerfolge 5 - 7 = -2 -> 1 Stufe niedriger (SR-10)",
             "Schadensstufen: S->M",
             "Schaden: Mittel (M) = 3 Kästchen (körperlich) (SR-5, SR-11)",
-            "Angekreuzte Kästchen: körperlich 0 -> 3; Status: angeschlagen (SR-13)",
+            "Angekreuzte Kästchen: körperlich 0 -> 3; Status: beeinträchtigt (SR-13)",
         ],
         ["Körperlich: Mittel"],
     ),
