@@ -77,6 +77,7 @@ from rollbridge.stores.redis_durability import DurabilityWatch, check_durability
 from rollbridge.stores.redis_keys import DEFAULT_PREFIX, RedisKeys, TableKeys
 from rollbridge.stores.redis_sent import SENT_BYTES, Sent, SentMemory
 from rollbridge.stores.redis_url import (
+    OPTION_OR_ENV,
     READ_ONLY,
     UNKNOWN_SETTING,
     check_database,
@@ -85,6 +86,7 @@ from rollbridge.stores.redis_url import (
     why_not_opened,
     without_password,
 )
+from rollbridge.text import Text
 from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
 if TYPE_CHECKING:
@@ -332,6 +334,9 @@ class RedisStore:
         (it must have ``decode_responses=False``); :meth:`close` closes it.
     :param sent_bytes: the most bytes of metas and info heads kept to send commits
         against (:class:`~rollbridge.stores.redis_sent.SentMemory`).
+    :param option: where the operator gave ``url``, as the messages that say what
+        to check name it: ``--redis (or $ROLLBRIDGE_REDIS)`` by default,
+        ``migrate``'s ``--to`` (it reads no environment variable).
     :raises StoreError: the server does not answer.
 
     Every method may be called from any thread.
@@ -346,8 +351,11 @@ class RedisStore:
         writer: str | None = None,
         client: redis.Redis | None = None,
         sent_bytes: int = SENT_BYTES,
+        option: Text | str | None = None,
     ) -> None:
         self.retain = retain
+        #: Where the operator gave ``url``, as its messages name it.
+        self.option = option or OPTION_OR_ENV()
         self.keys = RedisKeys(prefix)
         self.writer = writer
         #: Checks before commits that Redis still keeps them (:meth:`watch_durability`).
@@ -361,7 +369,7 @@ class RedisStore:
         self._closed = False
         self._lock = threading.Lock()
         if client is None:
-            check_database(url)
+            check_database(url, self.option)
         try:
             self.client = client or redis.Redis.from_url(
                 url, decode_responses=False, **CLIENT_TIMEOUTS
@@ -383,11 +391,12 @@ class RedisStore:
             # unreachable, a password missing or refused, no Redis there: say what to check
             kwargs = self.client.connection_pool.connection_kwargs
             given = bool(kwargs.get("password") or kwargs.get("username"))
-            why = why_not_opened(exc, password=given)
+            tls = issubclass(self.client.connection_pool.connection_class, redis.SSLConnection)
+            why = why_not_opened(exc, password=given, tls=tls, option=self.option)
             raise StoreError(CANNOT_OPEN(path=self.where, error=why)) from exc
         except TypeError as exc:  # a query's key redis-py hands its connection unread
             self.client.close()
-            why = UNKNOWN_SETTING(error=safe_error(str(exc), url))
+            why = UNKNOWN_SETTING(error=safe_error(str(exc), url), option=self.option)
             raise StoreError(CANNOT_OPEN(path=self.where, error=why)) from None
 
     def __repr__(self) -> str:
@@ -430,7 +439,8 @@ class RedisStore:
             )
         if isinstance(exc, redis.exceptions.ReadOnlyError):
             return StoreUnavailable(
-                READ_ONLY(where=self.where, error=str(exc)), details={"reason": "read_only"}
+                READ_ONLY(where=self.where, error=str(exc), option=self.option),
+                details={"reason": "read_only"},
             )
         if isinstance(exc, redis.exceptions.ResponseError) and str(exc).startswith("MISCONF"):
             return StoreUnavailable(
@@ -441,11 +451,12 @@ class RedisStore:
                 details={"reason": "not_persisting"},
             )
         if isinstance(exc, redis.exceptions.AuthenticationError):  # a ConnectionError
+            option = self.option.render() if isinstance(self.option, Text) else self.option
             return StoreUnavailable(
                 f"{self.where} refuses the password (or user) this process gives: nothing "
                 "was written; its requirepass or ACL changed since the process started: "
-                "set it back, or start every process again with the new one in --redis "
-                f"(or $ROLLBRIDGE_REDIS) ({exc})",
+                f"set it back, or start every process again with the new one in {option} "
+                f"({exc})",
                 details={"reason": "refused_password"},
             )
         if isinstance(exc, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
