@@ -1052,14 +1052,36 @@ class RedisStore:
         return bytes(self._call(lambda: self.client.get(key)))
 
     def probe_write(self) -> None:
-        """A ``SET`` of the ``probe`` key (expiring in a minute): a write, which a
-        full Redis (``noeviction``) or one that cannot persist refuses as it would a
-        commit. :raises StoreError:"""
+        """A ``SET`` of the ``probe`` key (expiring in a minute), over a new
+        connection: a write, which a full Redis (``noeviction``) or one that cannot
+        persist refuses as it would a commit, and a Redis whose password changed
+        refuses at once. Over a connection of the pool, made before the password was
+        rotated (``CONFIG SET requirepass``, ``ACL SETUSER``) and still authenticated,
+        it was written and ended the outage while every new connection was refused.
+        :raises StoreError:"""
         key = self.keys.glob("probe")
-        self._call(lambda: self.client.set(key, b"1", px=60_000))
+        self._call(lambda: self._on_a_new_connection("SET", key, b"1", "PX", 60_000))
+
+    def probe_read(self) -> None:
+        """One ``PING`` over a new connection, as :meth:`probe_write` writes: the
+        server tries it while only reads fail. :raises StoreError:"""
+        self._call(lambda: self._on_a_new_connection("PING"))
+
+    def _on_a_new_connection(self, *command: Any) -> Any:
+        """``command``'s answer over a connection made for it (the password, the
+        database and TLS of the pool's own), closed after: what a new connection
+        meets now, not what one made earlier still may."""
+        pool = self.client.connection_pool
+        connection = pool.connection_class(**pool.connection_kwargs)
+        try:
+            connection.send_command(*command)
+            return connection.read_response()
+        finally:
+            connection.disconnect()
 
     def ping(self) -> None:
-        """One ``PING``: proves the server answers. :raises StoreError:"""
+        """One ``PING`` over the pool's connections: proves the server answers
+        (``/readyz``). :raises StoreError:"""
         self._call(self.client.ping)
 
     def close(self) -> None:
