@@ -9,7 +9,6 @@ a certificate ``openssl`` makes; no fakes."""
 from __future__ import annotations
 
 import shutil
-import socket
 import subprocess
 import time
 from collections.abc import Iterator
@@ -21,24 +20,12 @@ import redis
 from rollbridge.cli import main
 from rollbridge.exceptions import StoreError
 from rollbridge.stores.redis import RedisStore
-from tests.stores.conftest import REDIS_SERVER
+from tests.stores.conftest import REDIS_SERVER, _free_port
+from tests.stores.test_redis_url import _english, _refused  # noqa: F401  (_english: a fixture)
 
 #: A connect timeout of the URL's own (redis-py's query setting), so that a TLS
 #: handshake nobody answers fails in a second, not the five of the default.
 QUICK = "socket_connect_timeout=1"
-
-
-@pytest.fixture(autouse=True)
-def _english(monkeypatch):
-    monkeypatch.setenv("LANGUAGE", "en")
-    monkeypatch.delenv("ROLLBRIDGE_REDIS", raising=False)
-    monkeypatch.delenv("ROLLBRIDGE_DB", raising=False)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture
@@ -76,14 +63,6 @@ def tls_redis(tmp_path: Path) -> Iterator[int]:
     finally:
         process.terminate()
         process.wait(timeout=10)
-
-
-def _refused(capsys, *args: str) -> str:
-    """What a command that must fail printed (stderr); it exits 1, no traceback."""
-    assert main(list(args)) == 1
-    err = capsys.readouterr().err
-    assert err.startswith("rollbridge: error: ") and "Traceback" not in err
-    return err
 
 
 def test_rediss_at_a_redis_without_tls_names_tls_as_the_likely_cause(capsys, redis_server):
