@@ -26,16 +26,34 @@ OLD, NEW = "oldPW-1", "newPW-2"
 ROLL = {"type": "roll", "formula": "2d6"}
 
 
-def test_a_probe_meets_what_a_new_connection_meets(redis_factory):
+#: How an operator rotates the password, and sets it back: ``requirepass`` (the
+#: default user's), or an ACL user's own (``ACL SETUSER``).
+ROTATIONS = {
+    "requirepass": (
+        ("CONFIG", "SET", "requirepass", OLD), ("CONFIG", "SET", "requirepass", NEW),
+        ("CONFIG", "SET", "requirepass", OLD), f":{OLD}",
+    ),
+    "acl": (
+        ("ACL", "SETUSER", "table", "on", f">{OLD}", "~*", "&*", "+@all"),
+        ("ACL", "SETUSER", "table", "resetpass", f">{NEW}"),
+        ("ACL", "SETUSER", "table", "resetpass", f">{OLD}"), f"table:{OLD}",
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("rotation", sorted(ROTATIONS))
+def test_a_probe_meets_what_a_new_connection_meets(redis_factory, rotation):
     server = redis_factory()
     admin = redis.Redis(port=server.port)
-    admin.config_set("requirepass", OLD)
-    admin.execute_command("AUTH", OLD)
-    url = f"redis://:{OLD}@127.0.0.1:{server.port}/0"
+    first, rotate, back, user = ROTATIONS[rotation]
+    admin.execute_command(*first)
+    if rotation == "requirepass":
+        admin.execute_command("AUTH", OLD)
+    url = f"redis://{user}@127.0.0.1:{server.port}/0"
     store = RedisStore(url)
     try:
         store.probe_write()  # a connection of the pool, authenticated
-        admin.config_set("requirepass", NEW)
+        admin.execute_command(*rotate)
         with pytest.raises(redis.AuthenticationError):  # a new connection is refused
             redis.Redis.from_url(url).ping()
         store.ping()  # the pool's connection still answers (/readyz: this process serves)
@@ -44,7 +62,7 @@ def test_a_probe_meets_what_a_new_connection_meets(redis_factory):
                 getattr(store, probe)()
             assert refused.value.details == {"reason": "refused_password"}
             assert OLD not in refused.value.render("en") and NEW not in refused.value.render("en")
-        admin.config_set("requirepass", OLD)
+        admin.execute_command(*back)
         store.probe_write()
         store.probe_read()
         assert 0 < admin.pttl("rb:probe") <= 60_000
