@@ -253,6 +253,7 @@ def _move(args: argparse.Namespace) -> int:
     """Move the tables (the serve lock held) and print the report."""
     from rollbridge.stores.migrate import SQLiteSource, migrate
     from rollbridge.stores.redis import RedisStore
+    from rollbridge.stores.redis_url import MIGRATE_OPTION
 
     locale = args.locale  # --locale's, else the environment's (rollbridge.cli.main)
 
@@ -263,7 +264,8 @@ def _move(args: argparse.Namespace) -> int:
 
     source = SQLiteSource(args.source, retain=args.retain)
     try:
-        target = RedisStore(args.target, retain=args.retain)
+        # its messages name --to: migrate reads no $ROLLBRIDGE_REDIS (docs/redis.md)
+        target = RedisStore(args.target, retain=args.retain, option=MIGRATE_OPTION)
         try:
             _warn_unsafe(target, args.source, locale)
             report = migrate(source, target, args.tables, progress=progress)

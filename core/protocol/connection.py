@@ -712,10 +712,19 @@ class Connection:
     def _hello_failed(
         self, error: BaseException, kind: Kind, request_id: Any, table: str
     ) -> Effects:
+        """``hello`` refused with ``error`` after a read came back. A store's failure
+        (``store_error``: its token or its table could not be read) closes the
+        connection 1013 after the refusal, as a limit's does: a client reconnects with
+        backoff, as the bundled clients do on such a refusal. It was left open, and a
+        client that did not say ``hello`` again was closed at the hello timeout with
+        1008, ``no hello within 10 s`` — the code of a refused token. Another refusal
+        (a bad ``resume``) leaves it open for a ``hello`` that may be taken."""
         if not isinstance(error, RollbridgeError) or isinstance(error, StoreError):
             log.log(store_level(error), "hello at table %s failed: %s", table, store_cause(error))
         if not isinstance(error, RollbridgeError):
             error = StoreError(f"{type(error).__name__}: {error}")
+        if isinstance(error, StoreError):
+            return self._ended(kind, request_id, error, CLOSE_TRY_LATER)
         return [self._error(request_id, error, kind), *self._joined()]
 
     # -- leaving -------------------------------------------------------------------------

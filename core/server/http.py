@@ -8,7 +8,7 @@ handshake as before::
     GET  /metrics      Prometheus' text format (rollbridge.server.metrics)
     GET  /healthz      200 "ok": the process serves
     GET  /readyz       200 "ready": the store answers a read and the server is not
-                       stopping; else 503 and why
+                       stopping; else 503 and why (a store's refusal: its code and cause)
     *    /admin/...    the admin API (rollbridge.server.admin), JSON
     GET  /tables/ID/export  the session log for a join token (rollbridge.server.export_http)
     GET  /tables/ID, /tables/ID/overlay, /static/...
@@ -55,7 +55,7 @@ import dataclasses
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-from rollbridge.exceptions import InvalidRequest
+from rollbridge.exceptions import InvalidRequest, RollbridgeError
 from rollbridge.server.address_rates import HttpRate
 from rollbridge.server.admin import ADMIN_METHODS, AdminApi
 from rollbridge.server.export_http import ExportRoute
@@ -89,6 +89,12 @@ STOPPING = say("http.stopping", "the server is stopping")
 STORE_SLOW = say("http.store_slow", "the store did not answer within {seconds} s")
 # Translators: {error} is the name of a Python exception (OSError, StoreError).
 STORE_FAILED = say("http.store_failed", "the store failed: {error}")
+# Translators: {code} is the error's stable code (store_error), {reason} a stable word
+# for its cause (unreachable, refused_password, out_of_memory, read_only, …): neither
+# is translated.
+STORE_REFUSED = say(
+    "http.store_refused", "the store failed: {code} ({reason}); the server's log says more"
+)
 # Translators: {method} is the HTTP method sent (GET, POST); "*" and OPTIONS stay as
 # they are: the request target "*" (the server in general) is only for an OPTIONS.
 ASTERISK = say(
@@ -232,6 +238,20 @@ class HttpRoutes:
             await asyncio.wait_for(in_reader(server, server.store.ping), READY_TIMEOUT)
         except TimeoutError:
             return STORE_SLOW(seconds=READY_TIMEOUT)
+        except RollbridgeError as exc:  # the store's refusal: its code and cause
+            return STORE_REFUSED(code=exc.code, reason=_cause(exc))
         except Exception as exc:  # a store that fails or is closed: not ready, and why
             return STORE_FAILED(error=type(exc).__name__)
         return None
+
+
+def _cause(error: RollbridgeError) -> str:
+    """A stable word for why the store refused, for anyone who asks ``/readyz``: its
+    ``details["reason"]`` (``unreachable``, ``refused_password``, ``out_of_memory``,
+    …), else the name of the exception under it (redis-py's, sqlite3's), else its own.
+    Never its message: that names the server, and is the log's."""
+    reason = error.details.get("reason") if isinstance(error.details, dict) else None
+    if isinstance(reason, str) and reason.isidentifier():
+        return reason
+    under = error.__cause__ or error.__context__
+    return type(under if under is not None else error).__name__

@@ -15,8 +15,15 @@ An outage in which only reads failed (a ``hello`` whose token could not be looke
 while Redis was down) ends when a read works; a process nobody joined after it kept
 ``rollbridge_store_failing`` at 1 for as long, its ``/readyz`` answering 200 all the
 while (found moving a SQLite server to two ``serve --redis`` processes: a minute and
-more after Redis was back). While only reads fail, the same loop tries the store's
-``ping`` instead, and once it answers the outage ends as a read would end it.
+more after Redis was back). While only reads fail, the same loop tries a read
+instead (the store's ``probe_read``, else its ``ping``), and once it answers the
+outage ends as a read would end it.
+
+Redis's tries go over a new connection each (:meth:`RedisStore.probe_write
+<rollbridge.stores.redis.RedisStore.probe_write>`): a password rotated while the
+process serves (``CONFIG SET requirepass``, ``ACL SETUSER``) leaves the connections
+made before it authenticated, and a try over one of them ended the outage while every
+new connection was still refused.
 """
 
 from __future__ import annotations
@@ -71,11 +78,14 @@ async def probe_store(server: Server, interval: float = PROBE_EVERY) -> None:
 
 
 async def _try_a_read(server: Server, said: Throttle) -> None:
-    """While only reads fail: the store's ``ping`` on a reader thread; answered, the
-    outage ends as a read that works ends it (not one in which a commit failed
-    meanwhile). Refused, it goes on, said by the reads that fail, not here."""
+    """While only reads fail: the store's ``probe_read`` (Redis's: a ``PING`` over a
+    new connection, refused when the password changed) or else its ``ping``, on a
+    reader thread; answered, the outage ends as a read that works ends it (not one in
+    which a commit failed meanwhile). Refused, it goes on, said by the reads that
+    fail, not here."""
+    store = server.store
     try:
-        await in_reader(server, server.store.ping)
+        await in_reader(server, getattr(store, "probe_read", store.ping))
     except StoreError:
         return
     except Exception:  # a bug: the next try may work; said at most once a minute

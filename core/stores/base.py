@@ -67,10 +67,11 @@ NOT_A_FOLDER = say(
     "{file} is a file, not a folder: give --db (or $ROLLBRIDGE_DB) the path of a file in a folder",
 )
 # Translators: why a Redis server cannot be used, after "cannot open {path}: ";
-# {error} is redis-py's own words; redis-server is a program's name.
+# {error} is redis-py's own words; {option} where the URL is given (--redis (or
+# $ROLLBRIDGE_REDIS), or --to); redis-server is a program's name.
 NO_REDIS = say(
     "store.no_redis",
-    "nothing answers there ({error}): start redis-server, or check --redis (or $ROLLBRIDGE_REDIS)",
+    "nothing answers there ({error}): start redis-server, or check {option}",
 )
 # Translators: why a database file cannot be opened, after "cannot open {path}: ".
 IS_FOLDER = say(

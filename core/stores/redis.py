@@ -77,6 +77,7 @@ from rollbridge.stores.redis_durability import DurabilityWatch, check_durability
 from rollbridge.stores.redis_keys import DEFAULT_PREFIX, RedisKeys, TableKeys
 from rollbridge.stores.redis_sent import SENT_BYTES, Sent, SentMemory
 from rollbridge.stores.redis_url import (
+    OPTION_OR_ENV,
     READ_ONLY,
     UNKNOWN_SETTING,
     check_database,
@@ -85,6 +86,7 @@ from rollbridge.stores.redis_url import (
     why_not_opened,
     without_password,
 )
+from rollbridge.text import Text
 from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
 if TYPE_CHECKING:
@@ -332,6 +334,9 @@ class RedisStore:
         (it must have ``decode_responses=False``); :meth:`close` closes it.
     :param sent_bytes: the most bytes of metas and info heads kept to send commits
         against (:class:`~rollbridge.stores.redis_sent.SentMemory`).
+    :param option: where the operator gave ``url``, as the messages that say what
+        to check name it: ``--redis (or $ROLLBRIDGE_REDIS)`` by default,
+        ``migrate``'s ``--to`` (it reads no environment variable).
     :raises StoreError: the server does not answer.
 
     Every method may be called from any thread.
@@ -346,8 +351,11 @@ class RedisStore:
         writer: str | None = None,
         client: redis.Redis | None = None,
         sent_bytes: int = SENT_BYTES,
+        option: Text | str | None = None,
     ) -> None:
         self.retain = retain
+        #: Where the operator gave ``url``, as its messages name it.
+        self.option = option or OPTION_OR_ENV()
         self.keys = RedisKeys(prefix)
         self.writer = writer
         #: Checks before commits that Redis still keeps them (:meth:`watch_durability`).
@@ -361,7 +369,7 @@ class RedisStore:
         self._closed = False
         self._lock = threading.Lock()
         if client is None:
-            check_database(url)
+            check_database(url, self.option)
         try:
             self.client = client or redis.Redis.from_url(
                 url, decode_responses=False, **CLIENT_TIMEOUTS
@@ -383,11 +391,12 @@ class RedisStore:
             # unreachable, a password missing or refused, no Redis there: say what to check
             kwargs = self.client.connection_pool.connection_kwargs
             given = bool(kwargs.get("password") or kwargs.get("username"))
-            why = why_not_opened(exc, password=given)
+            tls = issubclass(self.client.connection_pool.connection_class, redis.SSLConnection)
+            why = why_not_opened(exc, password=given, tls=tls, option=self.option)
             raise StoreError(CANNOT_OPEN(path=self.where, error=why)) from exc
         except TypeError as exc:  # a query's key redis-py hands its connection unread
             self.client.close()
-            why = UNKNOWN_SETTING(error=safe_error(str(exc), url))
+            why = UNKNOWN_SETTING(error=safe_error(str(exc), url), option=self.option)
             raise StoreError(CANNOT_OPEN(path=self.where, error=why)) from None
 
     def __repr__(self) -> str:
@@ -430,7 +439,8 @@ class RedisStore:
             )
         if isinstance(exc, redis.exceptions.ReadOnlyError):
             return StoreUnavailable(
-                READ_ONLY(where=self.where, error=str(exc)), details={"reason": "read_only"}
+                READ_ONLY(where=self.where, error=str(exc), option=self.option),
+                details={"reason": "read_only"},
             )
         if isinstance(exc, redis.exceptions.ResponseError) and str(exc).startswith("MISCONF"):
             return StoreUnavailable(
@@ -441,11 +451,12 @@ class RedisStore:
                 details={"reason": "not_persisting"},
             )
         if isinstance(exc, redis.exceptions.AuthenticationError):  # a ConnectionError
+            option = self.option.render() if isinstance(self.option, Text) else self.option
             return StoreUnavailable(
                 f"{self.where} refuses the password (or user) this process gives: nothing "
                 "was written; its requirepass or ACL changed since the process started: "
-                "set it back, or start every process again with the new one in --redis "
-                f"(or $ROLLBRIDGE_REDIS) ({exc})",
+                f"set it back, or start every process again with the new one in {option} "
+                f"({exc})",
                 details={"reason": "refused_password"},
             )
         if isinstance(exc, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
@@ -1041,14 +1052,36 @@ class RedisStore:
         return bytes(self._call(lambda: self.client.get(key)))
 
     def probe_write(self) -> None:
-        """A ``SET`` of the ``probe`` key (expiring in a minute): a write, which a
-        full Redis (``noeviction``) or one that cannot persist refuses as it would a
-        commit. :raises StoreError:"""
+        """A ``SET`` of the ``probe`` key (expiring in a minute), over a new
+        connection: a write, which a full Redis (``noeviction``) or one that cannot
+        persist refuses as it would a commit, and a Redis whose password changed
+        refuses at once. Over a connection of the pool, made before the password was
+        rotated (``CONFIG SET requirepass``, ``ACL SETUSER``) and still authenticated,
+        it was written and ended the outage while every new connection was refused.
+        :raises StoreError:"""
         key = self.keys.glob("probe")
-        self._call(lambda: self.client.set(key, b"1", px=60_000))
+        self._call(lambda: self._on_a_new_connection("SET", key, b"1", "PX", 60_000))
+
+    def probe_read(self) -> None:
+        """One ``PING`` over a new connection, as :meth:`probe_write` writes: the
+        server tries it while only reads fail. :raises StoreError:"""
+        self._call(lambda: self._on_a_new_connection("PING"))
+
+    def _on_a_new_connection(self, *command: Any) -> Any:
+        """``command``'s answer over a connection made for it (the password, the
+        database and TLS of the pool's own), closed after: what a new connection
+        meets now, not what one made earlier still may."""
+        pool = self.client.connection_pool
+        connection = pool.connection_class(**pool.connection_kwargs)
+        try:
+            connection.send_command(*command)
+            return connection.read_response()
+        finally:
+            connection.disconnect()
 
     def ping(self) -> None:
-        """One ``PING``: proves the server answers. :raises StoreError:"""
+        """One ``PING`` over the pool's connections: proves the server answers
+        (``/readyz``). :raises StoreError:"""
         self._call(self.client.ping)
 
     def close(self) -> None:

@@ -12,6 +12,8 @@ a replica is said with its fix when a write is refused (:data:`READ_ONLY`).
 from __future__ import annotations
 
 import re
+import ssl
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import unquote, unquote_plus, urlsplit, urlunsplit
 
@@ -22,6 +24,8 @@ from rollbridge.stores.base import CANNOT_OPEN, NO_REDIS
 from rollbridge.text import Messages, Text
 
 __all__ = [
+    "MIGRATE_OPTION",
+    "OPTION_OR_ENV",
     "READ_ONLY",
     "UNKNOWN_SETTING",
     "check_database",
@@ -32,60 +36,85 @@ __all__ = [
 ]
 
 say = Messages("rollbridge")
+# Translators: where the operator gives the Redis URL, put for {option} in the messages
+# below (serve and the table commands; migrate's is its own --to); --redis and
+# $ROLLBRIDGE_REDIS stay as they are.
+OPTION_OR_ENV = say("redis.option_or_env", "--redis (or $ROLLBRIDGE_REDIS)")
+#: What ``rollbridge migrate`` puts for ``{option}``: it reads no environment variable.
+MIGRATE_OPTION = "--to"
 # Translators: why a Redis server cannot be used, after "cannot open {path}: ";
-# {database} is what the URL has after HOST:PORT/; redis://, HOST, PORT and N stay
-# as they are.
+# {database} is what the URL has after HOST:PORT/; {option} where the URL is given
+# (--redis (or $ROLLBRIDGE_REDIS), or --to); redis://, HOST, PORT and N stay as they are.
 DATABASE_NOT_A_NUMBER = say(
     "redis.database_not_a_number",
-    "the database after the port, {database}, is not a number: give redis://HOST:PORT/N,"
-    " N a database number (0 to 15 on a Redis as it comes), in --redis (or $ROLLBRIDGE_REDIS)",
+    "the database after the port, {database}, is not a number written in the digits 0 to 9:"
+    " give redis://HOST:PORT/N, N a database number (0 to 15 on a Redis as it comes), in"
+    " {option}",
 )
 # Translators: why a Redis server cannot be used, after "cannot open {path}: ";
-# /, ?, #, %2F, %3F, %23, @ and HOST stay as they are.
+# {option} where the URL is given; /, ?, #, %2F, %3F, %23, @ and HOST stay as they are.
 PASSWORD_CUT = say(
     "redis.password_cut",
     "the URL has an @ after the end of its host part: a /, ? or # in the password ends"
-    " it there; write them as %2F, %3F and %23 in --redis (or $ROLLBRIDGE_REDIS)",
+    " it there; write them as %2F, %3F and %23 in {option}",
 )
 # Translators: why a Redis server cannot be used, after "cannot open {path}: ";
-# redis://, PASSWORD, USER, HOST, PORT and N stay as they are.
+# {option} where the URL is given; redis://, PASSWORD, USER, HOST, PORT and N stay as
+# they are.
 NEEDS_PASSWORD = say(
     "redis.needs_password",
-    "Redis asks for a password and the URL gives none: give it in --redis (or"
-    " $ROLLBRIDGE_REDIS) as redis://:PASSWORD@HOST:PORT/N, or redis://USER:PASSWORD@HOST:PORT/N"
-    " for a user of Redis's ACL",
+    "Redis asks for a password and the URL gives none: give it in {option} as"
+    " redis://:PASSWORD@HOST:PORT/N, or redis://USER:PASSWORD@HOST:PORT/N for a user of"
+    " Redis's ACL",
 )
 # Translators: why a Redis server cannot be used, after "cannot open {path}: ";
-# {error} is Redis's own words.
+# {error} is Redis's own words; {option} where the URL is given.
 WRONG_PASSWORD = say(
     "redis.wrong_password",
-    "Redis refused the user name or password of the URL ({error}): check them in --redis"
-    " (or $ROLLBRIDGE_REDIS); they are not printed",
+    "Redis refused the user name or password of the URL ({error}): check them in {option};"
+    " they are not printed",
 )
 # Translators: why a Redis server cannot be used, after "cannot open {path}: ";
-# {error} is redis-py's own words; 6379 is Redis's usual port.
+# {error} is redis-py's own words; {option} where the URL is given; 6379 is Redis's
+# usual port.
 NOT_REDIS = say(
     "redis.not_redis",
-    "what answers there is not Redis ({error}): check the port in --redis (or"
-    " $ROLLBRIDGE_REDIS); Redis listens on 6379 unless told otherwise",
+    "what answers there is not Redis ({error}): check the port in {option}; Redis listens"
+    " on 6379 unless told otherwise",
 )
 
 # Translators: why a Redis server cannot be used, after "cannot open {path}: ";
-# {error} is redis-py's own words, naming the setting; ?, db=, password= and
-# socket_timeout= stay as they are.
+# {error} is redis-py's own words, naming the setting; {option} where the URL is given;
+# ?, db=, password= and socket_timeout= stay as they are.
 UNKNOWN_SETTING = say(
     "redis.unknown_setting",
     "the URL's query, after its ?, gives a setting redis-py does not take ({error}):"
-    " check its spelling in --redis (or $ROLLBRIDGE_REDIS); db=, password= and"
-    " socket_timeout= are some it takes",
+    " check its spelling in {option}; db=, password= and socket_timeout= are some it takes",
 )
 
 # Translators: {where} names the Redis server ("redis HOST:PORT/N"); {error} is Redis's
-# own words; --redis and $ROLLBRIDGE_REDIS stay as they are.
+# own words; {option} where the URL is given.
 READ_ONLY = say(
     "redis.read_only",
-    "{where} is a read-only replica: nothing was written ({error}); point --redis (or"
-    " $ROLLBRIDGE_REDIS) at its primary",
+    "{where} is a read-only replica: nothing was written ({error}); point {option} at its primary",
+)
+# Translators: why a Redis server cannot be used, after "cannot open {path}: ";
+# {error} is redis-py's own words; {option} where the URL is given; rediss://,
+# redis://, TLS and tls-port stay as they are.
+TLS_UNANSWERED = say(
+    "redis.tls_unanswered",
+    "the TLS handshake got no answer ({error}): the URL's rediss:// speaks TLS, which a"
+    " Redis without a tls-port does not answer; give redis:// in {option} for a Redis"
+    " without TLS, or check its port",
+)
+# Translators: why a Redis server cannot be used, after "cannot open {path}: ";
+# {error} is redis-py's own words; {option} where the URL is given; rediss://,
+# redis://, TLS and tls-port stay as they are.
+TLS_ONLY = say(
+    "redis.tls_only",
+    "the connection was taken and then dropped unanswered ({error}): a Redis that takes"
+    " TLS only (its tls-port) drops a redis:// connection; give rediss:// in {option} for"
+    " TLS, or check the port",
 )
 
 #: A query's ``key=value`` pair, wherever it is: a value ends at ``&`` or ``#`` only,
@@ -93,6 +122,9 @@ READ_ONLY = say(
 _QUERY_PAIR = re.compile(r"([?&])([^&#=]*)=([^&#]*)")
 #: Everything up to the last ``@`` of a URL, the scheme kept.
 _BEFORE_AT = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*:/*)?.*@", re.DOTALL)
+#: A database number as the path after the port: the digits 0 to 9, a plus sign
+#: before them taken as redis-py takes it (``int("+1")``).
+_DATABASE = re.compile(r"\+?[0-9]+")
 
 
 def without_password(url: str) -> str:
@@ -152,14 +184,19 @@ def server_of(kwargs: dict[str, Any]) -> str:
     return f"{where}/{kwargs.get('db') or 0}"
 
 
-def check_database(url: str) -> None:
+def check_database(url: str, option: Text | str | None = None) -> None:
     """Refuse a ``redis://`` or ``rediss://`` URL whose path is no database number,
     or whose password a ``/``, ``?`` or ``#`` in it cut short (an ``@`` after the host).
 
     redis-py reads ``/1x`` or ``/abc`` as no database at all and uses database 0:
-    an operator who meant database 1 was served another store's tables.
+    an operator who meant database 1 was served another store's tables. A number
+    with a plus sign (``/+1``) is taken, as redis-py takes it: database 1.
 
-    :raises StoreError: the path after the port is not a whole number."""
+    :param option: where the URL was given, for the message (default
+        :data:`OPTION_OR_ENV`).
+    :raises StoreError: the path after the port is not a whole number written in
+        the digits 0 to 9."""
+    option = option or OPTION_OR_ENV()
     try:
         parts = urlsplit(url)
     except ValueError:
@@ -171,15 +208,16 @@ def check_database(url: str) -> None:
         # a password cut short by a / ? or # in it: what follows is no database,
         # and naming it would print the rest of the password
         raise StoreError(
-            CANNOT_OPEN(path=without_password(url), error=PASSWORD_CUT()),
+            CANNOT_OPEN(path=without_password(url), error=PASSWORD_CUT(option=option)),
             details={"url": without_password(url), "field": "redis"},
         )
     if "db=" in parts.query:
         return  # the query's db= is the database
     database = unquote(parts.path).strip("/")
-    if database and not database.isdigit():
+    if database and not _DATABASE.fullmatch(database):
+        why = DATABASE_NOT_A_NUMBER(database=database, option=option)
         raise StoreError(
-            CANNOT_OPEN(path=without_password(url), error=DATABASE_NOT_A_NUMBER(database=database)),
+            CANNOT_OPEN(path=without_password(url), error=why),
             details={"url": without_password(url), "field": "redis"},
         )
 
@@ -190,15 +228,57 @@ def _at_in_a_key(query: str) -> bool:
     return any("@" in pair.partition("=")[0] for pair in query.split("&"))
 
 
-def why_not_opened(exc: redis.RedisError, password: bool) -> Text | str:
+def why_not_opened(
+    exc: redis.RedisError, password: bool, *, tls: bool = False, option: Text | str | None = None
+) -> Text | str:
     """What a refusal of the first ``PING`` means for the operator: nobody there,
-    a password missing or refused, or something there that does not speak Redis;
-    else Redis's own words. ``password``: whether the URL gives a password or a
-    user name (else a refused one was none at all)."""
+    a password missing or refused, TLS on one side only, or something there that
+    does not speak Redis; else Redis's own words.
+
+    :param password: whether the URL gives a password or a user name (else a
+        refused one was none at all).
+    :param tls: whether the URL asks for TLS (``rediss://``).
+    :param option: where the URL was given (default :data:`OPTION_OR_ENV`)."""
+    option = option or OPTION_OR_ENV()
     if isinstance(exc, redis.AuthenticationError):  # NOAUTH too; a ConnectionError: first
-        return WRONG_PASSWORD(error=str(exc)) if password else NEEDS_PASSWORD()
+        if password:
+            return WRONG_PASSWORD(error=str(exc), option=option)
+        return NEEDS_PASSWORD(option=option)
     if type(exc) in (redis.ConnectionError, redis.TimeoutError):
-        return NO_REDIS(error=str(exc))
+        if tls and _handshake_failed(exc):
+            return TLS_UNANSWERED(error=str(exc), option=option)
+        if not tls and _dropped_after_connecting(exc):
+            return TLS_ONLY(error=str(exc), option=option)
+        return NO_REDIS(error=str(exc), option=option)
     if isinstance(exc, redis.InvalidResponse):
-        return NOT_REDIS(error=str(exc))
+        return NOT_REDIS(error=str(exc), option=option)
     return str(exc)
+
+
+def _causes(exc: BaseException) -> Iterator[BaseException]:
+    """``exc`` and the exceptions it was raised from or during, in turn."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        yield current
+        current = current.__cause__ or current.__context__
+
+
+def _handshake_failed(exc: BaseException) -> bool:
+    """Whether a ``rediss://`` connection failed in its TLS handshake (the TCP
+    connection was made): a Redis without TLS leaves the handshake unanswered until
+    the connect timeout; another server may answer it with what is no TLS record."""
+    for cause in _causes(exc):
+        if isinstance(cause, ssl.SSLError) or "handshake" in str(cause):
+            return True
+    return False
+
+
+def _dropped_after_connecting(exc: BaseException) -> bool:
+    """Whether a ``redis://`` connection was made and then reset or closed at its
+    first command: what a Redis that takes TLS only does with a connection that does
+    not begin with a TLS handshake. (One left unanswered is said as nothing there.)"""
+    if any(isinstance(cause, ConnectionResetError) for cause in _causes(exc)):
+        return True
+    return str(exc).startswith("Connection closed by server")

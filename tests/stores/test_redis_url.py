@@ -284,3 +284,62 @@ def test_a_setting_of_the_query_redis_py_does_not_take_is_named_without_a_traceb
     with pytest.raises(StoreError) as caught:
         RedisStore(url)
     assert "socket_timeout=" in caught.value.render("en")
+
+
+def test_a_database_with_a_plus_sign_is_the_database_redis_py_reads(capsys, redis_factory):
+    """``/+1`` was refused as "not a number", though redis-py reads it as database 1
+    (``int("+1")``): it is taken, as redis-py takes it, and the table is made there."""
+    server = redis_factory()
+    url = f"redis://127.0.0.1:{server.port}/+1"
+    assert main(["table", "create", "--ruleset", "bandits", "--name", "X", "--redis", url]) == 0
+    capsys.readouterr()
+    store = RedisStore(url)
+    try:
+        assert store.where == f"redis 127.0.0.1:{server.port}/1"
+    finally:
+        store.close()
+    admin = redis.Redis(port=server.port)
+    try:
+        assert admin.dbsize() == 0  # nothing in database 0
+        assert admin.execute_command("SELECT", 1) and admin.dbsize() > 0
+    finally:
+        admin.close()
+    # a number in other digits, or with a sign that is no plus, is still refused
+    for database in ("1_0", "-1", " 1"):
+        with pytest.raises(StoreError) as caught:
+            RedisStore(f"redis://127.0.0.1:{server.port}/{database}")
+        assert "is not a number written in the digits 0 to 9" in caught.value.render("en")
+
+
+def test_migrate_names_its_own_option_not_the_environment_it_does_not_read(
+    capsys, monkeypatch, tmp_path, redis_factory
+):
+    """``migrate`` reads no ``$ROLLBRIDGE_REDIS`` (docs/redis.md), yet its refusals
+    said "check --redis (or $ROLLBRIDGE_REDIS)": an operator who exported it, to mend
+    the URL, changed what migrate never read. They name ``--to``."""
+    source = tmp_path / "t.db"
+    made = ["table", "create", "--ruleset", "bandits", "--name", "X", "--db", str(source)]
+    assert main(made) == 0
+    server = redis_factory()
+    admin = redis.Redis(port=server.port)
+    admin.config_set("requirepass", SECRET)
+    admin.close()
+    monkeypatch.setenv("ROLLBRIDGE_REDIS", f"redis://:{SECRET}@127.0.0.1:{server.port}/0")
+    capsys.readouterr()
+    for url, said in (
+        (server.url, "give it in --to as redis://:PASSWORD@HOST:PORT/N"),
+        (server.url.replace("redis://", "redis://:notit@"), "check them in --to; they are"),
+        (f"redis://127.0.0.1:{server.port}/1x", "in --to\n"),
+    ):
+        err = _refused(capsys, "migrate", "--from", str(source), "--to", url)
+        assert said in err and "ROLLBRIDGE_REDIS" not in err, err
+    port = server.port
+    server.stop()
+    err = _refused(capsys, "migrate", "--from", str(source), "--to", f"redis://127.0.0.1:{port}/0")
+    assert err.endswith("start redis-server, or check --to\n"), err
+    err = _refused(capsys, "migrate", "--from", str(source), "--to", f"redis://127.0.0.1:{port}/0",
+                   "--locale", "de")  # fmt: skip
+    assert err.endswith("prüfen Sie --to\n"), err
+    # serve and the table commands, which read it, still say so
+    err = _refused(capsys, "table", "list", "--redis", f"redis://127.0.0.1:{port}/0")
+    assert err.endswith("check --redis (or $ROLLBRIDGE_REDIS)\n"), err

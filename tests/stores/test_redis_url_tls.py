@@ -1,0 +1,104 @@
+"""TLS on one side only: ``--redis rediss://…`` at a Redis without TLS, and
+``redis://…`` at a Redis that takes TLS only (its ``tls-port``, ``port 0``). Both
+said ``nothing answers there (…): start redis-server, or check --redis``, the first
+after the connect timeout, with no hint that TLS was the difference (found walking
+the Redis operator's path). Now each names the likely cause and the scheme to give.
+A real ``redis-server`` each time: one of the session's, and one started here with
+a certificate ``openssl`` makes; no fakes."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from rollbridge.cli import main
+from rollbridge.exceptions import StoreError
+from rollbridge.stores.redis import RedisStore
+from tests.stores.conftest import REDIS_SERVER, _free_port
+from tests.stores.test_redis_url import _english, _refused  # noqa: F401  (_english: a fixture)
+
+#: A connect timeout of the URL's own (redis-py's query setting), so that a TLS
+#: handshake nobody answers fails in a second, not the five of the default.
+QUICK = "socket_connect_timeout=1"
+
+
+@pytest.fixture
+def tls_redis(tmp_path: Path) -> Iterator[int]:
+    """A ``redis-server`` that takes TLS only (``--port 0 --tls-port N``), with a
+    self-signed certificate; yields its port."""
+    if not Path(REDIS_SERVER).exists() or shutil.which("openssl") is None:
+        pytest.skip("redis-server and openssl are needed")
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key),
+         "-out", str(cert), "-days", "1", "-subj", "/CN=127.0.0.1"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    port = _free_port()
+    process = subprocess.Popen(
+        [REDIS_SERVER, "--port", "0", "--tls-port", str(port), "--bind", "127.0.0.1",
+         "--tls-cert-file", str(cert), "--tls-key-file", str(key), "--tls-auth-clients", "no",
+         "--save", "", "--dir", str(tmp_path), "--logfile", str(tmp_path / "redis.log")],
+        stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        client = redis.Redis(port=port, ssl=True, ssl_cert_reqs="none", socket_timeout=1)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                client.ping()
+                break
+            except redis.RedisError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+        client.close()
+        yield port
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_rediss_at_a_redis_without_tls_names_tls_as_the_likely_cause(capsys, redis_server):
+    url = f"rediss://127.0.0.1:{redis_server.port}/0?{QUICK}"
+    err = _refused(capsys, "table", "list", "--redis", url)
+    assert f"cannot open redis 127.0.0.1:{redis_server.port}/0: the TLS handshake got no" in err
+    assert "rediss:// speaks TLS, which a Redis without a tls-port does not answer" in err
+    assert "give redis:// in --redis (or $ROLLBRIDGE_REDIS) for a Redis without TLS" in err
+    assert "nothing answers there" not in err
+    with pytest.raises(StoreError) as caught:  # in the reader's language
+        RedisStore(url)
+    german = caught.value.render("de")
+    assert "rediss://" in german and "TLS" in german and "handshake got" not in german
+    # the same Redis through redis:// is served, as before
+    assert main(["table", "list", "--redis", redis_server.url]) == 0
+
+
+def test_redis_at_a_tls_only_port_names_tls_as_the_likely_cause(capsys, tls_redis):
+    err = _refused(capsys, "table", "list", "--redis", f"redis://127.0.0.1:{tls_redis}/0")
+    assert f"cannot open redis 127.0.0.1:{tls_redis}/0: the connection was taken and then" in err
+    assert "a Redis that takes TLS only (its tls-port) drops a redis:// connection" in err
+    assert "give rediss:// in --redis (or $ROLLBRIDGE_REDIS) for TLS" in err
+    assert "nothing answers there" not in err
+    with pytest.raises(StoreError) as caught:
+        RedisStore(f"redis://127.0.0.1:{tls_redis}/0")
+    russian = caught.value.render("ru")
+    assert "rediss://" in russian and "TLS" in russian and "dropped" not in russian
+    # rediss:// there is served (the certificate is the test's own: not verified)
+    served = f"rediss://127.0.0.1:{tls_redis}/0?ssl_cert_reqs=none"
+    assert main(["table", "list", "--redis", served]) == 0
+    assert capsys.readouterr().out == "no tables\n"
+
+
+@pytest.mark.parametrize("scheme", ["redis", "rediss"])
+def test_a_port_where_nothing_listens_is_still_said_as_nothing_there(capsys, scheme):
+    port = _free_port()  # nothing listens there
+    err = _refused(capsys, "table", "list", "--redis", f"{scheme}://127.0.0.1:{port}/0")
+    assert "nothing answers there (Error 111 connecting to" in err
+    assert "TLS" not in err
