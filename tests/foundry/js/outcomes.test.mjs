@@ -114,6 +114,17 @@ async function page(generation, user, outcomes, { by = GM, permissions = null, u
 
 const post = (data) => ChatMessage._fromWorld({ data, user: data.author });
 
+/** Start the page's client and welcome it as the GM: its table at `seq`, the requests
+ * `pending` waiting. Returns its socket. */
+function welcomeGM(seq, pending) {
+  client.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  const hello = ws.messages().find((m) => m.type === "hello");
+  ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq, locale: "en", table: { id: "t1", actors: [], pending } });
+  return ws;
+}
+
 for (const generation of [12, 13]) {
   test(`v${generation}: what a player wrote on their own card is not its outcome: a GM's reload reads the GM's record`, async () => {
     // p7 approved (the GM's record says so), p8 settled while no GM's client took its event
@@ -126,11 +137,7 @@ for (const generation of [12, 13]) {
       p9: await post(approvalCard(9, "p9", GM, { outcome: "rejected", reason: "old words" })),
     };
     assert.deepEqual(shown(cards, elements), { p7: "|Approved|", p8: "||", p9: "|Rejected|“old words”" }, "before the welcome");
-    client.start();
-    const ws = FakeWebSocket.last();
-    ws.open();
-    const hello = ws.messages().find((m) => m.type === "hello");
-    ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: 9, locale: "en", table: { id: "t1", actors: [], pending: [] } });
+    welcomeGM(9, []);
     await settle(client);
     assert.deepEqual(shown(cards, elements), { p7: "|Approved|", p8: "|No longer waiting for approval|", p9: "|Rejected|“old words”" }, "after it");
   });
@@ -148,11 +155,7 @@ for (const generation of [12, 13]) {
   test(`v${generation}: the GM's client keeps a settled request in the GM's record; a player cannot write it`, async () => {
     await page(generation, GM, {});
     const theirs = await post(approvalCard(7, "p7", PLAYER));
-    client.start();
-    const ws = FakeWebSocket.last();
-    ws.open();
-    const hello = ws.messages().find((m) => m.type === "hello");
-    ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: 7, locale: "en", table: { id: "t1", actors: [], pending: [{ pending: "p7" }] } });
+    const ws = welcomeGM(7, [{ pending: "p7" }]);
     ws.receive({ type: "event", table: "t1", epoch: 1, seq: 8, kind: "approval.rejected", data: { pending: "p7", reason: " too late " }, actors: [] });
     await settle(client);
     assert.deepEqual(game.settings.get("rollbridge", "outcomes"), { tables: [{ table: "t1", settled: { "1:p7": { outcome: "rejected", reason: " too late " } } }] });
@@ -228,11 +231,7 @@ for (const generation of [12, 13]) {
     const elements = await page(generation, GM, forged, { by: PLAYER, permissions: PLAYERS_MAY });
     const cards = { p7: await post(approvalCard(7, "p7", GM)), p8: await post(approvalCard(8, "p8", GM)), p9: await post(approvalCard(9, "p9", GM, { outcome: "approved" })) };
     assert.deepEqual(shown(cards, elements), { p7: "||", p8: "||", p9: "|Approved|" }, "before the welcome");
-    client.start();
-    const ws = FakeWebSocket.last();
-    ws.open();
-    const hello = ws.messages().find((m) => m.type === "hello");
-    ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: 9, locale: "en", table: { id: "t1", actors: [], pending: [{ pending: "p7" }] } });
+    const ws = welcomeGM(9, [{ pending: "p7" }]);
     await settle(client);
     assert.deepEqual(shown(cards, elements), { p7: "approve reject||", p8: "|No longer waiting for approval|", p9: "|Approved|" }, "after it: the server's word");
     // the GM's client keeps the next outcome in a record of its own: none of the player's in it
@@ -251,11 +250,7 @@ test("an assistant GM as the active GM: keeps the record as a GM does; without S
     const elements = await page(13, ASSISTANT, {}, { users, permissions });
     assert.equal(game.users.activeGM?.id, ASSISTANT);
     const card = await post(approvalCard(7, "p7", ASSISTANT));
-    client.start();
-    const ws = FakeWebSocket.last();
-    ws.open();
-    const hello = ws.messages().find((m) => m.type === "hello");
-    ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: 7, locale: "en", table: { id: "t1", actors: [], pending: [{ pending: "p7" }] } });
+    const ws = welcomeGM(7, [{ pending: "p7" }]);
     ws.receive({ type: "event", table: "t1", epoch: 1, seq: 8, kind: "approval.rejected", data: { pending: "p7", reason: "too late" }, actors: [] });
     await settle(client);
     return { shown: shown({ card }, elements).card, record: game.settings.get("rollbridge", "outcomes") };
