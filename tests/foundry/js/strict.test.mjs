@@ -57,6 +57,22 @@ test("a world setting: a user with SETTINGS_MODIFY may write it, whatever their 
   assert.equal(game.settings.storage.get("world").getSetting("rollbridge.token"), undefined, "not a world setting");
 });
 
+test("a world setting is kept as JSON, and a write that changes nothing is no update: no onChange, its writer unchanged", async () => {
+  await world({ users: ROLES, user: "standinGM000001" });
+  const changes = [];
+  game.settings.register("rollbridge", "kept", { scope: "world", config: false, type: Object, default: {}, onChange: (value) => changes.push(value) });
+  await game.settings.set("rollbridge", "kept", { a: 1, gone: undefined, when: new Date(0) });
+  assert.deepEqual(game.settings.get("rollbridge", "kept"), { a: 1, when: "1970-01-01T00:00:00.000Z" });
+  await world({ users: ROLES, user: "standinAst00001", settings: { "rollbridge.kept": { a: 1 } } });
+  game.settings.register("rollbridge", "kept", { scope: "world", config: false, type: Object, default: {}, onChange: (value) => changes.push(value) });
+  await game.settings.set("rollbridge", "kept", { a: 1 });
+  const doc = () => game.settings.storage.get("world").getSetting("rollbridge.kept");
+  assert.equal(doc()._stats.lastModifiedBy, "standinGM000001", "the same value: no update");
+  await game.settings.set("rollbridge", "kept", { a: 2 });
+  assert.equal(doc()._stats.lastModifiedBy, "standinAst00001");
+  assert.deepEqual(changes, [{ a: 1, when: "1970-01-01T00:00:00.000Z" }, { a: 2 }], "onChange once per change");
+});
+
 test("a chat message's rolls must be evaluated", async () => {
   await world({ user: "gm" });
   await assert.rejects(ChatMessage.create({ content: "x", rolls: [new Roll("1d6")] }), /evaluated/);

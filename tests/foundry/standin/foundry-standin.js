@@ -19,7 +19,9 @@
 //     Setting document {key, value, _stats: {lastModifiedBy}}, the user whose
 //     write the server took last (a managed field: no client sets it); a world
 //     setting given to install() counts as the world's first GM's, or the
-//     user `settingsBy` names; one never written has none)
+//     user `settingsBy` names; one never written has none. A world setting's
+//     value is kept as JSON, and a write that changes nothing is no update: no
+//     onChange, its writer unchanged)
 //   game.socket.on/emit on a module's channel: reaches the world's other pages,
 //     the handler getting the sender's user id after the message (as Foundry's
 //     server adds it; a v13 query handler gets no sender, as in Foundry)
@@ -286,11 +288,21 @@
       if (config.scope === "world" && !canModifySetting(game.user, id)) {
         throw new Error(`User ${game.user?.name} lacks permission to update Setting ${id}`);
       }
-      this.values.set(id, structuredClone(value));
-      if (config.scope === "world") this.writers.set(id, game.user.id);
       record.settingsSet.push(id);
-      config.onChange?.(value);
-      return value;
+      if (config.scope !== "world") {
+        this.values.set(id, structuredClone(value));
+        config.onChange?.(value);
+        return value;
+      }
+      // a world setting's value is kept as JSON (the Setting's `value`, a JSONField): what
+      // JSON cannot hold is gone, and a write that changes nothing is no update — no
+      // onChange, its writer unchanged (Document#update of an empty difference)
+      const json = JSON.stringify(value) ?? "null";
+      if (this.values.has(id) && JSON.stringify(this.values.get(id)) === json) return JSON.parse(json);
+      this.values.set(id, JSON.parse(json));
+      this.writers.set(id, game.user.id);
+      config.onChange?.(JSON.parse(json));
+      return JSON.parse(json);
     }
   }
 
