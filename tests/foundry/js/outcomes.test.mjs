@@ -68,6 +68,21 @@ test("the record: each table's requests by epoch, the newest kept, a rejection's
   }
 });
 
+test("a table listed twice in the record (a GM's macro): read and written by its entry written last, nothing lost", () => {
+  const at = { table: "t1", epoch: 1, pending: "p1" };
+  let record = { tables: [{ table: "t1", settled: { "1:p0": { outcome: "rejected" } } }, { table: "t1", settled: {} }, { table: "t0", settled: {} }] };
+  assert.equal(keptOutcome(record, { ...at, pending: "p0" }), null, "the entry written last says nothing of p0");
+  record = withOutcome(record, { ...at, outcome: "approved" });
+  assert.deepEqual(keptOutcome(record, at), { outcome: "approved", reason: null }, "what was just kept is read");
+  record = withOutcome(record, { ...at, pending: "p2", outcome: "rejected", reason: "no" });
+  assert.deepEqual([keptOutcome(record, at)?.outcome, keptOutcome(record, { ...at, pending: "p2" })?.reason], ["approved", "no"], "nor lost by the next write");
+  assert.deepEqual(record.tables.map((t) => t.table), ["t0", "t1"], "each table once");
+  // more tables than the module keeps: only the last KEPT_TABLES are read
+  const many = { tables: Array.from({ length: KEPT_TABLES + 1 }, (_, i) => ({ table: `t${i}`, settled: { "1:p1": { outcome: "approved" } } })) };
+  assert.equal(keptOutcome(many, { ...at, table: "t0" }), null);
+  assert.ok(keptOutcome(many, { ...at, table: `t${KEPT_TABLES}` }));
+});
+
 /** An approval card of request `pending` (#seq), posted by `author`, with `extra` flags. */
 const approvalCard = (seq, pending, author, extra = {}) => ({
   content: `<div class="rollbridge-card rb-approval" data-kind="approval.requested" data-seq="${seq}" data-epoch="1">alice asks for a roll</div>`,
@@ -84,10 +99,13 @@ const shown = (messages, elements) => Object.fromEntries(Object.entries(messages
   return [name, [buttons, line ? line[2].trim() : "", reason ? reason[1] : ""].join("|")];
 }));
 
-/** A page of `user` whose world keeps the GM's record `outcomes`, its chat log drawn by the module's buttons. */
-async function page(generation, user, outcomes) {
+/** A page of `user` whose world keeps the GM's record `outcomes` (written last by `by`,
+ * else the GM; `permissions` the world's core.permissions), its chat log drawn by the
+ * module's buttons. */
+async function page(generation, user, outcomes, { by = GM, permissions = null, users = USERS } = {}) {
   client?.stop();
-  await world({ users: USERS, user, generation, settings: { "rollbridge.outcomes": outcomes } });
+  const settings = { "rollbridge.outcomes": outcomes, ...(permissions ? { "core.permissions": permissions } : {}) };
+  await world({ users, user, generation, settings, settingsBy: { "rollbridge.outcomes": by } });
   await registerModuleSettings();
   client = new FoundryClient();
   const elements = drawMessages(generation, (message, html) => addButtons(message, html, client));
@@ -95,6 +113,17 @@ async function page(generation, user, outcomes) {
 }
 
 const post = (data) => ChatMessage._fromWorld({ data, user: data.author });
+
+/** Start the page's client and welcome it as the GM: its table at `seq`, the requests
+ * `pending` waiting. Returns its socket. */
+function welcomeGM(seq, pending) {
+  client.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  const hello = ws.messages().find((m) => m.type === "hello");
+  ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq, locale: "en", table: { id: "t1", actors: [], pending } });
+  return ws;
+}
 
 for (const generation of [12, 13]) {
   test(`v${generation}: what a player wrote on their own card is not its outcome: a GM's reload reads the GM's record`, async () => {
@@ -108,11 +137,7 @@ for (const generation of [12, 13]) {
       p9: await post(approvalCard(9, "p9", GM, { outcome: "rejected", reason: "old words" })),
     };
     assert.deepEqual(shown(cards, elements), { p7: "|Approved|", p8: "||", p9: "|Rejected|“old words”" }, "before the welcome");
-    client.start();
-    const ws = FakeWebSocket.last();
-    ws.open();
-    const hello = ws.messages().find((m) => m.type === "hello");
-    ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: 9, locale: "en", table: { id: "t1", actors: [], pending: [] } });
+    welcomeGM(9, []);
     await settle(client);
     assert.deepEqual(shown(cards, elements), { p7: "|Approved|", p8: "|No longer waiting for approval|", p9: "|Rejected|“old words”" }, "after it");
   });
@@ -130,11 +155,7 @@ for (const generation of [12, 13]) {
   test(`v${generation}: the GM's client keeps a settled request in the GM's record; a player cannot write it`, async () => {
     await page(generation, GM, {});
     const theirs = await post(approvalCard(7, "p7", PLAYER));
-    client.start();
-    const ws = FakeWebSocket.last();
-    ws.open();
-    const hello = ws.messages().find((m) => m.type === "hello");
-    ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: 7, locale: "en", table: { id: "t1", actors: [], pending: [{ pending: "p7" }] } });
+    const ws = welcomeGM(7, [{ pending: "p7" }]);
     ws.receive({ type: "event", table: "t1", epoch: 1, seq: 8, kind: "approval.rejected", data: { pending: "p7", reason: " too late " }, actors: [] });
     await settle(client);
     assert.deepEqual(game.settings.get("rollbridge", "outcomes"), { tables: [{ table: "t1", settled: { "1:p7": { outcome: "rejected", reason: " too late " } } }] });
@@ -194,3 +215,62 @@ for (const generation of [12, 13]) {
     assert.equal(Standin.log.messages.filter((m) => m.author === GM && m.flags.rollbridge.kind === "approval.requested").length, 2, "not posted again");
   });
 }
+
+// Foundry's server lets a user with SETTINGS_MODIFY write a world setting: a GM may
+// grant it to players (Permission Configuration), and an assistant has it only as long
+// as the GM leaves it to them. So the record is read only as a GM wrote it last (its
+// Setting document's `_stats.lastModifiedBy`, the server's word).
+const PLAYERS_MAY = { SETTINGS_MODIFY: [1, 2, 3, 4] };
+
+for (const generation of [12, 13]) {
+  test(`v${generation}: a player the GM let modify settings writes the record: no page reads it, and the GM's client starts it again`, async () => {
+    await page(generation, PLAYER, {}, { permissions: PLAYERS_MAY });
+    const forged = { tables: [{ table: "t1", settled: { "1:p7": { outcome: "approved" }, "1:p8": { outcome: "rejected", reason: "the GM said <b>yes</b> to me" } } }] };
+    await game.settings.set("rollbridge", "outcomes", forged); // Foundry takes it
+    // the GM reloads: the player's record says nothing; a GM's card of an earlier version still does
+    const elements = await page(generation, GM, forged, { by: PLAYER, permissions: PLAYERS_MAY });
+    const cards = { p7: await post(approvalCard(7, "p7", GM)), p8: await post(approvalCard(8, "p8", GM)), p9: await post(approvalCard(9, "p9", GM, { outcome: "approved" })) };
+    assert.deepEqual(shown(cards, elements), { p7: "||", p8: "||", p9: "|Approved|" }, "before the welcome");
+    const ws = welcomeGM(9, [{ pending: "p7" }]);
+    await settle(client);
+    assert.deepEqual(shown(cards, elements), { p7: "approve reject||", p8: "|No longer waiting for approval|", p9: "|Approved|" }, "after it: the server's word");
+    // the GM's client keeps the next outcome in a record of its own: none of the player's in it
+    ws.receive({ type: "event", table: "t1", epoch: 1, seq: 10, kind: "approval.rejected", data: { pending: "p7", reason: "" }, actors: [] });
+    await settle(client);
+    assert.deepEqual(game.settings.get("rollbridge", "outcomes"), { tables: [{ table: "t1", settled: { "1:p7": { outcome: "rejected" } } }] });
+    assert.equal(game.settings.storage.get("world").getSetting("rollbridge.outcomes")._stats.lastModifiedBy, GM);
+    assert.deepEqual(shown(cards, elements), { p7: "|Rejected|", p8: "|No longer waiting for approval|", p9: "|Approved|" });
+  });
+}
+
+test("an assistant GM as the active GM: keeps the record as a GM does; without SETTINGS_MODIFY the write is refused, logged, and the card says what the page saw", async () => {
+  const ASSISTANT = "standinAst00001";
+  const users = [{ _id: ASSISTANT, name: "Assistant", role: 3 }, { _id: GM, name: "Gamemaster", isGM: true, active: false }, { _id: PLAYER, name: "Player" }];
+  const run = async (permissions) => {
+    const elements = await page(13, ASSISTANT, {}, { users, permissions });
+    assert.equal(game.users.activeGM?.id, ASSISTANT);
+    const card = await post(approvalCard(7, "p7", ASSISTANT));
+    const ws = welcomeGM(7, [{ pending: "p7" }]);
+    ws.receive({ type: "event", table: "t1", epoch: 1, seq: 8, kind: "approval.rejected", data: { pending: "p7", reason: "too late" }, actors: [] });
+    await settle(client);
+    return { shown: shown({ card }, elements).card, record: game.settings.get("rollbridge", "outcomes") };
+  };
+  const warnings = [];
+  const warn = console.warn;
+  console.warn = (text) => warnings.push(String(text));
+  try {
+    // by default an assistant has SETTINGS_MODIFY: the record kept, a GM's (an assistant is one)
+    assert.deepEqual(await run(null), { shown: "|Rejected|“too late”", record: { tables: [{ table: "t1", settled: { "1:p7": { outcome: "rejected", reason: "too late" } } }] } });
+    const kept = game.settings.get("rollbridge", "outcomes");
+    const elements = await page(13, GM, kept, { by: ASSISTANT, users });
+    const again = await post(approvalCard(7, "p7", ASSISTANT));
+    assert.equal(shown({ again }, elements).again, "|Rejected|“too late”", "a reload reads it");
+    assert.deepEqual(warnings, []);
+    // the GM took it from assistants: Foundry refuses the write; the card still says what this page saw
+    assert.deepEqual(await run({ SETTINGS_MODIFY: [4] }), { shown: "|Rejected|“too late”", record: {} });
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0], /the outcome of p7 is not kept: User Assistant lacks permission/);
+  } finally {
+    console.warn = warn;
+  }
+});

@@ -15,13 +15,14 @@ export const Standin = globalThis.FoundryStandin;
 
 /**
  * A fresh stand-in world: install (headless), the settings given, the module's
- * languages, WebSocket replaced by the test's fake. Returns {gm, player, log}.
+ * languages, WebSocket replaced by the test's fake; `settingsBy` the user who last
+ * wrote a world setting given (by id; else the world's first GM). Returns {gm, player, log}.
  */
-export async function world({ generation = 13, system = "shadowrun5e", user = "gm", lang = "en", settings = {}, users = null } = {}) {
+export async function world({ generation = 13, system = "shadowrun5e", user = "gm", lang = "en", settings = {}, users = null, settingsBy = {} } = {}) {
   FakeWebSocket.reset();
   globalThis.WebSocket = FakeWebSocket;
   const people = Standin.install({
-    system, generation, user, language: lang, manifest: MANIFEST, headless: true, users,
+    system, generation, user, language: lang, manifest: MANIFEST, headless: true, users, settingsBy,
     settings: { "rollbridge.serverUrl": "wss://rollbridge.example/tables/t1", "rollbridge.token": "rbt_test_token", ...settings },
     load: async (path) => JSON.parse(readFileSync(`${MODULE_DIR}${path}`, "utf8")),
   });

@@ -18,6 +18,61 @@ test("a player may not write a world setting; the GM may, and a client setting i
   assert.equal(game.settings.get("rollbridge", "serverDice"), true);
 });
 
+// Foundry's BaseSetting (v12, v13): a world setting is written by a user with the
+// permission SETTINGS_MODIFY — an assistant and a full gamemaster by default, but the
+// GM's Permission Configuration (core.permissions) may grant it to players or take it
+// from assistants, and a user's own permissions come first — not by "a GM"
+const ROLES = [
+  { _id: "standinGM000001", name: "Gamemaster", isGM: true },
+  { _id: "standinAst00001", name: "Assistant", role: 3 },
+  { _id: "standinPlr00001", name: "Player" },
+  { _id: "standinPlr00002", name: "Trusted", role: 2, permissions: { SETTINGS_MODIFY: true } },
+];
+const whoMayWrite = async (permissions) => {
+  const may = [];
+  for (const { _id, name } of ROLES) {
+    await world({ users: ROLES, user: _id, settings: permissions ? { "core.permissions": permissions } : {} });
+    await registerModuleSettings();
+    try {
+      await game.settings.set("rollbridge", "serverDice", true);
+      may.push(name);
+      assert.equal(game.settings.storage.get("world").getSetting("rollbridge.serverDice")._stats.lastModifiedBy, _id, "the server's word of who wrote it");
+    } catch (error) {
+      assert.match(error.message, /lacks permission/);
+      assert.equal(game.settings.get("rollbridge", "serverDice"), false, "nothing written");
+    }
+  }
+  return may;
+};
+
+test("a world setting: a user with SETTINGS_MODIFY may write it, whatever their role; the server keeps who did", async () => {
+  assert.deepEqual(await whoMayWrite(null), ["Gamemaster", "Assistant", "Trusted"], "by default an assistant may, a player not (unless their own permission says so)");
+  assert.deepEqual(await whoMayWrite({ SETTINGS_MODIFY: [1, 2, 3, 4] }), ["Gamemaster", "Assistant", "Player", "Trusted"], "granted to players");
+  assert.deepEqual(await whoMayWrite({ SETTINGS_MODIFY: [4] }), ["Gamemaster", "Trusted"], "taken from assistants");
+  // a setting never written has no document; one given to the world, its first GM's
+  await world({ users: ROLES, user: "standinPlr00001", settings: { "rollbridge.serverDice": true } });
+  await registerModuleSettings();
+  assert.equal(game.settings.storage.get("world").getSetting("rollbridge.combatTracker"), undefined);
+  assert.equal(game.settings.storage.get("world").getSetting("rollbridge.serverDice")._stats.lastModifiedBy, "standinGM000001");
+  assert.equal(game.settings.storage.get("world").getSetting("rollbridge.token"), undefined, "not a world setting");
+});
+
+test("a world setting is kept as JSON, and a write that changes nothing is no update: no onChange, its writer unchanged", async () => {
+  await world({ users: ROLES, user: "standinGM000001" });
+  const changes = [];
+  game.settings.register("rollbridge", "kept", { scope: "world", config: false, type: Object, default: {}, onChange: (value) => changes.push(value) });
+  await game.settings.set("rollbridge", "kept", { a: 1, gone: undefined, when: new Date(0) });
+  assert.deepEqual(game.settings.get("rollbridge", "kept"), { a: 1, when: "1970-01-01T00:00:00.000Z" });
+  await world({ users: ROLES, user: "standinAst00001", settings: { "rollbridge.kept": { a: 1 } } });
+  game.settings.register("rollbridge", "kept", { scope: "world", config: false, type: Object, default: {}, onChange: (value) => changes.push(value) });
+  await game.settings.set("rollbridge", "kept", { a: 1 });
+  const doc = () => game.settings.storage.get("world").getSetting("rollbridge.kept");
+  assert.equal(doc()._stats.lastModifiedBy, "standinGM000001", "the same value: no update");
+  await game.settings.set("rollbridge", "kept", { a: 2 });
+  assert.equal(doc()._stats.lastModifiedBy, "standinAst00001");
+  assert.deepEqual(changes, [{ a: 1, when: "1970-01-01T00:00:00.000Z" }, { a: 2 }], "onChange once per change");
+});
+
 test("a chat message's rolls must be evaluated", async () => {
   await world({ user: "gm" });
   await assert.rejects(ChatMessage.create({ content: "x", rolls: [new Roll("1d6")] }), /evaluated/);

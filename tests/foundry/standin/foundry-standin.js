@@ -8,7 +8,20 @@
 //   Hooks.on/once/off/call/callAll (each install() a fresh page: no hooks of the one before;
 //     on and once return the hook's numeric id, off takes the id or the function)
 //   game.settings.register/get/set (scopes "world", "client", "user"; onChange;
-//     a world setting written by a non-GM throws, as Foundry's server refuses it)
+//     a world setting written by a user Foundry's server refuses throws, as
+//     BaseSetting's permission test has it (v12 and v13): a user with the
+//     permission SETTINGS_MODIFY may, an assistant without it only some core
+//     keys, `core.permissions` a full gamemaster alone. The permission is
+//     User#hasPermission's: the user's own `permissions`, else the world's
+//     `core.permissions` ({PERMISSION: [roles]}, as the GM's Permission
+//     Configuration writes it; default: an assistant and a full gamemaster).
+//     game.settings.storage.get("world").getSetting(key): the world setting's
+//     Setting document {key, value, _stats: {lastModifiedBy}}, the user whose
+//     write the server took last (a managed field: no client sets it); a world
+//     setting given to install() counts as the world's first GM's, or the
+//     user `settingsBy` names; one never written has none. A world setting's
+//     value is kept as JSON, and a write that changes nothing is no update: no
+//     onChange, its writer unchanged)
 //   game.socket.on/emit on a module's channel: reaches the world's other pages,
 //     the handler getting the sender's user id after the message (as Foundry's
 //     server adds it; a v13 query handler gets no sender, as in Foundry)
@@ -227,10 +240,30 @@
   }
 
   // -- settings ------------------------------------------------------------------------
+  // BaseSetting#canModify (v12, v13) for a setting that is no user's: the keys an
+  // assistant may write without SETTINGS_MODIFY, and the one only a full gamemaster may
+  const ALLOWED_ASSISTANT_KEYS = ["core.time", "core.combatTrackerConfig", "core.sheetClasses", "core.scrollingStatusText",
+    "core.tokenDragPreview", "core.adventureImports", "core.gridDiagonals", "core.gridTemplates", "core.coneTemplateType"];
+  function canModifySetting(user, id) {
+    if (id === "core.permissions") return Boolean(user?.hasRole?.("GAMEMASTER"));
+    if (user?.hasPermission?.("SETTINGS_MODIFY")) return true;
+    return Boolean(user?.isGM) && ALLOWED_ASSISTANT_KEYS.includes(id);
+  }
+
   class ClientSettings {
-    constructor(initial = {}) {
+    // initial: the world's settings by id; writtenBy: the user whose write of each the
+    // server took last (by id: lastModifiedBy), else `firstWriter`
+    constructor(initial = {}, { writtenBy = {}, firstWriter = null } = {}) {
       this.settings = new Map();
       this.values = new Map(Object.entries(initial));
+      this.writers = new Map(Object.keys(initial).map((id) => [id, writtenBy[id] ?? firstWriter]));
+      // WorldSettings#getSetting(key): the world setting's Setting document, or undefined
+      this.storage = new Map([["world", {
+        getSetting: (id) => {
+          if (!this.values.has(id) || (this.settings.get(id)?.scope ?? "world") !== "world") return undefined;
+          return { key: id, value: structuredClone(this.values.get(id)), _stats: { lastModifiedBy: this.writers.get(id) ?? null } };
+        },
+      }]]);
     }
     register(namespace, key, config) {
       const id = `${namespace}.${key}`;
@@ -249,15 +282,27 @@
       const id = `${namespace}.${key}`;
       const config = this.settings.get(id);
       if (!config) throw new Error(`${id} is not a registered game setting`);
-      // Foundry: a world setting is written through the server, which allows it only to
-      // a user with SETTINGS_MODIFY (a GM or an assistant by default), never a player
-      if (config.scope === "world" && !game.user?.isGM) {
+      // Foundry: a world setting is written through the server, which allows it to a user
+      // with SETTINGS_MODIFY (an assistant and a full gamemaster by default; the GM may
+      // grant it to players, or take it from assistants), as BaseSetting's test says
+      if (config.scope === "world" && !canModifySetting(game.user, id)) {
         throw new Error(`User ${game.user?.name} lacks permission to update Setting ${id}`);
       }
-      this.values.set(id, structuredClone(value));
       record.settingsSet.push(id);
-      config.onChange?.(value);
-      return value;
+      if (config.scope !== "world") {
+        this.values.set(id, structuredClone(value));
+        config.onChange?.(value);
+        return value;
+      }
+      // a world setting's value is kept as JSON (the Setting's `value`, a JSONField): what
+      // JSON cannot hold is gone, and a write that changes nothing is no update — no
+      // onChange, its writer unchanged (Document#update of an empty difference)
+      const json = JSON.stringify(value) ?? "null";
+      if (this.values.has(id) && JSON.stringify(this.values.get(id)) === json) return JSON.parse(json);
+      this.values.set(id, JSON.parse(json));
+      this.writers.set(id, game.user.id);
+      config.onChange?.(JSON.parse(json));
+      return JSON.parse(json);
     }
   }
 
@@ -272,9 +317,11 @@
   // hasRole("ASSISTANT"), so both are GMs
   const USER_ROLES = { NONE: 0, PLAYER: 1, TRUSTED: 2, ASSISTANT: 3, GAMEMASTER: 4 };
   class User {
-    constructor({ _id, name, isGM = false, role = isGM ? USER_ROLES.GAMEMASTER : USER_ROLES.PLAYER, active = true, flags = {} }) {
+    constructor({ _id, name, isGM = false, role = isGM ? USER_ROLES.GAMEMASTER : USER_ROLES.PLAYER, active = true, flags = {}, permissions = {} }) {
       this.id = _id;
       this.flags = structuredClone(flags);
+      // the user's own permissions ({PERMISSION: boolean}), over its role's
+      this.permissions = structuredClone(permissions);
       this.name = name;
       this.role = role;
       this.active = active;
@@ -283,6 +330,16 @@
     }
     get isGM() {
       return this.role >= USER_ROLES.ASSISTANT;
+    }
+    hasRole(role) {
+      return this.role >= (typeof role === "string" ? USER_ROLES[role] : role);
+    }
+    // BaseUser#hasPermission: the user's own setting, else its role's (game.permissions)
+    hasPermission(permission) {
+      const explicit = this.permissions[permission];
+      if (explicit !== undefined) return explicit;
+      const roles = game.permissions?.[permission];
+      return Array.isArray(roles) ? roles.includes(this.role) : false;
     }
     get isSelf() {
       return game.user?.id === this.id;
@@ -1618,11 +1675,13 @@
   // -- the game ---------------------------------------------------------------------------------
   // language: the user's Foundry language (core.language); manifest: the module's module.json;
   // moduleRoot: where the page serves the module's folder; coreLanguages: languages a core
-  // translation module adds ({lang: name}) without rollbridge strings of its own
+  // translation module adds ({lang: name}) without rollbridge strings of its own;
+  // settingsBy: the user whose write of a world setting given the server took last
+  // ({id: userId}; else the world's first GM)
   function install({
     system = "shadowrun5e", generation = 13, settings = {}, user = "gm", language = "en",
     manifest = { languages: [] }, moduleRoot = "/adapters/foundry/module/", coreLanguages = {}, users = null,
-    headless = false, load = null, statusEffects = null, random = null,
+    headless = false, load = null, statusEffects = null, random = null, settingsBy = {},
   } = {}) {
     // the world's users: a GM and a player, or `users` [{_id, name, isGM}] (the same on
     // every page of one world); `user` is "gm", "player" or a user's id
@@ -1702,7 +1761,7 @@
       combats: new CombatEncounters(),
       messages: new Collection(),
       modules: new Collection([["rollbridge", module]]),
-      settings: new ClientSettings(settings),
+      settings: new ClientSettings(settings, { writtenBy: settingsBy, firstWriter: gm?.id ?? null }),
       i18n,
       // a module's socket: an emitted message reaches the other clients of the world
       // (the other pages, through the world's channel), not the sender
@@ -1717,6 +1776,12 @@
     // game.combat: the combat this client views (CombatEncounters#viewed)
     Object.defineProperty(game, "combat", { get: () => game.combats.viewed, configurable: true });
     game.settings.register("core", "rollMode", { scope: "client", config: false, type: String, default: "publicroll" });
+    // the roles of each permission (Permission Configuration): SETTINGS_MODIFY's default
+    // role is ASSISTANT (CONST.USER_PERMISSIONS), so an assistant and a full gamemaster
+    game.settings.register("core", "permissions", {
+      scope: "world", config: false, type: Object, default: { SETTINGS_MODIFY: [USER_ROLES.ASSISTANT, USER_ROLES.GAMEMASTER] },
+    });
+    Object.defineProperty(game, "permissions", { get: () => game.settings.get("core", "permissions"), configurable: true });
     // the user's Dice Configuration: a method per die size ("" or absent: the default method)
     game.settings.register("core", "diceConfiguration", { scope: "client", config: false, type: Object, default: {} });
     // headless (Node's tests): no DOM, so the chat log records what it would render

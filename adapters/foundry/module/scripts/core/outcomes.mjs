@@ -55,10 +55,18 @@ export function keptOutcome(record, { table, epoch, pending }) {
   return { outcome: entry.outcome, reason: entry.outcome === "rejected" ? validReason(entry.reason) : null };
 }
 
-/** The record's tables, those in the shape the module writes. */
+/**
+ * The record's tables as the module writes them: the last KEPT_TABLES entries, those
+ * in its shape, each table once (a table listed twice — a GM's macro, an edit by hand —
+ * by its entry written last: read from the first and written to the last, a request
+ * settled would never be read again, and one settled earlier lost).
+ */
 function tablesOf(record) {
   const tables = /** @type {any} */ (record)?.tables;
-  return Array.isArray(tables) ? tables.filter((entry) => entry && typeof entry === "object" && (entry.table === null || typeof entry.table === "string")) : [];
+  if (!Array.isArray(tables)) return [];
+  const shaped = tables.slice(-KEPT_TABLES).filter((entry) => entry && typeof entry === "object" && (entry.table === null || typeof entry.table === "string"));
+  const last = new Map(shaped.map((entry) => [entry.table, entry]));
+  return shaped.filter((entry) => last.get(entry.table) === entry);
 }
 
 /** `object[key]` when it is an object of its own, else null. */

@@ -20,6 +20,7 @@ import { foundryActors } from "./actors.mjs";
 import { askReason } from "./rejection.mjs";
 import { askGM } from "./relay.mjs";
 import { rootOf } from "./dom.mjs";
+import { gmRecord } from "./settings.mjs";
 
 
 /** What the buttons need from a message's flags.rollbridge, or null for another message. */
@@ -52,25 +53,17 @@ export function authoredByGM(message) {
 
 /**
  * How the request of a pending request's card was settled, as the GM's record says
- * (the world setting `outcomes`, core/outcomes.mjs), else as written on a GM's card
- * before that record (`flags.rollbridge.outcome` and `reason`): {outcome, reason}, or null.
+ * (the world setting `outcomes` as a GM wrote it: settings.mjs gmRecord), else as
+ * written on a GM's card before that record (`flags.rollbridge.outcome` and `reason`):
+ * {outcome, reason}, or null.
  * @param {any} info  a card (cardOf)
  * @returns {{outcome: string, reason: string | null} | null}
  */
 function recordedOutcome(info) {
-  const kept = keptOutcome(outcomesRecord(), info);
+  const kept = keptOutcome(gmRecord(), info);
   if (kept) return kept;
   if (!OUTCOMES.includes(info.outcome)) return null;
   return { outcome: info.outcome, reason: info.outcome === "rejected" ? info.writtenReason : null };
-}
-
-/** The world setting `outcomes`, or null where it is not registered (the module not set up). */
-function outcomesRecord() {
-  try {
-    return game.settings.get(MODULE_ID, "outcomes");
-  } catch {
-    return null;
-  }
 }
 
 /** Whether the current user owns the Foundry actor of a rollbridge actor. */

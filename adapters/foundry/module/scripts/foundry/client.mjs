@@ -10,7 +10,7 @@
 // `locale_unavailable` note, which is shown once as a warning.
 
 import { localizeRenderedCards, postApprovalCard, postCard } from "./chat.mjs";
-import { setting } from "./settings.mjs";
+import { gmRecord, setting } from "./settings.mjs";
 import { Connection } from "../client/connection.mjs";
 import { CONNECTION_LABELS, labelOf, ROLE_LABELS } from "../client/i18n.mjs";
 import {
@@ -1075,7 +1075,9 @@ export class FoundryClient {
   async #keepOutcomes(event) {
     for (const [pending, outcome] of settledBy(event)) {
       const reason = outcome === "rejected" ? rejectionReason(event) : null;
-      const record = withOutcome(setting("outcomes"), { table: this.table ?? null, epoch: event.epoch, pending, outcome, reason });
+      // built on what a GM wrote only: a record a player wrote (one the GM let modify the
+      // world's settings) is started again, not made a GM's by this write
+      const record = withOutcome(gmRecord(), { table: this.table ?? null, epoch: event.epoch, pending, outcome, reason });
       if (!record) continue;
       try {
         await game.settings.set(MODULE_ID, "outcomes", record);

@@ -128,6 +128,26 @@ export function setting(key) {
   return game.settings.get(MODULE_ID, key);
 }
 
+/**
+ * The GM's record of outcomes (the world setting `outcomes`, core/outcomes.mjs) when a
+ * GM wrote it last, else null: also when it is not registered or was never written.
+ * Foundry's server lets any user with the permission SETTINGS_MODIFY write a world
+ * setting (an assistant and a full gamemaster by default; the GM may grant it to
+ * players), so who wrote it is read from its Setting document's `_stats.lastModifiedBy`,
+ * which the server sets (WorldSettings#getSetting, v12 and v13).
+ * @returns {unknown}
+ */
+export function gmRecord() {
+  try {
+    const world = /** @type {any} */ (game.settings).storage?.get("world");
+    const writer = world?.getSetting?.(`${MODULE_ID}.outcomes`)?._stats?.lastModifiedBy;
+    if (typeof writer !== "string" || !game.users?.get(writer)?.isGM) return null;
+    return game.settings.get(MODULE_ID, "outcomes");
+  } catch {
+    return null;
+  }
+}
+
 /** Make the token's input a password field in the settings window (v12: jQuery, v13: element). */
 export function maskTokenInput(html) {
   const root = html instanceof HTMLElement ? html : html?.[0];
