@@ -116,6 +116,20 @@ async def test_counting_the_dice_tapped_again_while_it_waits_asks_once(web_world
     assert result["after"]["asked"] == 1 and result["after"]["summaries"] >= 1, result
 
 
+async def test_what_was_typed_survives_a_discarded_tab(web_world):
+    """A phone freezes a tab in the background and may discard it, which loads it
+    anew when the player comes back: the roll the player was typing was gone, and so
+    was the line beside the form. Both come back (kept when the page was frozen,
+    since a discarded page hears nothing on its way out)."""
+    result = await run_case(web_world, "discarded")
+    assert result["frozen"] is True, result
+    assert result["after"] == {
+        "formula": "3d6+1",
+        "label": "Schleichen am Tor",
+        "line": result["line"],
+    }, result
+
+
 async def test_a_reloaded_tab_joins_again(web_world):
     """A phone discards a tab left in the background and reloads it when the player
     comes back: the token was in memory only, so the page asked for it again and the

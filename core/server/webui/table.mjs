@@ -756,6 +756,19 @@ document.addEventListener("visibilitychange", () => {
 window.addEventListener("pageshow", (event) => {
   if (event.persisted) nudge();
 });
+// A phone discards a tab it keeps in the background (the page is gone, with no event
+// on the way out) and loads it anew when the player comes back to it: what was typed
+// in the forms, what the lines beside them said and the requests waiting for the GM
+// were lost. They are kept as for a language's reload (kept.mjs) whenever the page
+// may go so — hidden, frozen, or left (a reload) — and the next load takes them.
+const keepWhatWasTyped = () => {
+  if (joinedAs) keepTheLines();
+};
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "hidden") keepWhatWasTyped();
+});
+document.addEventListener("freeze", keepWhatWasTyped);
+window.addEventListener("pagehide", keepWhatWasTyped);
 
 // joining with the fragment's token (or the one this tab joined with before a
 // reload) starts at once, while the page's words load (in the language its hello

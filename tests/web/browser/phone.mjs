@@ -350,6 +350,44 @@ const cases = {
       sockets: sockets.length - before };
   },
 
+  /** A German phone's player types a roll, and the screen locks: the tab, in the
+   * background, is frozen (the DevTools protocol's Page.setWebLifecycleState), then
+   * discarded and loaded anew when the player comes back to it. A discarded page
+   * goes with no event on the way out: the test stands in for that by a reload of a
+   * page that never hears its `pagehide`. What was typed comes back in the
+   * form, and the line beside it is said again. It was lost: the form came back empty. */
+  async discarded(browser, result) {
+    const player = await openPage(browser, "player", { ...SMALL_PHONE, locale: "de-DE" }, trouble);
+    // a discarded page hears no pagehide: this page never does (put in through the
+    // DevTools protocol, which the page's policy does not govern)
+    await player.addInitScript(() => {
+      const add = EventTarget.prototype.addEventListener;
+      EventTarget.prototype.addEventListener = function (type, ...rest) {
+        return type === "pagehide" ? undefined : add.call(this, type, ...rest);
+      };
+    });
+    await player.goto(`${BASE}/tables/web#token=${TOKENS.web.player}`);
+    await connected(player);
+    const form = player.locator("form.roll-form");
+    await roll(player, "2d6", "vor dem Sperren");
+    result.line = await form.locator(".form-status").textContent();
+    await form.locator('input[name="formula"]').fill("3d6+1");
+    await form.locator('input[name="label"]').fill("Schleichen am Tor");
+    step("the screen locks: the tab frozen, then discarded");
+    const cdp = await player.context().newCDPSession(player);
+    result.frozen = await cdp.send("Page.setWebLifecycleState", { state: "frozen" }).then(() => true, (e) => e.message);
+    await cdp.send("Page.setWebLifecycleState", { state: "active" });
+    step("the player comes back: the tab loaded anew");
+    await player.reload();
+    await player.waitForSelector('body[data-status="connected"][data-history]');
+    await player.locator("form.roll-form").waitFor();
+    result.after = await player.evaluate(() => {
+      const again = document.querySelector("form.roll-form");
+      return { formula: again.elements.formula.value, label: again.elements.label.value,
+        line: again.querySelector(".form-status")?.textContent ?? null };
+    });
+  },
+
   /** A player leaves on a shared phone or computer (*Leave*): the tab forgets the
    * token, so the next person reloading (or reopening) the tab is asked for one. */
   async leave(browser, result) {
