@@ -147,8 +147,9 @@ function restoreLines(last = false) {
 
 /** Keep what the lines say (those the page has not replaced since, and those kept
  * before this page's reload still waiting for their form) and the requests waiting
- * for the GM, for the page loaded anew in another language. */
-function keepTheLines() {
+ * for the GM, for the page loaded anew in another language (`chosen`: the language
+ * list's focus too) or after the phone discarded it. */
+function keepTheLines(chosen = false) {
   const message = lines.message && $("message").textContent === lines.message.text ? lines.message.line : null;
   const forms = { ...restoring?.forms };
   for (const [key, { line, text }] of lines.forms) {
@@ -156,11 +157,13 @@ function keepTheLines() {
   }
   // the viewer chose the language in its list (by keyboard, or a screen reader's):
   // the page loaded anew gives the list the focus back, not the top of the page
-  const focus = document.activeElement === $("language") ? "language" : null;
+  const focus = chosen && document.activeElement === $("language") ? "language" : null;
   keepLines(tableId, { message, forms, asked: [...asked], focus });
   keepTheForms();
 }
 
+/** Whether the page is loading anew in the language chosen (it kept its lines). */
+let languageReload = false;
 /** Who the page joined as (role and name), for what it keeps across a reload; null
  * until it has joined. */
 let joinedAs = null;
@@ -742,7 +745,8 @@ function changeLanguageNow() {
   // server accepts it, as any join, and nothing of it once it is refused
   if (joinToken && joinToken !== acceptedToken) keepTokenOnce(tableId, joinToken);
   // what the lines say, to be said again in the language chosen
-  keepTheLines();
+  keepTheLines(true);
+  languageReload = true; // what it kept stands: its pagehide keeps nothing over it
   location.reload();
 }
 
@@ -762,7 +766,7 @@ window.addEventListener("pageshow", (event) => {
 // were lost. They are kept as for a language's reload (kept.mjs) whenever the page
 // may go so — hidden, frozen, or left (a reload) — and the next load takes them.
 const keepWhatWasTyped = () => {
-  if (joinedAs) keepTheLines();
+  if (joinedAs && !languageReload) keepTheLines();
 };
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "hidden") keepWhatWasTyped();
