@@ -388,6 +388,29 @@ const cases = {
     });
   },
 
+  /** An English phone's player (and the GM's phone, with its controls): every
+   * button, list, field and fold shown, as [what, width, height] when narrower or
+   * lower than a finger's 44 px. */
+  async fingers(browser, result) {
+    const url = `${BASE}/tables/web`;
+    const phone = { ...SMALL_PHONE, locale: "en-US" };
+    const targets = (page) => page.$$eval(
+      "button, select, summary, input:not([type=checkbox]):not([type=radio])",
+      (nodes) => nodes.filter((node) => node.getClientRects().length && !node.closest("[hidden]"))
+        .map((node) => {
+          const box = node.getBoundingClientRect();
+          return [`${node.tagName}[${node.getAttribute("name") ?? node.id ?? ""}] ${node.textContent.trim()}`,
+            Math.round(box.width), Math.round(box.height)];
+        }).filter(([, width, height]) => width < 44 || height < 44));
+    const player = await joinedPage(browser, "player", phone, trouble, url, TOKENS.web.player);
+    await player.selectOption("#action-select", "attack");
+    await player.locator("form.action-form").waitFor();
+    result.player = await targets(player);
+    const gm = await joinedPage(browser, "gm", phone, trouble, url, TOKENS.web.gm);
+    await gm.locator('form.roll-form input[name="secret"]').waitFor();
+    result.gm = await targets(gm);
+  },
+
   /** A player leaves on a shared phone or computer (*Leave*): the tab forgets the
    * token, so the next person reloading (or reopening) the tab is asked for one. */
   async leave(browser, result) {
