@@ -259,6 +259,17 @@ async def test_the_approval_message_follows_the_gms_answer(web_world):
     assert rejected["message"] == rejected["status"] == "the GM rejected it"
 
 
+async def test_a_screen_reader_hears_the_gms_answer_once(web_world):
+    """The GM's answer to a player's request was said twice to a screen reader: on
+    the message line (a status, read as it changes) and again in the announcements
+    (*your result: …*, the same result; the rejection as *p4: player — roll*). It
+    is heard once now, on the message line, which the page shows too."""
+    result = await run_case(web_world, "approval")
+    approved, rejected = result["approved"], result["rejected"]
+    assert approved["heard"] == [approved["message"]], approved
+    assert rejected["heard"] == [rejected["message"]], rejected
+
+
 async def test_the_page_reconnects_at_once_when_the_network_or_the_page_comes_back(web_world):
     """After four refused tries the backoff waits 4–8 s more; the events cut it short:
     the page is connecting when the event's handlers have run (it was timed: within

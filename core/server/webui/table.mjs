@@ -414,9 +414,11 @@ function liveEvent(event, { replayed } = {}) {
   see(event);
   addEntry(renderEvent(event, (id) => session.nameOf(id),
     { lang: locale, ...session.words() }));
-  const own = followAsked(event)
-    || [...waiting.values()].some((entry) => entry.request.id === event.request);
-  if (replayed || !(own || ANNOUNCED.has(event.kind))) return;
+  // the GM's answer to this page's request is said on the message line, a status a
+  // screen reader reads as it changes: announced too, it was heard twice
+  const followed = followAsked(event);
+  const own = [...waiting.values()].some((entry) => entry.request.id === event.request);
+  if (replayed || followed || !(own || ANNOUNCED.has(event.kind))) return;
   const summary = eventSummary(event, (id) => session.nameOf(id), session.words());
   const line = [labelOf(i18n, KIND_WORDS, event.kind), summary].filter(Boolean).join(": ");
   announce(own ? i18n.format("ROLLBRIDGE.Web.Announce.Own", { result: summary || line }) : line);

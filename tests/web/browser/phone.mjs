@@ -590,6 +590,19 @@ const cases = {
       TOKENS.approval.gm);
     const player = await joinedPage(browser, "player", EN_PHONE, trouble, `${BASE}/tables/approval`,
       TOKENS.approval.player);
+    // what a screen reader hears: each text the page's live regions say (the
+    // message line, a status; the visually hidden log of announcements)
+    await player.evaluate(() => {
+      window.rbHeard = [];
+      const message = document.getElementById("message");
+      new MutationObserver(() => message.textContent && window.rbHeard.push(message.textContent))
+        .observe(message, { childList: true, characterData: true, subtree: true });
+      new MutationObserver((records) => records.forEach((record) => record.addedNodes
+        .forEach((node) => window.rbHeard.push(node.textContent))))
+        .observe(document.getElementById("announce"), { childList: true });
+    });
+    const heard = () => player.evaluate(() => window.rbHeard.length);
+    const heardFrom = (from) => player.evaluate((at) => window.rbHeard.slice(at), from);
     const ask = async (formula, label) => {
       await tapRoll(player, formula, label);
       await player.waitForFunction(() => document.getElementById("message").textContent.includes("approval"));
@@ -600,20 +613,22 @@ const cases = {
     };
     step("approved");
     const first = await ask("2d6+1", "may I");
+    let from = await heard();
     await first.item.locator('button[name="approve"]').click();
     await player.locator("#log li.kind-roll", { hasText: "may I" }).first().waitFor();
     await player.waitForFunction((before) => document.getElementById("message").textContent !== before,
       first.waitingText).catch(() => {});
     result.approved = { waiting: first.waitingText, message: await player.textContent("#message"),
-      status: await player.textContent("form.roll-form .form-status") };
+      status: await player.textContent("form.roll-form .form-status"), heard: await heardFrom(from) };
     step("rejected");
     const second = await ask("3d6", "no way");
+    from = await heard();
     await second.item.locator('button[name="reject"]').click();
     await player.locator("#log li.kind-approval-rejected").first().waitFor();
     await player.waitForFunction((before) => document.getElementById("message").textContent !== before,
       second.waitingText).catch(() => {});
     result.rejected = { waiting: second.waitingText, message: await player.textContent("#message"),
-      status: await player.textContent("form.roll-form .form-status") };
+      status: await player.textContent("form.roll-form .form-status"), heard: await heardFrom(from) };
   },
 
   /** Back online or shown again: the page reconnects at once, not at the backoff's
