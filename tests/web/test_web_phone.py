@@ -116,6 +116,20 @@ async def test_counting_the_dice_tapped_again_while_it_waits_asks_once(web_world
     assert result["after"]["asked"] == 1 and result["after"]["summaries"] >= 1, result
 
 
+async def test_what_was_typed_survives_a_discarded_tab(web_world):
+    """A phone freezes a tab in the background and may discard it, which loads it
+    anew when the player comes back: the roll the player was typing was gone, and so
+    was the line beside the form. Both come back (kept when the page was frozen,
+    since a discarded page hears nothing on its way out)."""
+    result = await run_case(web_world, "discarded")
+    assert result["frozen"] is True, result
+    assert result["after"] == {
+        "formula": "3d6+1",
+        "label": "Schleichen am Tor",
+        "line": result["line"],
+    }, result
+
+
 async def test_a_reloaded_tab_joins_again(web_world):
     """A phone discards a tab left in the background and reloads it when the player
     comes back: the token was in memory only, so the page asked for it again and the
@@ -243,6 +257,17 @@ async def test_the_approval_message_follows_the_gms_answer(web_world):
     assert approved["message"].startswith("the GM approved it: ") and "may I" in approved["message"]
     assert approved["status"] == approved["message"]
     assert rejected["message"] == rejected["status"] == "the GM rejected it"
+
+
+async def test_a_screen_reader_hears_the_gms_answer_once(web_world):
+    """The GM's answer to a player's request was said twice to a screen reader: on
+    the message line (a status, read as it changes) and again in the announcements
+    (*your result: …*, the same result; the rejection as *p4: player — roll*). It
+    is heard once now, on the message line, which the page shows too."""
+    result = await run_case(web_world, "approval")
+    approved, rejected = result["approved"], result["rejected"]
+    assert approved["heard"] == [approved["message"]], approved
+    assert rejected["heard"] == [rejected["message"]], rejected
 
 
 async def test_the_page_reconnects_at_once_when_the_network_or_the_page_comes_back(web_world):
@@ -403,6 +428,14 @@ async def test_every_control_is_a_fingers_size_on_a_phone(web_world):
     checkboxes = result["checkboxes"]
     assert "secret" in {name for name, _ in checkboxes}, checkboxes
     assert [box for box in checkboxes if box[1] < 44] == [], checkboxes
+
+
+async def test_every_button_is_a_fingers_width_on_a_phone(web_world):
+    """The buttons were 44 px tall, but a short word's button was narrower than a
+    finger: *Roll* 43 px, Czech *Tah* 41, techlevel's *Hit* 37 (WCAG 2.5.5: 44 by
+    44). On a touch screen every control is now at least 44 px wide too."""
+    result = await run_case(web_world, "fingers")
+    assert result["player"] == [] and result["gm"] == [], result
 
 
 async def test_the_focus_on_a_phone_goes_in_the_order_shown(web_world):

@@ -18,6 +18,11 @@ from pathlib import Path
 
 import pytest
 
+from rollbridge.host import PluginHost
+from rollbridge.server import Server
+from rollbridge.stores.backup import backup
+from rollbridge.stores.sqlite import SQLiteStore
+from tests.server.conftest import TEST_LIMITS
 from tests.web.test_web_browser import CHROMIUM
 from tests.web.test_web_i18n import catalog
 from tests.web.test_web_phone import run_case
@@ -147,3 +152,29 @@ async def test_a_reason_being_composed_is_left_as_it_is_until_the_word_is_in(web
     after = result["after"]
     assert after["items"] == 2 and after["name"] == "reason", after
     assert after["value"] == "Not tonight", after
+
+
+async def test_a_reason_stays_with_its_request_across_a_restore(web_world, tmp_path):
+    """A reason was kept by its request's pending id alone, which a restored backup
+    counts again in its new epoch: the GM's reason for a roll came back open beside
+    another roll with the same id on the restored table, and *Reject* sent it with
+    that one. Now it is kept by the epoch too: the other roll's field is closed and
+    empty, and *Reject* sends no reason."""
+    restored = tmp_path / "restored.db"
+    backup(tmp_path / "web.db", restored)  # before any request of the test
+    store = SQLiteStore(restored)
+    store.finish_restore()  # as `rollbridge serve` does first: a new epoch
+    server = Server(store, PluginHost(), port=0, limits=TEST_LIMITS)
+    await server.start()
+    try:
+        base = f"http://{server.address}:{server.port}"
+        result = await run_case(
+            web_world, "restored", script="reject_reason.mjs", extra={"RB_RESTORED": base}
+        )
+    finally:
+        await server.stop()
+        store.close()
+    assert result["before"] == result["after"], result  # the same pending id, two requests
+    closed = {"pending": result["after"], "expanded": "false", "hidden": True, "value": ""}
+    assert result["field"] == closed, result
+    assert [reject.get("reason") for reject in result["rejects"]] == [None], result["rejects"]

@@ -13,10 +13,12 @@ Needs what tests/web/test_web_browser.py needs; skipped without chromium.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from rollbridge.offline import TableService
 from tests.web.test_web_browser import CHROMIUM
 from tests.web.test_web_phone import run_case
 
@@ -56,3 +58,20 @@ async def test_a_narrow_desktop_window_does_not_scroll_sideways(web_world):
     fits(result["narrow"])
     fits(result["wide"])
     assert result["columns"] == 3  # a laptop's full window: three columns still
+
+
+#: A table's name of one word, longer than a phone's screen is wide.
+LONG_NAME = "Donaudampfschifffahrtsgesellschaftskapitänsmützenrunde"
+
+
+async def test_a_tables_long_name_does_not_widen_a_phone(web_world):
+    """A table named with one long word (a German compound) widened a 360 px phone's
+    page to 637 px: the top bar's heading kept the whole word on its line, and the
+    phone zoomed out to show it (the page scrolled sideways once zoomed in). The
+    heading now breaks it."""
+    service = TableService(web_world.server.store, web_world.server.host)
+    _, tokens = service.create_table(LONG_NAME, "sr2", table_id="long")
+    world = replace(web_world, tokens={**web_world.tokens, "long": tokens})
+    result = await run_case(world, "longName", "sizes.mjs")
+    assert result["longName"]["screen"] == 360, result["longName"]
+    fits(result["longName"])

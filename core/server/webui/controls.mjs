@@ -27,9 +27,11 @@ function button(text, name, onClick) {
 }
 
 /** Where a control is among the controls drawn anew: its name, and the pending
- * request its row is for. */
+ * request its row is for, in the table's epoch (a restored backup counts pending ids
+ * again: the same id in another epoch is another request). */
 function controlKey(node) {
-  return `${node.getAttribute("name") ?? ""}@${node.closest("[data-pending]")?.dataset.pending ?? ""}`;
+  const row = node.closest("[data-pending]")?.dataset;
+  return `${node.getAttribute("name") ?? ""}@${row?.epoch ?? ""}/${row?.pending ?? ""}`;
 }
 
 /** The drawings that wait for a press in their box to be lifted, by box (the latest). */
@@ -130,20 +132,28 @@ export function showHistory(box, session, send) {
   }
 }
 
-/** The reasons the GM is writing, by pending id (an open field, its text so far):
- * the list is drawn anew at each change of the table, and they stay as written. */
+/** The reasons the GM is writing (an open field, its text so far), by the table's
+ * epoch and the request's pending id (reasonKey): the list is drawn anew at each
+ * change of the table, and they stay as written. */
 const reasons = new Map();
 
-/** The reason fields open now, as [pending id, text so far] (kept across a
+/** Where a reason is kept: the epoch with the pending id. A pending id is counted
+ * from the table's seq (`p5`), which a restored backup counts again in its new
+ * epoch: keyed by the id alone, a reason written before the restore came back open
+ * beside another request with the same id, and *Reject* sent it with that one. */
+const reasonKey = (epoch, pending) => JSON.stringify([epoch ?? null, pending]);
+
+/** The reason fields open now, as [epoch, pending id, text so far] (kept across a
  * language's reload: kept.mjs). */
 export function openReasons() {
-  return [...reasons.entries()];
+  return [...reasons.values()].map(({ epoch, pending, text }) => [epoch, pending, text]);
 }
 
-/** Open the reason fields `kept` ([pending id, text]) as they were before a
- * language's reload; those of requests no longer waiting go when the list is drawn. */
+/** Open the reason fields `kept` ([epoch, pending id, text]) as they were before a
+ * language's reload; those of requests no longer waiting in that epoch go when the
+ * list is drawn. */
 export function reopenReasons(kept) {
-  for (const [pending, text] of kept ?? []) reasons.set(pending, text);
+  for (const [epoch, pending, text] of kept ?? []) reasons.set(reasonKey(epoch, pending), { epoch, pending, text });
 }
 
 /**
@@ -153,12 +163,14 @@ export function reopenReasons(kept) {
  * *Reject* beside it still rejects at once: with what is written in the field while
  * it is open (the GM wrote it for the player), else without a reason.
  */
-function reasonControls(entry, line, send) {
+function reasonControls(entry, line, send, epoch) {
   const id = `rb-reason-${line.id}`;
+  const key = reasonKey(epoch, entry.pending);
+  const write = (text) => reasons.set(key, { epoch, pending: entry.pending, text });
   const open = button(i18n.localize("ROLLBRIDGE.Web.Button.RejectWithReason"), "reason-open", () => {
-    if (reasons.has(entry.pending)) reasons.delete(entry.pending);
-    else reasons.set(entry.pending, "");
-    const shown = reasons.has(entry.pending);
+    if (reasons.has(key)) reasons.delete(key);
+    else write("");
+    const shown = reasons.has(key);
     form.hidden = !shown;
     open.setAttribute("aria-expanded", String(shown));
     if (shown) input.focus();
@@ -166,18 +178,18 @@ function reasonControls(entry, line, send) {
   open.classList.add("reason-open");
   open.setAttribute("aria-controls", id);
   open.setAttribute("aria-describedby", line.id); // which request it takes, as Approve's
-  open.setAttribute("aria-expanded", String(reasons.has(entry.pending)));
+  open.setAttribute("aria-expanded", String(reasons.has(key)));
   const form = el("form", "reason-form");
   form.id = id;
-  form.hidden = !reasons.has(entry.pending);
+  form.hidden = !reasons.has(key);
   const input = el("input");
   input.name = "reason";
   input.maxLength = 500; // the protocol's bound of a reason
   input.autocomplete = "off";
   input.enterKeyHint = "send";
-  input.value = reasons.get(entry.pending) ?? "";
+  input.value = reasons.get(key)?.text ?? "";
   input.setAttribute("aria-describedby", line.id);
-  input.addEventListener("input", () => reasons.set(entry.pending, input.value));
+  input.addEventListener("input", () => write(input.value));
   // what is written stays until the request leaves the list (a refusal keeps it)
   const submit = button(i18n.localize("ROLLBRIDGE.Web.Button.RejectReasonSend"), "reject-reason",
     () => send(rejection(entry.pending, input.value)));
@@ -204,12 +216,14 @@ function rejection(pending, written) {
  * request each one takes. */
 export function pendingList(session, send) {
   const list = el("ul", "pending");
-  const waiting = new Set((session.table.pending ?? []).map((entry) => entry.pending));
-  for (const pending of reasons.keys()) if (!waiting.has(pending)) reasons.delete(pending);
+  const epoch = session.welcome?.epoch ?? null;
+  const waiting = new Set((session.table.pending ?? []).map((entry) => reasonKey(epoch, entry.pending)));
+  for (const key of reasons.keys()) if (!waiting.has(key)) reasons.delete(key);
   for (const [index, entry] of (session.table.pending ?? []).entries()) {
     const asked = askedFor(entry, (id) => session.nameOf(id), (action) => session.actionLabel(action));
     const item = el("li", "pending-item");
     item.dataset.pending = String(entry.pending);
+    item.dataset.epoch = String(epoch ?? "");
     const line = el("span", "", i18n.format("ROLLBRIDGE.Web.Pending.Item",
       { pending: entry.pending, who: entry.who?.name ?? "?", ...asked }));
     line.id = `rb-pending-${index}`; // by place: a pending id is the server's text
@@ -217,9 +231,9 @@ export function pendingList(session, send) {
       () => send({ type: "approve", request: entry.pending }));
     // with the reason written in its open field, if any: the GM wrote it for the player
     const reject = button(i18n.localize("ROLLBRIDGE.Web.Button.Reject"), "reject",
-      () => send(rejection(entry.pending, reasons.get(entry.pending))));
+      () => send(rejection(entry.pending, reasons.get(reasonKey(epoch, entry.pending))?.text)));
     for (const node of [approve, reject]) node.setAttribute("aria-describedby", line.id);
-    item.append(line, approve, reject, ...reasonControls(entry, line, send));
+    item.append(line, approve, reject, ...reasonControls(entry, line, send, epoch));
     list.append(item);
   }
   if (!list.childElementCount) list.append(el("li", "empty", i18n.localize("ROLLBRIDGE.Web.Pending.Nothing")));

@@ -146,13 +146,17 @@ const isPending = (id) => typeof id === "string" && /^[\w.-]{1,64}$/.test(id);
 /** The longest reason the protocol takes (docs/protocol.md, `reject`). */
 const MAX_REASON = 500;
 
-/** The GM's reasons being written, as kept: [pending id, text], with what is not one
- * left out, and a text holding a token (or one of `secrets`) too. */
+/** A table's epoch as the protocol gives it: an integer (docs/protocol.md). */
+const isEpoch = (epoch) => Number.isSafeInteger(epoch);
+
+/** The GM's reasons being written, as kept: [epoch, pending id, text] (a pending id
+ * names one request in its epoch only: a restored backup counts ids again), with
+ * what is not one left out, and a text holding a token (or one of `secrets`) too. */
 function keptReasons(reasons, secrets = []) {
-  return (Array.isArray(reasons) ? reasons : []).filter((pair) => Array.isArray(pair)
-    && isPending(pair[0]) && typeof pair[1] === "string" && pair[1].length <= MAX_REASON
-    && keepable(pair[1], secrets))
-    .slice(0, MAX_LINES).map(([pending, text]) => [pending, text]);
+  return (Array.isArray(reasons) ? reasons : []).filter((kept) => Array.isArray(kept)
+    && isEpoch(kept[0]) && isPending(kept[1]) && typeof kept[2] === "string" && kept[2].length <= MAX_REASON
+    && keepable(kept[2], secrets))
+    .slice(0, MAX_LINES).map(([epoch, pending, text]) => [epoch, pending, text]);
 }
 
 /** A form's state as kept: its values ({name, value} or {name, value, checked})
@@ -176,7 +180,7 @@ function keptForm(state, secrets = []) {
  * @param {string} identity who the page joined as (role and name)
  * @param {{action: string|null, forms: object, odds: string[], reasons?: Array}} state
  *   the action chosen, each form's state by its key (data-form), the forms whose odds
- *   were shown, and the GM's open reason fields as [pending id, text so far]
+ *   were shown, and the GM's open reason fields as [epoch, pending id, text so far]
  * @param {string[]} secrets texts never to keep (the page's tokens)
  * @returns {boolean} whether they were kept
  */

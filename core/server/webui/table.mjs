@@ -147,8 +147,9 @@ function restoreLines(last = false) {
 
 /** Keep what the lines say (those the page has not replaced since, and those kept
  * before this page's reload still waiting for their form) and the requests waiting
- * for the GM, for the page loaded anew in another language. */
-function keepTheLines() {
+ * for the GM, for the page loaded anew in another language (`chosen`: the language
+ * list's focus too) or after the phone discarded it. */
+function keepTheLines(chosen = false) {
   const message = lines.message && $("message").textContent === lines.message.text ? lines.message.line : null;
   const forms = { ...restoring?.forms };
   for (const [key, { line, text }] of lines.forms) {
@@ -157,12 +158,15 @@ function keepTheLines() {
   // the viewer chose the language in its list (by keyboard, or a screen reader's):
   // the page loaded anew gives the list the focus back, not the top of the page; one
   // chosen with a mouse does not (an arrow key pressed to scroll would choose another
-  // language): the table's heading takes it, as after any join
-  const focus = document.activeElement === $("language") && !mouseChose ? "language" : null;
+  // language): the table's heading takes it, as after any join; nor does a page kept
+  // because the phone hid or discarded it
+  const focus = chosen && document.activeElement === $("language") && !mouseChose ? "language" : null;
   keepLines(tableId, { message, forms, asked: [...asked], focus });
   keepTheForms();
 }
 
+/** Whether the page is loading anew in the language chosen (it kept its lines). */
+let languageReload = false;
 /** Who the page joined as (role and name), for what it keeps across a reload; null
  * until it has joined. */
 let joinedAs = null;
@@ -413,9 +417,11 @@ function liveEvent(event, { replayed } = {}) {
   see(event);
   addEntry(renderEvent(event, (id) => session.nameOf(id),
     { lang: locale, ...session.words() }));
-  const own = followAsked(event)
-    || [...waiting.values()].some((entry) => entry.request.id === event.request);
-  if (replayed || !(own || ANNOUNCED.has(event.kind))) return;
+  // the GM's answer to this page's request is said on the message line, a status a
+  // screen reader reads as it changes: announced too, it was heard twice
+  const followed = followAsked(event);
+  const own = [...waiting.values()].some((entry) => entry.request.id === event.request);
+  if (replayed || followed || !(own || ANNOUNCED.has(event.kind))) return;
   const summary = eventSummary(event, (id) => session.nameOf(id), session.words());
   const line = [labelOf(i18n, KIND_WORDS, event.kind), summary].filter(Boolean).join(": ");
   announce(own ? i18n.format("ROLLBRIDGE.Web.Announce.Own", { result: summary || line }) : line);
@@ -752,7 +758,8 @@ function changeLanguageNow() {
   // server accepts it, as any join, and nothing of it once it is refused
   if (joinToken && joinToken !== acceptedToken) keepTokenOnce(tableId, joinToken);
   // what the lines say, to be said again in the language chosen
-  keepTheLines();
+  keepTheLines(true);
+  languageReload = true; // what it kept stands: its pagehide keeps nothing over it
   location.reload();
 }
 
@@ -766,6 +773,19 @@ document.addEventListener("visibilitychange", () => {
 window.addEventListener("pageshow", (event) => {
   if (event.persisted) nudge();
 });
+// A phone discards a tab it keeps in the background (the page is gone, with no event
+// on the way out) and loads it anew when the player comes back to it: what was typed
+// in the forms, what the lines beside them said and the requests waiting for the GM
+// were lost. They are kept as for a language's reload (kept.mjs) whenever the page
+// may go so — hidden, frozen, or left (a reload) — and the next load takes them.
+const keepWhatWasTyped = () => {
+  if (joinedAs && !languageReload) keepTheLines();
+};
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "hidden") keepWhatWasTyped();
+});
+document.addEventListener("freeze", keepWhatWasTyped);
+window.addEventListener("pagehide", keepWhatWasTyped);
 
 // joining with the fragment's token (or the one this tab joined with before a
 // reload) starts at once, while the page's words load (in the language its hello

@@ -141,16 +141,27 @@ test("an action's and its parameters' names in another language are kept as any"
 
 test("the GM's reasons being written come back once with the forms, never a token or what is not one", () => {
   const tab = storage();
-  const reasons = [["p3", "not in this scene"], ["p4", ""], ["p5", "rbt_AbCdEfGhIjKlMnOpQrStUvWxYz0123"],
-    ["p6", "has joined-secret in it"], ["<p7>", "x"], ["p8", 7], ["p9", "y".repeat(501)], "p10", ["p11", "zbraň ✓"]];
+  const reasons = [[7, "p3", "not in this scene"], [7, "p4", ""], [7, "p5", "rbt_AbCdEfGhIjKlMnOpQrStUvWxYz0123"],
+    [7, "p6", "has joined-secret in it"], [7, "<p7>", "x"], [7, "p8", 7], [7, "p9", "y".repeat(501)], "p10",
+    [7, "p11", "zbraň ✓"]];
   assert.equal(keepForms("web", "gm:gm", { action: null, forms: {}, odds: [], reasons }, ["joined-secret"], tab), true);
   assert.ok(![...tab.items.values()].some((value) => value.includes("rbt_") || value.includes("joined-secret")));
   const kept = formsFor(takeForms("web", tab), "gm:gm");
-  assert.deepEqual(kept.reasons, [["p3", "not in this scene"], ["p4", ""], ["p11", "zbraň ✓"]]);
+  assert.deepEqual(kept.reasons, [[7, "p3", "not in this scene"], [7, "p4", ""], [7, "p11", "zbraň ✓"]]);
   // what the tab's storage holds is read as strictly as what the page kept
-  tab.setItem("rollbridge.forms.web", JSON.stringify({ identity: "gm:gm", forms: {}, reasons: [["p1", "ok"], ["p2", { x: 1 }],
-    ["p3", "rba_ZZZZZZZZZZZZ"]] }));
-  assert.deepEqual(takeForms("web", tab).reasons, [["p1", "ok"]]);
+  tab.setItem("rollbridge.forms.web", JSON.stringify({ identity: "gm:gm", forms: {}, reasons: [[7, "p1", "ok"],
+    [7, "p2", { x: 1 }], [7, "p3", "rba_ZZZZZZZZZZZZ"]] }));
+  assert.deepEqual(takeForms("web", tab).reasons, [[7, "p1", "ok"]]);
   tab.setItem("rollbridge.forms.web", JSON.stringify({ identity: "gm:gm", reasons: "p1" }));
   assert.deepEqual(takeForms("web", tab).reasons, []);
+});
+
+test("a reason is kept with the epoch its request is in: an id alone names another request after a restore", () => {
+  // a pending id is counted from the table's seq (p5), which a restored backup counts
+  // again in a new epoch: a reason kept by its id alone came back beside another p5
+  const tab = storage();
+  const reasons = [[1765000000000, "p5", "not tonight"], ["p6", "no epoch"], [1.5, "p7", "no epoch either"],
+    ["1765000000000", "p8", "an epoch is a number"]];
+  keepForms("web", "gm:gm", { action: null, forms: {}, odds: [], reasons }, [], tab);
+  assert.deepEqual(formsFor(takeForms("web", tab), "gm:gm").reasons, [[1765000000000, "p5", "not tonight"]]);
 });

@@ -350,6 +350,67 @@ const cases = {
       sockets: sockets.length - before };
   },
 
+  /** A German phone's player types a roll, and the screen locks: the tab, in the
+   * background, is frozen (the DevTools protocol's Page.setWebLifecycleState), then
+   * discarded and loaded anew when the player comes back to it. A discarded page
+   * goes with no event on the way out: the test stands in for that by a reload of a
+   * page that never hears its `pagehide`. What was typed comes back in the
+   * form, and the line beside it is said again. It was lost: the form came back empty. */
+  async discarded(browser, result) {
+    const player = await openPage(browser, "player", { ...SMALL_PHONE, locale: "de-DE" }, trouble);
+    // a discarded page hears no pagehide: this page never does (put in through the
+    // DevTools protocol, which the page's policy does not govern)
+    await player.addInitScript(() => {
+      const add = EventTarget.prototype.addEventListener;
+      EventTarget.prototype.addEventListener = function (type, ...rest) {
+        return type === "pagehide" ? undefined : add.call(this, type, ...rest);
+      };
+    });
+    await player.goto(`${BASE}/tables/web#token=${TOKENS.web.player}`);
+    await connected(player);
+    const form = player.locator("form.roll-form");
+    await roll(player, "2d6", "vor dem Sperren");
+    result.line = await form.locator(".form-status").textContent();
+    await form.locator('input[name="formula"]').fill("3d6+1");
+    await form.locator('input[name="label"]').fill("Schleichen am Tor");
+    step("the screen locks: the tab frozen, then discarded");
+    const cdp = await player.context().newCDPSession(player);
+    result.frozen = await cdp.send("Page.setWebLifecycleState", { state: "frozen" }).then(() => true, (e) => e.message);
+    await cdp.send("Page.setWebLifecycleState", { state: "active" });
+    step("the player comes back: the tab loaded anew");
+    await player.reload();
+    await player.waitForSelector('body[data-status="connected"][data-history]');
+    await player.locator("form.roll-form").waitFor();
+    result.after = await player.evaluate(() => {
+      const again = document.querySelector("form.roll-form");
+      return { formula: again.elements.formula.value, label: again.elements.label.value,
+        line: again.querySelector(".form-status")?.textContent ?? null };
+    });
+  },
+
+  /** An English phone's player (and the GM's phone, with its controls): every
+   * button, list, field and fold shown, as [what, width, height] when narrower or
+   * lower than a finger's 44 px. */
+  async fingers(browser, result) {
+    const url = `${BASE}/tables/web`;
+    const phone = { ...SMALL_PHONE, locale: "en-US" };
+    const targets = (page) => page.$$eval(
+      "button, select, summary, input:not([type=checkbox]):not([type=radio])",
+      (nodes) => nodes.filter((node) => node.getClientRects().length && !node.closest("[hidden]"))
+        .map((node) => {
+          const box = node.getBoundingClientRect();
+          return [`${node.tagName}[${node.getAttribute("name") ?? node.id ?? ""}] ${node.textContent.trim()}`,
+            Math.round(box.width), Math.round(box.height)];
+        }).filter(([, width, height]) => width < 44 || height < 44));
+    const player = await joinedPage(browser, "player", phone, trouble, url, TOKENS.web.player);
+    await player.selectOption("#action-select", "attack");
+    await player.locator("form.action-form").waitFor();
+    result.player = await targets(player);
+    const gm = await joinedPage(browser, "gm", phone, trouble, url, TOKENS.web.gm);
+    await gm.locator('form.roll-form input[name="secret"]').waitFor();
+    result.gm = await targets(gm);
+  },
+
   /** A player leaves on a shared phone or computer (*Leave*): the tab forgets the
    * token, so the next person reloading (or reopening) the tab is asked for one. */
   async leave(browser, result) {
@@ -529,6 +590,19 @@ const cases = {
       TOKENS.approval.gm);
     const player = await joinedPage(browser, "player", EN_PHONE, trouble, `${BASE}/tables/approval`,
       TOKENS.approval.player);
+    // what a screen reader hears: each text the page's live regions say (the
+    // message line, a status; the visually hidden log of announcements)
+    await player.evaluate(() => {
+      window.rbHeard = [];
+      const message = document.getElementById("message");
+      new MutationObserver(() => message.textContent && window.rbHeard.push(message.textContent))
+        .observe(message, { childList: true, characterData: true, subtree: true });
+      new MutationObserver((records) => records.forEach((record) => record.addedNodes
+        .forEach((node) => window.rbHeard.push(node.textContent))))
+        .observe(document.getElementById("announce"), { childList: true });
+    });
+    const heard = () => player.evaluate(() => window.rbHeard.length);
+    const heardFrom = (from) => player.evaluate((at) => window.rbHeard.slice(at), from);
     const ask = async (formula, label) => {
       await tapRoll(player, formula, label);
       await player.waitForFunction(() => document.getElementById("message").textContent.includes("approval"));
@@ -539,20 +613,22 @@ const cases = {
     };
     step("approved");
     const first = await ask("2d6+1", "may I");
+    let from = await heard();
     await first.item.locator('button[name="approve"]').click();
     await player.locator("#log li.kind-roll", { hasText: "may I" }).first().waitFor();
     await player.waitForFunction((before) => document.getElementById("message").textContent !== before,
       first.waitingText).catch(() => {});
     result.approved = { waiting: first.waitingText, message: await player.textContent("#message"),
-      status: await player.textContent("form.roll-form .form-status") };
+      status: await player.textContent("form.roll-form .form-status"), heard: await heardFrom(from) };
     step("rejected");
     const second = await ask("3d6", "no way");
+    from = await heard();
     await second.item.locator('button[name="reject"]').click();
     await player.locator("#log li.kind-approval-rejected").first().waitFor();
     await player.waitForFunction((before) => document.getElementById("message").textContent !== before,
       second.waitingText).catch(() => {});
     result.rejected = { waiting: second.waitingText, message: await player.textContent("#message"),
-      status: await player.textContent("form.roll-form .form-status") };
+      status: await player.textContent("form.roll-form .form-status"), heard: await heardFrom(from) };
   },
 
   /** Back online or shown again: the page reconnects at once, not at the backoff's

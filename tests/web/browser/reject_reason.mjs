@@ -9,18 +9,26 @@
 // judges it.
 //
 // Environment: RB_BASE (http://127.0.0.1:PORT), RB_TOKENS (JSON: table → role →
-// token; never printed), RB_CHROMIUM, RB_CASE, RB_REASONS (JSON: the hostile reasons).
+// token; never printed), RB_CHROMIUM, RB_CASE, RB_REASONS (JSON: the hostile reasons),
+// RB_RESTORED (http://127.0.0.1:PORT of a second server on a restored backup of the
+// first's database, for the case `restored`).
 
+import { createRequire } from "node:module";
 import process from "node:process";
 
 import {
-  DESKTOP, SMALL_PHONE, gmRequest, joinedPage, runCase, seqOf, submitForm, waitSeq, widthOf,
+  DESKTOP, SMALL_PHONE, connected, gmRequest, joinedPage, openPage, runCase, seqOf, submitForm, waitSeq, widthOf,
 } from "./pages.mjs";
 
 const env = process.env;
 const BASE = env.RB_BASE;
 const TOKENS = JSON.parse(env.RB_TOKENS);
 const REASONS = JSON.parse(env.RB_REASONS ?? "[]");
+const RESTORED = env.RB_RESTORED;
+// Node's own WebSocket client from Node 22 on; before, `ws` (in tests/foundry's
+// locked modules, which playwright-core comes from too)
+const WebSocketClient = globalThis.WebSocket
+  ?? createRequire(new URL("../../foundry/package.json", import.meta.url))("ws");
 const trouble = { errors: [], dialogs: [] };
 
 function step(name) {
@@ -61,6 +69,41 @@ async function rejectedIn(player, before, pending) {
   await player.locator("#log li.kind-approval-rejected").first().waitFor();
   await player.waitForFunction((p) => !document.querySelector("form.roll-form .form-status")?.textContent
     .includes(`(${p})`), pending);
+}
+
+/**
+ * Route `page`'s WebSocket to its own server until `line.moveTo(base)`, then to the
+ * server at `base` (its connections closed at once: the phone's line broke while
+ * the table was restored, and its next connection reaches the restored server);
+ * `line.sent` records what the page sent the second server.
+ */
+async function movableLine(page) {
+  const line = { target: null, routes: [], sent: [], upstreams: [] };
+  await page.routeWebSocket(/\/tables\//, (route) => {
+    line.routes.push(route);
+    if (!line.target) {
+      route.connectToServer(); // passed through as it is
+      return;
+    }
+    const upstream = new WebSocketClient(line.target + new URL(route.url()).pathname);
+    line.upstreams.push(upstream);
+    const waiting = [];
+    upstream.onopen = () => waiting.splice(0).forEach((frame) => upstream.send(frame));
+    upstream.onmessage = (message) => route.send(String(message.data));
+    upstream.onclose = () => route.close();
+    route.onClose(() => upstream.close());
+    route.onMessage((frame) => {
+      line.sent.push(String(frame));
+      if (upstream.readyState === 1) upstream.send(frame);
+      else waiting.push(frame);
+    });
+  });
+  line.moveTo = (base) => {
+    line.target = base.replace(/^http/, "ws");
+    for (const route of line.routes.splice(0)) route.close({ code: 4001, reason: "test: the line is cut" });
+  };
+  line.close = () => line.upstreams.forEach((upstream) => upstream.close()); // Node's loop ends
+  return line;
 }
 
 const cases = {
@@ -111,6 +154,51 @@ const cases = {
     result.russian = await linesOf(player);
     await gmRequest(gm, "approval", TOKENS.approval.gm,
       { type: "reject", id: "reason-other-no", request: other.pending });
+  },
+
+  /** The GM on a phone writes a reason for a player's roll; the table is restored
+   * from a backup taken before it (a new epoch, whose pending ids are counted again
+   * from the backup's seq) while the GM's line is down, and another roll waits there
+   * with the same pending id. The GM's page, back on the restored table, shows the
+   * other roll: its reason field is closed and empty, and its *Reject* sends no
+   * reason. The reason, kept by the pending id alone, came back open beside the
+   * other roll, and *Reject* sent it with that one. */
+  async restored(browser, result) {
+    const url = `${BASE}/tables/approval`;
+    const gm = await openPage(browser, "gm", { ...SMALL_PHONE, locale: "en-US" }, trouble);
+    const line = await movableLine(gm);
+    try {
+      await gm.goto(`${url}#token=${TOKENS.approval.gm}`);
+      await connected(gm);
+      const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
+        TOKENS.approval.player);
+      result.before = await asks(player, "before the restore");
+      const item = gm.locator(`#pending li[data-pending="${result.before}"]`);
+      await item.locator('button[name="reason-open"]').tap();
+      await item.locator('input[name="reason"]').fill("Not tonight");
+      step("the table restored from a backup; another roll waits there under the same id");
+      const helper = await openPage(browser, "helper", DESKTOP, trouble);
+      await helper.goto(`${RESTORED}/tables/approval`);
+      const other = await gmRequest(helper, "approval", TOKENS.approval.player,
+        { type: "roll", id: "restored-other", formula: "1d6", label: "after the restore" });
+      result.after = other.pending;
+      line.moveTo(RESTORED);
+      await gm.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+      const shown = gm.locator("#pending li.pending-item", { hasText: "after the restore" });
+      await shown.waitFor();
+      await connected(gm);
+      result.field = await shown.evaluate((li) => ({
+        pending: li.dataset.pending,
+        expanded: li.querySelector('button[name="reason-open"]').getAttribute("aria-expanded"),
+        hidden: li.querySelector("form.reason-form").hidden,
+        value: li.querySelector('input[name="reason"]').value,
+      }));
+      await shown.locator('button[name="reject"]').tap();
+      await gm.locator("#pending li.pending-item", { hasText: "after the restore" }).waitFor({ state: "detached" });
+      result.rejects = line.sent.map((frame) => JSON.parse(frame)).filter((frame) => frame.type === "reject");
+    } finally {
+      line.close();
+    }
   },
 
   /** The GM writes a reason in the open field, then presses *Reject* beside

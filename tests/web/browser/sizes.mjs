@@ -125,6 +125,15 @@ const cases = {
     result.zoomed = await layout(page);
   },
 
+  /** A table whose name is one long word (a German compound), on a Russian 360 px
+   * phone: the top bar wraps it, and the page is the screen's width. */
+  async longName(browser, result) {
+    const page = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "ru-RU" }, trouble,
+      `${BASE}/tables/long`, TOKENS.long.player);
+    await page.waitForSelector("body[data-history]");
+    result.longName = await layout(page);
+  },
+
   /** A desktop window 920 px wide (a 1366 px laptop at 150 %): the GM's page does
    * not scroll sideways. */
   async window(browser, result) {
