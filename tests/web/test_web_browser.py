@@ -26,7 +26,8 @@ ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 FOUNDRY = ROOT / "tests" / "foundry"
 CHROMIUM = os.environ.get("ROLLBRIDGE_CHROMIUM", "/usr/bin/chromium")
-#: Where the screenshots the docs show are written (docs/web.md).
+#: Where the screenshots the docs show are kept (docs/web.md): written there only when
+#: ``ROLLBRIDGE_UPDATE_SHOTS=1`` asks, so that a test run leaves the checkout as it was.
 IMAGES = ROOT / "docs" / "images"
 SHOTS = ("web-gm.png", "web-player-phone.png", "web-overlay.png", "web-stats.png")
 
@@ -78,17 +79,18 @@ def die_text(die: dict) -> str:
     return "+".join(map(str, rolls)) if len(rolls) > 1 else str(die["value"])
 
 
-async def test_the_web_view_in_chromium(web_world, debug_log):
+async def test_the_web_view_in_chromium(web_world, debug_log, tmp_path):
     missing = requirements()
     if missing:
         pytest.fail("the web view's browser test needs: " + "; ".join(missing))
     secrets = [token for table in web_world.tokens.values() for token in table.values()]
-    IMAGES.mkdir(parents=True, exist_ok=True)
+    shots = IMAGES if os.environ.get("ROLLBRIDGE_UPDATE_SHOTS") == "1" else tmp_path
+    shots.mkdir(parents=True, exist_ok=True)
     env = {
         "RB_BASE": web_world.base,
         "RB_TOKENS": json.dumps(web_world.tokens),
         "RB_CHROMIUM": CHROMIUM,
-        "RB_SHOTS": str(IMAGES),
+        "RB_SHOTS": str(shots),
     }
     result = await run_script("web.mjs", env, secrets)
     tokens = web_world.tokens["web"]
@@ -287,6 +289,6 @@ async def test_the_web_view_in_chromium(web_world, debug_log):
     for token in secrets:
         assert token not in log and token[4:20] not in log
     for shot in SHOTS:
-        data = (IMAGES / shot).read_bytes()
+        data = (shots / shot).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 1000
     del tokens
