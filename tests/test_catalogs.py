@@ -307,6 +307,50 @@ def test_german_addresses_the_web_views_and_foundrys_reader_as_sie_too():
     assert not informal, informal
 
 
+def _german_and_english() -> list[tuple[str, str, str]]:
+    """Every German text with where it is and the English it translates: each
+    catalogue's (its msgid) and the web view's and the Foundry module's (the same key
+    of ``en.json``)."""
+    pairs = []
+    for domain, sources in DOMAINS.items():
+        po = sources[0] / "locale" / "de" / "LC_MESSAGES" / f"{domain}.po"
+        with po.open("rb") as file:
+            for message in pofile.read_po(file, locale="de"):
+                ids = message.id if isinstance(message.id, tuple) else (message.id,)
+                strings = message.string if isinstance(message.string, tuple) else (message.string,)
+                pairs += [(f"{domain}:{message.context}", " ".join(ids), s or "") for s in strings]
+    for folder in (ROOT / "core" / "server" / "webui", ROOT / "adapters" / "foundry" / "module"):
+        german, english = (
+            json.loads((folder / "lang" / f"{lang}.json").read_text(encoding="utf-8"))
+            for lang in ("de", "en")
+        )
+        stack = [(folder.name, german, english)]
+        while stack:
+            where, value, source = stack.pop()
+            if isinstance(value, dict):
+                source = source if isinstance(source, dict) else {}
+                stack += [(f"{where}.{key}", item, source.get(key)) for key, item in value.items()]
+            else:
+                pairs.append((where, source or "", value))
+    return pairs
+
+
+def test_a_german_capital_sie_is_the_reader():
+    """German's «Sie» is the reader, and «sie» a thing («they»): a capital «Sie» at a
+    sentence's start is both. The Foundry module's odds said «Keine Chancen: Sie hingen
+    davon ab, was der Spielleiter … verborgen hält» (the odds would depend …), among
+    notices that say «Sie» to the player: it read «you would depend». A capital «Sie»
+    not after the verb it goes with («Prüfen Sie») stands where the English says
+    «you»."""
+    they = [
+        (where, german)
+        for where, english, german in _german_and_english()
+        for hit in re.finditer(r"\bSie\b", german)
+        if not re.search(r"\w\s+$", german[: hit.start()]) and not re.search(r"(?i)\byou", english)
+    ]
+    assert not they, they
+
+
 #: The common statuses (the damage state's ``status``), in their order.
 STATUSES = ("ok", "impaired", "down", "dying", "dead")
 
