@@ -21,7 +21,7 @@ from rollbridge.catalogs import check
 from rollbridge.exceptions import RuleViolation
 from rollbridge.plugins.wilddie import WildDieRuleset, messages
 from rollbridge.testing import RulesetHarness
-from rollbridge.text import untranslated
+from rollbridge.text import render, untranslated
 
 LOCALES = ("cs", "de", "ru")
 PLUGIN = Path(__file__).resolve().parents[3] / "plugins" / "wilddie"
@@ -328,6 +328,24 @@ def test_a_damage_constant_is_running_text_and_its_formula_notation(locale, no_f
     assert gm["steps"][0].endswith("2d6!! - 1"), gm["steps"][0]
     constant = [step for step in gm["steps"] if step.endswith("1") and "=" not in step]
     assert constant[-1].endswith(" \N{MINUS SIGN}1") and "-" not in constant[-1], gm["steps"]
+
+
+@pytest.mark.parametrize("locale", ("en", *LOCALES))
+def test_a_damage_constant_in_an_older_log_keeps_its_sign(locale, no_fallback):
+    """A table's log keeps each text as its message id and arguments and reads it again
+    in each language. A log recorded before the constant became running text holds
+    ``{"id": "wilddie.damage.constant", "args": {"constant": 2}}``, a number its
+    template wrote with the sign: read with the new template, it said "constant 2",
+    and a damage bonus lost its sign in the export of every older game night. That
+    message keeps its template; the running text is a message of its own."""
+    for stored, shown in ((2, "+2"), (-1, "-1")):
+        stored_text = {"id": "wilddie.damage.constant", "args": {"constant": stored}}
+        line = render(stored_text, locale=locale)
+        assert line.endswith(f" {shown}"), line
+    harness = table()
+    harness.resolve("damage", actor="ana", targets=["guard"], params={"dice": "2d6+2"}, dice=[5, 1])
+    gm, _ = read(harness, locale)
+    assert [step for step in gm["steps"] if step.endswith(" +2")], gm["steps"]
 
 
 # -- plural forms of the counted nouns -----------------------------------------------------
