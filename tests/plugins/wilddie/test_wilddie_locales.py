@@ -348,6 +348,25 @@ def test_a_damage_constant_in_an_older_log_keeps_its_sign(locale, no_fallback):
     assert [step for step in gm["steps"] if step.endswith(" +2")], gm["steps"]
 
 
+def test_the_damage_notation_the_docs_give_is_the_one_typed():
+    """Running text writes the minus sign, dice notation the hyphen it is typed with:
+    docs/rulesets/wilddie.md said a damage's ``dice`` joins dice and constants "by
+    `+` and `−`", the minus sign, which a player copying it got refused
+    (``unexpected '−'``). Each joining sign the page names is one a damage roll takes."""
+    page = (Path(__file__).resolve().parents[3] / "docs" / "rulesets" / "wilddie.md").read_text(
+        encoding="utf-8"
+    )
+    said = re.search(r"`dice` holds weapon dice and constants joined by `(.)` and `(.)`", page)
+    assert said is not None
+    for sign in said.groups():
+        params = {"dice": f"2d6{sign}1"}  # refused: InvalidParams
+        harness = table()
+        event = harness.resolve(
+            "damage", actor="ana", targets=["guard"], params=params, dice=[5, 1]
+        )
+        assert event["kind"] == "resolution", (sign, event)
+
+
 # -- plural forms of the counted nouns -----------------------------------------------------
 
 COUNTS = (0, 1, 2, 4, 5, 11, 21, 22, 25)
