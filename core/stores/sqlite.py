@@ -925,7 +925,7 @@ class SQLiteStore:
                     self._lock_wait.set(conn, self._local)
             if write and not wait:
                 conn.execute("PRAGMA busy_timeout = 0")
-                self._local.busy_wait = None  # the next write sets its wait again
+                self._local.busy_wait = None  # the next write sets its own wait
             if begin or write:
                 conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
@@ -953,7 +953,7 @@ class SQLiteStore:
                 self._lock_wait.done(wide)
             raise wide or StoreError(IN_FILE(path=str(self.path), error=explain(exc))) from exc
         finally:
-            if write and not wait and self._files is None:  # no LockWait sets it again
+            if write and not wait:  # reads wait for a lock as before
                 with suppress(sqlite3.Error):
                     conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
             if lock is not None:

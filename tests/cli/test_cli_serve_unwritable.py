@@ -125,3 +125,23 @@ def test_the_check_writes_nothing(tmp_path):
         before = _files(tmp_path)
         store.check_writable()  # a commit (probe_write) would change both
         assert _files(tmp_path) == before
+
+
+def test_the_check_does_not_wait_for_a_lock_but_the_store_does(tmp_path):
+    """The check asks for the lock without waiting (SQLite's ``busy_timeout`` 0), and
+    puts the wait back: the statements the store runs after it — loading the tables, the
+    first change — wait for another program's lock as they did before the check."""
+    from rollbridge.stores.sqlite import SQLiteStore
+
+    db = tmp_path / "rollbridge.db"
+    assert _run("table", "create", "--ruleset", "sr2", "--name", "T", "--db", str(db))[0] == 0
+    shell = sqlite3.connect(db, isolation_level=None)
+    shell.execute("BEGIN IMMEDIATE")
+    try:
+        with SQLiteStore(db) as store:
+            waits = store._conn().execute("PRAGMA busy_timeout").fetchone()[0]
+            store.check_writable()  # at once: another program's lock is no refusal
+            assert store._conn().execute("PRAGMA busy_timeout").fetchone()[0] == waits > 0
+    finally:
+        shell.execute("ROLLBACK")
+        shell.close()
