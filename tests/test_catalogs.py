@@ -147,27 +147,46 @@ GM_WORDS = {
 }
 
 
-def _texts_of(locale: str) -> list[tuple[str, str]]:
-    """Every text a reader of ``locale`` reads: each catalogue's translations (every
-    domain's) and the web view's and the Foundry module's words, with where it is."""
+#: The folders whose lang/*.json hold the words of a page: the web view, the Foundry module.
+LANG_FOLDERS = (ROOT / "core" / "server" / "webui", ROOT / "adapters" / "foundry" / "module")
+
+
+def _catalogue_texts(locale: str) -> list[tuple[str, str, str]]:
+    """Each catalogue's translations in ``locale`` (every domain's): where each is, the
+    English it translates (its msgid; a plural's forms joined) and the translation."""
     texts = []
     for domain, sources in DOMAINS.items():
         po = sources[0] / "locale" / locale / "LC_MESSAGES" / f"{domain}.po"
         with po.open("rb") as file:
             for message in pofile.read_po(file, locale=locale):
+                ids = message.id if isinstance(message.id, tuple) else (message.id,)
                 strings = message.string
-                for string in strings if isinstance(strings, tuple) else (strings,):
-                    texts.append((f"{domain}:{message.context}", string))
-    webui, module = ROOT / "core" / "server" / "webui", ROOT / "adapters" / "foundry" / "module"
-    for folder in (webui, module):
-        lang = folder / "lang" / f"{locale}.json"
-        stack = [(folder.name, json.loads(lang.read_text(encoding="utf-8")))]
-        while stack:
-            where, value = stack.pop()
-            if isinstance(value, dict):
-                stack += [(f"{where}.{key}", item) for key, item in value.items()]
-            else:
-                texts.append((where, value))
+                texts += [
+                    (f"{domain}:{message.context}", " ".join(ids), string)
+                    for string in (strings if isinstance(strings, tuple) else (strings,))
+                ]
+    return texts
+
+
+def _lang_words(folder: Path, locale: str) -> dict[str, str]:
+    """A lang folder's words in ``locale``, by where they are (``webui.ROLLBRIDGE.…``)."""
+    words = {}
+    stack = [(folder.name, json.loads((folder / "lang" / f"{locale}.json").read_text("utf-8")))]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, dict):
+            stack += [(f"{where}.{key}", item) for key, item in value.items()]
+        else:
+            words[where] = value
+    return words
+
+
+def _texts_of(locale: str) -> list[tuple[str, str]]:
+    """Every text a reader of ``locale`` reads: each catalogue's translations (every
+    domain's) and the web view's and the Foundry module's words, with where it is."""
+    texts = [(where, string) for where, _english, string in _catalogue_texts(locale)]
+    for folder in LANG_FOLDERS:
+        texts += _lang_words(folder, locale).items()
     return texts
 
 
@@ -305,6 +324,32 @@ def test_german_addresses_the_web_views_and_foundrys_reader_as_sie_too():
         for hit in _DU.finditer(text)
     ]
     assert not informal, informal
+
+
+def _german_and_english() -> list[tuple[str, str, str]]:
+    """Every German text with where it is and the English it translates: each
+    catalogue's (its msgid) and the lang folders' (the same key of ``en.json``)."""
+    pairs = [(where, english, german or "") for where, english, german in _catalogue_texts("de")]
+    for folder in LANG_FOLDERS:
+        english = _lang_words(folder, "en")
+        pairs += [(at, english.get(at, ""), text) for at, text in _lang_words(folder, "de").items()]
+    return pairs
+
+
+def test_a_german_capital_sie_is_the_reader():
+    """German's «Sie» is the reader, and «sie» a thing («they»): a capital «Sie» at a
+    sentence's start is both. The Foundry module's odds said «Keine Chancen: Sie hingen
+    davon ab, was der Spielleiter … verborgen hält» (the odds would depend …), among
+    notices that say «Sie» to the player: it read «you would depend». A capital «Sie»
+    not after the verb it goes with («Prüfen Sie») stands where the English says
+    «you»."""
+    they = [
+        (where, german)
+        for where, english, german in _german_and_english()
+        for hit in re.finditer(r"\bSie\b", german)
+        if not re.search(r"\w\s+$", german[: hit.start()]) and not re.search(r"(?i)\byou", english)
+    ]
+    assert not they, they
 
 
 #: The common statuses (the damage state's ``status``), in their order.

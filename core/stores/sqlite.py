@@ -904,10 +904,12 @@ class SQLiteStore:
 
     @contextmanager
     def _transaction(
-        self, *, write: bool = False, begin: bool = True
+        self, *, write: bool = False, begin: bool = True, wait: bool = True
     ) -> Iterator[sqlite3.Connection]:
         """This thread's connection, in a transaction (``BEGIN IMMEDIATE`` to
-        write; ``begin=False`` for a single read statement, atomic by itself).
+        write; ``begin=False`` for a single read statement, atomic by itself;
+        ``wait=False`` for a write that does not wait for another program's lock:
+        ``SQLITE_BUSY`` at once, and the next write waits as it would have).
 
         Everything is rolled back on an error; errors other than rollbridge's
         become :class:`StoreError`.
@@ -919,7 +921,11 @@ class SQLiteStore:
         try:
             if write and self._files is not None:
                 self._files.check(conn)
-                self._lock_wait.set(conn, self._local)
+                if wait:
+                    self._lock_wait.set(conn, self._local)
+            if write and not wait:
+                conn.execute("PRAGMA busy_timeout = 0")
+                self._local.busy_wait = None  # the next write sets its own wait
             if begin or write:
                 conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
@@ -931,7 +937,7 @@ class SQLiteStore:
                     with suppress(sqlite3.Error):
                         conn.execute("ROLLBACK")
                 raise
-            if write:
+            if write and wait:
                 self._lock_wait.done(None)
         except StoreError as exc:
             if "cell" in exc.details:  # a cell of another kind (check_cells): the file's
@@ -943,10 +949,13 @@ class SQLiteStore:
             raise
         except Exception as exc:
             wide = store_wide(self.path, exc)
-            if write and wide is not None:
+            if write and wait and wide is not None:
                 self._lock_wait.done(wide)
             raise wide or StoreError(IN_FILE(path=str(self.path), error=explain(exc))) from exc
         finally:
+            if write and not wait:  # reads wait for a lock as before
+                with suppress(sqlite3.Error):
+                    conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
             if lock is not None:
                 lock.release()
 
@@ -1453,11 +1462,20 @@ class SQLiteStore:
         version written again as it is, then rolled back. SQLite refuses the first
         page's write of a file it opened read-only (its mode, an immutable file) as
         it would a commit's, before anything reaches the file or its ``-wal``.
+
+        Another program's lock held meanwhile (a ``sqlite3`` shell in a
+        transaction) passes at once, without waiting for it: SQLite asks for the
+        lock only on a file it opened for writing, and a change waits for that lock
+        as it always does (docs/operations.md).
         :raises StoreError: the ``read_only`` fault, naming the file."""
-        with self._transaction(write=True) as conn:
-            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-            conn.execute(f"PRAGMA user_version = {version}")
-            conn.execute("ROLLBACK")
+        try:
+            with self._transaction(write=True, wait=False) as conn:
+                version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+                conn.execute(f"PRAGMA user_version = {version}")
+                conn.execute("ROLLBACK")
+        except StoreError as exc:
+            if exc.details.get("reason") != "locked":
+                raise
 
     def ping(self) -> None:
         """One indexed read of the file: proves it answers. :raises StoreError:"""

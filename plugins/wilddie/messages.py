@@ -305,7 +305,11 @@ DIE_ACED = say("damage.die.aced", "{rolls:+}={value} (aced)")
 DAMAGE_ROLL = say("damage.roll", "damage roll {formula}")
 # Translators: the damage expression's number, signed as running text: "constant −1",
 # "constant +2" (the minus sign U+2212; {formula} above keeps the notation's hyphen).
-DAMAGE_CONSTANT = say("damage.constant", "constant {constant}")
+DAMAGE_CONSTANT = say("damage.constant.signed", "constant {constant}")
+# Translators: the same line in a table's log recorded before the line above
+# (December 2026): {constant} is a number there, which the format writes with its sign.
+# A stored event keeps its message id and arguments and is read again in each language.
+DAMAGE_CONSTANT_STORED = say("damage.constant", "constant {constant:+d}")
 DAMAGE_TOTAL = say("damage.total", "damage total {total} (every die aces; damage gets no wild die)")
 # Translators: Toughness (WD-5); {faces} is the Vigor die's, {half} half of it.
 TOUGHNESS_STEP = say(

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -83,6 +84,34 @@ def test_serve_still_serves_a_file_it_may_write(tmp_path):
         process.communicate(timeout=30)
 
 
+def test_serve_serves_a_file_another_program_holds_locked(tmp_path):
+    """Another program's write lock at the start (a ``sqlite3`` shell left in a
+    transaction) says nothing of the file's mode: the file is served, and a change
+    waits for the lock as docs/operations.md says. The check once waited the 10 s
+    for it and refused the start, ``store_error: … another program holds the
+    database's lock``."""
+    db = tmp_path / "rollbridge.db"
+    assert _run("table", "create", "--ruleset", "sr2", "--name", "T", "--db", str(db))[0] == 0
+    shell = sqlite3.connect(db, isolation_level=None)
+    shell.execute("BEGIN IMMEDIATE")  # held until the server said what it serves
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "rollbridge", "serve", "--db", str(db), "--port", "0"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "LANGUAGE": "en"},
+        )  # fmt: skip
+        try:
+            line = process.stdout.readline()  # "" when it exits refusing
+        finally:
+            process.terminate()
+            _out, err = process.communicate(timeout=30)
+    finally:
+        shell.execute("ROLLBACK")
+        shell.close()
+    assert line.startswith("rollbridge serving 1 table on ws://127.0.0.1:"), err
+    assert "Traceback" not in err
+
+
 def test_the_check_writes_nothing(tmp_path):
     """The check a start runs (:meth:`SQLiteStore.check_writable`) rolls its write
     back: the file and its ``-wal`` are byte for byte as before — a refusal found
@@ -96,3 +125,23 @@ def test_the_check_writes_nothing(tmp_path):
         before = _files(tmp_path)
         store.check_writable()  # a commit (probe_write) would change both
         assert _files(tmp_path) == before
+
+
+def test_the_check_does_not_wait_for_a_lock_but_the_store_does(tmp_path):
+    """The check asks for the lock without waiting (SQLite's ``busy_timeout`` 0), and
+    puts the wait back: the statements the store runs after it — loading the tables, the
+    first change — wait for another program's lock as they did before the check."""
+    from rollbridge.stores.sqlite import SQLiteStore
+
+    db = tmp_path / "rollbridge.db"
+    assert _run("table", "create", "--ruleset", "sr2", "--name", "T", "--db", str(db))[0] == 0
+    shell = sqlite3.connect(db, isolation_level=None)
+    shell.execute("BEGIN IMMEDIATE")
+    try:
+        with SQLiteStore(db) as store:
+            waits = store._conn().execute("PRAGMA busy_timeout").fetchone()[0]
+            store.check_writable()  # at once: another program's lock is no refusal
+            assert store._conn().execute("PRAGMA busy_timeout").fetchone()[0] == waits > 0
+    finally:
+        shell.execute("ROLLBACK")
+        shell.close()

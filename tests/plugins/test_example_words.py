@@ -110,7 +110,7 @@ def test_the_free_words_of_a_text_parameters_example_are_texts(host, ruleset):
           "de": "Konstitution (Todeswurf)", "ru": "Телосложение (бросок на смерть)"}),
         ("bandits", "move", ("move",),
          {"en": "act under fire", "cs": "jednání pod palbou", "de": "Handeln unter Feuer",
-          "ru": "действие под огнём"}),
+          "ru": "действие под огнем"}),
         ("techlevel", "hit", ("weapon",),
          {"en": "Revolver", "cs": "Revolver", "de": "Revolver", "ru": "Револьвер"}),
         ("techlevel", "enchant", ("spell",),

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from babel.messages import pofile
 
 from rollbridge.catalogs import check
 from rollbridge.exceptions import RuleViolation
@@ -147,12 +148,12 @@ HARM_TAKEN = {
         "Wundkästchen",
     ),
     "ru": (
-        "Boss → Ana: получение урона (бросает Ana): 11 → 3 раны; Ana: тяжёлое ранение (статус 3)",
+        "Boss → Ana: получение урона (бросает Ana): 11 → 3 раны; Ana: тяжелое ранение (статус 3)",
         "получение урона (BD-3), бросает Ana: 9 (2к6 [5, 4]) − 1 (Ana: Стойко) − 1 (Ana: "
         "Броня) + 4 (Boss: Пробой) = 11 (для урона без ограничения ±4)",
-        "3 раны: статус 3 (тяжёлое ранение) был свободен и отмечается (BD-6)",
-        ["Тяжёлое ранение", "Помеха на ходы"],
-        "помеха на броски ходов (тяжёлое ранение)",
+        "3 раны: статус 3 (тяжелое ранение) был свободен и отмечается (BD-6)",
+        ["Тяжелое ранение", "Помеха на ходы"],
+        "помеха на броски ходов (тяжелое ранение)",
         "Статусы ранений",
     ),
 }
@@ -225,7 +226,7 @@ DISADVANTAGE = {
            "Ana hraje tah: 7, částečný úspěch (7–9)"),
     "de": ("Nachteil, schwer verwundet (BD-7) (BD-2): 3W6 [6, 6, 1], der höchste (6) fällt "
            "weg → 7", "Ana würfelt für einen Spielzug: 7, Teilerfolg (7–9)"),
-    "ru": ("помеха, тяжёлое ранение (BD-7) (BD-2): 3к6 [6, 6, 1], наибольший (6) отброшен → 7",
+    "ru": ("помеха, тяжелое ранение (BD-7) (BD-2): 3к6 [6, 6, 1], наибольший (6) отброшен → 7",
            "Ana делает ход: 7, ограниченный успех (7–9)"),
 }  # fmt: skip
 
@@ -233,7 +234,7 @@ DISADVANTAGE = {
 HEAVY = {
     "cs": "těžké zranění (BD-7)",
     "de": "schwer verwundet (BD-7)",
-    "ru": "тяжёлое ранение (BD-7)",
+    "ru": "тяжелое ранение (BD-7)",
 }
 
 
@@ -424,7 +425,7 @@ def test_the_rulesets_summary_names_the_slots_as_they_are_named(locale):
     """The Czech and Russian summaries listed the four slots in the seed's masculine
     short forms ("lehce, vážně, těžce zraněn, umírá"; "легко, серьезно, тяжело ранен,
     умирает") after the slots became gender-free nouns everywhere else ("těžké
-    zranění", "тяжёлое ранение", "при смерти"): one slot, two names on one screen.
+    zranění", "тяжелое ранение", "при смерти"): one slot, two names on one screen.
     The summary lists each slot by its name's first word, the fourth whole."""
     from rollbridge.plugins.bandits.action_texts import RULESET_SUMMARY
     from rollbridge.plugins.bandits.messages import SLOT
@@ -434,3 +435,21 @@ def test_the_rulesets_summary_names_the_slots_as_they_are_named(locale):
     for name in names[:3]:
         assert f"{name.split()[0]}," in summary or f"{name.split()[0]} " in summary, (name, summary)
     assert names[3] in summary, (names[3], summary)
+
+
+def test_the_russian_writes_no_yo_as_the_seed_does():
+    """docs/rulesets/bandits.md: the Russian texts write the seed's words as it writes
+    them, without ё (серьезно, мертв). The slots read «лёгкое, серьёзное, тяжёлое
+    ранение» and the move «действие под огнём» beside «при тяжелом ранении», «парное
+    легкое оружие» and «мертв»: one word spelt two ways on one screen
+    («тяжёлое ранение», «при тяжелом ранении»)."""
+    po = Path(__file__).resolve().parents[3] / "plugins" / "bandits" / "locale" / "ru"
+    with (po / "LC_MESSAGES" / "bandits.po").open("rb") as file:
+        catalogue = pofile.read_po(file, locale="ru")
+    yo = [
+        (message.context, string)
+        for message in catalogue
+        for string in (message.string if isinstance(message.string, tuple) else (message.string,))
+        if "ё" in (string or "") or "Ё" in (string or "")
+    ]
+    assert not yo, yo

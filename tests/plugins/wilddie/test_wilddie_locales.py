@@ -21,7 +21,7 @@ from rollbridge.catalogs import check
 from rollbridge.exceptions import RuleViolation
 from rollbridge.plugins.wilddie import WildDieRuleset, messages
 from rollbridge.testing import RulesetHarness
-from rollbridge.text import untranslated
+from rollbridge.text import render, untranslated
 
 LOCALES = ("cs", "de", "ru")
 PLUGIN = Path(__file__).resolve().parents[3] / "plugins" / "wilddie"
@@ -328,6 +328,43 @@ def test_a_damage_constant_is_running_text_and_its_formula_notation(locale, no_f
     assert gm["steps"][0].endswith("2d6!! - 1"), gm["steps"][0]
     constant = [step for step in gm["steps"] if step.endswith("1") and "=" not in step]
     assert constant[-1].endswith(" \N{MINUS SIGN}1") and "-" not in constant[-1], gm["steps"]
+
+
+@pytest.mark.parametrize("locale", ("en", *LOCALES))
+def test_a_damage_constant_in_an_older_log_keeps_its_sign(locale, no_fallback):
+    """A table's log keeps each text as its message id and arguments and reads it again
+    in each language. A log recorded before the constant became running text holds
+    ``{"id": "wilddie.damage.constant", "args": {"constant": 2}}``, a number its
+    template wrote with the sign: read with the new template, it said "constant 2",
+    and a damage bonus lost its sign in the export of every older game night. That
+    message keeps its template; the running text is a message of its own."""
+    for stored, shown in ((2, "+2"), (-1, "-1")):
+        stored_text = {"id": "wilddie.damage.constant", "args": {"constant": stored}}
+        line = render(stored_text, locale=locale)
+        assert line.endswith(f" {shown}"), line
+    harness = table()
+    harness.resolve("damage", actor="ana", targets=["guard"], params={"dice": "2d6+2"}, dice=[5, 1])
+    gm, _ = read(harness, locale)
+    assert [step for step in gm["steps"] if step.endswith(" +2")], gm["steps"]
+
+
+def test_the_damage_notation_the_docs_give_is_the_one_typed():
+    """Running text writes the minus sign, dice notation the hyphen it is typed with:
+    docs/rulesets/wilddie.md said a damage's ``dice`` joins dice and constants "by
+    `+` and `−`", the minus sign, which a player copying it got refused
+    (``unexpected '−'``). Each joining sign the page names is one a damage roll takes."""
+    page = (Path(__file__).resolve().parents[3] / "docs" / "rulesets" / "wilddie.md").read_text(
+        encoding="utf-8"
+    )
+    said = re.search(r"`dice` holds weapon dice and constants joined by `(.)` and `(.)`", page)
+    assert said is not None
+    for sign in said.groups():
+        params = {"dice": f"2d6{sign}1"}  # refused: InvalidParams
+        harness = table()
+        event = harness.resolve(
+            "damage", actor="ana", targets=["guard"], params=params, dice=[5, 1]
+        )
+        assert event["kind"] == "resolution", (sign, event)
 
 
 # -- plural forms of the counted nouns -----------------------------------------------------
