@@ -80,6 +80,7 @@ from rollbridge.stores.redis_url import (
     OPTION_OR_ENV,
     READ_ONLY,
     UNKNOWN_SETTING,
+    address_of,
     check_database,
     safe_error,
     server_of,
@@ -392,7 +393,8 @@ class RedisStore:
             kwargs = self.client.connection_pool.connection_kwargs
             given = bool(kwargs.get("password") or kwargs.get("username"))
             tls = issubclass(self.client.connection_pool.connection_class, redis.SSLConnection)
-            why = why_not_opened(exc, password=given, tls=tls, option=self.option)
+            address = address_of(kwargs)
+            why = why_not_opened(exc, password=given, tls=tls, option=self.option, address=address)
             raise StoreError(CANNOT_OPEN(path=self.where, error=why)) from exc
         except TypeError as exc:  # a query's key redis-py hands its connection unread
             self.client.close()
