@@ -16,7 +16,7 @@ import socket
 import ssl
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import unquote, unquote_plus, urlsplit, urlunsplit
+from urllib.parse import parse_qs, unquote, unquote_plus, urlsplit, urlunsplit
 
 import redis
 
@@ -240,8 +240,10 @@ def check_database(url: str, option: Text | str | None = None) -> None:
             CANNOT_OPEN(path=without_password(url), error=PASSWORD_CUT(option=option)),
             details={"url": without_password(url), "field": "redis"},
         )
-    if "db=" in parts.query:
-        return  # the query's db= is the database
+    if "db" in parse_qs(parts.query):
+        return  # the query's db= is the database (redis-py's reading: a key of its own,
+        # not blank); "db=" anywhere in the query (?db= blank, a password with db= in
+        # it) let a path that is no number through, and redis-py took database 0
     database = unquote(parts.path).strip("/")
     if database and not _DATABASE.fullmatch(database):
         why = DATABASE_NOT_A_NUMBER(database=database, option=option)
