@@ -170,6 +170,15 @@ class Followed(NamedTuple):
     events: list[Event] | None
 
 
+def _max_clients(exc: BaseException) -> bool:
+    """Whether Redis refused a new connection for its ``maxclients``: a
+    ``ConnectionError`` with Redis's own words (redis-py's newer
+    ``MaxClientsReachedError``, its older plain ``ConnectionError``)."""
+    return isinstance(exc, redis.exceptions.ConnectionError) and (
+        "max number of clients reached" in str(exc)
+    )
+
+
 def _whole(result: Any) -> bool:
     """Whether the commit script answered ``{0, 'whole'}``: the commit, sent against
     the writer's last, is to be sent whole (nothing was written)."""
@@ -460,6 +469,16 @@ class RedisStore:
                 f"set it back, or start every process again with the new one in {option} "
                 f"({exc})",
                 details={"reason": "refused_password"},
+            )
+        if _max_clients(exc):  # a ConnectionError
+            # it answers: said as "does not answer … start it, or check the network"
+            # (and /readyz's "unreachable"), an operator looked for a Redis that ran
+            return StoreUnavailable(
+                f"{self.where} has as many clients as its maxclients allows and refuses a "
+                "new connection: nothing was written; raise maxclients (CONFIG SET "
+                "maxclients, and the limit of open files), or close clients that need not "
+                f"be there ({type(exc).__name__}: {exc})",
+                details={"reason": "max_clients"},
             )
         if isinstance(exc, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
             return StoreUnavailable(
