@@ -80,6 +80,7 @@ from rollbridge.stores.redis_url import (
     OPTION_OR_ENV,
     READ_ONLY,
     UNKNOWN_SETTING,
+    address_of,
     check_database,
     safe_error,
     server_of,
@@ -167,6 +168,15 @@ class Followed(NamedTuple):
     #: Every event after ``after`` up to the table's seq; None when some of them
     #: have left the log (as :meth:`RedisStore.events_after`).
     events: list[Event] | None
+
+
+def _max_clients(exc: BaseException) -> bool:
+    """Whether Redis refused a new connection for its ``maxclients``: a
+    ``ConnectionError`` with Redis's own words (redis-py's newer
+    ``MaxClientsReachedError``, its older plain ``ConnectionError``)."""
+    return isinstance(exc, redis.exceptions.ConnectionError) and (
+        "max number of clients reached" in str(exc)
+    )
 
 
 def _whole(result: Any) -> bool:
@@ -392,7 +402,8 @@ class RedisStore:
             kwargs = self.client.connection_pool.connection_kwargs
             given = bool(kwargs.get("password") or kwargs.get("username"))
             tls = issubclass(self.client.connection_pool.connection_class, redis.SSLConnection)
-            why = why_not_opened(exc, password=given, tls=tls, option=self.option)
+            address = address_of(kwargs)
+            why = why_not_opened(exc, password=given, tls=tls, option=self.option, address=address)
             raise StoreError(CANNOT_OPEN(path=self.where, error=why)) from exc
         except TypeError as exc:  # a query's key redis-py hands its connection unread
             self.client.close()
@@ -458,6 +469,16 @@ class RedisStore:
                 f"set it back, or start every process again with the new one in {option} "
                 f"({exc})",
                 details={"reason": "refused_password"},
+            )
+        if _max_clients(exc):  # a ConnectionError
+            # it answers: said as "does not answer … start it, or check the network"
+            # (and /readyz's "unreachable"), an operator looked for a Redis that ran
+            return StoreUnavailable(
+                f"{self.where} has as many clients as its maxclients allows and refuses a "
+                "new connection: nothing was written; raise maxclients (CONFIG SET "
+                "maxclients, and the limit of open files), or close clients that need not "
+                f"be there ({type(exc).__name__}: {exc})",
+                details={"reason": "max_clients"},
             )
         if isinstance(exc, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
             return StoreUnavailable(

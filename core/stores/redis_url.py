@@ -12,10 +12,11 @@ a replica is said with its fix when a write is refused (:data:`READ_ONLY`).
 from __future__ import annotations
 
 import re
+import socket
 import ssl
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import unquote, unquote_plus, urlsplit, urlunsplit
+from urllib.parse import parse_qs, unquote, unquote_plus, urlsplit, urlunsplit
 
 import redis
 
@@ -28,6 +29,7 @@ __all__ = [
     "OPTION_OR_ENV",
     "READ_ONLY",
     "UNKNOWN_SETTING",
+    "address_of",
     "check_database",
     "safe_error",
     "server_of",
@@ -116,6 +118,23 @@ TLS_ONLY = say(
     " TLS only (its tls-port) drops a redis:// connection; give rediss:// in {option} for"
     " TLS, or check the port",
 )
+# Translators: why a Redis server cannot be used, after "cannot open {path}: ";
+# {error} is redis-py's own words; {option} where the URL is given; TLS,
+# ?ssl_ca_certs=FILE and FILE stay as they are.
+TLS_CERTIFICATE = say(
+    "redis.tls_certificate",
+    "the Redis there speaks TLS, but its certificate was not accepted ({error}): give the"
+    " file of the CA that signed it in {option} as ?ssl_ca_certs=FILE, and a host name the"
+    " certificate is made out to",
+)
+# Translators: why a Redis server cannot be used, after "cannot open {path}: ";
+# {error} is redis-py's own words; {option} where the URL is given.
+DROPPED = say(
+    "redis.dropped",
+    "the connection was taken and then dropped unanswered ({error}), which a Redis does"
+    " not do to this URL: what listens there (a proxy or load balancer whose Redis is"
+    " down, a firewall) closes it; check that Redis runs behind it, or the port in {option}",
+)
 
 #: A query's ``key=value`` pair, wherever it is: a value ends at ``&`` or ``#`` only,
 #: as :func:`urllib.parse.parse_qs` (which redis-py uses) ends it; ``;`` is no end.
@@ -184,6 +203,16 @@ def server_of(kwargs: dict[str, Any]) -> str:
     return f"{where}/{kwargs.get('db') or 0}"
 
 
+def address_of(kwargs: dict[str, Any]) -> tuple[str, int, float] | None:
+    """The host, port and connect timeout a client's ``connection_kwargs`` name, for
+    :func:`why_not_opened`'s ``address``; ``None`` for a socket's path."""
+    if kwargs.get("path"):
+        return None
+    timeout = kwargs.get("socket_connect_timeout") or kwargs.get("socket_timeout") or 5.0
+    host = str(kwargs.get("host") or "localhost")
+    return host, int(kwargs.get("port") or 6379), float(timeout)
+
+
 def check_database(url: str, option: Text | str | None = None) -> None:
     """Refuse a ``redis://`` or ``rediss://`` URL whose path is no database number,
     or whose password a ``/``, ``?`` or ``#`` in it cut short (an ``@`` after the host).
@@ -211,8 +240,10 @@ def check_database(url: str, option: Text | str | None = None) -> None:
             CANNOT_OPEN(path=without_password(url), error=PASSWORD_CUT(option=option)),
             details={"url": without_password(url), "field": "redis"},
         )
-    if "db=" in parts.query:
-        return  # the query's db= is the database
+    if "db" in parse_qs(parts.query):
+        return  # the query's db= is the database (redis-py's reading: a key of its own,
+        # not blank); "db=" anywhere in the query (?db= blank, a password with db= in
+        # it) let a path that is no number through, and redis-py took database 0
     database = unquote(parts.path).strip("/")
     if database and not _DATABASE.fullmatch(database):
         why = DATABASE_NOT_A_NUMBER(database=database, option=option)
@@ -229,27 +260,32 @@ def _at_in_a_key(query: str) -> bool:
 
 
 def why_not_opened(
-    exc: redis.RedisError, password: bool, *, tls: bool = False, option: Text | str | None = None
+    exc: redis.RedisError,
+    password: bool,
+    *,
+    tls: bool = False,
+    option: Text | str | None = None,
+    address: tuple[str, int, float] | None = None,
 ) -> Text | str:
     """What a refusal of the first ``PING`` means for the operator: nobody there,
-    a password missing or refused, TLS on one side only, or something there that
-    does not speak Redis; else Redis's own words.
+    a password missing or refused, TLS on one side only, a TLS certificate not
+    accepted, a connection dropped by something that is no Redis, or something there
+    that does not speak Redis; else Redis's own words.
 
     :param password: whether the URL gives a password or a user name (else a
         refused one was none at all).
     :param tls: whether the URL asks for TLS (``rediss://``).
-    :param option: where the URL was given (default :data:`OPTION_OR_ENV`)."""
+    :param option: where the URL was given (default :data:`OPTION_OR_ENV`).
+    :param address: the host, port and connect timeout of the URL: a ``redis://``
+        connection dropped unanswered is named a TLS-only Redis only when a TLS
+        handshake there is answered (without it, never)."""
     option = option or OPTION_OR_ENV()
     if isinstance(exc, redis.AuthenticationError):  # NOAUTH too; a ConnectionError: first
         if password:
             return WRONG_PASSWORD(error=str(exc), option=option)
         return NEEDS_PASSWORD(option=option)
     if type(exc) in (redis.ConnectionError, redis.TimeoutError):
-        if tls and _handshake_failed(exc):
-            return TLS_UNANSWERED(error=str(exc), option=option)
-        if not tls and _dropped_after_connecting(exc):
-            return TLS_ONLY(error=str(exc), option=option)
-        return NO_REDIS(error=str(exc), option=option)
+        return _why_not_connected(exc, tls, option, address)
     if isinstance(exc, redis.InvalidResponse):
         return NOT_REDIS(error=str(exc), option=option)
     return str(exc)
@@ -265,6 +301,58 @@ def _causes(exc: BaseException) -> Iterator[BaseException]:
         current = current.__cause__ or current.__context__
 
 
+def _why_not_connected(
+    exc: redis.RedisError,
+    tls: bool,
+    option: Text | str,
+    address: tuple[str, int, float] | None,
+) -> Text:
+    """:func:`why_not_opened` for a connection refused, dropped or unanswered.
+
+    A certificate not verified (a wrong CA, a host it is not made out to) is a TLS
+    Redis answering, not one without TLS: it was said as "the TLS handshake got no
+    answer … give redis://", which would send the operator to drop TLS. A connection
+    dropped at once, whichever the scheme, is what a proxy with no Redis behind it
+    does too: TLS is named only when a TLS handshake there is answered."""
+    if tls and _certificate_refused(exc):
+        return TLS_CERTIFICATE(error=str(exc), option=option)
+    if tls and _dropped_after_connecting(exc):  # a Redis without TLS leaves it unanswered
+        return DROPPED(error=str(exc), option=option)
+    if tls and _handshake_failed(exc):
+        return TLS_UNANSWERED(error=str(exc), option=option)
+    if not tls and _dropped_after_connecting(exc):
+        if address is not None and _answers_tls(*address):
+            return TLS_ONLY(error=str(exc), option=option)
+        return DROPPED(error=str(exc), option=option)
+    return NO_REDIS(error=str(exc), option=option)
+
+
+def _certificate_refused(exc: BaseException) -> bool:
+    """Whether a ``rediss://`` connection's TLS handshake was answered with a
+    certificate this side did not accept."""
+    return any(isinstance(cause, ssl.SSLCertVerificationError) for cause in _causes(exc))
+
+
+def _answers_tls(host: str, port: int, timeout: float) -> bool:
+    """Whether a TLS handshake at ``host:port`` is answered as TLS: completed (the
+    certificate not checked: only whether TLS is spoken), or refused with a TLS
+    alert (a Redis that asks for a client certificate). A connection reset, closed
+    or unanswered is no TLS."""
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    try:
+        with (
+            socket.create_connection((host, port), timeout=timeout) as plain,
+            context.wrap_socket(plain, server_hostname=host or None),
+        ):
+            return True
+    except ssl.SSLError as exc:
+        return "ALERT" in str(exc).upper() and not isinstance(exc, ssl.SSLEOFError)
+    except OSError:
+        return False
+
+
 def _handshake_failed(exc: BaseException) -> bool:
     """Whether a ``rediss://`` connection failed in its TLS handshake (the TCP
     connection was made): a Redis without TLS leaves the handshake unanswered until
@@ -276,9 +364,10 @@ def _handshake_failed(exc: BaseException) -> bool:
 
 
 def _dropped_after_connecting(exc: BaseException) -> bool:
-    """Whether a ``redis://`` connection was made and then reset or closed at its
-    first command: what a Redis that takes TLS only does with a connection that does
-    not begin with a TLS handshake. (One left unanswered is said as nothing there.)"""
-    if any(isinstance(cause, ConnectionResetError) for cause in _causes(exc)):
+    """Whether a connection was made and then reset or closed at its first command
+    or its TLS handshake: what a Redis that takes TLS only does with a ``redis://``
+    connection, and a proxy with no Redis behind it with any. (One left unanswered is
+    said as nothing there.)"""
+    if any(isinstance(cause, ConnectionResetError | ssl.SSLEOFError) for cause in _causes(exc)):
         return True
     return str(exc).startswith("Connection closed by server")

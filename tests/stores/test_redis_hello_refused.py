@@ -98,12 +98,14 @@ async def test_the_bundled_client_waits_and_joins_once_redis_is_back(
     served = Serve(tmp_path / "serve.log", "--redis", server.url, "--hello-timeout", "600")
     script = tmp_path / "client.mjs"
     script.write_text(CLIENT.replace("ROOT", str(ROOT)))
+    # Redis down before the client starts: killed after, the client's first hello
+    # could join (if Node started first, under load) and the test waited in vain
+    server.kill()
     client = await asyncio.create_subprocess_exec(
         node, str(script), f"ws://127.0.0.1:{served.port}/tables/{table}", table,
         tokens["player"], stdout=asyncio.subprocess.PIPE,
     )  # fmt: skip
     try:
-        server.kill()
         statuses = []
         async with asyncio.timeout(60):  # a guard against a hang, nothing timed
             while True:

@@ -10,8 +10,6 @@ what a new connection meets. A real ``redis-server`` and a real ``serve``; no fa
 
 from __future__ import annotations
 
-import asyncio
-import time
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +19,7 @@ import redis
 from rollbridge.exceptions import StoreUnavailable
 from rollbridge.stores.redis import RedisStore
 from tests.server.storage_harness import Seat, Serve, make_table
+from tests.stores.test_cluster import until
 
 OLD, NEW = "oldPW-1", "newPW-2"
 ROLL = {"type": "roll", "formula": "2d6"}
@@ -71,14 +70,6 @@ def test_a_probe_meets_what_a_new_connection_meets(redis_factory, rotation):
         store.close()
 
 
-async def _until(check: Any, what: str, timeout: float = 30) -> None:
-    """Wait, without blocking the loop, until ``check()``; ``what`` if it never is."""
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, what
-        await asyncio.sleep(0.1)
-
-
 async def test_an_outage_goes_on_while_new_connections_are_refused(
     redis_factory: Any, tmp_path: Path
 ) -> None:
@@ -109,12 +100,12 @@ async def test_an_outage_goes_on_while_new_connections_are_refused(
             lines = served.lines()
             return any(line["message"].startswith("the store works again") for line in lines)
 
-        await _until(lambda: said_refused() or works_again(), "no try of the store was said")
+        await until(lambda: said_refused() or works_again(), what="a try of the store said")
         assert not works_again(), "a try over an old connection ended the outage"
         assert served.metric("rollbridge_store_failing") == 1
         # the password set back: the next try ends the outage
         admin.config_set("requirepass", OLD)
-        await _until(works_again, "the outage did not end once the password was set back")
+        await until(works_again, what="the outage ended once the password was set back")
         assert served.metric("rollbridge_store_failing") == 0
         assert (await gm.ask(ROLL))["type"] == "result"
         await gm.close()

@@ -13,8 +13,11 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
 import redis
 
+from rollbridge.exceptions import StoreUnavailable
+from rollbridge.stores.redis import RedisStore
 from tests.server.storage_harness import Serve
 
 SECRET = "readyzPW-7"
@@ -65,3 +68,48 @@ def test_readyz_names_the_code_and_the_cause_and_no_secret(redis_factory: Any, t
         assert until_status(served.port, 200) == (200, "ready\n")
     finally:
         served.stop()
+
+
+def test_a_redis_at_its_maxclients_is_named_so_not_unreachable(redis_factory: Any, tmp_path: Path):
+    """A Redis with as many clients as its ``maxclients`` allows refuses each new
+    connection ("max number of clients reached"): it answers, yet the store said
+    "does not answer … start it, or check the network", and ``/readyz`` the cause
+    ``unreachable`` — an operator serving many groups (many processes, each with its
+    pool) looked for a Redis that ran. It is ``max_clients`` now, in the log with
+    what to raise."""
+    server = redis_factory()
+    served = Serve(tmp_path / "serve.log", "--redis", server.url)
+    admin = redis.Redis(port=server.port)
+    try:
+        assert ready(served.port) == (200, "ready\n")
+        admin.config_set("maxclients", 1)  # this one connection: no new one is taken
+        admin.client_kill_filter(_type="normal", skipme=True)  # the server's connections go
+        status, body = until_status(served.port, 503)
+        assert (status, body) == (
+            503,
+            "not ready: the store failed: store_error (max_clients); the server's log says more\n",
+        )
+        admin.config_set("maxclients", 10_000)
+        assert until_status(served.port, 200) == (200, "ready\n")
+    finally:
+        admin.close()
+        served.stop()
+
+
+def test_the_store_names_maxclients_and_what_to_raise(redis_factory: Any):
+    server = redis_factory()
+    store = RedisStore(server.url)
+    admin = redis.Redis(port=server.port)
+    try:
+        admin.config_set("maxclients", 1)
+        admin.client_kill_filter(_type="normal", skipme=True)
+        with pytest.raises(StoreUnavailable) as refused:
+            store.ping()
+        assert refused.value.details == {"reason": "max_clients"}
+        said = refused.value.render("en")
+        assert "has as many clients as its maxclients allows" in said
+        assert "raise maxclients" in said and "does not answer" not in said
+    finally:
+        admin.config_set("maxclients", 10_000)
+        admin.close()
+        store.close()

@@ -311,6 +311,31 @@ def test_a_database_with_a_plus_sign_is_the_database_redis_py_reads(capsys, redi
         assert "is not a number written in the digits 0 to 9" in caught.value.render("en")
 
 
+def test_a_query_that_only_holds_db_somewhere_does_not_let_a_bad_database_through(
+    capsys, redis_factory
+):
+    """A ``db=`` anywhere in the query let a database that is no number through, as
+    if the query gave the database: ``?db=`` left blank, or a query password with
+    ``db=`` in it. redis-py takes a query's ``db`` only as a key of its own with a
+    value, else reads the path, and a path that is no number as database 0: the
+    table was made there. Such a path is refused, and nothing is written."""
+    server = redis_factory()
+    for query in ("?db=", "?client_name=adb=1"):
+        url = f"redis://127.0.0.1:{server.port}/1x{query}"
+        err = _refused(
+            capsys, "table", "create", "--ruleset", "bandits", "--name", "X", "--redis", url
+        )
+        assert "the database after the port, 1x, is not a number" in err, err
+    admin = redis.Redis(port=server.port)
+    try:
+        assert admin.dbsize() == 0  # nothing in database 0
+    finally:
+        admin.close()
+    # a query's own db= is still the database, whatever the path
+    url = f"redis://127.0.0.1:{server.port}/?db=2"
+    assert main(["table", "create", "--ruleset", "bandits", "--name", "X", "--redis", url]) == 0
+
+
 def test_migrate_names_its_own_option_not_the_environment_it_does_not_read(
     capsys, monkeypatch, tmp_path, redis_factory
 ):

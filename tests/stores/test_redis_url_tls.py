@@ -9,7 +9,10 @@ a certificate ``openssl`` makes; no fakes."""
 from __future__ import annotations
 
 import shutil
+import socket
+import struct
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -102,3 +105,69 @@ def test_a_port_where_nothing_listens_is_still_said_as_nothing_there(capsys, sch
     err = _refused(capsys, "table", "list", "--redis", f"{scheme}://127.0.0.1:{port}/0")
     assert "nothing answers there (Error 111 connecting to" in err
     assert "TLS" not in err
+
+
+def test_a_tls_redis_whose_certificate_is_not_accepted_is_not_called_one_without_tls(
+    capsys, tls_redis, tmp_path
+):
+    """A ``rediss://`` URL at a TLS Redis whose certificate is not verified here (a
+    CA not given, a host it is not made out to) was said as "the TLS handshake got no
+    answer … give redis:// … for a Redis without TLS": an operator told to drop TLS
+    from a Redis that speaks it. The certificate is named, and what to give."""
+    cert = tmp_path / "cert.pem"  # tls_redis's own, self-signed, no subjectAltName
+    for query, why in [
+        ("", "self-signed certificate"),  # its CA not given: the system's do not sign it
+        (f"?ssl_ca_certs={cert}", "IP address mismatch"),  # signed, not for 127.0.0.1
+    ]:
+        err = _refused(
+            capsys, "table", "list", "--redis", f"rediss://127.0.0.1:{tls_redis}/0{query}"
+        )
+        assert f"cannot open redis 127.0.0.1:{tls_redis}/0: the Redis there speaks TLS, but" in err
+        assert why in err
+        assert "give the file of the CA that signed it in --redis (or $ROLLBRIDGE_REDIS)" in err
+        assert "give redis://" not in err and "without a tls-port" not in err
+    with pytest.raises(StoreError) as caught:  # in the reader's language
+        RedisStore(f"rediss://127.0.0.1:{tls_redis}/0")
+    czech = caught.value.render("cs")
+    assert "ssl_ca_certs=FILE" in czech and "TLS" in czech and "was not accepted" not in czech
+
+
+@pytest.fixture(params=["close", "reset"])
+def dropping_port(request) -> Iterator[int]:
+    """A port where something takes each connection and drops it at once, closed or
+    reset: what a TCP proxy or load balancer (HAProxy, a cloud's) does while no Redis
+    answers behind it. A real listening socket on 127.0.0.1."""
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def drop() -> None:
+        while True:
+            try:
+                connection, _ = listener.accept()
+            except OSError:  # the listener closed: the test is over
+                return
+            if request.param == "reset":  # SO_LINGER 0: a reset, not a close
+                connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            connection.close()
+
+    thread = threading.Thread(target=drop, daemon=True)
+    thread.start()
+    try:
+        yield listener.getsockname()[1]
+    finally:
+        listener.shutdown(socket.SHUT_RDWR)
+        listener.close()
+        thread.join(timeout=10)
+
+
+@pytest.mark.parametrize("scheme", ["redis", "rediss"])
+def test_a_connection_dropped_where_no_tls_answers_is_not_called_tls(capsys, dropping_port, scheme):
+    """``redis://`` and ``rediss://`` at a proxy with no Redis behind it: the
+    connection is taken, then dropped. It was said as "a Redis that takes TLS only …
+    give rediss://" (and for rediss://, "the TLS handshake got no answer … give
+    redis://"): a scheme to change that would change nothing. Now TLS is named only
+    where a TLS handshake is answered (the test above), and this says what drops it."""
+    err = _refused(capsys, "table", "list", "--redis", f"{scheme}://127.0.0.1:{dropping_port}/0")
+    assert f"cannot open redis 127.0.0.1:{dropping_port}/0: the connection was taken and" in err
+    assert "a proxy or load balancer whose Redis is down" in err
+    assert "give rediss://" not in err and "give redis://" not in err
+    assert "nothing answers there" not in err
