@@ -69,6 +69,7 @@ __all__ = [
     "resolution_dice",
     "shown_dice",
     "shown_groups",
+    "untagged_chip_dice",
     "verify_events",
 ]
 
@@ -350,6 +351,30 @@ def resolution_dice(data: Mapping[str, Any]) -> list[tuple[int, int]]:
     in order: its dice groups' records, of a group tagged ``reroll`` (a chip) only the
     dice tagged ``reroll``. The contract: they are the dice it drew, as drawn."""
     return _own_dice(_dice_groups(data))
+
+
+def untagged_chip_dice(kind: Any, data: Mapping[str, Any]) -> list[tuple[int, int]] | None:
+    """The dice an event of a log written before a chip's group was tagged
+    ``reroll`` drew if its groups that show dice tagged ``reroll`` are chips: of those
+    groups only those dice, of the others every die; None where no group is such
+    (or the event is no resolution or encounter event). Such a group is a chip's or a
+    fresh roll with rerolls (``6d6r<3``), which drew every die it shows; the log
+    does not say which, so :mod:`rollbridge.engine.rerun` tries both."""
+    if kind != "resolution" and not isinstance(data.get("hooks"), list):
+        return None
+    parts = [data] if kind == "resolution" else _parts(data)[1:]
+    groups = [group for part in parts for group in _dice_groups(part)]
+    chips = [
+        "reroll" in _tags(group) or any("reroll" in _tags(record) for record in _die_records(group))
+        for group in groups
+    ]
+    if chips == ["reroll" in _tags(group) for group in groups]:
+        return None  # no group untagged with dice tagged reroll: nothing to read otherwise
+    records = []
+    for group, chip in zip(groups, chips, strict=True):
+        found = list(_die_records(group))
+        records += [r for r in found if "reroll" in _tags(r)] if chip else found
+    return list(_results(records))
 
 
 def _own_dice(groups: Iterable[Mapping[str, Any]]) -> list[tuple[int, int]]:
