@@ -98,6 +98,13 @@ WRONG_SEED = say(
     "seq {seq}: the seed revealed for segment {segment} does not hash to its commitment",
 )
 BAD_DRAWS = say("verify.bad_draws", "seq {seq}: its draws are not [faces, result]")
+# Translators: {seq} is an event number; player_dice is a table setting's name: keep it.
+PLAYERS_DICE = say(
+    "verify.players_dice",
+    "seq {seq}: the log says a player supplied its dice, but the table did not let players "
+    "supply their own dice then (setting player_dice): they were the server's, and not "
+    "drawn from the seed",
+)
 NO_DRAWS = say(
     "verify.no_draws",
     "seq {seq} shows dice while segment {segment} is open, but neither names its draws "
@@ -559,6 +566,9 @@ class LogVerifier:
         #: line: the index of that problem, which the reveal replaces when the draws
         #: are not the seed's either (the deeper fault).
         self._inconsistent: dict[int, int] = {}
+        #: Whether the table lets players supply their own dice (setting
+        #: ``player_dice``), as the log last showed it; None: not known.
+        self._player_dice: bool | None = None
 
     def _enter(self, epoch: Any) -> None:
         """An event or welcome of ``epoch``: a new epoch of the table (a restored
@@ -624,6 +634,7 @@ class LogVerifier:
         self._enter(epoch)
         resume = welcome.get("resume")
         recovered = isinstance(resume, Mapping) and resume.get("recovered") is True
+        self._settings(table)
         seq = table.get("seq", welcome.get("seq"))
         if not recovered and _whole(seq):  # a resume that recovered: the missed follow
             self._next = seq + 1
@@ -664,6 +675,7 @@ class LogVerifier:
         if kind == "hidden":
             report.hidden += 1
             return []
+        self._players_dice(seq, entry, data)
         if kind == "resolution" or isinstance(data.get("hooks"), list):
             self._carried(seq, data)
         if kind == "dice.committed":
@@ -701,6 +713,28 @@ class LogVerifier:
             # says neither would keep made-up dice from the check
             self._problem(seq, "no_draws", NO_DRAWS(seq=seq, segment=self._open))
         return []
+
+    def _settings(self, table: Any) -> None:
+        """Note the table's ``player_dice`` from a welcome's table or an event's
+        ``table_after`` (a settings change, an undo of one)."""
+        settings = table.get("settings") if isinstance(table, Mapping) else None
+        if isinstance(settings, Mapping) and "player_dice" in settings:
+            self._player_dice = settings["player_dice"] is True
+
+    def _players_dice(self, seq: int, entry: Mapping[str, Any], data: Mapping[str, Any]) -> None:
+        """A player's event that says its dice were supplied at a table that did not
+        let players supply them is the server's dice passed off as the player's: they
+        would escape the seed's check. (An approved request's dice are the GM's.)"""
+        by = entry.get("by")
+        player = isinstance(by, str) and by.partition(":")[0] == "player"
+        if (
+            data.get("supplied") is True
+            and player
+            and self._player_dice is False
+            and "approved_by" not in data
+        ):
+            self._problem(seq, "players_dice", PLAYERS_DICE(seq=seq))
+        self._settings(entry.get("table_after"))
 
     def _gap(self, seq: int) -> None:
         """Note the seqs missing before ``seq``; :meth:`finish` reports those that no
