@@ -105,6 +105,12 @@ PLAYERS_DICE = say(
     "supply their own dice then (setting player_dice): they were the server's, and not "
     "drawn from the seed",
 )
+# Translators: {seq} is an event number; an NPC is an actor no player controls.
+PUBLIC_ON_GM = say(
+    "verify.public_on_gm",
+    "seq {seq}: a roll that is not secret and rolls for no NPC was drawn on the GM's "
+    "stream, whose seed players never see: its dice belonged on the public stream",
+)
 NO_DRAWS = say(
     "verify.no_draws",
     "seq {seq} shows dice while segment {segment} is open, but neither names its draws "
@@ -569,6 +575,8 @@ class LogVerifier:
         #: Whether the table lets players supply their own dice (setting
         #: ``player_dice``), as the log last showed it; None: not known.
         self._player_dice: bool | None = None
+        #: Whether a player controls each actor the log showed, by id, as last shown.
+        self._controlled: dict[Any, bool] = {}
 
     def _enter(self, epoch: Any) -> None:
         """An event or welcome of ``epoch``: a new epoch of the table (a restored
@@ -635,6 +643,7 @@ class LogVerifier:
         resume = welcome.get("resume")
         recovered = isinstance(resume, Mapping) and resume.get("recovered") is True
         self._settings(table)
+        self._actors(table.get("actors"))
         seq = table.get("seq", welcome.get("seq"))
         if not recovered and _whole(seq):  # a resume that recovered: the missed follow
             self._next = seq + 1
@@ -676,6 +685,9 @@ class LogVerifier:
             report.hidden += 1
             return []
         self._players_dice(seq, entry, data)
+        self._actors(entry.get("actors"))
+        if kind == "actor.removed":
+            self._controlled.pop(data.get("actor"), None)
         if kind == "resolution" or isinstance(data.get("hooks"), list):
             self._carried(seq, data)
         if kind == "dice.committed":
@@ -699,6 +711,8 @@ class LogVerifier:
             if segment.revealed(stream):
                 self._problem(seq, "after_reveal", AFTER_REVEAL(seq=seq, segment=number))
                 return []
+            if stream == "gm" and self._public_roll(entry, data):
+                self._problem(seq, "public_on_gm", PUBLIC_ON_GM(seq=seq))
             # what the draws must agree with needs no seed: checked now, so a log
             # exported before the reveal shows an edited total or die already
             if not self._consistent(entry):
@@ -713,6 +727,23 @@ class LogVerifier:
             # says neither would keep made-up dice from the check
             self._problem(seq, "no_draws", NO_DRAWS(seq=seq, segment=self._open))
         return []
+
+    def _actors(self, views: Any) -> None:
+        """Note whether a player controls each actor of ``views`` (a welcome's table's
+        actors, an event's)."""
+        for view in views if isinstance(views, list) else ():
+            if isinstance(view, Mapping) and isinstance(view.get("id"), str):
+                self._controlled[view["id"]] = bool(view.get("controllers"))
+
+    def _public_roll(self, entry: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
+        """Whether ``entry`` is a roll the server must draw on the public stream: not
+        secret, not an approval's, for no actor or one a player controls (the rule of
+        rollbridge.engine.segments.stream_of). An actor the log never showed is not
+        judged."""
+        if entry.get("kind") != "roll" or entry.get("gm_only") or "approved_by" in data:
+            return False
+        actor = data.get("actor")
+        return actor is None or self._controlled.get(actor) is True
 
     def _settings(self, table: Any) -> None:
         """Note the table's ``player_dice`` from a welcome's table or an event's

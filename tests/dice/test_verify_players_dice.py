@@ -1,13 +1,18 @@
-"""``rollbridge verify``: a player's roll the log says was supplied, at a table that
-did not let players supply their own dice, is a mismatch (``players_dice``).
+"""``rollbridge verify``: dice a server kept from the players' check are mismatches.
 
-Before, a server that wanted a player's roll kept from the seed's check had only to
-log it as ``"supplied": true`` without its draws: verify counted it "with supplied
-dice (not the server's)" and said every revealed die checks out (exit 0), though the
-table's ``player_dice`` was off and the player could not have supplied any. (A
-resolution so marked was already refused when resolved again; a plain roll is not
-resolved again.) The table's setting is read from the welcome and each event's
-``table_after``, so a player who really supplied dice while it was on still verifies.
+A player's roll the log says was supplied, at a table that did not let players supply
+their own dice, is ``players_dice``. Before, a server that wanted a player's roll
+kept from the seed's check had only to log it as ``"supplied": true`` without its
+draws: verify counted it "with supplied dice (not the server's)" and said every
+revealed die checks out (exit 0), though the table's ``player_dice`` was off and the
+player could not have supplied any. (A resolution so marked was already refused when
+resolved again; a plain roll is not resolved again.) The table's setting is read
+from the welcome and each event's ``table_after``, so a player who really supplied
+dice while it was on still verifies.
+
+A roll that is not secret and for no NPC, drawn on the GM's stream, is
+``public_on_gm``: that stream's seed is revealed to the GM alone, so the same server
+had only to say ``"stream": "gm"``.
 """
 
 from __future__ import annotations
@@ -109,3 +114,39 @@ def test_a_player_who_supplied_dice_while_the_table_let_them_verifies(tmp_path):
     status, report = _verified(tmp_path, lines)
     assert status == 1
     assert [(p["code"], p["seq"]) for p in report["problems"]] == [("players_dice", second["seq"])]
+
+
+def test_a_players_roll_moved_to_the_gms_stream_is_a_mismatch(tmp_path):
+    """A roll for a player's actor, not secret, on the GM's stream: its seed is never
+    revealed to players, so the roll would escape their check; verify exited 0 and
+    counted it as the GM's business."""
+    lines = _played(tmp_path, player_dice_first=False)
+    roll = _roll(lines, "r2")
+    assert roll["data"]["draws"]["stream"] == "public" and roll["data"]["actor"] == "ana"
+    roll["data"]["draws"]["stream"] = "gm"
+    status, report = _verified(tmp_path, lines)
+    assert status == 1
+    assert [(p["code"], p["seq"]) for p in report["problems"]] == [("public_on_gm", roll["seq"])]
+    assert report["gm_stream"] == 1, report
+
+
+def test_an_npcs_roll_on_the_gms_stream_verifies(tmp_path):
+    """The GM's roll for an NPC is drawn on the GM's stream, rightly."""
+    db = tmp_path / "npc.db"
+    with SQLiteStore(db) as store:
+        host = PluginHost()
+        service = TableService(store, host, dice_key=DiceKey.for_store(store))
+        service.create_table("NPC", "wilddie", settings={"verifiable": True}, table_id="npc")
+        sheet = dict(host.rulesets["wilddie"].example_sheets["Guard"])
+        actor = {"id": "guard", "name": "Guard", "sheet": sheet}
+        service.handle("npc", {"type": "actor.create", "id": "a", "actor": actor}, GM)
+        service.handle("npc", {"type": "roll", "id": "r", "formula": "2d6", "actor": "guard"}, GM)
+        service.handle("npc", {"type": "dice.reveal", "id": "reveal"}, GM)
+    log = tmp_path / "gm.jsonl"
+    status, said = _run("table", "export", "npc", "--db", str(db), "--as", "gm",
+                        "--format", "jsonl", "--out", str(log))  # fmt: skip
+    assert status == 0, said
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert _roll(lines, "r")["data"]["draws"]["stream"] == "gm"
+    status, report = _verified(tmp_path, lines)
+    assert status == 0 and report["ok"] and report["verified_events"] == 1, report
