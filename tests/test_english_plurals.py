@@ -110,6 +110,7 @@ NEVER_ONE = {
     "rollbridge.odds.too_many_totals": "{totals} and {size} above a reply's limit",
     "rollbridge.odds.too_costly": "{limit} is the odds' step bound, thousands",
     "rollbridge.odds.too_many_bits": "{limit} is the odds' plain_bits bound, 40,000,000",
+    "rollbridge.odds.too_wide": "{limit} is the odds' bits bound, 8,000,000 (a server's 1,000,000)",
     "rollbridge.odds.why.states": "{limit} is the odds' unit_states bound, 20,000",
     # "{kind} values": a JSON type's name ("integer values"), not a count
     "rollbridge.schema.values": "a type's name, not a count",

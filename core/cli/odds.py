@@ -18,7 +18,10 @@ prints each outcome with its exact fraction and percent; ``--json`` prints
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Callable
 from fractions import Fraction
+from math import gcd
 from typing import TYPE_CHECKING
 
 from rollbridge import i18n
@@ -28,7 +31,7 @@ from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.offline import params_hint
 from rollbridge.cli.render import print_json
 from rollbridge.odds import DEFAULT_DEPTH, MAX_DEPTH, Distribution, Odds, distribution
-from rollbridge.text import Messages
+from rollbridge.text import Messages, Text
 
 if TYPE_CHECKING:
     from rollbridge.contract import ActionContext
@@ -38,8 +41,13 @@ __all__ = ["action_context", "add_parsers", "odds_reply_lines", "render_action_o
 
 #: Fractions longer than this are shown as "…" unless --exact is given.
 SHORT_FRACTION = 24
+#: A table of more totals than this, printed to a terminal, is announced on stderr
+#: first (:data:`LONG_OUTPUT`): more lines than a terminal usually keeps to scroll back.
+LONG_TABLE = 10_000
 
 say = Messages("rollbridge")
+# Translators: {formula} is the normalised formula, as the user may type it again.
+PLAIN_TITLE = say("cli.odds.plain_title", "{formula}: exact odds")
 # Translators: {formula} is the normalised formula; {depth} a number of dice.
 TITLE = say.plural(
     "cli.odds.title",
@@ -62,6 +70,16 @@ TRUNCATED = say(
 NOTHING_CUT = say("cli.odds.nothing_cut", "nothing cut off: the totals above are complete")
 LONG = say(
     "cli.odds.long", "(… marks a fraction of more than {count} characters: see --exact or --json)"
+)
+# Translators: said on stderr before a long table reaches a terminal; {count} is a
+# number of totals, each printed on a line of its own.
+LONG_OUTPUT = say.plural(
+    "cli.odds.long_output",
+    "{count:,} total follows, a line each: to page through it or keep it, send the "
+    "output to a pager or a file (rollbridge odds … | less, > odds.txt)",
+    "{count:,} totals follow, a line each: to page through them or keep them, send the "
+    "output to a pager or a file (rollbridge odds … | less, > odds.txt)",
+    count="count",
 )
 # Translators: {ruleset} and {action} are ids (bandits, move): keep them.
 ACTION_TITLE = say("cli.odds.action_title", "{ruleset} {action}: exact odds of the outcomes")
@@ -172,26 +190,63 @@ def _total(value: int | Fraction, locale: str) -> str:
     return f"{value} (≈{i18n.number(float(value), '.6g', locale)})"
 
 
+def _title(formula: str, depth: int, truncated: Fraction) -> Text:
+    """The first line: the depth is named only where it cut something off (a formula
+    that explodes with ``x`` or compounds with ``!!``); elsewhere it changes nothing."""
+    if truncated:
+        return TITLE(formula=formula, depth=depth)
+    return PLAIN_TITLE(formula=formula)
+
+
+def _ratio(weight: int, denominator: int, exact: bool) -> tuple[str, bool]:
+    """``weight / denominator`` reduced, as :func:`_fraction` writes it. A fraction of
+    more than 90 bits in all has more than 24 digits (a number of b bits has more
+    than (b − 1)·log10(2) of them), so it is shortened without being written out:
+    turning a number of a thousand digits into text is most of the work."""
+    common = gcd(weight, denominator)
+    numerator, denominator = weight // common, denominator // common
+    if not exact and numerator.bit_length() + denominator.bit_length() > 90:
+        return "…", True
+    text = str(numerator) if denominator == 1 else f"{numerator}/{denominator}"
+    if not exact and len(text) > SHORT_FRACTION:
+        return "…", True
+    return text, False
+
+
+def _percents(locale: str) -> Callable[[int, int], str]:
+    """``percent(weight, denominator)``: :func:`_percent` of ``weight / denominator``,
+    the same text, without making a ``Fraction`` of each."""
+    written = i18n.percents(locale)
+
+    def percent(weight: int, denominator: int) -> str:
+        spec = ".2e" if weight > 0 and weight * 10**6 < denominator else ".4f"
+        return written(weight / denominator, spec)
+
+    return percent
+
+
 def render_odds(odds: Distribution, locale: str = "en", exact: bool = False) -> list[str]:
-    """The lines ``rollbridge odds`` prints for ``odds``."""
-    lines = [TITLE(formula=odds.formula, depth=odds.depth).render(locale)]
+    """The lines ``rollbridge odds`` prints for ``odds``: a title, a line per total,
+    the mean and what was cut off. It works on the integer weights over their one
+    denominator, so a million totals (``1d1000000``) take seconds, not minutes."""
+    lines = [_title(odds.formula, odds.depth, odds.truncated).render(locale)]
     rows = []
     shortened = False
-    left = 1 - odds.truncated
-    for value, p in odds.outcomes.items():
-        text, cut = _fraction(p, exact)
+    denominator = odds.denominator
+    percent = _percents(locale)
+    left = sum(odds.weights.values())
+    for value, weight in odds.weights.items():
+        text, cut = _ratio(weight, denominator, exact)
         shortened |= cut
-        rows.append((_total(value, locale), text, _percent(p, locale), _percent(left, locale)))
-        left -= p
+        total = str(value) if type(value) is int else _total(value, locale)
+        rows.append((total, text, percent(weight, denominator), percent(left, denominator)))
+        left -= weight
     heads = tuple(h().render(locale) for h in (TOTAL, PROBABILITY, PERCENT, AT_LEAST))
-    widths = [max(len(r[i]) for r in (heads, *rows)) for i in range(4)]
-    for row in (heads, *rows):
-        lines.append(
-            "  ".join(
-                cell.rjust(width) if i != 1 else cell.ljust(width)
-                for i, (cell, width) in enumerate(zip(row, widths, strict=True))
-            ).rstrip()
-        )
+    first, second, third, fourth = (max(len(r[i]) for r in (heads, *rows)) for i in range(4))
+    lines.append(
+        f"{heads[0]:>{first}}  {heads[1]:<{second}}  {heads[2]:>{third}}  {heads[3]:>{fourth}}"
+    )
+    lines += [f"{a:>{first}}  {b:<{second}}  {c:>{third}}  {d:>{fourth}}" for a, b, c, d in rows]
     mean, cut = _fraction(odds.mean, exact)
     shortened |= cut
     lines.append(
@@ -308,7 +363,8 @@ def odds_reply_lines(reply: dict, locale: str = "en") -> list[str]:
     "Odds"): each outcome (or total) with its exact fraction and percent."""
     if "distribution" in reply:
         data = reply["distribution"]
-        lines = [TITLE(formula=data["formula"], depth=data["depth"]).render(locale)]
+        title = _title(data["formula"], data["depth"], Fraction(data["truncated"]))
+        lines = [title.render(locale)]
         rows = [(str(o["total"]), o["probability"]) for o in data["outcomes"]]
     else:
         data = reply["odds"]
@@ -361,5 +417,7 @@ def _odds(args: argparse.Namespace) -> int:
     if args.json:
         print_json(odds.to_dict())
         return 0
+    if len(odds.weights) > LONG_TABLE and sys.stdout.isatty():
+        print(LONG_OUTPUT(count=len(odds.weights)).render(args.locale), file=sys.stderr)
     print("\n".join(render_odds(odds, args.locale, args.exact)))
     return 0

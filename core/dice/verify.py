@@ -69,6 +69,7 @@ __all__ = [
     "resolution_dice",
     "shown_dice",
     "shown_groups",
+    "untagged_chip_dice",
     "verify_events",
 ]
 
@@ -97,6 +98,19 @@ WRONG_SEED = say(
     "seq {seq}: the seed revealed for segment {segment} does not hash to its commitment",
 )
 BAD_DRAWS = say("verify.bad_draws", "seq {seq}: its draws are not [faces, result]")
+# Translators: {seq} is an event number; player_dice is a table setting's name: keep it.
+PLAYERS_DICE = say(
+    "verify.players_dice",
+    "seq {seq}: the log says a player supplied its dice, but the table did not let players "
+    "supply their own dice then (setting player_dice): they were the server's, and not "
+    "drawn from the seed",
+)
+# Translators: {seq} is an event number; an NPC is an actor no player controls.
+PUBLIC_ON_GM = say(
+    "verify.public_on_gm",
+    "seq {seq}: a roll that is not secret and rolls for no NPC was drawn on the GM's "
+    "stream, whose seed players never see: its dice belonged on the public stream",
+)
 NO_DRAWS = say(
     "verify.no_draws",
     "seq {seq} shows dice while segment {segment} is open, but neither names its draws "
@@ -352,6 +366,30 @@ def resolution_dice(data: Mapping[str, Any]) -> list[tuple[int, int]]:
     return _own_dice(_dice_groups(data))
 
 
+def untagged_chip_dice(kind: Any, data: Mapping[str, Any]) -> list[tuple[int, int]] | None:
+    """The dice an event of a log written before a chip's group was tagged
+    ``reroll`` drew if its groups that show dice tagged ``reroll`` are chips: of those
+    groups only those dice, of the others every die; None where no group is such
+    (or the event is no resolution or encounter event). Such a group is a chip's or a
+    fresh roll with rerolls (``6d6r<3``), which drew every die it shows; the log
+    does not say which, so :mod:`rollbridge.engine.rerun` tries both."""
+    if kind != "resolution" and not isinstance(data.get("hooks"), list):
+        return None
+    parts = [data] if kind == "resolution" else _parts(data)[1:]
+    groups = [group for part in parts for group in _dice_groups(part)]
+    chips = [
+        "reroll" in _tags(group) or any("reroll" in _tags(record) for record in _die_records(group))
+        for group in groups
+    ]
+    if chips == ["reroll" in _tags(group) for group in groups]:
+        return None  # no group untagged with dice tagged reroll: nothing to read otherwise
+    records = []
+    for group, chip in zip(groups, chips, strict=True):
+        found = list(_die_records(group))
+        records += [r for r in found if "reroll" in _tags(r)] if chip else found
+    return list(_results(records))
+
+
 def _own_dice(groups: Iterable[Mapping[str, Any]]) -> list[tuple[int, int]]:
     records = []
     for group in groups:
@@ -534,6 +572,11 @@ class LogVerifier:
         #: line: the index of that problem, which the reveal replaces when the draws
         #: are not the seed's either (the deeper fault).
         self._inconsistent: dict[int, int] = {}
+        #: Whether the table lets players supply their own dice (setting
+        #: ``player_dice``), as the log last showed it; None: not known.
+        self._player_dice: bool | None = None
+        #: Whether a player controls each actor the log showed, by id, as last shown.
+        self._controlled: dict[Any, bool] = {}
 
     def _enter(self, epoch: Any) -> None:
         """An event or welcome of ``epoch``: a new epoch of the table (a restored
@@ -599,6 +642,8 @@ class LogVerifier:
         self._enter(epoch)
         resume = welcome.get("resume")
         recovered = isinstance(resume, Mapping) and resume.get("recovered") is True
+        self._settings(table)
+        self._actors(table.get("actors"))
         seq = table.get("seq", welcome.get("seq"))
         if not recovered and _whole(seq):  # a resume that recovered: the missed follow
             self._next = seq + 1
@@ -639,6 +684,10 @@ class LogVerifier:
         if kind == "hidden":
             report.hidden += 1
             return []
+        self._players_dice(seq, entry, data)
+        self._actors(entry.get("actors"))
+        if kind == "actor.removed":
+            self._controlled.pop(data.get("actor"), None)
         if kind == "resolution" or isinstance(data.get("hooks"), list):
             self._carried(seq, data)
         if kind == "dice.committed":
@@ -662,6 +711,8 @@ class LogVerifier:
             if segment.revealed(stream):
                 self._problem(seq, "after_reveal", AFTER_REVEAL(seq=seq, segment=number))
                 return []
+            if stream == "gm" and self._public_roll(entry, data):
+                self._problem(seq, "public_on_gm", PUBLIC_ON_GM(seq=seq))
             # what the draws must agree with needs no seed: checked now, so a log
             # exported before the reveal shows an edited total or die already
             if not self._consistent(entry):
@@ -676,6 +727,45 @@ class LogVerifier:
             # says neither would keep made-up dice from the check
             self._problem(seq, "no_draws", NO_DRAWS(seq=seq, segment=self._open))
         return []
+
+    def _actors(self, views: Any) -> None:
+        """Note whether a player controls each actor of ``views`` (a welcome's table's
+        actors, an event's)."""
+        for view in views if isinstance(views, list) else ():
+            if isinstance(view, Mapping) and isinstance(view.get("id"), str):
+                self._controlled[view["id"]] = bool(view.get("controllers"))
+
+    def _public_roll(self, entry: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
+        """Whether ``entry`` is a roll the server must draw on the public stream: not
+        secret, not an approval's, for no actor or one a player controls (the rule of
+        rollbridge.engine.segments.stream_of). An actor the log never showed is not
+        judged."""
+        if entry.get("kind") != "roll" or entry.get("gm_only") or "approved_by" in data:
+            return False
+        actor = data.get("actor")
+        return actor is None or self._controlled.get(actor) is True
+
+    def _settings(self, table: Any) -> None:
+        """Note the table's ``player_dice`` from a welcome's table or an event's
+        ``table_after`` (a settings change, an undo of one)."""
+        settings = table.get("settings") if isinstance(table, Mapping) else None
+        if isinstance(settings, Mapping) and "player_dice" in settings:
+            self._player_dice = settings["player_dice"] is True
+
+    def _players_dice(self, seq: int, entry: Mapping[str, Any], data: Mapping[str, Any]) -> None:
+        """A player's event that says its dice were supplied at a table that did not
+        let players supply them is the server's dice passed off as the player's: they
+        would escape the seed's check. (An approved request's dice are the GM's.)"""
+        by = entry.get("by")
+        player = isinstance(by, str) and by.partition(":")[0] == "player"
+        if (
+            data.get("supplied") is True
+            and player
+            and self._player_dice is False
+            and "approved_by" not in data
+        ):
+            self._problem(seq, "players_dice", PLAYERS_DICE(seq=seq))
+        self._settings(entry.get("table_after"))
 
     def _gap(self, seq: int) -> None:
         """Note the seqs missing before ``seq``; :meth:`finish` reports those that no

@@ -6,7 +6,10 @@ actor, targets, parameters, secret or not; an encounter event whose turn hooks r
 (``table_after.encounter``). Every such event names who asked (``by``), the
 request's id, and shows its dice in the order drawn: its verifiable ``draws``, else
 its dice groups (:func:`rollbridge.dice.verify.event_dice`); dice it says were
-supplied are supplied in the request again, the server's are the server's.
+supplied are supplied in the request again, the server's are the server's. A log
+written before a chip's dice group was tagged ``reroll`` shows the chip's carried dice
+beside its new ones, untold apart from a fresh roll's rerolls: such an event also
+gives the dice read as a chip's (:attr:`Recorded.chip_dice`).
 
 A resolution the GM approved is the GM's ``approve`` of its pending request, where
 the log holds that request (the GM's log, :attr:`LoggedTable.pending
@@ -23,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rollbridge.dice.verify import event_dice
+from rollbridge.dice.verify import event_dice, untagged_chip_dice
 from rollbridge.engine.logtable import LoggedTable
 from rollbridge.engine.model import Principal
 from rollbridge.plain import JSON
@@ -42,6 +45,10 @@ class Recorded:
     message: JSON
     who: Principal
     dice: list[int]
+    #: The server's dice read the other way a log written before a chip's group was
+    #: tagged allows (:func:`~rollbridge.dice.verify.untagged_chip_dice`); None where
+    #: there is no other way (its draws, supplied dice, no such group).
+    chip_dice: list[int] | None = None
 
 
 def recorded(table: LoggedTable, frame: Mapping[str, Any]) -> Recorded | None:
@@ -55,9 +62,11 @@ def recorded(table: LoggedTable, frame: Mapping[str, Any]) -> Recorded | None:
     dice = _dice(kind, data)
     supplied = bool(data.get("supplied"))
     own = dice if supplied else None
+    chips = None if supplied or _drawn(data) is not None else untagged_chip_dice(kind, data)
+    chip_dice = None if chips is None else [value for _faces, value in chips]
     if kind in HOOK_KINDS:
         message = _encounter(table, frame, kind, own)
-        return Recorded(message, _principal(frame.get("by")), [] if supplied else dice)
+        return Recorded(message, _principal(frame.get("by")), [] if supplied else dice, chip_dice)
     approved = data.get("approved")
     if "approved_by" in data and approved is not None:
         entry = (table.pending or {}).get(approved) if isinstance(approved, str) else None
@@ -66,11 +75,12 @@ def recorded(table: LoggedTable, frame: Mapping[str, Any]) -> Recorded | None:
             fields = entry.get("fields")
             if supplied and not (isinstance(fields, Mapping) and "dice" in fields):
                 message["dice"] = dice  # the GM's dice, given with the approval
-            return Recorded(message, _principal(data["approved_by"]), [] if supplied else dice)
+            who = _principal(data["approved_by"])
+            return Recorded(message, who, [] if supplied else dice, chip_dice)
         if supplied:
             return None
     message = _resolve(frame, data, own)
-    return Recorded(message, _principal(frame.get("by")), [] if supplied else dice)
+    return Recorded(message, _principal(frame.get("by")), [] if supplied else dice, chip_dice)
 
 
 def _resolve(frame: Mapping[str, Any], data: Mapping[str, Any], dice: list[int] | None) -> JSON:
@@ -130,7 +140,15 @@ def _principal(by: Any) -> Principal:
 def _dice(kind: str, data: Mapping[str, Any]) -> list[int]:
     """The results the event rolled, in the order drawn: its draws, else the dice
     its resolution or turn hooks show as their own."""
+    drawn = _drawn(data)
+    if drawn is not None:
+        return drawn
+    return [value for _faces, value in event_dice(kind, data) or []]
+
+
+def _drawn(data: Mapping[str, Any]) -> list[int] | None:
+    """The results of the event's verifiable ``draws``, in order; None without them."""
     draws = data.get("draws")
     if isinstance(draws, Mapping) and isinstance(draws.get("dice"), list):
         return [d[1] for d in draws["dice"] if isinstance(d, list) and len(d) == 2]
-    return [value for _faces, value in event_dice(kind, data) or []]
+    return None

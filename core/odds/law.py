@@ -34,6 +34,7 @@ __all__ = [
     "power",
     "too_costly",
     "too_large",
+    "too_wide",
 ]
 
 #: The most outcome pairs one combination of two laws may visit (``*``, ``/``), by
@@ -55,6 +56,16 @@ TOO_LARGE = say(
     "odds.too_many_bits",
     "the exact distribution of {formula} takes more than {limit:,} bits to hold; it is "
     "not approximated",
+)
+
+# Translators: {formula} is the formula, quoted; {limit} a number of bits (binary
+# digits). The law of a sum of dice is built as one big number; the user can make it
+# smaller with fewer dice or faces, or a lower explosion depth (rollbridge odds --depth).
+TOO_WIDE = say(
+    "odds.too_wide",
+    "the exact distribution of {formula} takes more than {limit:,} bits to add up its "
+    "dice; it is not approximated (fewer dice or faces make it smaller, as does a lower "
+    "explosion depth where the formula explodes)",
 )
 
 Value = int | Fraction
@@ -100,6 +111,13 @@ def too_large(text: str, limit: int) -> DiceLimitExceeded:
     )
 
 
+def too_wide(text: str, limit: int) -> DiceLimitExceeded:
+    """The error for a sum of dice whose packed law would pass the ``bits`` bound."""
+    return DiceLimitExceeded(
+        TOO_WIDE(formula=repr(text), limit=limit), details={"formula": text, "limit": limit}
+    )
+
+
 def _packed(weights: dict[int, int], low: int, span: int, width: int) -> int:
     buffer = bytearray(span * width)
     for value, weight in weights.items():
@@ -121,7 +139,7 @@ def _kronecker(a: dict[int, int], b: dict[int, int], text: str) -> dict[int, int
     span = a_span + b_span - 1
     limit = current().bits
     if span * width * 8 > limit:
-        raise too_costly(text, limit)
+        raise too_wide(text, limit)
     packed = _packed(a, a_low, a_span, width)
     product = packed * packed if a is b else packed * _packed(b, b_low, b_span, width)
     raw = product.to_bytes(span * width, "little")
@@ -180,7 +198,7 @@ def power(law: Law, count: int, text: str) -> Law:
     span = count * (max(support) - min(support)) + 1  # type: ignore[operator]
     limit = current().bits
     if span * count * law.denominator.bit_length() > limit:
-        raise too_costly(text, limit)
+        raise too_wide(text, limit)
     result = law
     for bit in bin(count)[3:]:  # left to right: squares, and a cheap multiply by law
         result = convolve(result, result, text)

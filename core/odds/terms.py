@@ -52,7 +52,7 @@ __all__ = ["MAX_UNIT_STATES", "term_law"]
 MAX_UNIT_STATES = DEFAULT_BOUNDS.unit_states
 
 say = Messages("rollbridge")
-# Translators: {term} is a dice term (4d6x2=6), {why} one of the odds.why.* texts.
+# Translators: {term} is a dice term, quoted ('4d6x2=6'), {why} one of the odds.why.* texts.
 UNSUPPORTED = say("odds.unsupported", "the exact distribution of {term} is not computed: {why}")
 COUPLED_COUNT = say(
     "odds.why.count",
@@ -223,7 +223,9 @@ def _unit_score(
 
 
 def _unsupported(node: Dice, why: Any) -> DiceLimitExceeded:
-    return DiceLimitExceeded(UNSUPPORTED(term=node.text, why=why), details={"term": node.text})
+    return DiceLimitExceeded(
+        UNSUPPORTED(term=repr(node.text), why=why), details={"term": node.text}
+    )
 
 
 def _score(node: Dice) -> tuple[tuple[Modifier, ...], Callable[[int], int]]:

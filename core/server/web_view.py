@@ -85,6 +85,7 @@ WEB_FILES = (
     "forms.mjs",
     "controls.mjs",
     "history.mjs",
+    "download.mjs",
     "kept.mjs",
     "stats.mjs",
     "statspanel.mjs",

@@ -648,9 +648,12 @@ def test_the_verify_summary_says_how_many_rolled_on_the_gms_stream(tmp_path, cap
         if event.get("request") == "public":
             event["data"]["draws"]["stream"] = "gm"
     path.write_text("\n".join(json.dumps(e) for e in relabelled))
-    assert main(["verify", str(path)]) == 0
+    # ... and is a mismatch: a roll for no NPC, not secret, belongs on the public
+    # stream (public_on_gm, tests/dice/test_verify_players_dice.py); it exited 0
+    assert main(["verify", str(path)]) == 1
     out = capsys.readouterr().out
     assert "1 rolled on the GM's stream (secret or with NPCs): only the GM's log checks them" in out
+    assert "was drawn on the GM's stream, whose seed players never see" in out
 
 
 def test_a_lost_dice_key_refuses_the_segments_dice_and_its_reveal_abandons_it(tmp_path):

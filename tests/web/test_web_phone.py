@@ -451,7 +451,8 @@ async def test_the_focus_on_a_phone_goes_in_the_order_shown(web_world):
     tops = [stop["top"] for stop in stops]
     assert tops == sorted(tops), stops
     assert len(set(panels)) == len(panels), stops  # each panel's stops together
-    assert stops[0]["what"] == "OL#log"
+    # the log panel's first stop: Download the log, above the log (docs/web.md)
+    assert stops[0]["what"] == "BUTTON#log-download-button"
     assert result["scrollers"] == [{"id": "log", "tabIndex": 0}], result["scrollers"]
     assert result["logNamed"] == 1
 

@@ -1,0 +1,152 @@
+"""``rollbridge verify``: dice a server kept from the players' check are mismatches.
+
+A player's roll the log says was supplied, at a table that did not let players supply
+their own dice, is ``players_dice``. Before, a server that wanted a player's roll
+kept from the seed's check had only to log it as ``"supplied": true`` without its
+draws: verify counted it "with supplied dice (not the server's)" and said every
+revealed die checks out (exit 0), though the table's ``player_dice`` was off and the
+player could not have supplied any. (A resolution so marked was already refused when
+resolved again; a plain roll is not resolved again.) The table's setting is read
+from the welcome and each event's ``table_after``, so a player who really supplied
+dice while it was on still verifies.
+
+A roll that is not secret and for no NPC, drawn on the GM's stream, is
+``public_on_gm``: that stream's seed is revealed to the GM alone, so the same server
+had only to say ``"stream": "gm"``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from contextlib import redirect_stderr, redirect_stdout
+
+from rollbridge.cli import main
+from rollbridge.dice.verifiable import DiceKey
+from rollbridge.engine.model import Principal
+from rollbridge.host import PluginHost
+from rollbridge.offline import TableService
+from rollbridge.stores.sqlite import SQLiteStore
+
+GM = Principal("gm", "gm", "test-gm")
+PLAYER = Principal("player", "player", "test-player")
+
+
+def _run(*argv: str) -> tuple[int, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        status = main(list(argv))
+    return status, out.getvalue() + err.getvalue()
+
+
+def _played(tmp_path, *, player_dice_first: bool) -> list[dict]:
+    """A verifiable table where the player rolls twice (the first with their own dice
+    when ``player_dice_first``, the setting then turned off) and the GM reveals; the
+    player's export, as lines."""
+    db = tmp_path / "game.db"
+    with SQLiteStore(db) as store:
+        host = PluginHost()
+        service = TableService(store, host, dice_key=DiceKey.for_store(store))
+        settings = {"verifiable": True, "player_dice": player_dice_first}
+        service.create_table("Check", "wilddie", settings=settings, table_id="check")
+        sheet = dict(host.rulesets["wilddie"].example_sheets["Ana"])
+        actor = {"id": "ana", "name": "Ana", "sheet": sheet, "controllers": ["player"]}
+        service.handle("check", {"type": "actor.create", "id": "a", "actor": actor}, GM)
+        first = {"type": "roll", "id": "r1", "formula": "2d6", "actor": "ana"}
+        if player_dice_first:
+            first["dice"] = [3, 4]
+        service.handle("check", first, PLAYER)
+        if player_dice_first:
+            off = {"type": "settings", "id": "off", "settings": {"player_dice": False}}
+            service.handle("check", off, GM)
+        second = {"type": "roll", "id": "r2", "formula": "1d20", "actor": "ana"}
+        service.handle("check", second, PLAYER)
+        service.handle("check", {"type": "dice.reveal", "id": "reveal"}, GM)
+    log = tmp_path / "player.jsonl"
+    status, said = _run("table", "export", "check", "--db", str(db), "--as", "player",
+                        "--format", "jsonl", "--out", str(log))  # fmt: skip
+    assert status == 0, said
+    return [json.loads(line) for line in log.read_text().splitlines()]
+
+
+def _verified(tmp_path, lines: list[dict]) -> tuple[int, dict]:
+    log = tmp_path / "checked.jsonl"
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    status, said = _run("verify", str(log), "--json")
+    return status, json.loads(said)
+
+
+def _roll(lines: list[dict], request: str) -> dict:
+    return next(line for line in lines if line.get("request") == request)
+
+
+def test_a_players_roll_passed_off_as_supplied_is_a_mismatch(tmp_path):
+    lines = _played(tmp_path, player_dice_first=False)
+    status, report = _verified(tmp_path, lines)
+    assert status == 0 and report["ok"] and report["verified_events"] == 2, report
+    for request in ("r1", "r2"):
+        roll = _roll(lines, request)
+        del roll["data"]["draws"]
+        roll["data"]["supplied"] = True
+    status, report = _verified(tmp_path, lines)
+    assert status == 1
+    seqs = [_roll(lines, "r1")["seq"], _roll(lines, "r2")["seq"]]
+    assert [(p["code"], p["seq"]) for p in report["problems"]] == [
+        ("players_dice", seq) for seq in seqs
+    ]
+    assert report["problems"][0]["message"] == (
+        f"seq {seqs[0]}: the log says a player supplied its dice, but the table did not let "
+        "players supply their own dice then (setting player_dice): they were the server's, and "
+        "not drawn from the seed"
+    )
+
+
+def test_a_player_who_supplied_dice_while_the_table_let_them_verifies(tmp_path):
+    lines = _played(tmp_path, player_dice_first=True)
+    assert _roll(lines, "r1")["data"]["supplied"] is True
+    status, report = _verified(tmp_path, lines)
+    assert status == 0 and report["ok"], report
+    assert report["supplied"] == 1 and report["verified_events"] == 1, report
+    # after the GM turned the setting off, the same claim is a mismatch
+    second = _roll(lines, "r2")
+    del second["data"]["draws"]
+    second["data"]["supplied"] = True
+    status, report = _verified(tmp_path, lines)
+    assert status == 1
+    assert [(p["code"], p["seq"]) for p in report["problems"]] == [("players_dice", second["seq"])]
+
+
+def test_a_players_roll_moved_to_the_gms_stream_is_a_mismatch(tmp_path):
+    """A roll for a player's actor, not secret, on the GM's stream: its seed is never
+    revealed to players, so the roll would escape their check; verify exited 0 and
+    counted it as the GM's business."""
+    lines = _played(tmp_path, player_dice_first=False)
+    roll = _roll(lines, "r2")
+    assert roll["data"]["draws"]["stream"] == "public" and roll["data"]["actor"] == "ana"
+    roll["data"]["draws"]["stream"] = "gm"
+    status, report = _verified(tmp_path, lines)
+    assert status == 1
+    assert [(p["code"], p["seq"]) for p in report["problems"]] == [("public_on_gm", roll["seq"])]
+    assert report["gm_stream"] == 1, report
+
+
+def test_an_npcs_roll_on_the_gms_stream_verifies(tmp_path):
+    """The GM's roll for an NPC is drawn on the GM's stream, rightly."""
+    db = tmp_path / "npc.db"
+    with SQLiteStore(db) as store:
+        host = PluginHost()
+        service = TableService(store, host, dice_key=DiceKey.for_store(store))
+        service.create_table("NPC", "wilddie", settings={"verifiable": True}, table_id="npc")
+        sheet = dict(host.rulesets["wilddie"].example_sheets["Guard"])
+        actor = {"id": "guard", "name": "Guard", "sheet": sheet}
+        service.handle("npc", {"type": "actor.create", "id": "a", "actor": actor}, GM)
+        service.handle("npc", {"type": "roll", "id": "r", "formula": "2d6", "actor": "guard"}, GM)
+        service.handle("npc", {"type": "dice.reveal", "id": "reveal"}, GM)
+    log = tmp_path / "gm.jsonl"
+    status, said = _run("table", "export", "npc", "--db", str(db), "--as", "gm",
+                        "--format", "jsonl", "--out", str(log))  # fmt: skip
+    assert status == 0, said
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert _roll(lines, "r")["data"]["draws"]["stream"] == "gm"
+    status, report = _verified(tmp_path, lines)
+    assert status == 0 and report["ok"] and report["verified_events"] == 1, report

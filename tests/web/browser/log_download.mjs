@@ -1,0 +1,40 @@
+// A player's phone downloads the table's log with the log panel's button, after a
+// roll at a table with verifiable dice and the GM's reveal; the file is saved for
+// tests/web/test_web_log_download.py to check with `rollbridge verify`. Then the
+// button and its hint as pages in the other languages show them.
+import process from "node:process";
+
+import { DESKTOP, PHONE, gmRequest, joinedPage, launch, roll } from "./pages.mjs";
+
+const env = process.env;
+const TOKENS = JSON.parse(env.RB_TOKENS);
+const trouble = { errors: [], dialogs: [] };
+const browser = await launch(env.RB_CHROMIUM);
+const result = { case: env.RB_CASE, languages: {} };
+const line = (page) => page.$eval("#log-download", (box) => ({
+  hidden: box.hidden, button: box.querySelector("button").textContent, hint: box.querySelector("output").textContent,
+}));
+try {
+  const url = `${env.RB_BASE}/tables/web`;
+  const player = await joinedPage(browser, "player", { ...PHONE, locale: "cs-CZ", acceptDownloads: true }, trouble, url, TOKENS.web.player);
+  result.verifiable = await gmRequest(player, "web", TOKENS.web.gm, { type: "settings", id: "dice-on", settings: { verifiable: true } });
+  result.rolled = await roll(player, "4d6kh3", "ověř mě");
+  result.revealed = await gmRequest(player, "web", TOKENS.web.gm, { type: "dice.reveal", id: "reveal" });
+  result.before = await line(player);
+  const [download] = await Promise.all([player.waitForEvent("download"), player.click("#log-download button")]);
+  result.name = download.suggestedFilename();
+  await download.saveAs(env.RB_SAVE);
+  result.after = await line(player);
+  // the address the page fetched it from: the token only in the header
+  result.fetched = player.requests.filter((address) => address.includes("/export"));
+  for (const locale of ["en-US", "de-DE", "ru-RU"]) {
+    const page = await joinedPage(browser, locale, { ...DESKTOP, locale }, trouble, url, TOKENS.web.player);
+    result.languages[locale.slice(0, 2)] = await line(page);
+    await page.context().close();
+  }
+} catch (error) {
+  result.failed = `${error.message}`;
+} finally {
+  await browser.close();
+}
+process.stdout.write(`RESULT ${JSON.stringify({ ...result, trouble })}\n`);
