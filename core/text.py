@@ -100,6 +100,10 @@ Hides = Callable[[str, str], bool] | None
 
 _NO_INSTEAD = object()
 _MESSAGES: dict[str, Message] = {}
+#: Message ids a domain renamed since (:meth:`Messages.renamed`): the old id's text,
+#: kept in the events of older tables, is read as this says — the new id and the
+#: arguments it takes.
+_RENAMED: dict[str, Callable[[Mapping[str, Any]], tuple[str, Mapping[str, Any]]]] = {}
 #: Singular messages' templates by (id, locale); for plural messages, the catalogue.
 _templates: dict[tuple[str, str], Any] = {}
 #: (message id, locale) of every message whose locale's catalogue lacks it.
@@ -349,6 +353,46 @@ class Messages:
             _SPECS.discard(message_id)
         return declared
 
+    def renamed(
+        self,
+        old: str,
+        to: str | None = None,
+        *,
+        by: str | None = None,
+        keys: Mapping[str, str] | None = None,
+    ) -> None:
+        """Declare that the message ``old`` of this domain was renamed, so that the
+        texts older tables keep under that id read as the new message does (else
+        they read ``[domain.old] arg=value``): ``to`` its new key; or, where one
+        message became several (a word in an argument made its own message, for a
+        language's grammar), ``by`` the argument whose value chooses the new key in
+        ``keys`` — that argument is left out, the others kept. A value ``keys`` does
+        not name keeps the old id (read as an undeclared message).
+
+        :raises PluginError: ``old`` is a declared message's key, or neither or both of
+            ``to`` and ``by``/``keys`` are given."""
+        if (to is None) == (by is None or keys is None):
+            raise PluginError(f"renamed {old!r}: give either to=KEY or by=ARGUMENT and keys")
+        old_id = f"{self.domain}.{old}"
+        if old_id in _MESSAGES:
+            raise PluginError(f"renamed {old!r}: {old_id} is a declared message")
+        domain = self.domain
+        if to is not None:
+            new_id = f"{domain}.{to}"
+            _RENAMED[old_id] = lambda args: (new_id, args)
+            return
+        chosen = {value: f"{domain}.{key}" for value, key in (keys or {}).items()}
+        chooser = by
+
+        def read(args: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
+            value = args.get(chooser)
+            new_id = chosen.get(value) if isinstance(value, str) else None
+            if new_id is None:
+                return old_id, args
+            return new_id, {name: arg for name, arg in args.items() if name != chooser}
+
+        _RENAMED[old_id] = read
+
 
 def message(message_id: str) -> Message | None:
     """The declared message with this id, if any."""
@@ -466,6 +510,9 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
     if args.__class__ is not dict and not isinstance(args, Mapping):  # a map's "args": [1]
         args = _NO_ARGS
     declared = _MESSAGES.get(message_id)
+    if declared is None and message_id in _RENAMED:  # an older table's text
+        message_id, args = _RENAMED[message_id](args)
+        declared = _MESSAGES.get(message_id)
     if not args and declared is not None and declared.plural is None:
         template = _translate(declared, locale, None)
         try:

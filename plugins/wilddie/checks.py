@@ -77,7 +77,6 @@ from rollbridge.plugins.wilddie.privacy import chips as private_chips
 from rollbridge.plugins.wilddie.privacy import from_sheet, from_state, state_summary
 from rollbridge.plugins.wilddie.rolling import (
     evaluate,
-    figure,
     group_for,
     result_dice,
     roll_record,
@@ -309,7 +308,7 @@ def trait_test(context: ActionContext, dice: DiceSource) -> Resolution:
             actor=actor.name,
             trait=trait_label(record),
             difficulty=result["difficulty"],
-            total=figure(result["total"]),
+            total=result["total"],
             verdict=verdict(result),
         ),
         outcome=outcome,
@@ -424,7 +423,7 @@ def attack(context: ActionContext, dice: DiceSource) -> Resolution:
         "actor": actor.name,
         "target": target.name,
         "mode": _MODES[mode],
-        "total": figure(result["total"]),
+        "total": result["total"],
     }
     if not result["success"]:
         narration = ATTACK_MISSES(**said, against=narrated)
@@ -474,9 +473,7 @@ def recovery_roll(
     steps.append(_RECOVERY_SUCCESS if result["success"] else _RECOVERY_FAILURE)
     ends = RECOVERS if result["success"] else STAYS_SHAKEN
     return Resolution(
-        narration=ends(
-            actor=actor.name, total=figure(result["total"]), difficulty=RECOVERY_DIFFICULTY
-        ),
+        narration=ends(actor=actor.name, total=result["total"], difficulty=RECOVERY_DIFFICULTY),
         outcome=outcome,
         dice=[group_for(record, result, label=RECOVERY_LABEL(trait=trait_label(record)))],
         states={actor.id: state},
@@ -616,8 +613,8 @@ def spend_chip(context: ActionContext, dice: DiceSource) -> Resolution:
             actor=actor.name,
             which=which,
             trait=trait_label(record),
-            before=figure(before["total"]),
-            after=figure(after["total"]),
+            before=before["total"],
+            after=after["total"],
             verdict=verdict(after),
         ),
         outcome=outcome,

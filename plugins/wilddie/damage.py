@@ -45,7 +45,6 @@ from rollbridge.plugins.wilddie.messages import (
     WHY_PER_RAISE_HIDDEN,
 )
 from rollbridge.plugins.wilddie.privacy import from_sheet
-from rollbridge.plugins.wilddie.rolling import figure
 from rollbridge.text import Private, Text
 
 __all__ = [
@@ -205,7 +204,7 @@ def damage_effect(
             "result": "none",
             "wounds": 0,
             "margin": margin,
-            "why": WHY_BELOW(total=figure(total), toughness=shown),
+            "why": WHY_BELOW(total=total, toughness=shown),
         }
     if margin < 4:
         if shaken:

@@ -59,7 +59,6 @@ from rollbridge.plugins.wilddie.messages import (
     WOUNDED,
 )
 from rollbridge.plugins.wilddie.privacy import chips, from_sheet, from_state, state_summary
-from rollbridge.plugins.wilddie.rolling import figure, signed
 from rollbridge.plugins.wilddie.sheet import is_pc
 from rollbridge.plugins.wilddie.state import (
     MAX_CHIPS,
@@ -213,8 +212,8 @@ def damage(context: ActionContext, dice: DiceSource) -> Resolution:
     steps.append(DAMAGE_ROLL(formula=formula))
     steps.extend(_group_line(g) for g in groups)
     if constant:
-        steps.append(DAMAGE_CONSTANT(constant=signed(constant)))
-    steps.append(DAMAGE_TOTAL(total=figure(total)))
+        steps.append(DAMAGE_CONSTANT(constant=constant))
+    steps.append(DAMAGE_TOTAL(total=total))
 
     sheet = target.sheet
     vigor = sheet["attributes"]["vigor"]
@@ -258,7 +257,7 @@ def damage(context: ActionContext, dice: DiceSource) -> Resolution:
         "new_state": state_summary(state, target.id),
     }
     said = {
-        "total": figure(total),
+        "total": total,
         "target": target.name,
         "toughness": shown,
         "effect": summary,

@@ -266,6 +266,13 @@ REPLACED_TRAIT_ACED = say(
 REPLACED_WILD_ACED = say(
     "chip.replaced.wild.aced", "the wild die's {rolls:+} = {value} is replaced"
 )
+# The messages that named the die in an argument ({die}: "trait" or "wild", an English
+# word inside every translation) became one message per die (2 December): the events of
+# tables played before keep the old ids, read as the new ones.
+for _old, _new in (("roll.kept", "roll.kept.{die}"), ("chip.which.die", "chip.which.{die}"),
+                   ("chip.replaced", "chip.replaced.{die}"),
+                   ("chip.replaced.aced", "chip.replaced.{die}.aced")):  # fmt: skip
+    say.renamed(_old, by="die", keys={die: _new.format(die=die) for die in ("trait", "wild")})
 CHIP_RECOVERS = say("chip.recovers", "WD-9: the rerolled recovery succeeds and ends Shaken")
 CHIP_SHAKEN_AGAIN = say(
     "chip.shaken_again", "WD-9: the rerolled recovery fails: Shaken did not end, and is back"
@@ -303,13 +310,12 @@ DICE_LINE_SUM = say("damage.dice.sum", "{label}: {dice} = {total}")
 DIE_ACED = say("damage.die.aced", "{rolls:+}={value} (aced)")
 # Translators: {formula} is dice notation, e.g. "1d6!! + 1d8!!".
 DAMAGE_ROLL = say("damage.roll", "damage roll {formula}")
-# Translators: the damage expression's number, signed as running text: "constant −1",
-# "constant +2" (the minus sign U+2212; {formula} above keeps the notation's hyphen).
-DAMAGE_CONSTANT = say("damage.constant.signed", "constant {constant}")
-# Translators: the same line in a table's log recorded before the line above
-# (December 2026): {constant} is a number there, which the format writes with its sign.
-# A stored event keeps its message id and arguments and is read again in each language.
-DAMAGE_CONSTANT_STORED = say("damage.constant", "constant {constant:+d}")
+# Translators: the damage expression's number, which the format writes with its sign:
+# "constant +2", "constant -1". It stays a number (not text with the minus sign U+2212):
+# an event keeps its arguments, and `rollbridge verify` renders an older table's events
+# again beside the resolution made anew — a number turned into text would make every
+# older log with a negative constant a mismatch.
+DAMAGE_CONSTANT = say("damage.constant", "constant {constant:+d}")
 DAMAGE_TOTAL = say("damage.total", "damage total {total} (every die aces; damage gets no wild die)")
 # Translators: Toughness (WD-5); {faces} is the Vigor die's, {half} half of it.
 TOUGHNESS_STEP = say(

@@ -139,13 +139,6 @@ def signed(value: int) -> str:
     return f"+{value}" if value >= 0 else f"−{-value}"
 
 
-def figure(value: int) -> int | str:
-    """A total as running text writes it: ``7``, and ``−1`` with the minus sign
-    (U+2212) when a modifier took it below zero. A number that is not negative stays
-    a number, for the language's way of writing numbers."""
-    return value if value >= 0 else f"−{-value}"
-
-
 def raises(total: int, difficulty: int) -> int:
     """WD-3: full 4s above the difficulty of a successful roll; 0 on a failure."""
     return (total - difficulty) // RAISE_STEP if total >= difficulty else 0
@@ -356,9 +349,7 @@ def _die_line(name: Text, die: Mapping[str, Any], modifier: int, total: int) -> 
     if len(rolls) > 1:
         shown = ACES(rolls=rolls, value=die["value"], count=len(rolls) - 1)
     if modifier:
-        return DIE_ROLLED_MODIFIED(
-            die=name, shown=shown, modifier=signed(modifier), total=figure(total)
-        )
+        return DIE_ROLLED_MODIFIED(die=name, shown=shown, modifier=signed(modifier), total=total)
     return DIE_ROLLED(die=name, shown=shown)
 
 
@@ -392,10 +383,10 @@ def steps_for(
                 result["wild_total"],
             )
         )
-        lines.append(_KEPT[result["kept"]](total=figure(result["total"])))
+        lines.append(_KEPT[result["kept"]](total=result["total"]))
     else:
         lines.append(_NO_WILD_DIE)
     against = DIFFICULTY(difficulty=result["difficulty"]) if difficulty is None else difficulty
-    total = figure(result["total"])
+    total = result["total"]
     lines.append(VERDICT_STEP(total=total, difficulty=against, verdict=verdict(result)))
     return lines

@@ -11,8 +11,9 @@ d6 cannot show"): those versions did not tag a chip's dice group ``reroll``, so
 verify gave the ruleset the carried trait die as the chip's new wild die.
 
 What is left is the words: the two oldest versions (9e19e5f wrote English texts into
-its events; 279420a's wilddie texts name message ids renamed since, shown as
-``[wilddie.roll.kept] die=trait, total=13``) show other steps and narrations than
+its events; 279420a's wilddie texts were worded otherwise — the ids renamed since,
+which read ``[wilddie.roll.kept] die=trait, total=13`` until wilddie declared them
+renamed, now read as today's messages) show other steps and narrations than
 this version writes, and verify says so (docs/dice.md, "Resolutions, resolved
 again"); a test below pins that nothing else differs there."""
 

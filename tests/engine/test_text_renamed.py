@@ -1,0 +1,57 @@
+"""``Messages.renamed``: the texts older tables keep under a message id their ruleset
+renamed since read as the new message, in every language (docs/plugins.md, "Text as
+data"). wilddie split ``roll.kept`` ("kept the {die} die", ``die`` an English word
+inside every translation) into one message per die on 2 December; the events of
+tables played before read ``[wilddie.roll.kept] die=trait, total=13`` in every export
+and history (found verifying the upgrade fixtures, tests/cli/test_upgrade_verify.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rollbridge.exceptions import PluginError
+from rollbridge.text import Messages, render
+
+say = Messages("renamedtest")
+KEPT_TRAIT = say("kept.trait", "kept the trait die: {total}")
+KEPT_WILD = say("kept.wild", "kept the wild die: {total}")
+WHOLE = say("whole.new", "the whole roll of {actor}")
+say.renamed("kept", by="die", keys={"trait": "kept.trait", "wild": "kept.wild"})
+say.renamed("whole", to="whole.new")
+
+
+@pytest.mark.parametrize(
+    ("stored", "shown"),
+    [
+        ({"id": "renamedtest.kept", "args": {"die": "trait", "total": 1}}, "kept the trait die: 1"),
+        ({"id": "renamedtest.kept", "args": {"die": "wild", "total": 7}}, "kept the wild die: 7"),
+        ({"id": "renamedtest.whole", "args": {"actor": "Ana"}}, "the whole roll of Ana"),
+        # a value the renaming does not name: the old id, read as no declared message
+        ({"id": "renamedtest.kept", "args": {"die": "third", "total": 2}},
+         "[renamedtest.kept] die=third, total=2"),
+    ],
+)  # fmt: skip
+def test_an_older_tables_text_reads_as_the_new_message(stored, shown):
+    assert render(stored) == shown
+
+
+def test_the_old_key_of_a_declared_message_cannot_be_renamed():
+    with pytest.raises(PluginError, match="is a declared message"):
+        say.renamed("kept.trait", to="kept.wild")
+
+
+@pytest.mark.parametrize("given", [{}, {"to": "kept.wild", "by": "die", "keys": {}}])
+def test_a_renaming_names_either_its_key_or_its_argument(given):
+    with pytest.raises(PluginError, match="either to=KEY or by=ARGUMENT"):
+        say.renamed("gone", **given)
+
+
+def test_wilddies_older_kept_die_reads_in_each_language():
+    """wilddie's own renames: the stored text of 279420a's tables, in English and in
+    Czech (the die's word is the translation's, not the English argument's)."""
+    import rollbridge.plugins.wilddie.messages  # noqa: F401  (declares the renames)
+
+    stored = {"id": "wilddie.roll.kept", "args": {"die": "wild", "total": 9}}
+    assert render(stored) == "kept the wild die: 9"
+    czech = render(stored, locale="cs")
+    assert not czech.startswith("[") and "9" in czech and "wild" not in czech, czech
