@@ -573,3 +573,23 @@ async def test_a_plain_rolls_dice_heading_says_its_formula_once(web_world):
     for lang in ("en", "de"):
         heads = {label: entry["heads"] for label, entry in result[lang].items()}
         assert heads == {"kept": ["4d6kh3"], "boom": ["4d6x"], "count": ["6d6cs>=5"]}, heads
+
+
+@pytest.mark.parametrize("case", ["sharedTablet", "sharedTabletLeft"])
+async def test_a_shared_tablet_says_nothing_of_the_last_players_requests(web_world, case):
+    """The page keeps its lines and the requests waiting for the GM whenever it is
+    hidden (a phone may discard the tab), and the next load of the tab took them
+    whoever joined: on a shared tablet, the next person (here an observer), after a
+    reload with their own link, read the last player's line and then heard the GM's
+    approval of that player's roll as their own. They are the identity's that kept
+    them, as the forms are; *Leave* removes them from the tab."""
+    result = await run_case(web_world, case)
+    en = catalog("en")
+    waiting = en["ROLLBRIDGE.Web.Message.Pending"].split("(")[0]
+    approved = en["ROLLBRIDGE.Web.Message.Approved"].split("{")[0]
+    assert result["waiting"].startswith(waiting), result  # the player's roll did wait
+    assert "Tukan" not in result["shown"]["role"], result["shown"]  # the observer joined
+    assert waiting not in result["shown"]["message"], result["shown"]
+    assert approved not in result["after"], result["after"]
+    if case == "sharedTabletLeft":
+        assert result["kept"] == [], result["kept"]

@@ -90,6 +90,12 @@ function announce(text) {
 const waiting = new Map();
 /** This page's requests waiting for the GM's approval: pending id → form key. */
 const asked = new Map();
+/** Whose those requests are, and the lines kept before this page's reload
+ * (restoring): the identity the page joined as (a shared tablet's next person is
+ * someone else), and the table's epoch they were made in (a restored backup counts
+ * pending ids and seqs again in a new epoch, where the same pending id is another
+ * request, another player's maybe, and the same seq another event). */
+let askedOf = { identity: null, epoch: null };
 
 /** What the message line and each form's outcome line say, as what a reload in
  * another language shows again (kept.mjs): {line, text}, the line as kept and the
@@ -161,7 +167,7 @@ function keepTheLines(chosen = false) {
   // language): the table's heading takes it, as after any join; nor does a page kept
   // because the phone hid or discarded it
   const focus = chosen && document.activeElement === $("language") && !mouseChose ? "language" : null;
-  keepLines(tableId, { message, forms, asked: [...asked], focus });
+  keepLines(tableId, { message, forms, asked: [...asked], focus, ...askedOf });
   keepTheForms();
 }
 
@@ -234,7 +240,10 @@ function answered(reply, key) {
   if (reply.status === "pending") {
     line = { key: "ROLLBRIDGE.Web.Message.Pending", data: { pending: reply.pending } };
     text = i18n.format("ROLLBRIDGE.Web.Message.Pending", { pending: reply.pending });
-    if (key) asked.set(reply.pending, key);
+    if (key) {
+      asked.set(reply.pending, key);
+      askedOf = { identity: joinedAs, epoch: session.welcome?.epoch ?? null };
+    }
   } else if (reply.status === "secret") {
     line = { key: "ROLLBRIDGE.Web.Message.Secret" };
     text = i18n.localize("ROLLBRIDGE.Web.Message.Secret");
@@ -553,6 +562,16 @@ function joined(token, welcome, { first }) {
   rememberToken(tableId, token); // a reload of this tab joins again
   acceptedToken = token;
   joinedAs = `${welcome.role}:${welcome.name}`;
+  if (joinedAs !== askedOf.identity || welcome.epoch !== askedOf.epoch) {
+    // another identity joined in this tab, or the table was restored (a new epoch)
+    // since this page's requests were made or the lines kept before its reload were
+    // said: they are not this viewer's, or their answers are not coming (what has
+    // their ids and seqs now is another request's)
+    asked.clear();
+    restoring = null;
+    linedForms.clear();
+    askedOf = { identity: joinedAs, epoch: welcome.epoch };
+  }
   if (first) {
     // what was typed before a language's reload, for this identity only, once
     restoringForms = formsFor(keptForms, joinedAs);
@@ -691,6 +710,10 @@ $("reconnect").addEventListener("click", nudge);
  */
 function leave() {
   forgetToken(tableId);
+  // and what the page kept of the lines and the forms when it was last hidden (taken
+  // is removed): the next person's page has nothing of them
+  takeLines(tableId);
+  takeForms(tableId);
   joinedAs = null;
   joinToken = null;
   acceptedToken = null;
@@ -805,6 +828,7 @@ if (startToken && keptLines) {
   restoring = { message: keptLines.message, forms: keptLines.forms };
   linedForms = new Set(Object.keys(keptLines.forms));
   for (const [pending, form] of keptLines.asked) asked.set(pending, form);
+  askedOf = { identity: keptLines.identity, epoch: keptLines.epoch };
 }
 await useLanguage(pageLanguage(locale));
 localizePage(document);

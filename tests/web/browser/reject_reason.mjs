@@ -201,6 +201,58 @@ const cases = {
     }
   },
 
+  /** A Czech player's roll waits for the GM; the phone's tab is loaded anew (a
+   * discarded tab: what the page kept when it was hidden comes back) while the table
+   * is restored from a backup taken before that roll (a new epoch, whose pending ids
+   * are counted again), and there another roll waits under the same pending id,
+   * which the GM approves. The player's page followed it as its own: its roll form
+   * said the GM approved it, with the other roll's result. With `{reload: false}`,
+   * the same page stays loaded through the restore (its line down meanwhile). */
+  async askedRestored(browser, result, { reload = true } = {}) {
+    const url = `${BASE}/tables/approval`;
+    const player = await openPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble);
+    const line = await movableLine(player);
+    try {
+      await player.goto(`${url}#token=${TOKENS.approval.player}`);
+      await connected(player);
+      result.before = await asks(player, "before the restore");
+      result.waiting = await linesOf(player);
+      step("the table restored from a backup; another roll waits there under the same id");
+      const helper = await openPage(browser, "helper", DESKTOP, trouble);
+      await helper.goto(`${RESTORED}/tables/approval`);
+      const other = await gmRequest(helper, "approval", TOKENS.approval.player,
+        { type: "roll", id: "asked-restored-other", formula: "1d6", label: "after the restore" });
+      result.after = other.pending;
+      if (reload) {
+        await player.evaluate(() => {
+          Object.defineProperty(document, "visibilityState", { value: "hidden", configurable: true });
+          document.dispatchEvent(new Event("visibilitychange"));
+        });
+        line.moveTo(RESTORED);
+        await player.reload();
+      } else {
+        line.moveTo(RESTORED);
+        await player.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+      }
+      await player.waitForFunction(() => document.body.dataset.status === "connected"
+        && document.body.dataset.history !== undefined && Number(document.body.dataset.seq) > 0);
+      const seq = await seqOf(player);
+      step("the GM approves the other roll on the restored table");
+      await gmRequest(helper, "approval", TOKENS.approval.gm,
+        { type: "approve", id: "asked-restored-approve", request: other.pending });
+      await waitSeq(player, seq + 1);
+      result.logged = await player.locator("#log li", { hasText: "after the restore" }).count();
+      result.lines = await linesOf(player);
+    } finally {
+      line.close();
+    }
+  },
+
+  /** The same, the page loaded through the restore. */
+  askedRestoredLive(browser, result) {
+    return cases.askedRestored(browser, result, { reload: false });
+  },
+
   /** The GM writes a reason in the open field, then presses *Reject* beside
    * *Approve* rather than the field's own button. */
   async rejectButton(browser, result) {
