@@ -167,7 +167,9 @@ async def run_restored(web_world, tmp_path: Path, case: str) -> dict:
     await server.start()
     try:
         base = f"http://{server.address}:{server.port}"
-        return await run_case(web_world, case, script="reject_reason.mjs", extra={"RB_RESTORED": base})
+        return await run_case(
+            web_world, case, script="reject_reason.mjs", extra={"RB_RESTORED": base}
+        )
     finally:
         await server.stop()
         store.close()
