@@ -65,6 +65,13 @@ function takeForThisLoad(key, storage) {
   }
 }
 
+/** Whether a line's arguments hold no token (`rbt_…`, `rba_…`): a GM's reason is the
+ * GM's text, kept as the player's page shows it, and a line holding a token is left
+ * out (it is kept whenever the page is hidden: the tab's storage keeps no token but
+ * the one it joined with). */
+const tokenless = (line) => Object.values(line?.data ?? {})
+  .every((arg) => typeof arg !== "string" || keepable(arg, []));
+
 /** A table's epoch as the protocol gives it: an integer (docs/protocol.md). */
 const isEpoch = (epoch) => Number.isSafeInteger(epoch);
 
@@ -82,14 +89,16 @@ const isEpoch = (epoch) => Number.isSafeInteger(epoch);
  * @returns {boolean} whether they were kept
  */
 export function keepLines(table, lines, storage = undefined) {
-  const forms = Object.entries(lines.forms ?? {}).filter(([, line]) => keptLine(line)).slice(0, MAX_LINES);
+  const forms = Object.entries(lines.forms ?? {}).filter(([, line]) => keptLine(line) && tokenless(line))
+    .slice(0, MAX_LINES);
   const asked = (lines.asked ?? []).filter(([id, form]) => typeof id === "string" && typeof form === "string")
     .slice(0, MAX_LINES);
   const focus = lines.focus === "language" ? "language" : null;
   const epoch = isEpoch(lines.epoch) ? lines.epoch : null;
   const identity = typeof lines.identity === "string" ? lines.identity : null;
   return keepForNextLoad(linesKey(table),
-    { message: keptLine(lines.message), forms: Object.fromEntries(forms), asked, focus, epoch, identity }, storage);
+    { message: tokenless(lines.message) ? keptLine(lines.message) : null, forms: Object.fromEntries(forms), asked,
+      focus, epoch, identity }, storage);
 }
 
 /** The lines the page kept for this load, removed from the tab as they are taken

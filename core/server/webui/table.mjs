@@ -562,7 +562,8 @@ function joined(token, welcome, { first }) {
   rememberToken(tableId, token); // a reload of this tab joins again
   acceptedToken = token;
   joinedAs = `${welcome.role}:${welcome.name}`;
-  if (joinedAs !== askedOf.identity || welcome.epoch !== askedOf.epoch) {
+  const epoch = welcome.epoch ?? null;
+  if (joinedAs !== askedOf.identity || epoch !== askedOf.epoch) {
     // another identity joined in this tab, or the table was restored (a new epoch)
     // since this page's requests were made or the lines kept before its reload were
     // said: they are not this viewer's, or their answers are not coming (what has
@@ -570,7 +571,7 @@ function joined(token, welcome, { first }) {
     asked.clear();
     restoring = null;
     linedForms.clear();
-    askedOf = { identity: joinedAs, epoch: welcome.epoch };
+    askedOf = { identity: joinedAs, epoch };
   }
   if (first) {
     // what was typed before a language's reload, for this identity only, once

@@ -187,3 +187,16 @@ test("lines are kept with their identity and epoch: a pending id names another's
   const odd = takeLines("web", tab);
   assert.deepEqual([odd.epoch, odd.identity], [null, null]);
 });
+
+test("a line holding a token is not kept: the GM's reason is the GM's text", () => {
+  // the player's page keeps its lines whenever it is hidden: a reason the GM wrote
+  // with a token in it (a new link for the player) stayed in the tab's storage
+  const tab = storage();
+  const reason = (text) => ({ key: "ROLLBRIDGE.Web.Message.RejectedReason", data: { reason: text } });
+  keepLines("web", { message: reason("rejoin with #token=rbt_AbCdEfGhIjKlMnOp"),
+    forms: { roll: reason("use rba_ZZZZZZZZZZZZ"), adjust: reason("not tonight") }, asked: [] }, tab);
+  assert.ok(![...tab.items.values()].some((value) => /rb[ta]_/.test(value)), [...tab.items.values()].join());
+  const taken = takeLines("web", tab);
+  assert.equal(taken.message, null);
+  assert.deepEqual(Object.keys(taken.forms), ["adjust"]);
+});
