@@ -818,14 +818,23 @@ window.addEventListener("pagehide", keepWhatWasTyped);
 // goes before the one the tab joined with: it is the join that was under way, a new
 // link opened in a tab that had joined with another token)
 const onceToken = tableId ? takeTokenOnce(tableId) : null;
-const startToken = takeToken() ?? onceToken ?? (tableId ? rememberedToken(tableId) : null);
-// the lines the page said before a language's reload, and the requests of it still
-// waiting for the GM: said again, in this language, as the table comes in
+const tabToken = tableId ? rememberedToken(tableId) : null;
+const linkToken = takeToken();
+const startToken = linkToken ?? onceToken ?? tabToken;
+// what the tab kept is its joined token's viewer's: a link with another token opened
+// in the tab (the next person on a shared tablet) takes none of it, whoever it joins
+// as (an identity is a role and a name, and a token made without a name is named
+// after its role: two players' tokens can both be "player")
+const foreign = Boolean(linkToken) && linkToken !== tabToken;
+// the lines the page said before a language's reload (or before the phone discarded
+// it), and the requests of it still waiting for the GM: said again, in this
+// language, as the table comes in (taken, so removed, in any case)
 const keptLines = tableId ? takeLines(tableId) : null;
 // and what was typed in the forms (for the identity it was typed as)
 let keptForms = tableId ? takeForms(tableId) : null;
+if (foreign) keptForms = null;
 if (startToken) join(startToken);
-if (startToken && keptLines) {
+if (startToken && keptLines && !foreign) {
   restoring = { message: keptLines.message, forms: keptLines.forms };
   linedForms = new Set(Object.keys(keptLines.forms));
   for (const [pending, form] of keptLines.asked) asked.set(pending, form);

@@ -436,8 +436,10 @@ const cases = {
    * page keeps its lines, as for a discarded tab), Tukan comes back and, with `left`,
    * presses *Leave*; the next person opens their own link (an observer's) in the tab,
    * which loads anew, and the GM approves Tukan's roll. The page said Tukan's lines
-   * to the next person, and then the GM's approval of Tukan's roll as their own. */
-  async sharedTablet(browser, result, { left = false } = {}) {
+   * to the next person, and then the GM's approval of Tukan's roll as their own.
+   * With `next`, the next person's token is that one (another player's, as the
+   * GM's `--new player` makes it: named "player" as Tukan's is). */
+  async sharedTablet(browser, result, { left = false, next = TOKENS.approval.observer } = {}) {
     const url = `${BASE}/tables/approval`;
     const tablet = await joinedPage(browser, "tablet", EN_PHONE, trouble, url, TOKENS.approval.player);
     await tapRoll(tablet, "2d6", "Tukan's own");
@@ -462,11 +464,12 @@ const cases = {
         .filter((key) => /^rollbridge\.(lines|forms)\./.test(key)));
     }
     step("the next person opens their own link in the tab");
-    await tablet.goto(`${url}#token=${TOKENS.approval.observer}`);
+    await tablet.goto(`${url}#token=${next}`);
     await tablet.reload();
     await tablet.waitForSelector('body[data-status="connected"][data-history]');
     result.shown = await tablet.evaluate(() => ({
       role: document.getElementById("role").textContent, message: document.getElementById("message").textContent,
+      label: document.querySelector('form.roll-form input[name="label"]')?.value ?? null,
     }));
     const seq = await seqOf(tablet);
     step("the GM approves Tukan's roll");
@@ -479,6 +482,11 @@ const cases = {
   /** The same, Tukan having pressed *Leave* first. */
   sharedTabletLeft(browser, result) {
     return cases.sharedTablet(browser, result, { left: true });
+  },
+
+  /** The same, the next person another player whose token has the same name. */
+  sharedTabletSameName(browser, result) {
+    return cases.sharedTablet(browser, result, { next: TOKENS.approval.samename });
   },
 
   /** The page's main landmark, where a screen reader's "main" key jumps: the join
