@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from rollbridge.tokens import new_token
 from tests.web.test_web_browser import CHROMIUM, requirements, run_script
 from tests.web.test_web_i18n import catalog
 from tests.web.test_web_preload import page_modules
@@ -574,3 +576,33 @@ async def test_a_plain_rolls_dice_heading_says_its_formula_once(web_world):
     for lang in ("en", "de"):
         heads = {label: entry["heads"] for label, entry in result[lang].items()}
         assert heads == {"kept": ["4d6kh3"], "boom": ["4d6x"], "count": ["6d6cs>=5"]}, heads
+
+
+@pytest.mark.parametrize("case", ["sharedTablet", "sharedTabletLeft", "sharedTabletSameName"])
+async def test_a_shared_tablet_says_nothing_of_the_last_players_requests(web_world, case):
+    """The page keeps its lines and the requests waiting for the GM whenever it is
+    hidden (a phone may discard the tab), and the next load of the tab took them
+    whoever joined: on a shared tablet, the next person (here an observer), after a
+    reload with their own link, read the last player's line and then heard the GM's
+    approval of that player's roll as their own. They are the identity's that kept
+    them, as the forms are; *Leave* removes them from the tab. An identity is a role
+    and a name, and a token made without a name is named after its role: a page
+    opened with another token than the one the tab joined with (a link) takes
+    nothing kept, whoever it joins as (another player's token, named "player" as
+    the last one's, got that player's lines and the roll typed)."""
+    token, record = new_token("approval", "player")  # named "player", as the seeded one
+    web_world.store.add_token(record)
+    tokens = {**web_world.tokens, "approval": {**web_world.tokens["approval"], "samename": token}}
+    result = await run_case(replace(web_world, tokens=tokens), case)
+    en = catalog("en")
+    waiting = en["ROLLBRIDGE.Web.Message.Pending"].split("(")[0]
+    approved = en["ROLLBRIDGE.Web.Message.Approved"].split("{")[0]
+    assert result["waiting"].startswith(waiting), result  # the player's roll did wait
+    assert "observer" not in result["shown"]["role"] or case != "sharedTabletSameName", result[
+        "shown"
+    ]
+    assert waiting not in result["shown"]["message"], result["shown"]
+    assert approved not in result["after"], result["after"]
+    assert result["shown"]["label"] in (None, ""), result["shown"]  # nor the roll typed
+    if case == "sharedTabletLeft":
+        assert result["kept"] == [], result["kept"]

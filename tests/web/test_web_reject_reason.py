@@ -154,27 +154,54 @@ async def test_a_reason_being_composed_is_left_as_it_is_until_the_word_is_in(web
     assert after["value"] == "Not tonight", after
 
 
-async def test_a_reason_stays_with_its_request_across_a_restore(web_world, tmp_path):
-    """A reason was kept by its request's pending id alone, which a restored backup
-    counts again in its new epoch: the GM's reason for a roll came back open beside
-    another roll with the same id on the restored table, and *Reject* sent it with
-    that one. Now it is kept by the epoch too: the other roll's field is closed and
-    empty, and *Reject* sends no reason."""
+async def run_restored(web_world, tmp_path: Path, case: str) -> dict:
+    """Run the case ``case`` with a second server (RB_RESTORED) on a backup of the
+    first's database taken before any request of the test, restored as
+    `rollbridge serve` restores one: a new epoch, whose pending ids are counted again
+    from the backup's seq."""
     restored = tmp_path / "restored.db"
-    backup(tmp_path / "web.db", restored)  # before any request of the test
+    backup(tmp_path / "web.db", restored)
     store = SQLiteStore(restored)
     store.finish_restore()  # as `rollbridge serve` does first: a new epoch
     server = Server(store, PluginHost(), port=0, limits=TEST_LIMITS)
     await server.start()
     try:
         base = f"http://{server.address}:{server.port}"
-        result = await run_case(
-            web_world, "restored", script="reject_reason.mjs", extra={"RB_RESTORED": base}
+        return await run_case(
+            web_world, case, script="reject_reason.mjs", extra={"RB_RESTORED": base}
         )
     finally:
         await server.stop()
         store.close()
+
+
+async def test_a_reason_stays_with_its_request_across_a_restore(web_world, tmp_path):
+    """A reason was kept by its request's pending id alone, which a restored backup
+    counts again in its new epoch: the GM's reason for a roll came back open beside
+    another roll with the same id on the restored table, and *Reject* sent it with
+    that one. Now it is kept by the epoch too: the other roll's field is closed and
+    empty, and *Reject* sends no reason."""
+    result = await run_restored(web_world, tmp_path, "restored")
     assert result["before"] == result["after"], result  # the same pending id, two requests
     closed = {"pending": result["after"], "expanded": "false", "hidden": True, "value": ""}
     assert result["field"] == closed, result
     assert [reject.get("reason") for reject in result["rejects"]] == [None], result["rejects"]
+
+
+@pytest.mark.parametrize("case", ["askedRestored", "askedRestoredLive"])
+async def test_a_players_request_is_not_followed_into_another_epoch(web_world, tmp_path, case):
+    """A player's roll waits for the GM; the table is restored from a backup taken
+    before it, and there another roll waits under the same pending id, which the GM
+    approves. The player's page (loaded anew, as a phone loads a discarded tab, with
+    what it kept when it was hidden; or loaded throughout) took that approval for its
+    own roll's: its roll form said the GM approved it, with the other roll's result.
+    A request waits in the epoch it was made in: the other roll's approval is in the
+    log only."""
+    result = await run_restored(web_world, tmp_path, case)
+    assert result["before"] == result["after"], result  # the same pending id, two requests
+    assert f"({result['before']})" in result["waiting"]["roll"], result["waiting"]
+    assert result["logged"] >= 1, result  # the other roll's approval did reach the page
+    lines = result["lines"]
+    approved = catalog("cs")["ROLLBRIDGE.Web.Message.Approved"].split("{")[0]
+    assert approved not in (lines["roll"] or ""), lines
+    assert approved not in lines["message"], lines

@@ -66,7 +66,7 @@ LONG_NAME = "Donaudampfschifffahrtsgesellschaftskapitänsmützenrunde"
 
 async def test_a_tables_long_name_does_not_widen_a_phone(web_world):
     """A table named with one long word (a German compound) widened a 360 px phone's
-    page to 637 px: the top bar's heading kept the whole word on its line, and the
+    page to 605 px: the top bar's heading kept the whole word on its line, and the
     phone zoomed out to show it (the page scrolled sideways once zoomed in). The
     heading now breaks it."""
     service = TableService(web_world.server.store, web_world.server.host)

@@ -65,26 +65,46 @@ function takeForThisLoad(key, storage) {
   }
 }
 
+/** Whether a line's arguments hold no token (`rbt_…`, `rba_…`): a GM's reason is the
+ * GM's text, kept as the player's page shows it, and a line holding a token is left
+ * out (it is kept whenever the page is hidden: the tab's storage keeps no token but
+ * the one it joined with). */
+const tokenless = (line) => Object.values(line?.data ?? {})
+  .every((arg) => typeof arg !== "string" || keepable(arg, []));
+
+/** A table's epoch as the protocol gives it: an integer (docs/protocol.md). */
+const isEpoch = (epoch) => Number.isSafeInteger(epoch);
+
 /**
  * Keep the page's lines for its next load in this tab.
  * @param {string} table the table id
- * @param {{message: object|null, forms: object, asked: Array, focus?: string|null}} lines
- *   the message line's, each form's by its key (data-form), the requests waiting for
- *   the GM as [pending id, form key], and "language" when the language list had the
- *   focus (the page loaded anew gives it back)
+ * @param {{message: object|null, forms: object, asked: Array, focus?: string|null,
+ *   epoch?: number|null, identity?: string|null}} lines the message line's, each
+ *   form's by its key (data-form), the requests waiting for the GM as [pending id,
+ *   form key], "language" when the language list had the focus (the page loaded anew
+ *   gives it back), the table's epoch they are of (a pending id and an event's seq
+ *   name another request and another event in another epoch: a restored backup
+ *   counts them again), and who the page joined as (role and name): they are that
+ *   identity's (a shared tablet's next person is someone else)
  * @returns {boolean} whether they were kept
  */
 export function keepLines(table, lines, storage = undefined) {
-  const forms = Object.entries(lines.forms ?? {}).filter(([, line]) => keptLine(line)).slice(0, MAX_LINES);
+  const forms = Object.entries(lines.forms ?? {}).filter(([, line]) => keptLine(line) && tokenless(line))
+    .slice(0, MAX_LINES);
   const asked = (lines.asked ?? []).filter(([id, form]) => typeof id === "string" && typeof form === "string")
     .slice(0, MAX_LINES);
   const focus = lines.focus === "language" ? "language" : null;
+  const epoch = isEpoch(lines.epoch) ? lines.epoch : null;
+  const identity = typeof lines.identity === "string" ? lines.identity : null;
   return keepForNextLoad(linesKey(table),
-    { message: keptLine(lines.message), forms: Object.fromEntries(forms), asked, focus }, storage);
+    { message: tokenless(lines.message) ? keptLine(lines.message) : null, forms: Object.fromEntries(forms), asked,
+      focus, epoch, identity }, storage);
 }
 
 /** The lines the page kept for this load, removed from the tab as they are taken
- * (they are for one load only); what is not a line is left out. */
+ * (they are for one load only), with the epoch they are of and the identity that
+ * kept them (null when none was kept: the page compares them with the table's and
+ * its own); what is not a line is left out. */
 export function takeLines(table, storage = undefined) {
   const value = takeForThisLoad(linesKey(table), storage);
   const forms = Object.entries(value?.forms ?? {}).map(([form, line]) => [form, keptLine(line)])
@@ -92,7 +112,9 @@ export function takeLines(table, storage = undefined) {
   const asked = (Array.isArray(value?.asked) ? value.asked : [])
     .filter((pair) => Array.isArray(pair) && typeof pair[0] === "string" && typeof pair[1] === "string");
   return { message: keptLine(value?.message), forms: Object.fromEntries(forms.slice(0, MAX_LINES)),
-    asked: asked.slice(0, MAX_LINES), focus: value?.focus === "language" ? "language" : null };
+    asked: asked.slice(0, MAX_LINES), focus: value?.focus === "language" ? "language" : null,
+    epoch: isEpoch(value?.epoch) ? value.epoch : null,
+    identity: typeof value?.identity === "string" ? value.identity : null };
 }
 
 /**
@@ -145,9 +167,6 @@ const keepable = (text, secrets) => !TOKEN.test(text) && !secrets.some((secret) 
 const isPending = (id) => typeof id === "string" && /^[\w.-]{1,64}$/.test(id);
 /** The longest reason the protocol takes (docs/protocol.md, `reject`). */
 const MAX_REASON = 500;
-
-/** A table's epoch as the protocol gives it: an integer (docs/protocol.md). */
-const isEpoch = (epoch) => Number.isSafeInteger(epoch);
 
 /** The GM's reasons being written, as kept: [epoch, pending id, text] (a pending id
  * names one request in its epoch only: a restored backup counts ids again), with

@@ -91,6 +91,12 @@ function announce(text) {
 const waiting = new Map();
 /** This page's requests waiting for the GM's approval: pending id → form key. */
 const asked = new Map();
+/** Whose those requests are, and the lines kept before this page's reload
+ * (restoring): the identity the page joined as (a shared tablet's next person is
+ * someone else), and the table's epoch they were made in (a restored backup counts
+ * pending ids and seqs again in a new epoch, where the same pending id is another
+ * request, another player's maybe, and the same seq another event). */
+let askedOf = { identity: null, epoch: null };
 
 /** What the message line and each form's outcome line say, as what a reload in
  * another language shows again (kept.mjs): {line, text}, the line as kept and the
@@ -162,7 +168,7 @@ function keepTheLines(chosen = false) {
   // language): the table's heading takes it, as after any join; nor does a page kept
   // because the phone hid or discarded it
   const focus = chosen && document.activeElement === $("language") && !mouseChose ? "language" : null;
-  keepLines(tableId, { message, forms, asked: [...asked], focus });
+  keepLines(tableId, { message, forms, asked: [...asked], focus, ...askedOf });
   keepTheForms();
 }
 
@@ -235,7 +241,10 @@ function answered(reply, key) {
   if (reply.status === "pending") {
     line = { key: "ROLLBRIDGE.Web.Message.Pending", data: { pending: reply.pending } };
     text = i18n.format("ROLLBRIDGE.Web.Message.Pending", { pending: reply.pending });
-    if (key) asked.set(reply.pending, key);
+    if (key) {
+      asked.set(reply.pending, key);
+      askedOf = { identity: joinedAs, epoch: session.welcome?.epoch ?? null };
+    }
   } else if (reply.status === "secret") {
     line = { key: "ROLLBRIDGE.Web.Message.Secret" };
     text = i18n.localize("ROLLBRIDGE.Web.Message.Secret");
@@ -554,6 +563,17 @@ function joined(token, welcome, { first }) {
   rememberToken(tableId, token); // a reload of this tab joins again
   acceptedToken = token;
   joinedAs = `${welcome.role}:${welcome.name}`;
+  const epoch = welcome.epoch ?? null;
+  if (joinedAs !== askedOf.identity || epoch !== askedOf.epoch) {
+    // another identity joined in this tab, or the table was restored (a new epoch)
+    // since this page's requests were made or the lines kept before its reload were
+    // said: they are not this viewer's, or their answers are not coming (what has
+    // their ids and seqs now is another request's)
+    asked.clear();
+    restoring = null;
+    linedForms.clear();
+    askedOf = { identity: joinedAs, epoch };
+  }
   if (first) {
     // what was typed before a language's reload, for this identity only, once
     restoringForms = formsFor(keptForms, joinedAs);
@@ -693,6 +713,10 @@ $("reconnect").addEventListener("click", nudge);
  */
 function leave() {
   forgetToken(tableId);
+  // and what the page kept of the lines and the forms when it was last hidden (taken
+  // is removed): the next person's page has nothing of them
+  takeLines(tableId);
+  takeForms(tableId);
   joinedAs = null;
   joinToken = null;
   acceptedToken = null;
@@ -796,17 +820,27 @@ window.addEventListener("pagehide", keepWhatWasTyped);
 // goes before the one the tab joined with: it is the join that was under way, a new
 // link opened in a tab that had joined with another token)
 const onceToken = tableId ? takeTokenOnce(tableId) : null;
-const startToken = takeToken() ?? onceToken ?? (tableId ? rememberedToken(tableId) : null);
-// the lines the page said before a language's reload, and the requests of it still
-// waiting for the GM: said again, in this language, as the table comes in
+const tabToken = tableId ? rememberedToken(tableId) : null;
+const linkToken = takeToken();
+const startToken = linkToken ?? onceToken ?? tabToken;
+// what the tab kept is its joined token's viewer's: a link with another token opened
+// in the tab (the next person on a shared tablet) takes none of it, whoever it joins
+// as (an identity is a role and a name, and a token made without a name is named
+// after its role: two players' tokens can both be "player")
+const foreign = Boolean(linkToken) && linkToken !== tabToken;
+// the lines the page said before a language's reload (or before the phone discarded
+// it), and the requests of it still waiting for the GM: said again, in this
+// language, as the table comes in (taken, so removed, in any case)
 const keptLines = tableId ? takeLines(tableId) : null;
 // and what was typed in the forms (for the identity it was typed as)
 let keptForms = tableId ? takeForms(tableId) : null;
+if (foreign) keptForms = null;
 if (startToken) join(startToken);
-if (startToken && keptLines) {
+if (startToken && keptLines && !foreign) {
   restoring = { message: keptLines.message, forms: keptLines.forms };
   linedForms = new Set(Object.keys(keptLines.forms));
   for (const [pending, form] of keptLines.asked) asked.set(pending, form);
+  askedOf = { identity: keptLines.identity, epoch: keptLines.epoch };
 }
 await useLanguage(pageLanguage(locale));
 localizePage(document);

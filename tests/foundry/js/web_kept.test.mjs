@@ -36,7 +36,7 @@ test("lines are kept as ids and seqs, taken back once", () => {
   assert.deepEqual(taken.asked, [["p3", "roll"]]);
   assert.deepEqual(Object.keys(taken.forms), ["roll", "action:attack"]);
   assert.equal(tab.items.size, 0); // for one load only
-  assert.deepEqual(takeLines("web", tab), { message: null, forms: {}, asked: [], focus: null });
+  assert.deepEqual(takeLines("web", tab), { message: null, forms: {}, asked: [], focus: null, epoch: null, identity: null });
   assert.equal(taken.focus, null, "the list had no focus: none given back");
   // the language list had the focus: the page loaded anew gives it back; nothing else is
   for (const [focus, back] of [["language", "language"], ["join-token", null], [{ x: 1 }, null]]) {
@@ -66,7 +66,7 @@ test("what is not a line is left out", () => {
   for (const kept of ["not json", "[1, 2]", JSON.stringify({ forms: { roll: "x" }, asked: [[1, 2], "p1"] }),
     "x".repeat(30_000)]) {
     tab.setItem("rollbridge.lines.web", kept);
-    assert.deepEqual(takeLines("web", tab), { message: null, forms: {}, asked: [], focus: null }, kept.slice(0, 40));
+    assert.deepEqual(takeLines("web", tab), { message: null, forms: {}, asked: [], focus: null, epoch: null, identity: null }, kept.slice(0, 40));
     assert.equal(tab.items.size, 0);
   }
 });
@@ -164,4 +164,39 @@ test("a reason is kept with the epoch its request is in: an id alone names anoth
     ["1765000000000", "p8", "an epoch is a number"]];
   keepForms("web", "gm:gm", { action: null, forms: {}, odds: [], reasons }, [], tab);
   assert.deepEqual(formsFor(takeForms("web", tab), "gm:gm").reasons, [[1765000000000, "p5", "not tonight"]]);
+});
+
+test("lines are kept with their identity and epoch: a pending id names another's request, or another after a restore", () => {
+  // a restored backup counts pending ids and seqs again in a new epoch, and a shared
+  // tablet's next person is someone else: the page follows what it kept only as the
+  // identity that kept it, in the epoch it was kept in
+  const tab = storage();
+  const approved = { key: "ROLLBRIDGE.Web.Message.Approved", seq: 7 };
+  keepLines("web", { message: approved, forms: {}, asked: [["p5", "roll"]], epoch: 1765000000000,
+    identity: "player:Tukan" }, tab);
+  const taken = takeLines("web", tab);
+  assert.equal(taken.epoch, 1765000000000);
+  assert.equal(taken.identity, "player:Tukan");
+  assert.deepEqual(taken.asked, [["p5", "roll"]]);
+  for (const epoch of ["1765000000000", 1.5, null, undefined, { e: 1 }, 2 ** 53]) {
+    keepLines("web", { message: approved, forms: {}, asked: [], epoch }, tab);
+    assert.equal(takeLines("web", tab).epoch, null, `${JSON.stringify(epoch)} is no epoch`);
+  }
+  // what the tab's storage holds is read as strictly as what the page kept
+  tab.setItem("rollbridge.lines.web", JSON.stringify({ asked: [["p5", "roll"]], epoch: "7", identity: ["gm"] }));
+  const odd = takeLines("web", tab);
+  assert.deepEqual([odd.epoch, odd.identity], [null, null]);
+});
+
+test("a line holding a token is not kept: the GM's reason is the GM's text", () => {
+  // the player's page keeps its lines whenever it is hidden: a reason the GM wrote
+  // with a token in it (a new link for the player) stayed in the tab's storage
+  const tab = storage();
+  const reason = (text) => ({ key: "ROLLBRIDGE.Web.Message.RejectedReason", data: { reason: text } });
+  keepLines("web", { message: reason("rejoin with #token=rbt_AbCdEfGhIjKlMnOp"),
+    forms: { roll: reason("use rba_ZZZZZZZZZZZZ"), adjust: reason("not tonight") }, asked: [] }, tab);
+  assert.ok(![...tab.items.values()].some((value) => /rb[ta]_/.test(value)), [...tab.items.values()].join());
+  const taken = takeLines("web", tab);
+  assert.equal(taken.message, null);
+  assert.deepEqual(Object.keys(taken.forms), ["adjust"]);
 });

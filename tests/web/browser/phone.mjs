@@ -432,6 +432,63 @@ const cases = {
     result.reloaded = { status: await player.evaluate(() => document.body.dataset.status), sockets: sockets.length };
   },
 
+  /** A shared tablet: Tukan's roll waits for the GM, the tab is hidden a moment (the
+   * page keeps its lines, as for a discarded tab), Tukan comes back and, with `left`,
+   * presses *Leave*; the next person opens their own link (an observer's) in the tab,
+   * which loads anew, and the GM approves Tukan's roll. The page said Tukan's lines
+   * to the next person, and then the GM's approval of Tukan's roll as their own.
+   * With `next`, the next person's token is that one (another player's, as the
+   * GM's `--new player` makes it: named "player" as Tukan's is). */
+  async sharedTablet(browser, result, { left = false, next = TOKENS.approval.observer } = {}) {
+    const url = `${BASE}/tables/approval`;
+    const tablet = await joinedPage(browser, "tablet", EN_PHONE, trouble, url, TOKENS.approval.player);
+    await tapRoll(tablet, "2d6", "Tukan's own");
+    const status = tablet.locator("form.roll-form .form-status");
+    await tablet.waitForFunction(() => /\(p\d+\)/.test(document.querySelector("form.roll-form .form-status")
+      ?.textContent ?? ""));
+    const pending = (await status.textContent()).match(/\((p\d+)\)/)[1];
+    result.waiting = await tablet.textContent("#message");
+    step("the tab hidden a moment, then shown again");
+    await tablet.evaluate(() => {
+      Object.defineProperty(document, "visibilityState", { value: "hidden", configurable: true });
+      document.dispatchEvent(new Event("visibilitychange"));
+      delete document.visibilityState;
+      document.dispatchEvent(new Event("visibilitychange"));
+    });
+    await connected(tablet);
+    if (left) {
+      step("Leave");
+      await tablet.getByRole("button", { name: "Leave" }).click();
+      await tablet.waitForSelector("#join:not([hidden])");
+      result.kept = await tablet.evaluate(() => Object.keys(sessionStorage)
+        .filter((key) => /^rollbridge\.(lines|forms)\./.test(key)));
+    }
+    step("the next person opens their own link in the tab");
+    await tablet.goto(`${url}#token=${next}`);
+    await tablet.reload();
+    await tablet.waitForSelector('body[data-status="connected"][data-history]');
+    result.shown = await tablet.evaluate(() => ({
+      role: document.getElementById("role").textContent, message: document.getElementById("message").textContent,
+      label: document.querySelector('form.roll-form input[name="label"]')?.value ?? null,
+    }));
+    const seq = await seqOf(tablet);
+    step("the GM approves Tukan's roll");
+    await gmRequest(tablet, "approval", TOKENS.approval.gm, { type: "approve", id: "shared-approve", request: pending });
+    await waitSeq(tablet, seq + 1);
+    await tablet.locator("#log li.kind-roll", { hasText: "Tukan's own" }).first().waitFor();
+    result.after = await tablet.textContent("#message");
+  },
+
+  /** The same, Tukan having pressed *Leave* first. */
+  sharedTabletLeft(browser, result) {
+    return cases.sharedTablet(browser, result, { left: true });
+  },
+
+  /** The same, the next person another player whose token has the same name. */
+  sharedTabletSameName(browser, result) {
+    return cases.sharedTablet(browser, result, { next: TOKENS.approval.samename });
+  },
+
   /** The page's main landmark, where a screen reader's "main" key jumps: the join
    * form before joining, the table after. */
   async landmarks(browser, result) {

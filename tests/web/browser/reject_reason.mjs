@@ -106,6 +106,27 @@ async function movableLine(page) {
   return line;
 }
 
+/** A page of `name` on a phone in `locale`, joined to the approval table with
+ * `token` over a line movableLine moves (`line`). */
+async function joinedOnMovableLine(browser, name, locale, token) {
+  const page = await openPage(browser, name, { ...SMALL_PHONE, locale }, trouble);
+  const line = await movableLine(page);
+  await page.goto(`${BASE}/tables/approval#token=${token}`);
+  await connected(page);
+  return { page, line };
+}
+
+/** On the restored table (RB_RESTORED), the player's roll `id` waiting for the GM,
+ * labelled "after the restore": the page that sent it, and the server's reply. */
+async function rollOnRestored(browser, id) {
+  step("the table restored from a backup; another roll waits there under the same id");
+  const helper = await openPage(browser, "helper", DESKTOP, trouble);
+  await helper.goto(`${RESTORED}/tables/approval`);
+  const other = await gmRequest(helper, "approval", TOKENS.approval.player,
+    { type: "roll", id, formula: "1d6", label: "after the restore" });
+  return { helper, other };
+}
+
 const cases = {
   /** A Czech player's rolls rejected by an English GM: at once, then with a reason
    * written by keyboard while another request comes in, then Russian chosen. */
@@ -165,22 +186,15 @@ const cases = {
    * other roll, and *Reject* sent it with that one. */
   async restored(browser, result) {
     const url = `${BASE}/tables/approval`;
-    const gm = await openPage(browser, "gm", { ...SMALL_PHONE, locale: "en-US" }, trouble);
-    const line = await movableLine(gm);
+    const { page: gm, line } = await joinedOnMovableLine(browser, "gm", "en-US", TOKENS.approval.gm);
     try {
-      await gm.goto(`${url}#token=${TOKENS.approval.gm}`);
-      await connected(gm);
       const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
         TOKENS.approval.player);
       result.before = await asks(player, "before the restore");
       const item = gm.locator(`#pending li[data-pending="${result.before}"]`);
       await item.locator('button[name="reason-open"]').tap();
       await item.locator('input[name="reason"]').fill("Not tonight");
-      step("the table restored from a backup; another roll waits there under the same id");
-      const helper = await openPage(browser, "helper", DESKTOP, trouble);
-      await helper.goto(`${RESTORED}/tables/approval`);
-      const other = await gmRequest(helper, "approval", TOKENS.approval.player,
-        { type: "roll", id: "restored-other", formula: "1d6", label: "after the restore" });
+      const { other } = await rollOnRestored(browser, "restored-other");
       result.after = other.pending;
       line.moveTo(RESTORED);
       await gm.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
@@ -199,6 +213,50 @@ const cases = {
     } finally {
       line.close();
     }
+  },
+
+  /** A Czech player's roll waits for the GM; the phone's tab is loaded anew (a
+   * discarded tab: what the page kept when it was hidden comes back) while the table
+   * is restored from a backup taken before that roll (a new epoch, whose pending ids
+   * are counted again), and there another roll waits under the same pending id,
+   * which the GM approves. The player's page followed it as its own: its roll form
+   * said the GM approved it, with the other roll's result. With `{reload: false}`,
+   * the same page stays loaded through the restore (its line down meanwhile). */
+  async askedRestored(browser, result, { reload = true } = {}) {
+    const { page: player, line } = await joinedOnMovableLine(browser, "player", "cs-CZ", TOKENS.approval.player);
+    try {
+      result.before = await asks(player, "before the restore");
+      result.waiting = await linesOf(player);
+      const { helper, other } = await rollOnRestored(browser, "asked-restored-other");
+      result.after = other.pending;
+      if (reload) {
+        await player.evaluate(() => {
+          Object.defineProperty(document, "visibilityState", { value: "hidden", configurable: true });
+          document.dispatchEvent(new Event("visibilitychange"));
+        });
+        line.moveTo(RESTORED);
+        await player.reload();
+      } else {
+        line.moveTo(RESTORED);
+        await player.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+      }
+      await player.waitForFunction(() => document.body.dataset.status === "connected"
+        && document.body.dataset.history !== undefined && Number(document.body.dataset.seq) > 0);
+      const seq = await seqOf(player);
+      step("the GM approves the other roll on the restored table");
+      await gmRequest(helper, "approval", TOKENS.approval.gm,
+        { type: "approve", id: "asked-restored-approve", request: other.pending });
+      await waitSeq(player, seq + 1);
+      result.logged = await player.locator("#log li", { hasText: "after the restore" }).count();
+      result.lines = await linesOf(player);
+    } finally {
+      line.close();
+    }
+  },
+
+  /** The same, the page loaded through the restore. */
+  askedRestoredLive(browser, result) {
+    return cases.askedRestored(browser, result, { reload: false });
   },
 
   /** The GM writes a reason in the open field, then presses *Reject* beside
