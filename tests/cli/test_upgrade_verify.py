@@ -91,8 +91,11 @@ def _write(log, lines) -> None:
 
 def test_an_unchanged_target_tampered_with_is_still_a_mismatch(tmp_path):
     """The target an old event lists unchanged is left out of the comparison only
-    while it is unchanged: its state altered there is still a mismatch."""
+    while it is unchanged: its state altered there is still a mismatch. (The log
+    untouched verifies first: the rollbridge before this one called seq 7 a mismatch
+    untouched too, so the mismatch alone told nothing.)"""
     log = _exports("74f6d37", tmp_path)["bandits", "gm"]
+    assert _verified(log)["ok"]
     lines = _lines(log)
     harm = next(line for line in lines if line.get("seq") == 7)
     assert harm["data"]["action"] == "harm" and [a["id"] for a in harm["actors"]] == ["a1"]
