@@ -152,6 +152,16 @@ def test_an_npcs_roll_on_the_gms_stream_verifies(tmp_path):
     assert status == 0 and report["ok"] and report["verified_events"] == 1, report
 
 
+def _wilddie(store: SQLiteStore, table: str, settings: dict) -> tuple[TableService, dict]:
+    """A verifiable wilddie table ``table`` in ``store``: its service and the ruleset's
+    example sheets."""
+    host = PluginHost()
+    service = TableService(store, host, dice_key=DiceKey.for_store(store))
+    settings = {"verifiable": True, **settings}
+    service.create_table(table, "wilddie", settings=settings, table_id=table)
+    return service, host.rulesets["wilddie"].example_sheets
+
+
 def _export(db, *options: str) -> list[dict]:
     status, said = _run("table", "export", "t", "--db", str(db), "--as", "player",
                         "--format", "jsonl", *options)  # fmt: skip
@@ -170,11 +180,7 @@ def test_a_resume_that_recovered_judges_the_missed_events_by_the_table_then(tmp_
     is still caught."""
     db = tmp_path / "resume.db"
     with SQLiteStore(db) as store:
-        host = PluginHost()
-        service = TableService(store, host, dice_key=DiceKey.for_store(store))
-        settings = {"verifiable": True, "player_dice": True}
-        service.create_table("Resume", "wilddie", settings=settings, table_id="t")
-        sheets = host.rulesets["wilddie"].example_sheets
+        service, sheets = _wilddie(store, "t", {"player_dice": True})
         ana = {"id": "ana", "name": "Ana", "sheet": dict(sheets["Ana"]), "controllers": ["player"]}
         bo = {"id": "bo", "name": "Bo", "sheet": dict(sheets["Guard"])}
         for made in (ana, bo):
