@@ -150,3 +150,66 @@ def test_an_npcs_roll_on_the_gms_stream_verifies(tmp_path):
     assert _roll(lines, "r")["data"]["draws"]["stream"] == "gm"
     status, report = _verified(tmp_path, lines)
     assert status == 0 and report["ok"] and report["verified_events"] == 1, report
+
+
+def _wilddie(store: SQLiteStore, table: str, settings: dict) -> tuple[TableService, dict]:
+    """A verifiable wilddie table ``table`` in ``store``: its service and the ruleset's
+    example sheets."""
+    host = PluginHost()
+    service = TableService(store, host, dice_key=DiceKey.for_store(store))
+    settings = {"verifiable": True, **settings}
+    service.create_table(table, "wilddie", settings=settings, table_id=table)
+    return service, host.rulesets["wilddie"].example_sheets
+
+
+def _export(db, *options: str) -> list[dict]:
+    status, said = _run("table", "export", "t", "--db", str(db), "--as", "player",
+                        "--format", "jsonl", *options)  # fmt: skip
+    assert status == 0, said
+    return [json.loads(line) for line in said.splitlines()]
+
+
+def test_a_resume_that_recovered_judges_the_missed_events_by_the_table_then(tmp_path):
+    """A client's log with a resume that recovered: the welcome shows the table after
+    the missed events, which follow it (rollbridge.protocol.table sends the table at
+    its last durable seq, then the missed events). While the player was away they
+    supplied dice and the GM rolled for an NPC, then the GM turned player_dice off and
+    gave the NPC to the player. Before, verify took the welcome's table for the
+    missed events' and called both honest rolls mismatches (players_dice,
+    public_on_gm): an honest log failed. A supplied claim after the setting went off
+    is still caught."""
+    db = tmp_path / "resume.db"
+    with SQLiteStore(db) as store:
+        service, sheets = _wilddie(store, "t", {"player_dice": True})
+        ana = {"id": "ana", "name": "Ana", "sheet": dict(sheets["Ana"]), "controllers": ["player"]}
+        bo = {"id": "bo", "name": "Bo", "sheet": dict(sheets["Guard"])}
+        for made in (ana, bo):
+            service.handle("t", {"type": "actor.create", "id": made["id"], "actor": made}, GM)
+        supplied = {"type": "roll", "id": "r1", "formula": "2d6", "actor": "ana", "dice": [3, 4]}
+        played = [
+            (PLAYER, {"type": "roll", "id": "r0", "formula": "2d6", "actor": "ana"}),
+            (PLAYER, supplied),
+            (GM, {"type": "roll", "id": "g1", "formula": "2d6", "actor": "bo"}),
+            (GM, {"type": "settings", "id": "off", "settings": {"player_dice": False}}),
+            (GM, {"type": "actor.update", "id": "give", "actor": "bo", "controllers": ["player"]}),
+            (PLAYER, {"type": "roll", "id": "r2", "formula": "2d6", "actor": "ana"}),
+            (GM, {"type": "dice.reveal", "id": "reveal"}),
+        ]
+        seqs = {message["id"]: service.handle("t", message, who)["seq"] for who, message in played}
+    lines = _export(db)
+    resumed = _export(db, "--since", str(seqs["r2"]))[0]  # the table at r2's seq
+    assert resumed["type"] == "welcome" and resumed["table"]["seq"] == seqs["r2"]
+    assert resumed["table"]["settings"]["player_dice"] is False
+    resumed["resume"] = {"recovered": True, "missed": seqs["r2"] - seqs["r0"]}
+    before = [line for line in lines if line.get("seq", 0) <= seqs["r0"]]
+    missed = [line for line in lines if line.get("seq", 0) > seqs["r0"]]
+    assert _roll(missed, "g1")["data"]["draws"]["stream"] == "gm"
+    status, report = _verified(tmp_path, [*before, resumed, *missed])
+    assert status == 0 and report["ok"], report
+    assert report["supplied"] == 1, report
+    late = _roll(missed, "r2")
+    del late["data"]["draws"]
+    late["data"]["supplied"] = True
+    status, report = _verified(tmp_path, [*before, resumed, *missed])
+    assert status == 1
+    assert [(p["code"], p["seq"]) for p in report["problems"]] == [("players_dice", late["seq"])]

@@ -27,12 +27,12 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMI
 FILE = "web-player.jsonl"
 
 
-def _line(lang: str) -> dict:
+def _line(lang: str, key: str = "ROLLBRIDGE.Web.Log.Verify") -> dict:
     texts = catalog(lang)
     return {
         "hidden": False,
         "button": texts["ROLLBRIDGE.Web.Log.Download"],
-        "hint": texts["ROLLBRIDGE.Web.Log.Verify"].replace("{file}", FILE),
+        "hint": texts[key].replace("{file}", FILE),
     }
 
 
@@ -42,6 +42,9 @@ async def test_a_player_downloads_the_log_and_rollbridge_verify_checks_it(web_wo
     to run rollbridge verify on that file, and it verifies, the roll's dice too."""
     saved = tmp_path / "saved.jsonl"
     result = await run_case(web_world, "download", "log_download.mjs", {"RB_SAVE": str(saved)})
+    # before the GM turned verifiable dice on, the line promised the dice a check no
+    # reveal would ever come for (verify says "no verifiable dice in this log")
+    assert result["unverifiable"] == _line("cs", "ROLLBRIDGE.Web.Log.VerifyActions"), result
     assert result["verifiable"]["type"] == "result", result["verifiable"]
     assert result["revealed"]["type"] == "result", result["revealed"]
     assert result["before"] == _line("cs") == result["after"], result

@@ -34,18 +34,38 @@ export async function fetchLog({ table, token, locale, fetchFn = globalThis.fetc
   return { blob: await answer.blob(), name: logFileName(table, answer.headers.get("Content-Disposition")) };
 }
 
+/** How to check the file `name`: its dice and every action at a table with
+ * verifiable dice; every action only at one without (its dice were never committed
+ * to, so no reveal will come and `rollbridge verify` finds none to check). */
+export function logHint(i18n, name, verifiable) {
+  return i18n.format(verifiable ? "ROLLBRIDGE.Web.Log.Verify" : "ROLLBRIDGE.Web.Log.VerifyActions", { file: name });
+}
+
+/** Say again how to check the file when the table's setting `verifiable` changed
+ * (a GM turns it on mid-session); a line that has not changed is left as it is, so a
+ * refused download's reason stays until the next press. */
+export function showLogHint(box, i18n, verifiable) {
+  const now = verifiable ? "on" : "off";
+  if (box.dataset.verifiable === now || box.dataset.file === undefined) return; // not shown yet: no file named
+  box.dataset.verifiable = now;
+  box.querySelector("output").textContent = logHint(i18n, box.dataset.file, verifiable);
+}
+
 /**
  * Make the log panel's download line work: its button saves the log, its hint
  * says how to check the file (`{file}`: the name it is saved under).
  * @param {HTMLElement} box the line (a button and an output for the hint)
  * @param {object} how `table`, `token`, `locale`, `audience` (gm or player: the
- *   export's name for the view), `i18n` (the page's texts)
+ *   export's name for the view), `verifiable` (the table's setting as the welcome
+ *   says it; :func:`showLogHint` follows its changes), `i18n` (the page's texts)
  */
-export function showLogDownload(box, { table, token, locale, audience, i18n }) {
+export function showLogDownload(box, { table, token, locale, audience, verifiable, i18n }) {
   const button = box.querySelector("button");
   const hint = box.querySelector("output");
-  const said = (name) => i18n.format("ROLLBRIDGE.Web.Log.Verify", { file: name });
-  hint.textContent = said(logFileName(`${table}-${audience}`, ""));
+  const said = (name) => logHint(i18n, name, box.dataset.verifiable === "on");
+  box.dataset.file = logFileName(`${table}-${audience}`, "");
+  delete box.dataset.verifiable;
+  showLogHint(box, i18n, verifiable);
   box.hidden = false;
   button.onclick = async () => {
     button.disabled = true;
@@ -59,6 +79,7 @@ export function showLogDownload(box, { table, token, locale, audience, i18n }) {
       link.click();
       link.remove();
       setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+      box.dataset.file = name;
       hint.textContent = said(name);
     } catch (error) {
       hint.textContent = i18n.format("ROLLBRIDGE.Web.Log.DownloadFailed", { reason: error.message });

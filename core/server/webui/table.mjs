@@ -27,7 +27,7 @@ import {
 import {
   actionForm, formState, ofTarget, replaceKeeping, restoreState, rollForm, sheetChoices, showOutcome, showWaiting,
 } from "./forms.mjs";
-import { showLogDownload } from "./download.mjs";
+import { showLogDownload, showLogHint } from "./download.mjs";
 import { fetchHistory } from "./history.mjs";
 import { formsFor, keepForms, keepLines, keptLine, lineText, takeForms, takeLines } from "./kept.mjs";
 import { el, eventSummary, isolated, renderEvent } from "./render.mjs";
@@ -447,6 +447,7 @@ const stats = new StatsPanel({
 
 function drawTable() {
   stats.refresh(Boolean(session.table.encounter));
+  showLogHint($("log-download"), i18n, session.table.settings?.verifiable === true);
   $("actors").replaceChildren(...actorCards(session));
   replaceKeepingFocus($("encounter"), encounterView(session, send));
   if (session.role === "gm") {
@@ -586,7 +587,9 @@ function joined(token, welcome, { first }) {
   $("leave").hidden = false;
   const table = welcome.table ?? {};
   $("title").textContent = `${table.name ?? tableId} · ${table.ruleset ?? ""}`;
-  showLogDownload($("log-download"), { table: tableId, token, locale: welcome.locale, audience: welcome.role, i18n });
+  showLogDownload($("log-download"), {
+    table: tableId, token, locale: welcome.locale, audience: welcome.role, verifiable: table.settings?.verifiable === true, i18n,
+  });
   document.title = `${table.name ?? tableId} — rollbridge`;
   $("role").textContent = `${labelOf(i18n, ROLE_LABELS, welcome.role)} (${welcome.name})`;
   // the server's texts on the page are in the language it answered in

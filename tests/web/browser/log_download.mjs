@@ -1,7 +1,8 @@
 // A player's phone downloads the table's log with the log panel's button, after a
 // roll at a table with verifiable dice and the GM's reveal; the file is saved for
 // tests/web/test_web_log_download.py to check with `rollbridge verify`. Then the
-// button and its hint as pages in the other languages show them.
+// button and its hint as pages in the other languages show them. Before the GM turns
+// verifiable dice on, the hint promises no dice to check.
 import process from "node:process";
 
 import { DESKTOP, PHONE, gmRequest, joinedPage, launch, roll } from "./pages.mjs";
@@ -17,6 +18,7 @@ const line = (page) => page.$eval("#log-download", (box) => ({
 try {
   const url = `${env.RB_BASE}/tables/web`;
   const player = await joinedPage(browser, "player", { ...PHONE, locale: "cs-CZ", acceptDownloads: true }, trouble, url, TOKENS.web.player);
+  result.unverifiable = await line(player); // the table's dice are not verifiable yet
   result.verifiable = await gmRequest(player, "web", TOKENS.web.gm, { type: "settings", id: "dice-on", settings: { verifiable: true } });
   result.rolled = await roll(player, "4d6kh3", "ověř mě");
   result.revealed = await gmRequest(player, "web", TOKENS.web.gm, { type: "dice.reveal", id: "reveal" });
