@@ -18,10 +18,7 @@ actors and ``table_after``, may leave out no key the state before it had, as the
 carries it on). Not compared: the time
 (``at``), the frame's ``type`` and ``table``, and the data that is no ruleset's —
 ``draws`` (the dice check's), ``approved`` and ``approved_by`` (an approval's,
-where the approval is not executed again), the GM's ``pending``. In the data a minus
-sign (U+2212) and a hyphen-minus are the same character: the wilddie of before 6
-December 2026 (5a618342) wrote a total a modifier took below zero as ``-1``, the
-same rules write ``−1`` now, and which of the two a text uses is no rule's.
+where the approval is not executed again), the GM's ``pending``.
 
 The table it runs on does not hold the requests for the GM's approval (the logged
 event is the approved request's) and rolls no verifiable dice (the dice are given):
@@ -51,8 +48,6 @@ __all__ = ["Rerun", "rerun"]
 #: What a logged frame holds that the rules do not decide (see the module docstring).
 _NOT_COMPARED = ("type", "table", "at")
 _DATA_NOT_COMPARED = ("draws", "approved", "approved_by")
-#: The minus sign of running text, compared as the hyphen-minus (module docstring).
-_MINUS = str.maketrans({"\u2212": "-"})
 #: The fields of a frame that are the state it leaves (each actor's view after, the
 #: table's settings and encounter): no key of the state before it left out.
 _STATE = frozenset({"actors", "table_after"})
@@ -195,22 +190,11 @@ def _changed_only(frame: JSON, table: LoggedTable) -> JSON:
     return {**frame, "actors": changed}
 
 
-def _one_minus(value: Any) -> Any:
-    """``value`` with every minus sign in its texts written as the hyphen-minus."""
-    if isinstance(value, str):
-        return value.translate(_MINUS)
-    if isinstance(value, list):
-        return [_one_minus(item) for item in value]
-    if isinstance(value, Mapping):
-        return {key: _one_minus(item) for key, item in value.items()}
-    return value
-
-
 def _comparable(frame: Mapping[str, Any]) -> JSON:
     found = {k: v for k, v in frame.items() if k not in _NOT_COMPARED}
     data = found.get("data")
     found["data"] = (
-        {k: _one_minus(v) for k, v in data.items() if k not in _DATA_NOT_COMPARED}
+        {k: v for k, v in data.items() if k not in _DATA_NOT_COMPARED}
         if isinstance(data, Mapping)
         else {}
     )
