@@ -367,7 +367,10 @@ def _dropped_after_connecting(exc: BaseException) -> bool:
     """Whether a connection was made and then reset or closed at its first command
     or its TLS handshake: what a Redis that takes TLS only does with a ``redis://``
     connection, and a proxy with no Redis behind it with any. (One left unanswered is
-    said as nothing there.)"""
-    if any(isinstance(cause, ConnectionResetError | ssl.SSLEOFError) for cause in _causes(exc)):
+    said as nothing there.) A close during the TLS handshake reads as an EOF
+    (``SSLEOFError``) or, on a busy machine, as the TLS connection closed
+    (``SSLZeroReturnError``, "Error 6": CI, load 12)."""
+    dropped = ConnectionResetError | ssl.SSLEOFError | ssl.SSLZeroReturnError
+    if any(isinstance(cause, dropped) for cause in _causes(exc)):
         return True
     return str(exc).startswith("Connection closed by server")
