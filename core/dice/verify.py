@@ -173,11 +173,11 @@ CARRIED_MISMATCH = say(
     "seq {seq} shows again dice of the roll of seq {earlier} (a chip's reroll), but "
     "seq {earlier} shows no such roll: the dice it carries are not that roll's",
 )
-# Translators: {formula} is dice notation; {total} and {logged} numbers.
+# Translators: {formula} is dice notation, quoted; {total} and {logged} numbers.
 WRONG_TOTAL = say(
     "verify.wrong_total", "seq {seq}: {formula} on its dice totals {total}, the log says {logged}"
 )
-# Translators: {formula} is dice notation; data.roll is the event's field, as it is.
+# Translators: {formula} is dice notation, quoted; data.roll is the event's field, as it is.
 WRONG_GROUPS = say(
     "verify.wrong_groups",
     "seq {seq}: {formula} on its dice does not give the dice its data.roll shows (which "
@@ -988,13 +988,15 @@ class LogVerifier:
             )
             return False
         if result.total != data.get("total"):
-            wrong = WRONG_TOTAL(seq=seq, formula=str(data.get("formula")), total=result.total,
+            # quoted as every formula a user is shown: the log's, which parses with a
+            # carriage return or a line separator in it, overwrote the report's line
+            wrong = WRONG_TOTAL(seq=seq, formula=repr(str(data.get("formula"))), total=result.total,
                                 logged=str(data.get("total")))  # fmt: skip
             self._problem(seq, "wrong_roll", wrong)
             return False
         if result.to_dict() != data.get("roll"):  # the total alone would say "3, not 3"
             self._problem(
-                seq, "wrong_roll", WRONG_GROUPS(seq=seq, formula=str(data.get("formula")))
+                seq, "wrong_roll", WRONG_GROUPS(seq=seq, formula=repr(str(data.get("formula"))))
             )
             return False
         if "text" in data and data["text"] != result.describe():  # what the web log shows

@@ -1202,3 +1202,20 @@ def test_a_roll_whose_dice_groups_were_edited_but_not_its_total_is_named_so():
     message = report.problems[0].message
     assert "does not give the dice its data.roll shows" in message, message
     assert "totals" not in message
+
+
+def test_a_logged_formula_is_quoted_in_a_mismatch():
+    """A log's formula parses with a carriage return or a line separator in it (they
+    are white space to dice notation) and was printed as it was: a forged ``2d6\\r…``
+    overwrote the report's line on a terminal. It is quoted, as every formula a user is
+    shown (its controls escaped)."""
+    svc = service()
+    roll(svc, "2d6+1", "r0")
+    events = log(svc)
+    target = next(e for e in events if e["kind"] == "roll")
+    target["data"]["formula"] = "2d6\r\u2028+ 2"
+    report = verify_events(events)
+    assert [(p.code, p.seq) for p in report.problems] == [("wrong_roll", target["seq"])]
+    message = report.problems[0].message
+    assert "'2d6\\r\\u2028+ 2' on its dice totals" in message, message
+    assert "\r" not in message and "\u2028" not in message
