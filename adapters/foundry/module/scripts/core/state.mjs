@@ -222,6 +222,10 @@ export function shouldPostCard({ event, writer, gmPresent, ownRequests }) {
  * the event: the GM's client still posts its GM's view. `trusted(message)` says
  * whether a card's author could have posted it (cardTrusted): a look-alike a
  * player posted is not the event's card.
+ * @param {Iterable<any> | null | undefined} messages
+ * @param {any} event
+ * @param {(message: any) => boolean} [trusted]
+ * @returns {boolean}
  */
 export function cardPosted(messages, event, trusted = () => true) {
   if (!event || event.seq === undefined || event.seq === null) return false;
