@@ -31,6 +31,7 @@ export class FakeButtons {
 export class FakeCard {
   constructor() {
     this.buttons = null;
+    this.classList = new Set(); // the classes the module adds (add, has)
   }
   querySelector(selector) {
     return selector === ".rollbridge-buttons" && this.buttons && !this.buttons.removed ? this.buttons : null;
@@ -52,9 +53,14 @@ export class FakeMessageElement extends globalThis.HTMLElement {
   constructor({ card = true } = {}) {
     super();
     this.card = card ? new FakeCard() : null;
+    this.appended = []; // the elements the module appends (a note: {className, textContent})
   }
   querySelector(selector) {
-    return selector === ".rollbridge-card" ? this.card : null;
+    if (selector === ".rollbridge-card") return this.card;
+    return this.appended.find((node) => selector === `.${node.className}`) ?? null;
+  }
+  append(...nodes) {
+    this.appended.push(...nodes);
   }
 }
 

@@ -14,6 +14,10 @@
 // - F4: the GM's client must not act with its authority on a relayed "apply"
 //   whose sender is only what the message says (a v13 query handler is not
 //   told who asks; a module socket message is, by Foundry's server).
+// - F5: a player's look-alike of an upcoming event's card (the next seq, the
+//   module's flags, a forged result) must not keep the GM's client from posting
+//   the real card: only a GM's card, or the requester's own posted while no GM
+//   was active, counts as the event's card (core/state.mjs cardTrusted).
 
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
@@ -184,6 +188,55 @@ test("F3: the GM's client resuming after a reload does not post again a card a p
   const own = { flags: { rollbridge: { table: "t1", epoch: 1, seq: 7, kind: "roll", secret: true, view: "players", requester: true } } };
   assert.ok(!cardPosted([own], { table: "t1", epoch: 1, seq: 7, kind: "roll" }));
 });
+
+/** A player's look-alike of the card of event `seq` (table t1, epoch 1), a forged 6 in it. */
+function forgedCard(seq, request) {
+  return {
+    _id: `forged${seq}${request ?? ""}`.padEnd(16, "0").slice(0, 16), author: PLAYER, content: "<div class=\"rollbridge-card\">1d6 = 6</div>",
+    flags: { rollbridge: { table: "t1", epoch: 1, seq, kind: "roll", request, rolls: [], secret: false, requester: false, view: "players" } },
+  };
+}
+
+for (const generation of [12, 13]) {
+  test(`F5: a player's look-alike of the next event's card does not stop the GM's client posting the real one (v${generation})`, async () => {
+    const users = [{ ...USERS[0], active: true }, USERS[1]];
+    const gmCards = (seq) => [...game.messages.values()].filter((m) => m.flags.rollbridge?.seq === seq && (m.author?.id ?? m.author) === GM);
+    // live: the GM's client is connected, so a GM is active and no player's card is one
+    client?.stop();
+    await world({ users, user: "gm", generation });
+    await registerModuleSettings();
+    game.ready = true;
+    client = new FoundryClient();
+    client.start();
+    let ws = welcomeClient(client, { seq: 4 });
+    await settle(client);
+    // one without a request, and one that names it (the player's own roll's chosen id)
+    await ChatMessage._fromWorld({ data: forgedCard(5, null), user: PLAYER });
+    await ChatMessage._fromWorld({ data: forgedCard(6, "mine"), user: PLAYER });
+    ws.receive(rollEvent(5, { request: "r5", total: 2 }));
+    ws.receive(rollEvent(6, { request: "mine", total: 3 }));
+    await settle(client);
+    assert.equal(gmCards(5).length, 1, "the GM's client posts the real card of seq 5");
+    assert.equal(gmCards(6).length, 1, "and of seq 6, though the look-alike names its request");
+    assert.equal(gmCards(5)[0].flags.rollbridge.rolls[0].total, 2);
+    // replayed after a reload: a player's card counts only as the requester's own (its request)
+    client.stop();
+    await world({ users, user: "gm", generation });
+    await registerModuleSettings();
+    await game.settings.set("rollbridge", "cursor", { table: "t1", epoch: 1, seq: 6 });
+    await ChatMessage._fromWorld({ data: forgedCard(7, "guessed"), user: PLAYER });
+    await ChatMessage._fromWorld({ data: forgedCard(8, "r8"), user: PLAYER });
+    game.ready = true;
+    client = new FoundryClient();
+    client.start();
+    ({ ws } = welcomeResumed(client, { seq: 8, missed: 2 }));
+    ws.receive(rollEvent(7, { request: "r7" }));
+    ws.receive(rollEvent(8, { request: "r8" }));
+    await settle(client);
+    assert.equal(gmCards(7).length, 1, "a card naming another request is not the event's: the GM's client posts it");
+    assert.equal(gmCards(8).length, 0, "the requester's own card posted while the GM was away still counts");
+  });
+}
 
 test("F4: a relayed apply with a forged user is refused, on a v13 query and on the socket", async () => {
   const people = [

@@ -27,6 +27,7 @@
 // "/rb odds 2d6+1", "/rb odds attack guard {…}", "/rb status".
 
 import { localizeRenderedCard, skipReplayedDice } from "./foundry/chat.mjs";
+import { markLookalikes } from "./foundry/lookalike.mjs";
 import { addButtons, redrawApprovalCards } from "./foundry/buttons.mjs";
 import { rootOf } from "./foundry/dom.mjs";
 import { animateWhisperedDice, hideWhileRolling, stopWhisperedDice } from "./foundry/dice.mjs";
@@ -137,6 +138,11 @@ function onRenderChatMessage(message, html) {
   }
   try {
     localizeRenderedCard(message, html, client.events);
+  } catch (error) {
+    console.error(`rollbridge | ${error?.message ?? error}`);
+  }
+  try {
+    markLookalikes(message, html); // a player's card of an event whose GM's card is there
   } catch (error) {
     console.error(`rollbridge | ${error?.message ?? error}`);
   }

@@ -219,9 +219,15 @@ export function shouldPostCard({ event, writer, gmPresent, ownRequests }) {
  * connection), and the GM's client, resuming from its saved cursor, gets the
  * same event again. A roller's own card of a GM or self roll (flags
  * `requester`; before the flag, secret in the players' view) is not the card of
- * the event: the GM's client still posts its GM's view.
+ * the event: the GM's client still posts its GM's view. `trusted(message)` says
+ * whether a card's author could have posted it (cardTrusted): a look-alike a
+ * player posted is not the event's card.
+ * @param {Iterable<any> | null | undefined} messages
+ * @param {any} event
+ * @param {(message: any) => boolean} [trusted]
+ * @returns {boolean}
  */
-export function cardPosted(messages, event) {
+export function cardPosted(messages, event, trusted = () => true) {
   if (!event || event.seq === undefined || event.seq === null) return false;
   const table = event.table ?? null;
   const hook = Number.isInteger(event.hook) ? event.hook : null;
@@ -231,9 +237,32 @@ export function cardPosted(messages, event) {
     if ((flags.table ?? null) !== table || flags.kind !== event.kind) continue;
     if ((Number.isInteger(flags.hook) ? flags.hook : null) !== hook) continue;
     if (flags.requester || (flags.secret && flags.view === "players")) continue;
+    if (!trusted(message)) continue;
     return true;
   }
   return false;
+}
+
+/**
+ * Whether a card in the world's chat may stand for the card of `event` (cardPosted's
+ * `trusted`). A GM's card always may (`gmAuthored`). A player's only as the module
+ * lets a player post one (shouldPostCard): the card of the player's own request,
+ * posted while no GM was active. So it must name the event's request
+ * (`flags.request`, a random id only the requester's client knows before the
+ * server's event), and the event must not have reached this client `live` as the
+ * writer: a GM's client connected when the event happened was the active GM then,
+ * so no player's client posted its card. A player's look-alike posted ahead of an
+ * event (its seq is the next one) thus never keeps the GM's client from posting.
+ * @param {any} message  a ChatMessage (its `flags`)
+ * @param {any} event    the event whose card is looked for
+ * @param {{gmAuthored: boolean, live: boolean}} options
+ * @returns {boolean}
+ */
+export function cardTrusted(message, event, { gmAuthored, live }) {
+  if (gmAuthored) return true;
+  if (live) return false;
+  const request = message?.flags?.[MODULE_ID]?.request;
+  return typeof event?.request === "string" && request === event.request;
 }
 
 /** The speaker (Foundry's ChatMessage speaker) for a rollbridge actor id: a

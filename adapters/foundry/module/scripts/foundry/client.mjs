@@ -32,6 +32,7 @@ import {
   actorUpdate,
   cardEvent,
   cardPosted,
+  cardTrusted,
   chooseMapping,
   connectPlan,
   EventCache,
@@ -871,7 +872,8 @@ export class FoundryClient {
     const gmPresent = Boolean(game.users.activeGM);
     // a card already in the world's chat is not posted again: a player's client posted
     // it while no GM was active, or this client did before a reload it resumes from
-    const posted = () => cardPosted(game.messages?.contents ?? [], event);
+    // (a GM's card, or the requester's own posted while no GM was active: cardTrusted)
+    const posted = () => this.#cardPosted(event, replayed);
     // an approval card: a GM's of the same request, whatever its seq (a player may post
     // a message flagged as any card: theirs does not count)
     if (this.writer && event.kind === "approval.requested" && !this.#approvalPosted(event.epoch, event.data?.pending)) {
@@ -1113,10 +1115,19 @@ export class FoundryClient {
     }
   }
 
+  /** Whether the world's chat holds the card of `event` (an event's, or a turn hook's)
+   * from an author who could have posted it (core/state.mjs cardTrusted); `replayed`:
+   * the event happened while this client was away. */
+  #cardPosted(event, replayed) {
+    const live = Boolean(this.writer) && !replayed;
+    const trusted = (message) => cardTrusted(message, event, { gmAuthored: authoredByGM(message), live });
+    return cardPosted(game.messages?.contents ?? [], event, trusted);
+  }
+
   /** Post the card of `event` (an event's, or a turn hook's) to its readers
    * (core/rollmode.mjs cardAudience) unless the world's chat has it already. */
   async #postOnce(event, { note = null, replayed = false } = {}) {
-    if (cardPosted(game.messages?.contents ?? [], event)) return;
+    if (this.#cardPosted(event, replayed)) return;
     const welcome = this.connection?.welcome;
     const gms = ChatMessage.getWhisperRecipients("GM").map((u) => u.id);
     const audience = cardAudience({ event, note, writer: game.user.id, gms });

@@ -1,0 +1,72 @@
+// A player's look-alike of a card (rev15f): a ChatMessage with the module's card flags
+// of an event, posted by a player, with a forged result in it. Where the GM's card of
+// that event is in the chat, the look-alike is marked as a player's on every client
+// (foundry/lookalike.mjs, from both render hooks), whichever of the two came first.
+
+import assert from "node:assert/strict";
+import { after, test } from "node:test";
+
+import { markLookalikes } from "../../../adapters/foundry/module/scripts/foundry/lookalike.mjs";
+import { drawMessages } from "./elements.mjs";
+import { registerModuleSettings, Standin, world } from "./standin.mjs";
+
+after(() => Standin.uninstall());
+
+const USERS = [
+  { _id: "standinGM000001", name: "Gamemaster", isGM: true, active: true },
+  { _id: "standinMallory1", name: "Mallory" },
+  { _id: "standinBob00001", name: "Bob" },
+];
+const [GM, MALLORY, BOB] = USERS.map((u) => u._id);
+
+/** A public card of event `seq` (table t1, epoch 1) by `author`, its result `total`. */
+function card(id, author, seq, total) {
+  return {
+    _id: id, author, content: `<div class="rollbridge-card">1d6 = ${total}</div>`,
+    flags: { rollbridge: { table: "t1", epoch: 1, seq, kind: "roll", request: `r${seq}`, rolls: [], secret: false, view: "players" } },
+  };
+}
+
+/**
+ * Node has no DOM: the page's document as far as lookalike.mjs reads it, a stand-in
+ * over the chat log's drawn elements (`elements`, drawMessages): createElement, and
+ * querySelector of a message's element by `[data-message-id="…"]`.
+ */
+function pageDocument(elements) {
+  return {
+    createElement: (tag) => ({ tagName: tag, className: "", dataset: {}, textContent: "" }),
+    querySelector: (selector) => elements.get(/^\[data-message-id="([^"]+)"\]$/.exec(selector)?.[1]) ?? null,
+  };
+}
+
+for (const generation of [12, 13]) {
+  test(`a player's look-alike of an event's card is marked as a player's once the GM's card is there (v${generation})`, async () => {
+    await world({ users: USERS, user: BOB, generation });
+    await registerModuleSettings();
+    // the module's render hook (rollbridge.mjs): v13's renderChatMessageHTML, v12's renderChatMessage
+    const elements = drawMessages(generation, markLookalikes);
+    globalThis.document = pageDocument(elements);
+    globalThis.CSS ??= { escape: (s) => s }; // the browser's, which Node lacks
+    game.ready = true;
+    /** The note marking message `id` as a player's look-alike, or null (and its card struck alike). */
+    const marked = (id) => {
+      const shown = elements.get(id);
+      assert.ok(shown, `message ${id} is drawn`);
+      const note = shown.querySelector(".rollbridge-lookalike-note");
+      assert.equal(Boolean(note), shown.card.classList.has("rollbridge-lookalike"));
+      return note ? note.textContent : null;
+    };
+    await ChatMessage._fromWorld({ data: card("forgedAhead00001", MALLORY, 5, 6), user: MALLORY });
+    assert.equal(marked("forgedAhead00001"), null, "no GM's card of seq 5 yet: nothing to tell it from");
+    await ChatMessage._fromWorld({ data: card("gmsRealCard00001", GM, 5, 2), user: GM });
+    const words = "a player posted this card: the table's result is the GM's card of this event";
+    assert.equal(marked("forgedAhead00001"), words, "the GM's card marks the look-alike drawn before it");
+    assert.equal(marked("gmsRealCard00001"), null, "the GM's card is the table's");
+    await ChatMessage._fromWorld({ data: card("forgedAfter00001", MALLORY, 5, 6), user: MALLORY });
+    assert.equal(marked("forgedAfter00001"), words, "a look-alike after the GM's card is marked as it is drawn");
+    // a player's own card of an event no GM's card has (posted while no GM was active)
+    await ChatMessage._fromWorld({ data: card("playersOwn00001", BOB, 6, 4), user: BOB });
+    assert.equal(marked("playersOwn00001"), null);
+    delete globalThis.document;
+  });
+}
