@@ -259,6 +259,27 @@ test("after a GM's reload the client resuming posts no hook card again, and a mi
   assert.equal(missed.flags.rollbridge.replayed, true, "Dice So Nice does not animate it (skipReplayedDice)");
 });
 
+test("a player's look-alike of a hook's card, naming its event's request, does not stop the GM's client resuming from posting it", async () => {
+  // the module never lets a player's client post a hook's card (only the writer's
+  // does), so a player's message flagged as one is never the hook's card, even one
+  // naming the encounter event's request (its requester knows it) on a replay
+  let ws = await clientOf("gm", { seq: 4 });
+  client.stop();
+  await game.settings.set("rollbridge", "cursor", { table: "t1", epoch: 1, seq: 4 });
+  const forged = {
+    _id: "forgedHook000001", author: PLAYER, content: '<div class="rollbridge-card">Boss lives</div>',
+    flags: { rollbridge: { table: "t1", epoch: 1, seq: 5, kind: "encounter.turn", hook: 0, request: "n5", rolls: [], secret: false, requester: false, view: "players" } },
+  };
+  await ChatMessage._fromWorld({ data: forged, user: PLAYER });
+  client = new FoundryClient();
+  client.start();
+  ({ ws } = welcomeResumed(client, { seq: 5, missed: 1 }));
+  ws.receive(banditsTurn(5)); // replayed: happened while the GM's page reloaded
+  await settle(client);
+  const gms = cardsOf(5).filter((m) => (m.author?.id ?? m.author) === GM);
+  assert.deepEqual(gms.map((m) => m.flags.rollbridge.hook), [0, 1], "the GM's client posts both hooks' cards");
+});
+
 test("a player's client posts no hook card, with or without a GM in the world", async () => {
   for (const gmActive of [true, false]) {
     const users = [{ ...USERS[0], active: gmActive }, USERS[1]];

@@ -70,3 +70,35 @@ for (const generation of [12, 13]) {
     delete globalThis.document;
   });
 }
+
+/** A Roll's data as a card's message holds it (evaluated: a 1d6 showing `result`). */
+const roll = (result) => ({
+  class: "Roll", formula: "1d6", options: {}, dice: [], total: result, evaluated: true,
+  terms: [{ class: "Die", options: {}, evaluated: true, number: 1, faces: 6, modifiers: [], results: [{ result, active: true }] }],
+});
+
+for (const generation of [12, 13]) {
+  test(`a roller's own card of a GM roll beside the GM's view of it is no look-alike (v${generation})`, async () => {
+    // a player's GM roll: the GM's client posts the GM's view (whispered to the GMs),
+    // the roller's client its own card (flags.rollbridge.requester, whispered to the
+    // roller: core/rollmode.mjs requesterCard). Both are of the same event, and a
+    // Roll's message is drawn on every client (ChatMessage#visible).
+    await world({ users: USERS, user: GM, generation });
+    await registerModuleSettings();
+    const elements = drawMessages(generation, markLookalikes);
+    globalThis.document = pageDocument(elements);
+    globalThis.CSS ??= { escape: (s) => s };
+    game.ready = true;
+    const secret = (id, author, whisper, extra) => ({
+      ...card(id, author, 7, 5), whisper, rolls: [roll(5)],
+      flags: { rollbridge: { ...card(id, author, 7, 5).flags.rollbridge, secret: true, ...extra } },
+    });
+    await ChatMessage._fromWorld({ data: secret("gmsViewCard00001", GM, [GM], { view: "gm" }), user: GM });
+    await ChatMessage._fromWorld({ data: secret("bobsOwnCard00001", BOB, [BOB], { view: "players", requester: true }), user: BOB });
+    const shown = elements.get("bobsOwnCard00001");
+    assert.ok(shown, "the roller's card is drawn");
+    assert.equal(shown.querySelector(".rollbridge-lookalike-note"), null, "the roller's own card is not marked as a look-alike");
+    assert.equal(shown.card.classList.has("rollbridge-lookalike"), false);
+    delete globalThis.document;
+  });
+}

@@ -198,6 +198,12 @@ export function statusChanges(actorView, mapping) {
     .map(([path, status]) => ({ status, active: Boolean(paths[path]) }));
 }
 
+/** Whether `event` is a request's own card (a roll's or a resolution's), not a
+ * turn hook's card nor another kind's: the only cards a player's client posts. */
+function requestCard(event) {
+  return (event.kind === "roll" || event.kind === "resolution") && !Number.isInteger(event.hook);
+}
+
 /**
  * Whether this client posts the chat card of an event.
  * The writer (active GM) posts every roll and resolution; a player posts its
@@ -205,7 +211,7 @@ export function statusChanges(actorView, mapping) {
  * does, possibly later, after it resumes).
  */
 export function shouldPostCard({ event, writer, gmPresent, ownRequests }) {
-  if (!event || (event.kind !== "roll" && event.kind !== "resolution")) return false;
+  if (!event || !requestCard(event)) return false;
   if (writer) return true;
   if (gmPresent) return false;
   return Boolean(event.request && ownRequests?.has(event.request));
@@ -249,7 +255,8 @@ export function cardPosted(messages, event, trusted = () => true) {
  * lets a player post one (shouldPostCard): the card of the player's own request,
  * posted while no GM was active. So it must name the event's request
  * (`flags.request`, a random id only the requester's client knows before the
- * server's event), and the event must not have reached this client `live` as the
+ * server's event), be a roll's or a resolution's own card (never a turn hook's,
+ * which only the writer posts), and the event must not have reached this client `live` as the
  * writer: a GM's client connected when the event happened was the active GM then,
  * so no player's client posted its card. A player's look-alike posted ahead of an
  * event (its seq is the next one) thus never keeps the GM's client from posting.
@@ -260,7 +267,8 @@ export function cardPosted(messages, event, trusted = () => true) {
  */
 export function cardTrusted(message, event, { gmAuthored, live }) {
   if (gmAuthored) return true;
-  if (live) return false;
+  // a turn hook's card only the writer posts (the requester's client never does)
+  if (live || !event || !requestCard(event)) return false;
   const request = message?.flags?.[MODULE_ID]?.request;
   return typeof event?.request === "string" && request === event.request;
 }

@@ -13,10 +13,12 @@ function flaggedEvent(message) {
   return { table: flags.table ?? null, epoch: flags.epoch, seq: flags.seq, kind: flags.kind, hook: flags.hook };
 }
 
-/** Whether `message` is a player's card of an event whose GM's card the chat holds. */
+/** Whether `message` is a player's card of an event whose GM's card the chat holds.
+ * A roller's own card of a GM or self roll (flags `requester`) is not the event's
+ * card (cardPosted skips it), so it is never a look-alike of the GM's view. */
 function isLookalike(message) {
   const event = flaggedEvent(message);
-  if (!event || authoredByGM(message)) return false;
+  if (!event || authoredByGM(message) || !cardPosted([message], event)) return false;
   return cardPosted(game.messages?.contents ?? [], event, authoredByGM);
 }
 
