@@ -102,3 +102,36 @@ for (const generation of [12, 13]) {
     delete globalThis.document;
   });
 }
+
+for (const generation of [12, 13]) {
+  test(`a GM's card drawn in a long chat reads the chat once, not once per message (v${generation})`, async () => {
+    // opening a chat log draws every card: a GM's card scanned the chat again for each
+    // player's card in it (isLookalike's own scan), so a log of n cards cost n³ looks. Counted,
+    // not timed: the reads of game.messages.contents while one GM's card is drawn.
+    await world({ users: USERS, user: GM, generation });
+    await registerModuleSettings();
+    const elements = drawMessages(generation, () => {});
+    globalThis.document = pageDocument(elements);
+    globalThis.CSS ??= { escape: (s) => s };
+    game.ready = true;
+    for (let seq = 1; seq <= 60; seq += 1) {  // players' cards of events posted while no GM was on
+      await ChatMessage._fromWorld({ data: card(`bobsCard${String(seq).padStart(8, "0")}`, BOB, seq, 3), user: BOB });
+    }
+    await ChatMessage._fromWorld({ data: card("gmsCard000000060", GM, 60, 3), user: GM });
+    await ChatMessage._fromWorld({ data: card("forgedSixty00001", MALLORY, 60, 6), user: MALLORY });
+    const messages = game.messages;
+    const contents = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(messages), "contents")
+      ?? Object.getOwnPropertyDescriptor(messages, "contents");
+    let reads = 0;
+    Object.defineProperty(messages, "contents", {
+      configurable: true,
+      get() { reads += 1; return contents.get ? contents.get.call(messages) : contents.value; },
+    });
+    const last = messages.get("gmsCard000000060");
+    markLookalikes(last, elements.get("gmsCard000000060").root ?? null);
+    delete messages.contents;
+    // one pass over the chat, and one more for each player's card of this event (two)
+    assert.ok(reads <= 3, `the chat was read ${reads} times for one GM's card`);
+    delete globalThis.document;
+  });
+}

@@ -42,10 +42,15 @@ function markOne(root) {
  */
 export function markLookalikes(message, html) {
   if (isLookalike(message)) markOne(rootOf(html));
-  if (!flaggedEvent(message) || !authoredByGM(message)) return;
+  const event = flaggedEvent(message);
+  if (!event || !authoredByGM(message)) return;
   for (const other of game.messages?.contents ?? []) {
-    if (other === message || !isLookalike(other)) continue;
+    // a player's card of this very event first (a look at its own flags): the whole
+    // chat is scanned again only for such a card, so a GM's card drawn in a long chat
+    // (its log opened: every card drawn) costs one pass over it, not one per message
+    if (other === message || authoredByGM(other) || !cardPosted([other], event)) continue;
+    if (!isLookalike(other)) continue;
     const shown = document.querySelector(`[data-message-id="${CSS.escape(String(other.id))}"]`);
-    if (shown && cardPosted([other], flaggedEvent(message))) markOne(shown);
+    if (shown) markOne(shown);
   }
 }
