@@ -504,6 +504,21 @@ def privates_met() -> int:
     return _privates_met[0]
 
 
+def _read_renamed(message_id: str, args: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
+    """The id and arguments an older table's text reads as, following every renaming
+    since: an id renamed twice (old to mid, mid to new) reads as the newest message,
+    not as the undeclared middle one. A renaming that leads back to an id met on the
+    way stops there (it is read as that undeclared id, not followed round)."""
+    met = {message_id}
+    while message_id not in _MESSAGES and message_id in _RENAMED:
+        renamed_id, args = _RENAMED[message_id](args)
+        if renamed_id in met:
+            break
+        met.add(renamed_id)
+        message_id = renamed_id
+    return message_id, args
+
+
 def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides, live: bool) -> str:
     if message_id.__class__ is not str:  # a map's "id" that names no message: 3, a list
         message_id = str(message_id)
@@ -511,7 +526,7 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
         args = _NO_ARGS
     declared = _MESSAGES.get(message_id)
     if declared is None and message_id in _RENAMED:  # an older table's text
-        message_id, args = _RENAMED[message_id](args)
+        message_id, args = _read_renamed(message_id, args)
         declared = _MESSAGES.get(message_id)
     if not args and declared is not None and declared.plural is None:
         template = _translate(declared, locale, None)

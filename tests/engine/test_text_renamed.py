@@ -55,3 +55,23 @@ def test_wilddies_older_kept_die_reads_in_each_language():
     assert render(stored) == "kept the wild die: 9"
     czech = render(stored, locale="cs")
     assert not czech.startswith("[") and "9" in czech and "wild" not in czech, czech
+
+
+CHAINED = say("chained.newest", "the newest wording for {actor}")
+say.renamed("chained.middle", to="chained.newest")
+say.renamed("chained.oldest", to="chained.middle")
+say.renamed("loop.one", to="loop.two")
+say.renamed("loop.two", to="loop.one")
+
+
+def test_an_id_renamed_twice_reads_as_the_newest_message():
+    """A message renamed old → middle → newest: the oldest tables' texts read as the
+    newest message, not as the middle id nobody declares any more."""
+    stored = {"id": "renamedtest.chained.oldest", "args": {"actor": "Ana"}}
+    assert render(stored) == "the newest wording for Ana"
+
+
+def test_renamings_that_lead_round_stop_at_an_undeclared_id():
+    """Two renamings that point at each other (a plugin's mistake) end in an
+    undeclared id's reading instead of a loop."""
+    assert render({"id": "renamedtest.loop.one", "args": {"n": 1}}).endswith("n=1")
