@@ -83,6 +83,7 @@ __all__ = [
     "render",
     "stored",
     "stored_data",
+    "unreadable_renamings",
     "untranslated",
     "view_of",
     "view_pair",
@@ -104,6 +105,8 @@ _MESSAGES: dict[str, Message] = {}
 #: kept in the events of older tables, is read as this says — the new id and the
 #: arguments it takes.
 _RENAMED: dict[str, Callable[[Mapping[str, Any]], tuple[str, Mapping[str, Any]]]] = {}
+#: The ids each renamed id may read as (for :func:`unreadable_renamings`).
+_RENAMED_TO: dict[str, tuple[str, ...]] = {}
 #: Singular messages' templates by (id, locale); for plural messages, the catalogue.
 _templates: dict[tuple[str, str], Any] = {}
 #: (message id, locale) of every message whose locale's catalogue lacks it.
@@ -380,8 +383,10 @@ class Messages:
         if to is not None:
             new_id = f"{domain}.{to}"
             _RENAMED[old_id] = lambda args: (new_id, args)
+            _RENAMED_TO[old_id] = (new_id,)
             return
         chosen = {value: f"{domain}.{key}" for value, key in (keys or {}).items()}
+        _RENAMED_TO[old_id] = tuple(chosen.values())
         chooser = by
 
         def read(args: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
@@ -392,6 +397,30 @@ class Messages:
             return new_id, {name: arg for name, arg in args.items() if name != chooser}
 
         _RENAMED[old_id] = read
+
+
+def unreadable_renamings(domain: str) -> list[tuple[str, str]]:
+    """The renamings of ``domain`` (:meth:`Messages.renamed`) whose new id is no
+    declared message, directly or through the renamings of that id: ``(old id, new
+    id)`` pairs, each of which leaves an older table's text reading ``[new.id]
+    arg=value`` (a key misspelt, a message dropped since). The conformance suite
+    checks them once every message of the ruleset is declared."""
+
+    def readable(new_id: str, met: frozenset[str]) -> bool:
+        if new_id in _MESSAGES:
+            return True
+        if new_id in met or new_id not in _RENAMED_TO:
+            return False
+        return all(readable(later, met | {new_id}) for later in _RENAMED_TO[new_id])
+
+    prefix = f"{domain}."
+    return [
+        (old_id, new_id)
+        for old_id, new_ids in sorted(_RENAMED_TO.items())
+        if old_id.startswith(prefix)
+        for new_id in new_ids
+        if not readable(new_id, frozenset({old_id}))
+    ]
 
 
 def message(message_id: str) -> Message | None:

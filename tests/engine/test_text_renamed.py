@@ -10,7 +10,9 @@ from __future__ import annotations
 import pytest
 
 from rollbridge.exceptions import PluginError
-from rollbridge.text import Messages, render
+from rollbridge.plugins.bandits import BanditsRuleset
+from rollbridge.testing import RulesetConformance
+from rollbridge.text import Messages, render, unreadable_renamings
 
 say = Messages("renamedtest")
 KEPT_TRAIT = say("kept.trait", "kept the trait die: {total}")
@@ -75,3 +77,38 @@ def test_renamings_that_lead_round_stop_at_an_undeclared_id():
     """Two renamings that point at each other (a plugin's mistake) end in an
     undeclared id's reading instead of a loop."""
     assert render({"id": "renamedtest.loop.one", "args": {"n": 1}}).endswith("n=1")
+
+
+class _Misrenamed(BanditsRuleset):
+    """bandits under the id of a domain whose renaming names a misspelt key."""
+
+    id = "renamedsuite"
+
+
+_suite_say = Messages("renamedsuite")
+_suite_say("kept.trait", "kept the trait die: {total}")
+_suite_say.renamed("kept", by="die", keys={"trait": "kept.trait", "wild": "kept.wlid"})
+_suite_say.renamed("first", to="second")
+_suite_say.renamed("second", to="kept.trait")
+
+
+def test_the_conformance_suite_names_a_renaming_to_no_declared_message():
+    """A misspelt new key would leave the older tables' texts reading ``[domain.key]
+    arg=value``; the suite names it (and follows a chain to a declared message)."""
+    suite = type("Suite", (RulesetConformance,), {"ruleset": _Misrenamed(), "seeds": (1,)})()
+    with pytest.raises(AssertionError) as failed:
+        suite.test_renamed_messages_read_as_declared_ones()
+    assert str(failed.value).splitlines()[0] == (
+        "renamed to no declared message: renamedsuite.kept -> renamedsuite.kept.wlid"
+    )
+
+
+def test_the_rulesets_renamings_read_as_declared_messages():
+    """wilddie's own renamings lead to declared messages; the loop above does not."""
+    import rollbridge.plugins.wilddie.messages  # noqa: F401  (declares the renames)
+
+    assert unreadable_renamings("wilddie") == []
+    assert unreadable_renamings("renamedtest") == [
+        ("renamedtest.loop.one", "renamedtest.loop.two"),
+        ("renamedtest.loop.two", "renamedtest.loop.one"),
+    ]
