@@ -12,7 +12,7 @@ import pytest
 from rollbridge.exceptions import PluginError
 from rollbridge.plugins.bandits import BanditsRuleset
 from rollbridge.testing import RulesetConformance
-from rollbridge.text import Messages, render, unreadable_renamings
+from rollbridge.text import Messages, privates_met, render, unreadable_renamings
 
 say = Messages("renamedtest")
 KEPT_TRAIT = say("kept.trait", "kept the trait die: {total}")
@@ -112,3 +112,29 @@ def test_the_rulesets_renamings_read_as_declared_messages():
         ("renamedtest.loop.one", "renamedtest.loop.two"),
         ("renamedtest.loop.two", "renamedtest.loop.one"),
     ]
+
+
+def _private(value):
+    return {"private": value, "of": "npc1", "aspect": "sheet"}
+
+
+def _hidden(of, aspect):
+    return True
+
+
+def test_a_private_value_chooses_the_new_message_for_whoever_sees_it():
+    """An older text whose choosing argument is private (an NPC's die): the GM reads
+    the new message; a player, from whom it is hidden, the old id with the value
+    hidden (the new message would tell which die it was)."""
+    stored = {"id": "renamedtest.kept", "args": {"die": _private("wild"), "total": 4}}
+    assert render(stored) == "kept the wild die: 4"
+    assert render(stored, hides=_hidden) == "[renamedtest.kept] die=(hidden), total=4"
+
+
+def test_a_private_choosing_value_counts_as_a_private_argument_met():
+    """A view whose texts read differently by audience must not be shared: reading an
+    older text by a private choosing value moves privates_met, as any private does."""
+    stored = {"id": "renamedtest.kept", "args": {"die": _private("trait"), "total": 4}}
+    before = privates_met()
+    render(stored)
+    assert privates_met() > before
