@@ -138,3 +138,13 @@ def test_a_private_choosing_value_counts_as_a_private_argument_met():
     before = privates_met()
     render(stored)
     assert privates_met() > before
+
+
+@pytest.mark.parametrize("locale", ["en", "cs", "de", "ru"])
+def test_bandits_older_hidden_number_reads_as_it_did(locale):
+    """bandits' texts of tables played before its hidden number became a plain "?"
+    hold the id ``bandits.hidden.number`` (``− ? (Guard's Armour)`` as a player reads
+    an NPC's armour); it read ``[bandits.hidden.number]``."""
+    import rollbridge.plugins.bandits.messages  # noqa: F401  (declares it)
+
+    assert render({"id": "bandits.hidden.number", "args": {}}, locale=locale) == "?"
