@@ -85,7 +85,14 @@ from rollbridge.plain import JSON
 from rollbridge.schema import check_schema, validate
 from rollbridge.stats.tally import hook_views
 from rollbridge.stores.memory import MemoryStore
-from rollbridge.text import Text, message, misformatted, render, untranslated
+from rollbridge.text import (
+    Text,
+    message,
+    misformatted,
+    render,
+    unreadable_renamings,
+    untranslated,
+)
 
 __all__ = [
     "GM",
@@ -1193,6 +1200,15 @@ class RulesetConformance(StateConformance):
                 _check_specs(slips, name)
                 rendered += 1
         assert rendered, _none_resolved(refusals)
+
+    def test_renamed_messages_read_as_declared_ones(self) -> None:
+        """Every message id the ruleset renamed (``say.renamed``) leads to a declared
+        message, so that the texts older tables keep under the old id read as it
+        (a misspelt new key reads ``[domain.key] arg=value`` in every export)."""
+        unreadable = [pair for domain in self._domains() for pair in unreadable_renamings(domain)]
+        assert not unreadable, "renamed to no declared message: " + ", ".join(
+            f"{old} -> {new}" for old, new in unreadable
+        )
 
     def _no_catalogue(self) -> str:
         """Why the locale tests are skipped, and what makes them run."""

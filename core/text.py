@@ -83,6 +83,7 @@ __all__ = [
     "render",
     "stored",
     "stored_data",
+    "unreadable_renamings",
     "untranslated",
     "view_of",
     "view_pair",
@@ -103,7 +104,9 @@ _MESSAGES: dict[str, Message] = {}
 #: Message ids a domain renamed since (:meth:`Messages.renamed`): the old id's text,
 #: kept in the events of older tables, is read as this says — the new id and the
 #: arguments it takes.
-_RENAMED: dict[str, Callable[[Mapping[str, Any]], tuple[str, Mapping[str, Any]]]] = {}
+_RENAMED: dict[str, Callable[[Mapping[str, Any], Hides], tuple[str, Mapping[str, Any]]]] = {}
+#: The ids each renamed id may read as (for :func:`unreadable_renamings`).
+_RENAMED_TO: dict[str, tuple[str, ...]] = {}
 #: Singular messages' templates by (id, locale); for plural messages, the catalogue.
 _templates: dict[tuple[str, str], Any] = {}
 #: (message id, locale) of every message whose locale's catalogue lacks it.
@@ -367,7 +370,9 @@ class Messages:
         message became several (a word in an argument made its own message, for a
         language's grammar), ``by`` the argument whose value chooses the new key in
         ``keys`` — that argument is left out, the others kept. A value ``keys`` does
-        not name keeps the old id (read as an undeclared message).
+        not name keeps the old id (read as an undeclared message). A private value
+        chooses for the audience that sees it; where it is hidden, and where the
+        value is a text, the old id is kept (read with the value hidden, or the text).
 
         :raises PluginError: ``old`` is a declared message's key, or neither or both of
             ``to`` and ``by``/``keys`` are given."""
@@ -379,19 +384,49 @@ class Messages:
         domain = self.domain
         if to is not None:
             new_id = f"{domain}.{to}"
-            _RENAMED[old_id] = lambda args: (new_id, args)
+            _RENAMED[old_id] = lambda args, _hides: (new_id, args)
+            _RENAMED_TO[old_id] = (new_id,)
             return
         chosen = {value: f"{domain}.{key}" for value, key in (keys or {}).items()}
+        _RENAMED_TO[old_id] = tuple(chosen.values())
         chooser = by
 
-        def read(args: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
+        def read(args: Mapping[str, Any], hides: Hides) -> tuple[str, Mapping[str, Any]]:
             value = args.get(chooser)
+            if isinstance(value, Private | Mapping):  # a private value chooses where seen
+                if isinstance(value, Private) or "of" in value:
+                    _privates_met[0] += 1  # the reading differs by audience
+                value = _shown_count(value, hides)  # None where hidden, or a text
             new_id = chosen.get(value) if isinstance(value, str) else None
             if new_id is None:
                 return old_id, args
             return new_id, {name: arg for name, arg in args.items() if name != chooser}
 
         _RENAMED[old_id] = read
+
+
+def unreadable_renamings(domain: str) -> list[tuple[str, str]]:
+    """The renamings of ``domain`` (:meth:`Messages.renamed`) whose new id is no
+    declared message, directly or through the renamings of that id: ``(old id, new
+    id)`` pairs, each of which leaves an older table's text reading ``[new.id]
+    arg=value`` (a key misspelt, a message dropped since). The conformance suite
+    checks them once every message of the ruleset is declared."""
+
+    def readable(new_id: str, met: frozenset[str]) -> bool:
+        if new_id in _MESSAGES:
+            return True
+        if new_id in met or new_id not in _RENAMED_TO:
+            return False
+        return all(readable(later, met | {new_id}) for later in _RENAMED_TO[new_id])
+
+    prefix = f"{domain}."
+    return [
+        (old_id, new_id)
+        for old_id, new_ids in sorted(_RENAMED_TO.items())
+        if old_id.startswith(prefix)
+        for new_id in new_ids
+        if not readable(new_id, frozenset({old_id}))
+    ]
 
 
 def message(message_id: str) -> Message | None:
@@ -504,6 +539,23 @@ def privates_met() -> int:
     return _privates_met[0]
 
 
+def _read_renamed(
+    message_id: str, args: Mapping[str, Any], hides: Hides
+) -> tuple[str, Mapping[str, Any]]:
+    """The id and arguments an older table's text reads as, following every renaming
+    since: an id renamed twice (old to mid, mid to new) reads as the newest message,
+    not as the undeclared middle one. A renaming that leads back to an id met on the
+    way stops there (it is read as that undeclared id, not followed round)."""
+    met = {message_id}
+    while message_id not in _MESSAGES and message_id in _RENAMED:
+        renamed_id, args = _RENAMED[message_id](args, hides)
+        if renamed_id in met:
+            break
+        met.add(renamed_id)
+        message_id = renamed_id
+    return message_id, args
+
+
 def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides, live: bool) -> str:
     if message_id.__class__ is not str:  # a map's "id" that names no message: 3, a list
         message_id = str(message_id)
@@ -511,7 +563,7 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
         args = _NO_ARGS
     declared = _MESSAGES.get(message_id)
     if declared is None and message_id in _RENAMED:  # an older table's text
-        message_id, args = _RENAMED[message_id](args)
+        message_id, args = _read_renamed(message_id, args, hides)
         declared = _MESSAGES.get(message_id)
     if not args and declared is not None and declared.plural is None:
         template = _translate(declared, locale, None)

@@ -173,7 +173,8 @@ CARRIED_MISMATCH = say(
     "seq {seq} shows again dice of the roll of seq {earlier} (a chip's reroll), but "
     "seq {earlier} shows no such roll: the dice it carries are not that roll's",
 )
-# Translators: {formula} is dice notation, quoted; {total} and {logged} numbers.
+# Translators: {formula} is dice notation, quoted; {total} and {logged} numbers ({logged}
+# is quoted where the log holds text instead).
 WRONG_TOTAL = say(
     "verify.wrong_total", "seq {seq}: {formula} on its dice totals {total}, the log says {logged}"
 )
@@ -990,8 +991,9 @@ class LogVerifier:
         if result.total != data.get("total"):
             # quoted as every formula a user is shown: the log's, which parses with a
             # carriage return or a line separator in it, overwrote the report's line
+            # the log's total too: a number reads as it is, anything else quoted
             wrong = WRONG_TOTAL(seq=seq, formula=repr(str(data.get("formula"))), total=result.total,
-                                logged=str(data.get("total")))  # fmt: skip
+                                logged=repr(data.get("total")))  # fmt: skip
             self._problem(seq, "wrong_roll", wrong)
             return False
         if result.to_dict() != data.get("roll"):  # the total alone would say "3, not 3"

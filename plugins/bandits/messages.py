@@ -34,6 +34,9 @@ def english(message: Message, **args: Any) -> str:
 #: What a hidden number reads as inside a sum (``− ? (Guard's Armour)``): notation, the
 #: same in every language, so a plain string and not a message.
 UNKNOWN = "?"
+# Translators: the same "?" as the texts of tables played before it became a plain
+# string keep it (their events hold this id: "− ? (Guard's Armour)"); keep it "?".
+STORED_UNKNOWN = say("hidden.number", "?")
 
 # -- who ------------------------------------------------------------------------------
 

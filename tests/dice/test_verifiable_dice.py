@@ -1219,3 +1219,25 @@ def test_a_logged_formula_is_quoted_in_a_mismatch():
     message = report.problems[0].message
     assert "'2d6\\r\\u2028+ 2' on its dice totals" in message, message
     assert "\r" not in message and "\u2028" not in message
+
+
+def test_a_logged_total_that_is_text_is_quoted_in_a_mismatch():
+    """The log's total was printed as it was: a forged ``"7\\r…"`` total overwrote the
+    report's line on a terminal, as the formula did. It is quoted when it is not a
+    number (its controls escaped); a number reads as it did."""
+    svc = service()
+    roll(svc, "2d6+1", "r0")
+    roll(svc, "2d6+1", "r1")
+    events = log(svc)
+    forged, other = [e for e in events if e["kind"] == "roll"]
+    forged["data"]["total"] = "7\r\u2028seq 1: all good"
+    other["data"]["total"] = other["data"]["total"] + 100
+    report = verify_events(events)
+    messages = [p.message for p in report.problems]
+    assert [(p.code, p.seq) for p in report.problems] == [
+        ("wrong_roll", forged["seq"]),
+        ("wrong_roll", other["seq"]),
+    ]
+    assert messages[0].endswith("the log says '7\\r\\u2028seq 1: all good'"), messages[0]
+    assert "\r" not in messages[0] and "\u2028" not in messages[0]
+    assert messages[1].endswith(f"the log says {other['data']['total']}"), messages[1]
