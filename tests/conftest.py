@@ -46,6 +46,17 @@ for _variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
 os.environ["LANG"] = "C.UTF-8"
 
 
+@pytest.fixture
+def english_without_stores(monkeypatch: pytest.MonkeyPatch) -> None:
+    """English, and neither ``$ROLLBRIDGE_REDIS`` nor ``$ROLLBRIDGE_DB`` from the
+    machine: a command given no store option would use the tester's own. A module
+    takes it for each of its tests with
+    ``pytestmark = pytest.mark.usefixtures("english_without_stores")``."""
+    monkeypatch.setenv("LANGUAGE", "en")
+    monkeypatch.delenv("ROLLBRIDGE_REDIS", raising=False)
+    monkeypatch.delenv("ROLLBRIDGE_DB", raising=False)
+
+
 class Tally(Ruleset):
     id = "tally"
     name = "Tally (engine test ruleset)"

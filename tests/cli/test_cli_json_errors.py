@@ -15,12 +15,7 @@ import pytest
 
 from rollbridge.cli import main
 
-
-@pytest.fixture(autouse=True)
-def english(monkeypatch):
-    monkeypatch.setenv("LANGUAGE", "en")
-    monkeypatch.delenv("ROLLBRIDGE_REDIS", raising=False)
-    monkeypatch.delenv("ROLLBRIDGE_DB", raising=False)
+pytestmark = pytest.mark.usefixtures("english_without_stores")
 
 
 def run(argv: list[str]) -> int:

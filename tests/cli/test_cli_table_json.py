@@ -19,12 +19,7 @@ import pytest
 from rollbridge.cli import main
 from tests.server.test_server_lifecycle import Serve
 
-
-@pytest.fixture(autouse=True)
-def english(monkeypatch):
-    monkeypatch.setenv("LANGUAGE", "en")
-    monkeypatch.delenv("ROLLBRIDGE_REDIS", raising=False)
-    monkeypatch.delenv("ROLLBRIDGE_DB", raising=False)
+pytestmark = pytest.mark.usefixtures("english_without_stores")
 
 
 def cli(capsys, db: Path, *argv: str) -> Any:

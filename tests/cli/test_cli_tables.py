@@ -24,11 +24,7 @@ SR2_OWN = "rule_of_one, show_npc_details, show_npc_sheet, stun_carry"
 CORE = "approval, locale, player_dice, ruleset, verifiable"
 
 
-@pytest.fixture(autouse=True)
-def english(monkeypatch):
-    monkeypatch.setenv("LANGUAGE", "en")
-    monkeypatch.delenv("ROLLBRIDGE_REDIS", raising=False)
-    monkeypatch.delenv("ROLLBRIDGE_DB", raising=False)
+pytestmark = pytest.mark.usefixtures("english_without_stores")
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

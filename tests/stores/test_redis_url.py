@@ -23,11 +23,7 @@ from rollbridge.stores.redis_url import without_password
 SECRET = "s3cretPW"
 
 
-@pytest.fixture(autouse=True)
-def _english(monkeypatch):
-    monkeypatch.setenv("LANGUAGE", "en")
-    monkeypatch.delenv("ROLLBRIDGE_REDIS", raising=False)
-    monkeypatch.delenv("ROLLBRIDGE_DB", raising=False)
+pytestmark = pytest.mark.usefixtures("english_without_stores")
 
 
 def _refused(capsys, *args: str) -> str:
