@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_cli_tables import english, run  # noqa: F401 (english: autouse)
+from tests.cli.test_cli_tables import run
+
+pytestmark = pytest.mark.usefixtures("english_without_stores")
 
 READERS = [
     ("table", "list"),

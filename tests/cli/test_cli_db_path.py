@@ -11,7 +11,9 @@ import pytest
 
 from rollbridge.exceptions import StoreError
 from rollbridge.stores.sqlite import SQLiteStore
-from tests.cli.test_cli_tables import english, run  # noqa: F401 (english: autouse)
+from tests.cli.test_cli_tables import run
+
+pytestmark = pytest.mark.usefixtures("english_without_stores")
 
 MAKERS = [
     ("serve", "--port", "0", "--no-demo"),

@@ -13,7 +13,9 @@ import pytest
 
 from rollbridge.stores.sqlite import SQLiteStore
 from tests.cli.test_cli_db_path import EVERY, MAKERS
-from tests.cli.test_cli_tables import english, run  # noqa: F401 (english: autouse)
+from tests.cli.test_cli_tables import run
+
+pytestmark = pytest.mark.usefixtures("english_without_stores")
 
 
 def _said(db: Path, file: Path) -> str:

@@ -15,8 +15,10 @@ from websockets.exceptions import ConnectionClosed
 from rollbridge.cli import main
 from rollbridge.stores.sqlite import SQLiteStore
 from rollbridge.tokens import hash_token
-from tests.cli.test_cli_tables import english, run  # noqa: F401 (english: autouse)
+from tests.cli.test_cli_tables import run
 from tests.server.test_server_lifecycle import Serve
+
+pytestmark = pytest.mark.usefixtures("english_without_stores")
 
 
 @pytest.fixture

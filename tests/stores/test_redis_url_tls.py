@@ -24,7 +24,9 @@ from rollbridge.cli import main
 from rollbridge.exceptions import StoreError
 from rollbridge.stores.redis import RedisStore
 from tests.stores.conftest import REDIS_SERVER, _free_port
-from tests.stores.test_redis_url import _english, _refused  # noqa: F401  (_english: a fixture)
+from tests.stores.test_redis_url import _refused
+
+pytestmark = pytest.mark.usefixtures("english_without_stores")
 
 #: A connect timeout of the URL's own (redis-py's query setting), so that a TLS
 #: handshake nobody answers fails in a second, not the five of the default.
