@@ -39,9 +39,10 @@ from rollbridge.offline import TableService
 from rollbridge.stores import MemoryStore
 from rollbridge.testing import host_with
 
-# Every test reads English unless it asks for a language: the machine's own locale
-# variables must not reach the CLI and server processes the tests start.
-for _variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+# Every test reads English unless it asks for a language, and uses the store it names:
+# the machine's own locale variables, and a tester's own ``$ROLLBRIDGE_REDIS`` or
+# ``$ROLLBRIDGE_DB``, must not reach the CLI and server processes the tests start.
+for _variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "ROLLBRIDGE_REDIS", "ROLLBRIDGE_DB"):
     os.environ.pop(_variable, None)
 os.environ["LANG"] = "C.UTF-8"
 
