@@ -22,7 +22,7 @@ pass: a valid contract, example sheets that validate, JSON-safe states, a
 well-formed common state, pure and reproducible resolutions that never mutate
 their input and show every die they roll (as rolled: verifiable dice check it), only
 typed errors, texts whose arguments fit their format specs, turn hooks that touch
-only participants, and
+only participants, GM adjustments (``adjust``) whose states the rules take, and
 supplied states (fuzzed with hypothesis) that are either refused with
 ``invalid_state`` or completed into states every action works on, and, for the
 actions a ruleset gives odds of, exact odds that draw no dice::
@@ -1014,6 +1014,37 @@ class RulesetConformance(StateConformance):
                             f"{name}: track {track['key']} of {actor_id} out of bounds"
                         )
         assert resolved, _none_resolved(refusals)
+
+    def test_adjustments_make_states_the_rules_take(self) -> None:
+        """A GM's ``adjust`` (docs/protocol.md: damage or healing on a common track)
+        of each example actor's tracks — a box, past the track's end, a box healed,
+        past its start — is refused with a typed error, or makes a state that passes
+        ``state_schema_for(sheet)``, comes back unchanged from ``validate_state`` and
+        keeps every track within its bounds. The engine stores what ``adjust``
+        returns unchecked: a state healed below zero would be stored, drawn as a track
+        of −4 boxes, and the GM's ``actor.update`` resending it refused."""
+        if type(self.ruleset).adjust is Ruleset.adjust:
+            pytest.skip("the ruleset does not override adjust (the GM's adjust is refused)")
+        harness, ids = self._harness(self.seeds[0])
+        for actor_id in ids:
+            for track in harness.actor(actor_id)["common"]["tracks"]:
+                past = min(1000, max(1, track["max"]) + 1)  # the request takes ±1000
+                for delta in (1, past, -1, -min(1000, 2 * past)):
+                    where = f"adjust of {actor_id}'s track {track['key']!r} by {delta:+d}"
+                    request = {"type": "adjust", "actor": actor_id, "track": track["key"]}
+                    try:
+                        harness.request({**request, "delta": delta})
+                    except (InternalError, PluginError) as exc:
+                        raise AssertionError(f"{where}: {exc.code}: {exc}") from exc
+                    except RollbridgeError:
+                        continue  # refused: the rules do not take it
+                    sheet = harness.table.actors[actor_id].sheet
+                    _check_made_state(self.ruleset, sheet, harness.state(actor_id), where)
+                    for shown in harness.actor(actor_id)["common"]["tracks"]:
+                        assert 0 <= shown["value"] <= shown["max"], (
+                            f"{where}: track {shown['key']!r} reads {shown['value']} of "
+                            f"{shown['max']}: keep adjust's state within the track"
+                        )
 
     def test_statistics_read_the_rulesets_own_events(self) -> None:
         """A ruleset's :meth:`~rollbridge.contract.Ruleset.statistics` (when it has
