@@ -22,7 +22,9 @@ pass: a valid contract, example sheets that validate, JSON-safe states, a
 well-formed common state, pure and reproducible resolutions that never mutate
 their input and show every die they roll (as rolled: verifiable dice check it), only
 typed errors, texts whose arguments fit their format specs, turn hooks that touch
-only participants, GM adjustments (``adjust``) whose states the rules take, and
+only participants, refusals made before the first die (a table with approval
+holds a request up to it), GM adjustments (``adjust``) whose states the rules
+take, and
 supplied states (fuzzed with hypothesis) that are either refused with
 ``invalid_state`` or completed into states every action works on, and, for the
 actions a ruleset gives odds of, exact odds that draw no dice::
@@ -1014,6 +1016,43 @@ class RulesetConformance(StateConformance):
                             f"{name}: track {track['key']} of {actor_id} out of bounds"
                         )
         assert resolved, _none_resolved(refusals)
+
+    def test_refusals_come_before_the_first_die(self) -> None:
+        """At a table with ``approval`` a player's request is checked by running
+        ``resolve`` up to its first die, then held for the GM (docs/protocol.md,
+        "Approval"). An example a player may ask for that the rules refuse only after
+        a die was drawn was answered ``pending``, and refused when the GM approved it:
+        the GM read the refusal, and the player's request waited until the GM rejected
+        it. Each example is asked for by a player (the first example actor is theirs)
+        and, when held, approved."""
+        for seed in self.seeds[:4]:
+            harness = RulesetHarness(self.ruleset, seed=seed, settings={"approval": True})
+            ids = []
+            for i, (name, sheet) in enumerate(_example_sheets(self.ruleset).items()):
+                sheet = _example_sheet(self.ruleset, name, sheet)
+                ids.append(harness.add_actor(name, sheet, actor_id=f"a{i}", player=i == 0))
+            for name, case in self._cases():
+                if self.ruleset.actions[name].gm_only:
+                    continue
+                where = self._request_for(name, ids)
+                try:
+                    reply = harness.resolve(name, params=case["params"], who=PLAYER, **where)
+                except RollbridgeError:
+                    continue  # refused before its first die, as it should be
+                if reply.get("status") != "pending":
+                    continue
+                try:
+                    harness.request({"type": "approve", "request": reply["pending"]})
+                except (InternalError, PluginError):
+                    raise
+                except RollbridgeError as refused:
+                    raise AssertionError(
+                        f"{name}: a player's request with its example was held for the GM's "
+                        f"approval and refused only when the GM approved it ({refused.code}: "
+                        f"{refused}): at a table with approval a request is checked by running "
+                        "resolve up to its first die, so make every refusal before drawing "
+                        "any die (the dice a refused request drew are shown nowhere)"
+                    ) from None
 
     def test_adjustments_make_states_the_rules_take(self) -> None:
         """A GM's ``adjust`` (docs/protocol.md: damage or healing on a common track)
