@@ -46,6 +46,7 @@ from __future__ import annotations
 import copy
 import difflib
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -522,6 +523,38 @@ def _translation_hint(missing: Sequence[tuple[str, str]]) -> str:
     return "; ".join(hints)
 
 
+#: What a ruleset's own refusal code may be: a name in lowercase snake case.
+_CODE = re.compile(r"[a-z][a-z0-9_]{0,63}")
+
+
+def _rollbridge_codes() -> frozenset[str]:
+    """The codes of rollbridge's own errors (every class of :mod:`rollbridge.exceptions`)."""
+    found: set[str] = set()
+    classes: list[type] = [RollbridgeError]
+    while classes:
+        kind = classes.pop()
+        found.add(kind.code)  # type: ignore[attr-defined]
+        classes.extend(kind.__subclasses__())
+    return frozenset(found)
+
+
+def _check_code(refused: RollbridgeError, where: str) -> None:
+    """A ruleset's refusal carries a code of its own: a snake-case name that is none of
+    rollbridge's — clients act on those (``busy`` and ``rate_limited`` are sent again,
+    ``internal`` reads as the server's failure)."""
+    code = refused.code
+    assert isinstance(code, str) and _CODE.fullmatch(code), (
+        f"{where}: the refusal's code is {code!r}: give RuleViolation a code of lowercase "
+        'letters, digits and underscores, starting with a letter (code="no_ammo")'
+    )
+    if type(refused) is RuleViolation and code != RuleViolation.code:
+        assert code not in _rollbridge_codes(), (
+            f"{where}: the refusal's code {code!r} is one of rollbridge's own, which "
+            "clients act on (busy and rate_limited are sent again, internal reads as the "
+            "server's failure): give it a code of your ruleset's (code=\"no_ammo\")"
+        )
+
+
 def _none_resolved(refusals: Mapping[str, RuleViolation]) -> str:
     """Why no action example resolved: each action's first refusal, and what to do."""
     said = "; ".join(f"{name!r}: {refused.code}: {refused}" for name, refused in refusals.items())
@@ -988,6 +1021,7 @@ class RulesetConformance(StateConformance):
                 try:
                     event = harness.resolve(name, params=case["params"], **where)
                 except RuleViolation as refused:
+                    _check_code(refused, f"{name}: refused")
                     refusals.setdefault(name, refused)
                     after = {i: harness.state(i) for i in ids}
                     assert after == before, f"{name}: a refused action changed state"
@@ -1037,8 +1071,11 @@ class RulesetConformance(StateConformance):
                 where = self._request_for(name, ids)
                 try:
                     reply = harness.resolve(name, params=case["params"], who=PLAYER, **where)
-                except RollbridgeError:
+                except RuleViolation as refused:
+                    _check_code(refused, f"{name}: refused to a player")
                     continue  # refused before its first die, as it should be
+                except RollbridgeError:
+                    continue
                 if reply.get("status") != "pending":
                     continue
                 try:
