@@ -10,8 +10,8 @@ import pytest
 
 from rollbridge.dice import roll_die
 from rollbridge.exceptions import InternalError
-from rollbridge.testing import RulesetConformance, RulesetHarness
-from tests.plugins.rollunder import RollUnder
+from rollbridge.testing import RulesetHarness
+from tests.plugins.rollunder import RollUnder, conformance_of
 
 
 class BleedsUnseen(RollUnder):
@@ -39,7 +39,7 @@ def test_the_refusal_names_the_turn_hooks():
 
 
 def test_the_conformance_suite_says_so_too():
-    suite = type("Suite", (RulesetConformance,), {"ruleset": BleedsUnseen()})()
+    suite = conformance_of(BleedsUnseen())
     with pytest.raises(AssertionError, match=r"encounter\.start: internal: .*" + WORDS):
         suite.test_a_resolution_shows_every_die_it_rolls()
 

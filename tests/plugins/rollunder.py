@@ -15,6 +15,7 @@ from typing import Any
 from rollbridge import ActionContext, ActionSpec, Actor, CommonState, Resolution, Ruleset, Track
 from rollbridge.contract import PlayerView
 from rollbridge.dice import DiceGroup, DiceSource, roll_die
+from rollbridge.testing import RulesetConformance
 from rollbridge.text import Messages, Private
 
 say = Messages("rollunder_tests")
@@ -98,3 +99,8 @@ class RollUnder(Ruleset):
 
     def reveals(self, aspect: str, settings: Mapping[str, Any]) -> bool:
         return bool(settings.get("show_npc_details"))
+
+
+def conformance_of(ruleset: Ruleset) -> RulesetConformance:
+    """The conformance suite of ``ruleset``, its tests called one by one."""
+    return type("Suite", (RulesetConformance,), {"ruleset": ruleset})()

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from rollbridge.testing import RulesetConformance, RulesetHarness
-from tests.plugins.rollunder import RollUnder
+from rollbridge.testing import RulesetHarness
+from tests.plugins.rollunder import RollUnder, conformance_of
 
 
 class Unclamped(RollUnder):
@@ -34,10 +34,6 @@ class Raises(RollUnder):
         return {"wounds": actor.state["boxes"] + delta}
 
 
-def suite(ruleset) -> RulesetConformance:
-    return type("Suite", (RulesetConformance,), {"ruleset": ruleset})()
-
-
 def test_what_the_engine_stores_unchecked():
     """The table as the suite now fails it for: the state is stored as returned."""
     table = RulesetHarness(Unclamped())
@@ -49,7 +45,7 @@ def test_what_the_engine_stores_unchecked():
 def test_an_adjust_past_the_track_fails_the_suite_naming_the_request():
     """The hero's track is 4 long (its toughness; the state schema takes up to 6)."""
     with pytest.raises(AssertionError) as failed:
-        suite(Unclamped()).test_adjustments_make_states_the_rules_take()
+        conformance_of(Unclamped()).test_adjustments_make_states_the_rules_take()
     assert str(failed.value) == (
         "adjust of a0's track 'wounds' by +5: track 'wounds' reads 6 of 4: keep "
         "adjust's state within the track"
@@ -62,7 +58,7 @@ def test_an_adjust_below_zero_fails_it_too():
             return {"wounds": max(-9, min(actor.sheet["toughness"], actor.state["wounds"] + delta))}
 
     with pytest.raises(AssertionError) as failed:
-        suite(HealsTooFar()).test_adjustments_make_states_the_rules_take()
+        conformance_of(HealsTooFar()).test_adjustments_make_states_the_rules_take()
     assert str(failed.value) == (
         "adjust of a0's track 'wounds' by -10 breaks the state schema: state.wounds: "
         "must be ≥ 0, got -7"
@@ -71,13 +67,13 @@ def test_an_adjust_below_zero_fails_it_too():
 
 def test_an_adjust_that_raises_fails_it_naming_the_request():
     with pytest.raises(AssertionError, match=r"adjust of a0's track 'wounds' by \+1: internal"):
-        suite(Raises()).test_adjustments_make_states_the_rules_take()
+        conformance_of(Raises()).test_adjustments_make_states_the_rules_take()
 
 
 def test_a_clamped_adjust_passes():
-    suite(Clamped()).test_adjustments_make_states_the_rules_take()
+    conformance_of(Clamped()).test_adjustments_make_states_the_rules_take()
 
 
 def test_a_ruleset_without_adjust_is_skipped_saying_why():
     with pytest.raises(pytest.skip.Exception, match="does not override adjust"):
-        suite(RollUnder()).test_adjustments_make_states_the_rules_take()
+        conformance_of(RollUnder()).test_adjustments_make_states_the_rules_take()

@@ -9,8 +9,7 @@ from __future__ import annotations
 import pytest
 
 from rollbridge.exceptions import RuleViolation
-from rollbridge.testing import RulesetConformance
-from tests.plugins.rollunder import RollUnder
+from tests.plugins.rollunder import RollUnder, conformance_of
 
 
 def refusing(code):
@@ -23,13 +22,9 @@ def refusing(code):
     return Refuses()
 
 
-def suite(ruleset) -> RulesetConformance:
-    return type("Suite", (RulesetConformance,), {"ruleset": ruleset})()
-
-
 def test_a_code_of_rollbridges_own_fails_naming_it():
     with pytest.raises(AssertionError) as failed:
-        suite(refusing("busy")).test_actions_resolve_through_the_engine()
+        conformance_of(refusing("busy")).test_actions_resolve_through_the_engine()
     assert str(failed.value) == (
         "test: refused: the refusal's code 'busy' is one of rollbridge's own, which clients "
         "act on (busy and rate_limited are sent again, internal reads as the server's "
@@ -40,17 +35,17 @@ def test_a_code_of_rollbridges_own_fails_naming_it():
 @pytest.mark.parametrize("code", [42, "", "No reach", "out-of-reach"])
 def test_a_code_that_is_no_name_fails(code):
     with pytest.raises(AssertionError, match=rf"test: refused: the refusal's code is {code!r}"):
-        suite(refusing(code)).test_actions_resolve_through_the_engine()
+        conformance_of(refusing(code)).test_actions_resolve_through_the_engine()
 
 
 def test_a_player_refused_before_the_dice_is_checked_too():
     with pytest.raises(AssertionError, match=r"test: refused to a player: .* 'internal' is one"):
-        suite(refusing("internal")).test_refusals_come_before_the_first_die()
+        conformance_of(refusing("internal")).test_refusals_come_before_the_first_die()
 
 
 def test_a_code_of_the_rulesets_own_passes():
     """Refused every time, the example fails the suite only for resolving nothing."""
     with pytest.raises(AssertionError, match="no action example resolved"):
-        suite(refusing("out_of_reach")).test_actions_resolve_through_the_engine()
-    suite(refusing("out_of_reach")).test_refusals_come_before_the_first_die()
-    suite(refusing("rule_violation")).test_refusals_come_before_the_first_die()
+        conformance_of(refusing("out_of_reach")).test_actions_resolve_through_the_engine()
+    conformance_of(refusing("out_of_reach")).test_refusals_come_before_the_first_die()
+    conformance_of(refusing("rule_violation")).test_refusals_come_before_the_first_die()

@@ -11,8 +11,8 @@ import pytest
 
 from rollbridge.dice import roll_die
 from rollbridge.exceptions import RuleViolation
-from rollbridge.testing import PLAYER, RulesetConformance, RulesetHarness
-from tests.plugins.rollunder import RollUnder
+from rollbridge.testing import PLAYER, RulesetHarness
+from tests.plugins.rollunder import RollUnder, conformance_of
 
 
 class RollsThenRefuses(RollUnder):
@@ -39,10 +39,6 @@ class RefusesFirst(RollsThenRefuses):
         return RollUnder.resolve(self, context, dice)
 
 
-def suite(ruleset) -> RulesetConformance:
-    return type("Suite", (RulesetConformance,), {"ruleset": ruleset})()
-
-
 def test_the_table_holds_the_request_it_will_refuse():
     table = RulesetHarness(RollsThenRefuses(), settings={"approval": True})
     table.add_actor("Hero", {"skill": 7}, actor_id="hero", player=True)
@@ -55,7 +51,7 @@ def test_the_table_holds_the_request_it_will_refuse():
 
 def test_the_suite_fails_it_saying_what_to_change():
     with pytest.raises(AssertionError) as failed:
-        suite(RollsThenRefuses()).test_refusals_come_before_the_first_die()
+        conformance_of(RollsThenRefuses()).test_refusals_come_before_the_first_die()
     assert str(failed.value) == (
         "test: a player's request with its example was held for the GM's approval and "
         "refused only when the GM approved it (no_chance: no chance against that guard): "
@@ -66,5 +62,5 @@ def test_the_suite_fails_it_saying_what_to_change():
 
 
 def test_a_refusal_before_the_dice_passes():
-    suite(RefusesFirst()).test_refusals_come_before_the_first_die()
-    suite(RollUnder()).test_refusals_come_before_the_first_die()
+    conformance_of(RefusesFirst()).test_refusals_come_before_the_first_die()
+    conformance_of(RollUnder()).test_refusals_come_before_the_first_die()
