@@ -34,7 +34,7 @@ from rollbridge.exceptions import InvalidSheet, InvalidState, RuleViolation
 from rollbridge.odds import Distribution, Odds, distribution
 from rollbridge.plain import JSON
 from rollbridge.schema import validate
-from rollbridge.text import Messages, Text, render
+from rollbridge.text import Hides, Messages, Text, render
 
 __all__ = [
     "STATUSES",
@@ -86,11 +86,12 @@ class Track:
     value: int
     max: int
 
-    def to_dict(self, locale: str = "en") -> JSON:
-        """The track as clients get it, its label rendered in ``locale``."""
+    def to_dict(self, locale: str = "en", hides: Hides = None) -> JSON:
+        """The track as clients get it, its label rendered in ``locale`` for an
+        audience (``hides``: see :data:`rollbridge.text.Hides`; None for the GM)."""
         return {
             "key": self.key,
-            "label": render(self.label, locale=locale),
+            "label": render(self.label, locale=locale, hides=hides),
             "value": self.value,
             "max": self.max,
         }
@@ -118,14 +119,16 @@ class CommonState:
     modifier: int = 0
     modifier_note: str | Text = ""
 
-    def to_dict(self, locale: str = "en") -> JSON:
-        """The state as clients get it, its texts rendered in ``locale``."""
+    def to_dict(self, locale: str = "en", hides: Hides = None) -> JSON:
+        """The state as clients get it, its texts rendered in ``locale`` for an
+        audience: a :class:`~rollbridge.text.Private` argument of them reads as in
+        a result (``hides``: see :data:`rollbridge.text.Hides`; None for the GM)."""
         return {
             "status": self.status,
-            "tracks": [t.to_dict(locale) for t in self.tracks],
-            "conditions": [render(c, locale=locale) for c in self.conditions],
+            "tracks": [t.to_dict(locale, hides) for t in self.tracks],
+            "conditions": [render(c, locale=locale, hides=hides) for c in self.conditions],
             "modifier": self.modifier,
-            "modifier_note": render(self.modifier_note, locale=locale),
+            "modifier_note": render(self.modifier_note, locale=locale, hides=hides),
         }
 
 

@@ -22,7 +22,9 @@ pass: a valid contract, example sheets that validate, JSON-safe states, a
 well-formed common state, pure and reproducible resolutions that never mutate
 their input and show every die they roll (as rolled: verifiable dice check it), only
 typed errors, texts whose arguments fit their format specs, turn hooks that touch
-only participants, and
+only participants, refusals made before the first die (a table with approval
+holds a request up to it), GM adjustments (``adjust``) whose states the rules
+take, and
 supplied states (fuzzed with hypothesis) that are either refused with
 ``invalid_state`` or completed into states every action works on, and, for the
 actions a ruleset gives odds of, exact odds that draw no dice::
@@ -44,6 +46,7 @@ from __future__ import annotations
 import copy
 import difflib
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -520,6 +523,38 @@ def _translation_hint(missing: Sequence[tuple[str, str]]) -> str:
     return "; ".join(hints)
 
 
+#: What a ruleset's own refusal code may be: a name in lowercase snake case.
+_CODE = re.compile(r"[a-z][a-z0-9_]{0,63}")
+
+
+def _rollbridge_codes() -> frozenset[str]:
+    """The codes of rollbridge's own errors (every class of :mod:`rollbridge.exceptions`)."""
+    found: set[str] = set()
+    classes: list[type] = [RollbridgeError]
+    while classes:
+        kind = classes.pop()
+        found.add(kind.code)  # type: ignore[attr-defined]
+        classes.extend(kind.__subclasses__())
+    return frozenset(found)
+
+
+def _check_code(refused: RollbridgeError, where: str) -> None:
+    """A ruleset's refusal carries a code of its own: a snake-case name that is none of
+    rollbridge's — clients act on those (``busy`` and ``rate_limited`` are sent again,
+    ``internal`` reads as the server's failure)."""
+    code = refused.code
+    assert isinstance(code, str) and _CODE.fullmatch(code), (
+        f"{where}: the refusal's code is {code!r}: give RuleViolation a code of lowercase "
+        'letters, digits and underscores, starting with a letter (code="no_ammo")'
+    )
+    if type(refused) is RuleViolation and code != RuleViolation.code:
+        assert code not in _rollbridge_codes(), (
+            f"{where}: the refusal's code {code!r} is one of rollbridge's own, which "
+            "clients act on (busy and rate_limited are sent again, internal reads as the "
+            "server's failure): give it a code of your ruleset's (code=\"no_ammo\")"
+        )
+
+
 def _none_resolved(refusals: Mapping[str, RuleViolation]) -> str:
     """Why no action example resolved: each action's first refusal, and what to do."""
     said = "; ".join(f"{name!r}: {refused.code}: {refused}" for name, refused in refusals.items())
@@ -986,6 +1021,7 @@ class RulesetConformance(StateConformance):
                 try:
                     event = harness.resolve(name, params=case["params"], **where)
                 except RuleViolation as refused:
+                    _check_code(refused, f"{name}: refused")
                     refusals.setdefault(name, refused)
                     after = {i: harness.state(i) for i in ids}
                     assert after == before, f"{name}: a refused action changed state"
@@ -1014,6 +1050,77 @@ class RulesetConformance(StateConformance):
                             f"{name}: track {track['key']} of {actor_id} out of bounds"
                         )
         assert resolved, _none_resolved(refusals)
+
+    def test_refusals_come_before_the_first_die(self) -> None:
+        """At a table with ``approval`` a player's request is checked by running
+        ``resolve`` up to its first die, then held for the GM (docs/protocol.md,
+        "Approval"). An example a player may ask for that the rules refuse only after
+        a die was drawn was answered ``pending``, and refused when the GM approved it:
+        the GM read the refusal, and the player's request waited until the GM rejected
+        it. Each example is asked for by a player (the first example actor is theirs)
+        and, when held, approved."""
+        for seed in self.seeds[:4]:
+            harness = RulesetHarness(self.ruleset, seed=seed, settings={"approval": True})
+            ids = []
+            for i, (name, sheet) in enumerate(_example_sheets(self.ruleset).items()):
+                sheet = _example_sheet(self.ruleset, name, sheet)
+                ids.append(harness.add_actor(name, sheet, actor_id=f"a{i}", player=i == 0))
+            for name, case in self._cases():
+                if self.ruleset.actions[name].gm_only:
+                    continue
+                where = self._request_for(name, ids)
+                try:
+                    reply = harness.resolve(name, params=case["params"], who=PLAYER, **where)
+                except RuleViolation as refused:
+                    _check_code(refused, f"{name}: refused to a player")
+                    continue  # refused before its first die, as it should be
+                except RollbridgeError:
+                    continue
+                if reply.get("status") != "pending":
+                    continue
+                try:
+                    harness.request({"type": "approve", "request": reply["pending"]})
+                except (InternalError, PluginError):
+                    raise
+                except RollbridgeError as refused:
+                    raise AssertionError(
+                        f"{name}: a player's request with its example was held for the GM's "
+                        f"approval and refused only when the GM approved it ({refused.code}: "
+                        f"{refused}): at a table with approval a request is checked by running "
+                        "resolve up to its first die, so make every refusal before drawing "
+                        "any die (the dice a refused request drew are shown nowhere)"
+                    ) from None
+
+    def test_adjustments_make_states_the_rules_take(self) -> None:
+        """A GM's ``adjust`` (docs/protocol.md: damage or healing on a common track)
+        of each example actor's tracks — a box, past the track's end, a box healed,
+        past its start — is refused with a typed error, or makes a state that passes
+        ``state_schema_for(sheet)``, comes back unchanged from ``validate_state`` and
+        keeps every track within its bounds. The engine stores what ``adjust``
+        returns unchecked: a state healed below zero would be stored, drawn as a track
+        of −4 boxes, and the GM's ``actor.update`` resending it refused."""
+        if type(self.ruleset).adjust is Ruleset.adjust:
+            pytest.skip("the ruleset does not override adjust (the GM's adjust is refused)")
+        harness, ids = self._harness(self.seeds[0])
+        for actor_id in ids:
+            for track in harness.actor(actor_id)["common"]["tracks"]:
+                past = min(1000, max(1, track["max"]) + 1)  # the request takes ±1000
+                for delta in (1, past, -1, -min(1000, 2 * past)):
+                    where = f"adjust of {actor_id}'s track {track['key']!r} by {delta:+d}"
+                    request = {"type": "adjust", "actor": actor_id, "track": track["key"]}
+                    try:
+                        harness.request({**request, "delta": delta})
+                    except (InternalError, PluginError) as exc:
+                        raise AssertionError(f"{where}: {exc.code}: {exc}") from exc
+                    except RollbridgeError:
+                        continue  # refused: the rules do not take it
+                    sheet = harness.table.actors[actor_id].sheet
+                    _check_made_state(self.ruleset, sheet, harness.state(actor_id), where)
+                    for shown in harness.actor(actor_id)["common"]["tracks"]:
+                        assert 0 <= shown["value"] <= shown["max"], (
+                            f"{where}: track {shown['key']!r} reads {shown['value']} of "
+                            f"{shown['max']}: keep adjust's state within the track"
+                        )
 
     def test_statistics_read_the_rulesets_own_events(self) -> None:
         """A ruleset's :meth:`~rollbridge.contract.Ruleset.statistics` (when it has

@@ -268,18 +268,36 @@ def record_draws(draft: Draft, dice: VerifiableDice) -> None:
             event.data = {**event.data, "draws": draws}
 
 
+NOT_SHOWN = say.plural(
+    "internal.dice_not_shown",
+    "ruleset {ruleset} drew {drawn} die but shows {shown} as its resolution's "
+    "dice: a resolution must show every die it rolls, in the order rolled",
+    "ruleset {ruleset} drew {drawn} dice but shows {shown} as its resolution's "
+    "dice: a resolution must show every die it rolls, in the order rolled",
+    count="drawn",
+)
+# An encounter event's dice are its turn hooks': a hook that rolls and returns None
+# shows none, which the resolution's words above would not tell its author.
+HOOKS_NOT_SHOWN = say.plural(
+    "internal.hook_dice_not_shown",
+    "ruleset {ruleset} drew {drawn} die but shows {shown} in its turn hooks' results: "
+    "a turn hook (on_round_start, on_turn_start, on_turn_end, on_round_end) must show "
+    "every die it rolls in the Resolution it returns, in the order rolled, and one that "
+    "returns None must roll none",
+    "ruleset {ruleset} drew {drawn} dice but shows {shown} in its turn hooks' results: "
+    "a turn hook (on_round_start, on_turn_start, on_turn_end, on_round_end) must show "
+    "every die it rolls in the Resolution it returns, in the order rolled, and one that "
+    "returns None must roll none",
+    count="drawn",
+)
+
+
 def _check_shown(draft: Draft, kind: str, data: JSON, drawn: list[list[int]]) -> None:
     shown = event_dice(kind, data)
     if shown is not None and shown != [(faces, value) for faces, value in drawn]:
+        said = NOT_SHOWN if kind == "resolution" else HOOKS_NOT_SHOWN
         raise InternalError(
-            say.plural(
-                "internal.dice_not_shown",
-                "ruleset {ruleset} drew {drawn} die but shows {shown} as its resolution's "
-                "dice: a resolution must show every die it rolls, in the order rolled",
-                "ruleset {ruleset} drew {drawn} dice but shows {shown} as its resolution's "
-                "dice: a resolution must show every die it rolls, in the order rolled",
-                count="drawn",
-            )(ruleset=repr(draft.table.ruleset.id), drawn=len(drawn), shown=len(shown))
+            said(ruleset=repr(draft.table.ruleset.id), drawn=len(drawn), shown=len(shown))
         )
 
 

@@ -114,9 +114,24 @@ def actor_view(
         "sheet": view.sheet,
         "state": view.state,
         "controllers": [],
-        "common": view.common.to_dict(locale),
+        "common": view.common.to_dict(locale, _npc_hides(ruleset, settings)),
         "limited": True,
     }
+
+
+def _npc_hides(ruleset: Ruleset, settings: Mapping[str, Any]) -> Hides:
+    """What players may not see of a :class:`~rollbridge.text.Private` argument in
+    the texts of an NPC's common state (a condition, the modifier note): whatever
+    aspect the ruleset does not reveal under the table's settings — of the NPC, or of
+    any other actor, whom a view of one actor cannot tell a player's."""
+    revealed: dict[str, bool] = {}
+
+    def hides(actor_id: str, aspect: str) -> bool:
+        if aspect not in revealed:
+            revealed[aspect] = bool(ruleset.reveals(aspect, settings))
+        return not revealed[aspect]
+
+    return hides
 
 
 def hides_for(

@@ -1,0 +1,66 @@
+"""A refusal the rules make only after a die was drawn passes every check of a table
+without approval, and at a table with ``approval`` holds a player's request that
+will be refused: the request is checked by running ``resolve`` up to its first die,
+answered ``pending``, and refused only when the GM approves it — the player's
+request then waits until the GM rejects it. The conformance suite asks for each
+example as a player at such a table (docs/plugins.md, "Testing a ruleset")."""
+
+from __future__ import annotations
+
+import pytest
+
+from rollbridge.dice import roll_die
+from rollbridge.exceptions import RuleViolation
+from rollbridge.testing import PLAYER, RulesetHarness
+from tests.plugins.rollunder import RollUnder, conformance_of
+
+
+class RollsThenRefuses(RollUnder):
+    """Rolls its d10 before it sees that the target's guard leaves no chance."""
+
+    example_sheets = {
+        "Hero": {"skill": 7, "guard": 1, "toughness": 4},
+        "Wall": {"skill": 5, "guard": 9, "toughness": 3},
+    }
+
+    def resolve(self, context, dice):
+        roll_die(dice, 10)
+        if context.actor.sheet["skill"] - context.targets[0].sheet["guard"] <= 1:
+            raise RuleViolation("no chance against that guard", code="no_chance")
+        return super().resolve(context, dice)
+
+
+class RefusesFirst(RollsThenRefuses):
+    """Refuses before it rolls."""
+
+    def resolve(self, context, dice):
+        if context.actor.sheet["skill"] - context.targets[0].sheet["guard"] <= 1:
+            raise RuleViolation("no chance against that guard", code="no_chance")
+        return RollUnder.resolve(self, context, dice)
+
+
+def test_the_table_holds_the_request_it_will_refuse():
+    table = RulesetHarness(RollsThenRefuses(), settings={"approval": True})
+    table.add_actor("Hero", {"skill": 7}, actor_id="hero", player=True)
+    table.add_actor("Wall", {"skill": 5, "guard": 9}, actor_id="wall")
+    held = table.resolve("test", actor="hero", targets=["wall"], who=PLAYER)
+    assert held["status"] == "pending"
+    with pytest.raises(RuleViolation, match="no chance"):
+        table.request({"type": "approve", "request": held["pending"]})
+
+
+def test_the_suite_fails_it_saying_what_to_change():
+    with pytest.raises(AssertionError) as failed:
+        conformance_of(RollsThenRefuses()).test_refusals_come_before_the_first_die()
+    assert str(failed.value) == (
+        "test: a player's request with its example was held for the GM's approval and "
+        "refused only when the GM approved it (no_chance: no chance against that guard): "
+        "at a table with approval a request is checked by running resolve up to its first "
+        "die, so make every refusal before drawing any die (the dice a refused request "
+        "drew are shown nowhere)"
+    )
+
+
+def test_a_refusal_before_the_dice_passes():
+    conformance_of(RefusesFirst()).test_refusals_come_before_the_first_die()
+    conformance_of(RollUnder()).test_refusals_come_before_the_first_die()
