@@ -75,12 +75,22 @@ __all__ = ["OUTCOME_BYTES", "answer_odds", "formula_distribution"]
 
 say = Messages("rollbridge")
 ONE_OF = say("odds.one_of", "odds: give either formula or action, not both and not neither")
-# Translators: {actor} is an actor's name, {part} "sheet" or "state" (a field name: keep it).
-HIDDEN = say(
-    "odds.hidden",
-    "the odds depend on {actor}'s {part}, which players do not see; state it in "
-    "assume.{id}.{part} to compute them from your assumption",
+# Translators: {actor} is an actor's name; assume.{id}.sheet is a field's path: keep it.
+HIDDEN_SHEET = say(
+    "odds.hidden.sheet",
+    "the odds depend on {actor}'s sheet, which players do not see; state it in "
+    "assume.{id}.sheet to compute them from your assumption",
 )
+# Translators: {actor} is an actor's name; assume.{id}.state is a field's path: keep it.
+HIDDEN_STATE = say(
+    "odds.hidden.state",
+    "the odds depend on {actor}'s state, which players do not see; state it in "
+    "assume.{id}.state to compute them from your assumption",
+)
+HIDDEN = {"sheet": HIDDEN_SHEET, "state": HIDDEN_STATE}
+# "odds.hidden" named the part in an argument ({part}: an English word inside every
+# translation) until 6 December; a reply kept from before reads as the new message.
+say.renamed("odds.hidden", by="part", keys={part: f"odds.hidden.{part}" for part in HIDDEN})
 # Translators: {actor} is an actor id.
 NOT_NAMED = say("odds.assume_unknown", "assume: {actor} is neither the acting actor nor a target")
 # Translators: {ruleset} and {action} are ids: keep them.
@@ -183,7 +193,7 @@ def _seen_actor(
         for part, shown in (("sheet", sheet), ("state", state)):
             if shown is None and (stated is None or part not in stated):
                 raise OddsHidden(
-                    HIDDEN(actor=record.name, part=part, id=record.id),
+                    HIDDEN[part](actor=record.name, id=record.id),
                     details={"actor": record.id, "part": part},
                 )
     if stated is None and not limited:
@@ -198,7 +208,7 @@ def _seen_actor(
                 # what players see of this part does not make a whole one (the view
                 # leaves fields out): the asker must state it, not mend the view
                 raise OddsHidden(
-                    HIDDEN(actor=record.name, part=part, id=record.id),
+                    HIDDEN[part](actor=record.name, id=record.id),
                     details={"actor": record.id, "part": part},
                 ) from None
             raise exc from None  # the asker's own assumption: its field named

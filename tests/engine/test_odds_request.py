@@ -119,6 +119,47 @@ def test_a_hidden_sheet_is_refused_naming_the_actor_and_part():
     assert "3" not in message  # the hidden armour is not in the refusal
 
 
+@pytest.mark.parametrize("locale", ["cs", "de", "ru"])
+@pytest.mark.parametrize(
+    ("ruleset", "npc", "asked", "part"),
+    [("bandits", {"kind": "extra", "armour": 3, "pierce": 1}, "harm", "sheet"),
+     ("techlevel", None, "hit", "state")],
+)  # fmt: skip
+def test_a_hidden_part_is_named_in_the_players_language(locale, ruleset, npc, asked, part):
+    """The refusal named the part by its field's English word inside every
+    translation ("šance závisí na sheet postavy Guard"): the word is the language's,
+    and only the path to state it keeps the field's name."""
+    if ruleset == "techlevel":
+        service = table("techlevel", techlevel_npc(4, []))
+        fields = {**TL_HIT, "assume": {"npc": {"sheet": techlevel_npc(3, [])}}}
+    else:
+        service, fields = table(ruleset, npc), HARM
+    try:
+        service.handle("t", {"type": "odds", "id": "q", **fields}, PLAYER)
+    except RollbridgeError as exc:
+        assert exc.code == "odds_hidden" and exc.details["part"] == part
+        said = exc.render(locale)
+    else:
+        raise AssertionError("not refused")
+    assert f"assume.npc.{part}" in said and "Guard" in said
+    assert part not in said.replace(f"assume.npc.{part}", ""), said
+
+
+@pytest.mark.parametrize("part", ["sheet", "state"])
+def test_a_refusal_kept_from_before_reads_as_the_new_message(part):
+    """A reply kept under the old id (``odds.hidden`` with ``part``) reads as the
+    message of its part, in English and in Czech."""
+    from rollbridge.text import render
+
+    stored = {"id": "rollbridge.odds.hidden", "args": {"actor": "Guard", "part": part, "id": "npc"}}
+    assert render(stored) == (
+        f"the odds depend on Guard's {part}, which players do not see; state it in "
+        f"assume.npc.{part} to compute them from your assumption"
+    )
+    czech = render(stored, locale="cs")
+    assert not czech.startswith("[") and part not in czech.replace(f"assume.npc.{part}", "")
+
+
 def test_odds_from_an_assumption_equal_the_gms_odds_of_the_same_numbers():
     sheet = {"kind": "extra", "armour": 2, "pierce": 1}
     service = table("bandits", sheet)
