@@ -14,8 +14,8 @@ import { gmRecord, setting } from "./settings.mjs";
 import { Connection } from "../client/connection.mjs";
 import { CONNECTION_LABELS, labelOf, ROLE_LABELS } from "../client/i18n.mjs";
 import {
-  DIALECT, errorFromReply, localeNotice, newRequestId, noticeData, noticeText, resolveMessage, RollbridgeError, ROLL_MODES,
-  rollMessage, shownError,
+  DIALECT, errorFromReply, localeNotice, noticeData, noticeText, resolveMessage, RollbridgeError, ROLL_MODES,
+  rollMessage, shownError, userRequestId,
 } from "../core/protocol.mjs";
 import {
   cardAudience, refusesRequesterSees, requesterCard, RollModeNotes, SECRET_MODES, withoutRequesterSees,
@@ -360,7 +360,8 @@ export class FoundryClient {
       const key = this.#notConnectedKey();
       throw Object.assign(new Error(game.i18n.localize(key)), { key, data: {} });
     }
-    const id = message.id ?? newRequestId();
+    // the id names this user: a player's card of the request is trusted only as its author's (cardTrusted)
+    const id = message.id ?? userRequestId(game.user?.id);
     this.ownRequests.add(id);
     if (message.rollMode) await this.#noteMode(id, message.rollMode);
     const sent = { ...message, id };
