@@ -93,11 +93,11 @@ const shown = (messages, elements) => Object.fromEntries(Object.entries(messages
   return [name, [buttons, line ? line[2].trim() : ""].join("|")];
 }));
 
-function welcome(ws, { seq, pending, resume = null }) {
+function welcome(ws, { seq, pending, resume = null, settled = null }) {
   const hello = ws.messages().filter((m) => m.type === "hello").at(-1);
   ws.receive({
     type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq, locale: "en",
-    ...(resume ? { resume } : {}),
+    ...(resume ? { resume } : {}), ...(settled ? { settled } : {}),
     table: { id: "t1", actors: [], pending: pending.map((id) => ({ pending: id, type: "resolve", id: `x-${id}` })) },
   });
 }
@@ -247,6 +247,45 @@ test("a request that began waiting while the GM's client was away, its welcome a
   for (let i = 0; i < 50 && again.messages().at(-1).type !== "approve"; i++) await new Promise((r) => setImmediate(r));
   assert.deepEqual({ ...again.messages().at(-1), id: undefined }, { type: "approve", request: "p9", id: undefined });
 });
+
+for (const generation of [12, 13]) {
+  test(`v${generation}: a snapshot after an outage: the welcome's settled says Approved, or Rejected with the GM's reason, and the GM's record keeps it`, async () => {
+    const { messages, elements } = await reloadedPage(generation);
+    client.start();
+    const first = FakeWebSocket.last();
+    first.open();
+    welcome(first, { seq: 6, pending: ["p3", "p4", "p5", "p6"] });
+    await settle(client);
+    // the network drops; meanwhile the web view approved p3, rejected p4 with a reason
+    // and p6 without, and the log moved past the resume: a snapshot, no event of them
+    first.drop();
+    client.nudge();
+    const second = FakeWebSocket.last();
+    second.open();
+    const reason = "not in this <b>scene</b>";
+    welcome(second, {
+      seq: 1200, pending: ["p5"], resume: { recovered: false, missed: 0 },
+      settled: [
+        { pending: "p3", outcome: "approved", seq: 1190 }, { pending: "p4", outcome: "rejected", seq: 1191, reason },
+        { pending: "p6", outcome: "rejected", seq: 1192 },
+        // what the server never sends is not read: a pending still listed, another outcome
+        { pending: "p5", outcome: "rejected", seq: 1193 }, { pending: "p7", outcome: "maybe", seq: 1194 },
+      ],
+    });
+    await settle(client);
+    assert.deepEqual(shown(messages, elements), {
+      p3: "|Approved", p4: "|Rejected", p5: "approve reject|", p6: "|Rejected", foreign: "|",
+    }, "not 'No longer waiting for approval'");
+    assert.equal(reasonShown(messages.p4, elements), "“not in this &lt;b&gt;scene&lt;/b&gt;”");
+    assert.deepEqual(game.settings.get("rollbridge", "outcomes"), { tables: [{ table: "t1", settled: {
+      "1:p3": { outcome: "approved" }, "1:p4": { outcome: "rejected", reason }, "1:p6": { outcome: "rejected" },
+    } }] }, "kept in the GM's record");
+    assert.equal(Standin.log.settingsSet.filter((id) => id === "rollbridge.outcomes").length, 1, "in one write");
+    // and a reload reads it from the record, before the welcome
+    const { again, elements: drawnAgain } = await reloadKeeping(messages, generation);
+    assert.deepEqual(shown(again, drawnAgain), { p3: "|Approved", p4: "|Rejected", p5: "|", p6: "|Rejected", foreign: "|" });
+  });
+}
 
 for (const generation of [12, 13]) {
   test(`v${generation}: a request settled before the GM's reload: its card says Approved or Rejected after it, as the GM's client kept it in the world setting`, async () => {

@@ -16,26 +16,14 @@
 // table's id may be "42".)
 
 import { OUTCOMES } from "./approvals.mjs";
-import { REASON_MAX } from "./rejection.mjs";
+import { validReason } from "./rejection.mjs";
+
+export { validReason };
 
 /** How many settled requests the record keeps per table (the newest). */
 export const KEPT_OUTCOMES = 200;
 /** How many tables the record keeps (those written last). */
 export const KEPT_TABLES = 5;
-
-/** The bidirectional controls, which the server refuses in a reason. */
-const BIDI = /[\u202a-\u202e\u2066-\u2069]/u;
-
-/**
- * A reason as the server sends one (a string of at most REASON_MAX characters, not
- * blank, without a bidirectional control), else null.
- * @param {unknown} reason
- * @returns {string | null}
- */
-export function validReason(reason) {
-  if (typeof reason !== "string" || !reason.trim() || [...reason].length > REASON_MAX || BIDI.test(reason)) return null;
-  return reason;
-}
 
 /** A table's key of a request. */
 const requestKey = (epoch, pending) => `${epoch}:${pending}`;

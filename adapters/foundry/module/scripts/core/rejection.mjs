@@ -10,6 +10,20 @@ import { escapeHtml } from "./card.mjs";
  * most 500 characters; core/engine/requests.py). */
 export const REASON_MAX = 500;
 
+/** The bidirectional controls, which the server refuses in a reason. */
+const BIDI = /[\u202a-\u202e\u2066-\u2069]/u;
+
+/**
+ * A reason as the server sends one (a string of at most REASON_MAX characters, not
+ * blank, without a bidirectional control), else null.
+ * @param {unknown} reason
+ * @returns {string | null}
+ */
+export function validReason(reason) {
+  if (typeof reason !== "string" || !reason.trim() || [...reason].length > REASON_MAX || BIDI.test(reason)) return null;
+  return reason;
+}
+
 /**
  * The dialog's content: one text field named `reason`, labelled, at most REASON_MAX
  * characters long (the browser stops the typing there).
