@@ -386,6 +386,58 @@ test("a reason a player could have written, or one the server never sends, is no
   assert.equal(reasonShown(await card(seq, `p${seq}`, skulls), elements), `“${skulls}”`);
 });
 
+/** Reasons of zero-width characters alone, as a log written before the server blanked
+ * them keeps them (and replays them): each shows nothing. */
+const BLANK_REASONS = ["\u200b", "\u200b\u200d \u2060", "\ufeff\u3164", "\u2800\u180e", "\u{e0020}\u{e0041}", "\u00ad\u034f"];
+
+for (const generation of [12, 13]) {
+  test(`v${generation}: a reason of zero-width characters alone (an old log's) is no reason: Rejected alone, none kept, the player told without one`, async () => {
+    const { messages, elements } = await reloadedPage(generation);
+    client.start();
+    const ws = FakeWebSocket.last();
+    ws.open();
+    welcome(ws, { seq: 6, pending: ["p3", "p4", "p5", "p6"] });
+    // replayed from the log: two rejections whose reasons show nothing, one with words
+    const rejected = (seq, pending, reason) => ({ type: "event", table: "t1", epoch: 1, seq, kind: "approval.rejected", gm_only: true, data: { pending, reason }, actors: [] });
+    ws.receive(rejected(7, "p3", BLANK_REASONS[1]));
+    ws.receive(rejected(8, "p4", BLANK_REASONS[4]));
+    ws.receive(rejected(9, "p5", "\u200bnot now"));
+    await settle(client);
+    assert.deepEqual([reasonShown(messages.p3, elements), reasonShown(messages.p4, elements)], [null, null], "no empty quotes");
+    assert.equal(reasonShown(messages.p5, elements), "“\u200bnot now”", "words among them still shown");
+    assert.deepEqual(game.settings.get("rollbridge", "outcomes").tables[0].settled, {
+      "1:p3": { outcome: "rejected" }, "1:p4": { outcome: "rejected" }, "1:p5": { outcome: "rejected", reason: "\u200bnot now" },
+    }, "none kept in the GM's record");
+    // a record an earlier version wrote with such a reason, read after a reload
+    const record = { tables: [{ table: "t1", settled: Object.fromEntries(BLANK_REASONS.map((reason, i) => [`1:p${10 + i}`, { outcome: "rejected", reason }])) }] };
+    await game.settings.set("rollbridge", "outcomes", record);
+    const cards = {};
+    for (let i = 0; i < BLANK_REASONS.length; i++) cards[i] = await ChatMessage._fromWorld({ data: approvalCard(10 + i, `p${10 + i}`), user: GM });
+    assert.deepEqual(Object.values(cards).map((card) => reasonShown(card, elements)), BLANK_REASONS.map(() => null));
+    assert.deepEqual(Object.values(shown(cards, elements)), BLANK_REASONS.map(() => "|Rejected"));
+    // the player whose request it was: told, without a reason
+    client.stop();
+    await world({ users: USERS, user: USERS[1]._id, generation });
+    await registerModuleSettings();
+    client = new FoundryClient();
+    client.start();
+    const mine = FakeWebSocket.last();
+    mine.open();
+    const hello = mine.messages().find((m) => m.type === "hello");
+    mine.receive({ type: "welcome", id: hello.id, protocol: 1, role: "player", epoch: 1, seq: 2, locale: "en", table: { id: "t1", actors: [] } });
+    await settle(client);
+    const asked = client.roll("1d6");
+    for (let i = 0; i < 50 && mine.messages().at(-1).type !== "foundry.roll"; i++) await new Promise((r) => setImmediate(r));
+    const sent = mine.messages().at(-1);
+    mine.receive({ type: "result", id: sent.id, status: "pending", pending: "p3" });
+    await asked;
+    Standin.log.notifications.length = 0;
+    mine.receive({ type: "event", table: "t1", epoch: 1, seq: 3, kind: "approval.rejected", data: { pending: "p3", request: sent.id, type: "roll", requested_by: "alice", reason: BLANK_REASONS[0] }, actors: [] });
+    await settle(client);
+    assert.deepEqual(Standin.log.notifications.map((n) => n.text), ["rollbridge: the GM rejected your request."]);
+  });
+}
+
 test("an outcome a player wrote on their own waiting card takes neither Approve nor Reject from the GM's card", async () => {
   const { messages, elements } = await reloadedPage(13);
   const [, PLAYER] = USERS.map((u) => u._id);

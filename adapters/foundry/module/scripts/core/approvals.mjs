@@ -152,11 +152,13 @@ export function settledBy(event) {
 }
 
 /** The reason an `approval.rejected` event gives (the GM's own words, `data.reason`),
- * or null for another event or none given (the server sends "" then). */
+ * or null for another event, none given (the server sends "" then), or one that is
+ * no reason as the server sends one (validReason: one of zero-width characters
+ * alone, logged before the server blanked them, shows nothing). */
 export function rejectionReason(event) {
   const data = event?.data ?? {};
   if (event?.kind !== "approval.rejected" || typeof data.pending !== "string") return null;
-  return typeof data.reason === "string" && data.reason.trim() ? data.reason : null;
+  return validReason(data.reason);
 }
 
 /** How a pending request was settled, as a GM's client keeps it (core/outcomes.mjs; an

@@ -24,6 +24,7 @@ import { applyRequestId, buttonRequest, UndoTracker } from "../core/buttons.mjs"
 import { hookCards } from "../core/hooks.mjs";
 import { approvalPosted, Approvals, rejectionReason, settledBy, welcomeSettled } from "../core/approvals.mjs";
 import { withOutcome } from "../core/outcomes.mjs";
+import { validReason } from "../core/rejection.mjs";
 import { heldKey, HeldRequests, logMovedOn, notRemembered, refusedForNow, repeatOf, repeatUnknown, tokenMark } from "../core/held.mjs";
 import { askGM } from "./relay.mjs";
 import { authoredByGM, followUndoButtons, redrawSettled, redrawUndoButtons } from "./buttons.mjs";
@@ -1061,7 +1062,9 @@ export class FoundryClient {
   #tellRejected(id, why) {
     if (this.rejectionsTold.has(id)) return;
     this.rejectionsTold.add(id);
-    const reason = String(why ?? "").trim();
+    // the GM's words as the server sends them: one of zero-width characters alone (a
+    // rejection logged before the server blanked them) shows nothing, so none
+    const reason = validReason(why)?.trim() ?? "";
     const text = reason
       ? game.i18n.format("ROLLBRIDGE.Notice.RequestRejectedReason", { reason: noticeText(reason) })
       : game.i18n.localize("ROLLBRIDGE.Notice.RequestRejected");
