@@ -191,9 +191,10 @@ test("a press the server answers not_pending: the card says the request no longe
 // A player's /rb do at a table with `approval` is answered {status: "pending"}: before
 // this the player read nothing at all, and nothing either when the GM rejected it.
 
-test("a player's request held for the GM's approval is said; its rejection told the player alone, the GM's reason as text", async () => {
+/** The player's page (a new client) welcomed at table t1 at seq 2: its socket. */
+async function playerPage(generation) {
   client?.stop();
-  await world({ users: USERS, user: USERS[1]._id, generation: 13 });
+  await world({ users: USERS, user: USERS[1]._id, generation });
   await registerModuleSettings();
   client = new FoundryClient();
   client.start();
@@ -202,6 +203,11 @@ test("a player's request held for the GM's approval is said; its rejection told 
   const hello = ws.messages().find((m) => m.type === "hello");
   ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "player", epoch: 1, seq: 2, locale: "en", table: { id: "t1", actors: [] } });
   await settle(client);
+  return ws;
+}
+
+test("a player's request held for the GM's approval is said; its rejection told the player alone, the GM's reason as text", async () => {
+  const ws = await playerPage(13);
   Standin.log.notifications.length = 0;
   const asked = client.resolve("attack", { actor: "alice-pc", targets: ["guard"], params: { weapon: "Hackler" } });
   for (let i = 0; i < 50 && ws.messages().at(-1).type !== "resolve"; i++) await new Promise((r) => setImmediate(r));
@@ -416,16 +422,7 @@ for (const generation of [12, 13]) {
     assert.deepEqual(Object.values(cards).map((card) => reasonShown(card, elements)), BLANK_REASONS.map(() => null));
     assert.deepEqual(Object.values(shown(cards, elements)), BLANK_REASONS.map(() => "|Rejected"));
     // the player whose request it was: told, without a reason
-    client.stop();
-    await world({ users: USERS, user: USERS[1]._id, generation });
-    await registerModuleSettings();
-    client = new FoundryClient();
-    client.start();
-    const mine = FakeWebSocket.last();
-    mine.open();
-    const hello = mine.messages().find((m) => m.type === "hello");
-    mine.receive({ type: "welcome", id: hello.id, protocol: 1, role: "player", epoch: 1, seq: 2, locale: "en", table: { id: "t1", actors: [] } });
-    await settle(client);
+    const mine = await playerPage(generation);
     const asked = client.roll("1d6");
     for (let i = 0; i < 50 && mine.messages().at(-1).type !== "foundry.roll"; i++) await new Promise((r) => setImmediate(r));
     const sent = mine.messages().at(-1);

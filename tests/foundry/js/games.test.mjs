@@ -142,16 +142,21 @@ test("F2: a whispered card's dice in a hidden tab hold up neither its card nor l
   delete game.dice3d;
 });
 
-test("F3: the GM's client resuming after a reload does not post again a card a player's client posted meanwhile", async () => {
-  const users = (gmActive) => [{ ...USERS[0], active: gmActive }, USERS[1]];
-  // the player's browser while the GM's page reloads: no active GM, so it posts its own card
+/** A player's client (`user`) in a world of `users`, welcomed as a player at seq 4: its socket. */
+async function playerClient({ users, user, generation }) {
   client?.stop();
-  await world({ users: users(false), user: PLAYER, generation: 13 });
+  await world({ users, user, generation });
   await registerModuleSettings();
   game.ready = true;
   client = new FoundryClient();
   client.start();
-  let ws = welcomeClient(client, { role: "player", seq: 4 });
+  return welcomeClient(client, { role: "player", seq: 4 });
+}
+
+test("F3: the GM's client resuming after a reload does not post again a card a player's client posted meanwhile", async () => {
+  const users = (gmActive) => [{ ...USERS[0], active: gmActive }, USERS[1]];
+  // the player's browser while the GM's page reloads: no active GM, so it posts its own card
+  let ws = await playerClient({ users: users(false), user: PLAYER, generation: 13 });
   const rolled = client.roll("1d6");
   for (let i = 0; i < 50 && !ws.messages().some((m) => m.type === "foundry.roll"); i++) await new Promise((r) => setImmediate(r));
   const request = ws.messages().find((m) => m.type === "foundry.roll");
@@ -261,13 +266,7 @@ for (const generation of [12, 13]) {
     const cardsBy = (seq, author) => [...game.messages.values()].filter((m) => m.flags.rollbridge?.seq === seq && (m.author?.id ?? m.author) === author);
     // Alice's browser while the GM is away: she rolls, and Mallory, who receives the
     // event with its request id too, posts a card naming it first
-    client?.stop();
-    await world({ users: users(false), user: ALICE, generation });
-    await registerModuleSettings();
-    game.ready = true;
-    client = new FoundryClient();
-    client.start();
-    let ws = welcomeClient(client, { role: "player", seq: 4 });
+    let ws = await playerClient({ users: users(false), user: ALICE, generation });
     const rolled = client.roll("1d6");
     const request = await until(() => ws.messages().find((m) => m.type === "foundry.roll"), "Alice's roll");
     assert.match(request.id, new RegExp(`^fvtt@${ALICE}-`), "the request's id names Alice");
