@@ -5,16 +5,21 @@ Requests become pending in :mod:`rollbridge.engine.pending`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rollbridge.engine import rolls
 from rollbridge.engine.context import RequestContext, reply_for
-from rollbridge.engine.model import Principal
+from rollbridge.engine.model import Event, Principal
 from rollbridge.engine.requests import Request
 from rollbridge.exceptions import UnknownRequest
 from rollbridge.names import shows_nothing
 from rollbridge.plain import JSON
 from rollbridge.text import Messages
 
-__all__ = ["approve", "pending_entry", "reject"]
+__all__ = ["SETTLED_LISTED", "approve", "pending_entry", "reject", "settled_requests"]
+
+#: How many settled requests :func:`settled_requests` lists at most (the newest).
+SETTLED_LISTED = 200
 
 say = Messages("rollbridge")
 
@@ -80,3 +85,29 @@ def reject(ctx: RequestContext) -> JSON:
         "reason": reason,
     }
     return reply_for(event, ctx.who)
+
+
+def settled_requests(events: Iterable[Event], epoch: int) -> list[JSON]:
+    """How the pending requests that ``events`` of ``epoch`` settle were settled, as a
+    GM's welcome lists them (docs/protocol.md, ``settled``): ``{"pending", "outcome":
+    "approved" | "rejected", "seq"}``, a rejection's ``reason`` too when it shows
+    something (one logged before reasons that show nothing were blanked is left out),
+    in seq order, the newest :data:`SETTLED_LISTED`. An approved request's event names
+    it in ``data.approved``; an ``approval.rejected`` event in ``data.pending``."""
+    settled: dict[str, JSON] = {}
+    for event in events:
+        if event.epoch != epoch:
+            continue
+        data = event.data
+        if event.kind == "approval.rejected" and isinstance(data.get("pending"), str):
+            entry: JSON = {"pending": data["pending"], "outcome": "rejected", "seq": event.seq}
+            reason = data.get("reason")
+            if isinstance(reason, str) and not shows_nothing(reason):
+                entry["reason"] = reason
+        elif isinstance(data.get("approved"), str):
+            entry = {"pending": data["approved"], "outcome": "approved", "seq": event.seq}
+        else:
+            continue
+        settled.pop(entry["pending"], None)  # the latest word on it, last
+        settled[entry["pending"]] = entry
+    return list(settled.values())[-SETTLED_LISTED:]

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 from rollbridge.dice.sources import DiceSource, SecureDice
 from rollbridge.dice.verifiable import DiceKey
+from rollbridge.engine.approvals import settled_requests
 from rollbridge.engine.context import SECRET_NOTE
 from rollbridge.engine.model import Event, Principal
 from rollbridge.engine.odds import answer_odds
@@ -272,6 +273,12 @@ class _Writing:
     outcome: Outcome
     generation: int
     waiting: dict[str, list[_Asker]] = field(default_factory=dict)
+
+
+def _continues(resume: Mapping[str, Any], missed: list[Event] | None) -> bool:
+    """Whether the events read for a resume (:meth:`TableProtocol._read_done`) are
+    exactly those after its seq: else its welcome is a snapshot."""
+    return bool(missed) and missed[0].seq == resume["seq"] + 1  # type: ignore[index]
 
 
 def described_ruleset(table: Table, locale: str) -> JSON:
@@ -1191,7 +1198,9 @@ class TableProtocol:
         seq) and, with ``resume`` (its last epoch and seq) when every later event is
         retained, exactly the events it missed (``recovered: true``); then every
         event made durable from now on. The member holds the table until it leaves
-        (:meth:`leave`); one that left already joins nothing."""
+        (:meth:`leave`); one that left already joins nothing. A GM whose resume is
+        answered with a snapshot is told how the requests the retained log settles
+        were settled (:meth:`_settled_welcome`)."""
         if member.gone:
             return []
         self._attached[member] = None
@@ -1212,8 +1221,11 @@ class TableProtocol:
             refuse = self._counting_error(self._read_failed(asker, "reading the missed events"))
 
             def resumed(stored: list[Event] | None) -> Effects:
+                missed = self._read_done(stored)
+                if member.principal.is_gm and not member.gone and not _continues(resume, missed):
+                    return self._settled_welcome(member, resume)  # some left the log
                 effects = self._guarded(asker, lambda: self._welcome(
-                    member, resume, self._recalled(self._read_done(stored)), recovered=True
+                    member, resume, self._recalled(missed), recovered=True
                 ))  # fmt: skip
                 if member not in self.members:  # refused, or failed on a bug
                     self.not_welcomed(member)
@@ -1225,7 +1237,42 @@ class TableProtocol:
 
             read.on_result, read.on_error = resumed, failed
             return [read]
+        where = None if resume is None else (resume.get("epoch"), seq)
+        if member.principal.is_gm and where not in (None, (info.epoch, self.durable_seq)):
+            return self._settled_welcome(member, resume)  # another epoch, or ahead
         return self._welcome(member, resume, None)
+
+    def _settled_welcome(self, member: Member, resume: Mapping[str, Any]) -> Effects:
+        """The ``welcome`` of a GM whose resume is answered with a snapshot, listing
+        how the requests the retained log settles in this epoch were settled
+        (``settled``: :func:`~rollbridge.engine.approvals.settled_requests`), read from
+        the log first: the GM's client saw none of those events, and its cards of
+        them would otherwise say only that they no longer wait. A read that fails
+        (or does not reach the log) leaves ``settled`` out, the welcome as before."""
+        self._reading += 1
+        # a client that left before its turn came has nothing read for it
+        needed = lambda: not member.gone  # noqa: E731
+        read = ReadRetained(table_id=self.id, latest=self.durable_seq, needed=needed)
+        asker = _Asker(member.origin, member, member.hello_id, member.locale, gm=True)
+
+        def listed(stored: list[Event] | None) -> Effects:
+            events = self._read_done(stored)
+            epoch = self.table.info.epoch
+            effects = self._guarded(asker, lambda: self._welcome(
+                member, resume, None,
+                settled=None if events is None else settled_requests(events, epoch),
+            ))  # fmt: skip
+            if member not in self.members:  # refused, or failed on a bug
+                self.not_welcomed(member)
+            return effects
+
+        def unread(error: BaseException) -> Effects:
+            log.log(store_level(error), "table %s: reading the settled requests failed: %s",
+                    self.id, store_cause(error))  # fmt: skip
+            return listed(None)
+
+        read.on_result, read.on_error = listed, unread
+        return [read]
 
     def not_welcomed(self, member: Member) -> None:
         """``member``'s ``hello`` is refused after it was given to :meth:`join` (its
@@ -1261,6 +1308,7 @@ class TableProtocol:
         missed: list[Event] | None,
         *,
         recovered: bool = False,
+        settled: list[JSON] | None = None,
     ) -> Effects:
         if member.gone:  # it left while its missed events were read
             return []
@@ -1269,6 +1317,8 @@ class TableProtocol:
             welcome = welcome_message(member.hello_id, fields)
             if member.notes:
                 welcome["notes"] = list(member.notes)
+            if settled is not None:  # a GM's snapshot (:meth:`_settled_welcome`)
+                welcome["settled"] = settled
             if resume is not None:
                 info = self.table.info
                 if missed is None and not recovered:  # nothing was read: is it up to date?
@@ -1308,6 +1358,8 @@ class TableProtocol:
                 reason = "too_far_behind"  # the missed events would not fit
             backlog = []
             welcome["resume"] = {"recovered": False, "missed": 0, "reason": reason}
+            if member.principal.is_gm:  # the missed events say how the requests went
+                welcome["settled"] = settled_requests(missed or (), self.table.info.epoch)
             frames = [(member, member.encode(welcome))]
             break
         self.members[member] = None

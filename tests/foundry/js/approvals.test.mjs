@@ -93,11 +93,11 @@ const shown = (messages, elements) => Object.fromEntries(Object.entries(messages
   return [name, [buttons, line ? line[2].trim() : ""].join("|")];
 }));
 
-function welcome(ws, { seq, pending, resume = null }) {
+function welcome(ws, { seq, pending, resume = null, settled = null }) {
   const hello = ws.messages().filter((m) => m.type === "hello").at(-1);
   ws.receive({
     type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq, locale: "en",
-    ...(resume ? { resume } : {}),
+    ...(resume ? { resume } : {}), ...(settled ? { settled } : {}),
     table: { id: "t1", actors: [], pending: pending.map((id) => ({ pending: id, type: "resolve", id: `x-${id}` })) },
   });
 }
@@ -191,9 +191,10 @@ test("a press the server answers not_pending: the card says the request no longe
 // A player's /rb do at a table with `approval` is answered {status: "pending"}: before
 // this the player read nothing at all, and nothing either when the GM rejected it.
 
-test("a player's request held for the GM's approval is said; its rejection told the player alone, the GM's reason as text", async () => {
+/** The player's page (a new client) welcomed at table t1 at seq 2: its socket. */
+async function playerPage(generation) {
   client?.stop();
-  await world({ users: USERS, user: USERS[1]._id, generation: 13 });
+  await world({ users: USERS, user: USERS[1]._id, generation });
   await registerModuleSettings();
   client = new FoundryClient();
   client.start();
@@ -202,6 +203,11 @@ test("a player's request held for the GM's approval is said; its rejection told 
   const hello = ws.messages().find((m) => m.type === "hello");
   ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "player", epoch: 1, seq: 2, locale: "en", table: { id: "t1", actors: [] } });
   await settle(client);
+  return ws;
+}
+
+test("a player's request held for the GM's approval is said; its rejection told the player alone, the GM's reason as text", async () => {
+  const ws = await playerPage(13);
   Standin.log.notifications.length = 0;
   const asked = client.resolve("attack", { actor: "alice-pc", targets: ["guard"], params: { weapon: "Hackler" } });
   for (let i = 0; i < 50 && ws.messages().at(-1).type !== "resolve"; i++) await new Promise((r) => setImmediate(r));
@@ -247,6 +253,45 @@ test("a request that began waiting while the GM's client was away, its welcome a
   for (let i = 0; i < 50 && again.messages().at(-1).type !== "approve"; i++) await new Promise((r) => setImmediate(r));
   assert.deepEqual({ ...again.messages().at(-1), id: undefined }, { type: "approve", request: "p9", id: undefined });
 });
+
+for (const generation of [12, 13]) {
+  test(`v${generation}: a snapshot after an outage: the welcome's settled says Approved, or Rejected with the GM's reason, and the GM's record keeps it`, async () => {
+    const { messages, elements } = await reloadedPage(generation);
+    client.start();
+    const first = FakeWebSocket.last();
+    first.open();
+    welcome(first, { seq: 6, pending: ["p3", "p4", "p5", "p6"] });
+    await settle(client);
+    // the network drops; meanwhile the web view approved p3, rejected p4 with a reason
+    // and p6 without, and the log moved past the resume: a snapshot, no event of them
+    first.drop();
+    client.nudge();
+    const second = FakeWebSocket.last();
+    second.open();
+    const reason = "not in this <b>scene</b>";
+    welcome(second, {
+      seq: 1200, pending: ["p5"], resume: { recovered: false, missed: 0 },
+      settled: [
+        { pending: "p3", outcome: "approved", seq: 1190 }, { pending: "p4", outcome: "rejected", seq: 1191, reason },
+        { pending: "p6", outcome: "rejected", seq: 1192 },
+        // what the server never sends is not read: a pending still listed, another outcome
+        { pending: "p5", outcome: "rejected", seq: 1193 }, { pending: "p7", outcome: "maybe", seq: 1194 },
+      ],
+    });
+    await settle(client);
+    assert.deepEqual(shown(messages, elements), {
+      p3: "|Approved", p4: "|Rejected", p5: "approve reject|", p6: "|Rejected", foreign: "|",
+    }, "not 'No longer waiting for approval'");
+    assert.equal(reasonShown(messages.p4, elements), "“not in this &lt;b&gt;scene&lt;/b&gt;”");
+    assert.deepEqual(game.settings.get("rollbridge", "outcomes"), { tables: [{ table: "t1", settled: {
+      "1:p3": { outcome: "approved" }, "1:p4": { outcome: "rejected", reason }, "1:p6": { outcome: "rejected" },
+    } }] }, "kept in the GM's record");
+    assert.equal(Standin.log.settingsSet.filter((id) => id === "rollbridge.outcomes").length, 1, "in one write");
+    // and a reload reads it from the record, before the welcome
+    const { again, elements: drawnAgain } = await reloadKeeping(messages, generation);
+    assert.deepEqual(shown(again, drawnAgain), { p3: "|Approved", p4: "|Rejected", p5: "|", p6: "|Rejected", foreign: "|" });
+  });
+}
 
 for (const generation of [12, 13]) {
   test(`v${generation}: a request settled before the GM's reload: its card says Approved or Rejected after it, as the GM's client kept it in the world setting`, async () => {
@@ -346,6 +391,49 @@ test("a reason a player could have written, or one the server never sends, is no
   const skulls = "\u{1F480}".repeat(REASON_MAX);
   assert.equal(reasonShown(await card(seq, `p${seq}`, skulls), elements), `“${skulls}”`);
 });
+
+/** Reasons of zero-width characters alone, as a log written before the server blanked
+ * them keeps them (and replays them): each shows nothing. */
+const BLANK_REASONS = ["\u200b", "\u200b\u200d \u2060", "\ufeff\u3164", "\u2800\u180e", "\u{e0020}\u{e0041}", "\u00ad\u034f"];
+
+for (const generation of [12, 13]) {
+  test(`v${generation}: a reason of zero-width characters alone (an old log's) is no reason: Rejected alone, none kept, the player told without one`, async () => {
+    const { messages, elements } = await reloadedPage(generation);
+    client.start();
+    const ws = FakeWebSocket.last();
+    ws.open();
+    welcome(ws, { seq: 6, pending: ["p3", "p4", "p5", "p6"] });
+    // replayed from the log: two rejections whose reasons show nothing, one with words
+    const rejected = (seq, pending, reason) => ({ type: "event", table: "t1", epoch: 1, seq, kind: "approval.rejected", gm_only: true, data: { pending, reason }, actors: [] });
+    ws.receive(rejected(7, "p3", BLANK_REASONS[1]));
+    ws.receive(rejected(8, "p4", BLANK_REASONS[4]));
+    ws.receive(rejected(9, "p5", "\u200bnot now"));
+    await settle(client);
+    assert.deepEqual([reasonShown(messages.p3, elements), reasonShown(messages.p4, elements)], [null, null], "no empty quotes");
+    assert.equal(reasonShown(messages.p5, elements), "“\u200bnot now”", "words among them still shown");
+    assert.deepEqual(game.settings.get("rollbridge", "outcomes").tables[0].settled, {
+      "1:p3": { outcome: "rejected" }, "1:p4": { outcome: "rejected" }, "1:p5": { outcome: "rejected", reason: "\u200bnot now" },
+    }, "none kept in the GM's record");
+    // a record an earlier version wrote with such a reason, read after a reload
+    const record = { tables: [{ table: "t1", settled: Object.fromEntries(BLANK_REASONS.map((reason, i) => [`1:p${10 + i}`, { outcome: "rejected", reason }])) }] };
+    await game.settings.set("rollbridge", "outcomes", record);
+    const cards = {};
+    for (let i = 0; i < BLANK_REASONS.length; i++) cards[i] = await ChatMessage._fromWorld({ data: approvalCard(10 + i, `p${10 + i}`), user: GM });
+    assert.deepEqual(Object.values(cards).map((card) => reasonShown(card, elements)), BLANK_REASONS.map(() => null));
+    assert.deepEqual(Object.values(shown(cards, elements)), BLANK_REASONS.map(() => "|Rejected"));
+    // the player whose request it was: told, without a reason
+    const mine = await playerPage(generation);
+    const asked = client.roll("1d6");
+    for (let i = 0; i < 50 && mine.messages().at(-1).type !== "foundry.roll"; i++) await new Promise((r) => setImmediate(r));
+    const sent = mine.messages().at(-1);
+    mine.receive({ type: "result", id: sent.id, status: "pending", pending: "p3" });
+    await asked;
+    Standin.log.notifications.length = 0;
+    mine.receive({ type: "event", table: "t1", epoch: 1, seq: 3, kind: "approval.rejected", data: { pending: "p3", request: sent.id, type: "roll", requested_by: "alice", reason: BLANK_REASONS[0] }, actors: [] });
+    await settle(client);
+    assert.deepEqual(Standin.log.notifications.map((n) => n.text), ["rollbridge: the GM rejected your request."]);
+  });
+}
 
 test("an outcome a player wrote on their own waiting card takes neither Approve nor Reject from the GM's card", async () => {
   const { messages, elements } = await reloadedPage(13);

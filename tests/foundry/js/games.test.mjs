@@ -18,6 +18,9 @@
 //   module's flags, a forged result) must not keep the GM's client from posting
 //   the real card: only a GM's card, or the requester's own posted while no GM
 //   was active, counts as the event's card (core/state.mjs cardTrusted).
+// - F6: while no GM is active, another player may post a card naming a player's
+//   request (every client receives its id with the event): a player's card counts
+//   only as the card of a request whose id names its author (userRequestId).
 
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
@@ -28,7 +31,7 @@ import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/
 import { animateWhisperedDice, hideWhileRolling } from "../../../adapters/foundry/module/scripts/foundry/dice.mjs";
 import { FakeWebSocket } from "./fakes.mjs";
 import { localization } from "./localization.mjs";
-import { registerModuleSettings, rollEvent, settle, Standin, welcomeClient, welcomeResumed, world } from "./standin.mjs";
+import { registerModuleSettings, rollEvent, settle, Standin, until, welcomeClient, welcomeResumed, world } from "./standin.mjs";
 
 /** The boss's attack on Alice's PC, with a follow-up a player may apply (seq 3). */
 function bossAttacksAlice() {
@@ -139,16 +142,21 @@ test("F2: a whispered card's dice in a hidden tab hold up neither its card nor l
   delete game.dice3d;
 });
 
-test("F3: the GM's client resuming after a reload does not post again a card a player's client posted meanwhile", async () => {
-  const users = (gmActive) => [{ ...USERS[0], active: gmActive }, USERS[1]];
-  // the player's browser while the GM's page reloads: no active GM, so it posts its own card
+/** A player's client (`user`) in a world of `users`, welcomed as a player at seq 4: its socket. */
+async function playerClient({ users, user, generation }) {
   client?.stop();
-  await world({ users: users(false), user: PLAYER, generation: 13 });
+  await world({ users, user, generation });
   await registerModuleSettings();
   game.ready = true;
   client = new FoundryClient();
   client.start();
-  let ws = welcomeClient(client, { role: "player", seq: 4 });
+  return welcomeClient(client, { role: "player", seq: 4 });
+}
+
+test("F3: the GM's client resuming after a reload does not post again a card a player's client posted meanwhile", async () => {
+  const users = (gmActive) => [{ ...USERS[0], active: gmActive }, USERS[1]];
+  // the player's browser while the GM's page reloads: no active GM, so it posts its own card
+  let ws = await playerClient({ users: users(false), user: PLAYER, generation: 13 });
   const rolled = client.roll("1d6");
   for (let i = 0; i < 50 && !ws.messages().some((m) => m.type === "foundry.roll"); i++) await new Promise((r) => setImmediate(r));
   const request = ws.messages().find((m) => m.type === "foundry.roll");
@@ -224,17 +232,70 @@ for (const generation of [12, 13]) {
     await world({ users, user: "gm", generation });
     await registerModuleSettings();
     await game.settings.set("rollbridge", "cursor", { table: "t1", epoch: 1, seq: 6 });
+    // the player's own request's id names the player (core/protocol.mjs userRequestId)
+    const own = `fvtt@${PLAYER}-r8`;
     await ChatMessage._fromWorld({ data: forgedCard(7, "guessed"), user: PLAYER });
-    await ChatMessage._fromWorld({ data: forgedCard(8, "r8"), user: PLAYER });
+    await ChatMessage._fromWorld({ data: forgedCard(8, own), user: PLAYER });
     game.ready = true;
     client = new FoundryClient();
     client.start();
     ({ ws } = welcomeResumed(client, { seq: 8, missed: 2 }));
     ws.receive(rollEvent(7, { request: "r7" }));
-    ws.receive(rollEvent(8, { request: "r8" }));
+    ws.receive(rollEvent(8, { request: own }));
     await settle(client);
     assert.equal(gmCards(7).length, 1, "a card naming another request is not the event's: the GM's client posts it");
     assert.equal(gmCards(8).length, 0, "the requester's own card posted while the GM was away still counts");
+  });
+}
+
+const PEOPLE = [
+  { _id: "standinGM000001", name: "Gamemaster", isGM: true },
+  { _id: "standinAlice001", name: "Alice" },
+  { _id: "standinMallory1", name: "Mallory" },
+];
+const [, ALICE, MALLORY] = PEOPLE.map((u) => u._id);
+
+/** Mallory's card of event `seq` naming `request` (Alice's, read from the event), a forged 6 in it. */
+function mallorysCard(seq, request) {
+  return { ...forgedCard(seq, request), _id: `mallory${seq}`.padEnd(16, "0").slice(0, 16), author: MALLORY };
+}
+
+for (const generation of [12, 13]) {
+  test(`F6: while no GM is active, another player's card naming a player's request is not its card (v${generation})`, async () => {
+    const users = (gmActive) => [{ ...PEOPLE[0], active: gmActive }, PEOPLE[1], PEOPLE[2]];
+    const cardsBy = (seq, author) => [...game.messages.values()].filter((m) => m.flags.rollbridge?.seq === seq && (m.author?.id ?? m.author) === author);
+    // Alice's browser while the GM is away: she rolls, and Mallory, who receives the
+    // event with its request id too, posts a card naming it first
+    let ws = await playerClient({ users: users(false), user: ALICE, generation });
+    const rolled = client.roll("1d6");
+    const request = await until(() => ws.messages().find((m) => m.type === "foundry.roll"), "Alice's roll");
+    assert.match(request.id, new RegExp(`^fvtt@${ALICE}-`), "the request's id names Alice");
+    await ChatMessage._fromWorld({ data: mallorysCard(5, request.id), user: MALLORY });
+    ws.receive(rollEvent(5, { request: request.id, total: 2 }));
+    ws.receive({ type: "result", id: request.id, status: "done", seq: 5 });
+    await rolled;
+    await settle(client);
+    assert.equal(cardsBy(5, ALICE).length, 1, "Alice's client posts her card: Mallory's is not it");
+    assert.equal(cardsBy(5, ALICE)[0].flags.rollbridge.rolls[0].total, 2);
+    client.stop();
+    // the GM's browser, resuming: the chat holds Mallory's card of Alice's next roll (and
+    // no card of Alice's), and Alice's own card of the roll before
+    await world({ users: users(true), user: "gm", generation });
+    await registerModuleSettings();
+    await game.settings.set("rollbridge", "cursor", { table: "t1", epoch: 1, seq: 5 });
+    const alices = `fvtt@${ALICE}-7`;
+    await ChatMessage._fromWorld({ data: mallorysCard(6, `fvtt@${ALICE}-6`), user: MALLORY });
+    await ChatMessage._fromWorld({ data: { ...forgedCard(7, alices), _id: "alicecard7000000", author: ALICE }, user: ALICE });
+    game.ready = true;
+    client = new FoundryClient();
+    client.start();
+    ({ ws } = welcomeResumed(client, { seq: 7, missed: 2 }));
+    ws.receive(rollEvent(6, { request: `fvtt@${ALICE}-6`, total: 3 }));
+    ws.receive(rollEvent(7, { request: alices }));
+    await settle(client);
+    assert.equal(cardsBy(6, GM).length, 1, "Mallory's card of Alice's roll is not its card: the GM's client posts it");
+    assert.equal(cardsBy(6, GM)[0].flags.rollbridge.rolls[0].total, 3);
+    assert.equal(cardsBy(7, GM).length, 0, "Alice's own card of her roll still counts");
   });
 }
 

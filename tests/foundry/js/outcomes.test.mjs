@@ -68,6 +68,31 @@ test("the record: each table's requests by epoch, the newest kept, a rejection's
   }
 });
 
+test("the record stays small enough for a phone: at most 16 KiB of JSON, the oldest reasons going first, the newest kept whole", () => {
+  // a night's worst: every request rejected with the longest reason, in Cyrillic (two
+  // bytes a letter), at a table whose epoch is a time in milliseconds, after another
+  // table the world used before
+  const reason = "ж".repeat(REASON_MAX);
+  const epoch = 1733500000000;
+  let record = {};
+  const bytes = () => Buffer.byteLength(JSON.stringify(record), "utf8");
+  for (let i = 0; i < 300; i++) {
+    const next = withOutcome(record, { table: i < 150 ? "friday-run-3fa2c1d0" : "saturday-run-9e1b77aa", epoch, pending: `p${100000 + i}`, outcome: "rejected", reason });
+    record = next ?? record;
+    assert.ok(bytes() <= 16 * 1024, `the record after request ${i} takes ${bytes()} bytes`);
+  }
+  const at = { table: "saturday-run-9e1b77aa", epoch };
+  assert.deepEqual(keptOutcome(record, { ...at, pending: "p100299" }), { outcome: "rejected", reason }, "the newest whole");
+  assert.equal(keptOutcome(record, { ...at, pending: "p100200" })?.outcome, "rejected", "an older one keeps its outcome");
+  assert.equal(keptOutcome(record, { ...at, pending: "p100200" })?.reason, null, "without its reason");
+  assert.ok(keptOutcome(record, { ...at, pending: `p${100300 - KEPT_OUTCOMES}` }), "the newest requests of the table all kept");
+  // without reasons: every request kept, as the counts bound it
+  record = {};
+  for (let i = 0; i < 300; i++) record = withOutcome(record, { table: `table-${i % 2}`, epoch, pending: `p${100000 + i}`, outcome: "approved" });
+  assert.equal(record.tables.map((t) => Object.keys(t.settled).length).reduce((a, b) => a + b), KEPT_TABLES * KEPT_OUTCOMES);
+  assert.ok(bytes() <= 16 * 1024);
+});
+
 test("a table listed twice in the record (a GM's macro): read and written by its entry written last, nothing lost", () => {
   const at = { table: "t1", epoch: 1, pending: "p1" };
   let record = { tables: [{ table: "t1", settled: { "1:p0": { outcome: "rejected" } } }, { table: "t1", settled: {} }, { table: "t0", settled: {} }] };

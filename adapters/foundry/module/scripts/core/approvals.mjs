@@ -9,7 +9,11 @@
 // or the approved request's event, which names it in `data.approved`). A
 // resume's missed events come after the welcome but happened before it: they
 // tell how a request was settled, never that one waits (the welcome's list is
-// later than they are).
+// later than they are). A GM's welcome that is a snapshot after a resume lists how
+// the requests the server's retained log settles were settled (`settled`,
+// docs/protocol.md): this client saw none of their events.
+
+import { validReason } from "./rejection.mjs";
 
 /** How a request stands: "waiting", "approved", "rejected", "settled" (not listed
  * any more, how unknown here), or null (nothing known yet). */
@@ -33,11 +37,13 @@ export class Approvals {
 
   /**
    * A welcome: `table` its table (the GM's lists `pending`, [{pending, ...}]), `epoch`
-   * its epoch (another epoch's ids are another log's: what was seen of them goes).
+   * its epoch (another epoch's ids are another log's: what was seen of them goes),
+   * `settled` how requests were settled as it says (welcomeSettled).
    * @param {any} table
    * @param {number | null} [epoch]
+   * @param {{pending: string, outcome: string, reason: string | null}[]} [settled]
    */
-  welcome(table, epoch = null) {
+  welcome(table, epoch = null, settled = []) {
     if (epoch !== this.epoch) {
       this.how.clear();
       this.reasons.clear();
@@ -47,6 +53,10 @@ export class Approvals {
     this.waiting = Array.isArray(listed)
       ? new Set(listed.map((entry) => entry?.pending).filter((id) => typeof id === "string"))
       : null;
+    for (const { pending, outcome, reason } of settled) {
+      this.settle(pending, outcome);
+      if (reason) this.reasons.set(pending, reason);
+    }
   }
 
   /**
@@ -111,6 +121,25 @@ export class Approvals {
   }
 }
 
+/**
+ * How a welcome says requests were settled (`settled`, a GM's welcome that answers a
+ * resume with a snapshot: docs/protocol.md), each as the server sends it — a
+ * request's id and "approved" or "rejected", a rejection's reason only as
+ * validReason takes it, a request the same welcome lists as waiting never (its list
+ * is the server's word) — else left out: [{pending, outcome, reason}], [] for a
+ * welcome without it (an older server, a player's, a recovered resume).
+ * @param {any} welcome
+ * @returns {{pending: string, outcome: string, reason: string | null}[]}
+ */
+export function welcomeSettled(welcome) {
+  const listed = welcome?.settled;
+  if (!Array.isArray(listed)) return [];
+  const waiting = new Set((Array.isArray(welcome.table?.pending) ? welcome.table.pending : []).map((entry) => entry?.pending));
+  return listed
+    .filter((entry) => typeof entry?.pending === "string" && OUTCOMES.includes(entry.outcome) && !waiting.has(entry.pending))
+    .map(({ pending, outcome, reason }) => ({ pending, outcome, reason: outcome === "rejected" ? validReason(reason) : null }));
+}
+
 /** How an event settles pending requests: [[pending id, "approved" | "rejected"]] (an
  * `approval.rejected` names its request; an approved request's event names it in
  * `data.approved`). */
@@ -123,11 +152,13 @@ export function settledBy(event) {
 }
 
 /** The reason an `approval.rejected` event gives (the GM's own words, `data.reason`),
- * or null for another event or none given (the server sends "" then). */
+ * or null for another event, none given (the server sends "" then), or one that is
+ * no reason as the server sends one (validReason: one of zero-width characters
+ * alone, logged before the server blanked them, shows nothing). */
 export function rejectionReason(event) {
   const data = event?.data ?? {};
   if (event?.kind !== "approval.rejected" || typeof data.pending !== "string") return null;
-  return typeof data.reason === "string" && data.reason.trim() ? data.reason : null;
+  return validReason(data.reason);
 }
 
 /** How a pending request was settled, as a GM's client keeps it (core/outcomes.mjs; an

@@ -11,31 +11,30 @@
 // each table by its id (null for none), the table written last last, each request
 // by its epoch and id (another epoch's ids are another log's, and the world's chat
 // keeps the cards of a table's earlier epochs too): the newest KEPT_OUTCOMES
-// requests of each of the KEPT_TABLES tables written last. (An array: an object's
+// requests of each of the KEPT_TABLES tables written last, within RECORD_BYTES
+// (Foundry sends the whole record to every client at each write). (An array: an object's
 // keys that look like integers come first whatever their order of writing, and a
 // table's id may be "42".)
 
 import { OUTCOMES } from "./approvals.mjs";
-import { REASON_MAX } from "./rejection.mjs";
+import { validReason } from "./rejection.mjs";
+
+export { validReason };
 
 /** How many settled requests the record keeps per table (the newest). */
-export const KEPT_OUTCOMES = 200;
-/** How many tables the record keeps (those written last). */
-export const KEPT_TABLES = 5;
+export const KEPT_OUTCOMES = 100;
+/** How many tables the record keeps (those written last): the world's table, and the
+ * one before it. */
+export const KEPT_TABLES = 2;
+/** The most the record takes, in bytes of its JSON in UTF-8: Foundry sends the whole
+ * record to every connected client with each write, and every client loads it as it
+ * joins (a phone on a slow line too). Past it, the GM's reasons of the oldest
+ * requests go first (each keeps its outcome), then the oldest requests. */
+export const RECORD_BYTES = 16 * 1024;
 
-/** The bidirectional controls, which the server refuses in a reason. */
-const BIDI = /[\u202a-\u202e\u2066-\u2069]/u;
-
-/**
- * A reason as the server sends one (a string of at most REASON_MAX characters, not
- * blank, without a bidirectional control), else null.
- * @param {unknown} reason
- * @returns {string | null}
- */
-export function validReason(reason) {
-  if (typeof reason !== "string" || !reason.trim() || [...reason].length > REASON_MAX || BIDI.test(reason)) return null;
-  return reason;
-}
+const encoder = new TextEncoder();
+/** A value's size as JSON in UTF-8. */
+const bytesOf = (value) => encoder.encode(JSON.stringify(value)).length;
 
 /** A table's key of a request. */
 const requestKey = (epoch, pending) => `${epoch}:${pending}`;
@@ -97,5 +96,33 @@ export function withOutcome(record, { table, epoch, pending, outcome, reason = n
   for (const key of keys.slice(0, Math.max(0, keys.length - KEPT_OUTCOMES))) delete settled[key];
   // the table written last, last
   const others = tables.filter((entry) => entry !== old);
-  return { tables: [...others.slice(Math.max(0, others.length - KEPT_TABLES + 1)), { table: table ?? null, settled }] };
+  const kept = others.slice(Math.max(0, others.length - KEPT_TABLES + 1)).map((entry) => ({ table: entry.table, settled: { ...entry.settled } }));
+  return withinBytes({ tables: [...kept, { table: table ?? null, settled }] });
+}
+
+/**
+ * `record` (its own copies of every table's requests: changed in place) within
+ * RECORD_BYTES: the reasons of the oldest requests dropped first, the table written
+ * longest ago first (a rejection then reads *Rejected* alone), then the oldest
+ * requests themselves.
+ * @param {{tables: {table: string | null, settled: Record<string, any>}[]}} record
+ */
+function withinBytes(record) {
+  let size = bytesOf(record);
+  for (const { settled } of record.tables) {
+    for (const [key, entry] of Object.entries(settled)) {
+      if (size <= RECORD_BYTES) return record;
+      if (entry?.reason === undefined) continue;
+      settled[key] = { outcome: entry.outcome };
+      size -= bytesOf(entry) - bytesOf(settled[key]);
+    }
+  }
+  for (const { settled } of record.tables) {
+    for (const key of Object.keys(settled)) {
+      if (size <= RECORD_BYTES) return record;
+      delete settled[key];
+      size = bytesOf(record);
+    }
+  }
+  return record;
 }

@@ -32,6 +32,36 @@ export function newRequestId(prefix = "fvtt") {
   return sharedRequestId(prefix);
 }
 
+/** A Foundry user id as a request id may name it: Foundry's ids are 16 letters and
+ * digits; at most 22 keep the id within the protocol's 64 characters. */
+const USER_ID = /^[A-Za-z0-9]{1,22}$/;
+/** A request id userRequestId made: `fvtt@<user id>-<random>`. */
+const NAMED_ID = /^fvtt@([A-Za-z0-9]{1,22})-/;
+
+/**
+ * A fresh request id naming the Foundry user who asks: `fvtt@<user id>-<random>`.
+ * The server's event of the request carries the id (`request`) to every client,
+ * so a card of the event names its requester, whom Foundry's own author of a
+ * player's card can be compared with (core/state.mjs cardTrusted). A user id that
+ * cannot be named so gets a plain id (`fvtt-<random>`), which names nobody.
+ * @param {unknown} userId
+ * @returns {string}
+ */
+export function userRequestId(userId) {
+  return typeof userId === "string" && USER_ID.test(userId) ? newRequestId(`fvtt@${userId}`) : newRequestId();
+}
+
+/**
+ * The Foundry user a request id names (userRequestId), or null: an id of another
+ * client, of a macro's own choosing, or of a module older than this.
+ * @param {unknown} requestId
+ * @returns {string | null}
+ */
+export function requestUser(requestId) {
+  const match = typeof requestId === "string" ? NAMED_ID.exec(requestId) : null;
+  return match ? match[1] : null;
+}
+
 /**
  * What a notification shows of an error: its words alone (errorMessage) — the
  * module's own text in the user's language, or the server's message, which the

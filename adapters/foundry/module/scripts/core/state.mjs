@@ -22,6 +22,7 @@
 //   its `foundry.systems[mapping]` paths.
 
 import { HOOK_KINDS, hookCard } from "./hooks.mjs";
+import { requestUser } from "./protocol.mjs";
 
 export const MODULE_ID = "rollbridge";
 
@@ -255,12 +256,16 @@ export function cardPosted(messages, event, trusted = () => true) {
  * lets a player post one (shouldPostCard): the card of the player's own request,
  * posted while no GM was active. So it must name the event's request
  * (`flags.request`, a random id only the requester's client knows before the
- * server's event), be a roll's or a resolution's own card (never a turn hook's,
- * which only the writer posts), and the event must not have reached this client `live` as the
- * writer: a GM's client connected when the event happened was the active GM then,
- * so no player's client posted its card. A player's look-alike posted ahead of an
- * event (its seq is the next one) thus never keeps the GM's client from posting.
- * @param {any} message  a ChatMessage (its `flags`)
+ * server's event), its author (Foundry's, which a player cannot choose) must be the
+ * user the request's id names (core/protocol.mjs requestUser: the requester's
+ * client made the id; every client receives it with the event, so another player
+ * could name it too), it must be a roll's or a resolution's own card (never a turn
+ * hook's, which only the writer posts), and the event must not have reached this
+ * client `live` as the writer: a GM's client connected when the event happened was
+ * the active GM then, so no player's client posted its card. A player's look-alike
+ * posted ahead of an event (its seq is the next one), or naming another player's
+ * request, thus never keeps the GM's client (or the requester's) from posting.
+ * @param {any} message  a ChatMessage (its `flags`, and its `author`: a User, or its id)
  * @param {any} event    the event whose card is looked for
  * @param {{gmAuthored: boolean, live: boolean}} options
  * @returns {boolean}
@@ -270,7 +275,10 @@ export function cardTrusted(message, event, { gmAuthored, live }) {
   // a turn hook's card only the writer posts (the requester's client never does)
   if (live || !event || !requestCard(event)) return false;
   const request = message?.flags?.[MODULE_ID]?.request;
-  return typeof event?.request === "string" && request === event.request;
+  if (typeof event?.request !== "string" || request !== event.request) return false;
+  const author = message?.author?.id ?? message?.author ?? null;
+  const requester = requestUser(event.request);
+  return requester !== null && author === requester;
 }
 
 /** The speaker (Foundry's ChatMessage speaker) for a rollbridge actor id: a

@@ -14,16 +14,17 @@ import { gmRecord, setting } from "./settings.mjs";
 import { Connection } from "../client/connection.mjs";
 import { CONNECTION_LABELS, labelOf, ROLE_LABELS } from "../client/i18n.mjs";
 import {
-  DIALECT, errorFromReply, localeNotice, newRequestId, noticeData, noticeText, resolveMessage, RollbridgeError, ROLL_MODES,
-  rollMessage, shownError,
+  DIALECT, errorFromReply, localeNotice, noticeData, noticeText, resolveMessage, RollbridgeError, ROLL_MODES,
+  rollMessage, shownError, userRequestId,
 } from "../core/protocol.mjs";
 import {
   cardAudience, refusesRequesterSees, requesterCard, RollModeNotes, SECRET_MODES, withoutRequesterSees,
 } from "../core/rollmode.mjs";
 import { applyRequestId, buttonRequest, UndoTracker } from "../core/buttons.mjs";
 import { hookCards } from "../core/hooks.mjs";
-import { approvalPosted, Approvals, rejectionReason, settledBy } from "../core/approvals.mjs";
+import { approvalPosted, Approvals, rejectionReason, settledBy, welcomeSettled } from "../core/approvals.mjs";
 import { withOutcome } from "../core/outcomes.mjs";
+import { validReason } from "../core/rejection.mjs";
 import { heldKey, HeldRequests, logMovedOn, notRemembered, refusedForNow, repeatOf, repeatUnknown, tokenMark } from "../core/held.mjs";
 import { askGM } from "./relay.mjs";
 import { authoredByGM, followUndoButtons, redrawSettled, redrawUndoButtons } from "./buttons.mjs";
@@ -249,7 +250,11 @@ export class FoundryClient {
         if (welcome.table?.undo_redo) this.undo.reset(welcome.table.undo_redo);
         // the requests waiting as of the welcome (a reload's, a reconnect's): a card of one
         // settled meanwhile loses Approve and Reject, one still waiting gets them
-        this.approvals.welcome(welcome.table, welcome.epoch);
+        // and, after a snapshot, how the server's log says requests were settled: kept in
+        // the GM's record as an event's outcome would be
+        const settled = welcomeSettled(welcome);
+        this.approvals.welcome(welcome.table, welcome.epoch, settled);
+        if (this.writer && settled.length) this.#enqueue(() => this.#keepSettled(welcome.epoch, settled));
         this.#forgetHeld(welcome.epoch);
         // what was held may have been settled while this client was away (a reload, an
         // outage): asked again now, not only at the next placeholder
@@ -360,7 +365,8 @@ export class FoundryClient {
       const key = this.#notConnectedKey();
       throw Object.assign(new Error(game.i18n.localize(key)), { key, data: {} });
     }
-    const id = message.id ?? newRequestId();
+    // the id names this user: a player's card of the request is trusted only as its author's (cardTrusted)
+    const id = message.id ?? userRequestId(game.user?.id);
     this.ownRequests.add(id);
     if (message.rollMode) await this.#noteMode(id, message.rollMode);
     const sent = { ...message, id };
@@ -1056,7 +1062,9 @@ export class FoundryClient {
   #tellRejected(id, why) {
     if (this.rejectionsTold.has(id)) return;
     this.rejectionsTold.add(id);
-    const reason = String(why ?? "").trim();
+    // the GM's words as the server sends them: one of zero-width characters alone (a
+    // rejection logged before the server blanked them) shows nothing, so none
+    const reason = validReason(why)?.trim() ?? "";
     const text = reason
       ? game.i18n.format("ROLLBRIDGE.Notice.RequestRejectedReason", { reason: noticeText(reason) })
       : game.i18n.localize("ROLLBRIDGE.Notice.RequestRejected");
@@ -1075,17 +1083,30 @@ export class FoundryClient {
    * Foundry refuses is logged, and the cards drawn from what this page knows.
    */
   async #keepOutcomes(event) {
-    for (const [pending, outcome] of settledBy(event)) {
-      const reason = outcome === "rejected" ? rejectionReason(event) : null;
-      // built on what a GM wrote only: a record a player wrote (one the GM let modify the
-      // world's settings) is started again, not made a GM's by this write
-      const record = withOutcome(gmRecord(), { table: this.table ?? null, epoch: event.epoch, pending, outcome, reason });
-      if (!record) continue;
-      try {
-        await game.settings.set(MODULE_ID, "outcomes", record);
-      } catch (error) {
-        console.warn(`rollbridge | the outcome of ${pending} is not kept: ${redact(error?.message ?? error)}`);
-      }
+    const settled = settledBy(event).map(([pending, outcome]) => ({
+      pending, outcome, reason: outcome === "rejected" ? rejectionReason(event) : null,
+    }));
+    await this.#keepSettled(event.epoch, settled);
+  }
+
+  /** Keep how requests of `epoch` were settled ([{pending, outcome, reason}]: an event's,
+   * or a snapshot welcome's `settled`) in the GM's record, in one write. */
+  async #keepSettled(epoch, settled) {
+    // built on what a GM wrote only: a record a player wrote (one the GM let modify the
+    // world's settings) is started again, not made a GM's by this write
+    let record = gmRecord();
+    const kept = [];
+    for (const { pending, outcome, reason } of settled) {
+      const next = withOutcome(record, { table: this.table ?? null, epoch, pending, outcome, reason });
+      if (!next) continue;
+      record = next;
+      kept.push(pending);
+    }
+    if (!kept.length) return;
+    try {
+      await game.settings.set(MODULE_ID, "outcomes", record);
+    } catch (error) {
+      console.warn(`rollbridge | the outcome of ${kept.join(", ")} is not kept: ${redact(error?.message ?? error)}`);
     }
   }
 
