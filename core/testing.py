@@ -528,31 +528,50 @@ _CODE = re.compile(r"[a-z][a-z0-9_]{0,63}")
 
 
 def _rollbridge_codes() -> frozenset[str]:
-    """The codes of rollbridge's own errors (every class of :mod:`rollbridge.exceptions`)."""
+    """The codes of rollbridge's own errors (every class of :mod:`rollbridge.exceptions`;
+    not a ruleset's own subclass, which the walk meets too: its code is the ruleset's)."""
     found: set[str] = set()
     classes: list[type] = [RollbridgeError]
     while classes:
         kind = classes.pop()
-        found.add(kind.code)  # type: ignore[attr-defined]
+        if kind.__module__ == RollbridgeError.__module__:
+            found.add(kind.code)  # type: ignore[attr-defined]
         classes.extend(kind.__subclasses__())
     return frozenset(found)
+
+
+#: The codes the browser client (adapters/client/connection.mjs) rejects a request
+#: with that its connection could not send; the Foundry module keeps a held request
+#: rejected so, and asks for it again at the next connection.
+_CLIENT_CODES = frozenset({"stopped", "refused"})
 
 
 def _check_code(refused: RollbridgeError, where: str) -> None:
     """A ruleset's refusal carries a code of its own: a snake-case name that is none of
     rollbridge's — clients act on those (``busy`` and ``rate_limited`` are sent again,
-    ``internal`` reads as the server's failure)."""
+    ``internal`` reads as the server's failure) — and none the browser client gives a
+    request it could not send (:data:`_CLIENT_CODES`). That holds for a subclass of
+    ``RuleViolation`` with a class ``code`` too; only rollbridge's own class with its
+    own code (``rule_violation``) is rollbridge's to give."""
     code = refused.code
     assert isinstance(code, str) and _CODE.fullmatch(code), (
         f"{where}: the refusal's code is {code!r}: give RuleViolation a code of lowercase "
         'letters, digits and underscores, starting with a letter (code="no_ammo")'
     )
-    if type(refused) is RuleViolation and code != RuleViolation.code:
-        assert code not in _rollbridge_codes(), (
-            f"{where}: the refusal's code {code!r} is one of rollbridge's own, which "
-            "clients act on (busy and rate_limited are sent again, internal reads as the "
-            "server's failure): give it a code of your ruleset's (code=\"no_ammo\")"
-        )
+    kind = type(refused)
+    if kind.__module__ == RollbridgeError.__module__ and code == kind.code:
+        return
+    assert code not in _rollbridge_codes(), (
+        f"{where}: the refusal's code {code!r} is one of rollbridge's own, which "
+        "clients act on (busy and rate_limited are sent again, internal reads as the "
+        "server's failure): give it a code of your ruleset's (code=\"no_ammo\")"
+    )
+    assert code not in _CLIENT_CODES, (
+        f"{where}: the refusal's code {code!r} is one the browser client gives a request "
+        "its connection could not send (stopped, refused): the Foundry module keeps a "
+        "player's held request refused so and asks for it again at every connection, "
+        'never telling the player; give it a code of your ruleset\'s (code="no_ammo")'
+    )
 
 
 def _none_resolved(refusals: Mapping[str, RuleViolation]) -> str:
@@ -1094,7 +1113,8 @@ class RulesetConformance(StateConformance):
     def test_adjustments_make_states_the_rules_take(self) -> None:
         """A GM's ``adjust`` (docs/protocol.md: damage or healing on a common track)
         of each example actor's tracks — a box, past the track's end, a box healed,
-        past its start — is refused with a typed error, or makes a state that passes
+        past its start — is refused with a typed error (a ``RuleViolation``'s code checked
+        as the examples' are), or makes a state that passes
         ``state_schema_for(sheet)``, comes back unchanged from ``validate_state`` and
         keeps every track within its bounds. The engine stores what ``adjust``
         returns unchecked: a state healed below zero would be stored, drawn as a track
@@ -1112,6 +1132,9 @@ class RulesetConformance(StateConformance):
                         harness.request({**request, "delta": delta})
                     except (InternalError, PluginError) as exc:
                         raise AssertionError(f"{where}: {exc.code}: {exc}") from exc
+                    except RuleViolation as refused:
+                        _check_code(refused, f"{where}: refused")
+                        continue  # the rules do not take it
                     except RollbridgeError:
                         continue  # refused: the rules do not take it
                     sheet = harness.table.actors[actor_id].sheet
