@@ -19,15 +19,15 @@ actors and resolve actions with supplied or seeded dice::
 **The conformance suite.** Subclass :class:`RulesetConformance` in a test
 module and set ``ruleset``; pytest collects its tests, which every ruleset must
 pass: a valid contract, example sheets that validate, JSON-safe states, a
-well-formed common state, pure and reproducible resolutions that never mutate
-their input and show every die they roll (as rolled: verifiable dice check it), only
-typed errors, texts whose arguments fit their format specs, turn hooks that touch
-only participants, refusals made before the first die (a table with approval
-holds a request up to it), GM adjustments (``adjust``) whose states the rules
-take, and
-supplied states (fuzzed with hypothesis) that are either refused with
-``invalid_state`` or completed into states every action works on, and, for the
-actions a ruleset gives odds of, exact odds that draw no dice::
+well-formed common state whose private arguments are its actor's own, pure and
+reproducible resolutions that never mutate their input and show every die they roll
+(as rolled: verifiable dice check it), only typed errors, texts whose arguments fit
+their format specs, turn hooks that touch only participants, refusals made before
+the first die (a table with approval holds a request up to it), GM adjustments
+(``adjust``) whose states the rules take, and supplied states (fuzzed with
+hypothesis) that are either refused with ``invalid_state`` or completed into states
+every action works on, and, for the actions a ruleset gives odds of, exact odds that
+draw no dice::
 
     class TestMyRulesetConforms(RulesetConformance):
         ruleset = MyRuleset()
@@ -357,6 +357,28 @@ def _check_common(common: CommonState, what: str) -> None:
     slips = misformatted()
     _json_roundtrip(common.to_dict(), f"{what}: common state")
     _check_specs(slips, f"{what}: common state")
+
+
+def _check_own_details(common: CommonState, actor_id: str, what: str) -> None:
+    """Every :class:`~rollbridge.text.Private` argument of the texts of actor
+    ``actor_id``'s common state is its own detail: the common state of an actor a player
+    controls reads whole to every player and observer (docs/plugins.md, "The common
+    damage state"), so another actor's detail there — an NPC's — would reach them all."""
+    others: dict[str, str] = {}
+
+    def noting(of: str, aspect: str) -> bool:
+        if of != actor_id:
+            others.setdefault(of, aspect)
+        return False
+
+    common.to_dict(hides=noting)
+    assert not others, (
+        f"{what}: its common state's texts hold a Private argument of another actor "
+        f"({', '.join(f'of={of!r}, aspect={aspect!r}' for of, aspect in others.items())}): "
+        "players and observers read the common state of a player's actor whole, so that "
+        "detail reaches them all whenever this actor is a player's — mark only the actor's "
+        "own details there (of=actor.id), and tell the other actor's in a result"
+    )
 
 
 def _example_sheets(ruleset: Ruleset) -> Mapping[str, Any]:
@@ -1068,6 +1090,14 @@ class RulesetConformance(StateConformance):
                         assert 0 <= track["value"] <= track["max"], (
                             f"{name}: track {track['key']} of {actor_id} out of bounds"
                         )
+                    record = harness.table.actors[actor_id]
+                    _check_own_details(
+                        self.ruleset.common_state(
+                            Actor(record.id, record.name, record.sheet, record.state)
+                        ),
+                        actor_id,
+                        f"{name}: {actor_id}",
+                    )
         assert resolved, _none_resolved(refusals)
 
     def test_refusals_come_before_the_first_die(self) -> None:
