@@ -8,11 +8,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import pytest
-
 from rollbridge.testing import PLAYER, RulesetHarness
 from rollbridge.text import Messages, Private
-from tests.plugins.rollunder import RollUnder, conformance_of
+from tests.plugins.rollunder import RollUnder, conformance_of, failure_of
 
 say = Messages("rollunder_tests")
 WOUNDED_BY = say("condition.wounded_by", "wounded past a guard of {guard}")
@@ -59,9 +57,7 @@ def test_at_a_table_the_players_read_the_npcs_guard():
 
 
 def test_the_suite_fails_it_naming_the_actor_and_the_detail():
-    with pytest.raises(AssertionError) as failed:
-        conformance_of(NamesItsWounder()).test_actions_resolve_through_the_engine()
-    assert str(failed.value) == (
+    assert failure_of(NamesItsWounder(), "test_actions_resolve_through_the_engine") == (
         "test: a1: its common state's texts hold a Private argument of another actor "
         "(of='a0', aspect='sheet'): players and observers read the common state of a "
         "player's actor whole, so that detail reaches them all whenever this actor is a "
