@@ -19,15 +19,15 @@ actors and resolve actions with supplied or seeded dice::
 **The conformance suite.** Subclass :class:`RulesetConformance` in a test
 module and set ``ruleset``; pytest collects its tests, which every ruleset must
 pass: a valid contract, example sheets that validate, JSON-safe states, a
-well-formed common state, pure and reproducible resolutions that never mutate
-their input and show every die they roll (as rolled: verifiable dice check it), only
-typed errors, texts whose arguments fit their format specs, turn hooks that touch
-only participants, refusals made before the first die (a table with approval
-holds a request up to it), GM adjustments (``adjust``) whose states the rules
-take, and
-supplied states (fuzzed with hypothesis) that are either refused with
-``invalid_state`` or completed into states every action works on, and, for the
-actions a ruleset gives odds of, exact odds that draw no dice::
+well-formed common state whose private arguments are its actor's own, pure and
+reproducible resolutions that never mutate their input and show every die they roll
+(as rolled: verifiable dice check it), only typed errors, texts whose arguments fit
+their format specs, turn hooks that touch only participants, refusals made before
+the first die (a table with approval holds a request up to it), GM adjustments
+(``adjust``) whose states the rules take, and supplied states (fuzzed with
+hypothesis) that are either refused with ``invalid_state`` or completed into states
+every action works on, and, for the actions a ruleset gives odds of, exact odds that
+draw no dice::
 
     class TestMyRulesetConforms(RulesetConformance):
         ruleset = MyRuleset()
@@ -359,6 +359,28 @@ def _check_common(common: CommonState, what: str) -> None:
     _check_specs(slips, f"{what}: common state")
 
 
+def _check_own_details(common: CommonState, actor_id: str, what: str) -> None:
+    """Every :class:`~rollbridge.text.Private` argument of the texts of actor
+    ``actor_id``'s common state is its own detail: the common state of an actor a player
+    controls reads whole to every player and observer (docs/plugins.md, "The common
+    damage state"), so another actor's detail there — an NPC's — would reach them all."""
+    others: dict[str, str] = {}
+
+    def noting(of: str, aspect: str) -> bool:
+        if of != actor_id:
+            others.setdefault(of, aspect)
+        return False
+
+    common.to_dict(hides=noting)
+    assert not others, (
+        f"{what}: its common state's texts hold a Private argument of another actor "
+        f"({', '.join(f'of={of!r}, aspect={aspect!r}' for of, aspect in others.items())}): "
+        "players and observers read the common state of a player's actor whole, so that "
+        "detail reaches them all whenever this actor is a player's — mark only the actor's "
+        "own details there (of=actor.id), and tell the other actor's in a result"
+    )
+
+
 def _example_sheets(ruleset: Ruleset) -> Mapping[str, Any]:
     """The ruleset's example sheets, or an AssertionError saying to give some (before,
     all but one test failed with a bare IndexError, the first actor missing)."""
@@ -528,31 +550,50 @@ _CODE = re.compile(r"[a-z][a-z0-9_]{0,63}")
 
 
 def _rollbridge_codes() -> frozenset[str]:
-    """The codes of rollbridge's own errors (every class of :mod:`rollbridge.exceptions`)."""
+    """The codes of rollbridge's own errors (every class of :mod:`rollbridge.exceptions`;
+    not a ruleset's own subclass, which the walk meets too: its code is the ruleset's)."""
     found: set[str] = set()
     classes: list[type] = [RollbridgeError]
     while classes:
         kind = classes.pop()
-        found.add(kind.code)  # type: ignore[attr-defined]
+        if kind.__module__ == RollbridgeError.__module__:
+            found.add(kind.code)  # type: ignore[attr-defined]
         classes.extend(kind.__subclasses__())
     return frozenset(found)
+
+
+#: The codes the browser client (adapters/client/connection.mjs) rejects a request
+#: with that its connection could not send; the Foundry module keeps a held request
+#: rejected so, and asks for it again at the next connection.
+_CLIENT_CODES = frozenset({"stopped", "refused"})
 
 
 def _check_code(refused: RollbridgeError, where: str) -> None:
     """A ruleset's refusal carries a code of its own: a snake-case name that is none of
     rollbridge's — clients act on those (``busy`` and ``rate_limited`` are sent again,
-    ``internal`` reads as the server's failure)."""
+    ``internal`` reads as the server's failure) — and none the browser client gives a
+    request it could not send (:data:`_CLIENT_CODES`). That holds for a subclass of
+    ``RuleViolation`` with a class ``code`` too; only rollbridge's own class with its
+    own code (``rule_violation``) is rollbridge's to give."""
     code = refused.code
     assert isinstance(code, str) and _CODE.fullmatch(code), (
         f"{where}: the refusal's code is {code!r}: give RuleViolation a code of lowercase "
         'letters, digits and underscores, starting with a letter (code="no_ammo")'
     )
-    if type(refused) is RuleViolation and code != RuleViolation.code:
-        assert code not in _rollbridge_codes(), (
-            f"{where}: the refusal's code {code!r} is one of rollbridge's own, which "
-            "clients act on (busy and rate_limited are sent again, internal reads as the "
-            "server's failure): give it a code of your ruleset's (code=\"no_ammo\")"
-        )
+    kind = type(refused)
+    if kind.__module__ == RollbridgeError.__module__ and code == kind.code:
+        return
+    assert code not in _rollbridge_codes(), (
+        f"{where}: the refusal's code {code!r} is one of rollbridge's own, which "
+        "clients act on (busy and rate_limited are sent again, internal reads as the "
+        "server's failure): give it a code of your ruleset's (code=\"no_ammo\")"
+    )
+    assert code not in _CLIENT_CODES, (
+        f"{where}: the refusal's code {code!r} is one the browser client gives a request "
+        "its connection could not send (stopped, refused): the Foundry module keeps a "
+        "player's held request refused so and asks for it again at every connection, "
+        'never telling the player; give it a code of your ruleset\'s (code="no_ammo")'
+    )
 
 
 def _none_resolved(refusals: Mapping[str, RuleViolation]) -> str:
@@ -1049,6 +1090,14 @@ class RulesetConformance(StateConformance):
                         assert 0 <= track["value"] <= track["max"], (
                             f"{name}: track {track['key']} of {actor_id} out of bounds"
                         )
+                    record = harness.table.actors[actor_id]
+                    _check_own_details(
+                        self.ruleset.common_state(
+                            Actor(record.id, record.name, record.sheet, record.state)
+                        ),
+                        actor_id,
+                        f"{name}: {actor_id}",
+                    )
         assert resolved, _none_resolved(refusals)
 
     def test_refusals_come_before_the_first_die(self) -> None:
@@ -1094,7 +1143,8 @@ class RulesetConformance(StateConformance):
     def test_adjustments_make_states_the_rules_take(self) -> None:
         """A GM's ``adjust`` (docs/protocol.md: damage or healing on a common track)
         of each example actor's tracks — a box, past the track's end, a box healed,
-        past its start — is refused with a typed error, or makes a state that passes
+        past its start — is refused with a typed error (a ``RuleViolation``'s code checked
+        as the examples' are), or makes a state that passes
         ``state_schema_for(sheet)``, comes back unchanged from ``validate_state`` and
         keeps every track within its bounds. The engine stores what ``adjust``
         returns unchecked: a state healed below zero would be stored, drawn as a track
@@ -1112,6 +1162,9 @@ class RulesetConformance(StateConformance):
                         harness.request({**request, "delta": delta})
                     except (InternalError, PluginError) as exc:
                         raise AssertionError(f"{where}: {exc.code}: {exc}") from exc
+                    except RuleViolation as refused:
+                        _check_code(refused, f"{where}: refused")
+                        continue  # the rules do not take it
                     except RollbridgeError:
                         continue  # refused: the rules do not take it
                     sheet = harness.table.actors[actor_id].sheet

@@ -124,14 +124,12 @@ def _npc_hides(ruleset: Ruleset, settings: Mapping[str, Any]) -> Hides:
     the texts of an NPC's common state (a condition, the modifier note): whatever
     aspect the ruleset does not reveal under the table's settings — of the NPC, or of
     any other actor, whom a view of one actor cannot tell a player's."""
-    revealed: dict[str, bool] = {}
+    return _hides({}, ruleset, settings, _nobodys, failing_hides=False)
 
-    def hides(actor_id: str, aspect: str) -> bool:
-        if aspect not in revealed:
-            revealed[aspect] = bool(ruleset.reveals(aspect, settings))
-        return not revealed[aspect]
 
-    return hides
+def _nobodys(actor_id: str) -> bool:
+    """No actor is taken for a player's (:func:`_npc_hides`)."""
+    return False
 
 
 def hides_for(

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+import pytest
+
 from rollbridge import ActionContext, ActionSpec, Actor, CommonState, Resolution, Ruleset, Track
 from rollbridge.contract import PlayerView
 from rollbridge.dice import DiceGroup, DiceSource, roll_die
@@ -104,3 +106,10 @@ class RollUnder(Ruleset):
 def conformance_of(ruleset: Ruleset) -> RulesetConformance:
     """The conformance suite of ``ruleset``, its tests called one by one."""
     return type("Suite", (RulesetConformance,), {"ruleset": ruleset})()
+
+
+def failure_of(ruleset: Ruleset, test: str) -> str:
+    """What the suite's test named ``test`` says failing ``ruleset`` (it must fail)."""
+    with pytest.raises(AssertionError) as failed:
+        getattr(conformance_of(ruleset), test)()
+    return str(failed.value)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from rollbridge.exceptions import RuleViolation
-from tests.plugins.rollunder import RollUnder, conformance_of
+from tests.plugins.rollunder import RollUnder, conformance_of, failure_of
 
 
 def refusing(code):
@@ -49,3 +49,91 @@ def test_a_code_of_the_rulesets_own_passes():
         conformance_of(refusing("out_of_reach")).test_actions_resolve_through_the_engine()
     conformance_of(refusing("out_of_reach")).test_refusals_come_before_the_first_die()
     conformance_of(refusing("rule_violation")).test_refusals_come_before_the_first_die()
+
+
+class NotThere(RuleViolation):
+    """A ruleset's own refusal class, as Python authors write one: its code a class
+    attribute, here one of rollbridge's (the Foundry module reads ``not_found`` as a
+    refusal of the actor)."""
+
+    code = "not_found"
+
+
+def test_a_subclass_carrying_a_code_of_rollbridges_own_fails_too():
+    """The check looked only at ``RuleViolation`` itself: a subclass with a class
+    ``code`` of rollbridge's passed."""
+
+    class Refuses(RollUnder):
+        def resolve(self, context, dice):
+            raise NotThere("no such weapon in the hero's hands")
+
+    assert failure_of(Refuses(), "test_actions_resolve_through_the_engine").startswith(
+        "test: refused: the refusal's code 'not_found' is one of rollbridge's own"
+    )
+
+
+@pytest.mark.parametrize("code", ["refused", "stopped"])
+def test_a_code_the_browser_client_gives_fails(code):
+    """The browser client rejects a request its connection could not send with
+    ``refused`` or ``stopped``; the Foundry module keeps a player's held request
+    rejected so and asks again at each connection. A request the rules refused with
+    that code (asked again after the GM approved it while the player was away) stayed
+    held for ever, the player never told; the suite passed the code."""
+    assert failure_of(refusing(code), "test_actions_resolve_through_the_engine") == (
+        f"test: refused: the refusal's code {code!r} is one the browser client gives a "
+        "request its connection could not send (stopped, refused): the Foundry module keeps "
+        "a player's held request refused so and asks for it again at every connection, "
+        'never telling the player; give it a code of your ruleset\'s (code="no_ammo")'
+    )
+
+
+def test_the_gms_adjust_refused_is_checked_too():
+    """The suite's adjust tried every track but passed any refusal's code: an adjust
+    refused ``busy`` is sent again by the browser client, refused again."""
+
+    class AdjustsNothing(RollUnder):
+        def adjust(self, actor, track, delta):
+            raise RuleViolation("the GM may not mark wounds", code="busy")
+
+    assert failure_of(AdjustsNothing(), "test_adjustments_make_states_the_rules_take").startswith(
+        "adjust of a0's track 'wounds' by +1: refused: the refusal's code 'busy' is one of "
+        "rollbridge's own"
+    )
+
+
+def test_a_subclass_with_a_code_of_its_own_passes():
+    class OutOfReach(RuleViolation):
+        code = "out_of_reach"
+
+    class Refuses(RollUnder):
+        def resolve(self, context, dice):
+            raise OutOfReach("the target is out of reach")
+
+        def adjust(self, actor, track, delta):
+            raise OutOfReach("the GM's hand is out of reach")
+
+    with pytest.raises(AssertionError, match="no action example resolved"):
+        conformance_of(Refuses()).test_actions_resolve_through_the_engine()
+    conformance_of(Refuses()).test_refusals_come_before_the_first_die()
+    conformance_of(Refuses()).test_adjustments_make_states_the_rules_take()
+
+
+class NoAmmo(RuleViolation):
+    """A ruleset's refusal class, defined where Python holds every subclass of
+    rollbridge's errors: the suite counted its code among rollbridge's own."""
+
+    code = "no_ammo"
+
+
+def test_a_code_a_rulesets_own_class_carries_passes():
+    """A ruleset that has a class for a refusal and raises ``RuleViolation`` with its
+    code elsewhere (or two rulesets in one test run, one with such a class) failed the
+    suite, told that ``no_ammo`` was one of rollbridge's own codes."""
+
+    class Refuses(RollUnder):
+        def resolve(self, context, dice):
+            raise RuleViolation("the hero has no ammunition left", code=NoAmmo.code)
+
+    with pytest.raises(AssertionError, match="no action example resolved"):
+        conformance_of(Refuses()).test_actions_resolve_through_the_engine()
+    conformance_of(Refuses()).test_refusals_come_before_the_first_die()
