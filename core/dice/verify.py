@@ -652,7 +652,27 @@ class LogVerifier:
         seq = table.get("seq", welcome.get("seq"))
         if not recovered and _whole(seq):  # a resume that recovered: the missed follow
             self._next = seq + 1
-        self.known(table["id"], epoch if _whole(epoch) else 1, table.get("dice"))
+        dice = table.get("dice")
+        if recovered and not self._committed_before(resume, seq, dice):
+            return  # its segment's commitment is among the missed events that follow
+        self.known(table["id"], epoch if _whole(epoch) else 1, dice)
+
+    def _committed_before(self, resume: Mapping[str, Any], seq: Any, dice: Any) -> bool:
+        """Whether the segment a resume that recovered shows open was committed before
+        the events it missed. Its table is the one after them (they follow it in the
+        log): a segment committed among them has its ``dice.committed`` there, and
+        taking it from the welcome too made that commitment a second one
+        (``committed_twice``) in an honest log of a client that resumed across a
+        reveal. Where it is not known when the missed events start, it is not taken."""
+        since = dice.get("since") if isinstance(dice, Mapping) else None
+        missed = resume.get("missed")
+        if self._last_seq is not None:
+            first = self._last_seq + 1
+        elif _whole(seq) and _whole(missed):
+            first = seq - missed + 1
+        else:
+            return False
+        return _whole(since) and since < first
 
     def _problem(self, seq: int | None, code: str, text: Text) -> None:
         self.report.problems.append(Problem(self._position, seq, code, text))
