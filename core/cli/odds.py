@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from decimal import MIN_EMIN, Decimal, localcontext
 from fractions import Fraction
 from math import gcd
 from typing import TYPE_CHECKING
@@ -181,7 +182,19 @@ def _fraction(value: Fraction, exact: bool) -> tuple[str, bool]:
 def _percent(value: Fraction, locale: str) -> str:
     """``value`` as a percentage in ``locale``'s way ("13.8889%", "13,8889 %")."""
     spec = ".2e" if 0 < value < Fraction(1, 10**6) else ".4f"
-    return i18n.percent(float(value), spec, locale)
+    return i18n.percents(locale)(_share(value.numerator, value.denominator), spec)
+
+
+def _share(weight: int, denominator: int) -> float | Decimal:
+    """``weight / denominator`` as a float, or as a :class:`~decimal.Decimal` where
+    the float would be 0 and it is not: below 10⁻³⁰⁸ (the least total of ``999d6``
+    is 6⁻⁹⁹⁹, about 10⁻⁷⁷⁷), which read "0.00e+00%", as if it could not be rolled."""
+    share = weight / denominator
+    if share or not weight:
+        return share
+    with localcontext() as context:
+        context.prec, context.Emin = 6, MIN_EMIN
+        return Decimal(weight) / Decimal(denominator)
 
 
 def _total(value: int | Fraction, locale: str) -> str:
@@ -220,7 +233,7 @@ def _percents(locale: str) -> Callable[[int, int], str]:
 
     def percent(weight: int, denominator: int) -> str:
         spec = ".2e" if weight > 0 and weight * 10**6 < denominator else ".4f"
-        return written(weight / denominator, spec)
+        return written(_share(weight, denominator), spec)
 
     return percent
 

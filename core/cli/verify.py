@@ -56,6 +56,12 @@ ERROR_REPLY = say(
     "{path}: line {line} is the server's refusal, not a log: {code}: {message} "
     "(export it again with a token of the table: ?format=jsonl)",
 )
+# Translators: {path} a file: one with no line, or only blank lines.
+EMPTY = say(
+    "cli.verify.empty",
+    "{path} is empty: it holds no line of a log (an export that failed?); export the log "
+    "again",
+)
 # Translators: {path} a file, {line} a line number.
 NOT_TEXT = say("cli.verify.not_text", "{path}: line {line} is not UTF-8 text: not a log")
 # Translators: a summary of `rollbridge verify`; the numbers are counts, each after
@@ -245,7 +251,8 @@ def read_log(path: str) -> list[dict[str, Any]]:
     """The JSON objects of a JSON Lines file (blank lines skipped).
 
     :raises ValueError: naming the line that is not UTF-8 text, not JSON (a number
-        of more than 4300 digits too), or JSON nested too deep.
+        of more than 4300 digits too), or JSON nested too deep; or for a file with no
+        line at all (only blank lines).
     """
     data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     entries = []
@@ -274,6 +281,8 @@ def read_log(path: str) -> list[dict[str, Any]]:
             raise ValueError(ERROR_REPLY(path=path, line=number, code=entry["code"],
                                          message=entry["message"]))  # fmt: skip
         entries.append(entry if isinstance(entry, dict) else {})
+    if not any(raw.strip() for raw in raws):
+        raise ValueError(EMPTY(path=path))
     return entries
 
 
