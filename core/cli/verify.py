@@ -59,8 +59,7 @@ ERROR_REPLY = say(
 # Translators: {path} a file: one with no line, or only blank lines.
 EMPTY = say(
     "cli.verify.empty",
-    "{path} is empty: it holds no line of a log (an export that failed?); export the log "
-    "again",
+    "{path} is empty: it holds no line of a log (an export that failed?); export the log again",
 )
 # Translators: {path} a file, {line} a line number.
 NOT_TEXT = say("cli.verify.not_text", "{path}: line {line} is not UTF-8 text: not a log")

@@ -59,7 +59,7 @@ def pool_problem(text: str, index: int) -> Text:
     faces, compound = kinds.pop()
     keep = match.group(2).lower().rstrip("0123456789")
     keep = ("kh" if keep == "k" else keep) + (match.group(3) or "1")
-    instead = f"{text[:index]}{len(parts)}d{faces}{compound}{keep}{text[match.end():]}"
+    instead = f"{text[:index]}{len(parts)}d{faces}{compound}{keep}{text[match.end() :]}"
     return POOL_AS_TERM(pool=repr(pool), instead=repr(_normalised(instead) or instead))
 
 

@@ -30,7 +30,8 @@ def logs(tmp_path, capsys) -> tuple[list[dict], dict]:
     seqs = play(Path(path))
     lines = export(capsys, path)
     late = export(capsys, path, "--since", str(seqs["commit2"]))[0]
-    assert late["table"]["dice"]["segment"] == 2 and late["table"]["dice"]["since"] == seqs["commit2"]
+    dice = late["table"]["dice"]
+    assert dice["segment"] == 2 and dice["since"] == seqs["commit2"]
     return lines, late
 
 
