@@ -13,30 +13,18 @@ they do when it is resolved again.
 
 from __future__ import annotations
 
-import io
 import json
-from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
 
-from rollbridge.cli import main
 from rollbridge.dice.verifiable import DiceKey
-from rollbridge.engine.model import Principal
 from rollbridge.host import PluginHost
 from rollbridge.offline import TableService
 from rollbridge.stores.sqlite import SQLiteStore
+from tests.dice.test_verify_players_dice import GM, PLAYER, _run, _verified
+from tests.dice.test_verify_players_dice import _roll as _event
 
 pytestmark = pytest.mark.usefixtures("english_without_stores")
-
-GM = Principal("gm", "gm", "test-gm")
-PLAYER = Principal("player", "player", "test-player")
-
-
-def _run(*argv: str) -> tuple[int, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        status = main(list(argv))
-    return status, out.getvalue() + err.getvalue()
 
 
 @pytest.fixture
@@ -73,17 +61,6 @@ def exports(tmp_path) -> dict[str, list[dict]]:
         assert status == 0, said
         logs[who] = [json.loads(line) for line in log.read_text().splitlines()]
     return logs
-
-
-def _verified(tmp_path, lines: list[dict]) -> tuple[int, dict]:
-    log = tmp_path / "checked.jsonl"
-    log.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    status, said = _run("verify", str(log), "--json")
-    return status, json.loads(said)
-
-
-def _event(lines: list[dict], request: str) -> dict:
-    return next(line for line in lines if line.get("request") == request)
 
 
 @pytest.mark.parametrize("who", ["gm", "player"])
