@@ -31,6 +31,7 @@ from rollbridge.cli.json_option import add_json_option
 from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.offline import params_hint
 from rollbridge.cli.render import print_json
+from rollbridge.exceptions import NotationError
 from rollbridge.odds import DEFAULT_DEPTH, MAX_DEPTH, Distribution, Odds, distribution
 from rollbridge.text import Messages, Text
 
@@ -92,6 +93,14 @@ TOTALS = say("cli.odds.totals", "the total rolls as {formula}")
 UNCOVERED = say("cli.odds.uncovered", "in no outcome above: {mass} ({percent})")
 # Translators: {ruleset} and {action} are ids: keep them.
 NO_ODDS = say("cli.odds.none", "ruleset {ruleset} gives no odds for action {action}")
+# Translators: {ruleset} is a ruleset's id, as typed; ACTION and JSON stand for what
+# the user types (keep them), as in the command's usage line.
+RULESET_ALONE = say(
+    "cli.odds.ruleset_alone",
+    "{ruleset} is a ruleset, not dice notation: its odds are an action's (rollbridge odds "
+    "{ruleset} ACTION --params JSON; its actions and their parameters: rollbridge "
+    "rulesets {ruleset})",
+)
 ACTOR_REQUIRED = say("actor.required", "actor: action {action} needs an acting actor")
 UNKNOWN_ACTION = say(
     "action.unknown", "ruleset {ruleset} has no action {action} (actions: {known})"
@@ -403,6 +412,18 @@ def odds_reply_lines(reply: dict, locale: str = "en") -> list[str]:
     return lines
 
 
+def _ruleset_alone(formula: str) -> NotationError | None:
+    """The refusal of a ruleset's id given without its action (``rollbridge odds
+    wilddie``), which read as notation: "unknown word 'wilddie'"; None for any
+    other text."""
+    from rollbridge.cli.offline import offline_host
+
+    if formula.strip() not in offline_host().rulesets:
+        return None
+    said = RULESET_ALONE(ruleset=formula.strip())
+    return NotationError(said, details={"formula": formula})
+
+
 def _action_odds(args: argparse.Namespace) -> int:
     from rollbridge.cli.offline import json_arg
     from rollbridge.engine.odds import checked_odds
@@ -426,7 +447,10 @@ def _action_odds(args: argparse.Namespace) -> int:
 def _odds(args: argparse.Namespace) -> int:
     if args.action is not None:
         return _action_odds(args)
-    odds = distribution(args.formula, explode_depth=args.depth)
+    try:
+        odds = distribution(args.formula, explode_depth=args.depth)
+    except NotationError as refused:
+        raise _ruleset_alone(args.formula) or refused from None
     if args.json:
         print_json(odds.to_dict())
         return 0

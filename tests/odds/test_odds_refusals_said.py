@@ -82,3 +82,19 @@ def test_in_each_language(capsys, locale, said):
     assert main(["odds", "2d1000000", "--locale", locale]) == 1
     err = capsys.readouterr().err.replace("\xa0", " ")  # cs and ru group with a no-break space
     assert err == f"rollbridge: error: dice_limit: {said}\n"
+
+
+@pytest.mark.parametrize("ruleset", ["wilddie", "sr2"])
+def test_a_ruleset_without_its_action_says_to_name_one(capsys, ruleset):
+    """``rollbridge odds wilddie`` said "invalid dice formula 'wilddie': unknown word
+    'wilddie'": a ruleset's id alone is read as notation."""
+    assert main(["odds", ruleset]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        f"rollbridge: error: invalid_notation: {ruleset} is a ruleset, not dice notation: "
+        f"its odds are an action's (rollbridge odds {ruleset} ACTION --params JSON; its "
+        f"actions and their parameters: rollbridge rulesets {ruleset})\n"
+    )
+    assert main(["odds", "wildie"]) == 1  # any other word is the notation's refusal
+    assert "unknown word 'wildie'" in capsys.readouterr().err
