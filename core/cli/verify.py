@@ -56,11 +56,6 @@ ERROR_REPLY = say(
     "{path}: line {line} is the server's refusal, not a log: {code}: {message} "
     "(export it again with a token of the table: ?format=jsonl)",
 )
-# Translators: {path} a file: one with no line, or only blank lines.
-EMPTY = say(
-    "cli.verify.empty",
-    "{path} is empty: it holds no line of a log (an export that failed?); export the log again",
-)
 # Translators: {path} a file, {line} a line number.
 NOT_TEXT = say("cli.verify.not_text", "{path}: line {line} is not UTF-8 text: not a log")
 # Translators: a summary of `rollbridge verify`; the numbers are counts, each after
@@ -195,6 +190,11 @@ STAND_INS = say.plural(
     "rolled again: the log does not say what each player asked for, so a player who "
     "misses a roll of theirs, or finds it rolled twice, can check it only in the GM's log",
 )
+NO_EVENTS = say(
+    "cli.verify.no_events",
+    "this log holds no events: an export of a table that has none is empty, and so is "
+    "an export that failed before it wrote (check that the table and the token are right)",
+)
 NOTHING = say(
     "cli.verify.nothing",
     "no verifiable dice in this log (is the table's setting verifiable on?)",
@@ -250,8 +250,7 @@ def read_log(path: str) -> list[dict[str, Any]]:
     """The JSON objects of a JSON Lines file (blank lines skipped).
 
     :raises ValueError: naming the line that is not UTF-8 text, not JSON (a number
-        of more than 4300 digits too), or JSON nested too deep; or for a file with no
-        line at all (only blank lines).
+        of more than 4300 digits too), or JSON nested too deep.
     """
     data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     entries = []
@@ -280,8 +279,6 @@ def read_log(path: str) -> list[dict[str, Any]]:
             raise ValueError(ERROR_REPLY(path=path, line=number, code=entry["code"],
                                          message=entry["message"]))  # fmt: skip
         entries.append(entry if isinstance(entry, dict) else {})
-    if not any(raw.strip() for raw in raws):
-        raise ValueError(EMPTY(path=path))
     return entries
 
 
@@ -375,6 +372,8 @@ def render_report(report: Report, locale: str = "en", every: bool = False) -> li
     problems = sorted(report.problems, key=lambda p: (p.position, p.seq or 0))
     for problem in problems if every else problems[:1]:
         lines.append(PROBLEM(line=problem.position, message=problem.text).render(locale))
+    if not report.events:
+        lines.append(NO_EVENTS().render(locale))
     if report.ok:
         revealed = "revealed" in report.segments.values()
         done = ALL_GOOD if report.verified_events else NONE_SEEN if revealed else NONE_YET

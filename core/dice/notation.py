@@ -332,7 +332,7 @@ class _Parser:
         while index < end:
             match = _TOKEN.match(text, index)
             if match is None and text[index] == "{":  # a Foundry pool: what to type instead
-                raise self.error(pool_problem(text, index), index)
+                raise self.error(pool_problem(text, index, _normalised), index)
             if match is None:
                 raise self.error(
                     say("dice.unexpected", "unexpected {char}")(char=repr(text[index])), index
@@ -678,6 +678,14 @@ def _parse(text: str) -> Formula:
         )
     parser = _Parser(text)
     return Formula(parser.parse(), parser.min_dice)
+
+
+def _normalised(formula: str) -> str | None:
+    """``formula`` as :func:`parse` normalises it, or None where it is no formula."""
+    try:
+        return str(parse(formula))
+    except (NotationError, DiceLimitExceeded):
+        return None
 
 
 def parse(formula: str) -> Formula:

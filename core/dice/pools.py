@@ -13,6 +13,7 @@ dice a keep would reach) has no formula here, and the refusal says what rolls it
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from rollbridge.text import Messages, Text
 
@@ -40,9 +41,11 @@ _SINGLE = re.compile(r"\s*1?d(\d+)(!!(?:>=?\d+)?)?\s*", re.IGNORECASE)
 _POOL = re.compile(r"\{([^{}]*)\}(k[hl]?(\d*))?", re.IGNORECASE)
 
 
-def pool_problem(text: str, index: int) -> Text:
+def pool_problem(text: str, index: int, normalised: Callable[[str], str | None]) -> Text:
     """The refusal of the pool that starts at ``text[index]`` (a ``{``): the formula
-    to type instead where there is one, else what rolls it (module docstring)."""
+    to type instead where there is one, else what rolls it (module docstring).
+    ``normalised`` gives a formula as the parser writes it, or None where it is no
+    formula (the rest of the text after the pool may be wrong too)."""
     match = _POOL.match(text, index)
     if match is None:
         return POOL(pool=repr(text[index:]), example=repr("1d6"))
@@ -60,16 +63,4 @@ def pool_problem(text: str, index: int) -> Text:
     keep = match.group(2).lower().rstrip("0123456789")
     keep = ("kh" if keep == "k" else keep) + (match.group(3) or "1")
     instead = f"{text[:index]}{len(parts)}d{faces}{compound}{keep}{text[match.end() :]}"
-    return POOL_AS_TERM(pool=repr(pool), instead=repr(_normalised(instead) or instead))
-
-
-def _normalised(formula: str) -> str | None:
-    """``formula`` as the parser normalises it, or None where it is no formula either
-    (the rest of the text after the pool may be wrong too)."""
-    from rollbridge.dice.notation import parse  # the parser imports this module
-    from rollbridge.exceptions import InvalidRequest
-
-    try:
-        return str(parse(formula))
-    except InvalidRequest:
-        return None
+    return POOL_AS_TERM(pool=repr(pool), instead=repr(normalised(instead) or instead))

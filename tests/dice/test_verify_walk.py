@@ -1,9 +1,10 @@
 """``rollbridge verify`` as a newcomer meets it: an empty file, two tables' logs put
 together, the events of one table under another's welcome.
 
-- An empty file (``curl … > log.jsonl`` that failed before writing) was read as a
-  log with no events: "no verifiable dice in this log (is the table's setting
-  verifiable on?)", exit 0. It is now a log that cannot be read (exit 2), said so.
+- An empty file said only "no verifiable dice in this log (is the table's setting
+  verifiable on?)": an export of a table without events is empty (and honest, exit
+  0), but so is an export that failed before it wrote. The report now says the log
+  holds no events.
 - Two tables' exports put together in one file read as the first table's: its
   second ``welcome`` and events gave "seq 1 comes after seq 10: events are out of
   order or repeated", and the seeds of the second table's segment 1 as "the
@@ -63,16 +64,19 @@ def _verify(capsys, tmp_path: Path, lines: list[dict], *options: str) -> tuple[i
 
 
 @pytest.mark.parametrize("text", ["", "\n\n", "   \n"])
-def test_an_empty_file_is_said_to_be_empty(tmp_path, capsys, text):
+def test_an_empty_file_says_it_holds_no_events(tmp_path, capsys, text):
+    """An export of a table without events is empty, and honest (exit 0); so is one
+    that failed before it wrote. The report says the log holds no events."""
     log = tmp_path / "log.jsonl"
     log.write_text(text)
-    assert main(["verify", str(log)]) == 2
+    assert main(["verify", str(log)]) == 0
     out, err = capsys.readouterr()
-    assert out == ""
-    assert err == (
-        f"rollbridge: error: {log} is empty: it holds no line of a log (an export that "
-        "failed?); export the log again\n"
-    )
+    assert err == ""
+    assert out.splitlines()[1:] == [
+        "this log holds no events: an export of a table that has none is empty, and so is "
+        "an export that failed before it wrote (check that the table and the token are right)",
+        "no verifiable dice in this log (is the table's setting verifiable on?)",
+    ]
 
 
 def test_each_log_alone_verifies(tmp_path, capsys, logs):
