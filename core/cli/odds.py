@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from decimal import MIN_EMIN, Decimal, localcontext
 from fractions import Fraction
 from math import gcd
 from typing import TYPE_CHECKING
@@ -30,6 +31,7 @@ from rollbridge.cli.json_option import add_json_option
 from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.offline import params_hint
 from rollbridge.cli.render import print_json
+from rollbridge.exceptions import NotationError
 from rollbridge.odds import DEFAULT_DEPTH, MAX_DEPTH, Distribution, Odds, distribution
 from rollbridge.text import Messages, Text
 
@@ -91,6 +93,14 @@ TOTALS = say("cli.odds.totals", "the total rolls as {formula}")
 UNCOVERED = say("cli.odds.uncovered", "in no outcome above: {mass} ({percent})")
 # Translators: {ruleset} and {action} are ids: keep them.
 NO_ODDS = say("cli.odds.none", "ruleset {ruleset} gives no odds for action {action}")
+# Translators: {ruleset} is a ruleset's id, as typed; ACTION and JSON stand for what
+# the user types (keep them), as in the command's usage line.
+RULESET_ALONE = say(
+    "cli.odds.ruleset_alone",
+    "{ruleset} is a ruleset, not dice notation: its odds are an action's (rollbridge odds "
+    "{ruleset} ACTION --params JSON; its actions and their parameters: rollbridge "
+    "rulesets {ruleset})",
+)
 ACTOR_REQUIRED = say("actor.required", "actor: action {action} needs an acting actor")
 UNKNOWN_ACTION = say(
     "action.unknown", "ruleset {ruleset} has no action {action} (actions: {known})"
@@ -181,7 +191,19 @@ def _fraction(value: Fraction, exact: bool) -> tuple[str, bool]:
 def _percent(value: Fraction, locale: str) -> str:
     """``value`` as a percentage in ``locale``'s way ("13.8889%", "13,8889 %")."""
     spec = ".2e" if 0 < value < Fraction(1, 10**6) else ".4f"
-    return i18n.percent(float(value), spec, locale)
+    return i18n.percents(locale)(_share(value.numerator, value.denominator), spec)
+
+
+def _share(weight: int, denominator: int) -> float | Decimal:
+    """``weight / denominator`` as a float, or as a :class:`~decimal.Decimal` where
+    the float would be 0 and it is not: below 10⁻³⁰⁸ (the least total of ``999d6``
+    is 6⁻⁹⁹⁹, about 10⁻⁷⁷⁷), which read "0.00e+00%", as if it could not be rolled."""
+    share = weight / denominator
+    if share or not weight:
+        return share
+    with localcontext() as context:
+        context.prec, context.Emin = 6, MIN_EMIN
+        return Decimal(weight) / Decimal(denominator)
 
 
 def _total(value: int | Fraction, locale: str) -> str:
@@ -220,7 +242,7 @@ def _percents(locale: str) -> Callable[[int, int], str]:
 
     def percent(weight: int, denominator: int) -> str:
         spec = ".2e" if weight > 0 and weight * 10**6 < denominator else ".4f"
-        return written(weight / denominator, spec)
+        return written(_share(weight, denominator), spec)
 
     return percent
 
@@ -390,6 +412,18 @@ def odds_reply_lines(reply: dict, locale: str = "en") -> list[str]:
     return lines
 
 
+def _ruleset_alone(formula: str) -> NotationError | None:
+    """The refusal of a ruleset's id given without its action (``rollbridge odds
+    wilddie``), which read as notation: "unknown word 'wilddie'"; None for any
+    other text."""
+    from rollbridge.cli.offline import offline_host
+
+    if formula.strip() not in offline_host().rulesets:
+        return None
+    said = RULESET_ALONE(ruleset=formula.strip())
+    return NotationError(said, details={"formula": formula})
+
+
 def _action_odds(args: argparse.Namespace) -> int:
     from rollbridge.cli.offline import json_arg
     from rollbridge.engine.odds import checked_odds
@@ -413,7 +447,10 @@ def _action_odds(args: argparse.Namespace) -> int:
 def _odds(args: argparse.Namespace) -> int:
     if args.action is not None:
         return _action_odds(args)
-    odds = distribution(args.formula, explode_depth=args.depth)
+    try:
+        odds = distribution(args.formula, explode_depth=args.depth)
+    except NotationError as refused:
+        raise _ruleset_alone(args.formula) or refused from None
     if args.json:
         print_json(odds.to_dict())
         return 0

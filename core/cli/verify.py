@@ -180,6 +180,21 @@ UNRESOLVED = {
         "{count} encounter events ran turn hooks whose resolutions are not resolved again",
     ),
 }
+# Translators: {count} events a player's view got as hidden stand-ins (GM-only events).
+STAND_INS = say.plural(
+    "cli.verify.stand_ins",
+    "{count} hidden stand-in cannot be told from a player's roll the server hid and "
+    "rolled again: the log does not say what each player asked for, so a player who "
+    "misses a roll of theirs, or finds it rolled twice, can check it only in the GM's log",
+    "{count} hidden stand-ins cannot be told from a player's roll the server hid and "
+    "rolled again: the log does not say what each player asked for, so a player who "
+    "misses a roll of theirs, or finds it rolled twice, can check it only in the GM's log",
+)
+NO_EVENTS = say(
+    "cli.verify.no_events",
+    "this log holds no events: an export of a table that has none is empty, and so is "
+    "an export that failed before it wrote (check that the table and the token are right)",
+)
 NOTHING = say(
     "cli.verify.nothing",
     "no verifiable dice in this log (is the table's setting verifiable on?)",
@@ -352,9 +367,13 @@ def render_report(report: Report, locale: str = "en", every: bool = False) -> li
     for reason, count in report.unresolved.items():
         if count and reason in UNRESOLVED:
             lines.append(UNRESOLVED[reason](count=count).render(locale))
+    if report.hidden:
+        lines.append(STAND_INS(count=report.hidden).render(locale))
     problems = sorted(report.problems, key=lambda p: (p.position, p.seq or 0))
     for problem in problems if every else problems[:1]:
         lines.append(PROBLEM(line=problem.position, message=problem.text).render(locale))
+    if not report.events:
+        lines.append(NO_EVENTS().render(locale))
     if report.ok:
         revealed = "revealed" in report.segments.values()
         done = ALL_GOOD if report.verified_events else NONE_SEEN if revealed else NONE_YET

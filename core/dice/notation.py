@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from rollbridge.dice.pools import pool_problem
 from rollbridge.dice.sources import MAX_FACES, MAX_RESULTS_PER_REQUEST
 from rollbridge.exceptions import DiceLimitExceeded, NotationError
 from rollbridge.text import Messages, Text
@@ -330,6 +331,8 @@ class _Parser:
         text, index, end = self.text, 0, len(self.text)
         while index < end:
             match = _TOKEN.match(text, index)
+            if match is None and text[index] == "{":  # a Foundry pool: what to type instead
+                raise self.error(pool_problem(text, index, _normalised), index)
             if match is None:
                 raise self.error(
                     say("dice.unexpected", "unexpected {char}")(char=repr(text[index])), index
@@ -675,6 +678,14 @@ def _parse(text: str) -> Formula:
         )
     parser = _Parser(text)
     return Formula(parser.parse(), parser.min_dice)
+
+
+def _normalised(formula: str) -> str | None:
+    """``formula`` as :func:`parse` normalises it, or None where it is no formula."""
+    try:
+        return str(parse(formula))
+    except (NotationError, DiceLimitExceeded):
+        return None
 
 
 def parse(formula: str) -> Formula:

@@ -155,6 +155,13 @@ OTHER_EPOCH = say(
     "seq {seq} is of epoch {epoch}, but the log's table is in epoch {current} and no "
     "welcome in between says it moved",
 )
+# Translators: {table} and {current} are table ids, quoted; "welcome" is the protocol's
+# message, kept as it is.
+OTHER_TABLE = say(
+    "verify.other_table",
+    "a line of table {table} in the log of table {current}: a log holds one table's "
+    "events (logs put together?); verify each table's log on its own",
+)
 # Translators: {epoch}, {current} are epoch numbers.
 COMMIT_EPOCH = say(
     "verify.commit_epoch",
@@ -560,6 +567,10 @@ class LogVerifier:
         #: Where seqs were skipped: (log position, epoch, the seq before, the seq).
         self._gaps: list[tuple[int, int | None, int, int]] = []
         self._epoch: int | None = None
+        #: The table of the log: the id of its first welcome or event that names one.
+        self._table: str | None = None
+        #: The other tables whose lines the log holds (each said once).
+        self._other_tables: set[str] = set()
         self._position = 0
         #: The dice groups each resolution (or encounter event) of the log shows, by
         #: epoch and seq, for the chips that show one of them again (:meth:`_carried`).
@@ -633,11 +644,30 @@ class LogVerifier:
             # its commitment is the welcome's word: the log holds no dice.committed
             self.report.welcomed[self._segments[number].label] = dice["commitment"]
 
+    def _other_table(self, seq: int | None, table: Any) -> bool:
+        """Whether a line names another table than the log's (a problem, said once for
+        each table met): seqs, segments and seeds are each table's own, so the lines
+        of two tables put together read as events out of order, or as seeds that do
+        not match, and the events of one under another's welcome could verify."""
+        if not isinstance(table, str):
+            return False
+        if self._table is None:
+            self._table = table
+        if table == self._table:
+            return False
+        if table not in self._other_tables:
+            self._other_tables.add(table)
+            said = OTHER_TABLE(table=repr(table), current=repr(self._table))
+            self._problem(seq, "other_table", said)
+        return True
+
     def _welcome(self, welcome: Mapping[str, Any]) -> None:
         """A ``welcome`` line of a client's log: the segment open when it joined
         (:meth:`known`), committed before the events that follow it."""
         table = welcome.get("table")
         if not isinstance(table, Mapping) or not isinstance(table.get("id"), str):
+            return
+        if self._other_table(None, table["id"]):
             return
         epoch = table.get("epoch", welcome.get("epoch", 1))
         self._enter(epoch)
@@ -652,7 +682,27 @@ class LogVerifier:
         seq = table.get("seq", welcome.get("seq"))
         if not recovered and _whole(seq):  # a resume that recovered: the missed follow
             self._next = seq + 1
-        self.known(table["id"], epoch if _whole(epoch) else 1, table.get("dice"))
+        dice = table.get("dice")
+        if recovered and not self._committed_before(resume, seq, dice):
+            return  # its segment's commitment is among the missed events that follow
+        self.known(table["id"], epoch if _whole(epoch) else 1, dice)
+
+    def _committed_before(self, resume: Mapping[str, Any], seq: Any, dice: Any) -> bool:
+        """Whether the segment a resume that recovered shows open was committed before
+        the events it missed. Its table is the one after them (they follow it in the
+        log): a segment committed among them has its ``dice.committed`` there, and
+        taking it from the welcome too made that commitment a second one
+        (``committed_twice``) in an honest log of a client that resumed across a
+        reveal. Where it is not known when the missed events start, it is not taken."""
+        since = dice.get("since") if isinstance(dice, Mapping) else None
+        missed = resume.get("missed")
+        if self._last_seq is not None:
+            first = self._last_seq + 1
+        elif _whole(seq) and _whole(missed):
+            first = seq - missed + 1
+        else:
+            return False
+        return _whole(since) and since < first
 
     def _problem(self, seq: int | None, code: str, text: Text) -> None:
         self.report.problems.append(Problem(self._position, seq, code, text))
@@ -670,6 +720,8 @@ class LogVerifier:
         seq = entry.get("seq")
         if not isinstance(seq, int):
             self._problem(None, "bad_event", NO_SEQ())
+            return []
+        if self._other_table(seq, entry.get("table")):
             return []
         epoch = entry.get("epoch")
         if _whole(epoch) and self._epoch is not None and epoch != self._epoch:

@@ -56,6 +56,13 @@ REFUSED = say(
     "seq {seq}: resolved again with its own dice on the table the log shows before "
     "it, the engine refuses it ({error})",
 )
+# Translators: {seq} is an event number; an NPC is an actor no player controls.
+PUBLIC_ON_GM = say(
+    "verify.public_on_gm_resolution",
+    "seq {seq}: a resolution that is not secret, not approved and names no NPC was drawn "
+    "on the GM's stream, whose seed players never see: its dice belonged on the public "
+    "stream",
+)
 MALFORMED = say(
     "verify.resolution_malformed",
     "seq {seq}: cannot be resolved again: the table the log shows before it, or the "
@@ -160,6 +167,9 @@ class ResolutionCheck:
             self.skipped["dialect"] += 1  # an adapter's fields: not this engine's frame
             return
         draws = data.get("draws")
+        if self._public_on_gm(table, entry, data):
+            self.problems.append(Problem(position, entry["seq"], "public_on_gm",
+                                         PUBLIC_ON_GM(seq=entry["seq"])))  # fmt: skip
         if (isinstance(draws, Mapping) and draws.get("withheld")) or any(
             table.limited(a) for a in self._involved(table, entry) if isinstance(a, str)
         ):
@@ -181,6 +191,25 @@ class ResolutionCheck:
         else:
             text = WRONG(seq=seq, part=found.field)
         self.problems.append(Problem(position, seq, "wrong_resolution", text))
+
+    def _public_on_gm(
+        self, table: LoggedTable, entry: Mapping[str, Any], data: Mapping[str, Any]
+    ) -> bool:
+        """Whether a resolution drawn on the GM's stream belonged on the public one, by
+        the engine's rule (:func:`rollbridge.engine.segments.stream_of`): not secret
+        (GM-only), not an approval's, and every actor it names — its actor and targets,
+        or every actor of the table for an action on every actor (the ruleset's spec)
+        — one a player controls, as the log shows the table before it. An actor the
+        table does not hold is not judged; an encounter event's turn hooks always
+        roll on the GM's stream."""
+        draws = data.get("draws")
+        if entry.get("kind") != "resolution" or not isinstance(draws, Mapping):
+            return False
+        if draws.get("stream") != "gm" or entry.get("gm_only") or "approved_by" in data:
+            return False
+        named = [a for a in self._involved(table, entry) if a is not None]
+        views = [table.actors.get(a) if isinstance(a, str) else None for a in named]
+        return all(isinstance(v, Mapping) and bool(v.get("controllers")) for v in views)
 
     def _involved(self, table: LoggedTable, entry: Mapping[str, Any]) -> list[Any]:
         """The actors a resolution's rules read: its actor and targets (every actor,

@@ -32,8 +32,10 @@ __all__ = [
     "from_fractions",
     "point",
     "power",
-    "too_costly",
     "too_large",
+    "too_many_kept",
+    "too_many_pairs",
+    "too_many_totals",
     "too_wide",
 ]
 
@@ -45,10 +47,28 @@ MAX_PAIRS = DEFAULT_BOUNDS.pairs
 MAX_BITS = DEFAULT_BOUNDS.bits
 
 say = Messages("rollbridge")
-# Translators: {formula} is the formula, quoted; {limit} a number of steps.
-TOO_COSTLY = say(
-    "odds.too_costly",
-    "the exact distribution of {formula} needs more than {limit:,} steps; it is not approximated",
+# Translators: {formula} is the formula, quoted; {totals} how many different totals
+# it can roll (more than {limit}). Said to a player: what to ask instead ends it.
+TOO_MANY_TOTALS = say(
+    "odds.totals_past",
+    "{formula} can roll {totals:,} different totals, and exact odds are worked out for "
+    "at most {limit:,} (they are not approximated): ask for fewer dice or fewer faces",
+)
+# Translators: {formula} is the formula, quoted; {limit} how many pairs of totals (one
+# of each side of a *, / or a sum of fractions) are weighed at most.
+TOO_MANY_PAIRS = say(
+    "odds.pairs_past",
+    "{formula} combines two parts whose totals make more than {limit:,} pairs to weigh, "
+    "and exact odds are worked out for no more (they are not approximated): ask for "
+    "fewer dice or fewer faces on either side",
+)
+# Translators: {formula} is the formula, quoted; {limit} how many arrangements of the
+# kept dice (kh, kl, dh, dl) are counted at most.
+TOO_MANY_KEPT = say(
+    "odds.kept_past",
+    "the dice {formula} keeps have more than {limit:,} arrangements to count, and exact "
+    "odds are worked out for no more (they are not approximated): ask for fewer dice, "
+    "fewer faces or fewer dice kept",
 )
 # Translators: {formula} is the formula, quoted; {limit} a number of bits (binary
 # digits: the size of the law's exact numbers in memory).
@@ -97,10 +117,25 @@ def point(value: Value) -> Law:
     return Law({value: 1}, 1)
 
 
-def too_costly(text: str, limit: int) -> DiceLimitExceeded:
-    """The error for a computation past one of the bounds."""
+def too_many_totals(text: str, totals: int, limit: int) -> DiceLimitExceeded:
+    """The error for a plain ``NdF`` term of more than ``limit`` totals."""
     return DiceLimitExceeded(
-        TOO_COSTLY(formula=repr(text), limit=limit), details={"formula": text, "limit": limit}
+        TOO_MANY_TOTALS(formula=repr(text), totals=totals, limit=limit),
+        details={"formula": text, "totals": totals, "limit": limit},
+    )
+
+
+def too_many_pairs(text: str, limit: int) -> DiceLimitExceeded:
+    """The error for a combination of two laws past ``limit`` pairs of outcomes."""
+    return DiceLimitExceeded(
+        TOO_MANY_PAIRS(formula=repr(text), limit=limit), details={"formula": text, "limit": limit}
+    )
+
+
+def too_many_kept(text: str, limit: int) -> DiceLimitExceeded:
+    """The error for a kept block whose order-statistics walk passes ``limit`` steps."""
+    return DiceLimitExceeded(
+        TOO_MANY_KEPT(formula=repr(text), limit=limit), details={"formula": text, "limit": limit}
     )
 
 
@@ -171,7 +206,7 @@ def combine(a: Law, b: Law, operation: Callable[[Value, Value], Value], text: st
     """The law of ``operation(x, y)`` for independent ``x`` of ``a`` and ``y`` of ``b``."""
     limit = current().pairs
     if len(a.weights) * len(b.weights) > limit:
-        raise too_costly(text, limit)
+        raise too_many_pairs(text, limit)
     out: dict[Value, int] = {}
     get = out.get
     for x, wx in a.weights.items():

@@ -18,7 +18,7 @@ from math import comb
 
 from rollbridge.dice.notation import Modifier
 from rollbridge.odds.bounds import DEFAULT_BOUNDS, current
-from rollbridge.odds.law import Law, too_costly
+from rollbridge.odds.law import Law, too_many_kept
 
 __all__ = ["MAX_ORDER_STEPS", "kept_block", "order_law"]
 
@@ -67,7 +67,7 @@ def order_law(
     estimate = len(faces) * (start + (stop - start) * (stop - start) * spread) * (stop - start + 1)
     limit = current().order_steps
     if estimate > limit:
-        raise too_costly(text, limit)
+        raise too_many_kept(text, limit)
     weights = [law.weights[v] for v in faces]
     rest = [0] * len(faces)  # weight of the faces after each one
     for i in range(len(faces) - 2, -1, -1):

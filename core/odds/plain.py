@@ -15,7 +15,7 @@ computed.
 from __future__ import annotations
 
 from rollbridge.odds.bounds import DEFAULT_BOUNDS, current
-from rollbridge.odds.law import Law, too_costly, too_large
+from rollbridge.odds.law import Law, too_large, too_many_totals
 
 __all__ = ["MAX_TOTALS", "plain_law", "ways"]
 
@@ -51,7 +51,7 @@ def plain_law(number: int, faces: int, text: str) -> Law:
     bounds = current()
     totals = number * (faces - 1) + 1
     if totals > bounds.totals:
-        raise too_costly(text, bounds.totals)
+        raise too_many_totals(text, totals, bounds.totals)
     if totals * (faces**number).bit_length() > bounds.plain_bits:
         raise too_large(text, bounds.plain_bits)
     if number == 1:

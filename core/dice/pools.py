@@ -1,0 +1,66 @@
+"""What to type instead of a Foundry dice pool (``{1d6!!, 1d6!!}kh``).
+
+rollbridge's notation has no pools (docs/dice.md, "Differences from Foundry"), yet
+pools are what players meet: the wild die test of wilddie shows its dice group as
+``{1d8!!, 1d6!!}kh-2`` and Foundry writes it so. :func:`pool_problem` is the
+parser's refusal of one: a pool of single dice of one kind, each rolled alone or
+compounding (``!!``), then kept high or low, is one dice term here
+(``{1d6!!, 1d6!!}kh-6`` rolls as ``2d6!!kh1 - 6``), and the refusal gives that
+formula; any other pool (dice of different faces, sums, exploding dice, whose added
+dice a keep would reach) has no formula here, and the refusal says what rolls it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from rollbridge.text import Messages, Text
+
+__all__ = ["pool_problem"]
+
+say = Messages("rollbridge")
+# Translators: {pool} is the pool as written, quoted ('{1d6!!, 1d6!!}kh'); {instead}
+# the whole formula written in rollbridge's notation, quoted ('2d6!!kh1 - 6').
+POOL_AS_TERM = say(
+    "dice.pool_as_term",
+    "dice pools such as {pool} are not supported; the same roll is written {instead}",
+)
+# Translators: {pool} is the pool as written, quoted ('{1d8!!, 1d6!!}kh'); {example}
+# its first die as a formula of its own, quoted ('1d8!!').
+POOL = say(
+    "dice.pool",
+    "dice pools such as {pool} are not supported, and this one has no formula here: "
+    "roll each of its dice as a formula of its own ({example}, …), or ask for the "
+    "ruleset's action that rolls it (wilddie's trait, for a wild die test)",
+)
+
+#: One die of a pool that a dice term can stand for: ``1d6``, ``d8!!``, ``1d6!!>=5``.
+_SINGLE = re.compile(r"\s*1?d(\d+)(!!(?:>=?\d+)?)?\s*", re.IGNORECASE)
+#: A pool: its parts, the keep after it (``kh``, ``k2``, ``kl``) and what follows.
+_POOL = re.compile(r"\{([^{}]*)\}(k[hl]?(\d*))?", re.IGNORECASE)
+
+
+def pool_problem(text: str, index: int, normalised: Callable[[str], str | None]) -> Text:
+    """The refusal of the pool that starts at ``text[index]`` (a ``{``): the formula
+    to type instead where there is one, else what rolls it (module docstring).
+    ``normalised`` gives a formula as the parser writes it, or None where it is no
+    formula (the rest of the text after the pool may be wrong too)."""
+    match = _POOL.match(text, index)
+    if match is None:
+        return POOL(pool=repr(text[index:]), example=repr("1d6"))
+    pool = match.group(0)
+    parts = match.group(1).split(",")
+    singles = [_SINGLE.fullmatch(part) for part in parts]
+    first = parts[0].strip() or "1d6"
+    after = text[match.end() : match.end() + 1]
+    if match.group(2) is None or not all(singles) or after.isalnum() or after == "!":
+        return POOL(pool=repr(pool), example=repr(first))
+    kinds = {(one.group(1), one.group(2) or "") for one in singles if one is not None}
+    if len(kinds) != 1:
+        return POOL(pool=repr(pool), example=repr(first))
+    faces, compound = kinds.pop()
+    keep = match.group(2).lower().rstrip("0123456789")
+    keep = ("kh" if keep == "k" else keep) + (match.group(3) or "1")
+    instead = f"{text[:index]}{len(parts)}d{faces}{compound}{keep}{text[match.end() :]}"
+    return POOL_AS_TERM(pool=repr(pool), instead=repr(normalised(instead) or instead))

@@ -1,0 +1,77 @@
+"""A Foundry dice pool (``{1d6!!, 1d6!!}kh-6``) is refused with what to type instead.
+
+wilddie's dice group shows a wild die test as ``{1d6!!, 1d6!!}kh-6`` (Foundry's
+notation, docs/rulesets/wilddie.md), and a player who typed it into ``rollbridge
+roll`` or ``rollbridge odds`` was told only ``unexpected '{' (at character 1)``.
+rollbridge's notation has no pools; a pool of dice of one kind is one term here,
+and the refusal now gives that formula, and for any other pool what rolls it."""
+
+from __future__ import annotations
+
+import pytest
+
+from rollbridge.cli import main
+from rollbridge.dice import ScriptedDice, parse, roll_formula
+from rollbridge.exceptions import NotationError
+from rollbridge.odds import distribution
+
+pytestmark = pytest.mark.usefixtures("english_without_stores")
+
+
+@pytest.mark.parametrize(
+    ("written", "pool", "instead", "index"),
+    [
+        ("{1d6!!, 1d6!!}kh-6", "{1d6!!, 1d6!!}kh", "2d6!!kh1 - 6", 0),
+        ("{1d20, 1d20}kl + 3", "{1d20, 1d20}kl", "2d20kl1 + 3", 0),
+        ("{d6!!,d6!!,d6!!}K2", "{d6!!,d6!!,d6!!}K2", "3d6!!kh2", 0),
+        ("2 * {1d10!!>=9, 1d10!!>=9}kh", "{1d10!!>=9, 1d10!!>=9}kh", "2 * 2d10!!>=9kh1", 4),
+    ],
+)
+def test_a_pool_of_one_kind_of_die_names_the_term_to_type(written, pool, instead, index):
+    with pytest.raises(NotationError) as refused:
+        parse(written)
+    assert refused.value.code == "invalid_notation"
+    assert refused.value.details == {"formula": written, "index": index}
+    assert refused.value.message == (
+        f"invalid dice formula {written!r}: dice pools such as {pool!r} are not "
+        f"supported; the same roll is written {instead!r} (at character {index + 1})"
+    )
+    assert str(parse(instead)) == instead
+
+
+def test_the_term_rolls_what_the_wild_die_test_rolls():
+    """The d6 trait die 6 + 2 and the wild die 3, kept the better, −6: 2, as the
+    pool reads in Foundry."""
+    assert roll_formula("2d6!!kh1 - 6", ScriptedDice([6, 2, 3])).total == 2
+    assert distribution("2d6!!kh1 - 6")[-5] == pytest.approx(1 / 36)
+
+
+@pytest.mark.parametrize(
+    ("written", "pool", "example"),
+    [
+        ("{1d8!!, 1d6!!}kh-2", "{1d8!!, 1d6!!}kh", "1d8!!"),  # wilddie's d8 test
+        ("{2d6, 2d6}kh", "{2d6, 2d6}kh", "2d6"),  # the better of two sums
+        ("{1d6x, 1d6x}kh", "{1d6x, 1d6x}kh", "1d6x"),  # a keep would reach added dice
+        ("{1d6, 1d6}", "{1d6, 1d6}", "1d6"),  # nothing kept: a sum of pool parts
+    ],
+)
+def test_any_other_pool_says_what_rolls_it(written, pool, example):
+    with pytest.raises(NotationError) as refused:
+        parse(written)
+    assert refused.value.message == (
+        f"invalid dice formula {written!r}: dice pools such as {pool!r} are not "
+        f"supported, and this one has no formula here: roll each of its dice as a "
+        f"formula of its own ({example!r}, …), or ask for the ruleset's action that "
+        f"rolls it (wilddie's trait, for a wild die test) (at character 1)"
+    )
+
+
+def test_the_roll_command_says_it_in_one_line(capsys):
+    assert main(["roll", "{1d6!!, 1d6!!}kh-6", "--seed", "1"]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        "rollbridge: error: invalid_notation: invalid dice formula '{1d6!!, 1d6!!}kh-6': "
+        "dice pools such as '{1d6!!, 1d6!!}kh' are not supported; the same roll is "
+        "written '2d6!!kh1 - 6' (at character 1)\n"
+    )

@@ -1,0 +1,104 @@
+"""``rollbridge verify`` judges the stream of a resolution as it does a roll's.
+
+A resolution that is not secret, not approved, and names no NPC (its actor and
+targets all actors a player controls) is drawn on the public stream, whose seed
+players see at the reveal; drawn on the GM's stream, it escapes the players' check.
+Before, verify judged only ``roll`` events so ("which of their actors make them NPC
+business depends on the ruleset's action", docs/dice.md): a player's trait test the
+log said was drawn on the GM's stream was counted as the GM's business and the
+player's export verified (exit 0). The log's table (each actor's controllers) and the
+ruleset's spec (an action on every actor) say which actors a resolution names, as
+they do when it is resolved again.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rollbridge.dice.verifiable import DiceKey
+from rollbridge.host import PluginHost
+from rollbridge.offline import TableService
+from rollbridge.stores.sqlite import SQLiteStore
+from tests.dice.test_verify_players_dice import GM, PLAYER, _run, _verified
+from tests.dice.test_verify_players_dice import _roll as _event
+
+pytestmark = pytest.mark.usefixtures("english_without_stores")
+
+
+@pytest.fixture
+def exports(tmp_path) -> dict[str, list[dict]]:
+    """A verifiable wilddie table: the player's trait test (public stream), the
+    player's attack on the NPC and the GM's attack of the NPC on Ana (GM's stream),
+    a reveal; the GM's and the player's exports, as lines."""
+    db = tmp_path / "game.db"
+    with SQLiteStore(db) as store:
+        host = PluginHost()
+        service = TableService(store, host, dice_key=DiceKey.for_store(store))
+        service.create_table("Check", "wilddie", settings={"verifiable": True}, table_id="check")
+        sheets = host.rulesets["wilddie"].example_sheets
+        for actor_id, name, controllers in (("ana", "Ana", ["player"]), ("guard", "Guard", [])):
+            actor = {"id": actor_id, "name": name, "sheet": dict(sheets[name]),
+                     "controllers": controllers}  # fmt: skip
+            service.handle("check", {"type": "actor.create", "id": actor_id, "actor": actor}, GM)
+        requests = [
+            (PLAYER, {"id": "trait", "actor": "ana", "action": "trait",
+                      "params": {"trait": "notice"}}),
+            (PLAYER, {"id": "hit", "actor": "ana", "action": "attack", "targets": ["guard"],
+                      "params": {"mode": "melee"}}),
+            (GM, {"id": "back", "actor": "guard", "action": "attack", "targets": ["ana"],
+                  "params": {"mode": "melee"}}),
+        ]  # fmt: skip
+        for who, request in requests:
+            service.handle("check", {"type": "resolve", **request}, who)
+        service.handle("check", {"type": "dice.reveal", "id": "reveal"}, GM)
+    logs = {}
+    for who in ("gm", "player"):
+        log = tmp_path / f"{who}.jsonl"
+        status, said = _run("table", "export", "check", "--db", str(db), "--as", who,
+                            "--format", "jsonl", "--out", str(log))  # fmt: skip
+        assert status == 0, said
+        logs[who] = [json.loads(line) for line in log.read_text().splitlines()]
+    return logs
+
+
+@pytest.mark.parametrize("who", ["gm", "player"])
+def test_the_honest_logs_verify(tmp_path, exports, who):
+    lines = exports[who]
+    draws = {r: _event(lines, r)["data"]["draws"] for r in ("trait", "hit", "back")}
+    assert draws["trait"]["stream"] == "public"
+    for npcs in ("hit", "back"):  # a player's view withholds the draws of an NPC's event
+        assert draws[npcs].get("stream") == ("gm" if who == "gm" else None), draws
+    status, report = _verified(tmp_path, lines)
+    assert status == 0 and report["ok"], report
+
+
+def test_a_players_resolution_moved_to_the_gms_stream_is_a_mismatch(tmp_path, exports):
+    lines = exports["player"]
+    trait = _event(lines, "trait")
+    trait["data"]["draws"]["stream"] = "gm"  # its dice are then the GM's seed's, unchecked
+    status, report = _verified(tmp_path, lines)
+    assert status == 1
+    assert [(p["code"], p["seq"]) for p in report["problems"]] == [("public_on_gm", trait["seq"])]
+    assert report["problems"][0]["message"] == (
+        f"seq {trait['seq']}: a resolution that is not secret, not approved and names no "
+        "NPC was drawn on the GM's stream, whose seed players never see: its dice belonged "
+        "on the public stream"
+    )
+
+
+def test_a_resolution_naming_an_npc_is_the_gms_business(tmp_path, exports):
+    """The attacks name the guard, an NPC: the GM's stream is theirs. Were the guard
+    a player's (as the log shows it), they would belong on the public stream."""
+    lines = exports["gm"]
+    attacks = [_event(lines, "hit"), _event(lines, "back")]
+    assert all(a["data"]["draws"]["stream"] == "gm" for a in attacks)
+    created = next(e for e in lines if e.get("kind") == "actor.created"
+                   and e["actors"][0]["id"] == "guard")  # fmt: skip
+    created["actors"][0]["controllers"] = ["player"]
+    status, report = _verified(tmp_path, lines)
+    assert status == 1
+    # (the guard's own attack, resolved again for a player's guard, differs too)
+    judged = [(p["code"], p["seq"]) for p in report["problems"] if p["code"] == "public_on_gm"]
+    assert judged == [("public_on_gm", attack["seq"]) for attack in attacks]
