@@ -217,9 +217,6 @@ class Message:
     :param names: the placeholders the templates name.
     :param domain: the domain (whose catalogues translate it).
     :param key: the id within the domain (the gettext context of its translations).
-    :param minus_sign: a negative integer argument reads with the minus sign (U+2212,
-        "−3") instead of the hyphen-minus ("-3"), in every language: running text
-        (:class:`Messages`' ``minus_sign``). The argument stays the number.
     """
 
     id: str
@@ -229,7 +226,6 @@ class Message:
     names: frozenset[str] = frozenset()
     domain: str = ""
     key: str = ""
-    minus_sign: bool = False
 
     def __call__(self, **args: Any) -> Text:
         """A :class:`Text` of this message. :raises TypeError: for missing or
@@ -312,21 +308,12 @@ class Messages:
     :param catalogs: the folder of the domain's catalogues
         (``<lang>/LC_MESSAGES/<domain>.mo``); one declaration per domain gives it,
         the domain's other :class:`Messages` may leave it out. None: English only.
-    :param minus_sign: the messages declared here write a negative integer argument
-        with the minus sign (U+2212: "kept the trait die: −3"), not the hyphen-minus
-        the format writes. It is chosen when a text is rendered, not when it is made:
-        the argument stays the number, so a table's older events, which hold the same
-        numbers, read the same as its new ones (and ``rollbridge verify``, which
-        renders both, finds them alike). Dice notation passed as text keeps its hyphen.
     """
 
-    def __init__(
-        self, domain: str, *, catalogs: Path | None = None, minus_sign: bool = False
-    ) -> None:
+    def __init__(self, domain: str, *, catalogs: Path | None = None) -> None:
         if not domain or not all(part.isidentifier() for part in domain.split(".")):
             raise PluginError(f"message domain {domain!r} must be a dotted name")
         self.domain = domain
-        self.minus_sign = minus_sign
         if catalogs is not None:
             given = i18n.catalogs_of(domain)
             i18n.register(domain, catalogs)
@@ -345,8 +332,8 @@ class Messages:
     def _declare(self, key: str, template: str, plural: str | None, count: str | None) -> Message:
         message_id = f"{self.domain}.{key}"
         known = _MESSAGES.get(message_id)
-        if known is not None and (known.template, known.plural, known.count, known.minus_sign) == (
-            template, plural, count, self.minus_sign
+        if known is not None and (known.template, known.plural, known.count) == (
+            template, plural, count
         ):  # fmt: skip
             return known
         names = _names(template, message_id)
@@ -359,8 +346,7 @@ class Messages:
                 )
             if count not in names:
                 raise PluginError(f"message {message_id}: the count {count!r} is not in it")
-        declared = Message(message_id, template, plural, count, frozenset(names), self.domain,
-                           key, self.minus_sign)  # fmt: skip
+        declared = Message(message_id, template, plural, count, frozenset(names), self.domain, key)
         if known is not None and (known.template, known.plural) != (template, plural):
             raise PluginError(f"message {message_id} is declared twice, differently")
         _MESSAGES[message_id] = declared
@@ -479,19 +465,6 @@ class _Number:
 
     def __str__(self) -> str:  # an item of a list argument: the number as written plainly
         return i18n.number(self.value, "", self.locale)
-
-
-class _Minus(_Number):
-    """A negative integer argument of a message declared with ``minus_sign``: as
-    :class:`_Number` writes it, with the minus sign (U+2212) for its hyphen-minus."""
-
-    __slots__ = ()
-
-    def __format__(self, spec: str) -> str:
-        return i18n.number(self.value, spec, self.locale).replace("-", "\u2212", 1)
-
-    def __str__(self) -> str:
-        return self.__format__("")
 
 
 class _Verbatim(str):
@@ -613,14 +586,10 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
             template = _translate(declared, locale, count)
     # a language that writes numbers otherwise than English, where the template has specs
     numbers = not plain and locale != "en" and _numbered(message_id, locale, template)
-    minus = declared is not None and declared.minus_sign
     values = {}
     for name, arg in args.items():  # text and numbers as they are, without a call
         kind = arg.__class__
         if kind is int:
-            if minus and arg < 0:
-                values[name] = _Minus(arg, locale)
-                continue
             values[name] = _Number(arg, locale) if numbers else arg
         elif kind is str:  # right-to-left text kept from reordering the line around it
             values[name] = (
@@ -646,8 +615,6 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
                 if known is None:
                     known = _live(value, locale, hides)
                 values[name] = known if plain else _Verbatim(known)
-            elif minus and value.__class__ is int and value < 0:
-                values[name] = _Minus(value, locale)
             else:
                 values[name] = _seen(value, locale, hides, True, not plain)
         else:

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from rollbridge.text import Message, Messages
 
-say = Messages("wilddie", catalogs=Path(__file__).with_name("locale"), minus_sign=True)
+say = Messages("wilddie", catalogs=Path(__file__).with_name("locale"))
 
 # -- the ruleset's words (WD-1, WD-3, WD-6) -------------------------------------------
 
@@ -311,11 +311,10 @@ DIE_ACED = say("damage.die.aced", "{rolls:+}={value} (aced)")
 # Translators: {formula} is dice notation, e.g. "1d6!! + 1d8!!".
 DAMAGE_ROLL = say("damage.roll", "damage roll {formula}")
 # Translators: the damage expression's number, which the format writes with its sign:
-# "constant +2", "constant −1" (the minus sign is the renderer's: every message here is
-# declared with minus_sign). It stays a number, not text: an event keeps its arguments,
-# and `rollbridge verify` renders an older table's events again beside the resolution
-# made anew — a number turned into text would make every older log with a negative
-# constant a mismatch.
+# "constant +2", "constant -1". It stays a number (not text with the minus sign U+2212):
+# an event keeps its arguments, and `rollbridge verify` renders an older table's events
+# again beside the resolution made anew — a number turned into text would make every
+# older log with a negative constant a mismatch.
 DAMAGE_CONSTANT = say("damage.constant", "constant {constant:+d}")
 DAMAGE_TOTAL = say("damage.total", "damage total {total} (every die aces; damage gets no wild die)")
 # Translators: Toughness (WD-5); {faces} is the Vigor die's, {half} half of it.
