@@ -48,6 +48,7 @@ reports (all of them with ``--all``).
 from __future__ import annotations
 
 import hashlib
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -293,15 +294,14 @@ def _place(problem: Problem) -> tuple[int, int]:
     return problem.position, problem.seq or 0
 
 
-def _runs(numbers: list[int]) -> Iterator[tuple[int, int]]:
-    """The runs of consecutive numbers in a sorted list, as (first, last)."""
-    start = None
-    for index, number in enumerate(numbers):
-        if start is None:
-            start = number
-        if index + 1 == len(numbers) or numbers[index + 1] != number + 1:
-            yield start, number
-            start = None
+def _absent_runs(low: int, high: int, present: list[int]) -> Iterator[tuple[int, int]]:
+    """The runs of the numbers from ``low`` to ``high`` that the sorted, distinct
+    ``present`` (all within them) lacks, as (first, last), without counting through
+    them."""
+    for number in [*present, high + 1]:
+        if number > low:
+            yield low, number - 1
+        low = number + 1
 
 
 def _whole(value: Any) -> bool:
@@ -834,10 +834,19 @@ class LogVerifier:
             self._next = seq + 1
 
     def _missing(self) -> None:
-        """Report each run of seqs missing between two lines of the log."""
+        """Report each run of seqs missing between two lines of the log. The runs are
+        found from the seqs the log holds, never by counting through a gap: a line's
+        seq may be any 64-bit number (a hostile ``9223372036854775807`` made
+        ``verify`` count for ever)."""
+        held: dict[int | None, list[int]] = {}
+        for epoch, seq in self._seen:
+            held.setdefault(epoch, []).append(seq)
+        for seqs in held.values():
+            seqs.sort()
         for position, epoch, before, seq in self._gaps:
-            absent = [n for n in range(before + 1, seq) if (epoch, n) not in self._seen]
-            for first, last in _runs(absent):
+            seqs = held.get(epoch, [])
+            inside = seqs[bisect_right(seqs, before) : bisect_left(seqs, seq)]
+            for first, last in _absent_runs(before + 1, seq - 1, inside):
                 if first == last:
                     said = MISSING_ONE(first=first, seq=seq, before=before)
                 else:

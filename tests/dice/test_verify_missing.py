@@ -150,3 +150,43 @@ def test_a_reveal_before_its_segments_commitment_says_so(night, capsys, tmp_path
     assert [(p.code, p.message) for p in problems][:1] == [("unknown_segment", (
         f"seq {reveal['seq']} reveals segment 2, whose commitment the log does not hold "
         "before it"))]  # fmt: skip
+
+
+def test_a_gap_up_to_the_largest_seq_is_named_without_counting_through_it(night, capsys, tmp_path):
+    """Fuzzer seed 40961: the last line's seq made 9223372036854775807 (a field a
+    hostile export may hold) had ``verify`` count through the gap seq by seq, a list
+    growing until the machine's memory ran out. The run is named from the seqs the
+    log holds: the command, its memory bounded at 2 GiB (the old code's list failed
+    there with MemoryError), names it and exits 1."""
+    import resource
+    import subprocess
+    import sys
+
+    path, _ = night
+    lines = export(capsys, path)
+    last = lines[-1]["seq"]
+    lines[-1]["seq"] = 2**63 - 1
+    log = tmp_path / "huge.jsonl"
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+
+    def bounded() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    done = subprocess.run([sys.executable, "-m", "rollbridge", "verify", str(log), "--json"],
+                          capture_output=True, text=True, preexec_fn=bounded,
+                          timeout=600)  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    missing = [p for p in json.loads(done.stdout)["problems"] if p["code"] == "missing"]
+    assert [p["seq"] for p in missing] == [2**63 - 1]
+    assert missing[0]["message"].startswith(f"seqs {last} to {2**63 - 2} are not in"), missing
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "present", "runs"),
+    [(1, 5, [], [(1, 5)]), (1, 5, [1, 5], [(2, 4)]), (1, 5, [2, 4], [(1, 1), (3, 3), (5, 5)]),
+     (1, 3, [1, 2, 3], []), (7, 6, [], [])],
+)  # fmt: skip
+def test_the_runs_absent_between_two_seqs(low, high, present, runs):
+    from rollbridge.dice.verify import _absent_runs
+
+    assert list(_absent_runs(low, high, present)) == runs
