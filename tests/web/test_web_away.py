@@ -149,11 +149,11 @@ async def test_a_duplicated_gm_tab_opens_no_reason_of_the_other(web_world):
     assert result["copyField"] == {"hidden": True, "value": ""}, result
 
 
-async def _gm_rolls(world: WebWorld, count: int) -> None:
-    """``count`` rolls by the GM of the table ``web`` over the protocol."""
-    address = f"ws://{world.server.address}:{world.server.port}/tables/web"
+async def gm_rolls(world: WebWorld, count: int, table: str = "web") -> None:
+    """``count`` rolls by the GM of ``table`` over the protocol."""
+    address = f"ws://{world.server.address}:{world.server.port}/tables/{table}"
     async with connect(address) as socket:
-        hello = {"type": "hello", "id": "gm", "table": "web", "token": world.tokens["web"]["gm"]}
+        hello = {"type": "hello", "id": "gm", "table": table, "token": world.tokens[table]["gm"]}
         await socket.send(json.dumps(hello))
         while json.loads(await socket.recv()).get("id") != "gm":
             pass
@@ -184,7 +184,7 @@ async def test_a_log_too_large_to_download_whole_is_saved_in_its_latest_part(
     the page said the server's "ask for fewer events with since", which a player on
     the page cannot. It now says, in the page's language, what the player can do,
     and its button then saves the log's latest part, which rollbridge verify checks."""
-    await _gm_rolls(web_world, 60)
+    await gm_rolls(web_world, 60)
     whole, latest = await asyncio.to_thread(_export_size, web_world, 0)
     half, _ = await asyncio.to_thread(_export_size, web_world, latest // 2)
     assert half < whole

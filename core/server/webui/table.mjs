@@ -38,7 +38,7 @@ import {
 import { renderOdds } from "./stats.mjs";
 import { StatsPanel } from "./statspanel.mjs";
 import {
-  KIND_WORDS, LANGUAGES, LANGUAGE_NAMES, chooseLanguage, chosenLanguage, i18n, localizePage, pageLanguage, useLanguage,
+  KIND_WORDS, LANGUAGES, LANGUAGE_NAMES, chooseLanguage, counted, chosenLanguage, i18n, localizePage, pageLanguage, useLanguage,
 } from "./texts.mjs";
 
 /** Log entries kept on the page (the oldest leave first). */
@@ -585,15 +585,77 @@ function addEntry(node) {
   const log = $("log");
   const seq = Number(node.dataset.seq);
   if (node.dataset.seq === undefined) {
-    log.prepend(node);
+    keepingPlace(log, () => log.prepend(node));
   } else {
     if (shown.has(seq)) return;
     shown.add(seq);
     const later = [...log.children].find((child) => child.dataset.seq !== undefined && Number(child.dataset.seq) < seq);
-    log.insertBefore(node, later ?? null);
+    keepingPlace(log, () => log.insertBefore(node, later ?? null));
+  }
+  // the newest on top, out of sight of a viewer reading older entries: the button
+  // above the log says how many came, and brings them back
+  if (node === log.firstElementChild && log.scrollTop > 1) {
+    newerAbove += 1;
+    showNewer();
   }
   while (log.childElementCount > MAX_ENTRIES) log.lastElementChild.remove();
 }
+
+/** Entries that came in on top of the log while the viewer read older ones (the
+ * log scrolled down, where a new result is out of sight). */
+let newerAbove = 0;
+
+/** The button above the log: how many entries came in above, hidden when none. */
+function showNewer() {
+  const button = $("log-newer");
+  button.hidden = newerAbove === 0;
+  button.textContent = newerAbove ? counted(i18n, "ROLLBRIDGE.Web.Log.Newer", newerAbove) : "";
+}
+
+/**
+ * Make a change to the log (`insert`) keeping the entry the viewer reads where it is
+ * on the screen: an entry put above it (the newest goes on top) pushed it down, out
+ * of sight, while the GM read the evening's older results. At the log's top nothing
+ * is kept: the new entry shows. (CSS scroll anchoring does this in Chromium and
+ * Firefox but not in Safari; the log turns it off and does it itself.)
+ */
+function keepingPlace(log, insert) {
+  if (log.scrollTop <= 1) {
+    insert();
+    return;
+  }
+  const top = log.getBoundingClientRect().top;
+  const anchor = [...log.children].find((child) => child.getBoundingClientRect().bottom > top);
+  const offset = anchor?.getBoundingClientRect().top;
+  insert();
+  if (anchor?.isConnected) log.scrollTop += anchor.getBoundingClientRect().top - offset;
+}
+
+/** Empty the log (another join, *Leave*, a link that no longer works). */
+function clearLog() {
+  $("log").replaceChildren();
+  newerAbove = 0;
+  showNewer();
+}
+
+/** Back to the newest entries (the button above the log): the log scrolled to its
+ * top and given the focus (the button goes), so the keys scroll it from there. */
+function toNewest() {
+  const log = $("log");
+  log.scrollTop = 0;
+  newerAbove = 0;
+  showNewer();
+  log.focus();
+}
+
+$("log-newer").addEventListener("click", toNewest);
+// read up to the top by scrolling: nothing is out of sight any more
+$("log").addEventListener("scroll", () => {
+  if (newerAbove && $("log").scrollTop <= 1) {
+    newerAbove = 0;
+    showNewer();
+  }
+});
 
 /** The log from before this page joined (the session log export). */
 async function addHistory(token, welcome) {
@@ -705,7 +767,7 @@ function join(token) {
     afterWords(() => say(i18n.localize("ROLLBRIDGE.Web.Message.NoTable"), "error"))();
     return;
   }
-  $("log").replaceChildren();
+  clearLog();
   stats.reset();
   shown.clear();
   seen.clear();
@@ -762,7 +824,7 @@ function refused(token, detail) {
     joinedAs = null;
     takeLines(tableId);
     takeForms(tableId);
-    $("log").replaceChildren();
+    clearLog();
     say(i18n.localize("ROLLBRIDGE.Web.Message.Revoked"), "error");
     $("message").dataset.code = detail?.code ?? "";
   } else say(detail?.message || i18n.localize("ROLLBRIDGE.Connection.refused"), "error");
@@ -801,7 +863,7 @@ function leave() {
   joinToken = null;
   acceptedToken = null;
   session?.stop(); // stopped: nothing reconnects it (the join form starts another)
-  $("log").replaceChildren();
+  clearLog();
   $("leave").hidden = true;
   $("table").hidden = true;
   $("join").hidden = false;

@@ -131,8 +131,9 @@ const cases = {
     const tokens = await admin("GET", "/admin/tables/web/tokens");
     const mine = tokens.body.tokens.filter((token) => token.role === "player");
     result.revoke = (await admin("DELETE", `/admin/tables/web/tokens/${mine[0].id}`)).status;
-    await show(player);
+    // the server cuts its holder off at once: refused, then the player comes back to it
     await player.waitForSelector('body[data-status="refused"]');
+    await show(player);
     await player.locator("#join:not([hidden])").waitFor();
     result.refused = await linesOf(player);
     result.log = await player.locator("#log li").count();
