@@ -196,7 +196,10 @@ async def test_a_players_request_is_not_followed_into_another_epoch(web_world, t
     what it kept when it was hidden; or loaded throughout) took that approval for its
     own roll's: its roll form said the GM approved it, with the other roll's result.
     A request waits in the epoch it was made in: the other roll's approval is in the
-    log only."""
+    log only. And the page asks the restored server what became of its roll (sent
+    again with ``repeat``): the backup was taken before it, so the server does not
+    know it, and the roll form and message line say so — they said it waited (the
+    page loaded throughout) or nothing (loaded anew)."""
     result = await run_restored(web_world, tmp_path, case)
     assert result["before"] == result["after"], result  # the same pending id, two requests
     assert f"({result['before']})" in result["waiting"]["roll"], result["waiting"]
@@ -205,3 +208,5 @@ async def test_a_players_request_is_not_followed_into_another_epoch(web_world, t
     approved = catalog("cs")["ROLLBRIDGE.Web.Message.Approved"].split("{")[0]
     assert approved not in (lines["roll"] or ""), lines
     assert approved not in lines["message"], lines
+    not_known = catalog("cs")["ROLLBRIDGE.Web.Message.NotKnown"]
+    assert lines["roll"] == lines["message"] == not_known, lines

@@ -11,10 +11,14 @@ export function logFileName(table, disposition) {
   return named ? named[1] : `${String(table).replace(/[^A-Za-z0-9._-]/g, "_")}.jsonl`;
 }
 
-/** The whole log as this token's audience was sent it: `{ blob, name }`; an Error
- * with the server's message (or the network's) when it is refused. */
-export async function fetchLog({ table, token, locale, fetchFn = globalThis.fetch }) {
+/** The whole log as this token's audience was sent it — or, with `since`, its events
+ * after that seq (the export's `welcome` line first, the table as it stood then, so
+ * the part verifies as well: docs/dice.md) — `{ blob, name }`; an Error with the
+ * server's message (or the network's) when it is refused, with the answer's
+ * `status` and `code`. */
+export async function fetchLog({ table, token, locale, since = 0, fetchFn = globalThis.fetch }) {
   const query = new URLSearchParams({ format: "jsonl" });
+  if (since > 0) query.set("since", String(since));
   if (locale) query.set("locale", locale);
   const answer = await fetchFn(`/tables/${encodeURIComponent(table)}/export?${query}`, {
     headers: { Authorization: `Bearer ${token}` },
@@ -24,12 +28,15 @@ export async function fetchLog({ table, token, locale, fetchFn = globalThis.fetc
   });
   if (!answer.ok) {
     let message = `HTTP ${answer.status}`;
+    let code = "";
     try {
-      message = (await answer.json())?.message || message;
+      const refusal = await answer.json();
+      message = refusal?.message || message;
+      code = typeof refusal?.code === "string" ? refusal.code : "";
     } catch {
       // not the server's JSON error: its status says enough
     }
-    throw new Error(message);
+    throw Object.assign(new Error(message), { status: answer.status, code });
   }
   return { blob: await answer.blob(), name: logFileName(table, answer.headers.get("Content-Disposition")) };
 }
@@ -51,15 +58,57 @@ export function showLogHint(box, i18n, verifiable) {
   box.querySelector("output").textContent = logHint(i18n, box.dataset.file, verifiable);
 }
 
+/** Whether a refused download was refused for its size (413: the export would be
+ * larger than the server sends at once, 32 MiB). */
+const tooLarge = (error) => error?.status === 413;
+
+/** Save `blob` as the file `name` (the browser's download). */
+function save(blob, name) {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = name;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+}
+
+/**
+ * The latest part of the log that the server sends at once: its events after
+ * `since`, and while that is too large (413) after half as many; `{ blob, name,
+ * since }`, or the last refusal.
+ * @param {object} how fetchLog's `table`, `token`, `locale` (and `fetchFn`)
+ * @param {number} since the seq the part starts after
+ * @param {number} latest the latest seq the page has seen
+ */
+export async function fetchLatestPart(how, since, latest) {
+  for (let from = since; ;) {
+    try {
+      return { ...(await fetchLog({ ...how, since: from })), since: from };
+    } catch (error) {
+      const next = from + Math.ceil((latest - from) / 2);
+      if (!tooLarge(error) || next >= latest) throw error;
+      from = next;
+    }
+  }
+}
+
 /**
  * Make the log panel's download line work: its button saves the log, its hint
- * says how to check the file (`{file}`: the name it is saved under).
+ * says how to check the file (`{file}`: the name it is saved under). A log larger
+ * than the server sends at once (413) is said so in the page's words, and the
+ * button then saves its latest part instead (the later half of the events, or
+ * less while that is still too large): the page cannot split the log otherwise
+ * (the export takes a first seq, `since`, and no last one), and the part verifies
+ * as the whole does. The whole log is the GM's to export on the server's computer.
  * @param {HTMLElement} box the line (a button and an output for the hint)
  * @param {object} how `table`, `token`, `locale`, `audience` (gm or player: the
  *   export's name for the view), `verifiable` (the table's setting as the welcome
- *   says it; :func:`showLogHint` follows its changes), `i18n` (the page's texts)
+ *   says it; :func:`showLogHint` follows its changes), `i18n` (the page's texts),
+ *   `latestSeq` (() => the latest seq the page has seen)
  */
-export function showLogDownload(box, { table, token, locale, audience, verifiable, i18n }) {
+export function showLogDownload(box, { table, token, locale, audience, verifiable, i18n, latestSeq }) {
   const button = box.querySelector("button");
   const hint = box.querySelector("output");
   const said = (name) => logHint(i18n, name, box.dataset.verifiable === "on");
@@ -67,22 +116,26 @@ export function showLogDownload(box, { table, token, locale, audience, verifiabl
   delete box.dataset.verifiable;
   showLogHint(box, i18n, verifiable);
   box.hidden = false;
+  // once the whole log was too large: its latest part is what the button saves
+  let part = false;
+  button.textContent = i18n.localize("ROLLBRIDGE.Web.Log.Download");
   button.onclick = async () => {
     button.disabled = true;
     try {
-      const { blob, name } = await fetchLog({ table, token, locale });
-      const link = document.createElement("a");
-      link.href = URL.createObjectURL(blob);
-      link.download = name;
-      link.hidden = true;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+      const latest = latestSeq?.() ?? 0;
+      const { blob, name, since } = part
+        ? await fetchLatestPart({ table, token, locale }, Math.floor(latest / 2), latest)
+        : { ...(await fetchLog({ table, token, locale })), since: 0 };
+      save(blob, name);
       box.dataset.file = name;
-      hint.textContent = said(name);
+      const saved = since ? i18n.format("ROLLBRIDGE.Web.Log.PartSaved", { from: since + 1 }) : "";
+      hint.textContent = [saved, said(name)].filter(Boolean).join(" ");
     } catch (error) {
-      hint.textContent = i18n.format("ROLLBRIDGE.Web.Log.DownloadFailed", { reason: error.message });
+      if (tooLarge(error) && !part) {
+        part = true;
+        button.textContent = i18n.localize("ROLLBRIDGE.Web.Log.DownloadPart");
+        hint.textContent = i18n.localize("ROLLBRIDGE.Web.Log.TooLarge");
+      } else hint.textContent = i18n.format("ROLLBRIDGE.Web.Log.DownloadFailed", { reason: error.message });
     } finally {
       button.disabled = false;
     }

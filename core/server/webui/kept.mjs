@@ -72,6 +72,24 @@ function takeForThisLoad(key, storage) {
 const tokenless = (line) => Object.values(line?.data ?? {})
   .every((arg) => typeof arg !== "string" || keepable(arg, []));
 
+/** A request of the page's waiting for the GM, as kept with its pending id (the page
+ * asks the server what became of it: askAgain in table.mjs): an object with its
+ * `type` and `id`, under MAX_REQUEST characters as JSON, holding no token; else null. */
+function keptRequest(request) {
+  if (!request || typeof request !== "object" || Array.isArray(request)) return null;
+  if (typeof request.type !== "string" || typeof request.id !== "string") return null;
+  const text = JSON.stringify(request);
+  return text.length <= MAX_REQUEST && keepable(text, []) ? request : null;
+}
+
+/** A request kept at most (as JSON): a roll's or an action's, with its parameters. */
+const MAX_REQUEST = 4_000;
+
+/** The requests waiting for the GM as kept: [pending id, form key, request or null]. */
+const keptAsked = (asked) => (Array.isArray(asked) ? asked : [])
+  .filter((pair) => Array.isArray(pair) && typeof pair[0] === "string" && typeof pair[1] === "string")
+  .slice(0, MAX_LINES).map(([pending, form, request]) => [pending, form, keptRequest(request)]);
+
 /** A table's epoch as the protocol gives it: an integer (docs/protocol.md). */
 const isEpoch = (epoch) => Number.isSafeInteger(epoch);
 
@@ -81,7 +99,7 @@ const isEpoch = (epoch) => Number.isSafeInteger(epoch);
  * @param {{message: object|null, forms: object, asked: Array, focus?: string|null,
  *   epoch?: number|null, identity?: string|null}} lines the message line's, each
  *   form's by its key (data-form), the requests waiting for the GM as [pending id,
- *   form key], "language" when the language list had the focus (the page loaded anew
+ *   form key, the request as sent], "language" when the language list had the focus (the page loaded anew
  *   gives it back), the table's epoch they are of (a pending id and an event's seq
  *   name another request and another event in another epoch: a restored backup
  *   counts them again), and who the page joined as (role and name): they are that
@@ -91,8 +109,7 @@ const isEpoch = (epoch) => Number.isSafeInteger(epoch);
 export function keepLines(table, lines, storage = undefined) {
   const forms = Object.entries(lines.forms ?? {}).filter(([, line]) => keptLine(line) && tokenless(line))
     .slice(0, MAX_LINES);
-  const asked = (lines.asked ?? []).filter(([id, form]) => typeof id === "string" && typeof form === "string")
-    .slice(0, MAX_LINES);
+  const asked = keptAsked(lines.asked);
   const focus = lines.focus === "language" ? "language" : null;
   const epoch = isEpoch(lines.epoch) ? lines.epoch : null;
   const identity = typeof lines.identity === "string" ? lines.identity : null;
@@ -109,10 +126,8 @@ export function takeLines(table, storage = undefined) {
   const value = takeForThisLoad(linesKey(table), storage);
   const forms = Object.entries(value?.forms ?? {}).map(([form, line]) => [form, keptLine(line)])
     .filter(([, line]) => line);
-  const asked = (Array.isArray(value?.asked) ? value.asked : [])
-    .filter((pair) => Array.isArray(pair) && typeof pair[0] === "string" && typeof pair[1] === "string");
   return { message: keptLine(value?.message), forms: Object.fromEntries(forms.slice(0, MAX_LINES)),
-    asked: asked.slice(0, MAX_LINES), focus: value?.focus === "language" ? "language" : null,
+    asked: keptAsked(value?.asked), focus: value?.focus === "language" ? "language" : null,
     epoch: isEpoch(value?.epoch) ? value.epoch : null,
     identity: typeof value?.identity === "string" ? value.identity : null };
 }

@@ -38,7 +38,7 @@ import {
 import { renderOdds } from "./stats.mjs";
 import { StatsPanel } from "./statspanel.mjs";
 import {
-  KIND_WORDS, LANGUAGES, LANGUAGE_NAMES, chooseLanguage, chosenLanguage, i18n, localizePage, pageLanguage, useLanguage,
+  KIND_WORDS, LANGUAGES, LANGUAGE_NAMES, chooseLanguage, counted, chosenLanguage, i18n, localizePage, pageLanguage, useLanguage,
 } from "./texts.mjs";
 
 /** Log entries kept on the page (the oldest leave first). */
@@ -89,7 +89,9 @@ function announce(text) {
  * form's key (data-form): its button stays disabled, and a repeat submit sends
  * the same request (same id: the connection and the server take it as one). */
 const waiting = new Map();
-/** This page's requests waiting for the GM's approval: pending id → form key. */
+/** This page's requests waiting for the GM's approval: pending id → {form, request},
+ * the form's key and the request as it was sent (its id too: askAgain asks the
+ * server what became of it), or null when the page does not have it. */
 const asked = new Map();
 /** Whose those requests are, and the lines kept before this page's reload
  * (restoring): the identity the page joined as (a shared tablet's next person is
@@ -168,7 +170,8 @@ function keepTheLines(chosen = false) {
   // language): the table's heading takes it, as after any join; nor does a page kept
   // because the phone hid or discarded it
   const focus = chosen && document.activeElement === $("language") && !mouseChose ? "language" : null;
-  keepLines(tableId, { message, forms, asked: [...asked], focus, ...askedOf });
+  const waitingFor = [...asked].map(([pending, { form, request }]) => [pending, form, request]);
+  keepLines(tableId, { message, forms, asked: waitingFor, focus, ...askedOf });
   keepTheForms();
 }
 
@@ -235,14 +238,14 @@ function resultText(reply) {
 }
 
 /** What a reply says, on the message line and beside the form `key` sent it. */
-function answered(reply, key) {
+function answered(reply, key, request = null) {
   let text = "";
   let line = null;
   if (reply.status === "pending") {
     line = { key: "ROLLBRIDGE.Web.Message.Pending", data: { pending: reply.pending } };
     text = i18n.format("ROLLBRIDGE.Web.Message.Pending", { pending: reply.pending });
     if (key) {
-      asked.set(reply.pending, key);
+      asked.set(reply.pending, { form: key, request });
       askedOf = { identity: joinedAs, epoch: session.welcome?.epoch ?? null };
     }
   } else if (reply.status === "secret") {
@@ -299,7 +302,7 @@ function send(message, form = null) {
     return true;
   };
   return tracked(session.request(entry.request)).then(
-    (reply) => (settle() ? answered(reply, key) : reply),
+    (reply) => (settle() ? answered(reply, key, entry.request) : reply),
     (error) => {
       if (settle()) failed(error, key);
     },
@@ -401,15 +404,22 @@ function followAsked(event) {
   const rejected = event.kind === "approval.rejected";
   const id = rejected ? data.pending : data.approved;
   if (id === undefined || !asked.has(id)) return false;
-  const key = asked.get(id);
-  const form = formOf(key);
+  const { form: key } = asked.get(id);
   asked.delete(id);
-  const text = rejected ? lineText(rejectedLine(data.reason), i18n, summaryOf)
-    : i18n.format("ROLLBRIDGE.Web.Message.Approved",
-      { result: eventSummary(event, (actor) => session.nameOf(actor), session.words()) });
+  if (rejected) sayAnswer(key, rejectedLine(data.reason));
+  else sayAnswer(key, { key: "ROLLBRIDGE.Web.Message.Approved", seq: event.seq });
+  return true;
+}
+
+/** Say what became of a request of this page's that waited for the GM — `line`
+ * (kept.mjs: approved, rejected, not known) — on the message line and beside its
+ * form `key`. */
+function sayAnswer(key, answer) {
+  const line = keptLine(answer);
+  const form = formOf(key);
+  const text = lineText(line, i18n, summaryOf) ?? "";
   say(text);
   if (form) showOutcome(form, text);
-  const line = rejected ? rejectedLine(data.reason) : { key: "ROLLBRIDGE.Web.Message.Approved", seq: event.seq };
   noteLine(line, text, key);
   if (restoring) {
     // the GM answered while the page reloaded: this is newer than what was kept
@@ -418,7 +428,47 @@ function followAsked(event) {
     if (form) delete restoring.forms[key];
     else restoring.forms[key] = keptLine(line);
   }
-  return true;
+}
+
+/**
+ * Ask the server what became of this page's requests that waited for the GM when
+ * the page could not follow their answers: the connection came back to the table as
+ * it is now (what was missed could not be resent: a phone away long on a busy table)
+ * or to a table restored from a backup (another epoch). Each is sent again as it was
+ * with `repeat` (docs/protocol.md: the server answers it as it answered the request,
+ * never runs it): still waiting, approved with its result, rejected with the GM's
+ * reason, or not known (`not_remembered`: the backup was taken before it, or it was
+ * answered long ago). The line beside its form then says that; it said the request
+ * still waited.
+ * @param {Array} entries [pending id, {form, request}] of `asked` before the join
+ * @param {boolean} moved the table is in another epoch: their pending ids name other
+ *   requests there (they were taken out of `asked`)
+ */
+function askAgain(entries, moved) {
+  const asking = session;
+  for (const [pending, { form: key, request }] of entries) {
+    if (!request) continue;
+    session.request({ ...request, repeat: true }).then((reply) => {
+      // joined anew since, or its answer came live meanwhile (followAsked)
+      if (session !== asking || (!moved && !asked.has(pending))) return;
+      if (reply.status === "pending" && !moved && reply.pending === pending) return; // still waits
+      if (!moved) asked.delete(pending);
+      if (reply.status === "rejected") sayAnswer(key, rejectedLine(reply.reason));
+      else if (reply.status === "done" && Number.isInteger(reply.event?.seq)) {
+        see(reply.event); // its summary, for the line (the log shows the table as it is now)
+        sayAnswer(key, { key: "ROLLBRIDGE.Web.Message.Approved", seq: reply.event.seq });
+      } else if (reply.status === "done" && Number.isInteger(reply.seq)) {
+        // a reply from the server's memory names its event only: the event itself
+        // left the log the server keeps (that is why the page could not follow it)
+        sayAnswer(key, { key: "ROLLBRIDGE.Web.Message.ApprovedAway", data: { seq: reply.seq } });
+      } else answered(reply, key, request); // waiting under another id, or another reply
+    }, (error) => {
+      if (session !== asking || (!moved && !asked.has(pending))) return;
+      if (!moved) asked.delete(pending);
+      if (error?.code === "not_remembered") sayAnswer(key, { key: "ROLLBRIDGE.Web.Message.NotKnown" });
+      else failed(error, key);
+    });
+  }
 }
 
 /** A live event for the log, the statistics, and a screen reader. */
@@ -535,15 +585,77 @@ function addEntry(node) {
   const log = $("log");
   const seq = Number(node.dataset.seq);
   if (node.dataset.seq === undefined) {
-    log.prepend(node);
+    keepingPlace(log, () => log.prepend(node));
   } else {
     if (shown.has(seq)) return;
     shown.add(seq);
     const later = [...log.children].find((child) => child.dataset.seq !== undefined && Number(child.dataset.seq) < seq);
-    log.insertBefore(node, later ?? null);
+    keepingPlace(log, () => log.insertBefore(node, later ?? null));
+  }
+  // the newest on top, out of sight of a viewer reading older entries: the button
+  // above the log says how many came, and brings them back
+  if (node === log.firstElementChild && log.scrollTop > 1) {
+    newerAbove += 1;
+    showNewer();
   }
   while (log.childElementCount > MAX_ENTRIES) log.lastElementChild.remove();
 }
+
+/** Entries that came in on top of the log while the viewer read older ones (the
+ * log scrolled down, where a new result is out of sight). */
+let newerAbove = 0;
+
+/** The button above the log: how many entries came in above, hidden when none. */
+function showNewer() {
+  const button = $("log-newer");
+  button.hidden = newerAbove === 0;
+  button.textContent = newerAbove ? counted(i18n, "ROLLBRIDGE.Web.Log.Newer", newerAbove) : "";
+}
+
+/**
+ * Make a change to the log (`insert`) keeping the entry the viewer reads where it is
+ * on the screen: an entry put above it (the newest goes on top) pushed it down, out
+ * of sight, while the GM read the evening's older results. At the log's top nothing
+ * is kept: the new entry shows. (CSS scroll anchoring does this in Chromium and
+ * Firefox but not in Safari; the log turns it off and does it itself.)
+ */
+function keepingPlace(log, insert) {
+  if (log.scrollTop <= 1) {
+    insert();
+    return;
+  }
+  const top = log.getBoundingClientRect().top;
+  const anchor = [...log.children].find((child) => child.getBoundingClientRect().bottom > top);
+  const offset = anchor?.getBoundingClientRect().top;
+  insert();
+  if (anchor?.isConnected) log.scrollTop += anchor.getBoundingClientRect().top - offset;
+}
+
+/** Empty the log (another join, *Leave*, a link that no longer works). */
+function clearLog() {
+  $("log").replaceChildren();
+  newerAbove = 0;
+  showNewer();
+}
+
+/** Back to the newest entries (the button above the log): the log scrolled to its
+ * top and given the focus (the button goes), so the keys scroll it from there. */
+function toNewest() {
+  const log = $("log");
+  log.scrollTop = 0;
+  newerAbove = 0;
+  showNewer();
+  log.focus();
+}
+
+$("log-newer").addEventListener("click", toNewest);
+// read up to the top by scrolling: nothing is out of sight any more
+$("log").addEventListener("scroll", () => {
+  if (newerAbove && $("log").scrollTop <= 1) {
+    newerAbove = 0;
+    showNewer();
+  }
+});
 
 /** The log from before this page joined (the session log export). */
 async function addHistory(token, welcome) {
@@ -565,6 +677,10 @@ function joined(token, welcome, { first }) {
   acceptedToken = token;
   joinedAs = `${welcome.role}:${welcome.name}`;
   const epoch = welcome.epoch ?? null;
+  // this viewer's requests waiting for the GM, whose answers a snapshot (a resume the
+  // server could not recover) or another epoch (a restore) leaves unknown: asked again
+  const mine = joinedAs === askedOf.identity && (!first || epoch !== askedOf.epoch) ? [...asked] : [];
+  const moved = epoch !== askedOf.epoch;
   if (joinedAs !== askedOf.identity || epoch !== askedOf.epoch) {
     // another identity joined in this tab, or the table was restored (a new epoch)
     // since this page's requests were made or the lines kept before its reload were
@@ -589,6 +705,7 @@ function joined(token, welcome, { first }) {
   $("title").textContent = `${table.name ?? tableId} · ${table.ruleset ?? ""}`;
   showLogDownload($("log-download"), {
     table: tableId, token, locale: welcome.locale, audience: welcome.role, verifiable: table.settings?.verifiable === true, i18n,
+    latestSeq: () => session?.connection.cursor?.seq ?? welcome.seq ?? 0,
   });
   document.title = `${table.name ?? tableId} — rollbridge`;
   $("role").textContent = `${labelOf(i18n, ROLE_LABELS, welcome.role)} (${welcome.name})`;
@@ -599,6 +716,7 @@ function joined(token, welcome, { first }) {
   }
   formsKey = null;
   if (first) addHistory(token, welcome).finally(() => restoreLines(true));
+  askAgain(mine, moved);
   const notice = localeNotice(welcome, locale);
   if (notice) say(notice.message);
   // the join form that had the focus is gone: the table's heading takes it
@@ -649,7 +767,7 @@ function join(token) {
     afterWords(() => say(i18n.localize("ROLLBRIDGE.Web.Message.NoTable"), "error"))();
     return;
   }
-  $("log").replaceChildren();
+  clearLog();
   stats.reset();
   shown.clear();
   seen.clear();
@@ -681,19 +799,40 @@ function join(token) {
           say("");
           refusedForNow = false;
         }
-        if (status === "refused") {
-          forgetToken(tableId); // a revoked token is not tried again at each reload
-          joinToken = null;
-          acceptedToken = null;
-          say(detail?.message || i18n.localize("ROLLBRIDGE.Connection.refused"), "error");
-          $("join").hidden = false;
-          $("table").hidden = true;
-          $("leave").hidden = true;
-        }
+        if (status === "refused") refused(token, detail);
       }),
     },
   });
   session.start();
+}
+
+/**
+ * The server refused the token `token`: it is forgotten (a revoked token is not tried
+ * again at each reload) and the join form shown. A token that had joined before (in
+ * this page, or in this tab before a reload) no longer works — the GM revoked it, or
+ * removed the table: the page says so and what to do, clears the log and keeps
+ * nothing more of that identity (what it kept when last hidden is removed too, and
+ * its pagehide keeps nothing); the server's reason stays on the line as data-code.
+ * A token that never joined is refused in the server's words.
+ */
+function refused(token, detail) {
+  const revoked = token === acceptedToken || token === tabToken;
+  forgetToken(tableId);
+  joinToken = null;
+  acceptedToken = null;
+  if (revoked) {
+    joinedAs = null;
+    takeLines(tableId);
+    takeForms(tableId);
+    clearLog();
+    say(i18n.localize("ROLLBRIDGE.Web.Message.Revoked"), "error");
+    $("message").dataset.code = detail?.code ?? "";
+  } else say(detail?.message || i18n.localize("ROLLBRIDGE.Connection.refused"), "error");
+  const hadFocus = $("table").contains(document.activeElement);
+  $("join").hidden = false;
+  $("table").hidden = true;
+  $("leave").hidden = true;
+  if (hadFocus) $("token").focus(); // the table it was in is gone
 }
 
 $("join-form").addEventListener("submit", (event) => {
@@ -724,7 +863,7 @@ function leave() {
   joinToken = null;
   acceptedToken = null;
   session?.stop(); // stopped: nothing reconnects it (the join form starts another)
-  $("log").replaceChildren();
+  clearLog();
   $("leave").hidden = true;
   $("table").hidden = true;
   $("join").hidden = false;
@@ -800,7 +939,9 @@ document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") nudge();
 });
 window.addEventListener("pageshow", (event) => {
-  if (event.persisted) nudge();
+  if (!event.persisted) return;
+  if (tableId) dropWhatWasKept(); // back from the back-forward cache, alive
+  nudge();
 });
 // A phone discards a tab it keeps in the background (the page is gone, with no event
 // on the way out) and loads it anew when the player comes back to it: what was typed
@@ -810,8 +951,19 @@ window.addEventListener("pageshow", (event) => {
 const keepWhatWasTyped = () => {
   if (joinedAs && !languageReload) keepTheLines();
 };
+/** The page is shown again, alive: what it kept when it was hidden is for a load that
+ * did not come, and is removed. Left in the tab, it went with a copy of the tab's
+ * storage — a duplicated tab (the browser's *Duplicate*), a link opened from the page
+ * — into a page that is not this one's next load: that page showed this one's draft
+ * and lines as they were when this one was last hidden, and followed its requests. */
+const dropWhatWasKept = () => {
+  if (languageReload) return;
+  takeLines(tableId);
+  takeForms(tableId);
+};
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "hidden") keepWhatWasTyped();
+  else if (tableId) dropWhatWasKept();
 });
 document.addEventListener("freeze", keepWhatWasTyped);
 window.addEventListener("pagehide", keepWhatWasTyped);
@@ -842,7 +994,7 @@ if (startToken) join(startToken);
 if (startToken && keptLines && !foreign) {
   restoring = { message: keptLines.message, forms: keptLines.forms };
   linedForms = new Set(Object.keys(keptLines.forms));
-  for (const [pending, form] of keptLines.asked) asked.set(pending, form);
+  for (const [pending, form, request] of keptLines.asked) asked.set(pending, { form, request });
   askedOf = { identity: keptLines.identity, epoch: keptLines.epoch };
 }
 await useLanguage(pageLanguage(locale));

@@ -33,7 +33,7 @@ test("lines are kept as ids and seqs, taken back once", () => {
   assert.equal(keepLines("web", { message: approved, forms: { roll: pending, "action:attack": { seq: 9 } },
     asked: [["p3", "roll"]] }, tab), true);
   const taken = takeLines("web", tab);
-  assert.deepEqual(taken.asked, [["p3", "roll"]]);
+  assert.deepEqual(taken.asked, [["p3", "roll", null]]); // kept without the request sent
   assert.deepEqual(Object.keys(taken.forms), ["roll", "action:attack"]);
   assert.equal(tab.items.size, 0); // for one load only
   assert.deepEqual(takeLines("web", tab), { message: null, forms: {}, asked: [], focus: null, epoch: null, identity: null });
@@ -177,7 +177,7 @@ test("lines are kept with their identity and epoch: a pending id names another's
   const taken = takeLines("web", tab);
   assert.equal(taken.epoch, 1765000000000);
   assert.equal(taken.identity, "player:Tukan");
-  assert.deepEqual(taken.asked, [["p5", "roll"]]);
+  assert.deepEqual(taken.asked, [["p5", "roll", null]]);
   for (const epoch of ["1765000000000", 1.5, null, undefined, { e: 1 }, 2 ** 53]) {
     keepLines("web", { message: approved, forms: {}, asked: [], epoch }, tab);
     assert.equal(takeLines("web", tab).epoch, null, `${JSON.stringify(epoch)} is no epoch`);
@@ -199,4 +199,20 @@ test("a line holding a token is not kept: the GM's reason is the GM's text", () 
   const taken = takeLines("web", tab);
   assert.equal(taken.message, null);
   assert.deepEqual(Object.keys(taken.forms), ["adjust"]);
+});
+
+test("a request waiting for the GM is kept as it was sent, to be asked again; one holding a token is not", () => {
+  // the page asks the server what became of it after a resume it could not recover
+  // or a restore (askAgain: the request sent again with repeat): it kept only
+  // [pending id, form key] and could not ask
+  const tab = storage();
+  const roll = { type: "roll", id: "web-1", formula: "2d6", label: "Schleichen", actor: "tukan" };
+  const leaked = { type: "roll", id: "web-2", formula: "1d6", label: "rbt_AAAAAAAAAAAAAAAA" };
+  const huge = { type: "roll", id: "web-3", formula: "1d6", label: "x".repeat(5_000) };
+  keepLines("web", { message: null, forms: {}, epoch: 3, identity: "player:player",
+    asked: [["p1", "roll", roll], ["p2", "roll", leaked], ["p3", "roll", huge], ["p4", "roll", ["roll"]],
+      ["p5", "action:attack", { type: "resolve" }]] }, tab);
+  assert.doesNotMatch(tab.getItem("rollbridge.lines.web"), /rbt_/);
+  assert.deepEqual(takeLines("web", tab).asked, [["p1", "roll", roll], ["p2", "roll", null], ["p3", "roll", null],
+    ["p4", "roll", null], ["p5", "action:attack", null]]);
 });

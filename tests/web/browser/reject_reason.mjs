@@ -248,6 +248,12 @@ const cases = {
         { type: "approve", id: "asked-restored-approve", request: other.pending });
       await waitSeq(player, seq + 1);
       result.logged = await player.locator("#log li", { hasText: "after the restore" }).count();
+      // the page asks the restored server what became of its roll: the line says the
+      // answer once it is in (a bound only for a page that never says one)
+      await player.waitForFunction((p) => {
+        const line = document.querySelector("form.roll-form .form-status")?.textContent ?? "";
+        return line && !line.includes(`(${p})`);
+      }, result.before).catch(() => {});
       result.lines = await linesOf(player);
     } finally {
       line.close();

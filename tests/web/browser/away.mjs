@@ -1,0 +1,225 @@
+// A player away and back, a revoked link, a duplicated tab and a log too large to
+// download whole, in headless Chromium against a real rollbridge server (started by
+// tests/web/test_web_away.py). RB_CASE names the case; prints one line
+// `RESULT {json}` of what the pages showed; the Python test judges it.
+//
+// Environment: RB_BASE (http://127.0.0.1:PORT), RB_TOKENS (JSON: table → role →
+// token; never printed), RB_CHROMIUM, RB_CASE, RB_ADMIN (an admin token of the
+// server, for the case `revoked`), RB_SAVE (where the case `tooLarge` saves the file).
+
+import process from "node:process";
+
+import {
+  DESKTOP, SMALL_PHONE, connected, gmRequest, joinedPage, runCase, seqOf, submitForm, waitSeq,
+} from "./pages.mjs";
+
+const env = process.env;
+const BASE = env.RB_BASE;
+const TOKENS = JSON.parse(env.RB_TOKENS);
+const trouble = { errors: [], dialogs: [] };
+
+function step(name) {
+  process.stderr.write(`away: ${name}\n`);
+}
+
+/** What a page says of its roll: the roll form's line and label, the message line. */
+const linesOf = (page) => page.evaluate(() => ({
+  roll: document.querySelector("form.roll-form .form-status")?.textContent ?? null,
+  label: document.querySelector("form.roll-form input[name=label]")?.value ?? null,
+  message: document.getElementById("message").textContent,
+  code: document.getElementById("message").dataset.code ?? "",
+}));
+
+/** The player's roll through its form, waiting for the GM: its pending id. */
+async function asks(player, label) {
+  await submitForm(player.locator("form.roll-form"), { formula: "2d6", label });
+  const line = await player.locator("form.roll-form .form-status").textContent();
+  return line.match(/\((p\d+)\)/)?.[1] ?? null;
+}
+
+/** The page hidden (the phone locked, another tab chosen), as the browser tells it. */
+const hide = (page) => page.evaluate(() => {
+  Object.defineProperty(document, "visibilityState", { value: "hidden", configurable: true });
+  document.dispatchEvent(new Event("visibilitychange"));
+});
+
+/** The page shown again. */
+const show = (page) => page.evaluate(() => {
+  Object.defineProperty(document, "visibilityState", { value: "visible", configurable: true });
+  document.dispatchEvent(new Event("visibilitychange"));
+});
+
+/** What the tab's storage holds for the table `table`, by kind (token, lines, forms). */
+const keptIn = (page, table) => page.evaluate((t) => Object.fromEntries(["token", "lines", "forms"]
+  .map((kind) => [kind, sessionStorage.getItem(`rollbridge.${kind}.${t}`)])), table);
+
+/** Wait (a bound only for a page that never gets there) until the roll form's line
+ * of `page` no longer says that `pending` waits. */
+const lineLeaves = (page, pending) => page.waitForFunction((p) => !document.querySelector("form.roll-form .form-status")
+  ?.textContent.includes(`(${p})`), pending).then(() => true, () => false);
+
+/** The player's roll waits for the GM, and the phone is away (its line down) while
+ * the GM answers it (`answer`: the request the GM sends) and the table goes on past
+ * what the server keeps to resend (its retained log: three events): back, the page
+ * gets the table as it is now, and its roll form's line and message line say. */
+async function away(browser, result, answer) {
+  const url = `${BASE}/tables/approval`;
+  const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
+    TOKENS.approval.player, { tap: true });
+  const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, url, TOKENS.approval.gm);
+  result.pending = await asks(player, "za rohem");
+  result.waiting = await linesOf(player);
+  step("the phone's line goes down; the GM answers and plays on");
+  player.gate.open = false;
+  player.gate.drop();
+  result.answer = await gmRequest(gm, "approval", TOKENS.approval.gm, answer(result.pending));
+  for (let index = 0; index < 5; index += 1) {
+    await gmRequest(gm, "approval", TOKENS.approval.gm,
+      { type: "roll", id: `gm-on-${index}`, formula: "1d6", label: `meanwhile ${index}` });
+  }
+  step("the phone is back");
+  player.gate.open = true;
+  await show(player);
+  await player.waitForFunction(() => document.body.dataset.status === "connected"
+    && document.querySelector("#log .entry-gap"));
+  result.welcomes = player.gate.frames.map((f) => JSON.parse(f)).filter((m) => m.type === "welcome")
+    .map((m) => m.resume ?? null);
+  result.left = await lineLeaves(player, result.pending);
+  result.lines = await linesOf(player);
+  const repeats = player.gate.sent.map((f) => JSON.parse(f)).filter((m) => m.repeat === true);
+  result.repeats = repeats.length;
+  result.repeated = player.gate.frames.map((f) => JSON.parse(f)).filter((m) => repeats.some((r) => r.id === m.id));
+  // and a language's reload says it again, not the wait
+  await player.selectOption("#language", "de");
+  await player.waitForFunction(() => document.documentElement.lang === "de"
+    && document.body.dataset.status === "connected" && document.body.dataset.history !== undefined);
+  result.german = await linesOf(player);
+}
+
+/** The admin API's answer to `method path` with the admin token (RB_ADMIN). */
+async function admin(method, path) {
+  const answer = await fetch(`${BASE}${path}`, { method, headers: { Authorization: `Bearer ${env.RB_ADMIN}` } });
+  return { status: answer.status, body: await answer.json() };
+}
+
+const cases = {
+  /** The GM approves the roll while the phone is away. */
+  approvedAway(browser, result) {
+    return away(browser, result, (pending) => ({ type: "approve", id: "away-approve", request: pending }));
+  },
+
+  /** The GM rejects it, with a reason, while the phone is away. */
+  rejectedAway(browser, result) {
+    return away(browser, result,
+      (pending) => ({ type: "reject", id: "away-reject", request: pending, reason: "Ne dnes" }));
+  },
+
+  /** A Czech player's phone joined with a link, a roll typed; the tab is hidden (it
+   * keeps what it shows) and shown again, hidden again; meanwhile the GM revokes the
+   * link's token (the admin API: its holder is cut off), and the page, reconnecting,
+   * is refused. */
+  async revoked(browser, result) {
+    const url = `${BASE}/tables/web`;
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
+      TOKENS.web.player);
+    const form = player.locator("form.roll-form");
+    await submitForm(form, { formula: "2d6", label: "před zrušením" });
+    await form.locator('input[name="label"]').fill("rozepsáno");
+    await hide(player);
+    result.keptBefore = await keptIn(player, "web");
+    step("the GM revokes the player's token");
+    const tokens = await admin("GET", "/admin/tables/web/tokens");
+    const mine = tokens.body.tokens.filter((token) => token.role === "player");
+    result.revoke = (await admin("DELETE", `/admin/tables/web/tokens/${mine[0].id}`)).status;
+    // the server cuts its holder off at once: refused, then the player comes back to it
+    await player.waitForSelector('body[data-status="refused"]');
+    await show(player);
+    await player.locator("#join:not([hidden])").waitFor();
+    result.refused = await linesOf(player);
+    result.log = await player.locator("#log li").count();
+    result.keptRefused = await keptIn(player, "web");
+    step("hidden again: nothing is kept of that identity");
+    await hide(player);
+    result.keptAfter = await keptIn(player, "web");
+    result.focus = await player.evaluate(() => document.activeElement?.id ?? null);
+  },
+
+  /** A player's roll waits for the GM and another is half typed; the tab was hidden
+   * once (it kept what it showed) and is shown again; then the tab is duplicated — a
+   * window the page opens on its own address stands in for the browser's
+   * *Duplicate*: a new page with a copy of the tab's storage (HTML's auxiliary
+   * browsing context), as a duplicated tab has. */
+  async duplicate(browser, result) {
+    const url = `${BASE}/tables/approval`;
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
+      TOKENS.approval.player);
+    result.pending = await asks(player, "první");
+    await player.locator('form.roll-form input[name="label"]').fill("rozepsaný hod");
+    await hide(player);
+    await show(player);
+    await player.locator('form.roll-form input[name="label"]').fill("rozepsaný hod dopsaný");
+    step("the tab duplicated");
+    const [copy] = await Promise.all([player.context().waitForEvent("page"),
+      player.evaluate(() => { window.open(location.href); })]);
+    await connected(copy);
+    // the log from before is in, and with it what the page took from the tab's storage
+    await copy.waitForFunction(() => document.body.dataset.history !== undefined);
+    result.copy = await linesOf(copy);
+    result.original = await linesOf(player);
+    step("the GM approves the original's roll");
+    const seq = await seqOf(copy);
+    await gmRequest(copy, "approval", TOKENS.approval.gm, { type: "approve", id: "dup-approve", request: result.pending });
+    await waitSeq(copy, seq + 1);
+    await lineLeaves(player, result.pending);
+    result.copyAfter = await linesOf(copy);
+    result.originalAfter = await linesOf(player);
+  },
+
+  /** The GM writes a reason for a player's roll, the tab is hidden and shown again,
+   * the reason is sent; then the GM duplicates the tab. */
+  async gmDuplicate(browser, result) {
+    const url = `${BASE}/tables/approval`;
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "de-DE" }, trouble, url, TOKENS.approval.gm);
+    const other = await gmRequest(gm, "approval", TOKENS.approval.player,
+      { type: "roll", id: "dup-gm-roll", formula: "1d6", label: "wartet" });
+    const item = gm.locator(`#pending li[data-pending="${other.pending}"]`);
+    await item.locator('button[name="reason-open"]').click();
+    await item.locator('input[name="reason"]').fill("Nicht jetzt");
+    await hide(gm);
+    await show(gm);
+    const [copy] = await Promise.all([gm.context().waitForEvent("page"),
+      gm.evaluate(() => { window.open(location.href); })]);
+    await connected(copy);
+    const copied = copy.locator(`#pending li[data-pending="${other.pending}"]`);
+    await copied.waitFor();
+    result.copyField = await copied.locator('input[name="reason"]').evaluate((input) => ({
+      hidden: input.closest("[hidden]") !== null, value: input.value }));
+    result.originalField = await item.locator('input[name="reason"]').inputValue();
+  },
+
+  /** A player's Czech phone downloads the log of a long evening, larger than the
+   * server sends at once (the test lowers the server's bound): the page says so and
+   * offers the latest part, which it then saves (RB_SAVE). */
+  async tooLarge(browser, result) {
+    const url = `${BASE}/tables/web`;
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ", acceptDownloads: true },
+      trouble, url, TOKENS.web.player);
+    const line = () => player.$eval("#log-download", (box) => ({
+      button: box.querySelector("button").textContent, hint: box.querySelector("output").textContent }));
+    result.seq = await seqOf(player);
+    await player.click("#log-download button"); // disabled until it is answered
+    await player.waitForFunction(() => !document.querySelector("#log-download button").disabled);
+    result.refused = await line();
+    const [download] = await Promise.all([player.waitForEvent("download"), player.click("#log-download button")]);
+    await download.saveAs(env.RB_SAVE);
+    await player.waitForFunction(() => !document.querySelector("#log-download button").disabled);
+    result.saved = await line();
+    result.fetched = player.requests.filter((address) => address.includes("/export"));
+    // Chromium's console notes each refused fetch: the two 413s are what the case asks for
+    const refusals = trouble.errors.filter((error) => error.includes("status of 413"));
+    result.refusals = refusals.length;
+    trouble.errors = trouble.errors.filter((error) => !refusals.includes(error));
+  },
+};
+
+await runCase(cases, trouble);
