@@ -299,6 +299,38 @@ for (const generation of [12, 13]) {
   });
 }
 
+for (const generation of [12, 13]) {
+  test(`F6: a player's card cannot take another player's name afterwards either: Foundry keeps its author (v${generation})`, async () => {
+    // Mallory's browser while no GM is active: her card of Alice's roll, posted as
+    // herself (Foundry refuses another author), then its author changed to Alice
+    // (v12: BaseChatMessage refuses, the author immutable; v13: DocumentAuthorField is gmOnly)
+    const users = (gmActive) => [{ ...PEOPLE[0], active: gmActive }, PEOPLE[1], PEOPLE[2]];
+    await world({ users: users(false), user: MALLORY, generation });
+    await registerModuleSettings();
+    const request = `fvtt@${ALICE}-6`;
+    const card = await ChatMessage.create(mallorysCard(6, request));
+    await assert.rejects(card.update({ author: ALICE }), /lacks permission/);
+    await assert.rejects(card.update({ user: ALICE }), /lacks permission/, "v12's name of the field too");
+    assert.equal(card.author, MALLORY);
+    await assert.rejects(ChatMessage._fromWorld({ data: { ...mallorysCard(7, request), author: ALICE }, user: MALLORY }), /refuses/);
+    // the GM's browser, resuming: the chat holds Mallory's card as Foundry kept it
+    const kept = card.toObject();
+    client?.stop();
+    await world({ users: users(true), user: "gm", generation });
+    await registerModuleSettings();
+    await game.settings.set("rollbridge", "cursor", { table: "t1", epoch: 1, seq: 5 });
+    await ChatMessage._fromWorld({ data: kept, user: MALLORY });
+    game.ready = true;
+    client = new FoundryClient();
+    client.start();
+    const { ws } = welcomeResumed(client, { seq: 6, missed: 1 });
+    ws.receive(rollEvent(6, { request, total: 3 }));
+    await settle(client);
+    const gmCards = [...game.messages.values()].filter((m) => m.flags.rollbridge?.seq === 6 && m.author === GM);
+    assert.equal(gmCards.length, 1, "Mallory's card is not Alice's: the GM's client posts the real one");
+  });
+}
+
 test("F4: a relayed apply with a forged user is refused, on a v13 query and on the socket", async () => {
   const people = [
     { _id: "standinGM000001", name: "Gamemaster", isGM: true },
