@@ -331,6 +331,36 @@ for (const generation of [12, 13]) {
   });
 }
 
+for (const generation of [12, 13]) {
+  test(`F6: Alice's own card of her apply, posted while no GM was active, still counts: an apply's id names her too (v${generation})`, async () => {
+    const { applyRequestId } = await import("../../../adapters/foundry/module/scripts/core/buttons.mjs");
+    const { requestUser } = await import("../../../adapters/foundry/module/scripts/core/protocol.mjs");
+    // her press of Apply on her attack's card (seq 5), on her own connection: its id is
+    // made from the card, the user and the targets (a repeated press is the same request)
+    const request = applyRequestId({ table: "t1", epoch: 1, seq: 5, user: ALICE, targets: ["guard"] });
+    assert.equal(requestUser(request), ALICE, `${request} names Alice`);
+    assert.ok(request.length <= 64);
+    // the longest a table's epoch and seq make it: still within the protocol's 64, still hers
+    const longest = applyRequestId({ table: "t1", epoch: 10 ** 20, seq: 10 ** 20, user: ALICE, targets: ["x".repeat(300)] });
+    assert.ok(longest.length <= 64 && requestUser(longest) === ALICE, longest);
+    // the GM's browser, resuming after its reload: the chat holds Alice's card of it
+    const users = [{ ...PEOPLE[0], active: true }, PEOPLE[1], PEOPLE[2]];
+    client?.stop();
+    await world({ users, user: "gm", generation });
+    await registerModuleSettings();
+    await game.settings.set("rollbridge", "cursor", { table: "t1", epoch: 1, seq: 5 });
+    await ChatMessage._fromWorld({ data: { ...forgedCard(6, request), _id: "aliceapply600000", author: ALICE }, user: ALICE });
+    game.ready = true;
+    client = new FoundryClient();
+    client.start();
+    const { ws } = welcomeResumed(client, { seq: 6, missed: 1 });
+    ws.receive(rollEvent(6, { request }));
+    await settle(client);
+    const cards = [...game.messages.values()].filter((m) => m.flags.rollbridge?.seq === 6);
+    assert.deepEqual(cards.map((m) => m.author), [ALICE], "one card of her apply, not a second one by the GM's client");
+  });
+}
+
 test("F4: a relayed apply with a forged user is refused, on a v13 query and on the socket", async () => {
   const people = [
     { _id: "standinGM000001", name: "Gamemaster", isGM: true },
