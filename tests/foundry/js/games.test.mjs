@@ -299,6 +299,21 @@ for (const generation of [12, 13]) {
   });
 }
 
+/** The GM's browser (`users`, Foundry v`generation`) after a reload, its cursor at
+ * table t1, epoch 1, seq `cursor`, the world's chat holding `cards` ([data, the user
+ * who posted it]): resumed, `missed` events to come. Its socket. */
+async function gmResuming({ users, generation, cursor, cards, missed }) {
+  client?.stop();
+  await world({ users, user: "gm", generation });
+  await registerModuleSettings();
+  await game.settings.set("rollbridge", "cursor", { table: "t1", epoch: 1, seq: cursor });
+  for (const [data, user] of cards) await ChatMessage._fromWorld({ data, user });
+  game.ready = true;
+  client = new FoundryClient();
+  client.start();
+  return welcomeResumed(client, { seq: cursor + missed, missed }).ws;
+}
+
 for (const generation of [12, 13]) {
   test(`F6: a player's card cannot take another player's name afterwards either: Foundry keeps its author (v${generation})`, async () => {
     // Mallory's browser while no GM is active: her card of Alice's roll, posted as
@@ -314,16 +329,7 @@ for (const generation of [12, 13]) {
     assert.equal(card.author, MALLORY);
     await assert.rejects(ChatMessage._fromWorld({ data: { ...mallorysCard(7, request), author: ALICE }, user: MALLORY }), /refuses/);
     // the GM's browser, resuming: the chat holds Mallory's card as Foundry kept it
-    const kept = card.toObject();
-    client?.stop();
-    await world({ users: users(true), user: "gm", generation });
-    await registerModuleSettings();
-    await game.settings.set("rollbridge", "cursor", { table: "t1", epoch: 1, seq: 5 });
-    await ChatMessage._fromWorld({ data: kept, user: MALLORY });
-    game.ready = true;
-    client = new FoundryClient();
-    client.start();
-    const { ws } = welcomeResumed(client, { seq: 6, missed: 1 });
+    const ws = await gmResuming({ users: users(true), generation, cursor: 5, cards: [[card.toObject(), MALLORY]], missed: 1 });
     ws.receive(rollEvent(6, { request, total: 3 }));
     await settle(client);
     const gmCards = [...game.messages.values()].filter((m) => m.flags.rollbridge?.seq === 6 && m.author === GM);
@@ -345,15 +351,8 @@ for (const generation of [12, 13]) {
     assert.ok(longest.length <= 64 && requestUser(longest) === ALICE, longest);
     // the GM's browser, resuming after its reload: the chat holds Alice's card of it
     const users = [{ ...PEOPLE[0], active: true }, PEOPLE[1], PEOPLE[2]];
-    client?.stop();
-    await world({ users, user: "gm", generation });
-    await registerModuleSettings();
-    await game.settings.set("rollbridge", "cursor", { table: "t1", epoch: 1, seq: 5 });
-    await ChatMessage._fromWorld({ data: { ...forgedCard(6, request), _id: "aliceapply600000", author: ALICE }, user: ALICE });
-    game.ready = true;
-    client = new FoundryClient();
-    client.start();
-    const { ws } = welcomeResumed(client, { seq: 6, missed: 1 });
+    const card = { ...forgedCard(6, request), _id: "aliceapply600000", author: ALICE };
+    const ws = await gmResuming({ users, generation, cursor: 5, cards: [[card, ALICE]], missed: 1 });
     ws.receive(rollEvent(6, { request }));
     await settle(client);
     const cards = [...game.messages.values()].filter((m) => m.flags.rollbridge?.seq === 6);
