@@ -1326,7 +1326,7 @@ class TableProtocol:
                         info.epoch,
                         self.durable_seq,
                     )
-                elif missed is None or not missed or missed[0].seq != resume["seq"] + 1:
+                elif not _continues(resume, missed):
                     recovered = False  # some events left the log meanwhile
                 missed = missed if recovered else []
                 welcome["resume"] = {"recovered": recovered, "missed": len(missed or ())}

@@ -10,6 +10,14 @@ The welcome now lists how the requests the retained log settles were settled
 
 from __future__ import annotations
 
+import asyncio
+import threading
+
+from websockets.asyncio.client import connect
+
+from rollbridge.exceptions import StoreUnavailable
+from tests.server.conftest import Peer
+
 
 async def _pending(player, formula: str) -> str:
     held = await player.request({"type": "roll", "formula": formula})
@@ -62,3 +70,71 @@ async def test_a_player_and_a_recovered_gm_get_no_settled(make_tables):
     assert welcome["resume"] == {"recovered": True, "missed": 0} and "settled" not in welcome
     _first, welcome = await world.join("sr2", "gm")  # no resume: as before
     assert "settled" not in welcome and "resume" not in welcome
+
+
+async def test_a_gm_of_another_epoch_and_one_too_far_behind_are_told_too(make_tables):
+    # the resume of an earlier epoch (a restore since): the retained log read for it
+    world = await make_tables(retain=4)
+    cursor, approved, rejected, _other = await _settled_while_away(world)
+    _gm, welcome = await world.join("sr2", "gm", resume={**cursor, "epoch": cursor["epoch"] + 7})
+    assert welcome["resume"] == {"recovered": False, "missed": 0}
+    assert [(e["pending"], e["outcome"]) for e in welcome["settled"]] == [
+        (approved, "approved"),
+        (rejected, "rejected"),
+    ]
+    # every missed event retained, but more than the resume may be sent: the missed
+    # events read say how the requests were settled
+    world = await make_tables(retain=1000)
+    cursor, approved, rejected, _other = await _settled_while_away(world)
+    world.server.tables.open["sr2"].backlog_limit = 1024
+    _gm, welcome = await world.join("sr2", "gm", resume=cursor)
+    assert welcome["resume"] == {"recovered": False, "missed": 0, "reason": "too_far_behind"}
+    settled = {entry["pending"]: entry for entry in welcome["settled"]}
+    assert settled[rejected]["reason"] == "not now, Tukan"
+    assert settled[approved]["outcome"] == "approved"
+
+
+async def test_a_read_of_the_settled_requests_that_fails_leaves_them_out_and_the_gm_joins(
+    make_tables, monkeypatch
+):
+    world = await make_tables(retain=4)
+    cursor, _approved, _rejected, other = await _settled_while_away(world)
+
+    def failing(table_id, seq, until=None):
+        raise StoreUnavailable("the store is down", details={"reason": "down"})
+
+    monkeypatch.setattr(world.store, "events_after", failing)
+    gm, welcome = await world.join("sr2", "gm", resume={**cursor, "epoch": 99})
+    assert welcome["type"] == "welcome" and "settled" not in welcome, welcome
+    assert welcome["resume"] == {"recovered": False, "missed": 0}
+    assert (await gm.request({"type": "ping"}))["type"] == "pong"
+    assert (await other.request({"type": "roll", "formula": "1d6"}))["status"] == "done"
+
+
+async def test_a_gm_who_leaves_while_the_log_is_read_is_sent_nothing_and_the_next_gm_joins(
+    make_tables, monkeypatch
+):
+    world = await make_tables(retain=4)
+    cursor, approved, _rejected, _other = await _settled_while_away(world)
+    read, held, release = world.store.events_after, threading.Event(), threading.Event()
+
+    def slow(table_id, seq, until=None):
+        held.set()
+        release.wait(10)
+        return read(table_id, seq, until)
+
+    monkeypatch.setattr(world.store, "events_after", slow)
+    leaving = Peer(await connect(world.server.url), False)
+    world.peers.append(leaving)
+    # another epoch's resume: the one read is the retained log's, for ``settled``
+    resume = {**cursor, "epoch": 99}
+    hello = {"type": "hello", "table": "sr2", "token": world.tokens["sr2"]["gm"], "resume": resume}
+    await leaving.send(hello)
+    await asyncio.to_thread(held.wait, 10)
+    await leaving.close()
+    release.set()
+    monkeypatch.setattr(world.store, "events_after", read)
+    _gm, welcome = await world.join("sr2", "gm", resume=resume)
+    assert approved in {entry["pending"] for entry in welcome["settled"]}
+    assert [f for f in leaving.frames if "welcome" in str(f)] == []
+    assert world.server.tables.open["sr2"]._reading == 0

@@ -293,6 +293,35 @@ for (const generation of [12, 13]) {
   });
 }
 
+test("a snapshot welcome that tells the GM's client nothing its record does not keep writes no record: each drop at a busy table", async () => {
+  const { messages } = await reloadedPage(13);
+  client.start();
+  // a busy table: the server lists its 200 newest settled requests (the record keeps
+  // 100), the newest with long reasons (past the record's 16 KiB, the oldest reasons go)
+  const settled = Array.from({ length: 200 }, (_, i) => ({
+    pending: `p${100 + i}`, seq: 1000 + i, ...(i % 2 ? { outcome: "approved" } : { outcome: "rejected", reason: "ж".repeat(400) }),
+  }));
+  const writes = () => Standin.log.settingsSet.filter((id) => id === "rollbridge.outcomes").length;
+  let ws = FakeWebSocket.last();
+  ws.open();
+  welcome(ws, { seq: 1300, pending: [], resume: { recovered: false, missed: 0 }, settled });
+  await settle(client);
+  assert.equal(writes(), 1, "kept in one write");
+  const kept = game.settings.get("rollbridge", "outcomes");
+  // the GM's network drops twice, each time for long: snapshots listing the same
+  for (let drop = 0; drop < 2; drop++) {
+    ws.drop();
+    client.nudge();
+    ws = FakeWebSocket.last();
+    ws.open();
+    welcome(ws, { seq: 1300, pending: [], resume: { recovered: false, missed: 0 }, settled });
+    await settle(client);
+  }
+  assert.equal(writes(), 1, "the record, the same, not sent to every client again");
+  assert.deepEqual(game.settings.get("rollbridge", "outcomes"), kept);
+  assert.ok(messages.p3, "the page's cards as before");
+});
+
 for (const generation of [12, 13]) {
   test(`v${generation}: a request settled before the GM's reload: its card says Approved or Rejected after it, as the GM's client kept it in the world setting`, async () => {
     const { messages } = await reloadedPage(generation);

@@ -299,6 +299,67 @@ for (const generation of [12, 13]) {
   });
 }
 
+/** The GM's browser (`users`, Foundry v`generation`) after a reload, its cursor at
+ * table t1, epoch 1, seq `cursor`, the world's chat holding `cards` ([data, the user
+ * who posted it]): resumed, `missed` events to come. Its socket. */
+async function gmResuming({ users, generation, cursor, cards, missed }) {
+  client?.stop();
+  await world({ users, user: "gm", generation });
+  await registerModuleSettings();
+  await game.settings.set("rollbridge", "cursor", { table: "t1", epoch: 1, seq: cursor });
+  for (const [data, user] of cards) await ChatMessage._fromWorld({ data, user });
+  game.ready = true;
+  client = new FoundryClient();
+  client.start();
+  return welcomeResumed(client, { seq: cursor + missed, missed }).ws;
+}
+
+for (const generation of [12, 13]) {
+  test(`F6: a player's card cannot take another player's name afterwards either: Foundry keeps its author (v${generation})`, async () => {
+    // Mallory's browser while no GM is active: her card of Alice's roll, posted as
+    // herself (Foundry refuses another author), then its author changed to Alice
+    // (v12: BaseChatMessage refuses, the author immutable; v13: DocumentAuthorField is gmOnly)
+    const users = (gmActive) => [{ ...PEOPLE[0], active: gmActive }, PEOPLE[1], PEOPLE[2]];
+    await world({ users: users(false), user: MALLORY, generation });
+    await registerModuleSettings();
+    const request = `fvtt@${ALICE}-6`;
+    const card = await ChatMessage.create(mallorysCard(6, request));
+    await assert.rejects(card.update({ author: ALICE }), /lacks permission/);
+    await assert.rejects(card.update({ user: ALICE }), /lacks permission/, "v12's name of the field too");
+    assert.equal(card.author, MALLORY);
+    await assert.rejects(ChatMessage._fromWorld({ data: { ...mallorysCard(7, request), author: ALICE }, user: MALLORY }), /refuses/);
+    // the GM's browser, resuming: the chat holds Mallory's card as Foundry kept it
+    const ws = await gmResuming({ users: users(true), generation, cursor: 5, cards: [[card.toObject(), MALLORY]], missed: 1 });
+    ws.receive(rollEvent(6, { request, total: 3 }));
+    await settle(client);
+    const gmCards = [...game.messages.values()].filter((m) => m.flags.rollbridge?.seq === 6 && m.author === GM);
+    assert.equal(gmCards.length, 1, "Mallory's card is not Alice's: the GM's client posts the real one");
+  });
+}
+
+for (const generation of [12, 13]) {
+  test(`F6: Alice's own card of her apply, posted while no GM was active, still counts: an apply's id names her too (v${generation})`, async () => {
+    const { applyRequestId } = await import("../../../adapters/foundry/module/scripts/core/buttons.mjs");
+    const { requestUser } = await import("../../../adapters/foundry/module/scripts/core/protocol.mjs");
+    // her press of Apply on her attack's card (seq 5), on her own connection: its id is
+    // made from the card, the user and the targets (a repeated press is the same request)
+    const request = applyRequestId({ table: "t1", epoch: 1, seq: 5, user: ALICE, targets: ["guard"] });
+    assert.equal(requestUser(request), ALICE, `${request} names Alice`);
+    assert.ok(request.length <= 64);
+    // the longest a table's epoch and seq make it: still within the protocol's 64, still hers
+    const longest = applyRequestId({ table: "t1", epoch: 10 ** 20, seq: 10 ** 20, user: ALICE, targets: ["x".repeat(300)] });
+    assert.ok(longest.length <= 64 && requestUser(longest) === ALICE, longest);
+    // the GM's browser, resuming after its reload: the chat holds Alice's card of it
+    const users = [{ ...PEOPLE[0], active: true }, PEOPLE[1], PEOPLE[2]];
+    const card = { ...forgedCard(6, request), _id: "aliceapply600000", author: ALICE };
+    const ws = await gmResuming({ users, generation, cursor: 5, cards: [[card, ALICE]], missed: 1 });
+    ws.receive(rollEvent(6, { request }));
+    await settle(client);
+    const cards = [...game.messages.values()].filter((m) => m.flags.rollbridge?.seq === 6);
+    assert.deepEqual(cards.map((m) => m.author), [ALICE], "one card of her apply, not a second one by the GM's client");
+  });
+}
+
 test("F4: a relayed apply with a forged user is refused, on a v13 query and on the socket", async () => {
   const people = [
     { _id: "standinGM000001", name: "Gamemaster", isGM: true },

@@ -59,7 +59,8 @@
 //     unlinked token whose base actor was deleted has no actor (null, as
 //     TokenDocument#actor is declared `Actor | null`)
 //   ChatMessage.create's `author` (v12+): a user posts as itself, only a GM as
-//     another user (else it throws); whispers to existing users only; every roll
+//     another user (else it throws; so does a message of another page's posted so,
+//     and a player's update of the author: immutable on v12, gmOnly on v13); whispers to existing users only; every roll
 //     of the message evaluated (else it throws); a message with rolls gets
 //     ChatMessage#_preCreate's roll mode: options.rollMode, and on v12 without
 //     one and without a whisper the creating user's core.rollMode (v13 only
@@ -1028,6 +1029,14 @@
       if (!(this.isAuthor || game.user.isGM)) throw new Error(`User ${game.user.name} lacks permission to update ChatMessage [${this.id}]`);
       const changes = structuredClone(data);
       delete changes._id;
+      // the author (v12's `user` its shim) only a GM changes: v12's BaseChatMessage update
+      // permission refuses a player's other author ("Message author is immutable"), v13's
+      // DocumentAuthorField is gmOnly
+      for (const field of ["author", "user"]) {
+        if (field in changes && changes[field] !== this.author && !game.user.isGM) {
+          throw new Error(`User ${game.user.name} lacks permission to update ChatMessage [${this.id}]: its author is immutable`);
+        }
+      }
       for (const path of Object.keys(changes)) {
         const [field, scope] = path.split(".");
         if (!CHAT_MESSAGE_FIELDS.has(field)) throw new Error(`stand-in ChatMessage#update: the ChatMessage schema has no field "${field}"`);
@@ -1174,6 +1183,11 @@
     }
     // a message another page created, as Foundry's server hands it to this client
     static async _fromWorld({ data, user }) {
+      // Foundry's server creates a player's message only as its own (BaseChatMessage
+      // create permission): another page's message never names another author
+      if (data.author !== undefined && data.author !== user && !game.users.get(user)?.isGM) {
+        throw new Error(`stand-in ChatMessage._fromWorld: Foundry refuses ${user}'s message posted as ${data.author}`);
+      }
       const rolls = (data.rolls ?? []).map((r) => Roll.fromData(r));
       const message = new ChatMessage({ ...data, rolls: undefined });
       message.rolls = rolls;

@@ -15,6 +15,7 @@
 
 import { isUndoable, UNDOABLE_KINDS, UndoTracker } from "../client/undo.mjs";
 import { escapeHtml, escapeText } from "./card.mjs";
+import { userPrefix } from "./protocol.mjs";
 
 export const BUTTON_KEYS = {
   undo: "ROLLBRIDGE.Button.Undo",
@@ -128,9 +129,13 @@ export function buttonRequest(action, { card, targets = [], reason, named = fals
  * seq), user and targets (in any order), so a repeated press — a double click, a
  * second press before the card's follow-up shows — is the same request, which
  * the server answers again rather than applying twice (a repeated id from the
- * same connection's token: docs/protocol.md). At most 64 characters, as the
- * protocol takes: `apply-<epoch>-<seq>-<hash>`, the hash (FNV-1a, 2×32 bits) of
- * all of it.
+ * same connection's token: docs/protocol.md). It names the user as any request
+ * id of the module does (`fvtt@<user id>-…`, core/protocol.mjs userPrefix), so the
+ * user's own card of the follow-up, posted while no GM is active, counts as its
+ * card (core/state.mjs cardTrusted). At most 64 characters, as the protocol takes:
+ * `fvtt@<user id>-apply-<epoch>-<seq>-<hash>`, else `fvtt@<user id>-apply-<hash>`,
+ * the hash (FNV-1a, 2×32 bits) of all of it (`apply-…` alone for a user id that
+ * cannot be named).
  */
 export function applyRequestId({ table = null, epoch, seq, user, targets = [] }) {
   const key = [table ?? "", epoch, seq, user ?? "", ...[...new Set(targets.map(String))].sort()].join("\u0000");
@@ -143,8 +148,10 @@ export function applyRequestId({ table = null, epoch, seq, user, targets = [] })
     return h.toString(16).padStart(8, "0");
   };
   const hash = fnv(0x811c9dc5) + fnv(0x050c5d1f);
-  const id = `apply-${epoch}-${seq}-${hash}`;
-  return id.length <= 64 ? id : `apply-${hash}`;
+  const named = userPrefix(user);
+  const by = named ? `${named}-` : "";
+  const id = `${by}apply-${epoch}-${seq}-${hash}`;
+  return id.length <= 64 ? id : `${by}apply-${hash}`;
 }
 
 /** The card of an `approval.requested` event (GM only): who asks for what.

@@ -48,7 +48,20 @@ const NAMED_ID = /^fvtt@([A-Za-z0-9]{1,22})-/;
  * @returns {string}
  */
 export function userRequestId(userId) {
-  return typeof userId === "string" && USER_ID.test(userId) ? newRequestId(`fvtt@${userId}`) : newRequestId();
+  const named = userPrefix(userId);
+  return named ? newRequestId(named) : newRequestId();
+}
+
+/**
+ * How a request id names the Foundry user who asks, `fvtt@<user id>` (what
+ * requestUser reads before its `-`), or null for a user id that cannot be named so.
+ * An id made otherwise (an apply's, core/buttons.mjs applyRequestId) starts with it
+ * too, so a player's card of it counts as that user's.
+ * @param {unknown} userId
+ * @returns {string | null}
+ */
+export function userPrefix(userId) {
+  return typeof userId === "string" && USER_ID.test(userId) ? `fvtt@${userId}` : null;
 }
 
 /**

@@ -1090,11 +1090,13 @@ export class FoundryClient {
   }
 
   /** Keep how requests of `epoch` were settled ([{pending, outcome, reason}]: an event's,
-   * or a snapshot welcome's `settled`) in the GM's record, in one write. */
+   * or a snapshot welcome's `settled`) in the GM's record, in one write, or none when the
+   * record comes out as it was. */
   async #keepSettled(epoch, settled) {
     // built on what a GM wrote only: a record a player wrote (one the GM let modify the
     // world's settings) is started again, not made a GM's by this write
-    let record = gmRecord();
+    const was = gmRecord();
+    let record = was;
     const kept = [];
     for (const { pending, outcome, reason } of settled) {
       const next = withOutcome(record, { table: this.table ?? null, epoch, pending, outcome, reason });
@@ -1102,7 +1104,10 @@ export class FoundryClient {
       record = next;
       kept.push(pending);
     }
-    if (!kept.length) return;
+    // a snapshot's list goes past what the record keeps (its 200 against the record's
+    // 100, reasons past its bytes): each is written and dropped again, the record the
+    // same, which Foundry would send every client at each of the GM's long drops
+    if (!kept.length || JSON.stringify(record) === JSON.stringify(was)) return;
     try {
       await game.settings.set(MODULE_ID, "outcomes", record);
     } catch (error) {
