@@ -305,29 +305,31 @@ def _serve(args: argparse.Namespace) -> int:
         taken = take_serve_lock(db)  # before the store opens
         if taken is not None:
             lock, new_lock = taken
+    listened: list[bool] = []  # one item once the port is held: no refused start then
+    store: Store | None = None
     try:
         absent = _sidecars_absent(db) if db else []
-        try:
-            store = open_store(args, retain=args.retain)  # the store loads only for serving
-            if db:
-                _refuse_unwritable(store, absent)
-        except RollbridgeError:
-            if lock is not None and new_lock:  # no database served: no lock file left
-                remove_lock(lock, db)
-            raise
+        store = open_store(args, retain=args.retain)  # the store loads only for serving
+        if db:
+            _refuse_unwritable(store, absent)
         refuse_unsafe_redis(store, args, args.locale)
         _finish_restore(store)
         # the demo table only on a first start: a database this start makes, or a Redis
         # never served nor used (docs/redis.md); one whose tables were all deleted stays
         # empty
         claim = getattr(store, "claim_first_start", None)
-        return _serve_store(args, store, first=claim or (lambda: bool(made)))
-    except CannotListen:
-        if made and _holds_no_table(made[0]):
+        first = claim or (lambda: bool(made))
+        return _serve_store(args, store, first=first, listened=lambda: listened.append(True))
+    except BaseException as exc:
+        if not listened and store is not None:  # its connections too (idempotent)
+            store.close()
+        if isinstance(exc, CannotListen) and made and _holds_no_table(made[0]):
             # a first start that never served leaves no files behind, its lock last
             _remove([file for file in made if file != lock_path(db)])
-            if lock is not None and new_lock:
-                remove_lock(lock, db)
+        if not listened and lock is not None and new_lock:
+            # any start refused before it listened (the store not opened, a table of
+            # the file missing, the port taken) leaves no lock file it made
+            remove_lock(lock, db)
         raise
     finally:
         if lock is not None:
@@ -432,10 +434,15 @@ def _finish_restore(store: Store) -> None:
 
 
 def _serve_store(
-    args: argparse.Namespace, store: Store, *, first: Callable[[], bool] = lambda: True
+    args: argparse.Namespace,
+    store: Store,
+    *,
+    first: Callable[[], bool] = lambda: True,
+    listened: Callable[[], None] = lambda: None,
 ) -> int:
     """Serve ``store`` until stopped; ``first`` says, once the port is held and only if
-    the store holds no table, whether this is its first start (the demo table's)."""
+    the store holds no table, whether this is its first start (the demo table's);
+    ``listened`` is called then, before anything else."""
     from rollbridge.host import PluginHost
     from rollbridge.server.app import Server
 
@@ -463,6 +470,7 @@ def _serve_store(
         server = Server(store, host, **options)
 
     def listening() -> None:  # once the port is held (--port 0: the one given), not before
+        listened()
         port = server.port
         shown = tables
         if not tables and _first_start(first) and not args.no_demo:
