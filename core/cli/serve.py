@@ -446,7 +446,6 @@ def _serve_store(
     from rollbridge.host import PluginHost
     from rollbridge.server.app import Server
 
-    db = store_name(store)
     locale = args.locale  # main sets it: --locale, else the environment's language
     host = PluginHost()
     tables = store.tables()  # read now: once the port is open, the store may fail
@@ -488,7 +487,7 @@ def _serve_store(
                 with contextlib.suppress(RollbridgeError):
                     shown = store.tables()
         where = f"ws://{host_port(args.host, port)}/"
-        sys.stdout.write(startup.serving_line(len(shown), where, db, locale))
+        sys.stdout.write(_serving_line(len(shown), where, store, url, locale))
         views = _web_lines(
             shown, args.host, port, public=args.public_url, locale=locale, listing=_listing(args)
         )
@@ -502,6 +501,17 @@ def _serve_store(
     asyncio.run(_run(server, listening))
     sys.stdout.write(startup.stopped_line(locale))
     return 0
+
+
+def _serving_line(count: int, where: str, store: Store, url: str | None, locale: str) -> str:
+    """The line that says ``serve`` listens, naming its store: the file, or the Redis
+    URL given (``url``; its password as ``***``) and the database number it uses."""
+    if not url:
+        return startup.serving_line(count, where, store_name(store), locale)
+    from rollbridge.stores.redis_url import without_password
+
+    database = int(getattr(store, "database", 0))
+    return startup.serving_redis_line(count, where, without_password(url), database, locale)
 
 
 def _first_start(first: Callable[[], bool]) -> bool:

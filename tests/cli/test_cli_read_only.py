@@ -183,6 +183,35 @@ def test_a_schema_version_below_zero_is_refused_by_every_command_and_written_by_
     assert _run("table", "list", "--db", str(copy)) == (1, "", said.replace(str(db), str(copy)))
 
 
+def test_a_file_marked_older_than_its_tables_is_refused_in_the_words_of_a_schema(tmp_path):
+    """A current file marked schema version 1 (another program set it, or the file was
+    pieced together) said only SQLite's ``duplicate column name: seq``, the first
+    migration's failure, and nothing told the operator what was wrong or what to do.
+    Each command now names the version, what does not match and the fix, in the
+    reader's language, and writes nothing."""
+    db = tmp_path / "db" / "rollbridge.db"
+    db.parent.mkdir()
+    assert _run("table", "create", "--ruleset", "sr2", "--name", "T", "--db", str(db))[0] == 0
+    with closing(sqlite3.connect(db)) as conn:
+        conn.execute("PRAGMA user_version = 1")
+        conn.commit()
+    before = _state(db.parent)
+    said = (
+        f"rollbridge: error: store_error: {db} has schema version 1, but its tables are not"
+        " that version's (duplicate column name: seq): the file is damaged, or another"
+        " program changed its version; nothing was written: restore it from a backup\n"
+    )
+    for command in [
+        ("table", "list", "--db", str(db)),
+        ("migrate", "--from", str(db), "--to", "redis://127.0.0.1:9/0"),
+        ("serve", "--db", str(db), "--port", "0", "--no-demo"),
+    ]:
+        assert _run(*command) == (1, "", said), command
+        assert _state(db.parent) == before, command
+    german = _run("table", "list", "--db", str(db), "--locale", "de")[2]
+    assert "duplicate column name: seq" in german and "Sicherung" in german, german
+
+
 @pytest.mark.parametrize("content", [b"", b"x" * 40, None], ids=["empty", "short", "no-schema"])
 def test_backup_of_no_database_is_refused_and_leaves_no_copy(tmp_path, content):
     db, dest = tmp_path / "db" / "x.db", tmp_path / "copy.db"
@@ -347,11 +376,12 @@ def test_a_copy_that_cannot_be_brought_up_to_date_is_said_of_the_file(
     before = _state(tmp_path)
     status, out, err = _run("table", "list", "--db", str(db), "--locale", locale)
     assert (status, out) == (1, "")
-    assert err.startswith(f"rollbridge: error: store_error: {db}: "), err
-    assert "duplicate column name: created" in err
+    # the file's version and tables said as not matching (test above): of the file
+    assert err.startswith("rollbridge: error: store_error: ") and f" {db} " in err, err
+    assert "(duplicate column name: created)" in err
     assert "rollbridge-read-" not in err  # the copy's folder
     status, out, _ = _run("table", "list", "--db", str(db), "--json")
-    assert json.loads(out)["message"].startswith(f"{db}: ")
+    assert json.loads(out)["message"].startswith(f"{db} has schema version 4, but its tables")
     assert _state(tmp_path) == before
     assert list(temporary.iterdir()) == []
 

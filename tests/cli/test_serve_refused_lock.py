@@ -24,7 +24,9 @@ def _serve(db: Path, port: int = 0) -> tuple[int, str]:
     """``rollbridge serve`` of ``db``: its exit status and stderr."""
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):
-        status = main(["serve", "--db", str(db), "--port", str(port), "--no-demo", "--locale", "en"])
+        status = main(
+            ["serve", "--db", str(db), "--port", str(port), "--no-demo", "--locale", "en"]
+        )
     return status, err.getvalue()
 
 
