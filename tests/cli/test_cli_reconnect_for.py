@@ -8,27 +8,14 @@ the schedule's own clock is injected where its time is what is tested."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
 from rollbridge.cli.reconnect import RECONNECT_FOR, Schedule
-from tests.cli.test_cli_reconnect import HANG_GUARD, Terminal
-from tests.cli.test_cli_server_killed import _free_port, _serve
+from tests.cli.test_cli_reconnect import Terminal
+from tests.cli.test_cli_server_killed import _serve, quit_and_stop, serving_a_table
 
 
 async def test_connect_waits_out_a_restart_longer_than_five_attempts(tmp_path):
     db = tmp_path / "restart.db"
-    made = json.loads(
-        subprocess.run(
-            [sys.executable, "-m", "rollbridge", "table", "create", "--ruleset", "sr2",
-             "--name", "Restart", "--json", "--db", str(db)],
-            capture_output=True, text=True, check=True, timeout=HANG_GUARD,
-        ).stdout
-    )  # fmt: skip
-    port = _free_port()
-    server = await _serve(db, port)
-    url = f"ws://127.0.0.1:{port}/tables/{made['table']}"
+    made, port, server, url = await serving_a_table(db, "Restart")
     # the first waits short, so that the attempts the test waits for come soon
     terminal = await Terminal.start(url, made["tokens"]["gm"], ROLLBRIDGE_RECONNECT_DELAY="0.05")
     try:
@@ -46,13 +33,8 @@ async def test_connect_waits_out_a_restart_longer_than_five_attempts(tmp_path):
         await terminal.until("resumed after #1")
         await terminal.type("1d1+20")
         await terminal.until("#2 roll by gm")
-        await terminal.type("quit")
-        status, out = await terminal.end()
     finally:
-        await terminal.stop()
-        if server.returncode is None:
-            server.terminate()
-            await server.wait()
+        status, out = await quit_and_stop(terminal, server)
     assert status == 0, out
     assert out.count("joined Restart") == 2 and "could not reconnect" not in out, out
 

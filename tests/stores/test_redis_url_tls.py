@@ -14,7 +14,7 @@ import struct
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -151,7 +151,13 @@ def dropping_port(request) -> Iterator[int]:
                 connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             connection.close()
 
-    thread = threading.Thread(target=drop, daemon=True)
+    yield from _serving(listener, drop)
+
+
+def _serving(listener: socket.socket, serve: Callable[[], None]) -> Iterator[int]:
+    """``serve`` (accepting on ``listener`` until it closes) in a thread while the test
+    runs; yields the port, and closes the listener after."""
+    thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     try:
         yield listener.getsockname()[1]
@@ -198,14 +204,9 @@ def erring_port() -> Iterator[int]:
                 return
             held.append(connection)
 
-    thread = threading.Thread(target=answer, daemon=True)
-    thread.start()
     try:
-        yield listener.getsockname()[1]
+        yield from _serving(listener, answer)
     finally:
-        listener.shutdown(socket.SHUT_RDWR)
-        listener.close()
-        thread.join(timeout=10)
         for connection in held:
             connection.close()
 
