@@ -380,6 +380,13 @@ SCHEMA_MISMATCH = say(
 )
 
 
+#: SQLite's words for a statement of a migration step that meets tables of another
+#: schema than the step expects (a column or table already there, or not there).
+_NOT_THAT_SCHEMA = re.compile(
+    r"duplicate column name|no such (table|column|index)|(table|index) \S+ already exists"
+)
+
+
 def schema_mismatch(path: Path, version: int, exc: sqlite3.Error) -> StoreError:
     """The error of a file whose tables do not match its schema version ``version``:
     a step of :data:`MIGRATIONS` failed on them (``exc``)."""
@@ -990,7 +997,9 @@ class SQLiteStore:
             try:
                 for step in MIGRATIONS[version:]:
                     step(conn)
-            except sqlite3.Error as exc:  # rolled back: the file is left as it was
+            except sqlite3.OperationalError as exc:  # rolled back: the file is as it was
+                if not _NOT_THAT_SCHEMA.match(str(exc)):
+                    raise  # a full disk, a lock, an I/O error: said as any write's
                 raise schema_mismatch(self.path, version, exc) from exc
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
