@@ -11,10 +11,11 @@ the server (or the network) may come back from — 1013 (try again later), 1001 
 server stopping), a connection lost without a close, … — does not end it, nor does a
 gap in the events' numbers: it reconnects with backoff and resumes from the last event
 it printed (:mod:`rollbridge.cli.reconnect`; docs/protocol.md, "rollbridge connect
-after a close"). ``--reconnect-attempts`` and ``ROLLBRIDGE_RECONNECT_DELAY`` set how
-often and how soon; ``--answer-timeout`` how long the answers to what it sent are
-waited for once its input has ended, and ``ROLLBRIDGE_WELCOME_TIMEOUT`` how long each
-connection's welcome (:mod:`rollbridge.cli.waits`).
+after a close"). ``--reconnect-for`` (or ``--reconnect-attempts``) and
+``ROLLBRIDGE_RECONNECT_DELAY`` set how long and how soon; ``--answer-timeout`` how
+long the answers to what it sent are waited for once its input has ended, and
+``ROLLBRIDGE_WELCOME_TIMEOUT`` how long each connection's welcome
+(:mod:`rollbridge.cli.waits`).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.reconnect import (
     DELAY_ENV,
     FIRST_DELAY,
-    RECONNECT_ATTEMPTS,
+    RECONNECT_FOR,
     attempts_option,
     schedule_from,
 )
@@ -96,20 +97,39 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         help=Help(say("cli.help.connect.msgpack", "use binary msgpack frames")),
     )
     parser.add_argument(
-        "--reconnect-attempts",
-        type=attempts_option,
-        default=RECONNECT_ATTEMPTS,
-        metavar="N",
+        "--reconnect-for",
+        type=answer_timeout_option,
+        default=RECONNECT_FOR,
+        metavar=Help(say("cli.help.seconds", "SECONDS")),
         help=Help(
-            # Translators: {first} is a number of seconds, {env} an environment variable.
+            # Translators: {default}, {most} and {first} are numbers of seconds, {env} an
+            # environment variable; --reconnect-attempts is an option, typed as it is.
             say(
-                "cli.help.connect.reconnect_attempts",
-                "after a close the server may come back from, try this many times "
-                "(default %(default)s, 0: never) before the session ends; the first "
-                "after {first:g} s (or ${env}), each next one waits twice as long, up to 8 s",
+                "cli.help.connect.reconnect_for",
+                "after a close the server may come back from (a restart, a network or "
+                "Redis outage), keep trying to reconnect this long before the session "
+                "ends (default {default:g}, 0 to {most:g}; 0: never); the first attempt "
+                "after {first:g} s (or ${env}), each next one waits twice as long, up to "
+                "8 s, and each failed one is said",
             ),
+            default=RECONNECT_FOR,
+            most=MOST_ANSWER_WAIT,
             first=FIRST_DELAY,
             env=DELAY_ENV,
+        ),
+    )
+    parser.add_argument(
+        "--reconnect-attempts",
+        type=attempts_option,
+        default=None,
+        metavar="N",
+        help=Help(
+            say(
+                "cli.help.connect.reconnect_attempts_instead",
+                "count attempts instead: try this many times (0 to 100; 0: never) "
+                "before the session ends, however long they take (--reconnect-for "
+                "is then not used)",
+            ),
         ),
     )
     parser.add_argument(
@@ -170,7 +190,7 @@ def _connect(args: argparse.Namespace) -> int:
     token = args.token or shared or os.environ.get("ROLLBRIDGE_TOKEN")
     if not token:
         raise InvalidRequest(NO_TOKEN())
-    schedule = schedule_from(args.reconnect_attempts, os.environ)
+    schedule = schedule_from(args.reconnect_attempts, os.environ, args.reconnect_for)
     waits = waits_from(args.answer_timeout, os.environ)
     from rollbridge.cli.terminal import run  # websockets and asyncio load only here
 

@@ -10,7 +10,9 @@ asyncio nor websockets nor the server's protocol: the close codes are written he
 from __future__ import annotations
 
 import argparse
+import math
 import random
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -24,13 +26,13 @@ __all__ = [
     "DELAY_ENV",
     "ENDS_WELL",
     "RECONNECT_AFTER",
+    "RECONNECT_FOR",
     "TRY_LATER",
     "Schedule",
     "attempts_option",
     "close_status",
     "closed_text",
     "gap_text",
-    "reconnecting_text",
     "schedule_from",
 ]
 
@@ -66,6 +68,23 @@ GAVE_UP = say.plural(
     "cli.terminal.gave_up",
     "could not reconnect in {count} attempt; the session ends",
     "could not reconnect in {count} attempts; the session ends",
+)
+# Translators: as cli.terminal.reconnecting, where the session tries for a time
+# (--reconnect-for) rather than a number of attempts; {seconds} a whole number.
+ASKED_FOR = say(
+    "cli.terminal.reconnecting_for",
+    "the server asks to reconnect: reconnecting (for up to {seconds} s)",
+)
+# Translators: as cli.terminal.reconnecting_after, where the session tries for a time.
+RECONNECTING_FOR = say(
+    "cli.terminal.reconnecting_after_for", "reconnecting (for up to {seconds} s)"
+)
+# Translators: as cli.terminal.gave_up, where the session tried for a time; {seconds}
+# a whole number (--reconnect-for).
+GAVE_UP_WITHIN = say.plural(
+    "cli.terminal.gave_up_within",
+    "could not reconnect in {count} attempt within {seconds} s; the session ends",
+    "could not reconnect in {count} attempts within {seconds} s; the session ends",
 )
 # Translators: {seconds} a number; the server took the connection but did not answer
 # the hello (it stalls, or the network does).
@@ -151,8 +170,10 @@ TRY_LATER = frozenset(
 #: The longest ``retry_after`` of a refused hello an attempt waits, in seconds.
 RETRY_AFTER_CAP = 60.0
 
-#: Attempts after a close, unless ``--reconnect-attempts`` says otherwise.
-RECONNECT_ATTEMPTS = 5
+#: How long the attempts of an outage go on, in seconds, unless ``--reconnect-for``
+#: (or ``--reconnect-attempts``, counting attempts instead) says otherwise: a server
+#: restarted, or a Redis it waits for, takes minutes, not the 15 s five attempts took.
+RECONNECT_FOR = 300.0
 #: The environment variable that sets the wait before the first attempt, in seconds.
 DELAY_ENV = "ROLLBRIDGE_RECONNECT_DELAY"
 #: The wait before the first attempt, in seconds; each next one doubles it, up to
@@ -166,13 +187,53 @@ MOST_DELAY = 60.0
 
 @dataclass(frozen=True)
 class Schedule:
-    """The backoff of reconnecting: how many attempts, and the wait before the first
-    (doubled for each next one, up to :data:`DELAY_CAP` or the first wait if longer;
-    each waited between its half and its whole, at random, so that a server's clients
-    do not all come at once)."""
+    """The backoff of reconnecting: how long the attempts of one outage go on —
+    ``within`` seconds from its first, or, if ``attempts`` is given, that many — and
+    the wait before the first (doubled for each next one, up to :data:`DELAY_CAP` or
+    the first wait if longer; each waited between its half and its whole, at random,
+    so that a server's clients do not all come at once). ``clock`` tells the time
+    (seconds, only its differences count)."""
 
-    attempts: int = RECONNECT_ATTEMPTS
+    attempts: int | None = None
     first: float = FIRST_DELAY
+    within: float = RECONNECT_FOR
+    clock: Callable[[], float] = time.monotonic
+
+    def reconnects(self) -> bool:
+        """Whether the session reconnects at all (not ``--reconnect-attempts 0`` nor
+        ``--reconnect-for 0``)."""
+        return bool(self.attempts) if self.attempts is not None else self.within > 0
+
+    def spent(self, strikes: int, began: float | None) -> bool:
+        """Whether an outage whose attempts began at ``began`` (``clock``'s time; None
+        before its first) and made ``strikes`` may make no more."""
+        if self.attempts is not None:
+            return strikes >= self.attempts
+        return not self.reconnects() or (began is not None and self.left(began) <= 0)
+
+    def left(self, began: float | None) -> float:
+        """The seconds an outage whose attempts began at ``began`` has left."""
+        return self.within if began is None else self.within - (self.clock() - began)
+
+    def heading(
+        self, code: int | None, reason: str | None, strikes: int, began: float | None, locale: str
+    ) -> str:
+        """The line that says the connection closed and that the session reconnects:
+        with at most so many attempts, or for up to so many seconds."""
+        said: Text
+        if self.attempts is not None:
+            left = self.attempts - strikes
+            said = (ASKED if code == CLOSE_TRY_LATER else RECONNECTING)(count=left)
+        else:
+            seconds = max(1, math.ceil(self.left(began)))
+            said = (ASKED_FOR if code == CLOSE_TRY_LATER else RECONNECTING_FOR)(seconds=seconds)
+        return f"{closed_text(code, reason, locale)}; {said.render(locale)}"
+
+    def gave_up(self, strikes: int, locale: str) -> str:
+        """The line that says the attempts are spent and the session ends."""
+        if self.attempts is not None:
+            return GAVE_UP(count=self.attempts).render(locale)
+        return GAVE_UP_WITHIN(count=strikes, seconds=f"{self.within:g}").render(locale)
 
     def delay(self, attempt: int, draw: Callable[[], float] = random.random) -> float:
         """The wait before attempt ``attempt`` (0 for the first), in seconds."""
@@ -196,14 +257,17 @@ def attempts_option(text: str) -> int:
     return value
 
 
-def schedule_from(attempts: int, environ: Mapping[str, str]) -> Schedule:
-    """The schedule of ``attempts`` attempts, the first waiting what
+def schedule_from(
+    attempts: int | None, environ: Mapping[str, str], within: float = RECONNECT_FOR
+) -> Schedule:
+    """The schedule of ``attempts`` attempts (``--reconnect-attempts``), else of
+    ``within`` seconds (``--reconnect-for``), the first waiting what
     :data:`DELAY_ENV` says (seconds, 0 to 60; default :data:`FIRST_DELAY`).
 
     :raises InvalidRequest: the variable holds anything else (naming it and its value).
     """
     first = seconds_from(environ, DELAY_ENV, MOST_DELAY, BAD_DELAY, zero=True)
-    return Schedule(attempts) if first is None else Schedule(attempts, first)
+    return Schedule(attempts, FIRST_DELAY if first is None else first, within)
 
 
 def close_status(code: int | None) -> int | None:
@@ -224,13 +288,6 @@ def closed_text(code: int | None, reason: str | None, locale: str = "en") -> str
         return LOST().render(locale)
     text = CLOSED(code=code, reason=reason) if reason else CLOSED_CODE(code=code)
     return text.render(locale)
-
-
-def reconnecting_text(code: int | None, reason: str | None, left: int, locale: str) -> str:
-    """The line that says the connection closed and that the session reconnects,
-    with at most ``left`` attempts."""
-    said: Text = (ASKED if code == CLOSE_TRY_LATER else RECONNECTING)(count=left)
-    return f"{closed_text(code, reason, locale)}; {said.render(locale)}"
 
 
 def gap_text(

@@ -305,29 +305,31 @@ def _serve(args: argparse.Namespace) -> int:
         taken = take_serve_lock(db)  # before the store opens
         if taken is not None:
             lock, new_lock = taken
+    listened: list[bool] = []  # one item once the port is held: no refused start then
+    store: Store | None = None
     try:
         absent = _sidecars_absent(db) if db else []
-        try:
-            store = open_store(args, retain=args.retain)  # the store loads only for serving
-            if db:
-                _refuse_unwritable(store, absent)
-        except RollbridgeError:
-            if lock is not None and new_lock:  # no database served: no lock file left
-                remove_lock(lock, db)
-            raise
+        store = open_store(args, retain=args.retain)  # the store loads only for serving
+        if db:
+            _refuse_unwritable(store, absent)
         refuse_unsafe_redis(store, args, args.locale)
         _finish_restore(store)
         # the demo table only on a first start: a database this start makes, or a Redis
         # never served nor used (docs/redis.md); one whose tables were all deleted stays
         # empty
         claim = getattr(store, "claim_first_start", None)
-        return _serve_store(args, store, first=claim or (lambda: bool(made)))
-    except CannotListen:
-        if made and _holds_no_table(made[0]):
+        first = claim or (lambda: bool(made))
+        return _serve_store(args, store, first=first, listened=lambda: listened.append(True))
+    except BaseException as exc:
+        if not listened and store is not None:  # its connections too (idempotent)
+            store.close()
+        if isinstance(exc, CannotListen) and made and _holds_no_table(made[0]):
             # a first start that never served leaves no files behind, its lock last
             _remove([file for file in made if file != lock_path(db)])
-            if lock is not None and new_lock:
-                remove_lock(lock, db)
+        if not listened and lock is not None and new_lock:
+            # any start refused before it listened (the store not opened, a table of
+            # the file missing, the port taken) leaves no lock file it made
+            remove_lock(lock, db)
         raise
     finally:
         if lock is not None:
@@ -432,14 +434,18 @@ def _finish_restore(store: Store) -> None:
 
 
 def _serve_store(
-    args: argparse.Namespace, store: Store, *, first: Callable[[], bool] = lambda: True
+    args: argparse.Namespace,
+    store: Store,
+    *,
+    first: Callable[[], bool] = lambda: True,
+    listened: Callable[[], None] = lambda: None,
 ) -> int:
     """Serve ``store`` until stopped; ``first`` says, once the port is held and only if
-    the store holds no table, whether this is its first start (the demo table's)."""
+    the store holds no table, whether this is its first start (the demo table's);
+    ``listened`` is called then, before anything else."""
     from rollbridge.host import PluginHost
     from rollbridge.server.app import Server
 
-    db = store_name(store)
     locale = args.locale  # main sets it: --locale, else the environment's language
     host = PluginHost()
     tables = store.tables()  # read now: once the port is open, the store may fail
@@ -463,6 +469,7 @@ def _serve_store(
         server = Server(store, host, **options)
 
     def listening() -> None:  # once the port is held (--port 0: the one given), not before
+        listened()
         port = server.port
         shown = tables
         if not tables and _first_start(first) and not args.no_demo:
@@ -480,7 +487,7 @@ def _serve_store(
                 with contextlib.suppress(RollbridgeError):
                     shown = store.tables()
         where = f"ws://{host_port(args.host, port)}/"
-        sys.stdout.write(startup.serving_line(len(shown), where, db, locale))
+        sys.stdout.write(_serving_line(len(shown), where, store, url, locale))
         views = _web_lines(
             shown, args.host, port, public=args.public_url, locale=locale, listing=_listing(args)
         )
@@ -494,6 +501,17 @@ def _serve_store(
     asyncio.run(_run(server, listening))
     sys.stdout.write(startup.stopped_line(locale))
     return 0
+
+
+def _serving_line(count: int, where: str, store: Store, url: str | None, locale: str) -> str:
+    """The line that says ``serve`` listens, naming its store: the file, or the Redis
+    URL given (``url``; its password as ``***``) and the database number it uses."""
+    if not url:
+        return startup.serving_line(count, where, store_name(store), locale)
+    from rollbridge.stores.redis_url import without_password
+
+    database = int(getattr(store, "database", 0))
+    return startup.serving_redis_line(count, where, without_password(url), database, locale)
 
 
 def _first_start(first: Callable[[], bool]) -> bool:

@@ -22,6 +22,7 @@ __all__ = [
     "demo_lines",
     "every_address_line",
     "serving_line",
+    "serving_redis_line",
     "stopped_line",
     "web_lines",
 ]
@@ -47,6 +48,15 @@ SERVING = say.plural(
     "cli.serve.serving",
     "rollbridge serving {count} table on {url} (db {db}); Ctrl-C stops",
     "rollbridge serving {count} tables on {url} (db {db}); Ctrl-C stops",
+)
+# Translators: as cli.serve.serving, for a serve on Redis; {redis} is the Redis URL as
+# given (any password as ***), {database} the number of the Redis database used.
+SERVING_REDIS = say.plural(
+    "cli.serve.serving_redis",
+    "rollbridge serving {count} table on {url} (Redis at {redis}, database {database});"
+    " Ctrl-C stops",
+    "rollbridge serving {count} tables on {url} (Redis at {redis}, database {database});"
+    " Ctrl-C stops",
 )
 # Translators: one line per table serve serves; {url} its web view, {name} its name.
 WEB_VIEW = say("cli.serve.web_view", "web view  {url}  ({name})")
@@ -104,6 +114,14 @@ def serving_line(count: int, url: str, db: str, locale: str) -> str:
     (a file's path, its control characters shown, not obeyed: a folder's name may
     hold an escape sequence or a line break)."""
     return f"{SERVING(count=count, url=url, db=visible(db)).render(locale)}\n"
+
+
+def serving_redis_line(count: int, url: str, redis: str, database: int, locale: str) -> str:
+    """:func:`serving_line` for a ``serve`` on Redis: ``redis`` the URL as given, any
+    password in it as ``***`` (:func:`~rollbridge.stores.redis_url.without_password`),
+    and the number of the database it uses (the URL's, else 0)."""
+    said = SERVING_REDIS(count=count, url=url, redis=visible(redis), database=database)
+    return f"{said.render(locale)}\n"
 
 
 def web_lines(views: Sequence[tuple[str, str]], more: int, locale: str, options: str = "") -> str:

@@ -22,7 +22,6 @@ from rollbridge.cli.odds import odds_reply_lines
 from rollbridge.cli.offline import STATUS_NOTE, TOO_DEEP_JSON, WAITING, not_json
 from rollbridge.cli.reconnect import (
     ATTEMPT_FAILED,
-    GAVE_UP,
     NO_WELCOME,
     NOT_RESUMED,
     RESUMED,
@@ -32,7 +31,6 @@ from rollbridge.cli.reconnect import (
     close_status,
     closed_text,
     gap_text,
-    reconnecting_text,
 )
 from rollbridge.cli.render import render_actor, render_encounter, render_event
 from rollbridge.cli.waits import Waits
@@ -249,8 +247,8 @@ def run(
     1011-1014: :data:`rollbridge.cli.reconnect.RECONNECT_AFTER`), and at a gap in the
     events' seq, it reconnects on ``schedule`` and resumes; ``quit`` typed (or the
     input ending) meanwhile ends it at once. ``locale``: the language the client asks
-    the server for and prints in. ``schedule``: default 5 attempts, the first after
-    0.5 s. ``waits``: how long a welcome is waited for (default 25 s) and, once the
+    the server for and prints in. ``schedule``: default attempts for 300 s, the first
+    after 0.5 s. ``waits``: how long a welcome is waited for (default 25 s) and, once the
     input has ended, the answers to what was sent (default 5 s)."""
     return asyncio.run(
         _session(url, table, token, binary, locale, schedule or Schedule(), waits or Waits())
@@ -305,6 +303,8 @@ class _Link:
         self.waiting: dict[Any, bytes | str] = {}
         self.cursor: tuple[int, int] = (1, 0)
         self.strikes = 0
+        #: When this outage's first attempt was made (the schedule's clock), or None.
+        self.began: float | None = None
         self.probe: str | None = None
         #: Set while no request waits for its answer.
         self.settled = asyncio.Event()
@@ -494,28 +494,27 @@ def _after(
     the same outage going on."""
     gap = None if receiver.cancelled() or receiver.exception() else receiver.result()
     if gap is not None:
-        if not schedule.attempts:  # it never reconnects: the session ends at the gap
+        if not schedule.reconnects():  # it never reconnects: the session ends at the gap
             _print(gap_text(link.cursor, gap, locale, then="end"))
             link.left_unanswered(locale)
             return 1
-        if link.strikes >= schedule.attempts:  # this outage's attempts are spent
+        if schedule.spent(link.strikes, link.began):  # this outage's attempts are spent
             _print(gap_text(link.cursor, gap, locale, then="last"))
-            _print(GAVE_UP(count=schedule.attempts).render(locale))
+            _print(schedule.gave_up(link.strikes, locale))
             link.left_unanswered(locale)
             return 1
         return gap_text(link.cursor, gap, locale)
     code, reason = connection.close_code, connection.close_reason
     status = close_status(code)
-    left = schedule.attempts - link.strikes
-    if status is not None or left <= 0:
+    if status is not None or schedule.spent(link.strikes, link.began):
         _print(_closed_text(code, reason, locale))
         if status is None:  # no attempt left
-            if schedule.attempts:
-                _print(GAVE_UP(count=schedule.attempts).render(locale))
+            if schedule.reconnects():
+                _print(schedule.gave_up(link.strikes, locale))
             link.left_unanswered(locale)
             return 1
         return max(status, link.left_unanswered(locale))  # requests left unanswered: 1
-    return reconnecting_text(code, reason, left, locale)
+    return schedule.heading(code, reason, link.strikes, link.began, locale)
 
 
 def refusal_of(error: JSON) -> RollbridgeError:
@@ -563,7 +562,9 @@ async def _reconnect(
     _print(heading)
     epoch, seq = link.cursor
     wait_at_least = 0.0
-    while link.strikes < schedule.attempts:
+    if link.strikes == 0:  # a new outage: its time counts from now
+        link.began = schedule.clock()
+    while not schedule.spent(link.strikes, link.began):
         await asyncio.sleep(max(wait_at_least, schedule.delay(link.strikes)))
         link.strikes += 1
         attempt, wait_at_least = link.strikes, 0.0
@@ -600,7 +601,7 @@ async def _reconnect(
             _print(NOT_RESUMED(seq=seq).render(locale))
             link.cursor = (welcome.get("epoch", 1), welcome["seq"])
         return connection, welcome
-    _print(GAVE_UP(count=schedule.attempts).render(locale))
+    _print(schedule.gave_up(link.strikes, locale))
     return None
 
 
@@ -710,7 +711,7 @@ async def _receive(
                 _print(f"! {message.get('code')}: {message.get('message')}")
             elif kind == "pong":
                 if message.get("id") == link.probe:  # the connection is a good one
-                    link.strikes, link.probe = 0, None
+                    link.strikes, link.began, link.probe = 0, None, None
                 link.answered(message.get("id"))
     except ConnectionClosed:
         pass

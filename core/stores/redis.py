@@ -391,6 +391,8 @@ class RedisStore:
                 details={"url": without_password(url)},
             ) from None
         self.where = f"redis {server_of(self.client.connection_pool.connection_kwargs)}"
+        #: The number of the Redis database used (the URL's, else 0).
+        self.database = int(self.client.connection_pool.connection_kwargs.get("db") or 0)
         self._scripts: dict[str, Script] = {
             name: self.client.register_script(getattr(lua, name)) for name in lua.__all__
         }
@@ -403,7 +405,8 @@ class RedisStore:
             given = bool(kwargs.get("password") or kwargs.get("username"))
             tls = issubclass(self.client.connection_pool.connection_class, redis.SSLConnection)
             address = address_of(kwargs)
-            why = why_not_opened(exc, password=given, tls=tls, option=self.option, address=address)
+            why = why_not_opened(exc, password=given, tls=tls, option=self.option,
+                                 address=address, database=self.database)  # fmt: skip
             raise StoreError(CANNOT_OPEN(path=self.where, error=why)) from exc
         except TypeError as exc:  # a query's key redis-py hands its connection unread
             self.client.close()

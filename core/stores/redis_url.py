@@ -22,6 +22,7 @@ import redis
 
 from rollbridge.exceptions import StoreError
 from rollbridge.stores.base import CANNOT_OPEN, NO_REDIS
+from rollbridge.stores.redis_query import query_problem
 from rollbridge.text import Messages, Text
 
 __all__ = [
@@ -108,6 +109,25 @@ TLS_UNANSWERED = say(
     "the TLS handshake got no answer ({error}): the URL's rediss:// speaks TLS, which a"
     " Redis without a tls-port does not answer; give redis:// in {option} for a Redis"
     " without TLS, or check its port",
+)
+# Translators: why a Redis server cannot be used, after "cannot open {path}: ";
+# {error} is redis-py's own words; {option} where the URL is given; rediss://,
+# redis://, TLS and tls-port stay as they are. What answered the TLS handshake (a
+# Redis without TLS answers it with an error of its own) spoke no TLS.
+TLS_NOT_TLS = say(
+    "redis.tls_not_tls",
+    "the TLS handshake was answered, but not in TLS ({error}): the URL's rediss:// speaks"
+    " TLS, and a Redis without a tls-port answers it with an error of its own; give"
+    " redis:// in {option} for a Redis without TLS, or check its port",
+)
+# Translators: why a Redis server cannot be used, after "cannot open {path}: ";
+# {database} the database number of the URL; {error} is Redis's own words; {option}
+# where the URL is given; databases and redis.conf stay as they are.
+NO_SUCH_DATABASE = say(
+    "redis.no_such_database",
+    "this Redis has no database {database} ({error}): it has as many as its setting"
+    " databases says, 16 unless told otherwise, numbered from 0; give a lower one in"
+    " {option}, or raise databases in redis.conf",
 )
 # Translators: why a Redis server cannot be used, after "cannot open {path}: ";
 # {error} is redis-py's own words; {option} where the URL is given; rediss://,
@@ -215,7 +235,10 @@ def address_of(kwargs: dict[str, Any]) -> tuple[str, int, float] | None:
 
 def check_database(url: str, option: Text | str | None = None) -> None:
     """Refuse a ``redis://`` or ``rediss://`` URL whose path is no database number,
-    or whose password a ``/``, ``?`` or ``#`` in it cut short (an ``@`` after the host).
+    or whose password a ``/``, ``?`` or ``#`` in it cut short (an ``@`` after the host),
+    and any Redis URL whose query redis-py would take without a word though it makes
+    no sense (:func:`~rollbridge.stores.redis_query.query_problem`: ``?db=-1``, a
+    timeout of ``-1``, a setting given twice).
 
     redis-py reads ``/1x`` or ``/abc`` as no database at all and uses database 0:
     an operator who meant database 1 was served another store's tables. A number
@@ -224,22 +247,28 @@ def check_database(url: str, option: Text | str | None = None) -> None:
     :param option: where the URL was given, for the message (default
         :data:`OPTION_OR_ENV`).
     :raises StoreError: the path after the port is not a whole number written in
-        the digits 0 to 9."""
+        the digits 0 to 9, or the query is refused (``details["field"]`` ``redis``)."""
     option = option or OPTION_OR_ENV()
     try:
         parts = urlsplit(url)
     except ValueError:
         return  # redis-py says what it cannot read
+    details = {"url": without_password(url), "field": "redis"}
     if parts.scheme not in ("redis", "rediss") or not parts.netloc:
-        return  # a socket's path (an @ may be in it), or no host (redis-py refuses it)
+        # a socket's path (an @ may be in it), or no host (redis-py refuses it)
+        if parts.scheme == "unix" and (why := query_problem(parts.query, "", option)):
+            raise StoreError(CANNOT_OPEN(path=without_password(url), error=why), details=details)
+        return
     rest = "@" in parts.path or "@" in parts.fragment or _at_in_a_key(parts.query)
     if rest and "@" not in parts.netloc:
         # a password cut short by a / ? or # in it: what follows is no database,
         # and naming it would print the rest of the password
         raise StoreError(
             CANNOT_OPEN(path=without_password(url), error=PASSWORD_CUT(option=option)),
-            details={"url": without_password(url), "field": "redis"},
+            details=details,
         )
+    if why := query_problem(parts.query, parts.path, option):  # db=-1, a setting twice, …
+        raise StoreError(CANNOT_OPEN(path=without_password(url), error=why), details=details)
     if "db" in parse_qs(parts.query):
         return  # the query's db= is the database (redis-py's reading: a key of its own,
         # not blank); "db=" anywhere in the query (?db= blank, a password with db= in
@@ -247,10 +276,7 @@ def check_database(url: str, option: Text | str | None = None) -> None:
     database = unquote(parts.path).strip("/")
     if database and not _DATABASE.fullmatch(database):
         why = DATABASE_NOT_A_NUMBER(database=database, option=option)
-        raise StoreError(
-            CANNOT_OPEN(path=without_password(url), error=why),
-            details={"url": without_password(url), "field": "redis"},
-        )
+        raise StoreError(CANNOT_OPEN(path=without_password(url), error=why), details=details)
 
 
 def _at_in_a_key(query: str) -> bool:
@@ -266,6 +292,7 @@ def why_not_opened(
     tls: bool = False,
     option: Text | str | None = None,
     address: tuple[str, int, float] | None = None,
+    database: int = 0,
 ) -> Text | str:
     """What a refusal of the first ``PING`` means for the operator: nobody there,
     a password missing or refused, TLS on one side only, a TLS certificate not
@@ -278,7 +305,8 @@ def why_not_opened(
     :param option: where the URL was given (default :data:`OPTION_OR_ENV`).
     :param address: the host, port and connect timeout of the URL: a ``redis://``
         connection dropped unanswered is named a TLS-only Redis only when a TLS
-        handshake there is answered (without it, never)."""
+        handshake there is answered (without it, never).
+    :param database: the URL's database number (Redis refuses one it does not have)."""
     option = option or OPTION_OR_ENV()
     if isinstance(exc, redis.AuthenticationError):  # NOAUTH too; a ConnectionError: first
         if password:
@@ -288,6 +316,8 @@ def why_not_opened(
         return _why_not_connected(exc, tls, option, address)
     if isinstance(exc, redis.InvalidResponse):
         return NOT_REDIS(error=str(exc), option=option)
+    if isinstance(exc, redis.ResponseError) and "DB index is out of range" in str(exc):
+        return NO_SUCH_DATABASE(database=database, error=str(exc), option=option)
     return str(exc)
 
 
@@ -318,6 +348,8 @@ def _why_not_connected(
         return TLS_CERTIFICATE(error=str(exc), option=option)
     if tls and _dropped_after_connecting(exc):  # a Redis without TLS leaves it unanswered
         return DROPPED(error=str(exc), option=option)
+    if tls and _answered_without_tls(exc):
+        return TLS_NOT_TLS(error=str(exc), option=option)
     if tls and _handshake_failed(exc):
         return TLS_UNANSWERED(error=str(exc), option=option)
     if not tls and _dropped_after_connecting(exc):
@@ -351,6 +383,18 @@ def _answers_tls(host: str, port: int, timeout: float) -> bool:
         return "ALERT" in str(exc).upper() and not isinstance(exc, ssl.SSLEOFError)
     except OSError:
         return False
+
+
+def _answered_without_tls(exc: BaseException) -> bool:
+    """Whether a ``rediss://`` connection's TLS handshake was answered with what is no
+    TLS record (OpenSSL's "wrong version number", "packet length too long"): a Redis
+    without TLS that read the handshake as a command and answered ``-ERR …`` (one
+    that waits for more, as Redis 7.0 does at the handshake's first zero byte, leaves
+    it unanswered). A certificate refused, a close or a timeout is none of these."""
+    other = ssl.SSLCertVerificationError | ssl.SSLEOFError | ssl.SSLZeroReturnError
+    return any(
+        isinstance(cause, ssl.SSLError) and not isinstance(cause, other) for cause in _causes(exc)
+    )
 
 
 def _handshake_failed(exc: BaseException) -> bool:

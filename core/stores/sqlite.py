@@ -126,6 +126,7 @@ __all__ = [
     "check_cells",
     "check_schema_version",
     "has_restore_mark",
+    "schema_mismatch",
     "schema_newer",
 ]
 
@@ -366,6 +367,31 @@ SCHEMA_NEGATIVE = say(
     "{path} has schema version {version}, which no rollbridge writes: the file is damaged "
     "or another program's; restore it from a backup",
 )
+
+
+# Translators: {path} is the database file; {version} its schema version; {error}
+# SQLite's own words (e.g. "duplicate column name: seq"). The file says an older
+# schema version than its tables are: bringing it up to date failed at once.
+SCHEMA_MISMATCH = say(
+    "store.schema_mismatch",
+    "{path} has schema version {version}, but its tables are not that version's "
+    "({error}): the file is damaged, or another program changed its version; nothing "
+    "was written: restore it from a backup",
+)
+
+
+#: SQLite's words for a statement of a migration step that meets tables of another
+#: schema than the step expects (a column or table already there, or not there).
+_NOT_THAT_SCHEMA = re.compile(
+    r"duplicate column name|no such (table|column|index)|(table|index) \S+ already exists"
+)
+
+
+def schema_mismatch(path: Path, version: int, exc: sqlite3.Error) -> StoreError:
+    """The error of a file whose tables do not match its schema version ``version``:
+    a step of :data:`MIGRATIONS` failed on them (``exc``)."""
+    return StoreError(SCHEMA_MISMATCH(path=str(path), version=version, error=str(exc)),
+                      details={"schema_version": version})  # fmt: skip
 
 
 def check_schema_version(path: Path, version: int) -> None:
@@ -968,8 +994,13 @@ class SQLiteStore:
             # Read again under the write lock: another process may have migrated.
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             check_schema_version(self.path, version)
-            for step in MIGRATIONS[version:]:
-                step(conn)
+            try:
+                for step in MIGRATIONS[version:]:
+                    step(conn)
+            except sqlite3.OperationalError as exc:  # rolled back: the file is as it was
+                if not _NOT_THAT_SCHEMA.match(str(exc)):
+                    raise  # a full disk, a lock, an I/O error: said as any write's
+                raise schema_mismatch(self.path, version, exc) from exc
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     @staticmethod

@@ -118,7 +118,7 @@ def test_the_defaults_are_filled_in(capsys, environment):
     assert "(výchozí 1000)" in out  # --retain's %(default)s
     assert "(výchozí 10000)" in out or "'busy' (výchozí" in out  # --max-pending
     out = flat(usage(capsys, "connect", "--help", "--locale", "de")[1])
-    assert "(Standard 5, 0: nie)" in out
+    assert "(Standard 300, 0 bis 3600; 0: nie)" in out  # --reconnect-for's {default}
 
 
 def test_a_usage_error_in_czech_exits_2(capsys, environment):

@@ -137,6 +137,26 @@ def test_reading_a_newer_schema_is_refused_and_writes_nothing(tmp_path):
     assert _state(db.parent) == before
 
 
+def _marked(db: Path, version: int, dropped: tuple[str, ...] = ()) -> dict[str, str]:
+    """A database of one table made at ``db`` (its folder made), ``dropped`` tables
+    dropped and its schema version set to ``version``; its folder's state then."""
+    db.parent.mkdir()
+    assert _run("table", "create", "--ruleset", "sr2", "--name", "T", "--db", str(db))[0] == 0
+    with closing(sqlite3.connect(db)) as conn:
+        for name in dropped:
+            conn.execute(f"DROP TABLE {name}")
+        conn.execute(f"PRAGMA user_version = {version}")
+        conn.commit()
+    return _state(db.parent)
+
+
+def _refused_by_each(commands: list[tuple[str, ...]], said: str, db: Path, before: dict) -> None:
+    """Each of ``commands`` refuses (status 1), saying ``said``, and writes nothing."""
+    for command in commands:
+        assert _run(*command) == (1, "", said), command
+        assert _state(db.parent) == before, command
+
+
 @pytest.mark.parametrize("dropped", [(), ("admin_tokens", "log")], ids=["whole", "tables dropped"])
 def test_a_schema_version_below_zero_is_refused_by_every_command_and_written_by_none(
     tmp_path, dropped
@@ -148,25 +168,17 @@ def test_a_schema_version_below_zero_is_refused_by_every_command_and_written_by_
     ``migrate`` told the operator to serve it once. Each command now refuses it,
     naming the version, and writes nothing."""
     db = tmp_path / "db" / "rollbridge.db"
-    db.parent.mkdir()
-    assert _run("table", "create", "--ruleset", "sr2", "--name", "T", "--db", str(db))[0] == 0
-    with closing(sqlite3.connect(db)) as conn:
-        for name in dropped:
-            conn.execute(f"DROP TABLE {name}")
-        conn.execute("PRAGMA user_version = -1")
-        conn.commit()
-    before = _state(db.parent)
+    before = _marked(db, -1, dropped)
     said = (
         f"rollbridge: error: store_error: {db} has schema version -1, which no rollbridge"
         " writes: the file is damaged or another program's; restore it from a backup\n"
     )
-    for command in [
+    commands = [
         ("table", "list", "--db", str(db)),
         ("table", "tokens", "t", "--new", "player", "--name", "x", "--db", str(db)),
         ("migrate", "--from", str(db), "--to", "redis://127.0.0.1:9/0"),
-    ]:
-        assert _run(*command) == (1, "", said), command
-        assert _state(db.parent) == before, command
+    ]
+    _refused_by_each(commands, said, db, before)
     serve = subprocess.run(
         [sys.executable, "-m", "rollbridge", "serve", "--db", str(db), "--port", "0"],
         capture_output=True, text=True, timeout=60, env={**os.environ, "LANGUAGE": "en"},
@@ -181,6 +193,29 @@ def test_a_schema_version_below_zero_is_refused_by_every_command_and_written_by_
     status, out, err = _run("backup", "--db", str(db), str(copy), "--json")
     assert (status, err, json.loads(out)["schema_version"]) == (0, "", -1), (out, err)
     assert _run("table", "list", "--db", str(copy)) == (1, "", said.replace(str(db), str(copy)))
+
+
+def test_a_file_marked_older_than_its_tables_is_refused_in_the_words_of_a_schema(tmp_path):
+    """A current file marked schema version 1 (another program set it, or the file was
+    pieced together) said only SQLite's ``duplicate column name: seq``, the first
+    migration's failure, and nothing told the operator what was wrong or what to do.
+    Each command now names the version, what does not match and the fix, in the
+    reader's language, and writes nothing."""
+    db = tmp_path / "db" / "rollbridge.db"
+    before = _marked(db, 1)
+    said = (
+        f"rollbridge: error: store_error: {db} has schema version 1, but its tables are not"
+        " that version's (duplicate column name: seq): the file is damaged, or another"
+        " program changed its version; nothing was written: restore it from a backup\n"
+    )
+    commands = [
+        ("table", "list", "--db", str(db)),
+        ("migrate", "--from", str(db), "--to", "redis://127.0.0.1:9/0"),
+        ("serve", "--db", str(db), "--port", "0", "--no-demo"),
+    ]
+    _refused_by_each(commands, said, db, before)
+    german = _run("table", "list", "--db", str(db), "--locale", "de")[2]
+    assert "duplicate column name: seq" in german and "Sicherung" in german, german
 
 
 @pytest.mark.parametrize("content", [b"", b"x" * 40, None], ids=["empty", "short", "no-schema"])
@@ -347,11 +382,12 @@ def test_a_copy_that_cannot_be_brought_up_to_date_is_said_of_the_file(
     before = _state(tmp_path)
     status, out, err = _run("table", "list", "--db", str(db), "--locale", locale)
     assert (status, out) == (1, "")
-    assert err.startswith(f"rollbridge: error: store_error: {db}: "), err
-    assert "duplicate column name: created" in err
+    # the file's version and tables said as not matching (test above): of the file
+    assert err.startswith("rollbridge: error: store_error: ") and f" {db} " in err, err
+    assert "(duplicate column name: created)" in err
     assert "rollbridge-read-" not in err  # the copy's folder
     status, out, _ = _run("table", "list", "--db", str(db), "--json")
-    assert json.loads(out)["message"].startswith(f"{db}: ")
+    assert json.loads(out)["message"].startswith(f"{db} has schema version 4, but its tables")
     assert _state(tmp_path) == before
     assert list(temporary.iterdir()) == []
 

@@ -137,14 +137,14 @@ def _client(world, role: str):
 #: from, and the line it prints for it.
 ENDINGS = {
     "1013": "connection closed (1013: resync); the server asks to reconnect: "
-    "reconnecting (at most 5 attempts)",
-    "1001": "connection closed (1001: restarting); reconnecting (at most 5 attempts)",
-    "1011": "connection closed (1011: failed); reconnecting (at most 5 attempts)",
-    "1012": "connection closed (1012: restarting); reconnecting (at most 5 attempts)",
+    "reconnecting (for up to 300 s)",
+    "1001": "connection closed (1001: restarting); reconnecting (for up to 300 s)",
+    "1011": "connection closed (1011: failed); reconnecting (for up to 300 s)",
+    "1012": "connection closed (1012: restarting); reconnecting (for up to 300 s)",
     # no close frame: the connection's socket dropped, as when the server's process
     # is killed or the network goes (tests/cli/test_cli_server_killed.py kills one)
     "lost": "connection lost (1006: no close from the server: it stopped, or the network "
-    "failed); reconnecting (at most 5 attempts)",
+    "failed); reconnecting (for up to 300 s)",
 }
 
 

@@ -42,18 +42,38 @@ async def _serve(db, port: int) -> asyncio.subprocess.Process:
             return process
 
 
-async def test_connect_comes_back_when_the_server_is_killed_and_started_again(tmp_path):
-    db = tmp_path / "killed.db"
+async def serving_a_table(db, name: str) -> tuple[dict, int, asyncio.subprocess.Process, str]:
+    """A table ``name`` made in ``db`` (``table create --json``'s answer), served by
+    ``rollbridge serve`` on a free port: the answer, the port, the server and the
+    table's URL."""
     made = json.loads(
         subprocess.run(
             [sys.executable, "-m", "rollbridge", "table", "create", "--ruleset", "sr2",
-             "--name", "Killed", "--json", "--db", str(db)],
+             "--name", name, "--json", "--db", str(db)],
             capture_output=True, text=True, check=True, timeout=HANG_GUARD,
         ).stdout
     )  # fmt: skip
     port = _free_port()
     server = await _serve(db, port)
-    url = f"ws://127.0.0.1:{port}/tables/{made['table']}"
+    return made, port, server, f"ws://127.0.0.1:{port}/tables/{made['table']}"
+
+
+async def quit_and_stop(terminal: Terminal, server: asyncio.subprocess.Process) -> tuple[int, str]:
+    """``quit`` typed at ``terminal`` (its status and output), then the terminal and
+    ``server`` stopped, whatever happened."""
+    try:
+        await terminal.type("quit")
+        return await terminal.end()
+    finally:
+        await terminal.stop()
+        if server.returncode is None:
+            server.terminate()
+            await server.wait()
+
+
+async def test_connect_comes_back_when_the_server_is_killed_and_started_again(tmp_path):
+    db = tmp_path / "killed.db"
+    made, port, server, url = await serving_a_table(db, "Killed")
     # attempts enough for a server started again on a loaded machine (none is timed)
     terminal = await Terminal.start(url, made["tokens"]["gm"], "--reconnect-attempts", "10")
     try:
@@ -71,13 +91,8 @@ async def test_connect_comes_back_when_the_server_is_killed_and_started_again(tm
         await terminal.until("#2 roll by gm")
         await terminal.type("1d1+30")
         await terminal.until("#3 roll by gm")
-        await terminal.type("quit")
-        status, out = await terminal.end()
     finally:
-        await terminal.stop()
-        if server.returncode is None:
-            server.terminate()
-            await server.wait()
+        status, out = await quit_and_stop(terminal, server)
     assert status == 0, out
     assert out.count("joined Killed") == 2, out
     for seq in (1, 2, 3):

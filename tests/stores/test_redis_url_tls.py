@@ -14,7 +14,7 @@ import struct
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -151,7 +151,13 @@ def dropping_port(request) -> Iterator[int]:
                 connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             connection.close()
 
-    thread = threading.Thread(target=drop, daemon=True)
+    yield from _serving(listener, drop)
+
+
+def _serving(listener: socket.socket, serve: Callable[[], None]) -> Iterator[int]:
+    """``serve`` (accepting on ``listener`` until it closes) in a thread while the test
+    runs; yields the port, and closes the listener after."""
+    thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     try:
         yield listener.getsockname()[1]
@@ -173,3 +179,50 @@ def test_a_connection_dropped_where_no_tls_answers_is_not_called_tls(capsys, dro
     assert "a proxy or load balancer whose Redis is down" in err
     assert "give rediss://" not in err and "give redis://" not in err
     assert "nothing answers there" not in err
+
+
+@pytest.fixture
+def erring_port() -> Iterator[int]:
+    """A stand-in for a Redis without TLS that reads a TLS handshake as an inline
+    command and answers it with an error, keeping the connection (what Redis does with
+    an unknown command). The Redis these tests run, 7.0, stops reading an inline
+    command at its first zero byte and leaves a handshake unanswered, so the real one
+    cannot show it; a real listening socket on 127.0.0.1, answering as Redis's
+    protocol writes an error (``-ERR …\\r\\n``)."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+
+    def answer() -> None:
+        while True:
+            try:
+                connection, _ = listener.accept()
+                connection.recv(4096)
+                connection.sendall(
+                    b"-ERR unknown command '\x16\x03\x01\x02', with args beginning with: \r\n"
+                )
+            except OSError:  # the listener closed: the test is over
+                return
+            held.append(connection)
+
+    try:
+        yield from _serving(listener, answer)
+    finally:
+        for connection in held:
+            connection.close()
+
+
+def test_a_handshake_answered_with_a_redis_error_is_not_said_unanswered(capsys, erring_port):
+    """``rediss://`` at a Redis without TLS that answers the handshake with ``-ERR``:
+    it was said as "the TLS handshake got no answer", which it had (the hint was right).
+    Now the words say what came, in the reader's language."""
+    url = f"rediss://127.0.0.1:{erring_port}/0?{QUICK}"
+    err = _refused(capsys, "table", "list", "--redis", url)
+    assert (
+        f"cannot open redis 127.0.0.1:{erring_port}/0: the TLS handshake was answered, but" in err
+    )
+    assert "not in TLS" in err and "got no answer" not in err
+    assert "give redis:// in --redis (or $ROLLBRIDGE_REDIS) for a Redis without TLS" in err
+    with pytest.raises(StoreError) as caught:
+        RedisStore(url)
+    russian = caught.value.render("ru")
+    assert "redis://" in russian and "TLS" in russian and "was answered" not in russian

@@ -1,0 +1,130 @@
+"""The settings in a Redis URL's query (``?db=1&socket_timeout=5``), checked before
+anything connects: one job, refusing what redis-py would take without a word.
+
+redis-py (:func:`redis.connection.parse_url`) reads each query setting it knows with
+``int``, ``float`` or its own yes-or-no reading, and takes whatever that gives:
+``db=-1`` reached Redis, whose own ``DB index is out of range`` was all the operator
+read; ``socket_timeout=-1`` or ``nan`` failed only at connecting, with a traceback;
+``retry_on_timeout=off`` meant *yes* (only ``0``, ``F``, ``FALSE``, ``N`` and ``NO``
+are no); a setting given twice counted once, the first; a database in the path and
+another in ``db=`` was the query's. Each of these is refused here, naming the setting
+and its value. A setting redis-py does not know is left to it
+(:data:`~rollbridge.stores.redis_url.UNKNOWN_SETTING` says it at the first ``PING``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from urllib.parse import parse_qs, unquote
+
+from rollbridge.text import Messages, Text
+
+__all__ = ["query_problem"]
+
+say = Messages("rollbridge")
+# Translators: why a Redis server cannot be used, after "cannot open {path}: ";
+# {setting} a setting of the URL's query (db, socket_timeout, …) and {value} its value
+# as given, quoted, both as they are; {expected} one of the phrases below; {option}
+# where the URL is given.
+BAD_VALUE = say(
+    "redis.query.bad_value",
+    "the URL's {setting} is {value}, not {expected}: correct it in {option}",
+)
+# Translators: {setting} a setting of the URL's query, as it is; {count} how many times
+# it is given (2 or more); redis-py is a name; {option} where the URL is given.
+TWICE = say(
+    "redis.query.twice",
+    "the URL's query gives {setting} {count} times, and redis-py would take the first"
+    " only: give it once in {option}",
+)
+# Translators: {path} the database after the port, {query} the one of db= in the query;
+# redis-py is a name; {option} where the URL is given.
+TWO_DATABASES = say(
+    "redis.query.two_databases",
+    "the URL gives database {path} after the port and database {query} in its query"
+    " (db=), and redis-py would use the query's only: give one in {option}",
+)
+# Translators: what the URL's db= should be, put for {expected} above.
+A_DATABASE = say(
+    "redis.query.a_database",
+    "a database number written in the digits 0 to 9 (0 to 15 on a Redis as it comes)",
+)
+# Translators: what a timeout of the URL should be, put for {expected} above.
+SECONDS = say("redis.query.seconds", "a number of seconds above 0")
+# Translators: what a count of the URL should be (max_connections, …), for {expected}.
+FROM_ONE = say("redis.query.from_one", "a whole number from 1")
+# Translators: what health_check_interval should be, put for {expected} above.
+FROM_ZERO = say("redis.query.from_zero", "a whole number of seconds from 0")
+# Translators: what protocol= should be (the versions of Redis's protocol), for {expected}.
+PROTOCOL = say("redis.query.protocol", "2 or 3")
+# Translators: what a yes-or-no setting should be, put for {expected} above; the words
+# are what redis-py reads, and stay as they are.
+YES_OR_NO = say("redis.query.yes_or_no", "one of yes, no, true, false, y, n, t, f, 1 or 0")
+
+#: A whole number written in the digits 0 to 9, a plus sign before it taken as
+#: ``int`` takes it (``int`` also takes ``-1``, ``1_0``, `` 1 `` and other scripts'
+#: digits, which redis-py passed on).
+_WHOLE = re.compile(r"\+?[0-9]+")
+#: The words redis-py reads as no, and those that mean yes (it takes any other as yes).
+_NO = {"0", "F", "FALSE", "N", "NO"}
+_YES = {"1", "T", "TRUE", "Y", "YES"}
+
+
+def _whole(least: int) -> Callable[[str], bool]:
+    return lambda value: bool(_WHOLE.fullmatch(value)) and int(value) >= least
+
+
+def _seconds(value: str) -> bool:
+    try:
+        number = float(value)
+    except ValueError:
+        return False
+    return math.isfinite(number) and number > 0
+
+
+#: The settings checked, each with its test and what it should be.
+_CHECKS: dict[str, tuple[Callable[[str], bool], Text]] = {
+    "db": (_whole(0), A_DATABASE()),
+    "socket_timeout": (_seconds, SECONDS()),
+    "socket_connect_timeout": (_seconds, SECONDS()),
+    "timeout": (_seconds, SECONDS()),
+    "socket_read_size": (_whole(1), FROM_ONE()),
+    "max_connections": (_whole(1), FROM_ONE()),
+    "health_check_interval": (_whole(0), FROM_ZERO()),
+    "protocol": (lambda value: value.strip("+") in ("2", "3"), PROTOCOL()),
+    **{
+        name: (lambda value: value.upper() in _NO | _YES, YES_OR_NO())
+        for name in (
+            "socket_keepalive",
+            "retry_on_timeout",
+            "ssl_check_hostname",
+            "ssl_validate_ocsp",
+            "ssl_validate_ocsp_stapled",
+            "legacy_responses",
+        )
+    },
+}
+
+
+def query_problem(query: str, path: str, option: Text | str) -> Text | None:
+    """What is wrong with a Redis URL's ``query`` (as redis-py reads it: blank values
+    skipped), given its ``path`` (the database after the port, for a ``redis://`` or
+    ``rediss://`` URL; else empty), or None. Only the settings of :data:`_CHECKS` are
+    looked at: a password's value is never named.
+
+    :param option: where the URL was given, for the message."""
+    settings = parse_qs(query)
+    for name, values in settings.items():
+        if name not in _CHECKS:
+            continue
+        if len(values) > 1:
+            return TWICE(setting=name, count=len(values), option=option)
+        check, expected = _CHECKS[name]
+        if not check(values[0]):
+            return BAD_VALUE(setting=name, value=repr(values[0]), expected=expected, option=option)
+    database = unquote(path).strip("/")
+    if "db" in settings and _WHOLE.fullmatch(database) and int(database) != int(settings["db"][0]):
+        return TWO_DATABASES(path=database, query=settings["db"][0], option=option)
+    return None

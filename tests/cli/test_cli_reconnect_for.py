@@ -1,0 +1,72 @@
+"""``rollbridge connect`` rides out an outage longer than five attempts: by default it
+tries for 300 s (``--reconnect-for``), saying each failed attempt, where it gave up
+after five (about 15 s with the default waits, well before a server or a Redis it
+waits for is back from a restart). ``--reconnect-attempts N`` still counts attempts
+instead. A real ``rollbridge serve`` process, killed and started again only after the
+client has failed more attempts than it once made, and a real ``connect`` process;
+the schedule's own clock is injected where its time is what is tested."""
+
+from __future__ import annotations
+
+from rollbridge.cli.reconnect import RECONNECT_FOR, Schedule
+from tests.cli.test_cli_reconnect import Terminal
+from tests.cli.test_cli_server_killed import _serve, quit_and_stop, serving_a_table
+
+
+async def test_connect_waits_out_a_restart_longer_than_five_attempts(tmp_path):
+    db = tmp_path / "restart.db"
+    made, port, server, url = await serving_a_table(db, "Restart")
+    # the first waits short, so that the attempts the test waits for come soon
+    terminal = await Terminal.start(url, made["tokens"]["gm"], ROLLBRIDGE_RECONNECT_DELAY="0.05")
+    try:
+        await terminal.until("type help")
+        await terminal.type("1d1+10")
+        await terminal.until("#1 roll by gm")
+        server.kill()
+        await server.wait()
+        lost = await terminal.until("connection ")
+        assert lost.rstrip().endswith("reconnecting (for up to 300 s)"), lost
+        # more attempts failed than the five the session made before it ended
+        failed = await terminal.until("reconnecting, attempt 7: cannot connect")
+        assert "could not reconnect" not in failed
+        server = await _serve(db, port)
+        await terminal.until("resumed after #1")
+        await terminal.type("1d1+20")
+        await terminal.until("#2 roll by gm")
+    finally:
+        status, out = await quit_and_stop(terminal, server)
+    assert status == 0, out
+    assert out.count("joined Restart") == 2 and "could not reconnect" not in out, out
+
+
+class _Clock:
+    """The schedule's clock, moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_attempts_go_on_for_the_time_given_and_then_say_how_many_failed():
+    clock = _Clock()
+    schedule = Schedule(within=60, clock=clock)
+    began = clock()
+    assert not schedule.spent(0, None) and not schedule.spent(40, began)
+    clock.now += 59.5
+    assert not schedule.spent(41, began)
+    assert schedule.heading(1001, "", 41, began, "en").endswith("(for up to 1 s)")
+    clock.now += 0.5
+    assert schedule.spent(42, began)
+    said = schedule.gave_up(42, "en")
+    assert said == "could not reconnect in 42 attempts within 60 s; the session ends"
+    assert "60" in schedule.gave_up(42, "de") and "42" in schedule.gave_up(42, "ru")
+    # counted instead, as --reconnect-attempts asks, however long they take
+    counted = Schedule(attempts=3, within=1, clock=clock)
+    clock.now += 3600
+    assert not counted.spent(2, began) and counted.spent(3, began)
+    assert counted.gave_up(3, "en") == "could not reconnect in 3 attempts; the session ends"
+    # 0 of either: never
+    assert not Schedule(within=0).reconnects() and not Schedule(attempts=0).reconnects()
+    assert Schedule().within == RECONNECT_FOR == 300

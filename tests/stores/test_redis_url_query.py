@@ -1,0 +1,70 @@
+"""A Redis URL's query as redis-py reads it, checked before anything connects
+(docs/redis.md, "The Redis URL"). ``?db=-1`` reached Redis and came back as its own
+``DB index is out of range``; ``socket_timeout=-1`` a traceback; ``retry_on_timeout=off``
+meant yes; a setting given twice, or a database both after the port and in ``db=``,
+counted once without a word. Each is now a ``store_error`` naming the setting and its
+value, and what to give; a real ``redis-server`` shows nothing connected to it."""
+
+from __future__ import annotations
+
+import pytest
+import redis
+
+from rollbridge.cli import main
+from rollbridge.exceptions import StoreError
+from rollbridge.stores.redis import RedisStore
+from tests.stores.test_redis_url import _refused
+
+pytestmark = pytest.mark.usefixtures("english_without_stores")
+
+
+def _connections(server) -> int:
+    """How many connections the Redis took, ever (the asking one counted)."""
+    client = redis.Redis(port=server.port)
+    try:
+        return int(client.info("stats")["total_connections_received"])
+    finally:
+        client.close()
+
+
+@pytest.mark.parametrize(
+    ("query", "said"),
+    [
+        ("?db=-1", "the URL's db is '-1', not a database number written in the digits 0 to 9"),
+        ("?db=%D9%A1", "'١'\u2069, not a database number"),  # shown isolated: right to left
+        ("?db=1_0", "the URL's db is '1_0', not a database number"),
+        ("?socket_timeout=-1", "the URL's socket_timeout is '-1', not a number of seconds above 0"),
+        ("?socket_connect_timeout=nan", "socket_connect_timeout is 'nan', not a number of seconds"),
+        ("?max_connections=0", "the URL's max_connections is '0', not a whole number from 1"),
+        ("?health_check_interval=-3", "health_check_interval is '-3', not a whole number of"),
+        ("?protocol=7", "the URL's protocol is '7', not 2 or 3"),
+        ("?retry_on_timeout=off", "retry_on_timeout is 'off', not one of yes, no, true, false"),
+        ("?db=1&db=2", "the URL's query gives db 2 times, and redis-py would take the first only"),
+        ("/1?db=2", "the URL gives database 1 after the port and database 2 in its query (db=)"),
+    ],
+)
+def test_nonsense_in_the_query_is_refused_before_connecting(capsys, redis_server, query, said):
+    url = f"redis://127.0.0.1:{redis_server.port}{query}"
+    before = _connections(redis_server)
+    err = _refused(capsys, "table", "list", "--redis", url)
+    assert f"store_error: cannot open redis://127.0.0.1:{redis_server.port}{query}: " in err
+    assert said in err and ("correct it in --redis" in err or "give" in err), err
+    assert _connections(redis_server) == before + 1  # only the count's own connection
+    with pytest.raises(StoreError) as caught:  # typed, the URL named, in the language
+        RedisStore(url)
+    assert caught.value.code == "store_error" and caught.value.details["field"] == "redis"
+    assert said not in caught.value.render("cs")
+
+
+def test_the_settings_as_they_should_be_are_taken(capsys, redis_server):
+    query = "/1?db=1&socket_timeout=2.5&max_connections=4&retry_on_timeout=no&protocol=2"
+    assert main(["table", "list", "--redis", f"redis://127.0.0.1:{redis_server.port}{query}"]) == 0
+    assert capsys.readouterr().out == "no tables\n"
+
+
+def test_a_database_redis_does_not_have_says_so_and_how_many_it_has(capsys, redis_server):
+    """A database past the Redis's ``databases`` (16 as it comes) only Redis can tell:
+    its ``DB index is out of range`` is said with what it means and what to do."""
+    err = _refused(capsys, "table", "list", "--redis", f"redis://127.0.0.1:{redis_server.port}/99")
+    assert "this Redis has no database 99 (DB index is out of range)" in err
+    assert "give a lower one in --redis (or $ROLLBRIDGE_REDIS), or raise databases" in err
