@@ -11,7 +11,11 @@ from rollbridge.adapter import Adapter
 
 from . import inbound, outbound
 
-__all__ = ["FoundryAdapter"]
+__all__ = ["ACTOR_KINDS", "FoundryAdapter"]
+
+#: The event kinds that change actors: the module writes their actors' flags from the
+#: ``players`` copy (docs/foundry.md, "What every client may read of an actor").
+ACTOR_KINDS = ("actor.created", "actor.updated", "actor.removed", "adjusted", "undo", "redo")
 
 
 class FoundryAdapter(Adapter):
@@ -34,18 +38,7 @@ class FoundryAdapter(Adapter):
     version: ClassVar[str] = __version__
     #: The event kinds whose GM frames carry the players' view (core/protocol/members.py).
     public_view: ClassVar[frozenset[str]] = frozenset(
-        {
-            "roll",
-            "resolution",
-            "encounter.started",
-            "encounter.turn",
-            "actor.created",
-            "actor.updated",
-            "actor.removed",
-            "adjusted",
-            "undo",
-            "redo",
-        }
+        ("roll", "resolution", "encounter.started", "encounter.turn", *ACTOR_KINDS)
     )
 
     def inbound(self, message: Mapping[str, Any]) -> dict[str, Any]:
