@@ -10,9 +10,13 @@ replies) gets a ``foundry`` field:
                               "common": {"status": "impaired", "tracks": [...], ...}}},
      "systems": {"sr5": {"system.track.physical.value": 6, "...": 0}}}
 
-``flags`` is merged into the Foundry actor's flags as it is; ``systems`` holds,
+``flags`` replaces the Foundry actor's flags.rollbridge; ``systems`` holds,
 for every system mapping that applies to the actor (mappings.py), the update
-paths of that system — the module writes the one its GM chose. A removed actor
+paths of that system — the module writes the one its GM chose. Foundry hands
+every actor to every client, so the GM's client writes the flags (and, unless the
+GM chose a mapping by hand, the system paths) from the actor's view in the
+``players`` copy of its event (adapter.py, ``public_view``), never from the GM's
+view of an NPC (docs/foundry.md, "What every client may read of an actor"). A removed actor
 is ``{"flags": {"rollbridge": {"actorId": ..., "removed": true}}, "systems": {}}``.
 """
 

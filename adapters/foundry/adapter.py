@@ -11,7 +11,11 @@ from rollbridge.adapter import Adapter
 
 from . import inbound, outbound
 
-__all__ = ["FoundryAdapter"]
+__all__ = ["ACTOR_KINDS", "FoundryAdapter"]
+
+#: The event kinds that change actors: the module writes their actors' flags from the
+#: ``players`` copy (docs/foundry.md, "What every client may read of an actor").
+ACTOR_KINDS = ("actor.created", "actor.updated", "actor.removed", "adjusted", "undo", "redo")
 
 
 class FoundryAdapter(Adapter):
@@ -20,19 +24,21 @@ class FoundryAdapter(Adapter):
 
     ``public_view``: the GM's ``event`` frame of a ``roll``, a ``resolution``, an
     ``encounter.started`` or an ``encounter.turn`` (whose turn hooks' results the
-    module posts as cards) that is not GM-only also carries ``players``, the same
-    event as a player in the GM's locale is sent it (its own ``foundry`` fields).
-    The GM's client writes the world's chat card, which players read: it posts a
-    public card from ``players``, so the stored card never holds what the players'
-    view leaves out (an NPC's armour, boxes, pool, hidden numbers). Results do not
-    carry it; the module posts cards from events only."""
+    module posts as cards), and of every event that changes actors (``actor.*``,
+    ``adjusted``, ``undo``, ``redo``), that is not GM-only also carries ``players``,
+    the same event as a player in the GM's locale is sent it (its own ``foundry``
+    fields). The GM's client writes the world's chat cards and the actors' flags,
+    which Foundry hands to every client: it posts a public card from ``players``,
+    and writes each actor's flags from its view there, so neither holds what the
+    players' view leaves out (an NPC's armour, boxes, pool, hidden numbers).
+    Results do not carry it; the module writes from events only."""
 
     id: ClassVar[str] = "foundry"
     name: ClassVar[str] = "Foundry VTT"
     version: ClassVar[str] = __version__
     #: The event kinds whose GM frames carry the players' view (core/protocol/members.py).
     public_view: ClassVar[frozenset[str]] = frozenset(
-        {"roll", "resolution", "encounter.started", "encounter.turn"}
+        ("roll", "resolution", "encounter.started", "encounter.turn", *ACTOR_KINDS)
     )
 
     def inbound(self, message: Mapping[str, Any]) -> dict[str, Any]:

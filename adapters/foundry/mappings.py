@@ -10,7 +10,10 @@ A mapping applies to an actor only when the actor's common state has every
 track the mapping requires (an sr2 actor has ``physical`` and ``stun``, a
 wilddie actor has ``wounds``); a limited view (an NPC seen by a player, with
 no tracks) matches no mapping. The adapter computes the paths of every mapping
-that applies and the module writes the one the GM chose (docs/foundry.md).
+that applies and the module writes the one the GM chose (docs/foundry.md): with
+``auto`` from the players' view of the actor, so an NPC's hidden values never
+reach the system data every client receives; with a mapping chosen by hand from
+the GM's view of every actor.
 """
 
 from __future__ import annotations

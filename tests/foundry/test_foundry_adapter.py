@@ -652,7 +652,8 @@ def attack(request_id: str, **extra: Any) -> dict:
 
 async def test_a_foundry_gms_event_carries_what_each_player_receives_of_it(live):
     """FoundryAdapter.public_view: the GM's client posts a public card from
-    ``players``, which must be exactly the frame a player (same locale, same
+    ``players``, and writes each actor's flags (which Foundry hands to every client)
+    from its view there: it must be exactly the frame a player (same locale, same
     dialect) is sent, and hold none of the NPC's hidden numbers."""
     gm, _ = await live("friday", "gm")
     gm_cs, _ = await live("friday", "gm", locale="cs")
@@ -669,9 +670,13 @@ async def test_a_foundry_gms_event_carries_what_each_player_receives_of_it(live)
     seq = reply["seq"]
     assert "players" not in reply["event"], "results do not carry it: cards come from events"
     secret = await gm.request(attack("atk2", rollMode="blindroll"))
-    await gm_cs.until_events(4)
+    adjust = {"type": "adjust", "id": "adj", "actor": "fvttGuard0000002", "track": "physical"}
+    adjusted = await gm.request({**adjust, "delta": 2})
+    assert adjusted["status"] == "done", adjusted
+    await gm.until_events(5)
+    await gm_cs.until_events(5)
     for player in players.values():
-        await player.until_events(4)
+        await player.until_events(5)
     for gm_client, locale in ((gm, "en"), (gm_cs, "cs")):
         (event,) = [e for e in gm_client.events if e["seq"] == seq]
         (received,) = [e for e in players[locale].events if e["seq"] == seq]
@@ -688,10 +693,25 @@ async def test_a_foundry_gms_event_carries_what_each_player_receives_of_it(live)
         resistance = event["players"]["foundry"]["rolls"][1]
         assert "target" not in resistance["options"]["rollbridge"]
         assert not any("cs" in m for t in resistance["terms"] for m in t.get("modifiers", ()))
-        # the actor updates and a GM-only event carry no players' view
+        # the events that change actors carry it too (the module writes the actors'
+        # flags from it); a GM-only event does not
         for other in gm_client.events:
-            if other["seq"] != seq:
+            if other["seq"] == seq:
+                continue
+            if other.get("gm_only"):
                 assert "players" not in other, other["kind"]
+                continue
+            assert other["kind"] in ("actor.created", "adjusted"), other["kind"]
+            (received,) = [e for e in players[locale].events if e["seq"] == other["seq"]]
+            assert other["players"] == received, other["kind"]
+            for gm_actor, seen in zip(other["actors"], received["actors"], strict=True):
+                if gm_actor["id"] != "fvttGuard0000002":
+                    assert seen["common"] == gm_actor["common"], "a player's character in full"
+                    continue
+                flags = seen["foundry"]["flags"]["rollbridge"]
+                assert flags["limited"] is True and flags["common"]["tracks"] == []
+                assert gm_actor["common"]["tracks"], "the GM's view has the boxes"
+                assert seen["foundry"]["systems"] == {}, "no mapping applies to the players' view"
     assert secret["event"]["gm_only"] is True
     for player in players.values():
         (hidden,) = [e for e in player.events if e["seq"] == secret["seq"]]

@@ -137,6 +137,7 @@ try {
       dice3d: FoundryStandin.log.dice3d.filter((c) => c.message === message.id).map((c) => structuredClone(c)),
       showForRoll: FoundryStandin.log.showForRoll.length,
       guardFlags: structuredClone(rbE2E.guard.flags.rollbridge),
+      guardView: structuredClone((event.actors ?? []).find((a) => a.id === rbE2E.guard.id)?.common ?? null),
       guardSystem: structuredClone(rbE2E.guard.system),
       cardText: card.textContent,
       cardHow: card.querySelector(".rb-steps summary")?.textContent ?? null,
@@ -177,11 +178,15 @@ try {
   for (const [, label] of attack.words.outcome) if (label) assert.ok(attack.cardOutcome.includes(label), JSON.stringify(attack.cardOutcome));
   assert.deepEqual(attack.cardStatus, attack.words.statuses);
   assert.deepEqual(attack.cardDice, ["6,3", "6,4", "5", "6,1", "2", "4", "6,2", "4", "1", "3"]);
-  // the state: flags and the sr5 mapping (the stand-in world's system is shadowrun5e)
-  const physical = attack.guardFlags.common.tracks.find((t) => t.key === "physical");
-  assert.ok(physical.value > 0, JSON.stringify(attack.guardFlags));
+  // the state: the GM's view in the GM's event; the flags, which Foundry hands to every
+  // client, the players' view of the guard (an NPC: no boxes)
+  const physical = attack.guardView.tracks.find((t) => t.key === "physical");
+  assert.ok(physical.value > 0, JSON.stringify(attack.guardView));
   assert.equal(attack.guardFlags.actorId, "fvttGuard0000002");
-  assert.equal(attack.guardSystem.track.physical.value, physical.value);
+  assert.deepEqual([attack.guardFlags.view, attack.guardFlags.limited, attack.guardFlags.common.tracks], ["players", true, []]);
+  // `auto` (sr5: the stand-in world's system is shadowrun5e) writes no NPC value the
+  // players' view hides into the system data either
+  assert.equal(attack.guardSystem.track.physical.value, 0);
   assert.ok(attack.cardTracks.some((t) => t.track === "physical" && Number(t.value) === physical.value));
   summary.attack = { seq: attack.seq, narration: attack.narration, physical: physical.value, status: attack.guardFlags.common.status };
 
@@ -255,6 +260,8 @@ try {
   const goblins = await page.evaluate(async ({ sheet, generation }) => {
     const api = rbE2E.api();
     const [a, b] = rbE2E.goblinTokens;
+    // the GM chooses the sr5 mapping by hand: NPCs' values go into their system data too
+    await game.settings.set("rollbridge", "systemMapping", "sr5");
     for (const token of [a, b]) await api.addActor(token.actor, sheet);
     const seqOf = (u) => u.data["flags.rollbridge"]?.seq ?? u.data["flags.rollbridge.seq"];
     for (const [token, delta] of [[a, 2], [b, 5]]) {
@@ -275,22 +282,22 @@ try {
       Hooks.callAll("renderTokenHUD", { object: { actor: token.actor, document: token } }, generation >= 13 ? root : [root], {});
       huds.push([...root.querySelectorAll(".rb-track")].map((t) => `${t.dataset.track}:${t.dataset.value}/${t.dataset.max}`));
     }
-    const physical = (actor) => actor.flags.rollbridge?.common?.tracks?.find((t) => t.key === "physical")?.value ?? null;
+    const shown = (actor) => [actor.flags.rollbridge?.view, actor.flags.rollbridge?.limited, actor.flags.rollbridge?.common?.tracks ?? null];
     return {
       ids: [a.delta.flags.rollbridge?.actorId, b.delta.flags.rollbridge?.actorId],
       uuids: [a.uuid, b.uuid],
-      physical: [physical(a.actor), physical(b.actor)],
+      flags: [shown(a.actor), shown(b.actor)],
       system: [a.actor.system.track.physical.value, b.actor.system.track.physical.value],
       base: { flags: structuredClone(rbE2E.goblin.flags.rollbridge ?? null), physical: rbE2E.goblin.system.track.physical.value },
       huds,
     };
   }, { sheet: sheets["Guard A"], generation: GENERATION });
   assert.deepEqual(goblins.ids, goblins.uuids, "each token's actor is keyed by its token's UUID");
-  assert.deepEqual(goblins.physical, [2, 5]);
-  assert.deepEqual(goblins.system, [2, 5], "the sr5 mapping through each token's delta");
+  assert.deepEqual(goblins.flags, [["players", true, []], ["players", true, []]], "each delta's flags: the players' view");
+  assert.deepEqual(goblins.system, [2, 5], "the sr5 mapping the GM chose, through each token's delta");
   assert.deepEqual(goblins.base, { flags: null, physical: 0 }, "the shared base actor is never written");
   assert.ok(goblins.huds[0].includes("physical:2/10") && goblins.huds[1].includes("physical:5/10"), JSON.stringify(goblins.huds));
-  summary.goblins = { physical: goblins.physical };
+  summary.goblins = { physical: goblins.system };
 
   step("the card's buttons on the real server: the first attack's card lost its undo, a press that raced it sends nothing, a fresh one undoes its attack");
   const undone = await page.evaluate(async ({ seq, dice }) => {
@@ -305,7 +312,7 @@ try {
     await rbE2E.waitFor(() => FoundryStandin.log.notifications.length > before, 5000, "the stale undo's notice");
     const stale = { shownAfter, notice: FoundryStandin.log.notifications.at(-1).text, seq: api.status().cursor.seq, lastSeq };
     const [a] = rbE2E.goblinTokens;
-    const physical = () => a.actor.flags.rollbridge.common.tracks.find((t) => t.key === "physical").value;
+    const physical = () => a.actor.system.track.physical.value; // the sr5 mapping the GM chose
     const hitBefore = physical();
     const event = await api.resolve("attack", { actor: rbE2E.tukan, targets: [a.uuid], params: { weapon: "Hackler", rounds: 3, range: "short" }, dice });
     await rbE2E.waitFor(() => document.querySelector(`.rollbridge-card[data-seq="${event.seq}"] [data-rollbridge-action="undo"]`), 10000, "the new card's undo");
@@ -321,7 +328,7 @@ try {
   assert.equal(undone.stale.seq, undone.stale.lastSeq, "nothing was undone");
   assert.ok(undone.hit > undone.hitBefore, JSON.stringify(undone));
   assert.equal(undone.after, undone.hitBefore, "the undo took the attack back");
-  assert.deepEqual(undone.flags, ["actorId", "common", "limited", "name", "seq", "table"]);
+  assert.deepEqual(undone.flags, ["actorId", "common", "limited", "name", "seq", "table", "view"]);
   summary.undo = undone;
 
   if (env.RB_SCREENSHOT_TOKENS) {

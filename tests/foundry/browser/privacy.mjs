@@ -247,6 +247,39 @@ try {
   assert.ok(views.gm.shown.includes("data-track="), "and its boxes");
   summary.public = { seq: posted.seq, view: stored.storedFlags.view, gmCard: views.gm.cardView };
 
+  step("the guard's panel on each client, the guard as Foundry hands it to every page");
+  const guardFlags = await pages.gm.evaluate(async (seq) => {
+    await rbE2E.waitFor(() => rbE2E.guard.flags.rollbridge?.seq === seq, 10000, "the guard's flags");
+    return structuredClone(rbE2E.guard.flags.rollbridge);
+  }, posted.seq);
+  // the flags every client receives: the players' view the GM's event carried, no boxes
+  const playersGuard = gmEvent.players.actors.find((a) => a.id === guardFlags.actorId);
+  assert.deepEqual(guardFlags.common, playersGuard.common);
+  assert.deepEqual([guardFlags.view, guardFlags.limited, guardFlags.common.tracks], ["players", true, []]);
+  const gmGuard = gmEvent.actors.find((a) => a.id === guardFlags.actorId);
+  assert.ok(gmGuard.common.tracks.length, "the GM's view has the guard's boxes (else this proves nothing)");
+  const panels = {};
+  for (const [key, page] of Object.entries(pages)) {
+    panels[key] = await page.evaluate(({ flags, generation }) => {
+      // the stand-in's pages share no actors: the players' pages get the guard as the
+      // GM's client left it, as Foundry's server would send it
+      if (!game.user.isGM) rbE2E.guard._source.flags.rollbridge = structuredClone(flags);
+      const root = document.createElement("div");
+      root.innerHTML = '<div class="col right"></div>';
+      Hooks.callAll("renderTokenHUD", { object: { actor: rbE2E.guard } }, generation >= 13 ? root : [root], {});
+      const panel = root.querySelector(".rollbridge-hud");
+      return { html: panel?.innerHTML ?? "", tracks: [...root.querySelectorAll(".rb-track")].map((t) => t.dataset.track) };
+    }, { flags: guardFlags, generation: GENERATION });
+  }
+  // the GM draws its connection's view, the boxes; Ivan his connection's (the players'
+  // view), Paul (no connection) the flags: neither any of the guard's boxes
+  assert.deepEqual(panels.gm.tracks, gmGuard.common.tracks.map((t) => t.key));
+  for (const key of ["ivan", "paul"]) {
+    assert.deepEqual(panels[key].tracks, [], `${key}: none of the guard's boxes`);
+    assert.ok(panels[key].html.includes(playersGuard.common.conditions[0]), `${key}: the guard's wound level`);
+  }
+  summary.panels = { gm: panels.gm.tracks, ivan: panels.ivan.tracks, paul: panels.paul.tracks };
+
   step("the same attack as a blind roll: a GM-only card");
   const secret = await resolve(pages.gm, "blindroll");
   assert.equal(secret.flags.secret, true);

@@ -184,7 +184,7 @@ for (const generation of [12, 13]) {
     await settle();
     assert.equal(server.requests().length, 3);
     // a turn hook's change (bandits' countdown of a dying bandit, say) comes as the event's actor view
-    server.turnActors = [{ id: "b", foundry: { flags: { rollbridge: { actorId: "b", common: { status: "dead", tracks: [] } } } } }];
+    server.turnActors = [{ id: "b", controllers: ["player"], foundry: { flags: { rollbridge: { actorId: "b", common: { status: "dead", tracks: [] } } } } }];
     await fight.nextTurn(); // c → round 2, a
     await settle();
     assert.deepEqual(server.requests().slice(1), [["encounter.next"], ["encounter.next"], ["encounter.next"]]);

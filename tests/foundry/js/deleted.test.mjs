@@ -18,9 +18,11 @@ const PLAYER = "standinPlr00001";
 const USERS = [{ _id: GM, name: "Gamemaster", isGM: true }, { _id: PLAYER, name: "Player" }];
 
 const common = (physical) => ({ status: "ok", tracks: [{ key: "physical", label: "Physical", value: physical, max: 10 }], conditions: [] });
-// an actor view as the server's Foundry adapter sends it (adapters/foundry/actors.py)
+// an actor view as the server's Foundry adapter sends it (adapters/foundry/actors.py): a
+// player's character, whose flags hold its view in full (an NPC's flags hold the players'
+// view: npcview.test.mjs)
 const view = (id, name, physical, seq) => ({
-  id, name, common: common(physical),
+  id, name, controllers: ["player"], common: common(physical),
   foundry: { flags: { rollbridge: { actorId: id, table: "t1", seq, name, limited: false, common: common(physical) } }, systems: {} },
 });
 

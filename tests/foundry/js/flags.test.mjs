@@ -10,7 +10,7 @@ import { after, beforeEach, test } from "node:test";
 
 import { actorUpdate, panelFlags, replaceKeys, statusChanges } from "../../../adapters/foundry/module/scripts/core/state.mjs";
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
-import { onRenderActorSheet, onRenderTokenHUD } from "../../../adapters/foundry/module/scripts/foundry/hud.mjs";
+import { drawPanels } from "./panels.mjs";
 import { registerModuleSettings, settle, Standin, welcomeClient, world } from "./standin.mjs";
 
 test("replaceKeys: set what changed, walk objects, replace arrays, delete what is gone", () => {
@@ -45,7 +45,7 @@ const swadeView = (id, { shaken, incapacitated = false, wounds = 1, seq = 1 }) =
   const conditions = [shaken && "Shaken", incapacitated && "Incapacitated"].filter(Boolean);
   const common = { status: "impaired", tracks: [{ key: "wounds", label: "Wounds", value: wounds, max: 3 }], conditions };
   return {
-    id, name: "Hero", common,
+    id, name: "Hero", controllers: ["player"], common,
     foundry: {
       flags: { rollbridge: { actorId: id, table: "t1", seq, name: "Hero", limited: false, common } },
       systems: { swade: { "system.wounds.value": wounds, "system.status.isShaken": shaken, "system.status.isIncapacitated": incapacitated } },
@@ -82,17 +82,18 @@ test("in the stand-in world: a removed actor's flags vanish, no old track merged
   const guard = Standin.addActor({ _id: "fvttGuard0000002", name: "Guard", system: { track: { physical: { value: 0 }, stun: { value: 0 } } } });
   const common = { status: "impaired", tracks: [{ key: "physical", value: 4, max: 10 }], conditions: [], modifier_note: "+1 TN" };
   ws.receive({ type: "event", table: "t1", epoch: 1, seq: 1, kind: "adjusted", data: {}, actors: [
-    { id: guard.id, foundry: { flags: { rollbridge: { actorId: guard.id, table: "t1", seq: 1, name: "Guard", limited: false, common } }, systems: {} } },
+    { id: guard.id, controllers: ["player"], foundry: { flags: { rollbridge: { actorId: guard.id, table: "t1", seq: 1, name: "Guard", limited: false, common } }, systems: {} } },
   ] });
   await settle(client);
   assert.equal(guard.flags.rollbridge.common.modifier_note, "+1 TN");
   // the next state has no modifier note: it must not survive by merging
   const healed = { status: "ok", tracks: [{ key: "physical", value: 0, max: 10 }], conditions: [] };
   ws.receive({ type: "event", table: "t1", epoch: 1, seq: 2, kind: "adjusted", data: {}, actors: [
-    { id: guard.id, foundry: { flags: { rollbridge: { actorId: guard.id, table: "t1", seq: 2, name: "Guard", limited: false, common: healed } }, systems: {} } },
+    { id: guard.id, controllers: ["player"], foundry: { flags: { rollbridge: { actorId: guard.id, table: "t1", seq: 2, name: "Guard", limited: false, common: healed } }, systems: {} } },
   ] });
   await settle(client);
   assert.deepEqual(guard.flags.rollbridge.common, healed);
+  assert.equal(guard.flags.rollbridge.view, "players", "a player's character: the players see it in full");
   ws.receive({ type: "event", table: "t1", epoch: 1, seq: 3, kind: "actor.removed", data: { actor: guard.id }, actors: [
     { id: guard.id, removed: true, foundry: { flags: { rollbridge: { actorId: guard.id, table: "t1", seq: 3, removed: true } }, systems: {} } },
   ] });
@@ -118,33 +119,15 @@ test("in a SWADE world: Shaken on and off through Actor#toggleStatusEffect", asy
 });
 
 test("the token HUD and the sheet panel: the tracks of an actor on the table, nothing for a removed one", () => {
-  // Node has no DOM: just enough of one for the two hooks (an element that takes children)
-  const element = () => ({
-    children: [], className: "", innerHTML: "",
-    append(child) { this.children.push(child); },
-    prepend(child) { this.children.unshift(child); },
-    querySelector(selector) { return selector === ".col.right" || selector === ".window-content" ? this.inner : null; },
-  });
-  globalThis.document = { createElement: () => element() };
-  try {
-    const draw = (flags) => {
-      const hud = element();
-      hud.inner = element();
-      onRenderTokenHUD({ object: { actor: { flags: { rollbridge: flags } } } }, [hud]); // v12: jQuery-like
-      const sheet = element();
-      sheet.inner = element();
-      onRenderActorSheet({ actor: { flags: { rollbridge: flags } } }, [sheet]);
-      return [hud.inner.children, sheet.inner.children];
-    };
-    const common = { status: "impaired", tracks: [{ key: "physical", label: "Physical", value: 4, max: 10 }] };
-    const [hud, sheet] = draw({ actorId: "g", common });
-    assert.equal(hud.length, 1);
-    assert.match(hud[0].className, /rollbridge-hud/);
-    assert.match(hud[0].innerHTML, /data-track="physical" data-value="4"/);
-    assert.match(sheet[0].className, /rollbridge-sheet/);
-    // a removed mark left beside old tracks (an older module merged them): still nothing
-    assert.deepEqual(draw({ actorId: "g", removed: true, common }), [[], []]);
-  } finally {
-    delete globalThis.document;
-  }
+  const draw = (flags) => drawPanels({ flags: { rollbridge: flags } });
+  const common = { status: "impaired", tracks: [{ key: "physical", label: "Physical", value: 4, max: 10 }] };
+  const [hud, sheet] = draw({ actorId: "g", view: "players", common });
+  assert.equal(hud.length, 1);
+  assert.match(hud[0].className, /rollbridge-hud/);
+  assert.match(hud[0].innerHTML, /data-track="physical" data-value="4"/);
+  assert.match(sheet[0].className, /rollbridge-sheet/);
+  // a removed mark left beside old tracks (an older module merged them): still nothing
+  assert.deepEqual(draw({ actorId: "g", view: "players", removed: true, common }), [[], []]);
+  // an older module's flags (the GM's view, unmarked) are never drawn (npcview.test.mjs)
+  assert.deepEqual(draw({ actorId: "g", limited: false, common }), [[], []]);
 });

@@ -123,7 +123,7 @@ test("F2: a whispered card's dice in a hidden tab hold up neither its card nor l
   const pc = Standin.addActor({ _id: "fvttPc0000000001", name: "Pc", ownership: { [PLAYER]: 3 }, flags: { rollbridge: { actorId: "pc" } } });
   client.modes.note("p-gm", { user: PLAYER, mode: "gmroll", gm: false }); // a player's GM roll: not blind
   ws.receive(rollEvent(1, { request: "p-gm", gmOnly: true }));
-  const hurt = { id: "pc", foundry: { flags: { rollbridge: { common: { tracks: [{ key: "hp", value: 3, max: 10 }] } } } } };
+  const hurt = { id: "pc", controllers: ["player"], foundry: { flags: { rollbridge: { common: { tracks: [{ key: "hp", value: 3, max: 10 }] } } } } };
   ws.receive({ ...rollEvent(2, { request: "p-public" }), actors: [hurt] });
   for (let i = 0; i < 50 && Standin.log.messages.length < 2; i++) await new Promise((r) => setTimeout(r, 5));
   const seqs = Standin.log.messages.map((m) => m.flags.rollbridge?.seq);

@@ -47,6 +47,7 @@ test("a rollbridge actor is the linked Foundry actor, else the one with its id",
 const view = {
   id: "guard",
   name: "Guard",
+  controllers: ["alice"],
   foundry: {
     flags: { rollbridge: { actorId: "guard", seq: 9, limited: false, common: { status: "impaired", tracks: [] } } },
     systems: { sr5: { "system.track.physical.value": 6, "system.track.stun.value": 0 } },
@@ -54,16 +55,20 @@ const view = {
 };
 
 test("the update writes the flags, and the chosen mapping's system paths", () => {
+  // a player's character: the players see it in full, so its view is the players' too
+  const flags = { ...view.foundry.flags.rollbridge, view: "players" };
   assert.deepEqual(actorUpdate(view, "sr5"), {
-    "flags.rollbridge": view.foundry.flags.rollbridge,
+    "flags.rollbridge": flags,
     "system.track.physical.value": 6,
     "system.track.stun.value": 0,
   });
-  assert.deepEqual(actorUpdate(view, "none"), { "flags.rollbridge": view.foundry.flags.rollbridge });
-  assert.deepEqual(actorUpdate(view, "swade"), { "flags.rollbridge": view.foundry.flags.rollbridge });
+  assert.deepEqual(actorUpdate(view, "none"), { "flags.rollbridge": flags });
+  assert.deepEqual(actorUpdate(view, "swade"), { "flags.rollbridge": flags });
+  // a limited view is the players' view already (a GM who pasted a player token)
   const limited = structuredClone(view);
   limited.foundry.flags.rollbridge.limited = true;
-  assert.equal(actorUpdate(limited, "sr5"), null, "a limited view is never written");
+  limited.controllers = [];
+  assert.deepEqual(actorUpdate(limited, "sr5")["flags.rollbridge"], { ...limited.foundry.flags.rollbridge, view: "players" });
   assert.equal(actorUpdate({ id: "x" }, "sr5"), null);
 });
 

@@ -13,11 +13,13 @@ import { registerModuleSettings, settle, Standin, welcomeClient, world } from ".
 
 const track = (physical = 0) => ({ track: { physical: { value: physical, overflow: { value: 0 } }, stun: { value: 0 } } });
 
-// an actor view as the server's Foundry adapter sends it (adapters/foundry/actors.py)
+// an actor view as the server's Foundry adapter sends it (adapters/foundry/actors.py): a
+// player's character here, whose flags and system paths hold its view in full (an NPC's
+// hold the players' view: npcview.test.mjs)
 function view(id, name, physical, { seq = 1 } = {}) {
   const common = { status: physical ? "impaired" : "ok", tracks: [{ key: "physical", label: "Physical", value: physical, max: 10 }, { key: "stun", label: "Stun", value: 0, max: 10 }], conditions: [] };
   return {
-    id, name, common,
+    id, name, controllers: ["player"], common,
     foundry: {
       flags: { rollbridge: { actorId: id, table: "t1", seq, name, limited: false, common } },
       systems: { sr5: { "system.track.physical.value": physical, "system.track.stun.value": 0 } },

@@ -213,9 +213,11 @@ Hooks.on("deleteChatMessage", (message) => stopWhisperedDice(message));
 // a message whose rolls took Foundry's own dice keeps a flag of it (localDice)
 Hooks.on("preCreateChatMessage", (message) => flagLocalDice(message));
 
-Hooks.on("renderTokenHUD", onRenderTokenHUD);
-Hooks.on("renderActorSheet", onRenderActorSheet);
-Hooks.on("renderActorSheetV2", onRenderActorSheet);
+// the panels draw this client's own connection's views first (the GM's full view on
+// the GM's client), else the flags' players' view (foundry/hud.mjs)
+Hooks.on("renderTokenHUD", (hud, html) => onRenderTokenHUD(hud, html, client.views));
+Hooks.on("renderActorSheet", (app, html) => onRenderActorSheet(app, html, client.views));
+Hooks.on("renderActorSheetV2", (app, html) => onRenderActorSheet(app, html, client.views));
 Hooks.on("renderSettingsConfig", (_app, html) => maskTokenInput(html));
 
 // The active GM may change (a GM joins or leaves): the writer is re-chosen.

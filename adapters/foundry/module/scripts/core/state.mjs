@@ -18,8 +18,13 @@
 //   writes the delta, never the base actor); a link it inherits from its base
 //   actor's flags is not its own and is ignored.
 // - An actor's update is the adapter's `foundry.flags` (the common state under
-//   flags.rollbridge) plus, when the GM chose a system mapping that applies,
-//   its `foundry.systems[mapping]` paths.
+//   flags.rollbridge) plus, when a system mapping applies, its
+//   `foundry.systems[mapping]` paths. Foundry sends every actor, flags and system
+//   data included, to every client, whatever its ownership: so the flags hold the
+//   players' view of the actor (the `players` copy of the GM's event), and the
+//   system paths the GM's view only where the GM chose the mapping by hand.
+// - The panels draw this client's own connection's view where it has one (the
+//   GM's full view on the GM's client: ActorViews), else the flags.
 
 import { HOOK_KINDS, hookCard } from "./hooks.mjs";
 import { requestUser } from "./protocol.mjs";
@@ -28,6 +33,12 @@ export const MODULE_ID = "rollbridge";
 
 /** Foundry system id → the mapping `auto` picks. */
 export const AUTO_MAPPINGS = { shadowrun5e: "sr5", swade: "swade" };
+
+/** Whether the GM chose the mapping by hand (not `auto`, not `none`): its system paths
+ * are then written from the GM's view of every actor (actorUpdate). */
+export function mappingChosen(setting) {
+  return Boolean(setting) && setting !== "auto" && setting !== "none";
+}
 
 /** The mapping to write: the setting, or for `auto` the one of the world's system. */
 export function chooseMapping(setting, systemId) {
@@ -83,13 +94,73 @@ export function tableIdFor(actor) {
   return isSynthetic(actor) ? actor.token.uuid : actor.id;
 }
 
-/** The flags.rollbridge a HUD or sheet panel draws for an actor, or null: none
- * for a removed actor, none a synthetic actor only inherits from its base. */
+/** The flags.rollbridge of an actor that a HUD or sheet panel may draw from, or
+ * null: none for a removed actor, none a synthetic actor only inherits from its base. */
 export function panelFlags(actor) {
   const flags = actor?.flags?.[MODULE_ID];
-  if (!flags?.common || flags.removed) return null;
+  if (!flags?.actorId || flags.removed) return null;
   if (isSynthetic(actor) && flags.actorId !== ownLink(actor)) return null;
   return flags;
+}
+
+/** Whether flags.rollbridge hold what every client may read: the players' view the
+ * GM's client writes (`view: "players"`), or a limited view. An older module wrote the
+ * GM's view there, unmarked: such flags are never drawn. */
+export function publicFlags(flags) {
+  return Boolean(flags && (flags.view === "players" || flags.limited === true));
+}
+
+/**
+ * The common state a HUD or sheet panel draws for an actor, or null. `live`
+ * (ActorViews) holds the views this client's own connection received: the GM's
+ * full view on the GM's client, a player's own on a player's; it is drawn where it
+ * has the actor. Else the actor's flags, as every client reads them: only the
+ * players' view (publicFlags), never an older module's GM's view.
+ * @param {any} actor
+ * @param {ActorViews | null} [live]
+ * @returns {any}
+ */
+export function panelCommon(actor, live = null) {
+  const flags = panelFlags(actor);
+  if (!flags) return null;
+  const seen = live?.get(flags.actorId) ?? null;
+  if (seen) return seen.removed ? null : seen.common ?? null;
+  return publicFlags(flags) ? flags.common ?? null : null;
+}
+
+/**
+ * The latest view of each actor of the table as this client's connection received
+ * it (the welcome's table, then each live event's actors; a resume's replayed
+ * events are older than the welcome and are not taken). Kept in memory only: the
+ * panels draw it on this client, nothing writes it anywhere.
+ */
+export class ActorViews {
+  constructor() {
+    this.views = new Map();
+  }
+
+  /** The table's actors afresh (a welcome's). */
+  reset(actors) {
+    this.views.clear();
+    this.see(actors);
+  }
+
+  /** An event's actors: each one's new view, or its removal. */
+  see(actors) {
+    for (const view of Array.isArray(actors) ? actors : []) {
+      if (!view || typeof view.id !== "string") continue;
+      this.views.set(view.id, view.removed ? { removed: true } : { common: view.common ?? null });
+    }
+  }
+
+  /** The view of a rollbridge actor id, or null when this client has none. */
+  get(id) {
+    return this.views.get(id) ?? null;
+  }
+
+  clear() {
+    this.views.clear();
+  }
 }
 
 /** The Foundry actor (from `actors`, any iterable: world actors and unlinked
@@ -163,25 +234,83 @@ export function holdsUpdate(source, update) {
   });
 }
 
+/** Whether a GM's view of an actor is an NPC's: no player controls it (the server's
+ * views give the GM `controllers`; a view without them is taken for an NPC's). */
+export function isNpcView(view) {
+  return !(Array.isArray(view?.controllers) && view.controllers.length > 0);
+}
+
 /**
- * The Actor#update data for one actor view of an event (null: nothing to write).
- * The flags under flags.rollbridge are replaced, not merged: `current` is the
- * actor's flags.rollbridge now, and what the new flags lack is deleted (a
- * removed actor keeps only its id and `removed` mark). A chosen mapping adds
- * its system paths, except those written as status effects (statusChanges).
- * A limited view (a player's view of an NPC) is never written: only the GM,
- * who sees everything, writes.
+ * The players' view of each actor of an event, from the `players` copy a GM's frame
+ * carries (the same event as a player is sent it): rollbridge id → actor view; an
+ * empty map when the frame has none (a GM-only event, a welcome, another server).
+ * @returns {Map<string, any>}
  */
-export function actorUpdate(actorView, mapping, current = null) {
-  const foundry = actorView?.foundry;
-  const flags = foundry?.flags?.[MODULE_ID];
-  if (!flags) return null;
-  if (flags.limited) return null;
+export function playersActors(event) {
+  const out = new Map();
+  for (const view of event?.players?.actors ?? []) {
+    if (view && typeof view.id === "string") out.set(view.id, view);
+  }
+  return out;
+}
+
+/**
+ * The view of an actor whose flags every client may read: the players' view.
+ * `players` is the same actor in the event's players' copy, when there is one; else
+ * the writer's own view serves when it is a players' view already (limited) or
+ * shows a player's character (players see it in full). null: an NPC whose players'
+ * view the writer does not have (a GM-only event's, a welcome's).
+ */
+export function publicView(view, players = null) {
+  if (players?.foundry?.flags?.[MODULE_ID]) return players;
+  const own = view?.foundry?.flags?.[MODULE_ID];
+  if (own && (own.limited || !isNpcView(view))) return view;
+  return null;
+}
+
+/** The flags an actor's view makes: the players' view marked so, a removed actor's
+ * mark, or for an NPC whose players' view is not at hand its id and name alone
+ * (`withheld`: its panel draws nothing for a player until a players' view comes). */
+function flagsOf(view, players) {
+  const own = view.foundry.flags[MODULE_ID];
+  if (own.removed) return { ...own };
+  const shown = publicView(view, players);
+  if (shown) return { ...shown.foundry.flags[MODULE_ID], view: "players" };
+  const { common: _common, ...rest } = own;
+  return { ...rest, limited: true, view: "players", withheld: true };
+}
+
+/**
+ * The view whose system paths a mapping writes: the GM's own when the GM chose the
+ * mapping by hand (`chosen`: system data is the actor's data, which Foundry sends to
+ * every client, and the GM asked for the system's sheets to show it), else the
+ * players' view (publicView), so that `auto` never writes there what players may not
+ * see. null: nothing to write.
+ */
+function systemsOf(view, players, chosen) {
+  return chosen ? view : publicView(view, players);
+}
+
+/**
+ * The Actor#update data for one actor view of an event (null: nothing to write),
+ * written by the GM's client. The flags under flags.rollbridge, which every client
+ * receives, hold the players' view of the actor (flagsOf), never the GM's view of an
+ * NPC: `options.players` is the same actor in the event's players' copy. They are
+ * replaced, not merged: `current` is the actor's flags.rollbridge now, and what the
+ * new flags lack is deleted (a removed actor keeps only its id and `removed` mark;
+ * an older module's GM's view goes at the first write). A mapping adds its system
+ * paths (systemsOf: `options.chosen` says the GM chose it by hand), except those
+ * written as status effects (statusChanges).
+ */
+export function actorUpdate(actorView, mapping, current = null, { players = null, chosen = false } = {}) {
+  if (!actorView?.foundry?.flags?.[MODULE_ID]) return null;
+  const flags = flagsOf(actorView, players);
   const update = isPlainObject(current)
-    ? replaceKeys(`flags.${MODULE_ID}`, current, { ...flags })
-    : { [`flags.${MODULE_ID}`]: { ...flags } };
+    ? replaceKeys(`flags.${MODULE_ID}`, current, flags)
+    : { [`flags.${MODULE_ID}`]: flags };
   if (flags.removed) return update;
-  const paths = mapping && mapping !== "none" ? foundry.systems?.[mapping] : null;
+  const source = systemsOf(actorView, players, chosen);
+  const paths = source && mapping && mapping !== "none" ? source.foundry.systems?.[mapping] : null;
   const statuses = STATUS_PATHS[mapping] ?? {};
   for (const [path, value] of Object.entries(paths ?? {})) {
     if (!(path in statuses)) update[path] = value;
@@ -189,11 +318,13 @@ export function actorUpdate(actorView, mapping, current = null) {
   return update;
 }
 
-/** The status effects a mapping sets for one actor view: [{status, active}]. */
-export function statusChanges(actorView, mapping) {
+/** The status effects a mapping sets for one actor view: [{status, active}], from the
+ * same view as its system paths (actorUpdate). */
+export function statusChanges(actorView, mapping, { players = null, chosen = false } = {}) {
   const flags = actorView?.foundry?.flags?.[MODULE_ID];
-  if (!flags || flags.limited || flags.removed) return [];
-  const paths = actorView.foundry.systems?.[mapping] ?? {};
+  if (!flags || flags.removed) return [];
+  const source = systemsOf(actorView, players, chosen);
+  const paths = source?.foundry?.systems?.[mapping] ?? {};
   return Object.entries(STATUS_PATHS[mapping] ?? {})
     .filter(([path]) => path in paths)
     .map(([path, status]) => ({ status, active: Boolean(paths[path]) }));

@@ -30,6 +30,7 @@ import { askGM } from "./relay.mjs";
 import { authoredByGM, followUndoButtons, redrawSettled, redrawUndoButtons } from "./buttons.mjs";
 import { oddsMessage, oddsResult } from "../core/odds.mjs";
 import {
+  ActorViews,
   actorUpdate,
   cardEvent,
   cardPosted,
@@ -39,7 +40,10 @@ import {
   EventCache,
   findActor,
   isOnTable,
+  mappingChosen,
   MODULE_ID,
+  playersActors,
+  publicFlags,
   rollbridgeIdOf,
   shouldPostCard,
   statusChanges,
@@ -153,6 +157,9 @@ export class FoundryClient {
     // the cards' events as this client's own connection received them (its
     // user's language, its audience's view), to draw cards again in it
     this.events = new EventCache();
+    // the latest view of each actor as this client's connection received it, drawn
+    // by the panels (core/state.mjs ActorViews): the GM's full view on the GM's client
+    this.views = new ActorViews();
     // the table's encounter as the server last said ({order, round, turn, current},
     // null: none runs; undefined: not known yet): the welcome's, then each event's
     this.encounter = undefined;
@@ -248,6 +255,11 @@ export class FoundryClient {
         // snapshot, but the GM's welcome still says what undo and redo take: the
         // missed events after it are in it already (their seqs are up to its seq)
         if (welcome.table?.undo_redo) this.undo.reset(welcome.table.undo_redo);
+        // the table's actors as they are now: the panels' live views (a resume's
+        // replayed events are older, and are not taken)
+        this.views.reset(welcome.table?.actors);
+        // an older module's flags (the GM's view of an NPC) go at the writer's connection
+        if (this.writer) this.#enqueue(() => this.#replaceOldFlags(welcome));
         // the requests waiting as of the welcome (a reload's, a reconnect's): a card of one
         // settled meanwhile loses Approve and Reject, one still waiting gets them
         // and, after a snapshot, how the server's log says requests were settled: kept in
@@ -285,6 +297,7 @@ export class FoundryClient {
           this.encounter = event.table_after.encounter ?? null;
         }
         this.#keep(event);
+        if (!info?.replayed) this.views.see(event.actors);
         this.#enqueue(() => this.#handle(event, info));
         // what undo and redo take moved: the cards it moved from and to are drawn again,
         // after the event's own card (drawn with the buttons it has now)
@@ -314,6 +327,7 @@ export class FoundryClient {
   stop() {
     this.connection?.stop();
     this.connection = null;
+    this.views.clear(); // without a connection the panels draw the flags
   }
 
   /** The network or the page came back: reconnect now, or ping now (foundry/network.mjs). */
@@ -832,18 +846,21 @@ export class FoundryClient {
    * the others are written, the event's card is posted, and the GM is told which
    * actors' state Foundry did not take.
    */
-  async #applyActors(views) {
+  async #applyActors(views, players = new Map()) {
     if (!this.writer) return;
     const mapping = this.#mapping();
+    const chosen = mappingChosen(setting("systemMapping"));
     const actors = foundryActors();
     const writes = [];
     for (const view of views ?? []) {
       const actor = findActor(view.id, actors);
       if (!actor) continue;
+      // every client reads the flags: they get the players' view (core/state.mjs)
+      const options = { players: players.get(view.id) ?? null, chosen };
       writes.push({
         actor, name: actor.name ?? view.name ?? view.id,
-        update: () => actorUpdate(view, mapping, actor.flags?.[MODULE_ID] ?? null),
-        statuses: () => this.#setStatuses(actor, statusChanges(view, mapping)),
+        update: () => actorUpdate(view, mapping, actor.flags?.[MODULE_ID] ?? null, options),
+        statuses: () => this.#setStatuses(actor, statusChanges(view, mapping, options)),
       });
     }
     const failed = await writeActors(writes);
@@ -873,8 +890,30 @@ export class FoundryClient {
     await this.#applyActors(welcome.table?.actors);
   }
 
+  /**
+   * The flags an older module wrote (the GM's view, unmarked: core/state.mjs
+   * publicFlags), on any actor of the world, replaced at the writer's connection: an
+   * actor of the welcome's table from its view there (a player's character in full,
+   * an NPC withheld until an event brings its players' view), any other (another
+   * table's) without its common state.
+   */
+  async #replaceOldFlags(welcome) {
+    const table = new Map((welcome.table?.actors ?? []).map((view) => [view?.id, view]));
+    const views = [];
+    for (const actor of foundryActors()) {
+      const flags = actor.flags?.[MODULE_ID];
+      // a synthetic actor's flags inherited from its base actor are written there
+      if (!flags?.actorId || !flags.common || publicFlags(flags) || !isOnTable(actor)) continue;
+      // a removed mark an older module left beside old tracks keeps only the mark
+      const old = flags.removed ? { actorId: flags.actorId, table: flags.table, seq: flags.seq, removed: true } : flags;
+      const view = flags.removed ? null : table.get(flags.actorId);
+      views.push(view ?? { id: flags.actorId, foundry: { flags: { [MODULE_ID]: old }, systems: {} } });
+    }
+    if (views.length) await this.#applyActors(views);
+  }
+
   async #handle(event, { replayed = false } = {}) {
-    await this.#applyActors(event.actors);
+    await this.#applyActors(event.actors, playersActors(event));
     const gmPresent = Boolean(game.users.activeGM);
     // a card already in the world's chat is not posted again: a player's client posted
     // it while no GM was active, or this client did before a reload it resumes from

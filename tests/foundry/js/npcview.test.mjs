@@ -1,0 +1,189 @@
+// What every client may read of an NPC (review 16): Foundry hands every actor —
+// its flags and its system data — to every client, whatever the user's ownership,
+// so the flags.rollbridge the active GM's client writes hold the players' view of
+// each actor (the `players` copy of the GM's event: an NPC limited, its boxes and
+// private numbers left out), never the GM's. The GM's own panels draw the GM's
+// view from its live connection. A system mapping writes an NPC's GM's values only
+// when the GM chose it by hand. An older module's flags (the GM's view) are never
+// drawn and are replaced at the GM's connection. Runs the module's glue against
+// the Foundry stand-in, v12 and v13; a player's client is a second stand-in page
+// given the actor as the GM's client left it (as Foundry would send it).
+
+import assert from "node:assert/strict";
+import { after, test } from "node:test";
+
+import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
+import { FakeWebSocket } from "./fakes.mjs";
+import { panelHtml } from "./panels.mjs";
+import { registerModuleSettings, settle, Standin, world } from "./standin.mjs";
+
+const GM = "standinGM000001";
+const PLAYER = "standinPlr00001";
+const USERS = [{ _id: GM, name: "Gamemaster", isGM: true }, { _id: PLAYER, name: "Player" }];
+const LIMITED = 1; // Foundry's DOCUMENT_OWNERSHIP_LEVELS.LIMITED
+const OWNER = 3;
+
+// What only the GM may read of the guard (sr2: its boxes, its Body in the note).
+const PRIVATE = ["7 boxes", "Body 5", 'data-value="7"'];
+
+const track = (key, value) => ({ key, label: key === "physical" ? "Physical" : "Stun", value, max: 10 });
+const GM_GUARD = {
+  status: "impaired", tracks: [track("physical", 7), track("stun", 2)],
+  conditions: ["Physical: Serious (7 boxes)"], modifier: 3, modifier_note: "+3 TN (Body 5)",
+};
+// the guard as players see it (sr2's player_view: no boxes, "(hidden)" where the note had them)
+const PLAYERS_GUARD = { status: "impaired", tracks: [], conditions: ["Physical: Serious"], modifier: 3, modifier_note: "+3 TN" };
+const TUKAN = { status: "impaired", tracks: [track("physical", 2), track("stun", 0)], conditions: [], modifier: 1, modifier_note: "+1 TN" };
+
+/** An actor view as the server's Foundry adapter sends it (adapters/foundry/actors.py),
+ * with the sr5 mapping's paths when its tracks make them (mappings.py). */
+function view(id, name, common, { controllers = [], limited = false, seq = 1 } = {}) {
+  const value = (key) => common.tracks.find((t) => t.key === key)?.value;
+  const sr5 = value("physical") !== undefined && value("stun") !== undefined
+    ? { sr5: { "system.track.physical.value": value("physical"), "system.track.stun.value": value("stun") } } : {};
+  return {
+    id, name, controllers, common, ...(limited ? { limited: true } : {}),
+    foundry: { flags: { rollbridge: { actorId: id, table: "t1", seq, name, limited, common } }, systems: sr5 },
+  };
+}
+
+/** An `adjusted` event as the GM's connection receives it: the GM's views, and the
+ * players' copy of the same event (FoundryAdapter.public_view). */
+function adjusted(seq, goblinUuid) {
+  const gm = [view("guard", "Guard", GM_GUARD, { seq }), view("tukan", "Tukan", TUKAN, { controllers: ["alice"], seq }),
+    view(goblinUuid, "Goblin A", GM_GUARD, { seq })];
+  const players = [view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq }), view("tukan", "Tukan", TUKAN, { controllers: ["alice"], seq }),
+    view(goblinUuid, "Goblin A", PLAYERS_GUARD, { limited: true, seq })];
+  const event = { type: "event", table: "t1", epoch: 1, seq, kind: "adjusted", data: { actor: "guard" } };
+  return { ...event, actors: gm, players: { ...event, actors: players } };
+}
+
+const sr5 = () => ({ track: { physical: { value: 0 }, stun: { value: 0 } } });
+
+/** A world as `user` (v12 or v13) with the guard (an NPC the player may see LIMITED),
+ * Tukan (the player's) and an unlinked goblin token, each linked or flagged as given. */
+async function table(generation, user, { flags = {}, settings = {} } = {}) {
+  await world({ generation, users: USERS, user, system: "shadowrun5e", settings });
+  await registerModuleSettings();
+  const guard = Standin.addActor({ _id: "fvttGuard0000002", name: "Guard", type: "npc", system: sr5(),
+    ownership: { [PLAYER]: LIMITED }, flags: { rollbridge: flags.guard ?? { actorId: "guard" } } });
+  const tukan = Standin.addActor({ _id: "fvttTukan0000001", name: "Tukan", system: sr5(),
+    ownership: { [PLAYER]: OWNER }, flags: { rollbridge: flags.tukan ?? { actorId: "tukan" } } });
+  const goblin = Standin.addActor({ _id: "fvttGoblin000001", name: "Goblin", type: "npc", system: sr5(), ownership: { [PLAYER]: LIMITED } });
+  const scene = Standin.addScene({ _id: "sceneCave0000001", name: "Cave" });
+  const token = Standin.addToken(scene, { _id: "tokGoblinA000001", name: "Goblin A", actorId: goblin.id, actorLink: false });
+  token.delta._source.flags = { rollbridge: flags.goblin ?? { actorId: token.uuid } };
+  return { guard, tukan, token, other: flags.other ? Standin.addActor({ _id: "fvttOther0000003", name: "Other", flags: { rollbridge: flags.other } }) : null };
+}
+
+let client = null;
+after(() => {
+  client?.stop();
+  Standin.uninstall();
+});
+
+/** The GM's client, started and welcomed with `welcome`'s fields (its table's actors). */
+function gmClient(welcome = {}) {
+  client?.stop();
+  client = new FoundryClient();
+  client.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  const hello = ws.messages().find((m) => m.type === "hello");
+  ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: 0, locale: "en", table: { id: "t1", actors: [] }, ...welcome });
+  return ws;
+}
+
+/** What a player's client (another stand-in page of the same world) draws of the
+ * guard and the goblin, given them as the GM's client left them. */
+async function playerDraws(generation, { guard, token }) {
+  const flags = { guard: structuredClone(guard.flags.rollbridge), goblin: structuredClone(token.delta._source.flags.rollbridge) };
+  client?.stop();
+  const seen = await table(generation, PLAYER, { flags });
+  assert.equal(game.user.isGM, false);
+  assert.ok(seen.guard.testUserPermission(game.user, LIMITED) && !seen.guard.isOwner, "the player may see the guard's sheet, LIMITED");
+  return { guard: panelHtml(seen.guard), goblin: panelHtml(seen.token.actor) };
+}
+
+const holdsNone = (text, what) => {
+  for (const detail of PRIVATE) assert.ok(!text.includes(detail), `${what} holds the GM's "${detail}": ${text}`);
+};
+
+for (const generation of [12, 13]) {
+  test(`v${generation}: a player's client drawing an NPC's panel draws the players' view, never the GM's private values`, async () => {
+    const actors = await table(generation, GM);
+    const ws = gmClient();
+    ws.receive(adjusted(1, actors.token.uuid));
+    await settle(client);
+    // the GM's client draws the GM's view from its live connection
+    const gmPanel = panelHtml(actors.guard, client.views);
+    for (const detail of PRIVATE) assert.ok(gmPanel.includes(detail), `the GM's panel shows "${detail}"`);
+    assert.ok(panelHtml(actors.token.actor, client.views).includes('data-value="7"'));
+    // a second GM, or this one before connecting, draws the flags (checked below: the players' view)
+    const flagsOnly = panelHtml(actors.guard);
+    const written = [["the guard's flags", structuredClone(actors.guard.flags)], ["the goblin's delta", structuredClone(actors.token.delta._source.flags)]];
+    const system = [actors.guard, actors.token.actor, actors.tukan].map((actor) => actor.system.track.physical.value);
+    const tukan = structuredClone(actors.tukan.flags.rollbridge.common);
+    // a player's client
+    const drawn = await playerDraws(generation, actors);
+    holdsNone(drawn.guard, "the player's guard panel");
+    holdsNone(drawn.goblin, "the player's goblin panel");
+    assert.ok(drawn.guard.includes("Physical: Serious") && drawn.guard.includes("+3 TN"), drawn.guard);
+    assert.equal(flagsOnly, drawn.guard, "a GM without the live view draws what the player draws");
+    // every client receives the flags: the players' view alone
+    for (const [what, flags] of written) {
+      holdsNone(JSON.stringify(flags), what);
+      assert.equal(flags.rollbridge.view, "players");
+      assert.equal(flags.rollbridge.limited, true);
+      assert.deepEqual(flags.rollbridge.common, PLAYERS_GUARD);
+    }
+    // the player's character: the players see it in full
+    assert.deepEqual(tukan, TUKAN);
+    // `auto` picked sr5: the system data (every client's too) gets no value the players'
+    // view hides (the guard's and the goblin's boxes), a player's character's in full
+    assert.deepEqual(system, [0, 0, 2]);
+  });
+
+  test(`v${generation}: without the players' view at hand (a snapshot) an NPC's flags hold no state; a mapping the GM chose writes its values`, async () => {
+    const actors = await table(generation, GM, { settings: { "rollbridge.systemMapping": "sr5" } });
+    // a first connection: the welcome's table is a snapshot, in the GM's view only
+    gmClient({ seq: 4, table: { id: "t1", actors: [view("guard", "Guard", GM_GUARD, { seq: 4 }), view("tukan", "Tukan", TUKAN, { controllers: ["alice"], seq: 4 })] } });
+    await settle(client);
+    const flags = actors.guard.flags.rollbridge;
+    holdsNone(JSON.stringify(flags), "the guard's flags");
+    assert.equal(flags.common, undefined, "withheld until an event brings its players' view");
+    assert.deepEqual([flags.withheld, flags.limited, flags.view, flags.name], [true, true, "players", "Guard"]);
+    assert.deepEqual(actors.tukan.flags.rollbridge.common, TUKAN);
+    // sr5 chosen by hand: the GM asked for the system's own sheet to show the NPC's boxes
+    assert.equal(actors.guard.system.track.physical.value, 7);
+    assert.ok(panelHtml(actors.guard, client.views).includes('data-value="7"'), "the GM draws the live view");
+    const drawn = await playerDraws(generation, actors);
+    assert.equal(drawn.guard, "", "the player's client draws nothing of the guard");
+  });
+
+  test(`v${generation}: an upgraded world: an older module's flags (the GM's view) are never drawn, and are replaced at the GM's connection`, async () => {
+    const old = (actorId, table = "t1") => ({ actorId, table, seq: 3, name: "Guard", limited: false, common: structuredClone(GM_GUARD) });
+    const flags = { guard: old("guard"), tukan: { ...old("tukan"), name: "Tukan", common: structuredClone(TUKAN) }, other: old("x", "t0") };
+    // before the GM connects, a player's client draws none of it
+    await table(generation, PLAYER, { flags });
+    assert.equal(panelHtml(game.actors.get("fvttGuard0000002")), "");
+    // the GM's client resumes from its cursor (recovered: no snapshot is written)
+    const actors = await table(generation, GM, { flags, settings: { "rollbridge.cursor": { table: "t1", epoch: 1, seq: 3 } } });
+    const ws = gmClient({ seq: 3, resume: { recovered: true, missed: 0 },
+      table: { id: "t1", actors: [view("guard", "Guard", GM_GUARD, { seq: 3 }), view("tukan", "Tukan", TUKAN, { controllers: ["alice"], seq: 3 })] } });
+    await settle(client);
+    assert.equal(client.connection.stats.recovered, 1, "a recovered resume");
+    for (const actor of [actors.guard, actors.other]) {
+      holdsNone(JSON.stringify(actor.flags), `${actor.name}'s flags`);
+      assert.equal(actor.flags.rollbridge.common, undefined);
+      assert.equal(actor.flags.rollbridge.withheld, true);
+    }
+    assert.equal(actors.other.flags.rollbridge.table, "t0", "another table's actor keeps its link");
+    assert.deepEqual(actors.tukan.flags.rollbridge.common, TUKAN);
+    assert.equal(actors.tukan.flags.rollbridge.view, "players");
+    // the next event brings the guard's players' view: written whole, the withheld mark gone
+    ws.receive(adjusted(4, actors.token.uuid));
+    await settle(client);
+    assert.deepEqual(actors.guard.flags.rollbridge, { actorId: "guard", table: "t1", seq: 4, name: "Guard", limited: true, common: PLAYERS_GUARD, view: "players" });
+  });
+}
