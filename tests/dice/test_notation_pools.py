@@ -112,3 +112,16 @@ def test_the_roll_command_says_it_in_one_line(capsys):
         "dice pools such as '{1d6!!, 1d6!!}kh' are not supported; the same roll is "
         "written '2d6!!kh1 - 6' (at character 1)\n"
     )
+
+
+def test_the_refusal_reads_in_czech(capsys):
+    """ "a pro tuto zde žádný vzorec není" (before, "a tahle tu nemá žádný vzorec":
+    a pool that has no formula, not one "here")."""
+    assert main(["roll", "{1d8x, 1d6x}kh", "--locale", "cs"]) == 1
+    assert capsys.readouterr().err == (
+        "rollbridge: error: invalid_notation: neplatný vzorec kostek '{1d8x, 1d6x}kh': "
+        "sady kostek jako '{1d8x, 1d6x}kh' nejsou podporovány a pro tuto zde žádný vzorec "
+        "není: hoďte každou její kostku jako samostatný vzorec ('1d8x', …), nebo požádejte "
+        "o akci pravidel, která ji hází (u testu s divokou kostkou akci trait pravidel "
+        "wilddie) (na znaku 1)\n"
+    )

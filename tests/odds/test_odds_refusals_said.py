@@ -67,7 +67,7 @@ def test_the_cli_says_so_in_one_line(capsys):
 @pytest.mark.parametrize(
     ("locale", "said"),
     [
-        ("cs", "'2d1000000' může padnout v 1 999 999 různých součtech a přesné šance se "
+        ("cs", "'2d1000000' může dát 1 999 999 různých součtů a přesné šance se "
                "počítají nejvýše pro 1 000 000 (nepřibližují se): zadejte méně kostek "
                "nebo méně stěn"),
         ("de", "'2d1000000' kann 1.999.999 verschiedene Summen ergeben, und exakte Chancen "
