@@ -102,3 +102,30 @@ def test_a_resolution_naming_an_npc_is_the_gms_business(tmp_path, exports):
     # (the guard's own attack, resolved again for a player's guard, differs too)
     judged = [(p["code"], p["seq"]) for p in report["problems"] if p["code"] == "public_on_gm"]
     assert judged == [("public_on_gm", attack["seq"]) for attack in attacks]
+
+
+def test_a_field_added_to_the_frame_does_not_keep_the_stream_from_the_check(tmp_path, exports):
+    """A frame with a field the plain protocol's have not is a dialect's (the Foundry
+    module's ``foundry``), and is not resolved again (``dialect``). Before, its stream
+    was not judged either: a server had only to add such a field to a player's trait
+    test drawn on the GM's stream for the player's export to verify (exit 0)."""
+    lines = exports["player"]
+    trait = _event(lines, "trait")
+    trait["data"]["draws"]["stream"] = "gm"
+    trait["foundry"] = {"rolls": [], "speaker": None}
+    status, report = _verified(tmp_path, lines)
+    assert status == 1
+    assert [(p["code"], p["seq"]) for p in report["problems"]] == [("public_on_gm", trait["seq"])]
+
+
+@pytest.mark.parametrize("who", ["gm", "player"])
+def test_an_honest_log_in_the_foundry_dialect_still_verifies(tmp_path, exports, who):
+    """Every event with the adapter's ``foundry`` field beside it (its data, draws and
+    actors as they were): the NPC's attacks on the GM's stream are the GM's business
+    there too, and nothing is a mismatch."""
+    lines = exports[who]
+    for line in lines[1:]:
+        line["foundry"] = {"rolls": [], "speaker": None}
+    status, report = _verified(tmp_path, lines)
+    assert status == 0 and report["ok"], report["problems"]
+    assert report["unresolved"]["dialect"] > 0
