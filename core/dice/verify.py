@@ -304,6 +304,11 @@ def _absent_runs(low: int, high: int, present: list[int]) -> Iterator[tuple[int,
         low = number + 1
 
 
+#: The kinds of event whose stream is judged by their actor alone
+#: (:meth:`LogVerifier._public_roll`): a roll, a client's draw.
+_DRAWN_FOR = ("roll", "dice.drawn")
+
+
 def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -795,9 +800,10 @@ class LogVerifier:
     def _public_roll(self, entry: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
         """Whether ``entry`` is a roll the server must draw on the public stream: not
         secret, not an approval's, for no actor or one a player controls (the rule of
-        rollbridge.engine.segments.stream_of). An actor the log never showed is not
-        judged."""
-        if entry.get("kind") != "roll" or entry.get("gm_only") or "approved_by" in data:
+        rollbridge.engine.segments.stream_of). A client's draw (``dice.drawn``, the
+        Foundry module's dice for each of its rolls) is judged alike. An actor the log
+        never showed is not judged."""
+        if entry.get("kind") not in _DRAWN_FOR or entry.get("gm_only") or "approved_by" in data:
             return False
         actor = data.get("actor")
         return actor is None or self._controlled.get(actor) is True
