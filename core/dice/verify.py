@@ -294,6 +294,33 @@ def _place(problem: Problem) -> tuple[int, int]:
     return problem.position, problem.seq or 0
 
 
+class _Spans:
+    """Runs of numbers, each added as ``low`` to ``high``: kept sorted and disjoint,
+    merged as they overlap, so that adding one touches only the runs it meets."""
+
+    def __init__(self) -> None:
+        self._lows: list[int] = []
+        self._highs: list[int] = []
+
+    def add(self, low: int, high: int) -> list[tuple[int, int]]:
+        """Add the run ``low`` to ``high``; return its parts no run added before held."""
+        if low > high:
+            return []
+        first = bisect_left(self._highs, low)
+        last, new, at = first, [], low
+        while last < len(self._lows) and self._lows[last] <= high:
+            if self._lows[last] > at:
+                new.append((at, self._lows[last] - 1))
+            at = max(at, self._highs[last] + 1)
+            last += 1
+        if at <= high:
+            new.append((at, high))
+        if last > first:
+            low, high = min(low, self._lows[first]), max(high, self._highs[last - 1])
+        self._lows[first:last], self._highs[first:last] = [low], [high]
+        return new
+
+
 def _absent_runs(low: int, high: int, present: list[int]) -> Iterator[tuple[int, int]]:
     """The runs of the numbers from ``low`` to ``high`` that the sorted, distinct
     ``present`` (all within them) lacks, as (first, last), without counting through
@@ -849,15 +876,19 @@ class LogVerifier:
             held.setdefault(epoch, []).append(seq)
         for seqs in held.values():
             seqs.sort()
+        spanned: dict[int | None, _Spans] = {}
         for position, epoch, before, seq in self._gaps:
             seqs = held.get(epoch, [])
-            inside = seqs[bisect_right(seqs, before) : bisect_left(seqs, seq)]
-            for first, last in _absent_runs(before + 1, seq - 1, inside):
-                if first == last:
-                    said = MISSING_ONE(first=first, seq=seq, before=before)
-                else:
-                    said = MISSING_MANY(first=first, last=last, seq=seq, before=before)
-                self.report.problems.append(Problem(position, seq, "missing", said))
+            # a seq is named once, at the first gap over it: gaps overlap after a
+            # welcome that goes back, and a hostile log's gaps named every run again
+            for low, high in spanned.setdefault(epoch, _Spans()).add(before + 1, seq - 1):
+                inside = seqs[bisect_left(seqs, low) : bisect_right(seqs, high)]
+                for first, last in _absent_runs(low, high, inside):
+                    if first == last:
+                        said = MISSING_ONE(first=first, seq=seq, before=before)
+                    else:
+                        said = MISSING_MANY(first=first, last=last, seq=seq, before=before)
+                    self.report.problems.append(Problem(position, seq, "missing", said))
 
     def _carried(self, seq: int, data: Mapping[str, Any]) -> None:
         """Match the dice each chip's group shows again (:func:`carried_dice`) with the
