@@ -106,6 +106,13 @@ PLAYERS_DICE = say(
     "supply their own dice then (setting player_dice): they were the server's, and not "
     "drawn from the seed",
 )
+# Translators: {seq} is an event number; approval is a table setting's name: keep it.
+UNASKED_APPROVAL = say(
+    "verify.unasked_approval",
+    "seq {seq}: the log says the GM approved it, but the table's setting approval was off "
+    "from the table's first seq up to it, so no request could wait for the GM: an approved "
+    "event's dice are on the GM's stream, where players cannot check them",
+)
 # Translators: {seq} is an event number; an NPC is an actor no player controls.
 PUBLIC_ON_GM = say(
     "verify.public_on_gm",
@@ -619,6 +626,9 @@ class LogVerifier:
         #: Whether the table lets players supply their own dice (setting
         #: ``player_dice``), as the log last showed it; None: not known.
         self._player_dice: bool | None = None
+        #: Whether the table's ``approval`` was on at some time since the log saw the
+        #: table begin (a ``welcome`` at seq 0); None: not known (the log began later).
+        self._approval: bool | None = None
         #: Whether a player controls each actor the log showed, by id, as last shown.
         self._controlled: dict[Any, bool] = {}
 
@@ -705,13 +715,17 @@ class LogVerifier:
         self._enter(epoch)
         resume = welcome.get("resume")
         recovered = isinstance(resume, Mapping) and resume.get("recovered") is True
+        seq = table.get("seq", welcome.get("seq"))
         if not recovered:
             # a resume that recovered shows the table after the missed events that
             # follow it: they are judged by the table as the log last showed it,
             # which they then change as they did at the table
+            if self._approval is not True:
+                # a table at seq 0 had no request before; a later one may have had
+                # one waiting since before the log, though approval is off now
+                self._approval = False if _whole(seq) and seq == 0 else None
             self._settings(table)
             self._actors(table.get("actors"))
-        seq = table.get("seq", welcome.get("seq"))
         if not recovered and _whole(seq):  # a resume that recovered: the missed follow
             self._next = seq + 1
         dice = table.get("dice")
@@ -841,11 +855,15 @@ class LogVerifier:
         settings = table.get("settings") if isinstance(table, Mapping) else None
         if isinstance(settings, Mapping) and "player_dice" in settings:
             self._player_dice = settings["player_dice"] is True
+        if isinstance(settings, Mapping) and settings.get("approval") is True:
+            self._approval = True  # a request held then may be approved after it is off
 
     def _players_dice(self, seq: int, entry: Mapping[str, Any], data: Mapping[str, Any]) -> None:
         """A player's event that says its dice were supplied at a table that did not
         let players supply them is the server's dice passed off as the player's: they
-        would escape the seed's check. (An approved request's dice are the GM's.)"""
+        would escape the seed's check. (An approved request's dice are the GM's.) So
+        is an event said to be approved at a table whose ``approval`` was never on:
+        it would put a player's dice on the GM's stream."""
         by = entry.get("by")
         player = isinstance(by, str) and by.partition(":")[0] == "player"
         if (
@@ -855,6 +873,8 @@ class LogVerifier:
             and "approved_by" not in data
         ):
             self._problem(seq, "players_dice", PLAYERS_DICE(seq=seq))
+        if "approved_by" in data and self._approval is False:
+            self._problem(seq, "unasked_approval", UNASKED_APPROVAL(seq=seq))
         self._settings(entry.get("table_after"))
 
     def _gap(self, seq: int) -> None:
