@@ -12,15 +12,16 @@ the players' check by saying ``gm``.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from rollbridge.dice.verifiable import DiceKey
-from rollbridge.host import PluginHost
-from rollbridge.offline import TableService
-from rollbridge.stores.sqlite import SQLiteStore
-from tests.dice.test_verify_players_dice import GM, PLAYER, _roll, _run, _verified
+from tests.dice.test_verify_players_dice import (
+    GM,
+    PLAYER,
+    _ana_and_guard,
+    _moved_to_gm,
+    _roll,
+    _verified,
+)
 
 pytestmark = pytest.mark.usefixtures("english_without_stores")
 
@@ -31,32 +32,12 @@ def exports(tmp_path) -> dict[str, list[dict]]:
     guard and the GM's secret draw, then a reveal; the GM's and the player's
     exports, as lines."""
 
-    db = tmp_path / "drawn.db"
-    with SQLiteStore(db) as store:
-        host = PluginHost()
-        service = TableService(store, host, dice_key=DiceKey.for_store(store))
-        service.create_table("Drawn", "wilddie", settings={"verifiable": True}, table_id="d")
-        sheets = host.rulesets["wilddie"].example_sheets
-        for actor_id, name, controllers in (("ana", "Ana", ["player"]), ("guard", "Guard", [])):
-            actor = {"id": actor_id, "name": name, "sheet": dict(sheets[name]),
-                     "controllers": controllers}  # fmt: skip
-            service.handle("d", {"type": "actor.create", "id": actor_id, "actor": actor}, GM)
-        draws = [
-            (PLAYER, {"id": "mine", "faces": 20, "number": 1, "actor": "ana", "label": "1d20"}),
-            (GM, {"id": "npc", "faces": 6, "number": 2, "actor": "guard", "label": "2d6"}),
-            (GM, {"id": "hid", "faces": 6, "number": 1, "secret": True, "label": "1d6"}),
-        ]
-        for who, request in draws:
-            service.handle("d", {"type": "draw", **request}, who)
-        service.handle("d", {"type": "dice.reveal", "id": "reveal"}, GM)
-    logs = {}
-    for who in ("gm", "player"):
-        log = tmp_path / f"{who}.jsonl"
-        status, said = _run("table", "export", "d", "--db", str(db), "--as", who,
-                            "--format", "jsonl", "--out", str(log))  # fmt: skip
-        assert status == 0, said
-        logs[who] = [json.loads(line) for line in log.read_text().splitlines()]
-    return logs
+    draws = [
+        (PLAYER, {"id": "mine", "faces": 20, "number": 1, "actor": "ana", "label": "1d20"}),
+        (GM, {"id": "npc", "faces": 6, "number": 2, "actor": "guard", "label": "2d6"}),
+        (GM, {"id": "hid", "faces": 6, "number": 1, "secret": True, "label": "1d6"}),
+    ]
+    return _ana_and_guard(tmp_path, "d", [(w, {"type": "draw", **r}) for w, r in draws])
 
 
 @pytest.mark.parametrize("who", ["gm", "player"])
@@ -72,9 +53,5 @@ def test_the_honest_logs_verify(tmp_path, exports, who):
 
 
 def test_a_players_draw_moved_to_the_gms_stream_is_a_mismatch(tmp_path, exports):
-    lines = exports["player"]
-    mine = _roll(lines, "mine")
-    mine["data"]["draws"]["stream"] = "gm"  # its dice are then the GM's seed's, unchecked
-    status, report = _verified(tmp_path, lines)
-    assert status == 1
-    assert [(p["code"], p["seq"]) for p in report["problems"]] == [("public_on_gm", mine["seq"])]
+    status, problems, _ = _moved_to_gm(tmp_path, exports["player"], "mine")
+    assert (status, problems) == (1, [("public_on_gm", _roll(exports["player"], "mine")["seq"])])
