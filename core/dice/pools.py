@@ -3,11 +3,16 @@
 rollbridge's notation has no pools (docs/dice.md, "Differences from Foundry"), yet
 pools are what players meet: the wild die test of wilddie shows its dice group as
 ``{1d8!!, 1d6!!}kh-2`` and Foundry writes it so. :func:`pool_problem` is the
-parser's refusal of one: a pool of single dice of one kind, each rolled alone or
-compounding (``!!``), then kept high or low, is one dice term here
-(``{1d6!!, 1d6!!}kh-6`` rolls as ``2d6!!kh1 - 6``), and the refusal gives that
-formula; any other pool (dice of different faces, sums, exploding dice, whose added
-dice a keep would reach) has no formula here, and the refusal says what rolls it.
+parser's refusal of one: a pool of single dice of one kind, each rolled alone,
+compounding (``!!``) or exploding (``x``, ``x>=5``), then kept high or low, is one
+dice term here (``{1d6!!, 1d6!!}kh-6`` rolls as ``2d6!!kh1 - 6``), and the refusal
+gives that formula. A pool keeps the totals of its parts, so a single die that
+explodes (Foundry's ``{1d6x, 1d6x}kh``, how Savage Worlds systems write a wild die
+test) totals what a compounding die does: it is written with ``!!``. A pool that
+keeps nothing is the sum of its parts (``{1d8, 1d6}`` is ``(1d8 + 1d6)``). Any other
+pool (dice of different faces kept, sums kept, a die exploding once or on a low
+result, a pool that counts or drops) has no formula here, and the refusal says what
+rolls it.
 """
 
 from __future__ import annotations
@@ -35,8 +40,9 @@ POOL = say(
     "ruleset's action that rolls it (wilddie's trait, for a wild die test)",
 )
 
-#: One die of a pool that a dice term can stand for: ``1d6``, ``d8!!``, ``1d6!!>=5``.
-_SINGLE = re.compile(r"\s*1?d(\d+)(!!(?:>=?\d+)?)?\s*", re.IGNORECASE)
+#: One die of a pool that a dice term can stand for: ``1d6``, ``d8!!``, ``1d6!!>=5``,
+#: ``1d6x``, ``1d10x>=9``: its faces, ``!!`` or ``x``, and that one's condition.
+_SINGLE = re.compile(r"\s*1?d(\d+)(?:(!!|x)(>=?\d+)?)?\s*", re.IGNORECASE)
 #: A pool: its parts, the keep after it (``kh``, ``k2``, ``kl``) and what follows.
 _POOL = re.compile(r"\{([^{}]*)\}(k[hl]?(\d*))?", re.IGNORECASE)
 
@@ -53,10 +59,19 @@ def pool_problem(text: str, index: int, normalised: Callable[[str], str | None])
     parts = match.group(1).split(",")
     singles = [_SINGLE.fullmatch(part) for part in parts]
     first = parts[0].strip() or "1d6"
-    after = text[match.end() : match.end() + 1]
-    if match.group(2) is None or not all(singles) or after.isalnum() or after == "!":
+    before, after = text[index - 1 : index], text[match.end() : match.end() + 1]
+    if before.isalnum() or before == "." or after.isalnum() or after == "!":
+        return POOL(pool=repr(pool), example=repr(first))  # 3{…}: no pool, nor a term
+    if match.group(2) is None:  # nothing kept: the sum of its parts
+        summed = normalised(
+            f"{text[:index]}({' + '.join(p.strip() for p in parts)}){text[match.end() :]}"
+        )
+        if summed is None:
+            return POOL(pool=repr(pool), example=repr(first))
+        return POOL_AS_TERM(pool=repr(pool), instead=repr(summed))
+    if not all(singles):
         return POOL(pool=repr(pool), example=repr(first))
-    kinds = {(one.group(1), one.group(2) or "") for one in singles if one is not None}
+    kinds = {(one.group(1), _compound(one)) for one in singles if one is not None}
     if len(kinds) != 1:
         return POOL(pool=repr(pool), example=repr(first))
     faces, compound = kinds.pop()
@@ -64,3 +79,10 @@ def pool_problem(text: str, index: int, normalised: Callable[[str], str | None])
     keep = ("kh" if keep == "k" else keep) + (match.group(3) or "1")
     instead = f"{text[:index]}{len(parts)}d{faces}{compound}{keep}{text[match.end() :]}"
     return POOL_AS_TERM(pool=repr(pool), instead=repr(normalised(instead) or instead))
+
+
+def _compound(die: re.Match[str]) -> str:
+    """How a term writes a pool's single die that compounds or explodes: ``!!`` and
+    its condition (a die's explosions are in its part, whose total the pool keeps,
+    as a compounding die's are); nothing for a plain die."""
+    return "!!" + (die.group(3) or "") if die.group(2) else ""

@@ -106,6 +106,13 @@ PLAYERS_DICE = say(
     "supply their own dice then (setting player_dice): they were the server's, and not "
     "drawn from the seed",
 )
+# Translators: {seq} is an event number; approval is a table setting's name: keep it.
+UNASKED_APPROVAL = say(
+    "verify.unasked_approval",
+    "seq {seq}: the log says the GM approved it, but the table's setting approval was off "
+    "from the table's first seq up to it, so no request could wait for the GM: an approved "
+    "event's dice are on the GM's stream, where players cannot check them",
+)
 # Translators: {seq} is an event number; an NPC is an actor no player controls.
 PUBLIC_ON_GM = say(
     "verify.public_on_gm",
@@ -294,6 +301,33 @@ def _place(problem: Problem) -> tuple[int, int]:
     return problem.position, problem.seq or 0
 
 
+class _Spans:
+    """Runs of numbers, each added as ``low`` to ``high``: kept sorted and disjoint,
+    merged as they overlap, so that adding one touches only the runs it meets."""
+
+    def __init__(self) -> None:
+        self._lows: list[int] = []
+        self._highs: list[int] = []
+
+    def add(self, low: int, high: int) -> list[tuple[int, int]]:
+        """Add the run ``low`` to ``high``; return its parts no run added before held."""
+        if low > high:
+            return []
+        first = bisect_left(self._highs, low)
+        last, new, at = first, [], low
+        while last < len(self._lows) and self._lows[last] <= high:
+            if self._lows[last] > at:
+                new.append((at, self._lows[last] - 1))
+            at = max(at, self._highs[last] + 1)
+            last += 1
+        if at <= high:
+            new.append((at, high))
+        if last > first:
+            low, high = min(low, self._lows[first]), max(high, self._highs[last - 1])
+        self._lows[first:last], self._highs[first:last] = [low], [high]
+        return new
+
+
 def _absent_runs(low: int, high: int, present: list[int]) -> Iterator[tuple[int, int]]:
     """The runs of the numbers from ``low`` to ``high`` that the sorted, distinct
     ``present`` (all within them) lacks, as (first, last), without counting through
@@ -302,6 +336,11 @@ def _absent_runs(low: int, high: int, present: list[int]) -> Iterator[tuple[int,
         if number > low:
             yield low, number - 1
         low = number + 1
+
+
+#: The kinds of event whose stream is judged by their actor alone
+#: (:meth:`LogVerifier._public_roll`): a roll, a client's draw.
+_DRAWN_FOR = ("roll", "dice.drawn")
 
 
 def _whole(value: Any) -> bool:
@@ -587,6 +626,9 @@ class LogVerifier:
         #: Whether the table lets players supply their own dice (setting
         #: ``player_dice``), as the log last showed it; None: not known.
         self._player_dice: bool | None = None
+        #: Whether the table's ``approval`` was on at some time since the log saw the
+        #: table begin (a ``welcome`` at seq 0); None: not known (the log began later).
+        self._approval: bool | None = None
         #: Whether a player controls each actor the log showed, by id, as last shown.
         self._controlled: dict[Any, bool] = {}
 
@@ -673,13 +715,17 @@ class LogVerifier:
         self._enter(epoch)
         resume = welcome.get("resume")
         recovered = isinstance(resume, Mapping) and resume.get("recovered") is True
+        seq = table.get("seq", welcome.get("seq"))
         if not recovered:
             # a resume that recovered shows the table after the missed events that
             # follow it: they are judged by the table as the log last showed it,
             # which they then change as they did at the table
+            if self._approval is not True:
+                # a table at seq 0 had no request before; a later one may have had
+                # one waiting since before the log, though approval is off now
+                self._approval = False if _whole(seq) and seq == 0 else None
             self._settings(table)
             self._actors(table.get("actors"))
-        seq = table.get("seq", welcome.get("seq"))
         if not recovered and _whole(seq):  # a resume that recovered: the missed follow
             self._next = seq + 1
         dice = table.get("dice")
@@ -795,9 +841,10 @@ class LogVerifier:
     def _public_roll(self, entry: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
         """Whether ``entry`` is a roll the server must draw on the public stream: not
         secret, not an approval's, for no actor or one a player controls (the rule of
-        rollbridge.engine.segments.stream_of). An actor the log never showed is not
-        judged."""
-        if entry.get("kind") != "roll" or entry.get("gm_only") or "approved_by" in data:
+        rollbridge.engine.segments.stream_of). A client's draw (``dice.drawn``, the
+        Foundry module's dice for each of its rolls) is judged alike. An actor the log
+        never showed is not judged."""
+        if entry.get("kind") not in _DRAWN_FOR or entry.get("gm_only") or "approved_by" in data:
             return False
         actor = data.get("actor")
         return actor is None or self._controlled.get(actor) is True
@@ -808,11 +855,15 @@ class LogVerifier:
         settings = table.get("settings") if isinstance(table, Mapping) else None
         if isinstance(settings, Mapping) and "player_dice" in settings:
             self._player_dice = settings["player_dice"] is True
+        if isinstance(settings, Mapping) and settings.get("approval") is True:
+            self._approval = True  # a request held then may be approved after it is off
 
     def _players_dice(self, seq: int, entry: Mapping[str, Any], data: Mapping[str, Any]) -> None:
         """A player's event that says its dice were supplied at a table that did not
         let players supply them is the server's dice passed off as the player's: they
-        would escape the seed's check. (An approved request's dice are the GM's.)"""
+        would escape the seed's check. (An approved request's dice are the GM's.) So
+        is an event said to be approved at a table whose ``approval`` was never on:
+        it would put a player's dice on the GM's stream."""
         by = entry.get("by")
         player = isinstance(by, str) and by.partition(":")[0] == "player"
         if (
@@ -822,6 +873,8 @@ class LogVerifier:
             and "approved_by" not in data
         ):
             self._problem(seq, "players_dice", PLAYERS_DICE(seq=seq))
+        if "approved_by" in data and self._approval is False:
+            self._problem(seq, "unasked_approval", UNASKED_APPROVAL(seq=seq))
         self._settings(entry.get("table_after"))
 
     def _gap(self, seq: int) -> None:
@@ -843,15 +896,19 @@ class LogVerifier:
             held.setdefault(epoch, []).append(seq)
         for seqs in held.values():
             seqs.sort()
+        spanned: dict[int | None, _Spans] = {}
         for position, epoch, before, seq in self._gaps:
             seqs = held.get(epoch, [])
-            inside = seqs[bisect_right(seqs, before) : bisect_left(seqs, seq)]
-            for first, last in _absent_runs(before + 1, seq - 1, inside):
-                if first == last:
-                    said = MISSING_ONE(first=first, seq=seq, before=before)
-                else:
-                    said = MISSING_MANY(first=first, last=last, seq=seq, before=before)
-                self.report.problems.append(Problem(position, seq, "missing", said))
+            # a seq is named once, at the first gap over it: gaps overlap after a
+            # welcome that goes back, and a hostile log's gaps named every run again
+            for low, high in spanned.setdefault(epoch, _Spans()).add(before + 1, seq - 1):
+                inside = seqs[bisect_left(seqs, low) : bisect_right(seqs, high)]
+                for first, last in _absent_runs(low, high, inside):
+                    if first == last:
+                        said = MISSING_ONE(first=first, seq=seq, before=before)
+                    else:
+                        said = MISSING_MANY(first=first, last=last, seq=seq, before=before)
+                    self.report.problems.append(Problem(position, seq, "missing", said))
 
     def _carried(self, seq: int, data: Mapping[str, Any]) -> None:
         """Match the dice each chip's group shows again (:func:`carried_dice`) with the

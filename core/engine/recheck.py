@@ -163,13 +163,16 @@ class ResolutionCheck:
         if self.ruleset is None:
             self.skipped["ruleset"] += 1
             return
-        if not FRAME_FIELDS.issuperset(entry):
-            self.skipped["dialect"] += 1  # an adapter's fields: not this engine's frame
-            return
         draws = data.get("draws")
+        # judged on a dialect's frame too: an adapter adds fields beside the event's
+        # (the Foundry module's "foundry") and keeps its data, draws and actors as they
+        # are, and a field added must not keep a resolution's stream from the check
         if self._public_on_gm(table, entry, data):
             self.problems.append(Problem(position, entry["seq"], "public_on_gm",
                                          PUBLIC_ON_GM(seq=entry["seq"])))  # fmt: skip
+        if not FRAME_FIELDS.issuperset(entry):
+            self.skipped["dialect"] += 1  # an adapter's fields: not this engine's frame
+            return
         if (isinstance(draws, Mapping) and draws.get("withheld")) or any(
             table.limited(a) for a in self._involved(table, entry) if isinstance(a, str)
         ):

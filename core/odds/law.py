@@ -47,8 +47,9 @@ MAX_PAIRS = DEFAULT_BOUNDS.pairs
 MAX_BITS = DEFAULT_BOUNDS.bits
 
 say = Messages("rollbridge")
-# Translators: {formula} is the formula, quoted; {totals} how many different totals
-# it can roll (more than {limit}). Said to a player: what to ask instead ends it.
+# Translators: {formula} is the formula's dice term, quoted ('2d1000000'); {totals}
+# how many different totals it can roll (more than {limit}). Said to a player: what to
+# ask instead ends it.
 TOO_MANY_TOTALS = say(
     "odds.totals_past",
     "{formula} can roll {totals:,} different totals, and exact odds are worked out for "
@@ -117,11 +118,12 @@ def point(value: Value) -> Law:
     return Law({value: 1}, 1)
 
 
-def too_many_totals(text: str, totals: int, limit: int) -> DiceLimitExceeded:
-    """The error for a plain ``NdF`` term of more than ``limit`` totals."""
+def too_many_totals(text: str, term: str, totals: int, limit: int) -> DiceLimitExceeded:
+    """The error for a plain ``NdF`` term of more than ``limit`` totals: it names the
+    term, whose totals they are (those of ``2d1000000 + 1d6`` are others)."""
     return DiceLimitExceeded(
-        TOO_MANY_TOTALS(formula=repr(text), totals=totals, limit=limit),
-        details={"formula": text, "totals": totals, "limit": limit},
+        TOO_MANY_TOTALS(formula=repr(term), totals=totals, limit=limit),
+        details={"formula": text, "term": term, "totals": totals, "limit": limit},
     )
 
 

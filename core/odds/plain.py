@@ -51,7 +51,7 @@ def plain_law(number: int, faces: int, text: str) -> Law:
     bounds = current()
     totals = number * (faces - 1) + 1
     if totals > bounds.totals:
-        raise too_many_totals(text, totals, bounds.totals)
+        raise too_many_totals(text, f"{number}d{faces}", totals, bounds.totals)
     if totals * (faces**number).bit_length() > bounds.plain_bits:
         raise too_large(text, bounds.plain_bits)
     if number == 1:

@@ -8,6 +8,9 @@ and the refusal now gives that formula, and for any other pool what rolls it."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+from itertools import product
+
 import pytest
 
 from rollbridge.cli import main
@@ -25,6 +28,13 @@ pytestmark = pytest.mark.usefixtures("english_without_stores")
         ("{1d20, 1d20}kl + 3", "{1d20, 1d20}kl", "2d20kl1 + 3", 0),
         ("{d6!!,d6!!,d6!!}K2", "{d6!!,d6!!,d6!!}K2", "3d6!!kh2", 0),
         ("2 * {1d10!!>=9, 1d10!!>=9}kh", "{1d10!!>=9, 1d10!!>=9}kh", "2 * 2d10!!>=9kh1", 4),
+        # Foundry's own explosion (Savage Worlds systems write a wild die test so): a
+        # pool keeps its parts' totals, and one die's explosions total as it compounds
+        ("{1d6x, 1d6x}kh-6", "{1d6x, 1d6x}kh", "2d6!!kh1 - 6", 0),
+        ("{1d10x>=9, 1d10X>=9}kh", "{1d10x>=9, 1d10X>=9}kh", "2d10!!>=9kh1", 0),
+        # nothing kept: Foundry sums the parts' totals
+        ("{1d8, 1d6}", "{1d8, 1d6}", "(1d8 + 1d6)", 0),
+        ("{2d6, 1d8x} + 1", "{2d6, 1d8x}", "(2d6 + 1d8x) + 1", 0),
     ],
 )
 def test_a_pool_of_one_kind_of_die_names_the_term_to_type(written, pool, instead, index):
@@ -51,8 +61,9 @@ def test_the_term_rolls_what_the_wild_die_test_rolls():
     [
         ("{1d8!!, 1d6!!}kh-2", "{1d8!!, 1d6!!}kh", "1d8!!"),  # wilddie's d8 test
         ("{2d6, 2d6}kh", "{2d6, 2d6}kh", "2d6"),  # the better of two sums
-        ("{1d6x, 1d6x}kh", "{1d6x, 1d6x}kh", "1d6x"),  # a keep would reach added dice
-        ("{1d6, 1d6}", "{1d6, 1d6}", "1d6"),  # nothing kept: a sum of pool parts
+        ("{1d6xo, 1d6xo}kh", "{1d6xo, 1d6xo}kh", "1d6xo"),  # explodes once: no term's
+        ("3{1d6, 1d6}kh", "{1d6, 1d6}kh", "1d6"),  # not '32d6kh1', a roll of 32 dice
+        ("{1d6, 1d6}cs>=5", "{1d6, 1d6}", "1d6"),  # counts its parts: no term's
     ],
 )
 def test_any_other_pool_says_what_rolls_it(written, pool, example):
@@ -62,8 +73,34 @@ def test_any_other_pool_says_what_rolls_it(written, pool, example):
         f"invalid dice formula {written!r}: dice pools such as {pool!r} are not "
         f"supported, and this one has no formula here: roll each of its dice as a "
         f"formula of its own ({example!r}, …), or ask for the ruleset's action that "
-        f"rolls it (wilddie's trait, for a wild die test) (at character 1)"
+        f"rolls it (wilddie's trait, for a wild die test) (at character "
+        f"{written.index('{') + 1})"
     )
+
+
+def _law(formula: str) -> dict[int, Fraction]:
+    return {
+        o["total"]: Fraction(o["probability"]) for o in distribution(formula).to_dict()["outcomes"]
+    }
+
+
+@pytest.mark.parametrize(
+    ("written", "part", "kept"),
+    [("{1d6!!, 1d6!!}kh-6", "1d6!!", max), ("{1d6x, 1d6x}kh-6", "1d6x", max),
+     ("{1d10x>=9, 1d10x>=9}kl-6", "1d10x>=9", min)],
+)  # fmt: skip
+def test_the_term_to_type_has_the_pools_odds(written, part, kept):
+    """The pool's law, made from its part's odds as a pool keeps its parts' totals,
+    is the law of the formula the refusal says to type (the parts' explosions cut
+    where the term's are)."""
+    with pytest.raises(NotationError) as refused:
+        parse(written)
+    instead = refused.value.message.split("the same roll is written ")[1].split("'")[1]
+    one = _law(part)
+    pool: dict[int, Fraction] = {}
+    for (a, pa), (b, pb) in product(one.items(), repeat=2):
+        pool[kept(a, b) - 6] = pool.get(kept(a, b) - 6, Fraction(0)) + pa * pb
+    assert _law(instead) == pool
 
 
 def test_the_roll_command_says_it_in_one_line(capsys):
@@ -74,4 +111,17 @@ def test_the_roll_command_says_it_in_one_line(capsys):
         "rollbridge: error: invalid_notation: invalid dice formula '{1d6!!, 1d6!!}kh-6': "
         "dice pools such as '{1d6!!, 1d6!!}kh' are not supported; the same roll is "
         "written '2d6!!kh1 - 6' (at character 1)\n"
+    )
+
+
+def test_the_refusal_reads_in_czech(capsys):
+    """ "a pro tuto zde žádný vzorec není" (before, "a tahle tu nemá žádný vzorec":
+    a pool that has no formula, not one "here")."""
+    assert main(["roll", "{1d8x, 1d6x}kh", "--locale", "cs"]) == 1
+    assert capsys.readouterr().err == (
+        "rollbridge: error: invalid_notation: neplatný vzorec kostek '{1d8x, 1d6x}kh': "
+        "sady kostek jako '{1d8x, 1d6x}kh' nejsou podporovány a pro tuto zde žádný vzorec "
+        "není: hoďte každou její kostku jako samostatný vzorec ('1d8x', …), nebo požádejte "
+        "o akci pravidel, která ji hází (u testu s divokou kostkou akci trait pravidel "
+        "wilddie) (na znaku 1)\n"
     )

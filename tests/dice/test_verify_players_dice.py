@@ -76,6 +76,46 @@ def _verified(tmp_path, lines: list[dict]) -> tuple[int, dict]:
     return status, json.loads(said)
 
 
+def _ana_and_guard(tmp_path, table: str, requests: list) -> dict[str, list[dict]]:
+    """A verifiable wilddie table ``table`` with Ana, the player's, and the guard, an
+    NPC, where each of ``requests`` (who, request) is made, then the GM reveals: the
+    GM's and the player's exports, as lines, by view."""
+    db = tmp_path / f"{table}.db"
+    with SQLiteStore(db) as store:
+        host = PluginHost()
+        service = TableService(store, host, dice_key=DiceKey.for_store(store))
+        service.create_table(table, "wilddie", settings={"verifiable": True}, table_id=table)
+        sheets = host.rulesets["wilddie"].example_sheets
+        for actor_id, name, controllers in (("ana", "Ana", ["player"]), ("guard", "Guard", [])):
+            actor = {"id": actor_id, "name": name, "sheet": dict(sheets[name]),
+                     "controllers": controllers}  # fmt: skip
+            service.handle(table, {"type": "actor.create", "id": actor_id, "actor": actor}, GM)
+        for who, request in [*requests, (GM, {"type": "dice.reveal", "id": "reveal"})]:
+            service.handle(table, request, who)
+    return _views(tmp_path, db, table)
+
+
+def _views(tmp_path, db, table: str) -> dict[str, list[dict]]:
+    """Table ``table``'s GM's and player's exports from ``db``, as lines, by view."""
+    logs = {}
+    for who in ("gm", "player"):
+        log = tmp_path / f"{who}.jsonl"
+        status, said = _run("table", "export", table, "--db", str(db), "--as", who,
+                            "--format", "jsonl", "--out", str(log))  # fmt: skip
+        assert status == 0, said
+        logs[who] = [json.loads(line) for line in log.read_text().splitlines()]
+    return logs
+
+
+def _moved_to_gm(tmp_path, lines: list[dict], request: str) -> tuple[int, list, dict]:
+    """The event of ``request`` said to be drawn on the GM's stream (its dice are then
+    the GM's seed's, which players never see): verify's exit status, each problem's
+    (code, seq), and the report."""
+    _roll(lines, request)["data"]["draws"]["stream"] = "gm"
+    status, report = _verified(tmp_path, lines)
+    return status, [(p["code"], p["seq"]) for p in report["problems"]], report
+
+
 def _roll(lines: list[dict], request: str) -> dict:
     return next(line for line in lines if line.get("request") == request)
 

@@ -13,15 +13,9 @@ they do when it is resolved again.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from rollbridge.dice.verifiable import DiceKey
-from rollbridge.host import PluginHost
-from rollbridge.offline import TableService
-from rollbridge.stores.sqlite import SQLiteStore
-from tests.dice.test_verify_players_dice import GM, PLAYER, _run, _verified
+from tests.dice.test_verify_players_dice import GM, PLAYER, _ana_and_guard, _moved_to_gm, _verified
 from tests.dice.test_verify_players_dice import _roll as _event
 
 pytestmark = pytest.mark.usefixtures("english_without_stores")
@@ -32,35 +26,15 @@ def exports(tmp_path) -> dict[str, list[dict]]:
     """A verifiable wilddie table: the player's trait test (public stream), the
     player's attack on the NPC and the GM's attack of the NPC on Ana (GM's stream),
     a reveal; the GM's and the player's exports, as lines."""
-    db = tmp_path / "game.db"
-    with SQLiteStore(db) as store:
-        host = PluginHost()
-        service = TableService(store, host, dice_key=DiceKey.for_store(store))
-        service.create_table("Check", "wilddie", settings={"verifiable": True}, table_id="check")
-        sheets = host.rulesets["wilddie"].example_sheets
-        for actor_id, name, controllers in (("ana", "Ana", ["player"]), ("guard", "Guard", [])):
-            actor = {"id": actor_id, "name": name, "sheet": dict(sheets[name]),
-                     "controllers": controllers}  # fmt: skip
-            service.handle("check", {"type": "actor.create", "id": actor_id, "actor": actor}, GM)
-        requests = [
-            (PLAYER, {"id": "trait", "actor": "ana", "action": "trait",
-                      "params": {"trait": "notice"}}),
-            (PLAYER, {"id": "hit", "actor": "ana", "action": "attack", "targets": ["guard"],
-                      "params": {"mode": "melee"}}),
-            (GM, {"id": "back", "actor": "guard", "action": "attack", "targets": ["ana"],
+    requests = [
+        (PLAYER, {"id": "trait", "actor": "ana", "action": "trait",
+                  "params": {"trait": "notice"}}),
+        (PLAYER, {"id": "hit", "actor": "ana", "action": "attack", "targets": ["guard"],
                   "params": {"mode": "melee"}}),
-        ]  # fmt: skip
-        for who, request in requests:
-            service.handle("check", {"type": "resolve", **request}, who)
-        service.handle("check", {"type": "dice.reveal", "id": "reveal"}, GM)
-    logs = {}
-    for who in ("gm", "player"):
-        log = tmp_path / f"{who}.jsonl"
-        status, said = _run("table", "export", "check", "--db", str(db), "--as", who,
-                            "--format", "jsonl", "--out", str(log))  # fmt: skip
-        assert status == 0, said
-        logs[who] = [json.loads(line) for line in log.read_text().splitlines()]
-    return logs
+        (GM, {"id": "back", "actor": "guard", "action": "attack", "targets": ["ana"],
+              "params": {"mode": "melee"}}),
+    ]  # fmt: skip
+    return _ana_and_guard(tmp_path, "check", [(w, {"type": "resolve", **r}) for w, r in requests])
 
 
 @pytest.mark.parametrize("who", ["gm", "player"])
@@ -75,12 +49,9 @@ def test_the_honest_logs_verify(tmp_path, exports, who):
 
 
 def test_a_players_resolution_moved_to_the_gms_stream_is_a_mismatch(tmp_path, exports):
-    lines = exports["player"]
-    trait = _event(lines, "trait")
-    trait["data"]["draws"]["stream"] = "gm"  # its dice are then the GM's seed's, unchecked
-    status, report = _verified(tmp_path, lines)
-    assert status == 1
-    assert [(p["code"], p["seq"]) for p in report["problems"]] == [("public_on_gm", trait["seq"])]
+    trait = _event(exports["player"], "trait")
+    status, problems, report = _moved_to_gm(tmp_path, exports["player"], "trait")
+    assert (status, problems) == (1, [("public_on_gm", trait["seq"])])
     assert report["problems"][0]["message"] == (
         f"seq {trait['seq']}: a resolution that is not secret, not approved and names no "
         "NPC was drawn on the GM's stream, whose seed players never see: its dice belonged "
@@ -102,3 +73,30 @@ def test_a_resolution_naming_an_npc_is_the_gms_business(tmp_path, exports):
     # (the guard's own attack, resolved again for a player's guard, differs too)
     judged = [(p["code"], p["seq"]) for p in report["problems"] if p["code"] == "public_on_gm"]
     assert judged == [("public_on_gm", attack["seq"]) for attack in attacks]
+
+
+def test_a_field_added_to_the_frame_does_not_keep_the_stream_from_the_check(tmp_path, exports):
+    """A frame with a field the plain protocol's have not is a dialect's (the Foundry
+    module's ``foundry``), and is not resolved again (``dialect``). Before, its stream
+    was not judged either: a server had only to add such a field to a player's trait
+    test drawn on the GM's stream for the player's export to verify (exit 0)."""
+    lines = exports["player"]
+    trait = _event(lines, "trait")
+    trait["data"]["draws"]["stream"] = "gm"
+    trait["foundry"] = {"rolls": [], "speaker": None}
+    status, report = _verified(tmp_path, lines)
+    assert status == 1
+    assert [(p["code"], p["seq"]) for p in report["problems"]] == [("public_on_gm", trait["seq"])]
+
+
+@pytest.mark.parametrize("who", ["gm", "player"])
+def test_an_honest_log_in_the_foundry_dialect_still_verifies(tmp_path, exports, who):
+    """Every event with the adapter's ``foundry`` field beside it (its data, draws and
+    actors as they were): the NPC's attacks on the GM's stream are the GM's business
+    there too, and nothing is a mismatch."""
+    lines = exports[who]
+    for line in lines[1:]:
+        line["foundry"] = {"rolls": [], "speaker": None}
+    status, report = _verified(tmp_path, lines)
+    assert status == 0 and report["ok"], report["problems"]
+    assert report["unresolved"]["dialect"] > 0

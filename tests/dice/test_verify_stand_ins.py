@@ -45,3 +45,18 @@ def test_the_gms_log_has_none(tmp_path, capsys):
     capsys.readouterr()
     assert main(["verify", str(log)]) == 0
     assert "stand-in" not in capsys.readouterr().out
+
+
+def test_the_czech_report_says_it_in_one_sentence(tmp_path, capsys):
+    """Its relative clauses in Czech: "hráč, kterému chybí … nebo který ho najde"
+    (before, "nebo ho najde" went on with the dative "kterému")."""
+    path = tmp_path / "v.db"
+    play(Path(path))
+    log = tmp_path / "player.jsonl"
+    export(capsys, path, "--out", str(log))
+    assert main(["verify", str(log), "--locale", "cs"]) == 0
+    assert (
+        "2 skryté náhrady nelze odlišit od hodu hráče, který server skryl a hodil znovu: "
+        "záznam neříká, o co který hráč žádal, takže hráč, kterému chybí jeho hod nebo "
+        "který ho najde hozený dvakrát, to může ověřit jen v záznamu PJ"
+    ) in capsys.readouterr().out.splitlines()

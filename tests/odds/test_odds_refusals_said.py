@@ -26,7 +26,26 @@ pytestmark = pytest.mark.usefixtures("english_without_stores")
             "'2d1000000' can roll 1,999,999 different totals, and exact odds are worked "
             "out for at most 1,000,000 (they are not approximated): ask for fewer dice or "
             "fewer faces",
-            {"formula": "2d1000000", "totals": 1_999_999, "limit": 1_000_000},
+            {"formula": "2d1000000", "term": "2d1000000", "totals": 1_999_999, "limit": 1_000_000},
+        ),
+        (  # the totals are the term's: '2d1000000 + 1d6' rolls 2,000,004 (review rev16d)
+            "2d1000000 + 1d6",
+            "'2d1000000' can roll 1,999,999 different totals, and exact odds are worked "
+            "out for at most 1,000,000 (they are not approximated): ask for fewer dice or "
+            "fewer faces",
+            {
+                "formula": "2d1000000 + 1d6",
+                "term": "2d1000000",
+                "totals": 1_999_999,
+                "limit": 1_000_000,
+            },
+        ),
+        (  # one past the bound (1d1000000, at it, is worked out)
+            "2d500001",
+            "'2d500001' can roll 1,000,001 different totals, and exact odds are worked "
+            "out for at most 1,000,000 (they are not approximated): ask for fewer dice or "
+            "fewer faces",
+            {"formula": "2d500001", "term": "2d500001", "totals": 1_000_001, "limit": 1_000_000},
         ),
         (
             "1d1000 * 1d1001",
@@ -67,7 +86,7 @@ def test_the_cli_says_so_in_one_line(capsys):
 @pytest.mark.parametrize(
     ("locale", "said"),
     [
-        ("cs", "'2d1000000' může padnout v 1 999 999 různých součtech a přesné šance se "
+        ("cs", "'2d1000000' může dát 1 999 999 různých součtů a přesné šance se "
                "počítají nejvýše pro 1 000 000 (nepřibližují se): zadejte méně kostek "
                "nebo méně stěn"),
         ("de", "'2d1000000' kann 1.999.999 verschiedene Summen ergeben, und exakte Chancen "
