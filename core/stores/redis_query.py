@@ -32,11 +32,11 @@ BAD_VALUE = say(
     "redis.query.bad_value",
     "the URL's {setting} is {value}, not {expected}: correct it in {option}",
 )
-# Translators: {setting} a setting of the URL's query, as it is; {count} how many times
-# it is given (2 or more); redis-py is a name; {option} where the URL is given.
+# Translators: {setting} a setting of the URL's query, as it is; redis-py is a name;
+# {option} where the URL is given.
 TWICE = say(
     "redis.query.twice",
-    "the URL's query gives {setting} {count} times, and redis-py would take the first"
+    "the URL's query gives {setting} more than once, and redis-py would take the first"
     " only: give it once in {option}",
 )
 # Translators: {path} the database after the port, {query} the one of db= in the query;
@@ -120,7 +120,7 @@ def query_problem(query: str, path: str, option: Text | str) -> Text | None:
         if name not in _CHECKS:
             continue
         if len(values) > 1:
-            return TWICE(setting=name, count=len(values), option=option)
+            return TWICE(setting=name, option=option)
         check, expected = _CHECKS[name]
         if not check(values[0]):
             return BAD_VALUE(setting=name, value=repr(values[0]), expected=expected, option=option)
