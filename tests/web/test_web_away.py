@@ -22,6 +22,7 @@ Needs what tests/web/test_web_browser.py needs; skipped without chromium.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import json
 import urllib.request
@@ -65,6 +66,25 @@ async def short_world(tmp_path) -> Any:
         tokens = seed_tables(seed, host)
     store = SQLiteStore(path, retain=3)
     server = Server(store, host, port=0, limits=TEST_LIMITS, dice=lambda: SeededDice(SEED))
+    await server.start()
+    try:
+        yield WebWorld(server, store, tokens)
+    finally:
+        await server.stop()
+        store.close()
+
+
+@pytest.fixture
+async def hasty_world(tmp_path) -> Any:
+    """As ``web_world``, with a hello timeout of one second (``--hello-timeout``): a
+    connection whose hello has not come by then is closed (1008)."""
+    path = tmp_path / "web.db"
+    host = PluginHost()
+    with SQLiteStore(path) as seed:
+        tokens = seed_tables(seed, host)
+    store = SQLiteStore(path)
+    limits = dataclasses.replace(TEST_LIMITS, hello_timeout=1.0)
+    server = Server(store, host, port=0, limits=limits, dice=lambda: SeededDice(SEED))
     await server.start()
     try:
         yield WebWorld(server, store, tokens)
@@ -121,6 +141,25 @@ async def test_a_revoked_link_says_so_and_keeps_nothing(web_world):
     nothing = {"token": None, "lines": None, "forms": None}
     assert result["keptRefused"] == nothing, result["keptRefused"]
     assert result["keptAfter"] == nothing, result["keptAfter"]
+
+
+async def test_a_hello_the_server_did_not_read_in_time_is_no_revoked_link(hasty_world):
+    """The phone's line stalled as it reconnected: the server had not read its hello
+    within the hello timeout and closed the connection with 1008, the code it also
+    closes a revoked token's connection with. The page took that for a revoked link:
+    it said the link no longer works and to ask the GM for a new one, cleared the log,
+    forgot the token and the roll being typed. The server never read the token: the
+    page tries again, and when the line flows it is back at the table, its log and
+    draft as they were and its token kept."""
+    result = await run_case(hasty_world, "helloUnread", script="away.mjs")
+    assert result["logBefore"] > 0, result
+    assert result["status"] != "refused", result
+    assert result["after"] == "connected", result
+    assert result["lines"]["message"] != said("cs", "Message.Revoked"), result["lines"]
+    assert result["lines"]["label"] == "rozepsáno", result["lines"]
+    assert result["log"] >= result["logBefore"], result
+    assert result["kept"]["token"] is not None, result["kept"]
+    assert result["joinShown"] is False, result
 
 
 async def test_a_duplicated_tab_takes_nothing_the_tab_kept(web_world):

@@ -144,6 +144,46 @@ const cases = {
     result.focus = await player.evaluate(() => document.activeElement?.id ?? null);
   },
 
+  /** A Czech player's phone joined with a link, a roll made and another half typed;
+   * its line stalls as it reconnects: the page's frames, its hello first, wait
+   * (`gate.hold`), and the server, which has not read a hello within its hello
+   * timeout (lowered for the test), closes the connection with 1008 — the code it
+   * closes a revoked token's connection with, though it has not read the token.
+   * Then the line flows again. */
+  async helloUnread(browser, result) {
+    const url = `${BASE}/tables/web`;
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
+      TOKENS.web.player, { tap: true });
+    const form = player.locator("form.roll-form");
+    await submitForm(form, { formula: "2d6", label: "před výpadkem" });
+    await form.locator('input[name="label"]').fill("rozepsáno");
+    result.logBefore = await player.locator("#log li").count();
+    step("the line stalls: the page's hello does not reach the server");
+    player.gate.hold = true;
+    const tries = player.gate.attempts;
+    player.gate.drop();
+    // refused (the old page: it took the close for a revoked token), or tried again
+    // after the server's close (a third try: the second's close was not a refusal)
+    await Promise.race([
+      player.waitForSelector('body[data-status="refused"]'),
+      player.gate.until(() => player.gate.attempts >= tries + 3),
+    ]);
+    result.status = await player.evaluate(() => document.body.dataset.status);
+    step("the line flows again");
+    player.gate.held.length = 0; // the frames held went to connections the server closed
+    player.gate.hold = false;
+    await player.evaluate(() => window.dispatchEvent(new Event("online")));
+    await Promise.race([
+      player.waitForSelector('body[data-status="refused"]'),
+      player.waitForSelector('body[data-status="connected"]'),
+    ]);
+    result.after = await player.evaluate(() => document.body.dataset.status);
+    result.lines = await linesOf(player);
+    result.log = await player.locator("#log li").count();
+    result.kept = await keptIn(player, "web");
+    result.joinShown = await player.locator("#join").isVisible();
+  },
+
   /** A player's roll waits for the GM and another is half typed; the tab was hidden
    * once (it kept what it showed) and is shown again; then the tab is duplicated — a
    * window the page opens on its own address stands in for the browser's
