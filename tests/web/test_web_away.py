@@ -34,13 +34,10 @@ import pytest
 from websockets.asyncio.client import connect
 
 from rollbridge.cli import main
-from rollbridge.dice.sources import SeededDice
-from rollbridge.host import PluginHost
-from rollbridge.server import Server, export_http
-from rollbridge.stores.sqlite import SQLiteStore
+from rollbridge.server import export_http
 from rollbridge.tokens import new_admin_token
 from tests.server.conftest import TEST_LIMITS
-from tests.web.conftest import SEED, WebWorld, seed_tables
+from tests.web.conftest import WebWorld, served_world
 from tests.web.test_web_browser import CHROMIUM
 from tests.web.test_web_i18n import catalog
 from tests.web.test_web_phone import run_case
@@ -60,37 +57,16 @@ def said(lang: str, key: str, **data: str) -> str:
 async def short_world(tmp_path) -> Any:
     """As ``web_world``, over a store that keeps three events to resend (``retain``):
     a phone away for more misses what the server can resend."""
-    path = tmp_path / "web.db"
-    host = PluginHost()
-    with SQLiteStore(path) as seed:
-        tokens = seed_tables(seed, host)
-    store = SQLiteStore(path, retain=3)
-    server = Server(store, host, port=0, limits=TEST_LIMITS, dice=lambda: SeededDice(SEED))
-    await server.start()
-    try:
-        yield WebWorld(server, store, tokens)
-    finally:
-        await server.stop()
-        store.close()
+    async with served_world(tmp_path, retain=3) as world:
+        yield world
 
 
 @pytest.fixture
 async def hasty_world(tmp_path) -> Any:
     """As ``web_world``, with a hello timeout of one second (``--hello-timeout``): a
     connection whose hello has not come by then is closed (1008)."""
-    path = tmp_path / "web.db"
-    host = PluginHost()
-    with SQLiteStore(path) as seed:
-        tokens = seed_tables(seed, host)
-    store = SQLiteStore(path)
-    limits = dataclasses.replace(TEST_LIMITS, hello_timeout=1.0)
-    server = Server(store, host, port=0, limits=limits, dice=lambda: SeededDice(SEED))
-    await server.start()
-    try:
-        yield WebWorld(server, store, tokens)
-    finally:
-        await server.stop()
-        store.close()
+    async with served_world(tmp_path, dataclasses.replace(TEST_LIMITS, hello_timeout=1.0)) as world:
+        yield world
 
 
 @pytest.mark.parametrize("case", ["approvedAway", "rejectedAway"])
