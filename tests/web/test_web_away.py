@@ -98,6 +98,25 @@ async def test_an_answer_given_while_the_phone_was_away_is_said(short_world, cas
     assert result["repeats"] == 1, result
 
 
+async def test_an_answer_given_while_the_tab_was_discarded_is_said(short_world):
+    """The player's roll waited for the GM; the phone discarded the hidden tab (it had
+    kept the roll waiting, with its pending id) while the GM approved it and the table
+    went on past what the server keeps. Loaded anew, the page's log from before had
+    lost the approval too, and its roll form and message line said the roll still
+    waited: the page asked the server again only after a reconnect, not after a load,
+    though it had kept the request to ask (docs/web.md said a page loaded anew asks
+    too). It now asks and says the GM's answer."""
+    result = await run_case(short_world, "reloadedAway", script="away.mjs")
+    pending = result["pending"]
+    assert f"({pending})" in result["waiting"]["roll"], result["waiting"]
+    assert result["answer"]["type"] == "result", result["answer"]
+    assert result["left"] is True, result["lines"]
+    seq = str(result["answer"]["seq"])
+    czech = said("cs", "Message.ApprovedAway", seq=seq)
+    assert result["lines"]["roll"] == result["lines"]["message"] == czech, result["lines"]
+    assert result["repeats"] == 1, result
+
+
 async def test_a_revoked_link_says_so_and_keeps_nothing(web_world):
     """The GM revoked a player's token while the player's page was open: the page
     showed the server's refusal and went on keeping, whenever hidden, what it showed

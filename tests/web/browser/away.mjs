@@ -96,6 +96,40 @@ async function away(browser, result, answer) {
   result.german = await linesOf(player);
 }
 
+/** The player's roll waits for the GM; the phone hides the tab (it keeps what it
+ * shows) and discards it (its line goes down: it follows nothing more) while the GM
+ * approves the roll and the table goes on past what the server keeps to resend: the
+ * player comes back to a tab loaded anew (a reload stands in: it takes what the page
+ * kept, as a discarded tab's next load does), whose log from before has lost the
+ * approval too. */
+async function reloadedAway(browser, result) {
+  const url = `${BASE}/tables/approval`;
+  const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
+    TOKENS.approval.player, { tap: true });
+  const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, url, TOKENS.approval.gm);
+  result.pending = await asks(player, "za rohem");
+  result.waiting = await linesOf(player);
+  await hide(player);
+  step("the tab is discarded; the GM approves and plays on");
+  player.gate.open = false;
+  player.gate.drop();
+  result.answer = await gmRequest(gm, "approval", TOKENS.approval.gm,
+    { type: "approve", id: "reload-approve", request: result.pending });
+  for (let index = 0; index < 5; index += 1) {
+    await gmRequest(gm, "approval", TOKENS.approval.gm,
+      { type: "roll", id: `gm-reload-${index}`, formula: "1d6", label: `meanwhile ${index}` });
+  }
+  step("the player comes back: the tab loads anew");
+  player.gate.open = true;
+  player.gate.sent.length = 0;
+  await player.reload();
+  await player.waitForFunction(() => document.body.dataset.status === "connected"
+    && document.body.dataset.history !== undefined);
+  result.left = await lineLeaves(player, result.pending);
+  result.lines = await linesOf(player);
+  result.repeats = player.gate.sent.map((f) => JSON.parse(f)).filter((m) => m.repeat === true).length;
+}
+
 /** The admin API's answer to `method path` with the admin token (RB_ADMIN). */
 async function admin(method, path) {
   const answer = await fetch(`${BASE}${path}`, { method, headers: { Authorization: `Bearer ${env.RB_ADMIN}` } });
@@ -113,6 +147,9 @@ const cases = {
     return away(browser, result,
       (pending) => ({ type: "reject", id: "away-reject", request: pending, reason: "Ne dnes" }));
   },
+
+  /** The GM approves the roll while the phone's tab is discarded. */
+  reloadedAway,
 
   /** A Czech player's phone joined with a link, a roll typed; the tab is hidden (it
    * keeps what it shows) and shown again, hidden again; meanwhile the GM revokes the
