@@ -58,17 +58,18 @@ const keptIn = (page, table) => page.evaluate((t) => Object.fromEntries(["token"
 const lineLeaves = (page, pending) => page.waitForFunction((p) => !document.querySelector("form.roll-form .form-status")
   ?.textContent.includes(`(${p})`), pending).then(() => true, () => false);
 
-/** The player's roll waits for the GM, and the phone is away (its line down) while
- * the GM answers it (`answer`: the request the GM sends) and the table goes on past
- * what the server keeps to resend (its retained log: three events): back, the page
- * gets the table as it is now, and its roll form's line and message line say. */
-async function away(browser, result, answer) {
+/** The player's roll waits for the GM, and the phone is away (its line down; with
+ * `hidden`, its tab hidden first, so it has kept what it shows) while the GM answers
+ * it (`answer`: the request the GM sends) and the table goes on past what the server
+ * keeps to resend (its retained log: three events); the player's page, back online. */
+async function answeredAway(browser, result, answer, { hidden = false } = {}) {
   const url = `${BASE}/tables/approval`;
   const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
     TOKENS.approval.player, { tap: true });
   const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, url, TOKENS.approval.gm);
   result.pending = await asks(player, "za rohem");
   result.waiting = await linesOf(player);
+  if (hidden) await hide(player);
   step("the phone's line goes down; the GM answers and plays on");
   player.gate.open = false;
   player.gate.drop();
@@ -77,8 +78,19 @@ async function away(browser, result, answer) {
     await gmRequest(gm, "approval", TOKENS.approval.gm,
       { type: "roll", id: `gm-on-${index}`, formula: "1d6", label: `meanwhile ${index}` });
   }
-  step("the phone is back");
   player.gate.open = true;
+  return player;
+}
+
+/** The requests `player` sent with `repeat` (those its gate still holds). */
+const repeatsOf = (player) => player.gate.sent.map((f) => JSON.parse(f)).filter((m) => m.repeat === true);
+
+/** The player's roll waits for the GM, and the phone is away while the GM answers
+ * it: back, the page gets the table as it is now, and its roll form's line and
+ * message line say. */
+async function away(browser, result, answer) {
+  const player = await answeredAway(browser, result, answer);
+  step("the phone is back");
   await show(player);
   await player.waitForFunction(() => document.body.dataset.status === "connected"
     && document.querySelector("#log .entry-gap"));
@@ -86,7 +98,7 @@ async function away(browser, result, answer) {
     .map((m) => m.resume ?? null);
   result.left = await lineLeaves(player, result.pending);
   result.lines = await linesOf(player);
-  const repeats = player.gate.sent.map((f) => JSON.parse(f)).filter((m) => m.repeat === true);
+  const repeats = repeatsOf(player);
   result.repeats = repeats.length;
   result.repeated = player.gate.frames.map((f) => JSON.parse(f)).filter((m) => repeats.some((r) => r.id === m.id));
   // and a language's reload says it again, not the wait
@@ -96,38 +108,20 @@ async function away(browser, result, answer) {
   result.german = await linesOf(player);
 }
 
-/** The player's roll waits for the GM; the phone hides the tab (it keeps what it
- * shows) and discards it (its line goes down: it follows nothing more) while the GM
- * approves the roll and the table goes on past what the server keeps to resend: the
- * player comes back to a tab loaded anew (a reload stands in: it takes what the page
- * kept, as a discarded tab's next load does), whose log from before has lost the
- * approval too. */
+/** As `away`, the tab hidden first and discarded while away: the player comes back
+ * to a tab loaded anew (a reload stands in: it takes what the page kept, as a
+ * discarded tab's next load does), whose log from before has lost the approval too. */
 async function reloadedAway(browser, result) {
-  const url = `${BASE}/tables/approval`;
-  const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
-    TOKENS.approval.player, { tap: true });
-  const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, url, TOKENS.approval.gm);
-  result.pending = await asks(player, "za rohem");
-  result.waiting = await linesOf(player);
-  await hide(player);
-  step("the tab is discarded; the GM approves and plays on");
-  player.gate.open = false;
-  player.gate.drop();
-  result.answer = await gmRequest(gm, "approval", TOKENS.approval.gm,
-    { type: "approve", id: "reload-approve", request: result.pending });
-  for (let index = 0; index < 5; index += 1) {
-    await gmRequest(gm, "approval", TOKENS.approval.gm,
-      { type: "roll", id: `gm-reload-${index}`, formula: "1d6", label: `meanwhile ${index}` });
-  }
+  const player = await answeredAway(browser, result,
+    (pending) => ({ type: "approve", id: "reload-approve", request: pending }), { hidden: true });
   step("the player comes back: the tab loads anew");
-  player.gate.open = true;
   player.gate.sent.length = 0;
   await player.reload();
   await player.waitForFunction(() => document.body.dataset.status === "connected"
     && document.body.dataset.history !== undefined);
   result.left = await lineLeaves(player, result.pending);
   result.lines = await linesOf(player);
-  result.repeats = player.gate.sent.map((f) => JSON.parse(f)).filter((m) => m.repeat === true).length;
+  result.repeats = repeatsOf(player).length;
 }
 
 /** The admin API's answer to `method path` with the admin token (RB_ADMIN). */
