@@ -43,9 +43,11 @@ const hide = (page) => page.evaluate(() => {
   document.dispatchEvent(new Event("visibilitychange"));
 });
 
-/** The page shown again. */
+/** The page shown again: the browser's own visibility back (the page is in front).
+ * Held at "visible", it stayed so through a later reload's unloading, whose
+ * visibilitychange then read "visible" and removed what the pagehide had just kept. */
 const show = (page) => page.evaluate(() => {
-  Object.defineProperty(document, "visibilityState", { value: "visible", configurable: true });
+  delete document.visibilityState;
   document.dispatchEvent(new Event("visibilitychange"));
 });
 
