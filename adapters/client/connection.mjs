@@ -19,7 +19,9 @@
 //   or a fresh snapshot (`onSnapshot`) when it cannot; an event after a gap in
 //   seq (or of another epoch) is not handed on: the client reconnects and resumes
 //   from before the gap;
-// - a refused token (close 1008) stops retrying; everything else retries, with a
+// - a refused token (its hello's refusal, or close 1008 once joined) stops
+//   retrying; a 1008 before the hello was answered (the server had not read it
+//   within its hello timeout) and everything else retries, with a
 //   backoff that starts over once a connection has answered a ping, and a hello
 //   unanswered for a ping's time is given up; a hello refused as `rate_limited`
 //   (its address sent too many wrong tokens) waits the server's `retry_after` at
@@ -548,10 +550,15 @@ export class Connection {
     this.socket = null;
     this.#clearTimers();
     if (this.status === "refused" || this.status === "stopped") return;
-    if (code === CLOSE_AUTH) {
+    if (code === CLOSE_AUTH && this.status === "connected") {
       this.#refused({ code: "unauthorized", message: reason || "the server refused the token" });
       return;
     }
+    // 1008 before the hello was answered, and without the hello's refusal (which
+    // comes first, and refuses): the server closed a connection whose hello it had
+    // not read within its hello timeout (docs/protocol.md, close codes) — a line
+    // that stalled, a page frozen as it connected. It never read the token: tried
+    // again, as any close.
     this.stats.drops += 1;
     this.log("warn", `connection closed (${code}${reason ? `: ${reason}` : ""})`);
     this.#retry(undefined, refusal);

@@ -6,7 +6,10 @@ player plays Ana."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +19,7 @@ from rollbridge.engine import Principal
 from rollbridge.host import PluginHost
 from rollbridge.offline import TableService
 from rollbridge.server import Server
+from rollbridge.server.limits import Limits
 from rollbridge.stores.sqlite import SQLiteStore
 from tests.server.conftest import TEST_LIMITS
 from tests.server.httpclient import debug_log  # noqa: F401  (a fixture)
@@ -75,18 +79,30 @@ def seed_tables(store: SQLiteStore, host: PluginHost) -> dict[str, dict[str, str
     return tokens
 
 
-@pytest.fixture
-async def web_world(tmp_path) -> Any:
-    """A server on a free port of 127.0.0.1 over ``web.db`` in tmp, dice seeded with
-    :data:`SEED`; stopped after the test."""
+@asynccontextmanager
+async def served_world(
+    tmp_path: Path, limits: Limits = TEST_LIMITS, **store_options: Any
+) -> AsyncIterator[WebWorld]:
+    """A server on a free port of 127.0.0.1 over ``web.db`` in ``tmp_path``, its
+    tables seeded, dice seeded with :data:`SEED`, under ``limits``, its store opened
+    with ``store_options`` (``retain``); stopped, and its store closed, after."""
     path = tmp_path / "web.db"
     host = PluginHost()
     with SQLiteStore(path) as seed:
         tokens = seed_tables(seed, host)
-    store = SQLiteStore(path)
-    server = Server(store, host, port=0, limits=TEST_LIMITS, dice=lambda: SeededDice(SEED))
+    store = SQLiteStore(path, **store_options)
+    server = Server(store, host, port=0, limits=limits, dice=lambda: SeededDice(SEED))
     await server.start()
     try:
         yield WebWorld(server, store, tokens)
     finally:
         await server.stop()
+        store.close()
+
+
+@pytest.fixture
+async def web_world(tmp_path) -> Any:
+    """A server on a free port of 127.0.0.1 over ``web.db`` in tmp, dice seeded with
+    :data:`SEED`; stopped after the test."""
+    async with served_world(tmp_path) as world:
+        yield world

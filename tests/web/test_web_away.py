@@ -22,6 +22,7 @@ Needs what tests/web/test_web_browser.py needs; skipped without chromium.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import json
 import urllib.request
@@ -33,13 +34,10 @@ import pytest
 from websockets.asyncio.client import connect
 
 from rollbridge.cli import main
-from rollbridge.dice.sources import SeededDice
-from rollbridge.host import PluginHost
-from rollbridge.server import Server, export_http
-from rollbridge.stores.sqlite import SQLiteStore
+from rollbridge.server import export_http
 from rollbridge.tokens import new_admin_token
 from tests.server.conftest import TEST_LIMITS
-from tests.web.conftest import SEED, WebWorld, seed_tables
+from tests.web.conftest import WebWorld, served_world
 from tests.web.test_web_browser import CHROMIUM
 from tests.web.test_web_i18n import catalog
 from tests.web.test_web_phone import run_case
@@ -59,18 +57,16 @@ def said(lang: str, key: str, **data: str) -> str:
 async def short_world(tmp_path) -> Any:
     """As ``web_world``, over a store that keeps three events to resend (``retain``):
     a phone away for more misses what the server can resend."""
-    path = tmp_path / "web.db"
-    host = PluginHost()
-    with SQLiteStore(path) as seed:
-        tokens = seed_tables(seed, host)
-    store = SQLiteStore(path, retain=3)
-    server = Server(store, host, port=0, limits=TEST_LIMITS, dice=lambda: SeededDice(SEED))
-    await server.start()
-    try:
-        yield WebWorld(server, store, tokens)
-    finally:
-        await server.stop()
-        store.close()
+    async with served_world(tmp_path, retain=3) as world:
+        yield world
+
+
+@pytest.fixture
+async def hasty_world(tmp_path) -> Any:
+    """As ``web_world``, with a hello timeout of one second (``--hello-timeout``): a
+    connection whose hello has not come by then is closed (1008)."""
+    async with served_world(tmp_path, dataclasses.replace(TEST_LIMITS, hello_timeout=1.0)) as world:
+        yield world
 
 
 @pytest.mark.parametrize("case", ["approvedAway", "rejectedAway"])
@@ -102,6 +98,25 @@ async def test_an_answer_given_while_the_phone_was_away_is_said(short_world, cas
     assert result["repeats"] == 1, result
 
 
+async def test_an_answer_given_while_the_tab_was_discarded_is_said(short_world):
+    """The player's roll waited for the GM; the phone discarded the hidden tab (it had
+    kept the roll waiting, with its pending id) while the GM approved it and the table
+    went on past what the server keeps. Loaded anew, the page's log from before had
+    lost the approval too, and its roll form and message line said the roll still
+    waited: the page asked the server again only after a reconnect, not after a load,
+    though it had kept the request to ask (docs/web.md said a page loaded anew asks
+    too). It now asks and says the GM's answer."""
+    result = await run_case(short_world, "reloadedAway", script="away.mjs")
+    pending = result["pending"]
+    assert f"({pending})" in result["waiting"]["roll"], result["waiting"]
+    assert result["answer"]["type"] == "result", result["answer"]
+    assert result["left"] is True, result["lines"]
+    seq = str(result["answer"]["seq"])
+    czech = said("cs", "Message.ApprovedAway", seq=seq)
+    assert result["lines"]["roll"] == result["lines"]["message"] == czech, result["lines"]
+    assert result["repeats"] == 1, result
+
+
 async def test_a_revoked_link_says_so_and_keeps_nothing(web_world):
     """The GM revoked a player's token while the player's page was open: the page
     showed the server's refusal and went on keeping, whenever hidden, what it showed
@@ -121,6 +136,25 @@ async def test_a_revoked_link_says_so_and_keeps_nothing(web_world):
     nothing = {"token": None, "lines": None, "forms": None}
     assert result["keptRefused"] == nothing, result["keptRefused"]
     assert result["keptAfter"] == nothing, result["keptAfter"]
+
+
+async def test_a_hello_the_server_did_not_read_in_time_is_no_revoked_link(hasty_world):
+    """The phone's line stalled as it reconnected: the server had not read its hello
+    within the hello timeout and closed the connection with 1008, the code it also
+    closes a revoked token's connection with. The page took that for a revoked link:
+    it said the link no longer works and to ask the GM for a new one, cleared the log,
+    forgot the token and the roll being typed. The server never read the token: the
+    page tries again, and when the line flows it is back at the table, its log and
+    draft as they were and its token kept."""
+    result = await run_case(hasty_world, "helloUnread", script="away.mjs")
+    assert result["logBefore"] > 0, result
+    assert result["status"] != "refused", result
+    assert result["after"] == "connected", result
+    assert result["lines"]["message"] != said("cs", "Message.Revoked"), result["lines"]
+    assert result["lines"]["label"] == "rozepsáno", result["lines"]
+    assert result["log"] >= result["logBefore"], result
+    assert result["kept"]["token"] is not None, result["kept"]
+    assert result["joinShown"] is False, result
 
 
 async def test_a_duplicated_tab_takes_nothing_the_tab_kept(web_world):

@@ -433,8 +433,9 @@ function sayAnswer(key, answer) {
 /**
  * Ask the server what became of this page's requests that waited for the GM when
  * the page could not follow their answers: the connection came back to the table as
- * it is now (what was missed could not be resent: a phone away long on a busy table)
- * or to a table restored from a backup (another epoch). Each is sent again as it was
+ * it is now (what was missed could not be resent: a phone away long on a busy table),
+ * the page was loaded anew (a phone's discarded tab: what it kept says they waited)
+ * or the table was restored from a backup (another epoch). Each is sent again as it was
  * with `repeat` (docs/protocol.md: the server answers it as it answered the request,
  * never runs it): still waiting, approved with its result, rejected with the GM's
  * reason, or not known (`not_remembered`: the backup was taken before it, or it was
@@ -677,9 +678,11 @@ function joined(token, welcome, { first }) {
   acceptedToken = token;
   joinedAs = `${welcome.role}:${welcome.name}`;
   const epoch = welcome.epoch ?? null;
-  // this viewer's requests waiting for the GM, whose answers a snapshot (a resume the
-  // server could not recover) or another epoch (a restore) leaves unknown: asked again
-  const mine = joinedAs === askedOf.identity && (!first || epoch !== askedOf.epoch) ? [...asked] : [];
+  // this viewer's requests waiting for the GM, whose answers a snapshot leaves unknown
+  // — a resume the server could not recover, another epoch (a restore), or a page
+  // loaded anew (a phone's discarded tab, whose log from before holds only the latest
+  // events the server keeps): asked again
+  const mine = joinedAs === askedOf.identity ? [...asked] : [];
   const moved = epoch !== askedOf.epoch;
   if (joinedAs !== askedOf.identity || epoch !== askedOf.epoch) {
     // another identity joined in this tab, or the table was restored (a new epoch)
@@ -715,8 +718,15 @@ function joined(token, welcome, { first }) {
     addEntry(el("li", "entry entry-gap", i18n.localize("ROLLBRIDGE.Web.Message.Gap")));
   }
   formsKey = null;
-  if (first) addHistory(token, welcome).finally(() => restoreLines(true));
-  askAgain(mine, moved);
+  // a page loaded anew asks once the log from before is in: an answer it holds is
+  // said with its result (the server's memory of a reply may name its seq only)
+  const joining = session;
+  if (first) {
+    addHistory(token, welcome).finally(() => {
+      restoreLines(true);
+      if (session === joining) askAgain(mine, moved);
+    });
+  } else askAgain(mine, moved);
   const notice = localeNotice(welcome, locale);
   if (notice) say(notice.message);
   // the join form that had the focus is gone: the table's heading takes it

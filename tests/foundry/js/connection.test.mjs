@@ -527,14 +527,32 @@ test("a reconnect cancels a busy retry: the request is sent once, not twice", ()
   assert.equal(ws.messages().filter((m) => m.id === "r1").length, 1); // and not again
 });
 
-test("a 1008 close without an error reply also stops", () => {
+test("a 1008 close once joined, without an error reply, also stops", () => {
   const { clock, connection } = setup();
   connection.start();
-  FakeWebSocket.last().open();
-  FakeWebSocket.last().drop(1008, "policy");
+  const ws = FakeWebSocket.last();
+  ws.open();
+  welcome(ws);
+  ws.drop(1008, "policy");
   clock.advance(10 * BACKOFF_CAP_MS);
   assert.equal(connection.status, "refused");
   assert.equal(FakeWebSocket.instances.length, 1);
+});
+
+test("a 1008 close before the hello is answered, without its refusal, is tried again", () => {
+  // the server closes a connection whose hello it has not read within its hello
+  // timeout with 1008 (a line that stalled): it never read the token
+  const { clock, connection } = setup();
+  connection.start();
+  FakeWebSocket.last().open();
+  FakeWebSocket.last().drop(1008, "no hello within 10 s");
+  assert.equal(connection.status, "waiting");
+  clock.advance(BACKOFF_CAP_MS);
+  assert.equal(FakeWebSocket.instances.length, 2);
+  const ws = FakeWebSocket.last();
+  ws.open();
+  welcome(ws);
+  assert.equal(connection.status, "connected");
 });
 
 test("stop rejects what is pending and does not reconnect", async () => {

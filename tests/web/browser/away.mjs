@@ -43,9 +43,11 @@ const hide = (page) => page.evaluate(() => {
   document.dispatchEvent(new Event("visibilitychange"));
 });
 
-/** The page shown again. */
+/** The page shown again: the browser's own visibility back (the page is in front).
+ * Held at "visible", it stayed so through a later reload's unloading, whose
+ * visibilitychange then read "visible" and removed what the pagehide had just kept. */
 const show = (page) => page.evaluate(() => {
-  Object.defineProperty(document, "visibilityState", { value: "visible", configurable: true });
+  delete document.visibilityState;
   document.dispatchEvent(new Event("visibilitychange"));
 });
 
@@ -58,17 +60,18 @@ const keptIn = (page, table) => page.evaluate((t) => Object.fromEntries(["token"
 const lineLeaves = (page, pending) => page.waitForFunction((p) => !document.querySelector("form.roll-form .form-status")
   ?.textContent.includes(`(${p})`), pending).then(() => true, () => false);
 
-/** The player's roll waits for the GM, and the phone is away (its line down) while
- * the GM answers it (`answer`: the request the GM sends) and the table goes on past
- * what the server keeps to resend (its retained log: three events): back, the page
- * gets the table as it is now, and its roll form's line and message line say. */
-async function away(browser, result, answer) {
+/** The player's roll waits for the GM, and the phone is away (its line down; with
+ * `hidden`, its tab hidden first, so it has kept what it shows) while the GM answers
+ * it (`answer`: the request the GM sends) and the table goes on past what the server
+ * keeps to resend (its retained log: three events); the player's page, back online. */
+async function answeredAway(browser, result, answer, { hidden = false } = {}) {
   const url = `${BASE}/tables/approval`;
   const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
     TOKENS.approval.player, { tap: true });
   const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, url, TOKENS.approval.gm);
   result.pending = await asks(player, "za rohem");
   result.waiting = await linesOf(player);
+  if (hidden) await hide(player);
   step("the phone's line goes down; the GM answers and plays on");
   player.gate.open = false;
   player.gate.drop();
@@ -77,8 +80,19 @@ async function away(browser, result, answer) {
     await gmRequest(gm, "approval", TOKENS.approval.gm,
       { type: "roll", id: `gm-on-${index}`, formula: "1d6", label: `meanwhile ${index}` });
   }
-  step("the phone is back");
   player.gate.open = true;
+  return player;
+}
+
+/** The requests `player` sent with `repeat` (those its gate still holds). */
+const repeatsOf = (player) => player.gate.sent.map((f) => JSON.parse(f)).filter((m) => m.repeat === true);
+
+/** The player's roll waits for the GM, and the phone is away while the GM answers
+ * it: back, the page gets the table as it is now, and its roll form's line and
+ * message line say. */
+async function away(browser, result, answer) {
+  const player = await answeredAway(browser, result, answer);
+  step("the phone is back");
   await show(player);
   await player.waitForFunction(() => document.body.dataset.status === "connected"
     && document.querySelector("#log .entry-gap"));
@@ -86,7 +100,7 @@ async function away(browser, result, answer) {
     .map((m) => m.resume ?? null);
   result.left = await lineLeaves(player, result.pending);
   result.lines = await linesOf(player);
-  const repeats = player.gate.sent.map((f) => JSON.parse(f)).filter((m) => m.repeat === true);
+  const repeats = repeatsOf(player);
   result.repeats = repeats.length;
   result.repeated = player.gate.frames.map((f) => JSON.parse(f)).filter((m) => repeats.some((r) => r.id === m.id));
   // and a language's reload says it again, not the wait
@@ -94,6 +108,22 @@ async function away(browser, result, answer) {
   await player.waitForFunction(() => document.documentElement.lang === "de"
     && document.body.dataset.status === "connected" && document.body.dataset.history !== undefined);
   result.german = await linesOf(player);
+}
+
+/** As `away`, the tab hidden first and discarded while away: the player comes back
+ * to a tab loaded anew (a reload stands in: it takes what the page kept, as a
+ * discarded tab's next load does), whose log from before has lost the approval too. */
+async function reloadedAway(browser, result) {
+  const player = await answeredAway(browser, result,
+    (pending) => ({ type: "approve", id: "reload-approve", request: pending }), { hidden: true });
+  step("the player comes back: the tab loads anew");
+  player.gate.sent.length = 0;
+  await player.reload();
+  await player.waitForFunction(() => document.body.dataset.status === "connected"
+    && document.body.dataset.history !== undefined);
+  result.left = await lineLeaves(player, result.pending);
+  result.lines = await linesOf(player);
+  result.repeats = repeatsOf(player).length;
 }
 
 /** The admin API's answer to `method path` with the admin token (RB_ADMIN). */
@@ -113,6 +143,9 @@ const cases = {
     return away(browser, result,
       (pending) => ({ type: "reject", id: "away-reject", request: pending, reason: "Ne dnes" }));
   },
+
+  /** The GM approves the roll while the phone's tab is discarded. */
+  reloadedAway,
 
   /** A Czech player's phone joined with a link, a roll typed; the tab is hidden (it
    * keeps what it shows) and shown again, hidden again; meanwhile the GM revokes the
@@ -142,6 +175,46 @@ const cases = {
     await hide(player);
     result.keptAfter = await keptIn(player, "web");
     result.focus = await player.evaluate(() => document.activeElement?.id ?? null);
+  },
+
+  /** A Czech player's phone joined with a link, a roll made and another half typed;
+   * its line stalls as it reconnects: the page's frames, its hello first, wait
+   * (`gate.hold`), and the server, which has not read a hello within its hello
+   * timeout (lowered for the test), closes the connection with 1008 — the code it
+   * closes a revoked token's connection with, though it has not read the token.
+   * Then the line flows again. */
+  async helloUnread(browser, result) {
+    const url = `${BASE}/tables/web`;
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
+      TOKENS.web.player, { tap: true });
+    const form = player.locator("form.roll-form");
+    await submitForm(form, { formula: "2d6", label: "před výpadkem" });
+    await form.locator('input[name="label"]').fill("rozepsáno");
+    result.logBefore = await player.locator("#log li").count();
+    step("the line stalls: the page's hello does not reach the server");
+    player.gate.hold = true;
+    const tries = player.gate.attempts;
+    player.gate.drop();
+    // refused (the old page: it took the close for a revoked token), or tried again
+    // after the server's close (a third try: the second's close was not a refusal)
+    await Promise.race([
+      player.waitForSelector('body[data-status="refused"]'),
+      player.gate.until(() => player.gate.attempts >= tries + 3),
+    ]);
+    result.status = await player.evaluate(() => document.body.dataset.status);
+    step("the line flows again");
+    player.gate.held.length = 0; // the frames held went to connections the server closed
+    player.gate.hold = false;
+    await player.evaluate(() => window.dispatchEvent(new Event("online")));
+    await Promise.race([
+      player.waitForSelector('body[data-status="refused"]'),
+      player.waitForSelector('body[data-status="connected"]'),
+    ]);
+    result.after = await player.evaluate(() => document.body.dataset.status);
+    result.lines = await linesOf(player);
+    result.log = await player.locator("#log li").count();
+    result.kept = await keptIn(player, "web");
+    result.joinShown = await player.locator("#join").isVisible();
   },
 
   /** A player's roll waits for the GM and another is half typed; the tab was hidden
