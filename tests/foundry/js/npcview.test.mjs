@@ -105,6 +105,19 @@ async function playerDraws(generation, { guard, token }) {
   return { guard: panelHtml(seen.guard), goblin: panelHtml(seen.token.actor) };
 }
 
+/** A player's client with its own connection, welcomed with the table's actors as the
+ * server shows them to a player (`actors`, the welcome's seq `seq`). */
+function playerClient(seq, actors) {
+  client?.stop();
+  client = new FoundryClient();
+  client.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  const hello = ws.messages().find((m) => m.type === "hello");
+  ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "player", epoch: 1, seq, locale: "en", table: { id: "t1", actors } });
+  return ws;
+}
+
 const holdsNone = (text, what) => {
   for (const detail of PRIVATE) assert.ok(!text.includes(detail), `${what} holds the GM's "${detail}": ${text}`);
 };
@@ -185,5 +198,29 @@ for (const generation of [12, 13]) {
     ws.receive(adjusted(4, actors.token.uuid));
     await settle(client);
     assert.deepEqual(actors.guard.flags.rollbridge, { actorId: "guard", table: "t1", seq: 4, name: "Guard", limited: true, common: PLAYERS_GUARD, view: "players" });
+  });
+
+  test(`v${generation}: a player's client with its own connection draws the newer of its connection's view and the flags`, async () => {
+    // the guard lightly hurt, as the player's connection last saw it (seq 1)
+    const LIGHT = { ...PLAYERS_GUARD, conditions: ["Physical: Light"], modifier: 1, modifier_note: "+1 TN" };
+    const mine = view("guard", "Guard", LIGHT, { limited: true, seq: 1 });
+    // then the GM's client wrote the guard's players' view of seq 2 (seriously hurt) while
+    // this player's connection was down or slower than Foundry's update of the actor
+    const written = { ...view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 2 }).foundry.flags.rollbridge, view: "players" };
+    const actors = await table(generation, PLAYER, { flags: { guard: written } });
+    const ws = playerClient(1, [mine]);
+    await settle(client);
+    assert.equal(client.views.get("guard").common.conditions[0], "Physical: Light", "the connection's view is the older one");
+    const stale = panelHtml(actors.guard, client.views);
+    assert.ok(stale.includes("Physical: Serious") && !stale.includes("Physical: Light"), `the flags' newer state: ${stale}`);
+    // the player's connection catches up (seq 2) and brings a later event (seq 3): its
+    // view is drawn again
+    const event = (seq, common) => ({ type: "event", table: "t1", epoch: 1, seq, kind: "adjusted", data: { actor: "guard" },
+      actors: [view("guard", "Guard", common, { limited: true, seq })] });
+    ws.receive(event(2, PLAYERS_GUARD));
+    ws.receive(event(3, { ...LIGHT, conditions: ["Physical: Moderate"] }));
+    await settle(client);
+    assert.ok(panelHtml(actors.guard, client.views).includes("Physical: Moderate"));
+    holdsNone(panelHtml(actors.guard, client.views), "the player's guard panel");
   });
 }

@@ -114,8 +114,9 @@ export function publicFlags(flags) {
  * The common state a HUD or sheet panel draws for an actor, or null. `live`
  * (ActorViews) holds the views this client's own connection received: the GM's
  * full view on the GM's client, a player's own on a player's; it is drawn where it
- * has the actor. Else the actor's flags, as every client reads them: only the
- * players' view (publicFlags), never an older module's GM's view.
+ * has the actor, unless the flags are newer (flagsNewer). Else the actor's flags,
+ * as every client reads them: only the players' view (publicFlags), never an older
+ * module's GM's view.
  * @param {any} actor
  * @param {ActorViews | null} [live]
  * @returns {any}
@@ -124,8 +125,17 @@ export function panelCommon(actor, live = null) {
   const flags = panelFlags(actor);
   if (!flags) return null;
   const seen = live?.get(flags.actorId) ?? null;
-  if (seen) return seen.removed ? null : seen.common ?? null;
+  if (seen && !flagsNewer(flags, seen)) return seen.removed ? null : seen.common ?? null;
   return publicFlags(flags) ? flags.common ?? null : null;
+}
+
+/** Whether an actor's flags (the players' view the GM's client wrote) come from a
+ * later event than this client's own view of it: a player's connection that is down
+ * or slower than Foundry's update keeps an older view, which must not be drawn over
+ * the newer state. On the GM's client, which writes the flags from its own events,
+ * they are never newer. */
+function flagsNewer(flags, seen) {
+  return publicFlags(flags) && Number.isInteger(flags.seq) && Number.isInteger(seen.seq) && flags.seq > seen.seq;
 }
 
 /**
@@ -145,11 +155,13 @@ export class ActorViews {
     this.see(actors);
   }
 
-  /** An event's actors: each one's new view, or its removal. */
+  /** An event's actors: each one's new view, or its removal, with the seq the
+   * dialect gives it (its `foundry` flags': the event's, the welcome's). */
   see(actors) {
     for (const view of Array.isArray(actors) ? actors : []) {
       if (!view || typeof view.id !== "string") continue;
-      this.views.set(view.id, view.removed ? { removed: true } : { common: view.common ?? null });
+      const seq = view.foundry?.flags?.[MODULE_ID]?.seq ?? null;
+      this.views.set(view.id, view.removed ? { removed: true, seq } : { common: view.common ?? null, seq });
     }
   }
 
