@@ -164,7 +164,7 @@ for (const generation of [12, 13]) {
     await settle(client);
     const flags = actors.guard.flags.rollbridge;
     holdsNone(JSON.stringify(flags), "the guard's flags");
-    assert.equal(flags.common, undefined, "withheld until an event brings its players' view");
+    assert.equal(flags.common, null, "withheld until an event brings its players' view");
     assert.deepEqual([flags.withheld, flags.limited, flags.view, flags.name], [true, true, "players", "Guard"]);
     assert.deepEqual(actors.tukan.flags.rollbridge.common, TUKAN);
     // sr5 chosen by hand: the GM asked for the system's own sheet to show the NPC's boxes
@@ -188,7 +188,7 @@ for (const generation of [12, 13]) {
     assert.equal(client.connection.stats.recovered, 1, "a recovered resume");
     for (const actor of [actors.guard, actors.other]) {
       holdsNone(JSON.stringify(actor.flags), `${actor.name}'s flags`);
-      assert.equal(actor.flags.rollbridge.common, undefined);
+      assert.equal(actor.flags.rollbridge.common, null);
       assert.equal(actor.flags.rollbridge.withheld, true);
     }
     assert.equal(actors.other.flags.rollbridge.table, "t0", "another table's actor keeps its link");
@@ -222,5 +222,26 @@ for (const generation of [12, 13]) {
     await settle(client);
     assert.ok(panelHtml(actors.guard, client.views).includes("Physical: Moderate"));
     holdsNone(panelHtml(actors.guard, client.views), "the player's guard panel");
+  });
+
+  test(`v${generation}: an unlinked token withheld shows nothing of its base actor's state through its delta`, async () => {
+    const actors = await table(generation, GM);
+    // the goblin tokens' base actor is on the table too, its players' view written
+    const base = game.actors.get("fvttGoblin000001");
+    const DEADLY = { ...PLAYERS_GUARD, conditions: ["Physical: Deadly"] };
+    base._source.flags = { rollbridge: { actorId: "goblin", table: "t1", seq: 1, name: "Goblin", limited: true, view: "players", common: DEADLY } };
+    const ws = gmClient();
+    ws.receive(adjusted(1, actors.token.uuid));
+    await settle(client);
+    assert.ok(panelHtml(actors.token.actor).includes("Physical: Serious"), "the token's own players' view");
+    // a GM-only event changes Goblin A: no players' view at hand, its flags are withheld
+    ws.receive({ type: "event", table: "t1", epoch: 1, seq: 2, kind: "adjusted", gm_only: true, data: { actor: actors.token.uuid },
+      actors: [view(actors.token.uuid, "Goblin A", GM_GUARD, { seq: 2 })] });
+    await settle(client);
+    const flags = actors.token.actor.flags.rollbridge;
+    assert.deepEqual([flags.actorId, flags.seq, flags.withheld], [actors.token.uuid, 2, true]);
+    // Foundry applies the delta over the base actor: a key the delta lacks shows the base's
+    assert.equal(panelHtml(actors.token.actor), "", "a client without the live view draws nothing of Goblin A");
+    assert.ok(panelHtml(base).includes("Physical: Deadly"), "the base actor keeps its own state");
   });
 }

@@ -282,14 +282,15 @@ export function publicView(view, players = null) {
 
 /** The flags an actor's view makes: the players' view marked so, a removed actor's
  * mark, or for an NPC whose players' view is not at hand its id and name alone
- * (`withheld`: its panel draws nothing for a player until a players' view comes). */
+ * (`withheld`: its panel draws nothing for a player until a players' view comes).
+ * A withheld actor's `common` is null, not deleted: an unlinked token's flags are its
+ * delta's over its base actor's, and a key the delta lacks shows the base's. */
 function flagsOf(view, players) {
   const own = view.foundry.flags[MODULE_ID];
   if (own.removed) return { ...own };
   const shown = publicView(view, players);
   if (shown) return { ...shown.foundry.flags[MODULE_ID], view: "players" };
-  const { common: _common, ...rest } = own;
-  return { ...rest, limited: true, view: "players", withheld: true };
+  return { ...own, common: null, limited: true, view: "players", withheld: true };
 }
 
 /**
