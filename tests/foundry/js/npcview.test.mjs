@@ -15,7 +15,7 @@ import { after, test } from "node:test";
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { FakeWebSocket } from "./fakes.mjs";
 import { panelHtml } from "./panels.mjs";
-import { registerModuleSettings, settle, Standin, world } from "./standin.mjs";
+import { registerModuleSettings, rollEvent, settle, Standin, world } from "./standin.mjs";
 
 const GM = "standinGM000001";
 const PLAYER = "standinPlr00001";
@@ -225,23 +225,43 @@ for (const generation of [12, 13]) {
   });
 
   test(`v${generation}: an unlinked token withheld shows nothing of its base actor's state through its delta`, async () => {
-    const actors = await table(generation, GM);
-    // the goblin tokens' base actor is on the table too, its players' view written
-    const base = game.actors.get("fvttGoblin000001");
+    // Goblin A's delta holds its players' view; its base actor is on the table too
+    const flags = (actorId, name, common, seq) => ({ actorId, table: "t1", seq, name, limited: true, view: "players", common });
     const DEADLY = { ...PLAYERS_GUARD, conditions: ["Physical: Deadly"] };
-    base._source.flags = { rollbridge: { actorId: "goblin", table: "t1", seq: 1, name: "Goblin", limited: true, view: "players", common: DEADLY } };
-    const ws = gmClient();
-    ws.receive(adjusted(1, actors.token.uuid));
-    await settle(client);
+    const goblinUuid = "Scene.sceneCave0000001.Token.tokGoblinA000001";
+    const actors = await table(generation, GM, { flags: { goblin: flags(goblinUuid, "Goblin A", PLAYERS_GUARD, 1) } });
+    const base = game.actors.get("fvttGoblin000001");
+    base._source.flags = { rollbridge: flags("goblin", "Goblin", DEADLY, 1) };
+    assert.equal(actors.token.uuid, goblinUuid);
     assert.ok(panelHtml(actors.token.actor).includes("Physical: Serious"), "the token's own players' view");
-    // a GM-only event changes Goblin A: no players' view at hand, its flags are withheld
-    ws.receive({ type: "event", table: "t1", epoch: 1, seq: 2, kind: "adjusted", gm_only: true, data: { actor: actors.token.uuid },
-      actors: [view(actors.token.uuid, "Goblin A", GM_GUARD, { seq: 2 })] });
+    // a snapshot (the GM's view only) has no players' view of Goblin A: it is withheld
+    gmClient({ seq: 4, table: { id: "t1", actors: [view(goblinUuid, "Goblin A", GM_GUARD, { seq: 4 })] } });
     await settle(client);
-    const flags = actors.token.actor.flags.rollbridge;
-    assert.deepEqual([flags.actorId, flags.seq, flags.withheld], [actors.token.uuid, 2, true]);
+    const written = actors.token.actor.flags.rollbridge;
+    assert.deepEqual([written.actorId, written.seq, written.withheld], [goblinUuid, 4, true]);
     // Foundry applies the delta over the base actor: a key the delta lacks shows the base's
     assert.equal(panelHtml(actors.token.actor), "", "a client without the live view draws nothing of Goblin A");
     assert.ok(panelHtml(base).includes("Physical: Deadly"), "the base actor keeps its own state");
+  });
+
+  test(`v${generation}: a GM-only event's actors are written from the hidden event players receive, its card GM-only`, async () => {
+    const actors = await table(generation, GM);
+    const ws = gmClient();
+    ws.receive(adjusted(1, actors.token.uuid));
+    await settle(client);
+    // the GM's secret roll hit the guard: the GM's frame carries, as `players`, the
+    // `hidden` event players are sent (FoundryAdapter.public_view), with the guard's view
+    const secret = { ...rollEvent(2, { gmOnly: true }), actors: [view("guard", "Guard", GM_GUARD, { seq: 2 })] };
+    const hidden = { type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 2,
+      actors: [view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 2 })] };
+    ws.receive({ ...secret, players: hidden });
+    await settle(client);
+    assert.deepEqual(actors.guard.flags.rollbridge, { actorId: "guard", table: "t1", seq: 2, name: "Guard", limited: true, common: PLAYERS_GUARD, view: "players" });
+    assert.ok(panelHtml(actors.guard, client.views).includes('data-value="7"'), "the GM draws its own view");
+    // the card is the GM's, whispered to the GMs: nothing of it is drawn from `players`
+    const card = Standin.log.messages.find((m) => m.flags.rollbridge?.seq === 2);
+    assert.ok(card, "the secret roll's card");
+    assert.equal(card.flags.rollbridge.view, "gm");
+    assert.deepEqual(card.whisper, [GM]);
   });
 }

@@ -254,8 +254,9 @@ export function isNpcView(view) {
 
 /**
  * The players' view of each actor of an event, from the `players` copy a GM's frame
- * carries (the same event as a player is sent it): rollbridge id → actor view; an
- * empty map when the frame has none (a GM-only event, a welcome, another server).
+ * carries (the same event as a player is sent it; of a GM-only event, the `hidden`
+ * event players receive, with their views of its actors): rollbridge id → actor
+ * view; an empty map when the frame has none (a welcome, another server).
  * @returns {Map<string, any>}
  */
 export function playersActors(event) {
@@ -271,7 +272,7 @@ export function playersActors(event) {
  * `players` is the same actor in the event's players' copy, when there is one; else
  * the writer's own view serves when it is a players' view already (limited) or
  * shows a player's character (players see it in full). null: an NPC whose players'
- * view the writer does not have (a GM-only event's, a welcome's).
+ * view the writer does not have (a welcome's, an older server's GM-only event's).
  */
 export function publicView(view, players = null) {
   if (players?.foundry?.flags?.[MODULE_ID]) return players;
