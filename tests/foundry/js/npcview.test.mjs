@@ -82,8 +82,9 @@ after(() => {
   Standin.uninstall();
 });
 
-/** The GM's client, started and welcomed with `welcome`'s fields (its table's actors). */
-function gmClient(welcome = {}) {
+/** This world's client, started and welcomed with `welcome`'s fields (its role, its
+ * table's actors): the GM's unless the welcome says otherwise. */
+function welcomedClient(welcome = {}) {
   client?.stop();
   client = new FoundryClient();
   client.start();
@@ -105,19 +106,6 @@ async function playerDraws(generation, { guard, token }) {
   return { guard: panelHtml(seen.guard), goblin: panelHtml(seen.token.actor) };
 }
 
-/** A player's client with its own connection, welcomed with the table's actors as the
- * server shows them to a player (`actors`, the welcome's seq `seq`). */
-function playerClient(seq, actors) {
-  client?.stop();
-  client = new FoundryClient();
-  client.start();
-  const ws = FakeWebSocket.last();
-  ws.open();
-  const hello = ws.messages().find((m) => m.type === "hello");
-  ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "player", epoch: 1, seq, locale: "en", table: { id: "t1", actors } });
-  return ws;
-}
-
 const holdsNone = (text, what) => {
   for (const detail of PRIVATE) assert.ok(!text.includes(detail), `${what} holds the GM's "${detail}": ${text}`);
 };
@@ -125,7 +113,7 @@ const holdsNone = (text, what) => {
 for (const generation of [12, 13]) {
   test(`v${generation}: a player's client drawing an NPC's panel draws the players' view, never the GM's private values`, async () => {
     const actors = await table(generation, GM);
-    const ws = gmClient();
+    const ws = welcomedClient();
     ws.receive(adjusted(1, actors.token.uuid));
     await settle(client);
     // the GM's client draws the GM's view from its live connection
@@ -160,7 +148,7 @@ for (const generation of [12, 13]) {
   test(`v${generation}: without the players' view at hand (a snapshot) an NPC's flags hold no state; a mapping the GM chose writes its values`, async () => {
     const actors = await table(generation, GM, { settings: { "rollbridge.systemMapping": "sr5" } });
     // a first connection: the welcome's table is a snapshot, in the GM's view only
-    gmClient({ seq: 4, table: { id: "t1", actors: [view("guard", "Guard", GM_GUARD, { seq: 4 }), view("tukan", "Tukan", TUKAN, { controllers: ["alice"], seq: 4 })] } });
+    welcomedClient({ seq: 4, table: { id: "t1", actors: [view("guard", "Guard", GM_GUARD, { seq: 4 }), view("tukan", "Tukan", TUKAN, { controllers: ["alice"], seq: 4 })] } });
     await settle(client);
     const flags = actors.guard.flags.rollbridge;
     holdsNone(JSON.stringify(flags), "the guard's flags");
@@ -182,7 +170,7 @@ for (const generation of [12, 13]) {
     assert.equal(panelHtml(game.actors.get("fvttGuard0000002")), "");
     // the GM's client resumes from its cursor (recovered: no snapshot is written)
     const actors = await table(generation, GM, { flags, settings: { "rollbridge.cursor": { table: "t1", epoch: 1, seq: 3 } } });
-    const ws = gmClient({ seq: 3, resume: { recovered: true, missed: 0 },
+    const ws = welcomedClient({ seq: 3, resume: { recovered: true, missed: 0 },
       table: { id: "t1", actors: [view("guard", "Guard", GM_GUARD, { seq: 3 }), view("tukan", "Tukan", TUKAN, { controllers: ["alice"], seq: 3 })] } });
     await settle(client);
     assert.equal(client.connection.stats.recovered, 1, "a recovered resume");
@@ -208,7 +196,8 @@ for (const generation of [12, 13]) {
     // this player's connection was down or slower than Foundry's update of the actor
     const written = { ...view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 2 }).foundry.flags.rollbridge, view: "players" };
     const actors = await table(generation, PLAYER, { flags: { guard: written } });
-    const ws = playerClient(1, [mine]);
+    // a player's client with its own connection, the guard as the server shows it to players
+    const ws = welcomedClient({ role: "player", seq: 1, table: { id: "t1", actors: [mine] } });
     await settle(client);
     assert.equal(client.views.get("guard").common.conditions[0], "Physical: Light", "the connection's view is the older one");
     const stale = panelHtml(actors.guard, client.views);
@@ -235,7 +224,7 @@ for (const generation of [12, 13]) {
     assert.equal(actors.token.uuid, goblinUuid);
     assert.ok(panelHtml(actors.token.actor).includes("Physical: Serious"), "the token's own players' view");
     // a snapshot (the GM's view only) has no players' view of Goblin A: it is withheld
-    gmClient({ seq: 4, table: { id: "t1", actors: [view(goblinUuid, "Goblin A", GM_GUARD, { seq: 4 })] } });
+    welcomedClient({ seq: 4, table: { id: "t1", actors: [view(goblinUuid, "Goblin A", GM_GUARD, { seq: 4 })] } });
     await settle(client);
     const written = actors.token.actor.flags.rollbridge;
     assert.deepEqual([written.actorId, written.seq, written.withheld], [goblinUuid, 4, true]);
@@ -246,7 +235,7 @@ for (const generation of [12, 13]) {
 
   test(`v${generation}: a GM-only event's actors are written from the hidden event players receive, its card GM-only`, async () => {
     const actors = await table(generation, GM);
-    const ws = gmClient();
+    const ws = welcomedClient();
     ws.receive(adjusted(1, actors.token.uuid));
     await settle(client);
     // the GM's secret roll hit the guard: the GM's frame carries, as `players`, the
