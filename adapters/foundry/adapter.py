@@ -16,6 +16,8 @@ __all__ = ["ACTOR_KINDS", "FoundryAdapter"]
 #: The event kinds that change actors: the module writes their actors' flags from the
 #: ``players`` copy (docs/foundry.md, "What every client may read of an actor").
 ACTOR_KINDS = ("actor.created", "actor.updated", "actor.removed", "adjusted", "undo", "redo")
+#: A GM-only event as players receive it: of one that changed actors, their views.
+HIDDEN = "hidden"
 
 
 class FoundryAdapter(Adapter):
@@ -30,7 +32,10 @@ class FoundryAdapter(Adapter):
     fields). The GM's client writes the world's chat cards and the actors' flags,
     which Foundry hands to every client: it posts a public card from ``players``,
     and writes each actor's flags from its view there, so neither holds what the
-    players' view leaves out (an NPC's armour, boxes, pool, hidden numbers).
+    players' view leaves out (an NPC's armour, boxes, pool, hidden numbers). The
+    GM's frame of a GM-only event that changed actors carries as ``players`` the
+    ``hidden`` event players are sent, with their views of those actors: the module
+    writes the actors' flags from it and posts no card from it.
     Results do not carry it; the module writes from events only."""
 
     id: ClassVar[str] = "foundry"
@@ -38,7 +43,7 @@ class FoundryAdapter(Adapter):
     version: ClassVar[str] = __version__
     #: The event kinds whose GM frames carry the players' view (core/protocol/members.py).
     public_view: ClassVar[frozenset[str]] = frozenset(
-        ("roll", "resolution", "encounter.started", "encounter.turn", *ACTOR_KINDS)
+        ("roll", "resolution", "encounter.started", "encounter.turn", *ACTOR_KINDS, HIDDEN)
     )
 
     def inbound(self, message: Mapping[str, Any]) -> dict[str, Any]:

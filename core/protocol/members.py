@@ -81,7 +81,10 @@ class Delivery:
 
     An adapter whose ``public_view`` asks for it (True, or the event kinds) gets,
     in the GM's ``event`` frame of an event that is not GM-only, the players' view
-    too: ``players``, the frame a player in the GM's locale is sent."""
+    too: ``players``, the frame a player in the GM's locale is sent. Of a GM-only
+    event that changed actors it gets it when ``public_view`` is True or holds
+    ``hidden``: the ``hidden`` event players are sent, with their views of those
+    actors."""
 
     table: Table
     event: Event
@@ -130,11 +133,15 @@ class Delivery:
     def _public_view_for(self, adapter: Adapter) -> bool:
         """Whether the GM's frames of this event through ``adapter`` carry the
         players' view too: its ``public_view`` (True, or the event kinds) asks for
-        it, and the event is not GM-only."""
+        it — for a GM-only event, one that changed actors, by the kind players
+        receive it as (``hidden``)."""
         wanted = getattr(adapter, "public_view", None)
-        if not wanted or self.event.gm_only:
+        if not wanted:
             return False
-        return wanted is True or self.event.kind in wanted
+        kind = "hidden" if self.event.gm_only else self.event.kind
+        if self.event.gm_only and not self.event.changes:
+            return False
+        return wanted is True or kind in wanted
 
 
 def result_frame(

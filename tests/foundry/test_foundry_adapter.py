@@ -694,16 +694,19 @@ async def test_a_foundry_gms_event_carries_what_each_player_receives_of_it(live)
         assert "target" not in resistance["options"]["rollbridge"]
         assert not any("cs" in m for t in resistance["terms"] for m in t.get("modifiers", ()))
         # the events that change actors carry it too (the module writes the actors'
-        # flags from it); a GM-only event does not
+        # flags from it); a GM-only one that changed actors, as the `hidden` event
+        # players receive (their views of those actors), never its dice or texts
         for other in gm_client.events:
             if other["seq"] == seq:
                 continue
-            if other.get("gm_only"):
-                assert "players" not in other, other["kind"]
-                continue
-            assert other["kind"] in ("actor.created", "adjusted"), other["kind"]
             (received,) = [e for e in players[locale].events if e["seq"] == other["seq"]]
             assert other["players"] == received, other["kind"]
+            if other.get("gm_only"):
+                shown = {"type", "table", "kind", "epoch", "seq", "actors"}
+                assert received["kind"] == "hidden" and set(received) == shown, received
+                assert "rolls" not in received.get("foundry", {})
+            else:
+                assert other["kind"] in ("actor.created", "adjusted"), other["kind"]
             for gm_actor, seen in zip(other["actors"], received["actors"], strict=True):
                 if gm_actor["id"] != "fvttGuard0000002":
                     assert seen["common"] == gm_actor["common"], "a player's character in full"
@@ -716,6 +719,11 @@ async def test_a_foundry_gms_event_carries_what_each_player_receives_of_it(live)
     for player in players.values():
         (hidden,) = [e for e in player.events if e["seq"] == secret["seq"]]
         assert hidden["kind"] == "hidden"
+    # the secret attack hit the guard: the GM's frame carries the guard as players see it
+    (frame,) = [e for e in gm.events if e["seq"] == secret["seq"]]
+    (guard,) = [a for a in frame["players"]["actors"] if a["id"] == "fvttGuard0000002"]
+    assert guard["limited"] is True and guard["common"]["tracks"] == []
+    assert guard["foundry"]["flags"]["rollbridge"]["seq"] == secret["seq"]
 
 
 async def test_only_a_foundry_gm_is_sent_the_players_view(live):

@@ -15,7 +15,7 @@ import { after, test } from "node:test";
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { FakeWebSocket } from "./fakes.mjs";
 import { panelHtml } from "./panels.mjs";
-import { registerModuleSettings, settle, Standin, world } from "./standin.mjs";
+import { registerModuleSettings, rollEvent, settle, Standin, world } from "./standin.mjs";
 
 const GM = "standinGM000001";
 const PLAYER = "standinPlr00001";
@@ -82,8 +82,9 @@ after(() => {
   Standin.uninstall();
 });
 
-/** The GM's client, started and welcomed with `welcome`'s fields (its table's actors). */
-function gmClient(welcome = {}) {
+/** This world's client, started and welcomed with `welcome`'s fields (its role, its
+ * table's actors): the GM's unless the welcome says otherwise. */
+function welcomedClient(welcome = {}) {
   client?.stop();
   client = new FoundryClient();
   client.start();
@@ -112,7 +113,7 @@ const holdsNone = (text, what) => {
 for (const generation of [12, 13]) {
   test(`v${generation}: a player's client drawing an NPC's panel draws the players' view, never the GM's private values`, async () => {
     const actors = await table(generation, GM);
-    const ws = gmClient();
+    const ws = welcomedClient();
     ws.receive(adjusted(1, actors.token.uuid));
     await settle(client);
     // the GM's client draws the GM's view from its live connection
@@ -147,11 +148,11 @@ for (const generation of [12, 13]) {
   test(`v${generation}: without the players' view at hand (a snapshot) an NPC's flags hold no state; a mapping the GM chose writes its values`, async () => {
     const actors = await table(generation, GM, { settings: { "rollbridge.systemMapping": "sr5" } });
     // a first connection: the welcome's table is a snapshot, in the GM's view only
-    gmClient({ seq: 4, table: { id: "t1", actors: [view("guard", "Guard", GM_GUARD, { seq: 4 }), view("tukan", "Tukan", TUKAN, { controllers: ["alice"], seq: 4 })] } });
+    welcomedClient({ seq: 4, table: { id: "t1", actors: [view("guard", "Guard", GM_GUARD, { seq: 4 }), view("tukan", "Tukan", TUKAN, { controllers: ["alice"], seq: 4 })] } });
     await settle(client);
     const flags = actors.guard.flags.rollbridge;
     holdsNone(JSON.stringify(flags), "the guard's flags");
-    assert.equal(flags.common, undefined, "withheld until an event brings its players' view");
+    assert.equal(flags.common, null, "withheld until an event brings its players' view");
     assert.deepEqual([flags.withheld, flags.limited, flags.view, flags.name], [true, true, "players", "Guard"]);
     assert.deepEqual(actors.tukan.flags.rollbridge.common, TUKAN);
     // sr5 chosen by hand: the GM asked for the system's own sheet to show the NPC's boxes
@@ -169,13 +170,13 @@ for (const generation of [12, 13]) {
     assert.equal(panelHtml(game.actors.get("fvttGuard0000002")), "");
     // the GM's client resumes from its cursor (recovered: no snapshot is written)
     const actors = await table(generation, GM, { flags, settings: { "rollbridge.cursor": { table: "t1", epoch: 1, seq: 3 } } });
-    const ws = gmClient({ seq: 3, resume: { recovered: true, missed: 0 },
+    const ws = welcomedClient({ seq: 3, resume: { recovered: true, missed: 0 },
       table: { id: "t1", actors: [view("guard", "Guard", GM_GUARD, { seq: 3 }), view("tukan", "Tukan", TUKAN, { controllers: ["alice"], seq: 3 })] } });
     await settle(client);
     assert.equal(client.connection.stats.recovered, 1, "a recovered resume");
     for (const actor of [actors.guard, actors.other]) {
       holdsNone(JSON.stringify(actor.flags), `${actor.name}'s flags`);
-      assert.equal(actor.flags.rollbridge.common, undefined);
+      assert.equal(actor.flags.rollbridge.common, null);
       assert.equal(actor.flags.rollbridge.withheld, true);
     }
     assert.equal(actors.other.flags.rollbridge.table, "t0", "another table's actor keeps its link");
@@ -185,5 +186,71 @@ for (const generation of [12, 13]) {
     ws.receive(adjusted(4, actors.token.uuid));
     await settle(client);
     assert.deepEqual(actors.guard.flags.rollbridge, { actorId: "guard", table: "t1", seq: 4, name: "Guard", limited: true, common: PLAYERS_GUARD, view: "players" });
+  });
+
+  test(`v${generation}: a player's client with its own connection draws the newer of its connection's view and the flags`, async () => {
+    // the guard lightly hurt, as the player's connection last saw it (seq 1)
+    const LIGHT = { ...PLAYERS_GUARD, conditions: ["Physical: Light"], modifier: 1, modifier_note: "+1 TN" };
+    const mine = view("guard", "Guard", LIGHT, { limited: true, seq: 1 });
+    // then the GM's client wrote the guard's players' view of seq 2 (seriously hurt) while
+    // this player's connection was down or slower than Foundry's update of the actor
+    const written = { ...view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 2 }).foundry.flags.rollbridge, view: "players" };
+    const actors = await table(generation, PLAYER, { flags: { guard: written } });
+    // a player's client with its own connection, the guard as the server shows it to players
+    const ws = welcomedClient({ role: "player", seq: 1, table: { id: "t1", actors: [mine] } });
+    await settle(client);
+    assert.equal(client.views.get("guard").common.conditions[0], "Physical: Light", "the connection's view is the older one");
+    const stale = panelHtml(actors.guard, client.views);
+    assert.ok(stale.includes("Physical: Serious") && !stale.includes("Physical: Light"), `the flags' newer state: ${stale}`);
+    // the player's connection catches up (seq 2) and brings a later event (seq 3): its
+    // view is drawn again
+    const event = (seq, common) => ({ type: "event", table: "t1", epoch: 1, seq, kind: "adjusted", data: { actor: "guard" },
+      actors: [view("guard", "Guard", common, { limited: true, seq })] });
+    ws.receive(event(2, PLAYERS_GUARD));
+    ws.receive(event(3, { ...LIGHT, conditions: ["Physical: Moderate"] }));
+    await settle(client);
+    assert.ok(panelHtml(actors.guard, client.views).includes("Physical: Moderate"));
+    holdsNone(panelHtml(actors.guard, client.views), "the player's guard panel");
+  });
+
+  test(`v${generation}: an unlinked token withheld shows nothing of its base actor's state through its delta`, async () => {
+    // Goblin A's delta holds its players' view; its base actor is on the table too
+    const flags = (actorId, name, common, seq) => ({ actorId, table: "t1", seq, name, limited: true, view: "players", common });
+    const DEADLY = { ...PLAYERS_GUARD, conditions: ["Physical: Deadly"] };
+    const goblinUuid = "Scene.sceneCave0000001.Token.tokGoblinA000001";
+    const actors = await table(generation, GM, { flags: { goblin: flags(goblinUuid, "Goblin A", PLAYERS_GUARD, 1) } });
+    const base = game.actors.get("fvttGoblin000001");
+    base._source.flags = { rollbridge: flags("goblin", "Goblin", DEADLY, 1) };
+    assert.equal(actors.token.uuid, goblinUuid);
+    assert.ok(panelHtml(actors.token.actor).includes("Physical: Serious"), "the token's own players' view");
+    // a snapshot (the GM's view only) has no players' view of Goblin A: it is withheld
+    welcomedClient({ seq: 4, table: { id: "t1", actors: [view(goblinUuid, "Goblin A", GM_GUARD, { seq: 4 })] } });
+    await settle(client);
+    const written = actors.token.actor.flags.rollbridge;
+    assert.deepEqual([written.actorId, written.seq, written.withheld], [goblinUuid, 4, true]);
+    // Foundry applies the delta over the base actor: a key the delta lacks shows the base's
+    assert.equal(panelHtml(actors.token.actor), "", "a client without the live view draws nothing of Goblin A");
+    assert.ok(panelHtml(base).includes("Physical: Deadly"), "the base actor keeps its own state");
+  });
+
+  test(`v${generation}: a GM-only event's actors are written from the hidden event players receive, its card GM-only`, async () => {
+    const actors = await table(generation, GM);
+    const ws = welcomedClient();
+    ws.receive(adjusted(1, actors.token.uuid));
+    await settle(client);
+    // the GM's secret roll hit the guard: the GM's frame carries, as `players`, the
+    // `hidden` event players are sent (FoundryAdapter.public_view), with the guard's view
+    const secret = { ...rollEvent(2, { gmOnly: true }), actors: [view("guard", "Guard", GM_GUARD, { seq: 2 })] };
+    const hidden = { type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 2,
+      actors: [view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 2 })] };
+    ws.receive({ ...secret, players: hidden });
+    await settle(client);
+    assert.deepEqual(actors.guard.flags.rollbridge, { actorId: "guard", table: "t1", seq: 2, name: "Guard", limited: true, common: PLAYERS_GUARD, view: "players" });
+    assert.ok(panelHtml(actors.guard, client.views).includes('data-value="7"'), "the GM draws its own view");
+    // the card is the GM's, whispered to the GMs: nothing of it is drawn from `players`
+    const card = Standin.log.messages.find((m) => m.flags.rollbridge?.seq === 2);
+    assert.ok(card, "the secret roll's card");
+    assert.equal(card.flags.rollbridge.view, "gm");
+    assert.deepEqual(card.whisper, [GM]);
   });
 }

@@ -114,8 +114,9 @@ export function publicFlags(flags) {
  * The common state a HUD or sheet panel draws for an actor, or null. `live`
  * (ActorViews) holds the views this client's own connection received: the GM's
  * full view on the GM's client, a player's own on a player's; it is drawn where it
- * has the actor. Else the actor's flags, as every client reads them: only the
- * players' view (publicFlags), never an older module's GM's view.
+ * has the actor, unless the flags are newer (flagsNewer). Else the actor's flags,
+ * as every client reads them: only the players' view (publicFlags), never an older
+ * module's GM's view.
  * @param {any} actor
  * @param {ActorViews | null} [live]
  * @returns {any}
@@ -124,8 +125,17 @@ export function panelCommon(actor, live = null) {
   const flags = panelFlags(actor);
   if (!flags) return null;
   const seen = live?.get(flags.actorId) ?? null;
-  if (seen) return seen.removed ? null : seen.common ?? null;
+  if (seen && !flagsNewer(flags, seen)) return seen.removed ? null : seen.common ?? null;
   return publicFlags(flags) ? flags.common ?? null : null;
+}
+
+/** Whether an actor's flags (the players' view the GM's client wrote) come from a
+ * later event than this client's own view of it: a player's connection that is down
+ * or slower than Foundry's update keeps an older view, which must not be drawn over
+ * the newer state. On the GM's client, which writes the flags from its own events,
+ * they are never newer. */
+function flagsNewer(flags, seen) {
+  return publicFlags(flags) && Number.isInteger(flags.seq) && Number.isInteger(seen.seq) && flags.seq > seen.seq;
 }
 
 /**
@@ -145,11 +155,13 @@ export class ActorViews {
     this.see(actors);
   }
 
-  /** An event's actors: each one's new view, or its removal. */
+  /** An event's actors: each one's new view, or its removal, with the seq the
+   * dialect gives it (its `foundry` flags': the event's, the welcome's). */
   see(actors) {
     for (const view of Array.isArray(actors) ? actors : []) {
       if (!view || typeof view.id !== "string") continue;
-      this.views.set(view.id, view.removed ? { removed: true } : { common: view.common ?? null });
+      const seq = view.foundry?.flags?.[MODULE_ID]?.seq ?? null;
+      this.views.set(view.id, view.removed ? { removed: true, seq } : { common: view.common ?? null, seq });
     }
   }
 
@@ -242,8 +254,9 @@ export function isNpcView(view) {
 
 /**
  * The players' view of each actor of an event, from the `players` copy a GM's frame
- * carries (the same event as a player is sent it): rollbridge id → actor view; an
- * empty map when the frame has none (a GM-only event, a welcome, another server).
+ * carries (the same event as a player is sent it; of a GM-only event, the `hidden`
+ * event players receive, with their views of its actors): rollbridge id → actor
+ * view; an empty map when the frame has none (a welcome, another server).
  * @returns {Map<string, any>}
  */
 export function playersActors(event) {
@@ -259,7 +272,7 @@ export function playersActors(event) {
  * `players` is the same actor in the event's players' copy, when there is one; else
  * the writer's own view serves when it is a players' view already (limited) or
  * shows a player's character (players see it in full). null: an NPC whose players'
- * view the writer does not have (a GM-only event's, a welcome's).
+ * view the writer does not have (a welcome's, an older server's GM-only event's).
  */
 export function publicView(view, players = null) {
   if (players?.foundry?.flags?.[MODULE_ID]) return players;
@@ -270,14 +283,15 @@ export function publicView(view, players = null) {
 
 /** The flags an actor's view makes: the players' view marked so, a removed actor's
  * mark, or for an NPC whose players' view is not at hand its id and name alone
- * (`withheld`: its panel draws nothing for a player until a players' view comes). */
+ * (`withheld`: its panel draws nothing for a player until a players' view comes).
+ * A withheld actor's `common` is null, not deleted: an unlinked token's flags are its
+ * delta's over its base actor's, and a key the delta lacks shows the base's. */
 function flagsOf(view, players) {
   const own = view.foundry.flags[MODULE_ID];
   if (own.removed) return { ...own };
   const shown = publicView(view, players);
   if (shown) return { ...shown.foundry.flags[MODULE_ID], view: "players" };
-  const { common: _common, ...rest } = own;
-  return { ...rest, limited: true, view: "players", withheld: true };
+  return { ...own, common: null, limited: true, view: "players", withheld: true };
 }
 
 /**

@@ -895,7 +895,7 @@ export class FoundryClient {
    * publicFlags), on any actor of the world, replaced at the writer's connection: an
    * actor of the welcome's table from its view there (a player's character in full,
    * an NPC withheld until an event brings its players' view), any other (another
-   * table's) without its common state.
+   * table's) with no common state (withheld).
    */
   async #replaceOldFlags(welcome) {
     const table = new Map((welcome.table?.actors ?? []).map((view) => [view?.id, view]));
