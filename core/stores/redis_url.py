@@ -256,7 +256,7 @@ def check_database(url: str, option: Text | str | None = None) -> None:
     details = {"url": without_password(url), "field": "redis"}
     if parts.scheme not in ("redis", "rediss") or not parts.netloc:
         # a socket's path (an @ may be in it), or no host (redis-py refuses it)
-        if parts.scheme == "unix" and (why := query_problem(parts.query, "", option)):
+        if parts.scheme == "unix" and (why := query_problem(parts.query, "", option, "unix")):
             raise StoreError(CANNOT_OPEN(path=without_password(url), error=why), details=details)
         return
     rest = "@" in parts.path or "@" in parts.fragment or _at_in_a_key(parts.query)
@@ -267,7 +267,8 @@ def check_database(url: str, option: Text | str | None = None) -> None:
             CANNOT_OPEN(path=without_password(url), error=PASSWORD_CUT(option=option)),
             details=details,
         )
-    if why := query_problem(parts.query, parts.path, option):  # db=-1, a setting twice, …
+    # db=-1, a setting twice, decode_responses, ssl_cert_reqs without TLS, …
+    if why := query_problem(parts.query, parts.path, option, parts.scheme):
         raise StoreError(CANNOT_OPEN(path=without_password(url), error=why), details=details)
     if "db" in parse_qs(parts.query):
         return  # the query's db= is the database (redis-py's reading: a key of its own,
