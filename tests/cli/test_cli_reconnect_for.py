@@ -70,3 +70,28 @@ def test_the_attempts_go_on_for_the_time_given_and_then_say_how_many_failed():
     # 0 of either: never
     assert not Schedule(within=0).reconnects() and not Schedule(attempts=0).reconnects()
     assert Schedule().within == RECONNECT_FOR == 300
+
+
+async def test_each_failed_attempt_is_said_in_the_players_language(tmp_path):
+    """The minutes of an outage are a line per attempt, each in the session's
+    language: the system's reason too, not asyncio's English ``[Errno 111] Connect
+    call failed ('127.0.0.1', PORT)``, which every attempt said to a Czech player."""
+    db = tmp_path / "cs.db"
+    made, port, server, url = await serving_a_table(db, "Stůl")
+    terminal = await Terminal.start(
+        url, made["tokens"]["gm"], "--locale", "cs", ROLLBRIDGE_RECONNECT_DELAY="0.05"
+    )
+    try:
+        await terminal.until("help")
+        server.kill()
+        await server.wait()
+        lost = await terminal.until("spojení ")
+        assert lost.rstrip().endswith("připojuji se znovu (nejvýše 300 s)"), lost
+        failed = await terminal.until("nové připojení, pokus 2: ")
+        assert (
+            failed.rstrip()
+            == f"nové připojení, pokus 2: nelze se připojit k {url}: Spojení odmítnuto"
+        )
+    finally:
+        status, out = await quit_and_stop(terminal, server)
+    assert "Connect call failed" not in out and "Errno" not in out, out
