@@ -35,6 +35,11 @@ _BY_ERRNO = {
     errno.EIO: say("system.eio", "Input/output error"),
     errno.EBUSY: say("system.ebusy", "Device or resource busy"),
     errno.ETXTBSY: say("system.etxtbsy", "Text file busy"),
+    errno.ECONNREFUSED: say("system.econnrefused", "Connection refused"),
+    errno.ECONNRESET: say("system.econnreset", "Connection reset by peer"),
+    errno.EHOSTUNREACH: say("system.ehostunreach", "No route to host"),
+    errno.ENETUNREACH: say("system.enetunreach", "Network is unreachable"),
+    errno.ETIMEDOUT: say("system.etimedout", "Connection timed out"),
 }
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
 import shlex
 import ssl
@@ -38,6 +39,7 @@ from rollbridge.dice.verify import LogVerifier
 from rollbridge.engine.requests import BAD_ID, valid_id
 from rollbridge.exceptions import InvalidRequest, RollbridgeError
 from rollbridge.plain import JSON, pack, unpack
+from rollbridge.system_words import system_reason
 from rollbridge.text import Messages
 from rollbridge.visible import visible, visible_data
 
@@ -273,6 +275,15 @@ def _stdin_lines(loop: asyncio.AbstractEventLoop, lines: asyncio.Queue) -> None:
         return
 
 
+#: The system's reasons a connection was not made that are said in the reader's
+#: language (:func:`~rollbridge.system_words.system_reason`), not as asyncio's English
+#: ``[Errno 111] Connect call failed ('127.0.0.1', 8765)``: every attempt of an outage
+#: said it, for minutes. An SSL error is an OSError whose number is OpenSSL's, not these.
+_SAID_BY_SYSTEM = frozenset(
+    {errno.ECONNREFUSED, errno.ECONNRESET, errno.EHOSTUNREACH, errno.ENETUNREACH, errno.ETIMEDOUT}
+)
+
+
 async def _open(url: str) -> Any:
     """A WebSocket connection to ``url``.
 
@@ -282,6 +293,12 @@ async def _open(url: str) -> Any:
         return await connect(url, max_size=2**20, open_timeout=10)
     except Exception as exc:
         problem: Any = str(exc) or type(exc).__name__  # ConnectionResetError() says nothing
+        if (
+            isinstance(exc, OSError)
+            and not isinstance(exc, ssl.SSLError)
+            and exc.errno in _SAID_BY_SYSTEM
+        ):
+            problem = system_reason(exc)  # not asyncio's English "[Errno 111] Connect call …"
         # the plain server breaks off the TLS handshake (a reset, an SSL error); a
         # refused connection is nothing listening there, TLS or not
         broken_off = (ConnectionResetError, ConnectionAbortedError, ssl.SSLError)

@@ -8,16 +8,22 @@ read; ``socket_timeout=-1`` or ``nan`` failed only at connecting, with a traceba
 ``retry_on_timeout=off`` meant *yes* (only ``0``, ``F``, ``FALSE``, ``N`` and ``NO``
 are no); a setting given twice counted once, the first; a database in the path and
 another in ``db=`` was the query's. Each of these is refused here, naming the setting
-and its value. A setting redis-py does not know is left to it
+and its value. So are ``decode_responses``, which redis-py hands on as the text given
+(``no`` too is yes) though this store reads Redis's answers as bytes, and a TLS
+setting (``ssl_cert_reqs``, …) in a URL that speaks no TLS, which redis-py refused as
+a setting it does not take. A setting redis-py does not know is left to it
 (:data:`~rollbridge.stores.redis_url.UNKNOWN_SETTING` says it at the first ``PING``).
 """
 
 from __future__ import annotations
 
+import inspect
 import math
 import re
 from collections.abc import Callable
 from urllib.parse import parse_qs, unquote
+
+import redis
 
 from rollbridge.text import Messages, Text
 
@@ -46,6 +52,24 @@ TWO_DATABASES = say(
     "the URL gives database {path} after the port and database {query} in its query"
     " (db=), and redis-py would use the query's only: give one in {option}",
 )
+# Translators: why a Redis server cannot be used, after "cannot open {path}: "; {value}
+# the value given, quoted; decode_responses, no, false and redis-py stay as they are;
+# {option} where the URL is given.
+DECODED = say(
+    "redis.query.decoded",
+    "the URL's query gives decode_responses ({value}), which rollbridge cannot work with:"
+    " it reads Redis's answers as bytes itself, and redis-py takes any value of it in a"
+    " URL, no and false too, as yes: remove it from {option}",
+)
+# Translators: why a Redis server cannot be used, after "cannot open {path}: ";
+# {setting} a TLS setting of the URL's query (ssl_cert_reqs, …) and {scheme} the URL's
+# scheme (redis://, unix://), as they are; rediss:// and TLS stay as they are; {option}
+# where the URL is given.
+TLS_SETTING = say(
+    "redis.query.tls_setting",
+    "the URL's query gives {setting}, a setting of TLS, but a {scheme} URL speaks no TLS:"
+    " give rediss:// in {option} for a Redis with TLS, or remove {setting}",
+)
 # Translators: what the URL's db= should be, put for {expected} above.
 A_DATABASE = say(
     "redis.query.a_database",
@@ -70,6 +94,12 @@ _WHOLE = re.compile(r"\+?[0-9]+")
 #: The words redis-py reads as no, and those that mean yes (it takes any other as yes).
 _NO = {"0", "F", "FALSE", "N", "NO"}
 _YES = {"1", "T", "TRUE", "Y", "YES"}
+#: The TLS settings redis-py's TLS connection takes (``ssl_cert_reqs``, ``ssl_ca_certs``,
+#: …): a ``redis://`` or ``unix://`` connection refuses each as a setting it does not
+#: know, though it is no misspelling.
+_TLS_SETTINGS = frozenset(
+    name for name in inspect.signature(redis.SSLConnection).parameters if name.startswith("ssl_")
+)
 
 
 def _whole(least: int) -> Callable[[str], bool]:
@@ -108,15 +138,20 @@ _CHECKS: dict[str, tuple[Callable[[str], bool], Text]] = {
 }
 
 
-def query_problem(query: str, path: str, option: Text | str) -> Text | None:
+def query_problem(query: str, path: str, option: Text | str, scheme: str = "redis") -> Text | None:
     """What is wrong with a Redis URL's ``query`` (as redis-py reads it: blank values
     skipped), given its ``path`` (the database after the port, for a ``redis://`` or
-    ``rediss://`` URL; else empty), or None. Only the settings of :data:`_CHECKS` are
-    looked at: a password's value is never named.
+    ``rediss://`` URL; else empty) and its ``scheme`` (``redis``, ``rediss`` or
+    ``unix``), or None. Only the settings of :data:`_CHECKS`, ``decode_responses`` and
+    the TLS settings are looked at: a password's value is never named.
 
     :param option: where the URL was given, for the message."""
     settings = parse_qs(query)
     for name, values in settings.items():
+        if name == "decode_responses":
+            return DECODED(value=repr(values[0]), option=option)
+        if name in _TLS_SETTINGS and scheme != "rediss":
+            return TLS_SETTING(setting=name, scheme=f"{scheme}://", option=option)
         if name not in _CHECKS:
             continue
         if len(values) > 1:

@@ -121,6 +121,17 @@ TLS_NOT_TLS = say(
     " redis:// in {option} for a Redis without TLS, or check its port",
 )
 # Translators: why a Redis server cannot be used, after "cannot open {path}: ";
+# {error} is redis-py's own words; {option} where the URL is given; TLS,
+# tls-auth-clients, ?ssl_certfile=FILE&ssl_keyfile=FILE and FILE stay as they are.
+TLS_REFUSED = say(
+    "redis.tls_refused",
+    "the Redis there speaks TLS, but refused this connection ({error}): a Redis that asks"
+    " for a client certificate (its tls-auth-clients, yes unless told otherwise) refuses"
+    " one that gives none, or one it does not trust; give the certificate and its key in"
+    " {option} as ?ssl_certfile=FILE&ssl_keyfile=FILE (a TLS proxy whose Redis is down"
+    " drops connections too)",
+)
+# Translators: why a Redis server cannot be used, after "cannot open {path}: ";
 # {database} the database number of the URL; {error} is Redis's own words; {option}
 # where the URL is given; databases and redis.conf stay as they are.
 NO_SUCH_DATABASE = say(
@@ -256,7 +267,7 @@ def check_database(url: str, option: Text | str | None = None) -> None:
     details = {"url": without_password(url), "field": "redis"}
     if parts.scheme not in ("redis", "rediss") or not parts.netloc:
         # a socket's path (an @ may be in it), or no host (redis-py refuses it)
-        if parts.scheme == "unix" and (why := query_problem(parts.query, "", option)):
+        if parts.scheme == "unix" and (why := query_problem(parts.query, "", option, "unix")):
             raise StoreError(CANNOT_OPEN(path=without_password(url), error=why), details=details)
         return
     rest = "@" in parts.path or "@" in parts.fragment or _at_in_a_key(parts.query)
@@ -267,7 +278,8 @@ def check_database(url: str, option: Text | str | None = None) -> None:
             CANNOT_OPEN(path=without_password(url), error=PASSWORD_CUT(option=option)),
             details=details,
         )
-    if why := query_problem(parts.query, parts.path, option):  # db=-1, a setting twice, …
+    # db=-1, a setting twice, decode_responses, ssl_cert_reqs without TLS, …
+    if why := query_problem(parts.query, parts.path, option, parts.scheme):
         raise StoreError(CANNOT_OPEN(path=without_password(url), error=why), details=details)
     if "db" in parse_qs(parts.query):
         return  # the query's db= is the database (redis-py's reading: a key of its own,
@@ -341,12 +353,20 @@ def _why_not_connected(
 
     A certificate not verified (a wrong CA, a host it is not made out to) is a TLS
     Redis answering, not one without TLS: it was said as "the TLS handshake got no
-    answer … give redis://", which would send the operator to drop TLS. A connection
+    answer … give redis://", which would send the operator to drop TLS. So is a TLS
+    Redis that asks for a client certificate (Redis's ``tls-auth-clients``, on unless
+    told otherwise) and gets none: it refuses the TLS 1.2 handshake with a TLS alert
+    (said as "answered, but not in TLS … give redis://"), and drops a TLS 1.3
+    connection once the handshake is done (said as no Redis there). A connection
     dropped at once, whichever the scheme, is what a proxy with no Redis behind it
     does too: TLS is named only when a TLS handshake there is answered."""
     if tls and _certificate_refused(exc):
         return TLS_CERTIFICATE(error=str(exc), option=option)
+    if tls and _tls_alert(exc):  # TLS 1.2: the handshake refused, in TLS
+        return TLS_REFUSED(error=str(exc), option=option)
     if tls and _dropped_after_connecting(exc):  # a Redis without TLS leaves it unanswered
+        if address is not None and _answers_tls(*address):  # TLS 1.3: after the handshake
+            return TLS_REFUSED(error=str(exc), option=option)
         return DROPPED(error=str(exc), option=option)
     if tls and _answered_without_tls(exc):
         return TLS_NOT_TLS(error=str(exc), option=option)
@@ -385,14 +405,24 @@ def _answers_tls(host: str, port: int, timeout: float) -> bool:
         return False
 
 
+def _tls_alert(exc: BaseException) -> bool:
+    """Whether a ``rediss://`` connection's TLS handshake was refused with a TLS alert
+    (OpenSSL's "sslv3 alert handshake failure", "tlsv1 alert unknown ca"): the other
+    side speaks TLS."""
+    return any(
+        isinstance(cause, ssl.SSLError) and "ALERT" in str(cause).upper() for cause in _causes(exc)
+    )
+
+
 def _answered_without_tls(exc: BaseException) -> bool:
     """Whether a ``rediss://`` connection's TLS handshake was answered with what is no
     TLS record (OpenSSL's "wrong version number", "packet length too long"): a Redis
     without TLS that read the handshake as a command and answered ``-ERR …`` (one
     that waits for more, as Redis 7.0 does at the handshake's first zero byte, leaves
-    it unanswered). A certificate refused, a close or a timeout is none of these."""
+    it unanswered). A certificate refused, a TLS alert, a close or a timeout is none
+    of these."""
     other = ssl.SSLCertVerificationError | ssl.SSLEOFError | ssl.SSLZeroReturnError
-    return any(
+    return not _tls_alert(exc) and any(
         isinstance(cause, ssl.SSLError) and not isinstance(cause, other) for cause in _causes(exc)
     )
 

@@ -13,18 +13,29 @@ from tests.cli.test_cli_reconnect import Terminal
 from tests.cli.test_cli_server_killed import _serve, quit_and_stop, serving_a_table
 
 
+async def _watching(url: str, token: str, *args: str) -> Terminal:
+    """``rollbridge connect`` of ``url`` (``args`` after it), its first wait short, so
+    that the attempts a test waits for come soon."""
+    return await Terminal.start(url, token, *args, ROLLBRIDGE_RECONNECT_DELAY="0.05")
+
+
+async def _killed(server, terminal: Terminal, lost: str) -> str:
+    """``server`` killed while ``terminal`` watches: the line that says the connection
+    was lost (the first holding ``lost``)."""
+    server.kill()
+    await server.wait()
+    return await terminal.until(lost)
+
+
 async def test_connect_waits_out_a_restart_longer_than_five_attempts(tmp_path):
     db = tmp_path / "restart.db"
     made, port, server, url = await serving_a_table(db, "Restart")
-    # the first waits short, so that the attempts the test waits for come soon
-    terminal = await Terminal.start(url, made["tokens"]["gm"], ROLLBRIDGE_RECONNECT_DELAY="0.05")
+    terminal = await _watching(url, made["tokens"]["gm"])
     try:
         await terminal.until("type help")
         await terminal.type("1d1+10")
         await terminal.until("#1 roll by gm")
-        server.kill()
-        await server.wait()
-        lost = await terminal.until("connection ")
+        lost = await _killed(server, terminal, "connection ")
         assert lost.rstrip().endswith("reconnecting (for up to 300 s)"), lost
         # more attempts failed than the five the session made before it ended
         failed = await terminal.until("reconnecting, attempt 7: cannot connect")
@@ -70,3 +81,24 @@ def test_the_attempts_go_on_for_the_time_given_and_then_say_how_many_failed():
     # 0 of either: never
     assert not Schedule(within=0).reconnects() and not Schedule(attempts=0).reconnects()
     assert Schedule().within == RECONNECT_FOR == 300
+
+
+async def test_each_failed_attempt_is_said_in_the_players_language(tmp_path):
+    """The minutes of an outage are a line per attempt, each in the session's
+    language: the system's reason too, not asyncio's English ``[Errno 111] Connect
+    call failed ('127.0.0.1', PORT)``, which every attempt said to a Czech player."""
+    db = tmp_path / "cs.db"
+    made, _port, server, url = await serving_a_table(db, "Stůl")
+    terminal = await _watching(url, made["tokens"]["gm"], "--locale", "cs")
+    try:
+        await terminal.until("help")
+        lost = await _killed(server, terminal, "spojení ")
+        assert lost.rstrip().endswith("připojuji se znovu (nejvýše 300 s)"), lost
+        failed = await terminal.until("nové připojení, pokus 2: ")
+        assert (
+            failed.rstrip()
+            == f"nové připojení, pokus 2: nelze se připojit k {url}: Spojení odmítnuto"
+        )
+    finally:
+        status, out = await quit_and_stop(terminal, server)
+    assert status == 0 and "Connect call failed" not in out and "Errno" not in out, out

@@ -30,9 +30,7 @@ def test_the_english_is_the_systems_own():
 
 
 def test_another_reason_keeps_the_systems_words_or_the_class_name():
-    assert system_reason(OSError(errno.ECONNRESET, "Connection reset by peer")) == (
-        "Connection reset by peer"
-    )
+    assert system_reason(OSError(errno.EPIPE, "Broken pipe")) == "Broken pipe"
     assert system_reason(FileNotFoundError()) == "FileNotFoundError"
 
 
@@ -73,6 +71,11 @@ GLIBC = {
         errno.EIO: "Chyba vstupu/výstupu",
         errno.EBUSY: "Zařízení nebo zdroj jsou používány",
         errno.ETXTBSY: "Soubor je používán",
+        errno.ECONNREFUSED: "Spojení odmítnuto",
+        errno.ECONNRESET: "Spojení zrušeno druhou stranou",
+        errno.EHOSTUNREACH: "K počítači neexistuje cesta",
+        errno.ENETUNREACH: "Síť není dostupná",
+        errno.ETIMEDOUT: "Spojení bylo příliš dlouho neaktivní",
     },
     "de": {
         errno.ENOENT: "Datei oder Verzeichnis nicht gefunden",
@@ -91,6 +94,11 @@ GLIBC = {
         errno.EIO: "Eingabe-/Ausgabefehler",
         errno.EBUSY: "Das Gerät oder die Ressource ist belegt",
         errno.ETXTBSY: "Das Programm kann nicht ausgeführt oder verändert werden (busy)",
+        errno.ECONNREFUSED: "Verbindungsaufbau abgelehnt",
+        errno.ECONNRESET: "Die Verbindung wurde vom Kommunikationspartner zurückgesetzt",
+        errno.EHOSTUNREACH: "Keine Route zum Zielrechner",
+        errno.ENETUNREACH: "Das Netzwerk ist nicht erreichbar",
+        errno.ETIMEDOUT: "Die Wartezeit für die Verbindung ist abgelaufen",
     },
     "ru": {
         errno.ENOENT: "Нет такого файла или каталога",
@@ -109,6 +117,11 @@ GLIBC = {
         errno.EIO: "Ошибка ввода/вывода",
         errno.EBUSY: "Устройство или ресурс занято",
         errno.ETXTBSY: "Текстовый файл занят",
+        errno.ECONNREFUSED: "В соединении отказано",
+        errno.ECONNRESET: "Соединение разорвано другой стороной",
+        errno.EHOSTUNREACH: "Нет маршрута до узла",
+        errno.ENETUNREACH: "Сеть недоступна",
+        errno.ETIMEDOUT: "Время ожидания соединения истекло",
     },
 }
 

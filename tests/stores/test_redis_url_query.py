@@ -68,3 +68,42 @@ def test_a_database_redis_does_not_have_says_so_and_how_many_it_has(capsys, redi
     err = _refused(capsys, "table", "list", "--redis", f"redis://127.0.0.1:{redis_server.port}/99")
     assert "this Redis has no database 99 (DB index is out of range)" in err
     assert "give a lower one in --redis (or $ROLLBRIDGE_REDIS), or raise databases" in err
+
+
+@pytest.mark.parametrize("value", ["no", "false", "yes"])
+def test_decode_responses_in_the_query_is_refused_before_it_turns_the_store_into_text(
+    capsys, redis_factory, value
+):
+    """redis-py hands ``decode_responses`` on as the text given, and any text is yes: a
+    Redis holding a table was read as UTF-8 text, ``store_error: …: UnicodeDecodeError:
+    'utf-8' codec can't decode byte …`` (``no`` and ``false`` too), which named neither
+    the setting nor a fix."""
+    server = redis_factory()
+    url = f"redis://127.0.0.1:{server.port}/0"
+    assert main(["table", "create", "--ruleset", "sr2", "--name", "Held", "--redis", url]) == 0
+    capsys.readouterr()
+    before = _connections(server)
+    err = _refused(capsys, "table", "list", "--redis", f"{url}?decode_responses={value}")
+    assert f"the URL's query gives decode_responses ('{value}'), which rollbridge" in err, err
+    assert "remove it from --redis (or $ROLLBRIDGE_REDIS)" in err and "Unicode" not in err
+    assert _connections(server) == before + 1  # only the count's own connection
+    assert main(["table", "list", "--redis", url]) == 0  # the store is as it was
+    assert "Held" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("scheme", ["redis", "unix"])
+def test_a_tls_setting_without_tls_names_rediss_not_a_misspelling(
+    capsys, redis_server, tmp_path, scheme
+):
+    """``?ssl_cert_reqs=none`` (a cloud provider's URL, its ``rediss://`` written
+    ``redis://``) was ``a setting redis-py does not take …: check its spelling``, though
+    it was spelt right: it is a setting of TLS, and the URL speaks none."""
+    where = f"127.0.0.1:{redis_server.port}/0" if scheme == "redis" else f"{tmp_path}/r.sock"
+    url = f"{scheme}://{where}?ssl_cert_reqs=none"
+    err = _refused(capsys, "table", "list", "--redis", url)
+    assert (
+        f"the URL's query gives ssl_cert_reqs, a setting of TLS, but a {scheme}:// URL speaks"
+        " no TLS: give rediss:// in --redis (or $ROLLBRIDGE_REDIS) for a Redis with TLS, or"
+        " remove ssl_cert_reqs"
+    ) in err, err
+    assert "check its spelling" not in err

@@ -33,13 +33,13 @@ pytestmark = pytest.mark.usefixtures("english_without_stores")
 QUICK = "socket_connect_timeout=1"
 
 
-@pytest.fixture
-def tls_redis(tmp_path: Path) -> Iterator[int]:
+def _start_tls_redis(folder: Path, *extra: str) -> Iterator[int]:
     """A ``redis-server`` that takes TLS only (``--port 0 --tls-port N``), with a
-    self-signed certificate; yields its port."""
+    self-signed certificate in ``folder`` (its own CA too: ``cert.pem``, ``key.pem``)
+    and ``extra`` settings; yields its port, and stops it after."""
     if not Path(REDIS_SERVER).exists() or shutil.which("openssl") is None:
         pytest.skip("redis-server and openssl are needed")
-    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    key, cert = folder / "key.pem", folder / "cert.pem"
     subprocess.run(
         ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key),
          "-out", str(cert), "-days", "1", "-subj", "/CN=127.0.0.1"],
@@ -48,12 +48,14 @@ def tls_redis(tmp_path: Path) -> Iterator[int]:
     port = _free_port()
     process = subprocess.Popen(
         [REDIS_SERVER, "--port", "0", "--tls-port", str(port), "--bind", "127.0.0.1",
-         "--tls-cert-file", str(cert), "--tls-key-file", str(key), "--tls-auth-clients", "no",
-         "--save", "", "--dir", str(tmp_path), "--logfile", str(tmp_path / "redis.log")],
+         "--tls-cert-file", str(cert), "--tls-key-file", str(key), "--tls-ca-cert-file",
+         str(cert), *extra, "--save", "", "--dir", str(folder), "--logfile",
+         str(folder / "redis.log")],
         stdout=subprocess.DEVNULL,
     )  # fmt: skip
     try:
-        client = redis.Redis(port=port, ssl=True, ssl_cert_reqs="none", socket_timeout=1)
+        client = redis.Redis(port=port, ssl=True, ssl_cert_reqs="none", socket_timeout=1,
+                             ssl_certfile=str(cert), ssl_keyfile=str(key))  # fmt: skip
         deadline = time.monotonic() + 10
         while True:
             try:
@@ -68,6 +70,19 @@ def tls_redis(tmp_path: Path) -> Iterator[int]:
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+@pytest.fixture
+def tls_redis(tmp_path: Path) -> Iterator[int]:
+    """A TLS-only ``redis-server`` that asks for no client certificate; its port."""
+    yield from _start_tls_redis(tmp_path, "--tls-auth-clients", "no")
+
+
+@pytest.fixture(params=["TLSv1.2", "TLSv1.3"])
+def tls_redis_asking_a_certificate(request, tmp_path: Path) -> Iterator[int]:
+    """A TLS-only ``redis-server`` as it comes (``tls-auth-clients yes``: a client
+    certificate its CA signed is asked for), speaking one TLS version; its port."""
+    yield from _start_tls_redis(tmp_path, "--tls-protocols", request.param)
 
 
 def test_rediss_at_a_redis_without_tls_names_tls_as_the_likely_cause(capsys, redis_server):
@@ -226,3 +241,28 @@ def test_a_handshake_answered_with_a_redis_error_is_not_said_unanswered(capsys, 
         RedisStore(url)
     russian = caught.value.render("ru")
     assert "redis://" in russian and "TLS" in russian and "was answered" not in russian
+
+
+def test_a_tls_redis_asking_a_client_certificate_is_not_called_one_without_tls(
+    capsys, tls_redis_asking_a_certificate, tmp_path
+):
+    """A TLS Redis as it comes asks each client for a certificate: without one, TLS
+    1.2's handshake is refused with a TLS alert, which was said as "the TLS handshake
+    was answered, but not in TLS … give redis:// … for a Redis without TLS", and TLS
+    1.3's connection is dropped after the handshake, which was said as "a Redis does
+    not do" that: a proxy. The certificate is named, and what to give, which serves."""
+    port = tls_redis_asking_a_certificate
+    url = f"rediss://127.0.0.1:{port}/0?ssl_cert_reqs=none"
+    err = _refused(capsys, "table", "list", "--redis", url)
+    assert f"cannot open redis 127.0.0.1:{port}/0: the Redis there speaks TLS, but refused" in err
+    assert "a Redis that asks for a client certificate (its tls-auth-clients" in err
+    assert "in --redis (or $ROLLBRIDGE_REDIS) as ?ssl_certfile=FILE&ssl_keyfile=FILE" in err
+    assert "give redis://" not in err and "which a Redis does not do" not in err, err
+    with pytest.raises(StoreError) as caught:  # in the reader's language
+        RedisStore(url)
+    german = caught.value.render("de")
+    assert "ssl_certfile=FILE" in german and "refused this connection" not in german
+    # the certificate and its key given, as said, it is served
+    given = f"{url}&ssl_certfile={tmp_path / 'cert.pem'}&ssl_keyfile={tmp_path / 'key.pem'}"
+    assert main(["table", "list", "--redis", given]) == 0
+    assert capsys.readouterr().out == "no tables\n"
