@@ -39,7 +39,7 @@ def _connections(server) -> int:
         ("?health_check_interval=-3", "health_check_interval is '-3', not a whole number of"),
         ("?protocol=7", "the URL's protocol is '7', not 2 or 3"),
         ("?retry_on_timeout=off", "retry_on_timeout is 'off', not one of yes, no, true, false"),
-        ("?db=1&db=2", "the URL's query gives db more than once, and redis-py would take the first only"),
+        ("?db=1&db=2", "the URL's query gives db more than once, and redis-py would take"),
         ("/1?db=2", "the URL gives database 1 after the port and database 2 in its query (db=)"),
     ],
 )
