@@ -205,6 +205,12 @@ class Private:
         instead = "" if self.instead is _NO_INSTEAD else f", instead={self.instead!r}"
         return f"Private({self.value!r}, of={self.of!r}, aspect={self.aspect!r}{instead})"
 
+    def render(self, locale: str = "en", hides: Hides = None) -> str:
+        """The value as an audience reads it where it stands alone (a ruleset's
+        refusal whose whole message is a private value): as in a text, "(hidden)"
+        (or ``instead``) where ``hides`` says the audience may not see it."""
+        return render(self, locale=locale, hides=hides)
+
 
 @dataclass(frozen=True, slots=True)
 class Message:
@@ -507,8 +513,8 @@ class _Joined(list):
 
 
 def render(value: Any, *, locale: str = "en", hides: Hides = None) -> str:
-    """A :class:`Text`, a stored text (``{"id", "args"}``) or a plain string,
-    rendered in ``locale`` for an audience.
+    """A :class:`Text`, a stored text (``{"id", "args"}``), a :class:`Private`
+    value or a plain string, rendered in ``locale`` for an audience.
 
     :param hides: ``hides(actor_id, aspect)`` is true where the audience may not
         see that detail; None for the GM, who sees everything.
@@ -519,6 +525,8 @@ def render(value: Any, *, locale: str = "en", hides: Hides = None) -> str:
         return _live(value, locale, hides)
     if isinstance(value, Mapping) and "id" in value:
         return _render(value["id"], value.get("args") or {}, locale, hides, False)
+    if value.__class__ is Private:  # alone, as in a text (never its repr: the value)
+        return str(_argument(value, locale, hides, True, wrap=False))
     return str(value)
 
 
