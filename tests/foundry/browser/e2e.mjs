@@ -328,7 +328,7 @@ try {
   assert.equal(undone.stale.seq, undone.stale.lastSeq, "nothing was undone");
   assert.ok(undone.hit > undone.hitBefore, JSON.stringify(undone));
   assert.equal(undone.after, undone.hitBefore, "the undo took the attack back");
-  assert.deepEqual(undone.flags, ["actorId", "common", "limited", "name", "seq", "table", "view"]);
+  assert.deepEqual(undone.flags, ["actorId", "common", "epoch", "limited", "name", "seq", "table", "view"]);
   summary.undo = undone;
 
   if (env.RB_SCREENSHOT_TOKENS) {

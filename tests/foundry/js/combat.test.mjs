@@ -62,6 +62,7 @@ class Server {
     this.refuse = null;
     this.answered = 0;
     this.turnActors = []; // the actor views a turn hook's changes bring (its encounter.turn event)
+    this.turnPlayers = null; // the same actors in the event's players' copy (FoundryAdapter.public_view)
     this.ws.send = (data) => {
       this.ws.sent.push(data);
       const message = JSON.parse(data);
@@ -97,6 +98,7 @@ class Server {
     this.seq += 1;
     const event = { type: "event", table: "t1", epoch: 1, seq: this.seq, kind, request: message.id, data: { hooks: [] },
       actors: kind === "encounter.turn" ? this.turnActors : [], table_after: { encounter: this.encounter } };
+    if (kind === "encounter.turn" && this.turnPlayers) event.players = { ...event, actors: this.turnPlayers };
     this.ws.receive(event);
     this.ws.receive({ type: "result", id: message.id, status: "done", seq: this.seq });
   }
@@ -183,12 +185,19 @@ for (const generation of [12, 13]) {
     await fight.nextTurn();
     await settle();
     assert.equal(server.requests().length, 3);
-    // a turn hook's change (bandits' countdown of a dying bandit, say) comes as the event's actor view
-    server.turnActors = [{ id: "b", controllers: ["player"], foundry: { flags: { rollbridge: { actorId: "b", common: { status: "dead", tracks: [] } } } } }];
+    // a turn hook's change (bandits' countdown of a dying bandit, say) comes as the event's actor
+    // view: an NPC's, so its flags are written from the players' copy the GM's frame carries
+    const dying = (common, limited) => ({ id: "b", controllers: [], ...(limited ? { limited } : {}), common,
+      foundry: { flags: { rollbridge: { actorId: "b", seq: 4, limited, common } }, systems: {} } });
+    const boxes = [{ key: "physical", label: "Physical", value: 11, max: 10 }];
+    server.turnActors = [dying({ status: "dead", tracks: boxes, conditions: ["Physical: 11 boxes"] }, false)];
+    server.turnPlayers = [dying({ status: "dead", tracks: [], conditions: ["Physical: Dead"] }, true)];
     await fight.nextTurn(); // c → round 2, a
     await settle();
     assert.deepEqual(server.requests().slice(1), [["encounter.next"], ["encounter.next"], ["encounter.next"]]);
-    assert.equal(actors.b.flags.rollbridge.common.status, "dead", "written to the Foundry actor like any event's");
+    assert.deepEqual(actors.b.flags.rollbridge.common, { status: "dead", tracks: [], conditions: ["Physical: Dead"] },
+      "written to the Foundry actor like any event's: the players' view");
+    assert.deepEqual([actors.b.flags.rollbridge.view, actors.b.flags.rollbridge.limited], ["players", true]);
     assert.equal(Standin.log.messages.length, 0, "no chat card for an encounter event (docs/foundry.md)");
     assert.deepEqual(server.encounter, { order: ["a", "b", "c"], round: 2, turn: 0, current: "a" });
     await fight.endCombat();

@@ -98,7 +98,7 @@ test("in the stand-in world: a removed actor's flags vanish, no old track merged
     { id: guard.id, removed: true, foundry: { flags: { rollbridge: { actorId: guard.id, table: "t1", seq: 3, removed: true } }, systems: {} } },
   ] });
   await settle(client);
-  assert.deepEqual(guard.flags.rollbridge, { actorId: guard.id, table: "t1", seq: 3, removed: true });
+  assert.deepEqual(guard.flags.rollbridge, { actorId: guard.id, table: "t1", seq: 3, epoch: 1, removed: true });
   assert.equal(panelFlags(guard), null);
 });
 

@@ -185,7 +185,7 @@ for (const generation of [12, 13]) {
     // the next event brings the guard's players' view: written whole, the withheld mark gone
     ws.receive(adjusted(4, actors.token.uuid));
     await settle(client);
-    assert.deepEqual(actors.guard.flags.rollbridge, { actorId: "guard", table: "t1", seq: 4, name: "Guard", limited: true, common: PLAYERS_GUARD, view: "players" });
+    assert.deepEqual(actors.guard.flags.rollbridge, { actorId: "guard", table: "t1", seq: 4, epoch: 1, name: "Guard", limited: true, common: PLAYERS_GUARD, view: "players" });
   });
 
   test(`v${generation}: a player's client with its own connection draws the newer of its connection's view and the flags`, async () => {
@@ -211,6 +211,26 @@ for (const generation of [12, 13]) {
     await settle(client);
     assert.ok(panelHtml(actors.guard, client.views).includes("Physical: Moderate"));
     holdsNone(panelHtml(actors.guard, client.views), "the player's guard panel");
+  });
+
+  test(`v${generation}: the newer of a player's own view and the flags is the later epoch's first, whatever the seqs`, async () => {
+    const MODERATE = { ...PLAYERS_GUARD, conditions: ["Physical: Moderate"] };
+    const flagsAt = (common, epoch, seq) => ({ ...view("guard", "Guard", common, { limited: true, seq }).foundry.flags.rollbridge, epoch, view: "players" });
+    // the table was restored (epoch 2, its seqs counted afresh): the GM's client wrote the
+    // guard's players' view of epoch 2, seq 1, while this player's connection still holds
+    // its view of epoch 1, seq 5
+    let actors = await table(generation, PLAYER, { flags: { guard: flagsAt(PLAYERS_GUARD, 2, 1) } });
+    welcomedClient({ role: "player", epoch: 1, seq: 5, table: { id: "t1", actors: [view("guard", "Guard", MODERATE, { limited: true, seq: 5 })] } });
+    await settle(client);
+    const restored = panelHtml(actors.guard, client.views);
+    assert.ok(restored.includes("Physical: Serious") && !restored.includes("Physical: Moderate"), `the restored epoch's flags: ${restored}`);
+    // the other way round: the flags of epoch 1, seq 5, the player's connection already at epoch 2, seq 2
+    actors = await table(generation, PLAYER, { flags: { guard: flagsAt(PLAYERS_GUARD, 1, 5) } });
+    welcomedClient({ role: "player", epoch: 2, seq: 2, table: { id: "t1", actors: [view("guard", "Guard", MODERATE, { limited: true, seq: 2 })] } });
+    await settle(client);
+    const own = panelHtml(actors.guard, client.views);
+    assert.ok(own.includes("Physical: Moderate") && !own.includes("Physical: Serious"), `the connection's view of the later epoch: ${own}`);
+    holdsNone(own, "the player's guard panel");
   });
 
   test(`v${generation}: an unlinked token withheld shows nothing of its base actor's state through its delta`, async () => {
@@ -245,7 +265,7 @@ for (const generation of [12, 13]) {
       actors: [view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 2 })] };
     ws.receive({ ...secret, players: hidden });
     await settle(client);
-    assert.deepEqual(actors.guard.flags.rollbridge, { actorId: "guard", table: "t1", seq: 2, name: "Guard", limited: true, common: PLAYERS_GUARD, view: "players" });
+    assert.deepEqual(actors.guard.flags.rollbridge, { actorId: "guard", table: "t1", seq: 2, epoch: 1, name: "Guard", limited: true, common: PLAYERS_GUARD, view: "players" });
     assert.ok(panelHtml(actors.guard, client.views).includes('data-value="7"'), "the GM draws its own view");
     // the card is the GM's, whispered to the GMs: nothing of it is drawn from `players`
     const card = Standin.log.messages.find((m) => m.flags.rollbridge?.seq === 2);

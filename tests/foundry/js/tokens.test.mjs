@@ -9,13 +9,14 @@ import { after, beforeEach, test } from "node:test";
 
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { findActor, rollbridgeIdOf, speakerFor } from "../../../adapters/foundry/module/scripts/core/state.mjs";
+import { panelHtml } from "./panels.mjs";
 import { registerModuleSettings, settle, Standin, welcomeClient, world } from "./standin.mjs";
 
 const track = (physical = 0) => ({ track: { physical: { value: physical, overflow: { value: 0 } }, stun: { value: 0 } } });
 
 // an actor view as the server's Foundry adapter sends it (adapters/foundry/actors.py): a
 // player's character here, whose flags and system paths hold its view in full (an NPC's
-// hold the players' view: npcview.test.mjs)
+// hold the players' view: npcViews below, and npcview.test.mjs)
 function view(id, name, physical, { seq = 1 } = {}) {
   const common = { status: physical ? "impaired" : "ok", tracks: [{ key: "physical", label: "Physical", value: physical, max: 10 }, { key: "stun", label: "Stun", value: 0, max: 10 }], conditions: [] };
   return {
@@ -25,6 +26,27 @@ function view(id, name, physical, { seq = 1 } = {}) {
       systems: { sr5: { "system.track.physical.value": physical, "system.track.stun.value": 0 } },
     },
   };
+}
+
+// An NPC goblin as the GM's frame carries it (FoundryAdapter.public_view): the GM's view
+// (its boxes, the sr5 mapping's paths) in `actors`, and in `players` the view players
+// are sent — limited, no boxes, no mapping's paths (test_foundry_adapter.py).
+function npcViews(id, name, physical, wound, seq) {
+  const gm = view(id, name, physical, { seq });
+  gm.controllers = [];
+  gm.common.conditions = [`Physical: ${wound} (${physical} boxes)`];
+  const common = { status: gm.common.status, tracks: [], conditions: [`Physical: ${wound}`] };
+  const players = {
+    id, name, controllers: [], limited: true, common,
+    foundry: { flags: { rollbridge: { actorId: id, table: "t1", seq, name, limited: true, common } }, systems: {} },
+  };
+  return { gm, players };
+}
+
+/** An `adjusted` event hitting NPC goblins, as the GM's connection receives it. */
+function npcAdjusted(seq, goblins) {
+  const event = { type: "event", table: "t1", epoch: 1, seq, kind: "adjusted", data: {} };
+  return { ...event, actors: goblins.map((g) => g.gm), players: { ...event, actors: goblins.map((g) => g.players) } };
 }
 
 let client = null;
@@ -119,6 +141,47 @@ test("two unlinked goblins take different damage; the base actor is never writte
   const targets = new Set(written.map((u) => u.uuid));
   assert.ok(targets.has(`${tokens.a.uuid}.Actor.${goblin.id}`) && targets.has(`${tokens.b.uuid}.Actor.${goblin.id}`));
   assert.ok(!targets.has(goblin.uuid), "no update of the base actor");
+});
+
+test("two unlinked NPC goblins: each token's delta holds its own players' view, never the GM's; the base actor is never written", async () => {
+  await addAll();
+  const a = npcViews(tokens.a.uuid, "Goblin A", 3, "Light", 1);
+  const b = npcViews(tokens.b.uuid, "Goblin B", 7, "Serious", 1);
+  globalThis.WebSocket.last().receive(npcAdjusted(1, [a, b]));
+  await settle(client);
+  for (const [token, goblinViews, boxes] of [[tokens.a, a, "3 boxes"], [tokens.b, b, "7 boxes"]]) {
+    const flags = token.delta.flags.rollbridge;
+    // keyed by its token's UUID, written through its own delta
+    assert.equal(flags.actorId, token.uuid);
+    assert.deepEqual(flags.common, goblinViews.players.common, `${token.name}'s players' view`);
+    assert.deepEqual([flags.limited, flags.view, flags.seq], [true, "players", 1]);
+    assert.ok(!JSON.stringify(token.delta.flags).includes(boxes), `${token.name}'s delta holds the GM's "${boxes}"`);
+    // `auto` picked sr5: the players' view makes no paths, so the GM's boxes stay out of its system data
+    assert.equal(token.actor.system.track.physical.value, 0);
+    // the GM's client draws the GM's view from its connection; a client without it, the players'
+    assert.ok(panelHtml(token.actor, client.views).includes(boxes), `the GM's panel of ${token.name}`);
+    const shown = panelHtml(token.actor);
+    assert.ok(shown.includes(goblinViews.players.common.conditions[0]) && !shown.includes(boxes), shown);
+  }
+  assert.equal(goblin.flags.rollbridge, undefined);
+  assert.equal(goblin.system.track.physical.value, 0);
+  const targets = new Set(Standin.log.updates.map((u) => u.uuid));
+  assert.ok(!targets.has(goblin.uuid), "no update of the base actor");
+});
+
+test("an NPC goblin hit alone: only its token's delta changes, the other goblin keeps its own view", async () => {
+  await addAll();
+  const ws = globalThis.WebSocket.last();
+  ws.receive(npcAdjusted(1, [npcViews(tokens.a.uuid, "Goblin A", 3, "Light", 1), npcViews(tokens.b.uuid, "Goblin B", 3, "Light", 1)]));
+  await settle(client);
+  const before = structuredClone(tokens.a.delta.flags.rollbridge);
+  ws.receive(npcAdjusted(2, [npcViews(tokens.b.uuid, "Goblin B", 9, "Deadly", 2)]));
+  await settle(client);
+  assert.deepEqual(tokens.a.delta.flags.rollbridge, before, "Goblin A is untouched");
+  assert.deepEqual(tokens.b.delta.flags.rollbridge.common.conditions, ["Physical: Deadly"]);
+  assert.equal(tokens.b.delta.flags.rollbridge.seq, 2);
+  assert.ok(!JSON.stringify(tokens.b.delta.flags).includes("9 boxes"), "the GM's boxes stay out of Goblin B's delta");
+  assert.equal(goblin.flags.rollbridge, undefined);
 });
 
 test("a synthetic actor's inherited link is not its own; world actors are found by link or id", async () => {

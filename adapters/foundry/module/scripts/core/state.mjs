@@ -132,10 +132,16 @@ export function panelCommon(actor, live = null) {
 /** Whether an actor's flags (the players' view the GM's client wrote) come from a
  * later event than this client's own view of it: a player's connection that is down
  * or slower than Foundry's update keeps an older view, which must not be drawn over
- * the newer state. On the GM's client, which writes the flags from its own events,
- * they are never newer. */
+ * the newer state. A later epoch (a table restored) is later whatever its seq: the
+ * seqs of two epochs say nothing of their order. Flags an older module wrote carry no
+ * epoch: only their seq is compared. On the GM's client, which writes the flags from
+ * its own events, they are never newer. */
 function flagsNewer(flags, seen) {
-  return publicFlags(flags) && Number.isInteger(flags.seq) && Number.isInteger(seen.seq) && flags.seq > seen.seq;
+  if (!publicFlags(flags)) return false;
+  if (Number.isInteger(flags.epoch) && Number.isInteger(seen.epoch) && flags.epoch !== seen.epoch) {
+    return flags.epoch > seen.epoch;
+  }
+  return Number.isInteger(flags.seq) && Number.isInteger(seen.seq) && flags.seq > seen.seq;
 }
 
 /**
@@ -149,19 +155,21 @@ export class ActorViews {
     this.views = new Map();
   }
 
-  /** The table's actors afresh (a welcome's). */
-  reset(actors) {
+  /** The table's actors afresh (a welcome's, of the welcome's `epoch`). */
+  reset(actors, epoch = null) {
     this.views.clear();
-    this.see(actors);
+    this.see(actors, epoch);
   }
 
-  /** An event's actors: each one's new view, or its removal, with the seq the
-   * dialect gives it (its `foundry` flags': the event's, the welcome's). */
-  see(actors) {
+  /** An event's actors (of the event's `epoch`): each one's new view, or its removal,
+   * with the seq the dialect gives it (its `foundry` flags': the event's, the welcome's). */
+  see(actors, epoch = null) {
+    const era = Number.isInteger(epoch) ? epoch : null;
     for (const view of Array.isArray(actors) ? actors : []) {
       if (!view || typeof view.id !== "string") continue;
       const seq = view.foundry?.flags?.[MODULE_ID]?.seq ?? null;
-      this.views.set(view.id, view.removed ? { removed: true, seq } : { common: view.common ?? null, seq });
+      const mark = { seq, epoch: era };
+      this.views.set(view.id, view.removed ? { removed: true, ...mark } : { common: view.common ?? null, ...mark });
     }
   }
 
@@ -285,13 +293,16 @@ export function publicView(view, players = null) {
  * mark, or for an NPC whose players' view is not at hand its id and name alone
  * (`withheld`: its panel draws nothing for a player until a players' view comes).
  * A withheld actor's `common` is null, not deleted: an unlinked token's flags are its
- * delta's over its base actor's, and a key the delta lacks shows the base's. */
-function flagsOf(view, players) {
+ * delta's over its base actor's, and a key the delta lacks shows the base's. `epoch`
+ * (the event's or the welcome's, when known) is kept beside the seq: a player's
+ * client compares both with its own view's (flagsNewer). */
+function flagsOf(view, players, epoch) {
   const own = view.foundry.flags[MODULE_ID];
-  if (own.removed) return { ...own };
+  const era = Number.isInteger(epoch) ? { epoch } : {};
+  if (own.removed) return { ...own, ...era };
   const shown = publicView(view, players);
-  if (shown) return { ...shown.foundry.flags[MODULE_ID], view: "players" };
-  return { ...own, common: null, limited: true, view: "players", withheld: true };
+  if (shown) return { ...shown.foundry.flags[MODULE_ID], ...era, view: "players" };
+  return { ...own, ...era, common: null, limited: true, view: "players", withheld: true };
 }
 
 /**
@@ -314,11 +325,12 @@ function systemsOf(view, players, chosen) {
  * new flags lack is deleted (a removed actor keeps only its id and `removed` mark;
  * an older module's GM's view goes at the first write). A mapping adds its system
  * paths (systemsOf: `options.chosen` says the GM chose it by hand), except those
- * written as status effects (statusChanges).
+ * written as status effects (statusChanges). `options.epoch` is the epoch of the
+ * event or welcome the view came with, kept in the flags.
  */
-export function actorUpdate(actorView, mapping, current = null, { players = null, chosen = false } = {}) {
+export function actorUpdate(actorView, mapping, current = null, { players = null, chosen = false, epoch = null } = {}) {
   if (!actorView?.foundry?.flags?.[MODULE_ID]) return null;
-  const flags = flagsOf(actorView, players);
+  const flags = flagsOf(actorView, players, epoch);
   const update = isPlainObject(current)
     ? replaceKeys(`flags.${MODULE_ID}`, current, flags)
     : { [`flags.${MODULE_ID}`]: flags };

@@ -257,7 +257,7 @@ export class FoundryClient {
         if (welcome.table?.undo_redo) this.undo.reset(welcome.table.undo_redo);
         // the table's actors as they are now: the panels' live views (a resume's
         // replayed events are older, and are not taken)
-        this.views.reset(welcome.table?.actors);
+        this.views.reset(welcome.table?.actors, welcome.epoch);
         // an older module's flags (the GM's view of an NPC) go at the writer's connection
         if (this.writer) this.#enqueue(() => this.#replaceOldFlags(welcome));
         // the requests waiting as of the welcome (a reload's, a reconnect's): a card of one
@@ -297,7 +297,7 @@ export class FoundryClient {
           this.encounter = event.table_after.encounter ?? null;
         }
         this.#keep(event);
-        if (!info?.replayed) this.views.see(event.actors);
+        if (!info?.replayed) this.views.see(event.actors, event.epoch);
         this.#enqueue(() => this.#handle(event, info));
         // what undo and redo take moved: the cards it moved from and to are drawn again,
         // after the event's own card (drawn with the buttons it has now)
@@ -846,7 +846,7 @@ export class FoundryClient {
    * the others are written, the event's card is posted, and the GM is told which
    * actors' state Foundry did not take.
    */
-  async #applyActors(views, players = new Map()) {
+  async #applyActors(views, players = new Map(), epoch = null) {
     if (!this.writer) return;
     const mapping = this.#mapping();
     const chosen = mappingChosen(setting("systemMapping"));
@@ -856,7 +856,7 @@ export class FoundryClient {
       const actor = findActor(view.id, actors);
       if (!actor) continue;
       // every client reads the flags: they get the players' view (core/state.mjs)
-      const options = { players: players.get(view.id) ?? null, chosen };
+      const options = { players: players.get(view.id) ?? null, chosen, epoch };
       writes.push({
         actor, name: actor.name ?? view.name ?? view.id,
         update: () => actorUpdate(view, mapping, actor.flags?.[MODULE_ID] ?? null, options),
@@ -887,7 +887,7 @@ export class FoundryClient {
   }
 
   async #applySnapshot(welcome) {
-    await this.#applyActors(welcome.table?.actors);
+    await this.#applyActors(welcome.table?.actors, new Map(), welcome.epoch);
   }
 
   /**
@@ -900,6 +900,7 @@ export class FoundryClient {
   async #replaceOldFlags(welcome) {
     const table = new Map((welcome.table?.actors ?? []).map((view) => [view?.id, view]));
     const views = [];
+    const others = [];
     for (const actor of foundryActors()) {
       const flags = actor.flags?.[MODULE_ID];
       // a synthetic actor's flags inherited from its base actor are written there
@@ -907,13 +908,16 @@ export class FoundryClient {
       // a removed mark an older module left beside old tracks keeps only the mark
       const old = flags.removed ? { actorId: flags.actorId, table: flags.table, seq: flags.seq, removed: true } : flags;
       const view = flags.removed ? null : table.get(flags.actorId);
-      views.push(view ?? { id: flags.actorId, foundry: { flags: { [MODULE_ID]: old }, systems: {} } });
+      if (view) views.push(view);
+      else others.push({ id: flags.actorId, foundry: { flags: { [MODULE_ID]: old }, systems: {} } });
     }
-    if (views.length) await this.#applyActors(views);
+    // the welcome's epoch is that of its table's views only, not of what an older module left
+    if (views.length) await this.#applyActors(views, new Map(), welcome.epoch);
+    if (others.length) await this.#applyActors(others);
   }
 
   async #handle(event, { replayed = false } = {}) {
-    await this.#applyActors(event.actors, playersActors(event));
+    await this.#applyActors(event.actors, playersActors(event), event.epoch);
     const gmPresent = Boolean(game.users.activeGM);
     // a card already in the world's chat is not posted again: a player's client posted
     // it while no GM was active, or this client did before a reload it resumes from
