@@ -27,7 +27,7 @@ import redis
 
 from rollbridge.text import Messages, Text
 
-__all__ = ["query_problem"]
+__all__ = ["WHOLE_NUMBER", "query_problem"]
 
 say = Messages("rollbridge")
 # Translators: why a Redis server cannot be used, after "cannot open {path}: ";
@@ -89,8 +89,9 @@ YES_OR_NO = say("redis.query.yes_or_no", "one of yes, no, true, false, y, n, t, 
 
 #: A whole number written in the digits 0 to 9, a plus sign before it taken as
 #: ``int`` takes it (``int`` also takes ``-1``, ``1_0``, `` 1 `` and other scripts'
-#: digits, which redis-py passed on).
-_WHOLE = re.compile(r"\+?[0-9]+")
+#: digits, which redis-py passed on): a database number after the port, and the
+#: query's numbers.
+WHOLE_NUMBER = re.compile(r"\+?[0-9]+")
 #: The words redis-py reads as no, and those that mean yes (it takes any other as yes).
 _NO = {"0", "F", "FALSE", "N", "NO"}
 _YES = {"1", "T", "TRUE", "Y", "YES"}
@@ -103,7 +104,7 @@ _TLS_SETTINGS = frozenset(
 
 
 def _whole(least: int) -> Callable[[str], bool]:
-    return lambda value: bool(_WHOLE.fullmatch(value)) and int(value) >= least
+    return lambda value: bool(WHOLE_NUMBER.fullmatch(value)) and int(value) >= least
 
 
 def _seconds(value: str) -> bool:
@@ -160,6 +161,7 @@ def query_problem(query: str, path: str, option: Text | str, scheme: str = "redi
         if not check(values[0]):
             return BAD_VALUE(setting=name, value=repr(values[0]), expected=expected, option=option)
     database = unquote(path).strip("/")
-    if "db" in settings and _WHOLE.fullmatch(database) and int(database) != int(settings["db"][0]):
-        return TWO_DATABASES(path=database, query=settings["db"][0], option=option)
+    given = settings.get("db", [None])[0]
+    if given is not None and WHOLE_NUMBER.fullmatch(database) and int(database) != int(given):
+        return TWO_DATABASES(path=database, query=given, option=option)
     return None

@@ -22,7 +22,7 @@ import redis
 
 from rollbridge.exceptions import StoreError
 from rollbridge.stores.base import CANNOT_OPEN, NO_REDIS
-from rollbridge.stores.redis_query import query_problem
+from rollbridge.stores.redis_query import WHOLE_NUMBER, query_problem
 from rollbridge.text import Messages, Text
 
 __all__ = [
@@ -172,9 +172,6 @@ DROPPED = say(
 _QUERY_PAIR = re.compile(r"([?&])([^&#=]*)=([^&#]*)")
 #: Everything up to the last ``@`` of a URL, the scheme kept.
 _BEFORE_AT = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*:/*)?.*@", re.DOTALL)
-#: A database number as the path after the port: the digits 0 to 9, a plus sign
-#: before them taken as redis-py takes it (``int("+1")``).
-_DATABASE = re.compile(r"\+?[0-9]+")
 
 
 def without_password(url: str) -> str:
@@ -286,7 +283,7 @@ def check_database(url: str, option: Text | str | None = None) -> None:
         # not blank); "db=" anywhere in the query (?db= blank, a password with db= in
         # it) let a path that is no number through, and redis-py took database 0
     database = unquote(parts.path).strip("/")
-    if database and not _DATABASE.fullmatch(database):
+    if database and not WHOLE_NUMBER.fullmatch(database):
         why = DATABASE_NOT_A_NUMBER(database=database, option=option)
         raise StoreError(CANNOT_OPEN(path=without_password(url), error=why), details=details)
 
