@@ -194,7 +194,7 @@ for (const generation of [12, 13]) {
     const mine = view("guard", "Guard", LIGHT, { limited: true, seq: 1 });
     // then the GM's client wrote the guard's players' view of seq 2 (seriously hurt) while
     // this player's connection was down or slower than Foundry's update of the actor
-    const written = { ...view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 2 }).foundry.flags.rollbridge, view: "players" };
+    const written = { ...view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 2 }).foundry.flags.rollbridge, epoch: 1, view: "players" };
     const actors = await table(generation, PLAYER, { flags: { guard: written } });
     // a player's client with its own connection, the guard as the server shows it to players
     const ws = welcomedClient({ role: "player", seq: 1, table: { id: "t1", actors: [mine] } });
@@ -231,6 +231,41 @@ for (const generation of [12, 13]) {
     const own = panelHtml(actors.guard, client.views);
     assert.ok(own.includes("Physical: Moderate") && !own.includes("Physical: Serious"), `the connection's view of the later epoch: ${own}`);
     holdsNone(own, "the player's guard panel");
+  });
+
+  test(`v${generation}: flags of an epoch the player's connection saw before its own are older, whatever the numbers`, async () => {
+    const MODERATE = { ...PLAYERS_GUARD, conditions: ["Physical: Moderate"] };
+    // the GM restored a backup (epoch 5000), the GM's client wrote the guard's players'
+    // view of it; the GM restored the backup again a minute later, and that restore's
+    // epoch came out smaller (new_epoch's random spread: 3000). No GM is connected since.
+    const abandoned = { ...view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 9 }).foundry.flags.rollbridge, epoch: 5000, view: "players" };
+    const actors = await table(generation, PLAYER, { flags: { guard: abandoned } });
+    const first = welcomedClient({ role: "player", epoch: 5000, seq: 9, table: { id: "t1", actors: [view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 9 })] } });
+    await settle(client);
+    // the second restore: the connection drops, and resumes into epoch 3000 (a snapshot)
+    first.drop();
+    client.nudge();
+    const second = FakeWebSocket.last();
+    assert.notEqual(second, first, "reconnected at once");
+    second.open();
+    const hello = second.messages().find((m) => m.type === "hello");
+    second.receive({ type: "welcome", id: hello.id, protocol: 1, role: "player", epoch: 3000, seq: 2, locale: "en", resume: { recovered: false },
+      table: { id: "t1", actors: [view("guard", "Guard", MODERATE, { limited: true, seq: 2 })] } });
+    await settle(client);
+    const drawn = panelHtml(actors.guard, client.views);
+    assert.ok(drawn.includes("Physical: Moderate") && !drawn.includes("Physical: Serious"), `the table as restored the second time: ${drawn}`);
+  });
+
+  test(`v${generation}: flags an older module wrote (no epoch) never win over the view of a connection, whatever their seq`, async () => {
+    const MODERATE = { ...PLAYERS_GUARD, conditions: ["Physical: Moderate"] };
+    // the previous module wrote the players' view without an epoch at seq 40; the world
+    // was upgraded and the table restored from an older backup (epoch 7000, stored at seq 12)
+    const older = { ...view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 40 }).foundry.flags.rollbridge, view: "players" };
+    const actors = await table(generation, PLAYER, { flags: { guard: older } });
+    welcomedClient({ role: "player", epoch: 7000, seq: 12, table: { id: "t1", actors: [view("guard", "Guard", MODERATE, { limited: true, seq: 12 })] } });
+    await settle(client);
+    const drawn = panelHtml(actors.guard, client.views);
+    assert.ok(drawn.includes("Physical: Moderate") && !drawn.includes("Physical: Serious"), `the connection's view: ${drawn}`);
   });
 
   test(`v${generation}: an unlinked token withheld shows nothing of its base actor's state through its delta`, async () => {

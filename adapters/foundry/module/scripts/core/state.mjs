@@ -125,20 +125,27 @@ export function panelCommon(actor, live = null) {
   const flags = panelFlags(actor);
   if (!flags) return null;
   const seen = live?.get(flags.actorId) ?? null;
-  if (seen && !flagsNewer(flags, seen)) return seen.removed ? null : seen.common ?? null;
+  if (seen && !flagsNewer(flags, seen, live)) return seen.removed ? null : seen.common ?? null;
   return publicFlags(flags) ? flags.common ?? null : null;
 }
 
 /** Whether an actor's flags (the players' view the GM's client wrote) come from a
  * later event than this client's own view of it: a player's connection that is down
  * or slower than Foundry's update keeps an older view, which must not be drawn over
- * the newer state. A later epoch (a table restored) is later whatever its seq: the
- * seqs of two epochs say nothing of their order. Flags an older module wrote carry no
- * epoch: only their seq is compared. On the GM's client, which writes the flags from
- * its own events, they are never newer. */
-function flagsNewer(flags, seen) {
+ * the newer state. Of two epochs (a table restored, a Redis failover's fence) the
+ * seqs say nothing of their order, and the protocol promises no order of their
+ * numbers either (two restores of one backup may get a later epoch that is smaller):
+ * flags of an epoch this client's connection saw before its view's are older; of an
+ * epoch it never saw, the larger number is taken for the later (a new epoch is a time
+ * in milliseconds). Flags without an epoch are an older module's, written before this
+ * version's page (every client of a world runs one version, and this version's GM
+ * always writes the epoch): never newer than a view that has one. On the GM's client,
+ * which writes the flags from its own events, they are never newer. */
+function flagsNewer(flags, seen, live) {
   if (!publicFlags(flags)) return false;
+  if (Number.isInteger(seen.epoch) && !Number.isInteger(flags.epoch)) return false;
   if (Number.isInteger(flags.epoch) && Number.isInteger(seen.epoch) && flags.epoch !== seen.epoch) {
+    if (live?.sawBefore(flags.epoch, seen.epoch)) return false;
     return flags.epoch > seen.epoch;
   }
   return Number.isInteger(flags.seq) && Number.isInteger(seen.seq) && flags.seq > seen.seq;
@@ -153,6 +160,8 @@ function flagsNewer(flags, seen) {
 export class ActorViews {
   constructor() {
     this.views = new Map();
+    /** @type {number[]} the epochs the connection's welcomes and events were of, in the order they came */
+    this.epochs = [];
   }
 
   /** The table's actors afresh (a welcome's, of the welcome's `epoch`). */
@@ -161,10 +170,18 @@ export class ActorViews {
     this.see(actors, epoch);
   }
 
+  /** Whether this client's connection saw epoch `earlier` before `later` (both seen,
+   * `earlier` first): the order they came in, not that of their numbers. */
+  sawBefore(earlier, later) {
+    const at = this.epochs.indexOf(earlier);
+    return at >= 0 && this.epochs.indexOf(later, at + 1) > at;
+  }
+
   /** An event's actors (of the event's `epoch`): each one's new view, or its removal,
    * with the seq the dialect gives it (its `foundry` flags': the event's, the welcome's). */
   see(actors, epoch = null) {
     const era = Number.isInteger(epoch) ? epoch : null;
+    if (era !== null && this.epochs.at(-1) !== era) this.epochs = [...this.epochs.filter((e) => e !== era), era];
     for (const view of Array.isArray(actors) ? actors : []) {
       if (!view || typeof view.id !== "string") continue;
       const seq = view.foundry?.flags?.[MODULE_ID]?.seq ?? null;
@@ -178,8 +195,10 @@ export class ActorViews {
     return this.views.get(id) ?? null;
   }
 
+  /** Everything forgotten (the connection stopped: another table's epochs are another log's). */
   clear() {
     this.views.clear();
+    this.epochs = [];
   }
 }
 
