@@ -111,22 +111,35 @@ export function publicFlags(flags) {
 }
 
 /**
- * The common state a HUD or sheet panel draws for an actor, or null. `live`
+ * What a HUD or sheet panel draws for an actor, or null: `common`, its common state
+ * (null: nothing), and `from`, where it comes from — "connection" or "flags". `live`
  * (ActorViews) holds the views this client's own connection received: the GM's
  * full view on the GM's client, a player's own on a player's; it is drawn where it
  * has the actor, unless the flags are newer (flagsNewer). Else the actor's flags,
  * as every client reads them: only the players' view (publicFlags), never an older
- * module's GM's view.
+ * module's GM's view (`from` null: nothing drawn). A GM's panel drawn from the flags
+ * thus shows the players' view (a reload before the connection's welcome, a second
+ * GM, whose client does not connect): the panel says so (foundry/hud.mjs).
+ * @param {any} actor
+ * @param {ActorViews | null} [live]
+ * @returns {{common: any, from: "connection" | "flags" | null} | null}
+ */
+export function panelView(actor, live = null) {
+  const flags = panelFlags(actor);
+  if (!flags) return null;
+  const seen = live?.get(flags.actorId) ?? null;
+  if (seen && !flagsNewer(flags, seen, live)) return { common: seen.removed ? null : seen.common ?? null, from: "connection" };
+  return publicFlags(flags) ? { common: flags.common ?? null, from: "flags" } : { common: null, from: null };
+}
+
+/**
+ * The common state a HUD or sheet panel draws for an actor, or null (panelView's `common`).
  * @param {any} actor
  * @param {ActorViews | null} [live]
  * @returns {any}
  */
 export function panelCommon(actor, live = null) {
-  const flags = panelFlags(actor);
-  if (!flags) return null;
-  const seen = live?.get(flags.actorId) ?? null;
-  if (seen && !flagsNewer(flags, seen, live)) return seen.removed ? null : seen.common ?? null;
-  return publicFlags(flags) ? flags.common ?? null : null;
+  return panelView(actor, live)?.common ?? null;
 }
 
 /** Whether an actor's flags (the players' view the GM's client wrote) come from a
