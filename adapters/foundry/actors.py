@@ -6,7 +6,7 @@ replies) gets a ``foundry`` field:
 .. code-block:: json
 
     {"flags": {"rollbridge": {"actorId": "guard", "name": "Guard", "table": "t-1",
-                              "seq": 12, "limited": false,
+                              "epoch": 1, "seq": 12, "limited": false,
                               "common": {"status": "impaired", "tracks": [...], ...}}},
      "systems": {"sr5": {"system.track.physical.value": 6, "...": 0}}}
 
@@ -33,10 +33,11 @@ __all__ = ["actor_payload", "with_foundry"]
 
 
 def actor_payload(actor: Mapping[str, Any], context: Mapping[str, Any] | None = None) -> JSON:
-    """The ``foundry`` field of one actor view; ``context`` adds ``table`` and
-    ``seq`` (the event that produced it) when known."""
+    """The ``foundry`` field of one actor view; ``context`` adds ``table``, ``epoch``
+    and ``seq`` (the event or welcome that produced it) when known: a seq alone says
+    nothing of its order against another epoch's (docs/foundry.md, "The panels")."""
     flags: JSON = {"actorId": actor.get("id")}
-    for key in ("table", "seq"):
+    for key in ("table", "epoch", "seq"):
         if context and context.get(key) is not None:
             flags[key] = context[key]
     if actor.get("removed"):

@@ -90,7 +90,7 @@ def _translate(message: Mapping[str, Any], version: str) -> JSON:
 
 def _table(table: Mapping[str, Any]) -> JSON:
     out = dict(table)
-    context = {"table": table.get("id"), "seq": table.get("seq")}
+    context = {"table": table.get("id"), "epoch": table.get("epoch"), "seq": table.get("seq")}
     if isinstance(table.get("actors"), list):
         out["actors"] = [with_foundry(actor, context) for actor in table["actors"]]
     return out
@@ -126,7 +126,7 @@ def _event(event: Mapping[str, Any]) -> JSON:
     out = dict(event)
     if isinstance(event.get("players"), Mapping):
         out["players"] = _event(event["players"])
-    context = {"table": event.get("table"), "seq": event.get("seq")}
+    context = {"table": event.get("table"), "epoch": event.get("epoch"), "seq": event.get("seq")}
     actors = event.get("actors")
     if isinstance(actors, list):
         out["actors"] = [with_foundry(actor, context) for actor in actors]

@@ -448,6 +448,8 @@ def test_outbound_never_changes_the_message_it_is_given():
     assert out["foundry"]["rolls"][0]["total"] == result.total
     assert out["foundry"]["speaker"] == {"actor": "a", "alias": "A"}
     assert out["actors"][0]["foundry"]["flags"]["rollbridge"]["seq"] == 4
+    # the epoch beside it: a seq says nothing of its order against another epoch's
+    assert out["actors"][0]["foundry"]["flags"]["rollbridge"]["epoch"] == 1
 
 
 def test_outbound_on_a_shape_it_does_not_know_sends_it_on_with_an_error_note(caplog):
@@ -529,6 +531,7 @@ async def test_welcome_lists_the_mappings_and_shapes_every_actor(live):
     guard = next(a for a in welcome["table"]["actors"] if a["id"] == "fvttGuard0000002")
     flags = guard["foundry"]["flags"]["rollbridge"]
     assert flags["actorId"] == "fvttGuard0000002" and flags["table"] == "friday"
+    assert (flags["epoch"], flags["seq"]) == (welcome["epoch"], welcome["table"]["seq"])
     assert flags["limited"] is True and flags["common"]["status"] == "ok"
 
 
@@ -724,6 +727,7 @@ async def test_a_foundry_gms_event_carries_what_each_player_receives_of_it(live)
     (guard,) = [a for a in frame["players"]["actors"] if a["id"] == "fvttGuard0000002"]
     assert guard["limited"] is True and guard["common"]["tracks"] == []
     assert guard["foundry"]["flags"]["rollbridge"]["seq"] == secret["seq"]
+    assert guard["foundry"]["flags"]["rollbridge"]["epoch"] == frame["epoch"]
 
 
 async def test_only_a_foundry_gm_is_sent_the_players_view(live):

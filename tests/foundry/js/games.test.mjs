@@ -197,6 +197,56 @@ test("F3: the GM's client resuming after a reload does not post again a card a p
   assert.ok(!cardPosted([own], { table: "t1", epoch: 1, seq: 7, kind: "roll" }));
 });
 
+for (const generation of [12, 13]) {
+  test(`F3: a macro's request with an id of its own: the GM's client resuming posts no second card beside the player's (v${generation})`, async () => {
+    const { requestUser } = await import("../../../adapters/foundry/module/scripts/core/protocol.mjs");
+    const users = (gmActive) => [{ ...USERS[0], active: gmActive }, USERS[1]];
+    // the player's macro, while the GM's page reloads (no active GM): `api.request` with its own id
+    let ws = await playerClient({ users: users(false), user: PLAYER, generation });
+    const asked = client.ask({ type: "foundry.roll", id: "macro-roll-7", formula: "1d6" }); // api.request
+    for (let i = 0; i < 50 && !ws.messages().some((m) => m.type === "foundry.roll"); i++) await new Promise((r) => setImmediate(r));
+    const request = ws.messages().find((m) => m.type === "foundry.roll");
+    assert.equal(requestUser(request.id), PLAYER, `${request.id} names the player`);
+    assert.ok(request.id.endsWith("macro-roll-7"), "the macro's own id is still in it");
+    ws.receive(rollEvent(5, { request: request.id }));
+    ws.receive({ type: "result", id: request.id, status: "done", seq: 5 });
+    await asked;
+    await settle(client);
+    const stored = Standin.log.messages.filter((m) => m.flags.rollbridge?.seq === 5).map((m) => m.toObject());
+    assert.equal(stored.length, 1, "the player's client posted the card");
+    client.stop();
+    // the GM's browser after its reload resumes from its cursor and gets the event again
+    await world({ users: users(true), user: "gm", generation });
+    await registerModuleSettings();
+    await game.settings.set("rollbridge", "cursor", { table: "t1", epoch: 1, seq: 4 });
+    await ChatMessage._fromWorld({ data: stored[0], user: PLAYER });
+    game.ready = true;
+    client = new FoundryClient();
+    client.start();
+    ({ ws } = welcomeResumed(client, { seq: 5, missed: 1 }));
+    ws.receive(rollEvent(5, { request: request.id }));
+    await settle(client);
+    const cards = [...game.messages.values()].filter((m) => m.flags.rollbridge?.seq === 5);
+    assert.deepEqual(cards.map((m) => m.author?.id ?? m.author), [PLAYER], "one card, the player's");
+  });
+}
+
+test("a macro's own id is sent naming its user: the same id each time, within 64 characters; one the protocol refuses as given", async () => {
+  const { namingRequestId, requestUser } = await import("../../../adapters/foundry/module/scripts/core/protocol.mjs");
+  assert.equal(namingRequestId("macro-1", PLAYER), `fvtt@${PLAYER}-macro-1`);
+  assert.equal(namingRequestId("macro-1", PLAYER), namingRequestId("macro-1", PLAYER), "a repeat is the same request");
+  const own = `fvtt@${PLAYER}-abc`;
+  assert.equal(namingRequestId(own, PLAYER), own, "an id naming the user already is kept");
+  // another user's name in it: the sender's is put before it
+  assert.equal(requestUser(namingRequestId(`fvtt@${GM}-abc`, PLAYER)), PLAYER);
+  const long = "m".repeat(60);
+  const hashed = namingRequestId(long, PLAYER);
+  assert.ok(hashed.length <= 64 && requestUser(hashed) === PLAYER && hashed !== namingRequestId("n".repeat(60), PLAYER), hashed);
+  assert.equal(namingRequestId("", PLAYER), "");
+  assert.equal(namingRequestId("x".repeat(65), PLAYER), "x".repeat(65));
+  assert.equal(namingRequestId("macro-1", "not a user id!"), "macro-1");
+});
+
 /** A player's look-alike of the card of event `seq` (table t1, epoch 1), a forged 6 in it. */
 function forgedCard(seq, request) {
   return {

@@ -106,6 +106,10 @@ async function playerDraws(generation, { guard, token }) {
   return { guard: panelHtml(seen.guard), goblin: panelHtml(seen.token.actor) };
 }
 
+/** A panel's HTML without the note a GM's panel drawn from the flags has (foundry/hud.mjs). */
+const NOTE = /<p class="rb-players-view">[^<]*<\/p>/g;
+const withoutNote = (html) => html.replace(NOTE, "");
+
 const holdsNone = (text, what) => {
   for (const detail of PRIVATE) assert.ok(!text.includes(detail), `${what} holds the GM's "${detail}": ${text}`);
 };
@@ -130,7 +134,8 @@ for (const generation of [12, 13]) {
     holdsNone(drawn.guard, "the player's guard panel");
     holdsNone(drawn.goblin, "the player's goblin panel");
     assert.ok(drawn.guard.includes("Physical: Serious") && drawn.guard.includes("+3 TN"), drawn.guard);
-    assert.equal(flagsOnly, drawn.guard, "a GM without the live view draws what the player draws");
+    assert.equal(flagsOnly.match(NOTE)?.length, 2, "both of the GM's panels say they show the players' view");
+    assert.equal(withoutNote(flagsOnly), drawn.guard, "a GM without the live view draws what the player draws");
     // every client receives the flags: the players' view alone
     for (const [what, flags] of written) {
       holdsNone(JSON.stringify(flags), what);
@@ -194,7 +199,7 @@ for (const generation of [12, 13]) {
     const mine = view("guard", "Guard", LIGHT, { limited: true, seq: 1 });
     // then the GM's client wrote the guard's players' view of seq 2 (seriously hurt) while
     // this player's connection was down or slower than Foundry's update of the actor
-    const written = { ...view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 2 }).foundry.flags.rollbridge, view: "players" };
+    const written = { ...view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 2 }).foundry.flags.rollbridge, epoch: 1, view: "players" };
     const actors = await table(generation, PLAYER, { flags: { guard: written } });
     // a player's client with its own connection, the guard as the server shows it to players
     const ws = welcomedClient({ role: "player", seq: 1, table: { id: "t1", actors: [mine] } });
@@ -233,6 +238,66 @@ for (const generation of [12, 13]) {
     holdsNone(own, "the player's guard panel");
   });
 
+  test(`v${generation}: flags of an epoch the player's connection saw before its own are older, whatever the numbers`, async () => {
+    const MODERATE = { ...PLAYERS_GUARD, conditions: ["Physical: Moderate"] };
+    // the GM restored a backup (epoch 5000), the GM's client wrote the guard's players'
+    // view of it; the GM restored the backup again a minute later, and that restore's
+    // epoch came out smaller (new_epoch's random spread: 3000). No GM is connected since.
+    const abandoned = { ...view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 9 }).foundry.flags.rollbridge, epoch: 5000, view: "players" };
+    const actors = await table(generation, PLAYER, { flags: { guard: abandoned } });
+    const first = welcomedClient({ role: "player", epoch: 5000, seq: 9, table: { id: "t1", actors: [view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 9 })] } });
+    await settle(client);
+    // the second restore: the connection drops, and resumes into epoch 3000 (a snapshot)
+    first.drop();
+    client.nudge();
+    const second = FakeWebSocket.last();
+    assert.notEqual(second, first, "reconnected at once");
+    second.open();
+    const hello = second.messages().find((m) => m.type === "hello");
+    second.receive({ type: "welcome", id: hello.id, protocol: 1, role: "player", epoch: 3000, seq: 2, locale: "en", resume: { recovered: false },
+      table: { id: "t1", actors: [view("guard", "Guard", MODERATE, { limited: true, seq: 2 })] } });
+    await settle(client);
+    const drawn = panelHtml(actors.guard, client.views);
+    assert.ok(drawn.includes("Physical: Moderate") && !drawn.includes("Physical: Serious"), `the table as restored the second time: ${drawn}`);
+  });
+
+  test(`v${generation}: flags an older module wrote (no epoch) never win over the view of a connection, whatever their seq`, async () => {
+    const MODERATE = { ...PLAYERS_GUARD, conditions: ["Physical: Moderate"] };
+    // the previous module wrote the players' view without an epoch at seq 40; the world
+    // was upgraded and the table restored from an older backup (epoch 7000, stored at seq 12)
+    const older = { ...view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 40 }).foundry.flags.rollbridge, view: "players" };
+    const actors = await table(generation, PLAYER, { flags: { guard: older } });
+    welcomedClient({ role: "player", epoch: 7000, seq: 12, table: { id: "t1", actors: [view("guard", "Guard", MODERATE, { limited: true, seq: 12 })] } });
+    await settle(client);
+    const drawn = panelHtml(actors.guard, client.views);
+    assert.ok(drawn.includes("Physical: Moderate") && !drawn.includes("Physical: Serious"), `the connection's view: ${drawn}`);
+  });
+
+  test(`v${generation}: a GM's panel drawn from the flags (a reload before the welcome) says it shows the players' view`, async () => {
+    const written = { ...view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 4 }).foundry.flags.rollbridge, epoch: 1, view: "players" };
+    const withheld = { actorId: "tukan", table: "t1", seq: 4, epoch: 1, name: "Tukan", common: null, limited: true, view: "players", withheld: true };
+    const actors = await table(generation, GM, { flags: { guard: written, tukan: withheld } });
+    const said = game.i18n.localize("ROLLBRIDGE.Panel.PlayersView");
+    assert.notEqual(said, "ROLLBRIDGE.Panel.PlayersView", "the note is a declared message");
+    const note = said.replaceAll("'", "&#39;"); // as the panel's HTML writes it
+    // the GM's page reloaded: its client has no connection yet, its panels draw the flags
+    client?.stop();
+    client = new FoundryClient();
+    const before = panelHtml(actors.guard, client.views);
+    assert.ok(before.includes("Physical: Serious") && before.includes(note), `the players' view, said so: ${before}`);
+    assert.ok(panelHtml(actors.tukan, client.views).includes(note), "an actor withheld there: the note alone");
+    // the welcome brings the GM's own view: drawn, no note
+    welcomedClient({ seq: 4, table: { id: "t1", actors: [view("guard", "Guard", GM_GUARD, { seq: 4 })] } });
+    await settle(client);
+    const after = panelHtml(actors.guard, client.views);
+    assert.ok(after.includes('data-value="7"') && !after.includes(note), `the GM's view: ${after}`);
+    // a player's panel drawn from the same flags has no such note (it is the player's own view)
+    client.stop();
+    const seen = await table(generation, PLAYER, { flags: { guard: written } });
+    const drawn = panelHtml(seen.guard);
+    assert.ok(drawn.includes("Physical: Serious") && !drawn.match(NOTE), drawn);
+  });
+
   test(`v${generation}: an unlinked token withheld shows nothing of its base actor's state through its delta`, async () => {
     // Goblin A's delta holds its players' view; its base actor is on the table too
     const flags = (actorId, name, common, seq) => ({ actorId, table: "t1", seq, name, limited: true, view: "players", common });
@@ -249,7 +314,8 @@ for (const generation of [12, 13]) {
     const written = actors.token.actor.flags.rollbridge;
     assert.deepEqual([written.actorId, written.seq, written.withheld], [goblinUuid, 4, true]);
     // Foundry applies the delta over the base actor: a key the delta lacks shows the base's
-    assert.equal(panelHtml(actors.token.actor), "", "a client without the live view draws nothing of Goblin A");
+    const gmDraws = panelHtml(actors.token.actor);
+    assert.ok(!gmDraws.includes('class="rb-state ') && gmDraws.match(NOTE)?.length === 2, `a GM without the live view draws nothing of Goblin A but the note: ${gmDraws}`);
     assert.ok(panelHtml(base).includes("Physical: Deadly"), "the base actor keeps its own state");
   });
 

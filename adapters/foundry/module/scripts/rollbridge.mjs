@@ -56,7 +56,7 @@ function buildApi() {
     oddsHtml: (result, options = {}) => oddsHtml(result, { i18n: game.i18n, lang: game.i18n.lang, ...options }),
     resolve: (action, options) => client.resolve(action, options),
     actionDialog: (action, options) => actionDialog(client, action, options),
-    request: (message) => client.request(message),
+    request: (message) => client.ask(message),
     addActor: (actor, sheet, options) => client.addActor(actor, sheet, options),
     linkActor: (actor, rollbridgeId) => client.linkActor(actor, rollbridgeId),
     status: () => client.status(),

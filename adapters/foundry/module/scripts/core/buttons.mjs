@@ -15,7 +15,7 @@
 
 import { isUndoable, UNDOABLE_KINDS, UndoTracker } from "../client/undo.mjs";
 import { escapeHtml, escapeText } from "./card.mjs";
-import { userPrefix } from "./protocol.mjs";
+import { idHash, userPrefix } from "./protocol.mjs";
 
 export const BUTTON_KEYS = {
   undo: "ROLLBRIDGE.Button.Undo",
@@ -134,20 +134,12 @@ export function buttonRequest(action, { card, targets = [], reason, named = fals
  * user's own card of the follow-up, posted while no GM is active, counts as its
  * card (core/state.mjs cardTrusted). At most 64 characters, as the protocol takes:
  * `fvtt@<user id>-apply-<epoch>-<seq>-<hash>`, else `fvtt@<user id>-apply-<hash>`,
- * the hash (FNV-1a, 2×32 bits) of all of it (`apply-…` alone for a user id that
+ * the hash (core/protocol.mjs idHash) of all of it (`apply-…` alone for a user id that
  * cannot be named).
  */
 export function applyRequestId({ table = null, epoch, seq, user, targets = [] }) {
   const key = [table ?? "", epoch, seq, user ?? "", ...[...new Set(targets.map(String))].sort()].join("\u0000");
-  const fnv = (seed) => {
-    let h = seed >>> 0;
-    for (let i = 0; i < key.length; i++) {
-      h ^= key.charCodeAt(i);
-      h = Math.imul(h, 0x01000193) >>> 0;
-    }
-    return h.toString(16).padStart(8, "0");
-  };
-  const hash = fnv(0x811c9dc5) + fnv(0x050c5d1f);
+  const hash = idHash(key);
   const named = userPrefix(user);
   const by = named ? `${named}-` : "";
   const id = `${by}apply-${epoch}-${seq}-${hash}`;

@@ -53,6 +53,44 @@ export function userRequestId(userId) {
 }
 
 /**
+ * The id a caller chose (a macro's own, through `api.request`) as this module sends it:
+ * naming the Foundry user who asks too, `fvtt@<user id>-<caller's id>`, so that the
+ * user's own card of the request, posted while no GM is active, counts as its card
+ * (core/state.mjs cardTrusted) and the GM's client resuming posts no second one. An id
+ * that names the user already is kept; one past the protocol's 64 characters so
+ * named becomes `fvtt@<user id>-<hash of the caller's id>` (idHash). The same caller's
+ * id gives the same id, so a macro's repeat is still one request. A user id that cannot
+ * be named so, and an id the protocol refuses (empty, past 64 characters: the server
+ * says why), are sent as the caller gave them.
+ * @param {string} id
+ * @param {unknown} userId
+ * @returns {string}
+ */
+export function namingRequestId(id, userId) {
+  const named = userPrefix(userId);
+  if (!named || id.length < 1 || id.length > 64 || requestUser(id) === userId) return id;
+  const whole = `${named}-${id}`;
+  return whole.length <= 64 ? whole : `${named}-${idHash(id)}`;
+}
+
+/**
+ * A short hash of `key` for an id, the same every time: FNV-1a, 2×32 bits, as 16 hex digits.
+ * @param {string} key
+ * @returns {string}
+ */
+export function idHash(key) {
+  const fnv = (seed) => {
+    let h = seed >>> 0;
+    for (let i = 0; i < key.length; i++) {
+      h ^= key.charCodeAt(i);
+      h = Math.imul(h, 0x01000193) >>> 0;
+    }
+    return h.toString(16).padStart(8, "0");
+  };
+  return fnv(0x811c9dc5) + fnv(0x050c5d1f);
+}
+
+/**
  * How a request id names the Foundry user who asks, `fvtt@<user id>` (what
  * requestUser reads before its `-`), or null for a user id that cannot be named so.
  * An id made otherwise (an apply's, core/buttons.mjs applyRequestId) starts with it

@@ -111,34 +111,54 @@ export function publicFlags(flags) {
 }
 
 /**
- * The common state a HUD or sheet panel draws for an actor, or null. `live`
+ * What a HUD or sheet panel draws for an actor, or null: `common`, its common state
+ * (null: nothing), and `from`, where it comes from — "connection" or "flags". `live`
  * (ActorViews) holds the views this client's own connection received: the GM's
  * full view on the GM's client, a player's own on a player's; it is drawn where it
  * has the actor, unless the flags are newer (flagsNewer). Else the actor's flags,
  * as every client reads them: only the players' view (publicFlags), never an older
- * module's GM's view.
+ * module's GM's view (`from` null: nothing drawn). A GM's panel drawn from the flags
+ * thus shows the players' view (a reload before the connection's welcome, a second
+ * GM, whose client does not connect): the panel says so (foundry/hud.mjs).
+ * @param {any} actor
+ * @param {ActorViews | null} [live]
+ * @returns {{common: any, from: "connection" | "flags" | null} | null}
+ */
+export function panelView(actor, live = null) {
+  const flags = panelFlags(actor);
+  if (!flags) return null;
+  const seen = live?.get(flags.actorId) ?? null;
+  if (seen && !flagsNewer(flags, seen, live)) return { common: seen.removed ? null : seen.common ?? null, from: "connection" };
+  return publicFlags(flags) ? { common: flags.common ?? null, from: "flags" } : { common: null, from: null };
+}
+
+/**
+ * The common state a HUD or sheet panel draws for an actor, or null (panelView's `common`).
  * @param {any} actor
  * @param {ActorViews | null} [live]
  * @returns {any}
  */
 export function panelCommon(actor, live = null) {
-  const flags = panelFlags(actor);
-  if (!flags) return null;
-  const seen = live?.get(flags.actorId) ?? null;
-  if (seen && !flagsNewer(flags, seen)) return seen.removed ? null : seen.common ?? null;
-  return publicFlags(flags) ? flags.common ?? null : null;
+  return panelView(actor, live)?.common ?? null;
 }
 
 /** Whether an actor's flags (the players' view the GM's client wrote) come from a
  * later event than this client's own view of it: a player's connection that is down
  * or slower than Foundry's update keeps an older view, which must not be drawn over
- * the newer state. A later epoch (a table restored) is later whatever its seq: the
- * seqs of two epochs say nothing of their order. Flags an older module wrote carry no
- * epoch: only their seq is compared. On the GM's client, which writes the flags from
- * its own events, they are never newer. */
-function flagsNewer(flags, seen) {
+ * the newer state. Of two epochs (a table restored, a Redis failover's fence) the
+ * seqs say nothing of their order, and the protocol promises no order of their
+ * numbers either (two restores of one backup may get a later epoch that is smaller):
+ * flags of an epoch this client's connection saw before its view's are older; of an
+ * epoch it never saw, the larger number is taken for the later (a new epoch is a time
+ * in milliseconds). Flags without an epoch are an older module's, written before this
+ * version's page (every client of a world runs one version, and this version's GM
+ * always writes the epoch): never newer than a view that has one. On the GM's client,
+ * which writes the flags from its own events, they are never newer. */
+function flagsNewer(flags, seen, live) {
   if (!publicFlags(flags)) return false;
+  if (Number.isInteger(seen.epoch) && !Number.isInteger(flags.epoch)) return false;
   if (Number.isInteger(flags.epoch) && Number.isInteger(seen.epoch) && flags.epoch !== seen.epoch) {
+    if (live?.sawBefore(flags.epoch, seen.epoch)) return false;
     return flags.epoch > seen.epoch;
   }
   return Number.isInteger(flags.seq) && Number.isInteger(seen.seq) && flags.seq > seen.seq;
@@ -153,6 +173,8 @@ function flagsNewer(flags, seen) {
 export class ActorViews {
   constructor() {
     this.views = new Map();
+    /** @type {number[]} the epochs the connection's welcomes and events were of, in the order they came */
+    this.epochs = [];
   }
 
   /** The table's actors afresh (a welcome's, of the welcome's `epoch`). */
@@ -161,10 +183,18 @@ export class ActorViews {
     this.see(actors, epoch);
   }
 
+  /** Whether this client's connection saw epoch `earlier` before `later` (both seen,
+   * `earlier` first): the order they came in, not that of their numbers. */
+  sawBefore(earlier, later) {
+    const at = this.epochs.indexOf(earlier);
+    return at >= 0 && this.epochs.indexOf(later, at + 1) > at;
+  }
+
   /** An event's actors (of the event's `epoch`): each one's new view, or its removal,
    * with the seq the dialect gives it (its `foundry` flags': the event's, the welcome's). */
   see(actors, epoch = null) {
     const era = Number.isInteger(epoch) ? epoch : null;
+    if (era !== null && this.epochs.at(-1) !== era) this.epochs = [...this.epochs.filter((e) => e !== era), era];
     for (const view of Array.isArray(actors) ? actors : []) {
       if (!view || typeof view.id !== "string") continue;
       const seq = view.foundry?.flags?.[MODULE_ID]?.seq ?? null;
@@ -178,8 +208,10 @@ export class ActorViews {
     return this.views.get(id) ?? null;
   }
 
+  /** Everything forgotten (the connection stopped: another table's epochs are another log's). */
   clear() {
     this.views.clear();
+    this.epochs = [];
   }
 }
 

@@ -15,7 +15,7 @@ import { Connection } from "../client/connection.mjs";
 import { CONNECTION_LABELS, labelOf, ROLE_LABELS } from "../client/i18n.mjs";
 import {
   DIALECT, errorFromReply, localeNotice, noticeData, noticeText, resolveMessage, RollbridgeError, ROLL_MODES,
-  rollMessage, shownError, userRequestId,
+  namingRequestId, rollMessage, shownError, userRequestId,
 } from "../core/protocol.mjs";
 import {
   cardAudience, refusesRequesterSees, requesterCard, RollModeNotes, SECRET_MODES, withoutRequesterSees,
@@ -371,6 +371,18 @@ export class FoundryClient {
   }
 
   // -- requests --------------------------------------------------------------
+
+  /**
+   * A request a macro sends (`api.request`): its own id, if it gave one, sent naming
+   * this user (core/protocol.mjs namingRequestId), as the module's own ids do, so the
+   * user's card of it posted while no GM is active counts as its card. The reply's
+   * `id` is the id sent.
+   * @param {any} message
+   */
+  ask(message) {
+    const named = typeof message?.id === "string" ? { ...message, id: namingRequestId(message.id, game.user?.id) } : message;
+    return this.request(named);
+  }
 
   async request(message) {
     if (!this.connection) {

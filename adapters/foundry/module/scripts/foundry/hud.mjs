@@ -5,18 +5,26 @@
 // (core/state.mjs panelCommon): Foundry hands every actor to every client, so
 // the flags never hold what players may not see.
 
-import { tracksHtml } from "../core/card.mjs";
-import { panelCommon } from "../core/state.mjs";
+import { escapeText, tracksHtml } from "../core/card.mjs";
+import { panelView } from "../core/state.mjs";
 import { rootOf } from "./dom.mjs";
 
+/** The note on a GM's panel drawn from the flags: what it shows is the players' view. */
+const PLAYERS_VIEW = "ROLLBRIDGE.Panel.PlayersView";
 
-// a removed actor draws nothing; an unlinked token draws only its own state (core/state.mjs)
+// a removed actor draws nothing; an unlinked token draws only its own state (core/state.mjs).
+// A GM's panel drawn from the flags (no view from this client's connection: a reload
+// before its welcome, a second GM) says that it shows the players' view — for an NPC
+// withheld there, the note alone.
 function panel(actor, className, live) {
-  const common = panelCommon(actor, live);
-  if (!common) return null;
+  const view = panelView(actor, live);
+  const note = Boolean(game.user?.isGM) && view?.from === "flags";
+  if (!view?.common && !note) return null;
   const div = document.createElement("div");
   div.className = `rollbridge-panel ${className}`;
-  div.innerHTML = tracksHtml(common, { name: game.i18n.localize("ROLLBRIDGE.Panel.Title"), i18n: game.i18n });
+  const name = game.i18n.localize("ROLLBRIDGE.Panel.Title");
+  div.innerHTML = (view.common ? tracksHtml(view.common, { name, i18n: game.i18n }) : `<div class="rb-state-name">${escapeText(name)}</div>`)
+    + (note ? `<p class="rb-players-view">${escapeText(game.i18n.localize(PLAYERS_VIEW))}</p>` : "");
   return div;
 }
 
