@@ -17,9 +17,14 @@ log can show, :class:`ApprovalCheck` checks:
 * a request is settled once: approved once, or rejected (``approval.rejected``, which
   players see too) and never approved (``settled_twice``).
 
+A GM's client log that begins later has the requests waiting then in its
+``welcome`` (the table's ``pending``, :meth:`ApprovalCheck.welcomed`): an approval
+of one is held to it as to a request the log shows.
+
 What it cannot show: that a request whose seq is a ``hidden`` stand-in (a player's
 log) was a request rather than a secret roll or the GM's seed at a reveal, and
-anything of a request held before the log begins. Such approvals are counted
+anything of a request held before the log begins that no GM's ``welcome`` lists (an
+export's first line shows the table of a past seq, without its requests). Such approvals are counted
 (``approvals_unseen``), those held to their request too (``approvals_held``).
 """
 
@@ -78,9 +83,20 @@ class ApprovalCheck:
         self._requests: dict[tuple[Any, str], tuple[Any, Any]] = {}
         #: Where each request was settled, by epoch and id: the settling event's seq.
         self._settled: dict[tuple[Any, str], int] = {}
+        #: The requests known from a GM's welcome alone (before the log), by epoch and id.
+        self._welcomed: set[tuple[Any, str]] = set()
         #: Approvals held to their request, and those the log cannot hold to one.
         self.held = 0
         self.unseen = 0
+
+    def welcomed(self, epoch: Any, pending: Any) -> None:
+        """The requests a GM's ``welcome`` lists as waiting (its table's ``pending``:
+        each with its id, ``type`` and ``who``): held before the log began, so an
+        approval of one is held to it as to a request the log shows."""
+        for request in pending if isinstance(pending, list) else ():
+            if isinstance(request, Mapping) and isinstance(request.get("pending"), str):
+                self._requests[(epoch, request["pending"])] = _asked(request)
+                self._welcomed.add((epoch, request["pending"]))
 
     def feed(
         self,
@@ -95,12 +111,9 @@ class ApprovalCheck:
         kind = entry.get("kind")
         data = entry.get("data") if isinstance(entry.get("data"), Mapping) else {}
         if kind == "approval.requested":
-            request = data.get("request") if isinstance(data.get("request"), Mapping) else {}
-            who = request.get("who") if isinstance(request.get("who"), Mapping) else {}
-            role, name = who.get("role"), who.get("name")
-            label = name if name == role else f"{role}:{name}"
-            if isinstance(data.get("pending"), str):
-                self._requests[(epoch, data["pending"])] = (request.get("type"), label)
+            request = data.get("request")
+            if isinstance(data.get("pending"), str) and isinstance(request, Mapping):
+                self._requests[(epoch, data["pending"])] = _asked(request)
             return []
         if kind == "approval.rejected":
             if isinstance(data.get("pending"), str):
@@ -129,6 +142,8 @@ class ApprovalCheck:
             said = SETTLED_TWICE(seq=seq, request=repr(request), settled=settled)
             return [("settled_twice", said)]
         there = seen.get((epoch, at))
+        if there is None and key in self._welcomed:
+            there = "approval.requested"  # held before the log: the GM's welcome lists it
         if there is None or there == "hidden":
             self.unseen += 1  # before the log, or a stand-in: the log cannot show it
             return []
@@ -145,3 +160,11 @@ class ApprovalCheck:
             return [("other_request", said)]
         self.held += 1
         return []
+
+
+def _asked(request: Mapping[str, Any]) -> tuple[Any, Any]:
+    """A held request's type and requester (a role and name as an event's ``by``
+    writes them: ``player:ana``, or ``gm``)."""
+    who = request.get("who") if isinstance(request.get("who"), Mapping) else {}
+    role, name = who.get("role"), who.get("name")
+    return request.get("type"), name if name == role else f"{role}:{name}"

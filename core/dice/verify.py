@@ -740,6 +740,7 @@ class LogVerifier:
                 self._approval = False if _whole(seq) and seq == 0 else None
             self._settings(table)
             self._actors(table.get("actors"))
+            self._approvals.welcomed(self._epoch, table.get("pending"))
         if not recovered and _whole(seq):  # a resume that recovered: the missed follow
             self._next = seq + 1
         dice = table.get("dice")

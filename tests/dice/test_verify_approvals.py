@@ -146,3 +146,40 @@ def test_the_report_says_what_it_could_and_could_not_hold(tmp_path):
         log.write_text("".join(json.dumps(e) + "\n" for e in exports[who]))
         status, said = _run("verify", str(log))
         assert status == 0 and line in said, said
+
+
+def _gm_log_from(tmp_path, after: str) -> tuple[list[dict], dict]:
+    """A GM's client log that begins after the request ``after`` names was held: the
+    GM's export from the seq after it, its welcome listing the requests then waiting
+    as a GM's welcome does (``table.pending``, docs/protocol.md), and the approval."""
+    db = tmp_path / "a.db"
+    with SQLiteStore(db) as store:
+        service = TableService(store, PluginHost(), dice_key=DiceKey.for_store(store))
+        service.create_table("A", "wilddie", settings={"verifiable": True, "approval": True},
+                             table_id="a")  # fmt: skip
+        held = service.handle("a", {"type": "roll", "id": "r", "formula": "1d6"}, PLAYER)
+        waiting = service.handle("a", {"type": "state", "id": "t"}, GM)["table"]["pending"]
+        service.handle("a", {"type": "approve", "id": "g", "request": held["pending"]}, GM)
+        service.handle("a", {"type": "dice.reveal", "id": "v"}, GM)
+    since = held["pending"][1:]  # the events after the request
+    status, said = _run("table", "export", "a", "--db", str(db), "--as", "gm",
+                        "--format", "jsonl", "--since", since)  # fmt: skip
+    assert status == 0, said
+    lines = [json.loads(line) for line in said.splitlines()]
+    assert lines[0]["type"] == "welcome" and "pending" not in lines[0]["table"]
+    assert [w["pending"] for w in waiting] == [held["pending"]] == [after]
+    lines[0]["table"]["pending"] = waiting
+    return lines, _rolls(lines)[0]
+
+
+def test_a_gm_log_that_begins_later_holds_an_approval_to_its_welcomes_request(tmp_path):
+    """A GM's client that joined while a request waited has it in its welcome: the
+    approval is held to it, and a forged requester is told, though the log begins
+    after the request."""
+    lines, approved = _gm_log_from(tmp_path, "p3")
+    status, report = _verified(tmp_path, lines)
+    assert status == 0 and report["ok"], report["problems"]
+    assert (report["approvals_held"], report["approvals_unseen"]) == (1, 0)
+    approved["by"] = "player:mallory"
+    status, report = _verified(tmp_path, lines)
+    assert status == 1 and ("other_request", approved["seq"]) in _codes(report)
