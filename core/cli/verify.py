@@ -180,6 +180,27 @@ UNRESOLVED = {
         "{count} encounter events ran turn hooks whose resolutions are not resolved again",
     ),
 }
+# Translators: {count} events the GM approved (a player's request held for approval).
+APPROVALS_HELD = say.plural(
+    "cli.verify.approvals_held",
+    "{count} event approved by the GM held to the request it names (the same requester "
+    "and kind, settled once)",
+    "{count} events approved by the GM held to the requests they name (the same "
+    "requester and kind, each settled once)",
+)
+# Translators: {count} events the GM approved; "hidden" stand-ins are GM-only events
+# as a player's view gets them.
+APPROVALS_UNSEEN = say.plural(
+    "cli.verify.approvals_unseen",
+    "{count} event approved by the GM whose request this log cannot show (a hidden "
+    "stand-in, or held before the log begins): that it was a player's request held for "
+    "the GM is the server's word, and its dice, on the GM's stream, only the GM's log "
+    "checks",
+    "{count} events approved by the GM whose requests this log cannot show (hidden "
+    "stand-ins, or held before the log begins): that they were players' requests held "
+    "for the GM is the server's word, and their dice, on the GM's stream, only the GM's "
+    "log checks",
+)
 # Translators: {count} events a player's view got as hidden stand-ins (GM-only events).
 STAND_INS = say.plural(
     "cli.verify.stand_ins",
@@ -367,6 +388,10 @@ def render_report(report: Report, locale: str = "en", every: bool = False) -> li
     for reason, count in report.unresolved.items():
         if count and reason in UNRESOLVED:
             lines.append(UNRESOLVED[reason](count=count).render(locale))
+    if report.approvals_held:
+        lines.append(APPROVALS_HELD(count=report.approvals_held).render(locale))
+    if report.approvals_unseen:
+        lines.append(APPROVALS_UNSEEN(count=report.approvals_unseen).render(locale))
     if report.hidden:
         lines.append(STAND_INS(count=report.hidden).render(locale))
     problems = sorted(report.problems, key=lambda p: (p.position, p.seq or 0))

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from rollbridge.dice.labels import LABEL, label_problem
 from rollbridge.dice.pools import pool_problem
 from rollbridge.dice.sources import MAX_FACES, MAX_RESULTS_PER_REQUEST
 from rollbridge.exceptions import DiceLimitExceeded, NotationError
@@ -329,6 +330,9 @@ class _Parser:
 
     def _scan(self) -> None:
         text, index, end = self.text, 0, len(self.text)
+        label = LABEL.search(text) if "[" in text else None
+        if label is not None:  # Foundry's flavour text: the formula without it
+            raise self.error(label_problem(text, label, _normalised), label.start())
         while index < end:
             match = _TOKEN.match(text, index)
             if match is None and text[index] == "{":  # a Foundry pool: what to type instead

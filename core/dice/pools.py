@@ -12,7 +12,10 @@ test) totals what a compounding die does: it is written with ``!!``. A pool that
 keeps nothing is the sum of its parts (``{1d8, 1d6}`` is ``(1d8 + 1d6)``). Any other
 pool (dice of different faces kept, sums kept, a die exploding once or on a low
 result, a pool that counts or drops) has no formula here, and the refusal says what
-rolls it.
+rolls it. Pools are refused rather than rolled because a roll's result has no term
+for one that its clients draw (the Foundry module's ``dice_out`` refuses a term
+type it does not know); docs/dice.md, "Differences from Foundry", says what rolling
+them would need.
 """
 
 from __future__ import annotations

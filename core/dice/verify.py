@@ -26,6 +26,9 @@ each as a client got it (an ``event`` frame or the bare event) — and checks:
   die (:func:`carried_dice`, :func:`shown_groups`); an ``earlier`` that is no seq
   before the chip's, or names an event of this epoch of a kind that shows no roll,
   is a mismatch too;
+* **approvals**: an event the GM approved names a request held before it, that
+  request where the log shows it, settled once
+  (:mod:`rollbridge.dice.approvals_check`);
 * **seeds**: no segment commits to a seed (of either stream) an earlier one did;
 * **epochs**: each epoch of the table (a ``welcome`` that names another one: a
   client's resume after a restore or a fence) has its own seqs and segments; an event
@@ -54,6 +57,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from rollbridge.dice.approvals_check import ApprovalCheck
 from rollbridge.dice.evaluate import roll_formula
 from rollbridge.dice.sources import MAX_FACES, ScriptedDice
 from rollbridge.dice.verifiable import derive
@@ -246,6 +250,12 @@ class Report:
     carried: int = 0
     #: Verified resolutions whose carried dice were matched to the earlier roll's.
     carried_matched: int = 0
+    #: Events the GM approved whose request the log shows (``approval.requested``:
+    #: the GM's log), held to it (:mod:`rollbridge.dice.approvals_check`).
+    approvals_held: int = 0
+    #: Events the GM approved whose request the log cannot show: a ``hidden``
+    #: stand-in (a player's log) or a seq before the log begins.
+    approvals_unseen: int = 0
     #: The table's epochs in log order, when the log spans more than one (a restored
     #: backup, a table moved): each starts its own seqs and segments.
     epochs: list[int] = field(default_factory=list)
@@ -283,6 +293,8 @@ class Report:
             "retried": self.retried,
             "carried": self.carried,
             "carried_matched": self.carried_matched,
+            "approvals_held": self.approvals_held,
+            "approvals_unseen": self.approvals_unseen,
             "epochs": list(self.epochs),
             "segments": {str(k): v for k, v in self.segments.items()},
             "welcomed": {str(k): v for k, v in self.welcomed.items()},
@@ -631,6 +643,8 @@ class LogVerifier:
         self._approval: bool | None = None
         #: Whether a player controls each actor the log showed, by id, as last shown.
         self._controlled: dict[Any, bool] = {}
+        #: Each approved event held to the request it names (unheld_approval, …).
+        self._approvals = ApprovalCheck()
 
     def _enter(self, epoch: Any) -> None:
         """An event or welcome of ``epoch``: a new epoch of the table (a restored
@@ -726,6 +740,7 @@ class LogVerifier:
                 self._approval = False if _whole(seq) and seq == 0 else None
             self._settings(table)
             self._actors(table.get("actors"))
+            self._approvals.welcomed(self._epoch, table.get("pending"))
         if not recovered and _whole(seq):  # a resume that recovered: the missed follow
             self._next = seq + 1
         dice = table.get("dice")
@@ -788,6 +803,12 @@ class LogVerifier:
             report.hidden += 1
             return []
         self._players_dice(seq, entry, data)
+        for code, text in self._approvals.feed(self._epoch, seq, entry, self._seen):
+            self._problem(seq, code, text)
+        report.approvals_held, report.approvals_unseen = (
+            self._approvals.held,
+            self._approvals.unseen,
+        )
         self._actors(entry.get("actors"))
         if kind == "actor.removed":
             self._controlled.pop(data.get("actor"), None)

@@ -13,6 +13,7 @@ from rollbridge.odds.bounds import current
 from rollbridge.odds.cache import BoundedCache
 from rollbridge.odds.compute import checked, node_law
 from rollbridge.odds.law import Value
+from rollbridge.odds.shares import fraction_text, share
 from rollbridge.text import Messages
 
 __all__ = [
@@ -36,10 +37,6 @@ MAX_DEPTH = 100
 say = Messages("rollbridge")
 # Translators: {depth} is what was asked, {limit} the largest depth allowed.
 BAD_DEPTH = say("odds.depth", "an explosion depth of {depth}: give 0 to {limit}")
-
-
-def _text(fraction: Fraction) -> str:
-    return f"{fraction.numerator}/{fraction.denominator}"
 
 
 class Distribution:
@@ -111,23 +108,23 @@ class Distribution:
         return f"Distribution({self.formula!r}, {len(self.weights)} totals, depth={self.depth})"
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data: fractions as ``"p/q"`` text, with floats beside them."""
+        """Plain data: fractions as ``"p/q"`` text, with floats beside them, and a
+        probability's base-10 logarithm where its float reads 0.0 and it is not 0
+        (:mod:`rollbridge.odds.shares`)."""
         mean, truncated = self.mean, self.truncated
         return {
             "formula": self.formula,
             "depth": self.depth,
             "outcomes": [
                 {
-                    "total": v if type(v) is int else _text(v),  # type: ignore[arg-type]
-                    "probability": _text(p),
-                    "float": float(p),
+                    "total": v if type(v) is int else fraction_text(v),  # type: ignore[arg-type]
+                    **share(p),
                 }
                 for v, p in self.outcomes.items()
             ],
-            "mean": _text(mean),
+            "mean": fraction_text(mean),
             "mean_float": float(mean),
-            "truncated": _text(truncated),
-            "truncated_float": float(truncated),
+            **share(truncated, "truncated"),
         }
 
 

@@ -15,12 +15,9 @@ from fractions import Fraction
 from typing import Any
 
 from rollbridge.odds.distribution import Distribution
+from rollbridge.odds.shares import share
 
 __all__ = ["Odds"]
-
-
-def _text(value: Fraction) -> str:
-    return f"{value.numerator}/{value.denominator}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,19 +45,19 @@ class Odds:
         return name if text is None else text.render(locale)
 
     def to_dict(self, locale: str = "en", *, totals: bool = True) -> dict[str, Any]:
-        """Plain data: fractions as ``"p/q"`` text, with floats beside them, and each
+        """Plain data: fractions as ``"p/q"`` text, with floats beside them (and a
+        base-10 logarithm where a float reads 0.0 and the probability is not 0:
+        :mod:`rollbridge.odds.shares`), and each
         outcome's label in ``locale`` (``totals=False``: without the law of the total)."""
         return {
             "outcomes": [
                 {
                     "outcome": name,
                     "label": self.label(name, locale),
-                    "probability": _text(p),
-                    "float": float(p),
+                    **share(p),
                 }
                 for name, p in self.outcomes.items()
             ],
-            "truncated": _text(self.truncated),
-            "truncated_float": float(self.truncated),
+            **share(self.truncated, "truncated"),
             "totals": self.totals.to_dict() if totals and self.totals is not None else None,
         }

@@ -46,3 +46,37 @@ def test_a_cut_off_mass_below_a_float_has_its_percent(capsys):
     # a mass below a float (the CLI's cut-off and uncovered lines, an action's odds)
     assert _percent(Fraction(1, 6**999), "en") == "4.24e-776%"
     assert _percent(Fraction(0), "en") == "0.0000%"
+
+
+def test_json_gives_a_float_that_reads_zero_its_logarithm(capsys):
+    """``rollbridge odds 999d6 --json`` gave the least total ``"float": 0.0`` beside
+    its exact fraction: read by a program, a total that cannot be rolled. A float
+    that reads 0 while its probability does not comes with ``log10``, the
+    probability's base-10 logarithm from the exact fraction; a float that says it
+    well comes alone."""
+    import json
+    import math
+
+    assert main(["odds", "999d6", "--json"]) == 0
+    outcomes = {o["total"]: o for o in json.loads(capsys.readouterr().out)["outcomes"]}
+    least = outcomes[999]
+    assert least["float"] == 0.0 and least["probability"] == f"1/{6**999}"
+    assert math.isclose(least["log10"], -999 * math.log10(6), rel_tol=1e-12)
+    # 1000 can be rolled 999 ways: its logarithm is log10(999) higher
+    assert math.isclose(outcomes[1000]["log10"] - least["log10"], math.log10(999))
+    assert "log10" not in outcomes[3500]  # the middle: a float as any other
+    assert outcomes[3500]["float"] > 0
+
+
+def test_an_actions_odds_give_a_tiny_probabilitys_logarithm():
+    """The odds of an action (:class:`rollbridge.odds.Odds`) say a tiny outcome and
+    cut-off mass alike, and a probability of 0 has no logarithm."""
+    from rollbridge.odds import Odds
+
+    tiny = Fraction(1, 10**400)
+    data = Odds({"hit": tiny, "miss": 1 - 2 * tiny, "never": Fraction(0)}, truncated=tiny)
+    said = {o["outcome"]: o for o in data.to_dict()["outcomes"]}
+    assert said["hit"]["float"] == 0.0 and said["hit"]["log10"] == -400.0
+    assert "log10" not in said["never"] and "log10" not in said["miss"]
+    plain = data.to_dict()
+    assert plain["truncated_float"] == 0.0 and plain["truncated_log10"] == -400.0

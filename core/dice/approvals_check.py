@@ -1,0 +1,170 @@
+"""Holding an approved event to the request the GM approved (``rollbridge verify``).
+
+An event the GM approved says so in its ``data``: ``approved_by`` (who approved)
+and ``approved``, the id of the request it settles, ``p`` and the seq of the
+request's ``approval.requested`` event (rollbridge.engine.pending), GM-only. Its
+dice are on the GM's stream, which players cannot check; so a server that wrote
+``approved_by`` into a player's roll would keep its dice from their check. What the
+log can show, :class:`ApprovalCheck` checks:
+
+* the approval names a request held before it (``approved`` is ``p`` and a seq
+  before the event's); where the log holds that seq in the event's epoch, it is the
+  request (``approval.requested``) or, in a player's log, its ``hidden`` stand-in
+  (any other event there: ``unheld_approval``);
+* where the log shows the request (the GM's log), it is this event's: the same
+  requester (the event's ``by``) and the same kind (a ``roll`` request, a ``roll``
+  event; any other, a resolution) — else ``other_request``;
+* a request is settled once: approved once, or rejected (``approval.rejected``, which
+  players see too) and never approved (``settled_twice``).
+
+A GM's client log that begins later has the requests waiting then in its
+``welcome`` (the table's ``pending``, :meth:`ApprovalCheck.welcomed`): an approval
+of one is held to it as to a request the log shows.
+
+What it cannot show: that a request whose seq is a ``hidden`` stand-in (a player's
+log) was a request rather than a secret roll or the GM's seed at a reveal, and
+anything of a request held before the log begins that no GM's ``welcome`` lists (an
+export's first line shows the table of a past seq, without its requests). Such approvals are counted
+(``approvals_unseen``), those held to their request too (``approvals_held``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from rollbridge.text import Messages, Text
+
+__all__ = ["ApprovalCheck"]
+
+say = Messages("rollbridge")
+# Translators: {seq} is an event number; {request} the id it names, quoted ('p12');
+# approved and approved_by are an event's fields: keep them.
+NO_REQUEST = say(
+    "verify.approval_no_request",
+    "seq {seq}: the log says the GM approved it, but its field approved ({request}) names "
+    "no request held before it: an approved event names its request, 'p' and that "
+    "request's seq, and its dice are on the GM's stream, where players cannot check them",
+)
+# Translators: {seq} and {at} are event numbers; {request} a request's id, quoted;
+# {kind} the kind of event the log holds at {at}, quoted ('roll').
+UNHELD = say(
+    "verify.unheld_approval",
+    "seq {seq}: the log says the GM approved request {request}, but seq {at} of the log "
+    "is a {kind} event, not a request held for approval: an approved event's dice are "
+    "on the GM's stream, where players cannot check them",
+)
+# Translators: {seq} and {at} are event numbers; {request} a request's id, quoted;
+# {requested} and {by} who asked (a role and name, quoted: 'player:ana').
+OTHER_REQUEST = say(
+    "verify.other_request",
+    "seq {seq}: the log says the GM approved request {request}, but that request (seq "
+    "{at}) is another one: a {type} request by {requested}, where this event is a {kind} "
+    "by {by}",
+)
+# Translators: {seq} and {settled} are event numbers; {request} a request's id, quoted.
+SETTLED_TWICE = say(
+    "verify.settled_twice",
+    "seq {seq}: the log says the GM approved request {request}, which seq {settled} "
+    "already settled: a request is approved or rejected once",
+)
+
+#: A request's id: ``p`` and the seq of its ``approval.requested`` event.
+_REQUEST_ID = re.compile(r"p([1-9][0-9]{0,18}|0)")
+
+
+class ApprovalCheck:
+    """The approvals and requests of one log, checked as :meth:`feed` meets them
+    (module docstring)."""
+
+    def __init__(self) -> None:
+        #: The requests the log shows whole, by epoch and id: (type, requester).
+        self._requests: dict[tuple[Any, str], tuple[Any, Any]] = {}
+        #: Where each request was settled, by epoch and id: the settling event's seq.
+        self._settled: dict[tuple[Any, str], int] = {}
+        #: The requests known from a GM's welcome alone (before the log), by epoch and id.
+        self._welcomed: set[tuple[Any, str]] = set()
+        #: Approvals held to their request, and those the log cannot hold to one.
+        self.held = 0
+        self.unseen = 0
+
+    def welcomed(self, epoch: Any, pending: Any) -> None:
+        """The requests a GM's ``welcome`` lists as waiting (its table's ``pending``:
+        each with its id, ``type`` and ``who``): held before the log began, so an
+        approval of one is held to it as to a request the log shows."""
+        for request in pending if isinstance(pending, list) else ():
+            if isinstance(request, Mapping) and isinstance(request.get("pending"), str):
+                self._requests[(epoch, request["pending"])] = _asked(request)
+                self._welcomed.add((epoch, request["pending"]))
+
+    def feed(
+        self,
+        epoch: Any,
+        seq: int,
+        entry: Mapping[str, Any],
+        seen: Mapping[tuple[Any, int], Any],
+    ) -> list[tuple[str, Text]]:
+        """Check one event of ``epoch`` (not a ``hidden`` stand-in); ``seen``: the kind
+        of every event the log has shown, by epoch and seq. Returns the problems found,
+        each a code and its text."""
+        kind = entry.get("kind")
+        data = entry.get("data") if isinstance(entry.get("data"), Mapping) else {}
+        if kind == "approval.requested":
+            request = data.get("request")
+            if isinstance(data.get("pending"), str) and isinstance(request, Mapping):
+                self._requests[(epoch, data["pending"])] = _asked(request)
+            return []
+        if kind == "approval.rejected":
+            if isinstance(data.get("pending"), str):
+                self._settled.setdefault((epoch, data["pending"]), seq)
+            return []
+        if "approved_by" not in data:
+            return []
+        return self._approved(epoch, seq, kind, entry, data, seen)
+
+    def _approved(
+        self,
+        epoch: Any,
+        seq: int,
+        kind: Any,
+        entry: Mapping[str, Any],
+        data: Mapping[str, Any],
+        seen: Mapping[tuple[Any, int], Any],
+    ) -> list[tuple[str, Text]]:
+        request = data.get("approved")
+        match = _REQUEST_ID.fullmatch(request) if isinstance(request, str) else None
+        if match is None or int(match.group(1)) >= seq:
+            return [("unheld_approval", NO_REQUEST(seq=seq, request=repr(request)))]
+        at, key = int(match.group(1)), (epoch, request)
+        settled = self._settled.setdefault(key, seq)
+        if settled != seq:
+            said = SETTLED_TWICE(seq=seq, request=repr(request), settled=settled)
+            return [("settled_twice", said)]
+        there = seen.get((epoch, at))
+        if there is None and key in self._welcomed:
+            there = "approval.requested"  # held before the log: the GM's welcome lists it
+        if there is None or there == "hidden":
+            self.unseen += 1  # before the log, or a stand-in: the log cannot show it
+            return []
+        if there != "approval.requested":
+            return [("unheld_approval", UNHELD(seq=seq, request=repr(request), at=at,
+                                               kind=repr(there)))]  # fmt: skip
+        asked, requester = self._requests.get(key, (None, None))
+        by = entry.get("by")
+        if (asked == "roll") != (kind == "roll") or (by is not None and by != requester):
+            said = OTHER_REQUEST(
+                seq=seq, request=repr(request), at=at, type=repr(asked),
+                requested=repr(requester), kind=repr(kind), by=repr(by),
+            )  # fmt: skip
+            return [("other_request", said)]
+        self.held += 1
+        return []
+
+
+def _asked(request: Mapping[str, Any]) -> tuple[Any, Any]:
+    """A held request's type and requester (a role and name as an event's ``by``
+    writes them: ``player:ana``, or ``gm``)."""
+    who = request.get("who") if isinstance(request.get("who"), Mapping) else {}
+    role, name = who.get("role"), who.get("name")
+    return request.get("type"), name if name == role else f"{role}:{name}"
