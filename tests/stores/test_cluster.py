@@ -721,7 +721,16 @@ def test_an_owner_that_loses_its_table_listens_again_and_misses_nothing(redis_fa
         await on_b.close()
         await all_sent([on_a, also_a], last)  # no gap, no duplicate
         check_acknowledged(redis.url, cluster.table, acked)
-        assert cluster.subscribers(admin) == 1 and a.subscriptions(admin) == 1
+        # the process whose clients follow the table listens and its owner does not;
+        # on a machine loaded past the short test lease (CI at load 19) B's own lease
+        # may lapse after its last commit and A take the table back: then A owns it
+        # and no one listens (its clients are its own)
+        owners = [p for p in cluster.processes if p.owns(cluster.table)]
+        assert owners in ([a], [b]), "one process owns the table"
+        if owners == [b]:
+            assert cluster.subscribers(admin) == 1 and a.subscriptions(admin) == 1
+        else:
+            assert cluster.subscribers(admin) == 0 and b.subscriptions(admin) == 0
 
     try:
         cluster.run(play)
