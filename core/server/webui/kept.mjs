@@ -134,14 +134,21 @@ export function takeLines(table, storage = undefined) {
 
 /**
  * A kept line's text in the page's language now, or null while the event it names
- * is not known yet.
- * @param {object} line a line as keptLine gives it
+ * is not known yet. A line whose event is `gone` — further back than the log the
+ * page loaded from before it joined (its latest 200 events) — names the event by
+ * its number instead of its summary: it was left out, and a line the page had said
+ * (*the GM approved it: …*) vanished after the reload.
+ * @param {object} line a line as keptLine gives it (with `gone: true` once the page
+ *   knows its event is not coming)
  * @param {object} texts the page's texts (i18n)
  * @param {(seq: number) => string|null} summaryOf the summary of the event `seq`
  *   in the page's words, or null when the page does not know it
  */
 export function lineText(line, texts, summaryOf) {
-  const result = line.seq === null ? null : summaryOf(line.seq);
+  let result = line.seq === null ? null : summaryOf(line.seq);
+  if (line.seq !== null && result === null && line.gone === true) {
+    result = texts.format("ROLLBRIDGE.Web.Message.Earlier", { seq: line.seq });
+  }
   if (line.seq !== null && result === null) return null;
   if (!line.key) return result;
   return texts.format(line.key, result === null ? line.data : { ...line.data, result });

@@ -126,10 +126,16 @@ function summaryOf(seq) {
 /** Show the lines kept before the reload that can be shown now: a form's once it is
  * built (an action's once the viewer chooses it again), one naming an event once the
  * event is known. With `last` (the log from before the page joined is in), a line
- * naming an event still unknown is left out: it is not coming. */
+ * naming an event still unknown names it by its number (kept.mjs, lineText): the
+ * event is further back than that log, and is not coming. */
 function restoreLines(last = false) {
   if (!restoring) return;
   const { message, forms } = restoring;
+  if (last) {
+    for (const line of [message, ...Object.values(forms)]) {
+      if (line && line.seq !== null && summaryOf(line.seq) === null) line.gone = true;
+    }
+  }
   if (message) {
     const text = lineText(message, i18n, summaryOf);
     if (text !== null) {
@@ -501,6 +507,7 @@ function drawTable() {
   showLogHint($("log-download"), i18n, session.table.settings?.verifiable === true);
   $("actors").replaceChildren(...actorCards(session));
   replaceKeepingFocus($("encounter"), encounterView(session, send));
+  showWaitingJump(session.role === "gm" ? (session.table.pending ?? []).length : 0);
   if (session.role === "gm") {
     replaceKeepingFocus($("pending"), pendingList(session, send));
     showHistory($("history"), session, send);
@@ -635,6 +642,7 @@ function keepingPlace(log, insert) {
 /** Empty the log (another join, *Leave*, a link that no longer works). */
 function clearLog() {
   $("log").replaceChildren();
+  showWaitingJump(0);
   newerAbove = 0;
   showNewer();
 }
@@ -650,6 +658,24 @@ function toNewest() {
 }
 
 $("log-newer").addEventListener("click", toNewest);
+
+/** The button over the log's bottom edge: how many requests wait for the GM's
+ * approval (the GM's page only; hidden when none). On a 768 px laptop the list of
+ * them starts below the screen's edge, under the forms: nothing in view said that a
+ * player waited. */
+function showWaitingJump(count) {
+  const button = $("log-waiting");
+  button.hidden = count === 0;
+  button.textContent = count ? counted(i18n, "ROLLBRIDGE.Web.Log.Waiting", count) : "";
+}
+
+// pressed: the first request's Approve takes the focus, scrolled into view
+$("log-waiting").addEventListener("click", () => {
+  const approve = $("pending").querySelector("button[name='approve']");
+  if (!approve) return;
+  approve.scrollIntoView({ block: "center" });
+  approve.focus({ preventScroll: true });
+});
 // read up to the top by scrolling: nothing is out of sight any more
 $("log").addEventListener("scroll", () => {
   if (newerAbove && $("log").scrollTop <= 1) {

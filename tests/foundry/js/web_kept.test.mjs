@@ -54,6 +54,30 @@ test("lines are kept as ids and seqs, taken back once", () => {
   assert.equal(lineText(taken.forms["action:attack"], texts, summaryOf), "a hit");
 });
 
+test("a line whose event is further back than the page's log names it by its number", () => {
+  // the GM approved a roll, then the evening went on past the 200 events the page
+  // loads from before it joins: after a reload the event is not coming, and the
+  // line (a message line, a form's) vanished
+  const tab = storage();
+  keepLines("web", { message: { key: "ROLLBRIDGE.Web.Message.Approved", seq: 7 },
+    forms: { roll: { key: "ROLLBRIDGE.Web.Message.Approved", seq: 7 }, "action:attack": { seq: 9 } }, asked: [] }, tab);
+  const taken = takeLines("web", tab);
+  const summaryOf = () => null;
+  assert.equal(lineText(taken.message, texts, summaryOf), null, "it may still come");
+  for (const line of [taken.message, taken.forms.roll, taken.forms["action:attack"]]) line.gone = true;
+  const earlier = (seq) => `ROLLBRIDGE.Web.Message.Earlier|{"seq":${seq}}`;
+  assert.equal(lineText(taken.message, texts, summaryOf),
+    `ROLLBRIDGE.Web.Message.Approved|${JSON.stringify({ result: earlier(7) })}`);
+  assert.equal(lineText(taken.forms.roll, texts, summaryOf),
+    `ROLLBRIDGE.Web.Message.Approved|${JSON.stringify({ result: earlier(7) })}`);
+  assert.equal(lineText(taken.forms["action:attack"], texts, summaryOf), earlier(9));
+  // known after all: its summary, as any line's
+  assert.equal(lineText(taken.forms["action:attack"], texts, () => "a hit"), "a hit");
+  // `gone` is the page's note, never what the tab kept
+  keepLines("web", { message: { seq: 7, gone: true }, forms: {}, asked: [] }, tab);
+  assert.equal(takeLines("web", tab).message.gone, undefined);
+});
+
 test("what is not a line is left out", () => {
   for (const value of [null, "text", { key: "<img src=x>" }, { key: "Other.Key" }, { seq: -1 }, { seq: 1.5 }]) {
     assert.equal(keptLine(value), null, JSON.stringify(value));
