@@ -29,6 +29,7 @@ import {
 } from "./forms.mjs";
 import { showLogDownload, showLogHint } from "./download.mjs";
 import { fetchHistory } from "./history.mjs";
+import { holdPage, keeperLives, letPageGo, pageId } from "./keeper.mjs";
 import { formsFor, keepForms, keepLines, keptLine, lineText, takeForms, takeLines } from "./kept.mjs";
 import { el, eventSummary, isolated, renderEvent } from "./render.mjs";
 import {
@@ -177,7 +178,7 @@ function keepTheLines(chosen = false) {
   // because the phone hid or discarded it
   const focus = chosen && document.activeElement === $("language") && !mouseChose ? "language" : null;
   const waitingFor = [...asked].map(([pending, { form, request }]) => [pending, form, request]);
-  keepLines(tableId, { message, forms, asked: waitingFor, focus, ...askedOf });
+  keepLines(tableId, { message, forms, asked: waitingFor, focus, ...askedOf, keeper: pageId });
   keepTheForms();
 }
 
@@ -205,7 +206,8 @@ function keepTheForms() {
     .filter((form) => form.querySelector(".form-odds")?.childElementCount
       || form.querySelector('button[name="odds"]')?.getAttribute("aria-disabled") === "true")
     .map((form) => form.dataset.form);
-  keepForms(tableId, joinedAs, { action: $("action-select").value || null, forms, odds, reasons: openReasons() },
+  keepForms(tableId, joinedAs,
+    { action: $("action-select").value || null, forms, odds, reasons: openReasons(), keeper: pageId },
     [joinToken, acceptedToken].filter(Boolean));
 }
 
@@ -977,6 +979,7 @@ document.addEventListener("visibilitychange", () => {
 window.addEventListener("pageshow", (event) => {
   if (!event.persisted) return;
   if (tableId) dropWhatWasKept(); // back from the back-forward cache, alive
+  holdPage();
   nudge();
 });
 // A phone discards a tab it keeps in the background (the page is gone, with no event
@@ -1003,6 +1006,8 @@ document.addEventListener("visibilitychange", () => {
 });
 document.addEventListener("freeze", keepWhatWasTyped);
 window.addEventListener("pagehide", keepWhatWasTyped);
+// this page's lock goes with it (keeper.mjs): the reload's next page takes what it kept
+window.addEventListener("pagehide", letPageGo);
 
 // joining with the fragment's token (or the one this tab joined with before a
 // reload) starts at once, while the page's words load (in the language its hello
@@ -1025,9 +1030,13 @@ const foreign = Boolean(linkToken) && linkToken !== tabToken;
 const keptLines = tableId ? takeLines(tableId) : null;
 // and what was typed in the forms (for the identity it was typed as)
 let keptForms = tableId ? takeForms(tableId) : null;
-if (foreign) keptForms = null;
+// kept by a page still alive: this page is a copy of its tab (duplicated while that
+// page was hidden), and none of it is this page's (keeper.mjs)
+const copied = await keeperLives(keptLines?.keeper ?? keptForms?.keeper ?? null);
+holdPage();
+if (foreign || copied) keptForms = null;
 if (startToken) join(startToken);
-if (startToken && keptLines && !foreign) {
+if (startToken && keptLines && !foreign && !copied) {
   restoring = { message: keptLines.message, forms: keptLines.forms };
   linedForms = new Set(Object.keys(keptLines.forms));
   for (const [pending, form, request] of keptLines.asked) asked.set(pending, { form, request });

@@ -248,6 +248,34 @@ const cases = {
     result.originalAfter = await linesOf(player);
   },
 
+  /** As `duplicate`, but the tab is duplicated while it is hidden (in the background:
+   * what it kept is still in the tab's storage, and goes with the copy), and then
+   * shown again. */
+  async hiddenDuplicate(browser, result) {
+    const url = `${BASE}/tables/approval`;
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "ru-RU" }, trouble, url,
+      TOKENS.approval.player);
+    result.pending = await asks(player, "первый");
+    await player.locator('form.roll-form input[name="label"]').fill("недописанный бросок");
+    await hide(player);
+    result.keptBefore = Boolean((await keptIn(player, "approval")).lines);
+    step("the hidden tab duplicated");
+    const [copy] = await Promise.all([player.context().waitForEvent("page"),
+      player.evaluate(() => { window.open(location.href); })]);
+    await connected(copy);
+    await copy.waitForFunction(() => document.body.dataset.history !== undefined);
+    result.copy = await linesOf(copy);
+    await show(player);
+    result.original = await linesOf(player);
+    step("the GM approves the original's roll");
+    const seq = await seqOf(copy);
+    await gmRequest(copy, "approval", TOKENS.approval.gm, { type: "approve", id: "hdup-approve", request: result.pending });
+    await waitSeq(copy, seq + 1);
+    await lineLeaves(player, result.pending);
+    result.copyAfter = await linesOf(copy);
+    result.originalAfter = await linesOf(player);
+  },
+
   /** The GM writes a reason for a player's roll, the tab is hidden and shown again,
    * the reason is sent; then the GM duplicates the tab. */
   async gmDuplicate(browser, result) {
