@@ -87,6 +87,7 @@ WEB_FILES = (
     "history.mjs",
     "download.mjs",
     "kept.mjs",
+    "keeper.mjs",
     "stats.mjs",
     "statspanel.mjs",
     "texts.mjs",

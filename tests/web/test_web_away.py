@@ -157,6 +157,26 @@ async def test_a_hello_the_server_did_not_read_in_time_is_no_revoked_link(hasty_
     assert result["joinShown"] is False, result
 
 
+async def test_a_tab_duplicated_in_the_background_takes_nothing_it_kept(web_world):
+    """A tab duplicated while it is in the background (hidden: what the page kept for
+    a reload is still in the tab's storage) gave the copy the original's draft, the
+    line of its roll waiting, and then the GM's approval of it, as its own. Now the
+    copy sees that the page that kept them lives (its Web Lock) and takes none of
+    it: it joins as the same Russian player with empty forms; the original, shown
+    again, still has its draft and follows its roll alone."""
+    result = await run_case(web_world, "hiddenDuplicate", script="away.mjs")
+    pending = result["pending"]
+    assert result["keptBefore"] is True, result
+    assert result["copy"]["roll"] == "" and result["copy"]["label"] == "", result["copy"]
+    assert pending not in result["copy"]["message"], result["copy"]
+    assert f"({pending})" in result["original"]["roll"], result["original"]
+    assert result["original"]["label"] == "недописанный бросок", result["original"]
+    approved = said("ru", "Message.Approved", result="")
+    assert result["originalAfter"]["roll"].startswith(approved), result["originalAfter"]
+    assert result["copyAfter"]["roll"] == "", result["copyAfter"]
+    assert not result["copyAfter"]["message"].startswith(approved), result["copyAfter"]
+
+
 async def test_a_duplicated_tab_takes_nothing_the_tab_kept(web_world):
     """A duplicated tab gets a copy of the tab's storage, and with it what the page
     had kept the last time it was hidden: the copy showed the original's roll

@@ -6,6 +6,7 @@
 // never as their text, so the page loaded anew shows them in the language chosen.
 // The page takes them back (and removes them) once, as it starts.
 
+import { isPageId } from "./keeper.mjs";
 import { tabStorage } from "./session.mjs";
 
 /** Where the tab keeps a table's lines for the next load. */
@@ -102,8 +103,9 @@ const isEpoch = (epoch) => Number.isSafeInteger(epoch);
  *   form key, the request as sent], "language" when the language list had the focus (the page loaded anew
  *   gives it back), the table's epoch they are of (a pending id and an event's seq
  *   name another request and another event in another epoch: a restored backup
- *   counts them again), and who the page joined as (role and name): they are that
- *   identity's (a shared tablet's next person is someone else)
+ *   counts them again), who the page joined as (role and name): they are that
+ *   identity's (a shared tablet's next person is someone else), and the page that
+ *   keeps them (`keeper`, keeper.mjs: a copy of the tab finds that page alive)
  * @returns {boolean} whether they were kept
  */
 export function keepLines(table, lines, storage = undefined) {
@@ -115,13 +117,16 @@ export function keepLines(table, lines, storage = undefined) {
   const identity = typeof lines.identity === "string" ? lines.identity : null;
   return keepForNextLoad(linesKey(table),
     { message: tokenless(lines.message) ? keptLine(lines.message) : null, forms: Object.fromEntries(forms), asked,
-      focus, epoch, identity }, storage);
+      focus, epoch, identity, keeper: keeperOf(lines) }, storage);
 }
 
+/** The id of the page that kept something (keeper.mjs), or null. */
+const keeperOf = (value) => (isPageId(value?.keeper) ? value.keeper : null);
+
 /** The lines the page kept for this load, removed from the tab as they are taken
- * (they are for one load only), with the epoch they are of and the identity that
- * kept them (null when none was kept: the page compares them with the table's and
- * its own); what is not a line is left out. */
+ * (they are for one load only), with the epoch they are of, the identity that
+ * kept them and the page that did (null when none was kept: the page compares them
+ * with the table's, its own, and the pages alive); what is not a line is left out. */
 export function takeLines(table, storage = undefined) {
   const value = takeForThisLoad(linesKey(table), storage);
   const forms = Object.entries(value?.forms ?? {}).map(([form, line]) => [form, keptLine(line)])
@@ -129,19 +134,26 @@ export function takeLines(table, storage = undefined) {
   return { message: keptLine(value?.message), forms: Object.fromEntries(forms.slice(0, MAX_LINES)),
     asked: keptAsked(value?.asked), focus: value?.focus === "language" ? "language" : null,
     epoch: isEpoch(value?.epoch) ? value.epoch : null,
-    identity: typeof value?.identity === "string" ? value.identity : null };
+    identity: typeof value?.identity === "string" ? value.identity : null, keeper: keeperOf(value) };
 }
 
 /**
  * A kept line's text in the page's language now, or null while the event it names
- * is not known yet.
- * @param {object} line a line as keptLine gives it
+ * is not known yet. A line whose event is `gone` — further back than the log the
+ * page loaded from before it joined (its latest 200 events) — names the event by
+ * its number instead of its summary: it was left out, and a line the page had said
+ * (*the GM approved it: …*) vanished after the reload.
+ * @param {object} line a line as keptLine gives it (with `gone: true` once the page
+ *   knows its event is not coming)
  * @param {object} texts the page's texts (i18n)
  * @param {(seq: number) => string|null} summaryOf the summary of the event `seq`
  *   in the page's words, or null when the page does not know it
  */
 export function lineText(line, texts, summaryOf) {
-  const result = line.seq === null ? null : summaryOf(line.seq);
+  let result = line.seq === null ? null : summaryOf(line.seq);
+  if (line.seq !== null && result === null && line.gone === true) {
+    result = texts.format("ROLLBRIDGE.Web.Message.Earlier", { seq: line.seq });
+  }
   if (line.seq !== null && result === null) return null;
   if (!line.key) return result;
   return texts.format(line.key, result === null ? line.data : { ...line.data, result });
@@ -212,9 +224,10 @@ function keptForm(state, secrets = []) {
  * Keep what the viewer typed in the forms for the page's next load in this tab.
  * @param {string} table the table id
  * @param {string} identity who the page joined as (role and name)
- * @param {{action: string|null, forms: object, odds: string[], reasons?: Array}} state
+ * @param {{action: string|null, forms: object, odds: string[], reasons?: Array, keeper?: string}} state
  *   the action chosen, each form's state by its key (data-form), the forms whose odds
- *   were shown, and the GM's open reason fields as [epoch, pending id, text so far]
+ *   were shown, the GM's open reason fields as [epoch, pending id, text so far], and
+ *   the page that keeps them (keeper.mjs)
  * @param {string[]} secrets texts never to keep (the page's tokens)
  * @returns {boolean} whether they were kept
  */
@@ -224,8 +237,8 @@ export function keepForms(table, identity, state, secrets = [], storage = undefi
   const action = isName(state.action) ? state.action : null;
   const odds = (state.odds ?? []).filter(isFormKey).slice(0, MAX_LINES);
   const reasons = keptReasons(state.reasons, secrets);
-  return keepForNextLoad(formsKey(table), { identity, action, forms: Object.fromEntries(forms), odds, reasons },
-    storage);
+  return keepForNextLoad(formsKey(table),
+    { identity, action, forms: Object.fromEntries(forms), odds, reasons, keeper: keeperOf(state) }, storage);
 }
 
 /** What the viewer typed in the forms before this load, removed from the tab as it
@@ -235,7 +248,7 @@ export function keepForms(table, identity, state, secrets = [], storage = undefi
 export function takeForms(table, storage = undefined) {
   const value = takeForThisLoad(formsKey(table), storage);
   if (!value || typeof value !== "object" || typeof value.identity !== "string") {
-    return { identity: null, action: null, forms: {}, odds: [], reasons: [] };
+    return { identity: null, action: null, forms: {}, odds: [], reasons: [], keeper: null };
   }
   const forms = Object.entries(value.forms ?? {}).filter(([key]) => isFormKey(key)).slice(0, MAX_LINES)
     .map(([key, form]) => [key, keptForm(form)]);
@@ -245,6 +258,7 @@ export function takeForms(table, storage = undefined) {
     forms: Object.fromEntries(forms),
     odds: (Array.isArray(value.odds) ? value.odds : []).filter(isFormKey).slice(0, MAX_LINES),
     reasons: keptReasons(value.reasons),
+    keeper: keeperOf(value),
   };
 }
 

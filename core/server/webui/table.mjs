@@ -29,6 +29,7 @@ import {
 } from "./forms.mjs";
 import { showLogDownload, showLogHint } from "./download.mjs";
 import { fetchHistory } from "./history.mjs";
+import { holdPage, keeperLives, letPageGo, pageId } from "./keeper.mjs";
 import { formsFor, keepForms, keepLines, keptLine, lineText, takeForms, takeLines } from "./kept.mjs";
 import { el, eventSummary, isolated, renderEvent } from "./render.mjs";
 import {
@@ -126,10 +127,16 @@ function summaryOf(seq) {
 /** Show the lines kept before the reload that can be shown now: a form's once it is
  * built (an action's once the viewer chooses it again), one naming an event once the
  * event is known. With `last` (the log from before the page joined is in), a line
- * naming an event still unknown is left out: it is not coming. */
+ * naming an event still unknown names it by its number (kept.mjs, lineText): the
+ * event is further back than that log, and is not coming. */
 function restoreLines(last = false) {
   if (!restoring) return;
   const { message, forms } = restoring;
+  if (last) {
+    for (const line of [message, ...Object.values(forms)]) {
+      if (line && line.seq !== null && summaryOf(line.seq) === null) line.gone = true;
+    }
+  }
   if (message) {
     const text = lineText(message, i18n, summaryOf);
     if (text !== null) {
@@ -171,7 +178,7 @@ function keepTheLines(chosen = false) {
   // because the phone hid or discarded it
   const focus = chosen && document.activeElement === $("language") && !mouseChose ? "language" : null;
   const waitingFor = [...asked].map(([pending, { form, request }]) => [pending, form, request]);
-  keepLines(tableId, { message, forms, asked: waitingFor, focus, ...askedOf });
+  keepLines(tableId, { message, forms, asked: waitingFor, focus, ...askedOf, keeper: pageId });
   keepTheForms();
 }
 
@@ -199,7 +206,8 @@ function keepTheForms() {
     .filter((form) => form.querySelector(".form-odds")?.childElementCount
       || form.querySelector('button[name="odds"]')?.getAttribute("aria-disabled") === "true")
     .map((form) => form.dataset.form);
-  keepForms(tableId, joinedAs, { action: $("action-select").value || null, forms, odds, reasons: openReasons() },
+  keepForms(tableId, joinedAs,
+    { action: $("action-select").value || null, forms, odds, reasons: openReasons(), keeper: pageId },
     [joinToken, acceptedToken].filter(Boolean));
 }
 
@@ -501,6 +509,7 @@ function drawTable() {
   showLogHint($("log-download"), i18n, session.table.settings?.verifiable === true);
   $("actors").replaceChildren(...actorCards(session));
   replaceKeepingFocus($("encounter"), encounterView(session, send));
+  showWaitingJump(session.role === "gm" ? (session.table.pending ?? []).length : 0);
   if (session.role === "gm") {
     replaceKeepingFocus($("pending"), pendingList(session, send));
     showHistory($("history"), session, send);
@@ -635,6 +644,7 @@ function keepingPlace(log, insert) {
 /** Empty the log (another join, *Leave*, a link that no longer works). */
 function clearLog() {
   $("log").replaceChildren();
+  showWaitingJump(0);
   newerAbove = 0;
   showNewer();
 }
@@ -650,6 +660,24 @@ function toNewest() {
 }
 
 $("log-newer").addEventListener("click", toNewest);
+
+/** The button over the log's bottom edge: how many requests wait for the GM's
+ * approval (the GM's page only; hidden when none). On a 768 px laptop the list of
+ * them starts below the screen's edge, under the forms: nothing in view said that a
+ * player waited. */
+function showWaitingJump(count) {
+  const button = $("log-waiting");
+  button.hidden = count === 0;
+  button.textContent = count ? counted(i18n, "ROLLBRIDGE.Web.Log.Waiting", count) : "";
+}
+
+// pressed: the first request's Approve takes the focus, scrolled into view
+$("log-waiting").addEventListener("click", () => {
+  const approve = $("pending").querySelector("button[name='approve']");
+  if (!approve) return;
+  approve.scrollIntoView({ block: "center" });
+  approve.focus({ preventScroll: true });
+});
 // read up to the top by scrolling: nothing is out of sight any more
 $("log").addEventListener("scroll", () => {
   if (newerAbove && $("log").scrollTop <= 1) {
@@ -951,6 +979,7 @@ document.addEventListener("visibilitychange", () => {
 window.addEventListener("pageshow", (event) => {
   if (!event.persisted) return;
   if (tableId) dropWhatWasKept(); // back from the back-forward cache, alive
+  holdPage();
   nudge();
 });
 // A phone discards a tab it keeps in the background (the page is gone, with no event
@@ -977,6 +1006,8 @@ document.addEventListener("visibilitychange", () => {
 });
 document.addEventListener("freeze", keepWhatWasTyped);
 window.addEventListener("pagehide", keepWhatWasTyped);
+// this page's lock goes with it (keeper.mjs): the reload's next page takes what it kept
+window.addEventListener("pagehide", letPageGo);
 
 // joining with the fragment's token (or the one this tab joined with before a
 // reload) starts at once, while the page's words load (in the language its hello
@@ -999,9 +1030,13 @@ const foreign = Boolean(linkToken) && linkToken !== tabToken;
 const keptLines = tableId ? takeLines(tableId) : null;
 // and what was typed in the forms (for the identity it was typed as)
 let keptForms = tableId ? takeForms(tableId) : null;
-if (foreign) keptForms = null;
+// kept by a page still alive: this page is a copy of its tab (duplicated while that
+// page was hidden), and none of it is this page's (keeper.mjs)
+const copied = await keeperLives(keptLines?.keeper ?? keptForms?.keeper ?? null);
+holdPage();
+if (foreign || copied) keptForms = null;
 if (startToken) join(startToken);
-if (startToken && keptLines && !foreign) {
+if (startToken && keptLines && !foreign && !copied) {
   restoring = { message: keptLines.message, forms: keptLines.forms };
   linedForms = new Set(Object.keys(keptLines.forms));
   for (const [pending, form, request] of keptLines.asked) asked.set(pending, { form, request });

@@ -36,7 +36,7 @@ test("lines are kept as ids and seqs, taken back once", () => {
   assert.deepEqual(taken.asked, [["p3", "roll", null]]); // kept without the request sent
   assert.deepEqual(Object.keys(taken.forms), ["roll", "action:attack"]);
   assert.equal(tab.items.size, 0); // for one load only
-  assert.deepEqual(takeLines("web", tab), { message: null, forms: {}, asked: [], focus: null, epoch: null, identity: null });
+  assert.deepEqual(takeLines("web", tab), { message: null, forms: {}, asked: [], focus: null, epoch: null, identity: null, keeper: null });
   assert.equal(taken.focus, null, "the list had no focus: none given back");
   // the language list had the focus: the page loaded anew gives it back; nothing else is
   for (const [focus, back] of [["language", "language"], ["join-token", null], [{ x: 1 }, null]]) {
@@ -54,6 +54,30 @@ test("lines are kept as ids and seqs, taken back once", () => {
   assert.equal(lineText(taken.forms["action:attack"], texts, summaryOf), "a hit");
 });
 
+test("a line whose event is further back than the page's log names it by its number", () => {
+  // the GM approved a roll, then the evening went on past the 200 events the page
+  // loads from before it joins: after a reload the event is not coming, and the
+  // line (a message line, a form's) vanished
+  const tab = storage();
+  keepLines("web", { message: { key: "ROLLBRIDGE.Web.Message.Approved", seq: 7 },
+    forms: { roll: { key: "ROLLBRIDGE.Web.Message.Approved", seq: 7 }, "action:attack": { seq: 9 } }, asked: [] }, tab);
+  const taken = takeLines("web", tab);
+  const summaryOf = () => null;
+  assert.equal(lineText(taken.message, texts, summaryOf), null, "it may still come");
+  for (const line of [taken.message, taken.forms.roll, taken.forms["action:attack"]]) line.gone = true;
+  const earlier = (seq) => `ROLLBRIDGE.Web.Message.Earlier|{"seq":${seq}}`;
+  assert.equal(lineText(taken.message, texts, summaryOf),
+    `ROLLBRIDGE.Web.Message.Approved|${JSON.stringify({ result: earlier(7) })}`);
+  assert.equal(lineText(taken.forms.roll, texts, summaryOf),
+    `ROLLBRIDGE.Web.Message.Approved|${JSON.stringify({ result: earlier(7) })}`);
+  assert.equal(lineText(taken.forms["action:attack"], texts, summaryOf), earlier(9));
+  // known after all: its summary, as any line's
+  assert.equal(lineText(taken.forms["action:attack"], texts, () => "a hit"), "a hit");
+  // `gone` is the page's note, never what the tab kept
+  keepLines("web", { message: { seq: 7, gone: true }, forms: {}, asked: [] }, tab);
+  assert.equal(takeLines("web", tab).message.gone, undefined);
+});
+
 test("what is not a line is left out", () => {
   for (const value of [null, "text", { key: "<img src=x>" }, { key: "Other.Key" }, { seq: -1 }, { seq: 1.5 }]) {
     assert.equal(keptLine(value), null, JSON.stringify(value));
@@ -66,7 +90,7 @@ test("what is not a line is left out", () => {
   for (const kept of ["not json", "[1, 2]", JSON.stringify({ forms: { roll: "x" }, asked: [[1, 2], "p1"] }),
     "x".repeat(30_000)]) {
     tab.setItem("rollbridge.lines.web", kept);
-    assert.deepEqual(takeLines("web", tab), { message: null, forms: {}, asked: [], focus: null, epoch: null, identity: null }, kept.slice(0, 40));
+    assert.deepEqual(takeLines("web", tab), { message: null, forms: {}, asked: [], focus: null, epoch: null, identity: null, keeper: null }, kept.slice(0, 40));
     assert.equal(tab.items.size, 0);
   }
 });
@@ -93,7 +117,7 @@ test("what was typed in the forms comes back once, for the same identity, never 
   assert.ok(![...tab.items.values()].some((value) => value.includes(token) || value.includes("rba_")));
   const kept = takeForms("web", tab);
   assert.equal(tab.items.size, 0); // for one load only
-  assert.deepEqual(takeForms("web", tab), { identity: null, action: null, forms: {}, odds: [], reasons: [] });
+  assert.deepEqual(takeForms("web", tab), { identity: null, action: null, forms: {}, odds: [], reasons: [], keeper: null });
   assert.deepEqual(formsFor(kept, "player:alice"), {
     identity: "player:alice",
     action: "attack",
@@ -103,6 +127,7 @@ test("what was typed in the forms comes back once, for the same identity, never 
     },
     odds: ["roll"],
     reasons: [],
+    keeper: null,
   });
   // another identity (the tab joined with another token after the reload) gets none
   assert.equal(formsFor(kept, "gm:gm"), null);
@@ -136,7 +161,7 @@ test("an action's and its parameters' names in another language are kept as any"
     forms: { "action:": attack, other: attack, roll: { values: [{ name: "", value: "a" }, { name: 3, value: "b" }] } },
     odds: ["action:", 7] }));
   assert.deepEqual(takeForms("web", tab), { identity: "player:alice", action: null,
-    forms: { roll: { values: [], open: [] } }, odds: [], reasons: [] });
+    forms: { roll: { values: [], open: [] } }, odds: [], reasons: [], keeper: null });
 });
 
 test("the GM's reasons being written come back once with the forms, never a token or what is not one", () => {

@@ -37,6 +37,41 @@ async function asks(player, label) {
   return line.match(/\((p\d+)\)/)?.[1] ?? null;
 }
 
+/** A player's phone in `locale` at the table `approval`: a roll labelled `label`
+ * waiting for the GM (its pending id in `result.pending`), another's label typed
+ * (`draft`). */
+async function askingWithDraft(browser, locale, result, label, draft) {
+  const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale }, trouble,
+    `${BASE}/tables/approval`, TOKENS.approval.player);
+  result.pending = await asks(player, label);
+  await player.locator('form.roll-form input[name="label"]').fill(draft);
+  return player;
+}
+
+/** A copy of the tab of `page` — a window the page opens on its own address stands in
+ * for the browser's *Duplicate* (a new page with a copy of the tab's storage) — once
+ * it has joined and its log from before is in, and with it what it took from the
+ * tab's storage. */
+async function duplicated(page) {
+  const [copy] = await Promise.all([page.context().waitForEvent("page"),
+    page.evaluate(() => { window.open(location.href); })]);
+  await connected(copy);
+  await copy.waitForFunction(() => document.body.dataset.history !== undefined);
+  return copy;
+}
+
+/** The GM approves the roll `result.pending` of `player`: what the page and its
+ * `copy` say after it (`result.originalAfter`, `result.copyAfter`). */
+async function approvedInBoth(player, copy, result, id) {
+  step("the GM approves the original's roll");
+  const seq = await seqOf(copy);
+  await gmRequest(copy, "approval", TOKENS.approval.gm, { type: "approve", id, request: result.pending });
+  await waitSeq(copy, seq + 1);
+  await lineLeaves(player, result.pending);
+  result.copyAfter = await linesOf(copy);
+  result.originalAfter = await linesOf(player);
+}
+
 /** The page hidden (the phone locked, another tab chosen), as the browser tells it. */
 const hide = (page) => page.evaluate(() => {
   Object.defineProperty(document, "visibilityState", { value: "hidden", configurable: true });
@@ -223,29 +258,30 @@ const cases = {
    * *Duplicate*: a new page with a copy of the tab's storage (HTML's auxiliary
    * browsing context), as a duplicated tab has. */
   async duplicate(browser, result) {
-    const url = `${BASE}/tables/approval`;
-    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
-      TOKENS.approval.player);
-    result.pending = await asks(player, "první");
-    await player.locator('form.roll-form input[name="label"]').fill("rozepsaný hod");
+    const player = await askingWithDraft(browser, "cs-CZ", result, "první", "rozepsaný hod");
     await hide(player);
     await show(player);
     await player.locator('form.roll-form input[name="label"]').fill("rozepsaný hod dopsaný");
     step("the tab duplicated");
-    const [copy] = await Promise.all([player.context().waitForEvent("page"),
-      player.evaluate(() => { window.open(location.href); })]);
-    await connected(copy);
-    // the log from before is in, and with it what the page took from the tab's storage
-    await copy.waitForFunction(() => document.body.dataset.history !== undefined);
+    const copy = await duplicated(player);
     result.copy = await linesOf(copy);
     result.original = await linesOf(player);
-    step("the GM approves the original's roll");
-    const seq = await seqOf(copy);
-    await gmRequest(copy, "approval", TOKENS.approval.gm, { type: "approve", id: "dup-approve", request: result.pending });
-    await waitSeq(copy, seq + 1);
-    await lineLeaves(player, result.pending);
-    result.copyAfter = await linesOf(copy);
-    result.originalAfter = await linesOf(player);
+    await approvedInBoth(player, copy, result, "dup-approve");
+  },
+
+  /** As `duplicate`, but the tab is duplicated while it is hidden (in the background:
+   * what it kept is still in the tab's storage, and goes with the copy), and then
+   * shown again. */
+  async hiddenDuplicate(browser, result) {
+    const player = await askingWithDraft(browser, "ru-RU", result, "первый", "недописанный бросок");
+    await hide(player);
+    result.keptBefore = Boolean((await keptIn(player, "approval")).lines);
+    step("the hidden tab duplicated");
+    const copy = await duplicated(player);
+    result.copy = await linesOf(copy);
+    await show(player);
+    result.original = await linesOf(player);
+    await approvedInBoth(player, copy, result, "hdup-approve");
   },
 
   /** The GM writes a reason for a player's roll, the tab is hidden and shown again,

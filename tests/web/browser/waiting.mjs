@@ -1,0 +1,117 @@
+// The GM's requests waiting for approval and a player's line of an approved roll, in
+// headless Chromium against a real rollbridge server (started by
+// tests/web/test_web_waiting.py). RB_CASE names the case; prints one line
+// `RESULT {json}` of what the pages showed; the Python test judges it.
+//
+// Environment: RB_BASE (http://127.0.0.1:PORT), RB_TOKENS (JSON: table → role →
+// token; never printed), RB_CHROMIUM, RB_CASE.
+
+import process from "node:process";
+
+import { SMALL_PHONE, gmRequest, joinedPage, runCase } from "./pages.mjs";
+
+const env = process.env;
+const TOKENS = JSON.parse(env.RB_TOKENS);
+const LAPTOP = { viewport: { width: 1366, height: 768 }, deviceScaleFactor: 1 };
+const trouble = { errors: [], dialogs: [] };
+const url = `${env.RB_BASE}/tables/approval`;
+
+/** Where an element is on the screen: shown, wholly inside the window, its text. */
+const onScreen = (page, selector) => page.evaluate((selector) => {
+  const node = document.querySelector(selector);
+  if (!node) return null;
+  const box = node.getBoundingClientRect();
+  return { hidden: node.hidden, text: node.textContent, inside: box.width > 0 && box.top >= 0
+    && box.bottom <= window.innerHeight && box.left >= 0 && box.right <= window.innerWidth };
+}, selector);
+
+/** `count` rolls by the GM over one socket, as Foundry's GM rolls. */
+const gmRolls = (page, count) => page.evaluate(({ token, count }) => new Promise((resolve, reject) => {
+  const socket = new WebSocket(`ws://${location.host}/tables/approval`);
+  let done = 0;
+  const next = () => socket.send(JSON.stringify({ type: "roll", id: `late-${done}`, formula: "4d6", label: "late" }));
+  socket.onopen = () => socket.send(JSON.stringify({ type: "hello", id: "gm-hello", table: "approval", token }));
+  socket.onmessage = (message) => {
+    const frame = JSON.parse(message.data);
+    if (frame.id === "gm-hello") next();
+    else if (frame.type !== "event" && frame.id === `late-${done}`) {
+      done += 1;
+      if (done < count) next();
+      else {
+        socket.close();
+        resolve(done);
+      }
+    }
+  };
+  socket.onerror = () => reject(new Error("the GM's socket failed"));
+}), { token: TOKENS.approval.gm, count });
+
+const cases = {
+  // a German GM on a 1366×768 laptop, after a long evening: players' requests come in
+  async laptop(browser, result) {
+    const gm = await joinedPage(browser, "gm", { ...LAPTOP, locale: "de-DE" }, trouble, url, TOKENS.approval.gm);
+    await gm.waitForFunction(() => Number(document.body.dataset.history) >= 200);
+    result.before = await onScreen(gm, "#log-waiting");
+    for (const [index, formula] of ["2d6", "3d6"].entries()) {
+      await gmRequest(gm, "approval", TOKENS.approval.player,
+        { type: "roll", id: `ask-${index}`, formula, label: `ask ${index}` });
+      await gm.waitForFunction((n) => document.querySelectorAll("#pending li.pending-item").length === n, index + 1);
+    }
+    result.list = await onScreen(gm, "#pending li.pending-item");
+    result.jump = await onScreen(gm, "#log-waiting");
+    await gm.click("#log-waiting");
+    result.focus = await gm.evaluate(() => ({
+      name: document.activeElement?.getAttribute("name") ?? null,
+      pending: document.activeElement?.closest("li.pending-item")?.dataset.pending ?? null,
+      first: document.querySelector("#pending li.pending-item")?.dataset.pending ?? null,
+    }));
+    result.approve = await onScreen(gm, "#pending li.pending-item button[name='approve']");
+    // approved, both: nothing waits, and the button says nothing
+    for (let left = 2; left > 0; left -= 1) {
+      await gm.keyboard.press("Enter");
+      await gm.waitForFunction((n) => document.querySelectorAll("#pending li.pending-item").length === n, left - 1);
+    }
+    result.after = await onScreen(gm, "#log-waiting");
+  },
+  // a Czech phone's roll approved by the GM; the evening goes on past the 200 events
+  // a page loads from before it joins, and the player chooses Русский
+  async earlier(browser, result) {
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
+      TOKENS.approval.player);
+    const form = player.locator("form.roll-form");
+    await form.locator('input[name="formula"]').fill("2d6");
+    await form.locator('input[name="label"]').fill("Tukan looks");
+    await form.locator('button[type="submit"]').click();
+    await player.waitForFunction(() => /\(p\d+\)/.test(document.querySelector("form.roll-form .form-status")?.textContent ?? ""));
+    const pending = await player.evaluate(() => document.querySelector("form.roll-form .form-status").textContent);
+    result.pending = pending;
+    const reply = await gmRequest(player, "approval", TOKENS.approval.gm,
+      { type: "approve", id: "gm-approves", request: (await gmPending(player)) });
+    result.approved = reply.event?.seq ?? reply.seq ?? null;
+    await player.waitForFunction((seq) => Number(document.body.dataset.seq ?? 0) >= seq, result.approved);
+    result.line = await player.evaluate(() => document.querySelector("form.roll-form .form-status").textContent);
+    await gmRolls(player, 205);
+    await player.waitForFunction((seq) => Number(document.body.dataset.seq ?? 0) >= seq, result.approved + 205);
+    await Promise.all([player.waitForEvent("load"), player.selectOption("#language", "ru")]);
+    await player.waitForSelector('body[data-status="connected"]');
+    await player.waitForFunction(() => Number(document.body.dataset.history) >= 200);
+    result.history = await player.evaluate(() => Number(document.body.dataset.history));
+    result.first = await player.evaluate(() => Math.min(...[...document.querySelectorAll("#log li[data-seq]")]
+      .map((li) => Number(li.dataset.seq))));
+    result.reloaded = await player.evaluate(() => ({
+      form: document.querySelector("form.roll-form .form-status")?.textContent ?? null,
+      message: document.getElementById("message").textContent,
+      lang: document.documentElement.lang,
+    }));
+  },
+};
+
+/** The pending id of the request waiting at the table, as the GM's table lists it. */
+async function gmPending(page) {
+  const answer = await page.evaluate(() => document.querySelector("form.roll-form .form-status").textContent);
+  const found = /p\d+/.exec(answer);
+  if (!found) throw new Error(`no pending id in ${answer}`);
+  return found[0];
+}
+
+await runCase(cases, trouble);

@@ -1,0 +1,55 @@
+"""The GM's requests waiting for approval, in view on a laptop, and a player's line of
+an approved roll after the evening went on (browser/waiting.mjs).
+
+On a 1366×768 laptop the GM's controls come after the forms in their column: the
+requests waiting started below the screen's edge, and nothing in view said that a
+player waited. A button over the log's bottom edge now says how many wait, and takes
+the GM to the first one's *Approve*. A player's line beside the roll form that said
+the GM approved it vanished after a reload (a language chosen) once the approval's
+event was further back than the 200 events the page loads on joining: it now names
+the event by its number. Needs what tests/web/test_web_browser.py needs; skipped
+without chromium.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.web.test_web_away import gm_rolls
+from tests.web.test_web_browser import CHROMIUM
+from tests.web.test_web_i18n import catalog
+from tests.web.test_web_phone import run_case
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMIUM}")
+
+
+async def test_a_gm_on_a_laptop_sees_that_requests_wait(web_world):
+    await gm_rolls(web_world, 300, table="approval")
+    result = await run_case(web_world, "laptop", script="waiting.mjs")
+    assert "failed" not in result, result
+    assert result["before"] == {"hidden": True, "text": "", "inside": False}, result
+    # the list itself is below the screen's edge (why the button is needed)
+    assert result["list"]["inside"] is False, result
+    two = catalog("de")["ROLLBRIDGE.Web.Log.Waiting.other"].replace("{count}", "2")
+    assert result["jump"] == {"hidden": False, "text": two, "inside": True}, result
+    focus = result["focus"]
+    assert focus["name"] == "approve" and focus["pending"] == focus["first"], focus
+    assert result["approve"]["inside"] is True, result
+    assert result["after"]["hidden"] is True and result["after"]["text"] == "", result
+
+
+async def test_an_approved_line_stays_after_its_event_left_the_log_from_before(web_world):
+    result = await run_case(web_world, "earlier", script="waiting.mjs")
+    assert "failed" not in result, result
+    seq = result["approved"]
+    cs, ru = catalog("cs"), catalog("ru")
+    approved = cs["ROLLBRIDGE.Web.Message.Approved"].split("{result}")[0]
+    assert result["line"].startswith(approved), result
+    # the approval is further back than the log the reloaded page loaded
+    assert result["history"] == 200 and result["first"] > seq, result
+    earlier = ru["ROLLBRIDGE.Web.Message.Earlier"].replace("{seq}", str(seq))
+    line = ru["ROLLBRIDGE.Web.Message.Approved"].replace("{result}", earlier)
+    assert result["reloaded"]["form"] == line, result
+    assert result["reloaded"]["message"] == line, result
