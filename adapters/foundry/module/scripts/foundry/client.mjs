@@ -376,12 +376,16 @@ export class FoundryClient {
    * A request a macro sends (`api.request`): its own id, if it gave one, sent naming
    * this user (core/protocol.mjs namingRequestId), as the module's own ids do, so the
    * user's card of it posted while no GM is active counts as its card. The reply's
-   * `id` is the id sent.
+   * `id` is the macro's own, as the protocol promises (every reply names its request's
+   * id); the event of the request names the id sent (its `request`, `api.sentId`).
    * @param {any} message
    */
-  ask(message) {
-    const named = typeof message?.id === "string" ? { ...message, id: namingRequestId(message.id, game.user?.id) } : message;
-    return this.request(named);
+  async ask(message) {
+    const own = message?.id;
+    const id = typeof own === "string" ? namingRequestId(own, game.user?.id) : own;
+    if (id === own) return this.request(message);
+    const reply = await this.request({ ...message, id });
+    return reply && typeof reply === "object" && reply.id === id ? { ...reply, id: own } : reply;
   }
 
   async request(message) {
