@@ -221,12 +221,14 @@ for (const generation of [12, 13]) {
   test(`v${generation}: the newer of a player's own view and the flags is the later epoch's first, whatever the seqs`, async () => {
     const MODERATE = { ...PLAYERS_GUARD, conditions: ["Physical: Moderate"] };
     const flagsAt = (common, epoch, seq) => ({ ...view("guard", "Guard", common, { limited: true, seq }).foundry.flags.rollbridge, epoch, view: "players" });
-    // the table was restored (epoch 2, its seqs counted afresh): the GM's client wrote the
-    // guard's players' view of epoch 2, seq 1, while this player's connection still holds
-    // its view of epoch 1, seq 5
-    let actors = await table(generation, PLAYER, { flags: { guard: flagsAt(PLAYERS_GUARD, 2, 1) } });
+    // this player's connection holds its view of epoch 1, seq 5 (the flags the same)
+    let actors = await table(generation, PLAYER, { flags: { guard: flagsAt(MODERATE, 1, 5) } });
     welcomedClient({ role: "player", epoch: 1, seq: 5, table: { id: "t1", actors: [view("guard", "Guard", MODERATE, { limited: true, seq: 5 })] } });
     await settle(client);
+    // then the table was restored (epoch 2, its seqs counted afresh) while this player's
+    // connection was down: the GM's client wrote the guard's players' view of epoch 2,
+    // seq 1, and Foundry's update of the actor reached this page
+    actors.guard._source.flags.rollbridge = flagsAt(PLAYERS_GUARD, 2, 1);
     const restored = panelHtml(actors.guard, client.views);
     assert.ok(restored.includes("Physical: Serious") && !restored.includes("Physical: Moderate"), `the restored epoch's flags: ${restored}`);
     // the other way round: the flags of epoch 1, seq 5, the player's connection already at epoch 2, seq 2
@@ -259,6 +261,29 @@ for (const generation of [12, 13]) {
     await settle(client);
     const drawn = panelHtml(actors.guard, client.views);
     assert.ok(drawn.includes("Physical: Moderate") && !drawn.includes("Physical: Serious"), `the table as restored the second time: ${drawn}`);
+  });
+
+  test(`v${generation}: a page loaded after two restores of one backup draws its connection's view, not the flags of the first`, async () => {
+    const MODERATE = { ...PLAYERS_GUARD, conditions: ["Physical: Moderate"] };
+    // the GM restored a backup (epoch 5000) and the GM's client wrote the guard's players'
+    // view of it; the GM restored the backup again a minute later, and that restore's
+    // epoch came out smaller (3000). The guard had no event since: its flags stay of 5000.
+    const abandoned = { ...view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 9 }).foundry.flags.rollbridge, epoch: 5000, view: "players" };
+    // a player whose page loads now: its connection's first welcome is of epoch 3000
+    let actors = await table(generation, PLAYER, { flags: { guard: abandoned } });
+    welcomedClient({ role: "player", epoch: 3000, seq: 2, table: { id: "t1", actors: [view("guard", "Guard", MODERATE, { limited: true, seq: 2 })] } });
+    await settle(client);
+    const drawn = panelHtml(actors.guard, client.views);
+    assert.ok(drawn.includes("Physical: Moderate") && !drawn.includes("Physical: Serious"), `the table as restored the second time: ${drawn}`);
+    // the GM's page reloaded then: its panel draws the GM's view from its connection, no note
+    actors = await table(generation, GM, { flags: { guard: abandoned } });
+    welcomedClient({ epoch: 3000, seq: 2, table: { id: "t1", actors: [view("guard", "Guard", GM_GUARD, { seq: 2 })] } });
+    await settle(client);
+    const gms = panelHtml(actors.guard, client.views);
+    assert.ok(gms.includes('data-value="7"') && !gms.match(NOTE), `the GM's view: ${gms}`);
+    // a later restore whose flags come after the welcome (this connection down meanwhile) is newer
+    actors.guard._source.flags.rollbridge = { ...abandoned, epoch: 4000, seq: 1 };
+    assert.ok(!panelHtml(actors.guard, client.views).includes('data-value="7"'), "the flags of an epoch written after the welcome");
   });
 
   test(`v${generation}: flags an older module wrote (no epoch) never win over the view of a connection, whatever their seq`, async () => {

@@ -39,6 +39,7 @@ import {
   connectPlan,
   EventCache,
   findActor,
+  flagEpochs,
   isOnTable,
   mappingChosen,
   MODULE_ID,
@@ -256,8 +257,9 @@ export class FoundryClient {
         // missed events after it are in it already (their seqs are up to its seq)
         if (welcome.table?.undo_redo) this.undo.reset(welcome.table.undo_redo);
         // the table's actors as they are now: the panels' live views (a resume's
-        // replayed events are older, and are not taken)
-        this.views.reset(welcome.table?.actors, welcome.epoch);
+        // replayed events are older, and are not taken); the flags of another epoch
+        // the actors hold now are of an earlier one, whatever its number
+        this.views.reset(welcome.table?.actors, welcome.epoch, flagEpochs(foundryActors()));
         // an older module's flags (the GM's view of an NPC) go at the writer's connection
         if (this.writer) this.#enqueue(() => this.#replaceOldFlags(welcome));
         // the requests waiting as of the welcome (a reload's, a reconnect's): a card of one
