@@ -33,6 +33,8 @@ const GM_GUARD = {
 };
 // the guard as players see it (sr2's player_view: no boxes, "(hidden)" where the note had them)
 const PLAYERS_GUARD = { status: "impaired", tracks: [], conditions: ["Physical: Serious"], modifier: 3, modifier_note: "+3 TN" };
+/** The guard moderately hurt, as players see it. */
+const MODERATE = { ...PLAYERS_GUARD, conditions: ["Physical: Moderate"] };
 const TUKAN = { status: "impaired", tracks: [track("physical", 2), track("stun", 0)], conditions: [], modifier: 1, modifier_note: "+1 TN" };
 
 /** An actor view as the server's Foundry adapter sends it (adapters/foundry/actors.py),
@@ -219,7 +221,6 @@ for (const generation of [12, 13]) {
   });
 
   test(`v${generation}: the newer of a player's own view and the flags is the later epoch's first, whatever the seqs`, async () => {
-    const MODERATE = { ...PLAYERS_GUARD, conditions: ["Physical: Moderate"] };
     const flagsAt = (common, epoch, seq) => ({ ...view("guard", "Guard", common, { limited: true, seq }).foundry.flags.rollbridge, epoch, view: "players" });
     // this player's connection holds its view of epoch 1, seq 5 (the flags the same)
     let actors = await table(generation, PLAYER, { flags: { guard: flagsAt(MODERATE, 1, 5) } });
@@ -241,7 +242,6 @@ for (const generation of [12, 13]) {
   });
 
   test(`v${generation}: flags of an epoch the player's connection saw before its own are older, whatever the numbers`, async () => {
-    const MODERATE = { ...PLAYERS_GUARD, conditions: ["Physical: Moderate"] };
     // the GM restored a backup (epoch 5000), the GM's client wrote the guard's players'
     // view of it; the GM restored the backup again a minute later, and that restore's
     // epoch came out smaller (new_epoch's random spread: 3000). No GM is connected since.
@@ -264,7 +264,6 @@ for (const generation of [12, 13]) {
   });
 
   test(`v${generation}: a page loaded after two restores of one backup draws its connection's view, not the flags of the first`, async () => {
-    const MODERATE = { ...PLAYERS_GUARD, conditions: ["Physical: Moderate"] };
     // the GM restored a backup (epoch 5000) and the GM's client wrote the guard's players'
     // view of it; the GM restored the backup again a minute later, and that restore's
     // epoch came out smaller (3000). No GM's client connected since: its flags stay of 5000.
@@ -283,7 +282,6 @@ for (const generation of [12, 13]) {
   });
 
   test(`v${generation}: flags an older module wrote (no epoch) never win over the view of a connection, whatever their seq`, async () => {
-    const MODERATE = { ...PLAYERS_GUARD, conditions: ["Physical: Moderate"] };
     // the previous module wrote the players' view without an epoch at seq 40; the world
     // was upgraded and the table restored from an older backup (epoch 7000, stored at seq 12)
     const older = { ...view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 40 }).foundry.flags.rollbridge, view: "players" };

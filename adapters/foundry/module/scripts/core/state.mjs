@@ -147,16 +147,6 @@ export function panelView(actor, live = null) {
   return publicFlags(flags) ? { common: flags.common ?? null, from: "flags" } : { common: null, from: null };
 }
 
-/**
- * The common state a HUD or sheet panel draws for an actor, or null (panelView's `common`).
- * @param {any} actor
- * @param {ActorViews | null} [live]
- * @returns {any}
- */
-export function panelCommon(actor, live = null) {
-  return panelView(actor, live)?.common ?? null;
-}
-
 /** Whether an actor's flags (the players' view the GM's client wrote) come from a
  * later event than this client's own view of it: a player's connection that is down
  * or slower than Foundry's update keeps an older view, which must not be drawn over
