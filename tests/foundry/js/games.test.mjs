@@ -247,6 +247,27 @@ test("a macro's own id is sent naming its user: the same id each time, within 64
   assert.equal(namingRequestId("macro-1", "not a user id!"), "macro-1");
 });
 
+test("an id the protocol refuses is sent as the macro gave it, whatever its length; its characters counted as the server counts them", async () => {
+  const { namingRequestId, requestUser, takesId } = await import("../../../adapters/foundry/module/scripts/core/protocol.mjs");
+  // a control or bidirectional character, or a lone surrogate: the server refuses the id
+  // (invalid_request); long enough that the named id would pass 64 characters, it must
+  // not be hashed into one the server takes and runs
+  for (const bad of [`roll\t${"x".repeat(50)}`, `\u202e${"y".repeat(50)}`, `\ud800${"z".repeat(50)}`, "a\nb"]) {
+    assert.equal(namingRequestId(bad, PLAYER), bad, `${JSON.stringify(bad)} sent as given, for the server to refuse`);
+    assert.ok(!takesId(bad), JSON.stringify(bad));
+  }
+  // emoji: one character each for the server (Python's len), two UTF-16 units for JavaScript
+  const dice = "\u{1F3B2}".repeat(40); // 40 characters: an id the server takes
+  const named = namingRequestId(dice, PLAYER);
+  assert.equal(requestUser(named), PLAYER, `${named} names the player`);
+  assert.ok(takesId(dice));
+  assert.ok([...named].length <= 64, named);
+  const short = "\u{1F3B2}".repeat(30); // named whole: 21 + 30 characters
+  assert.equal(namingRequestId(short, PLAYER), `fvtt@${PLAYER}-${short}`, "kept whole, not hashed");
+  // two users' macros with the same id are two requests
+  assert.notEqual(namingRequestId("macro-1", PLAYER), namingRequestId("macro-1", GM));
+});
+
 /** A player's look-alike of the card of event `seq` (table t1, epoch 1), a forged 6 in it. */
 function forgedCard(seq, request) {
   return {

@@ -8,9 +8,10 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { test } from "node:test";
 
+import { requestUser } from "../../../adapters/foundry/module/scripts/core/protocol.mjs";
 import { consoleWarnings, joinedModule, Standin } from "./standin.mjs";
 
-const { ws } = await joinedModule({ generation: 13, system: "shadowrun5e", user: "player", lang: "de" });
+const { api, ws, serve } = await joinedModule({ generation: 13, system: "shadowrun5e", user: "player", lang: "de" });
 
 test("the example macro, refused: its notification is errorNotice's — the words alone, escaped, the code on the console", async () => {
   // Foundry runs a script macro's text as the body of an async function
@@ -45,4 +46,19 @@ test("the example macro, refused: its notification is errorNotice's — the word
     await run;
   });
   assert.deepEqual(Standin.log.notifications.map((n) => n.text), ["rollbridge: der Server hat die Anfrage abgelehnt (unknown_actor)."]);
+});
+
+test("api.request with a macro's own id: sent naming its user, the reply naming the macro's own id (docs/foundry.md, the API)", async () => {
+  // a macro that matches the reply to its request by the id it chose
+  const asked = api.request({ type: "foundry.roll", id: "macro-7", formula: "1d6" });
+  const request = await serve((sent) => ({ type: "result", id: sent.id, status: "done", seq: 1 }));
+  assert.equal(requestUser(request.id), game.user.id, `${request.id} names the user`);
+  assert.equal(request.id, api.sentId("macro-7"), "api.sentId tells the id sent (the event's `request`)");
+  const reply = await asked;
+  assert.equal(reply.id, "macro-7", "the reply names the macro's own id");
+  assert.deepEqual([reply.status, reply.seq], ["done", 1]);
+  // an id without the user's name to add (an integer) goes as it is, and comes back so
+  const numbered = api.request({ type: "foundry.roll", id: 424242, formula: "1d6" });
+  assert.equal((await serve((sent) => ({ type: "result", id: sent.id, status: "done", seq: 2 }))).id, 424242);
+  assert.equal((await numbered).id, 424242);
 });

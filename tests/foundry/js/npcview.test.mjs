@@ -33,6 +33,8 @@ const GM_GUARD = {
 };
 // the guard as players see it (sr2's player_view: no boxes, "(hidden)" where the note had them)
 const PLAYERS_GUARD = { status: "impaired", tracks: [], conditions: ["Physical: Serious"], modifier: 3, modifier_note: "+3 TN" };
+/** The guard moderately hurt, as players see it. */
+const MODERATE = { ...PLAYERS_GUARD, conditions: ["Physical: Moderate"] };
 const TUKAN = { status: "impaired", tracks: [track("physical", 2), track("stun", 0)], conditions: [], modifier: 1, modifier_note: "+1 TN" };
 
 /** An actor view as the server's Foundry adapter sends it (adapters/foundry/actors.py),
@@ -219,14 +221,15 @@ for (const generation of [12, 13]) {
   });
 
   test(`v${generation}: the newer of a player's own view and the flags is the later epoch's first, whatever the seqs`, async () => {
-    const MODERATE = { ...PLAYERS_GUARD, conditions: ["Physical: Moderate"] };
     const flagsAt = (common, epoch, seq) => ({ ...view("guard", "Guard", common, { limited: true, seq }).foundry.flags.rollbridge, epoch, view: "players" });
-    // the table was restored (epoch 2, its seqs counted afresh): the GM's client wrote the
-    // guard's players' view of epoch 2, seq 1, while this player's connection still holds
-    // its view of epoch 1, seq 5
-    let actors = await table(generation, PLAYER, { flags: { guard: flagsAt(PLAYERS_GUARD, 2, 1) } });
+    // this player's connection holds its view of epoch 1, seq 5 (the flags the same)
+    let actors = await table(generation, PLAYER, { flags: { guard: flagsAt(MODERATE, 1, 5) } });
     welcomedClient({ role: "player", epoch: 1, seq: 5, table: { id: "t1", actors: [view("guard", "Guard", MODERATE, { limited: true, seq: 5 })] } });
     await settle(client);
+    // then the table was restored (epoch 2, its seqs counted afresh) while this player's
+    // connection was down: the GM's client wrote the guard's players' view of epoch 2,
+    // seq 1, and Foundry's update of the actor reached this page
+    actors.guard._source.flags.rollbridge = flagsAt(PLAYERS_GUARD, 2, 1);
     const restored = panelHtml(actors.guard, client.views);
     assert.ok(restored.includes("Physical: Serious") && !restored.includes("Physical: Moderate"), `the restored epoch's flags: ${restored}`);
     // the other way round: the flags of epoch 1, seq 5, the player's connection already at epoch 2, seq 2
@@ -239,7 +242,6 @@ for (const generation of [12, 13]) {
   });
 
   test(`v${generation}: flags of an epoch the player's connection saw before its own are older, whatever the numbers`, async () => {
-    const MODERATE = { ...PLAYERS_GUARD, conditions: ["Physical: Moderate"] };
     // the GM restored a backup (epoch 5000), the GM's client wrote the guard's players'
     // view of it; the GM restored the backup again a minute later, and that restore's
     // epoch came out smaller (new_epoch's random spread: 3000). No GM is connected since.
@@ -261,8 +263,25 @@ for (const generation of [12, 13]) {
     assert.ok(drawn.includes("Physical: Moderate") && !drawn.includes("Physical: Serious"), `the table as restored the second time: ${drawn}`);
   });
 
+  test(`v${generation}: a page loaded after two restores of one backup draws its connection's view, not the flags of the first`, async () => {
+    // the GM restored a backup (epoch 5000) and the GM's client wrote the guard's players'
+    // view of it; the GM restored the backup again a minute later, and that restore's
+    // epoch came out smaller (3000). No GM's client connected since: its flags stay of 5000.
+    const abandoned = { ...view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 9 }).foundry.flags.rollbridge, epoch: 5000, view: "players" };
+    // a player whose page loads now: its connection's first welcome is of epoch 3000
+    const actors = await table(generation, PLAYER, { flags: { guard: abandoned } });
+    welcomedClient({ role: "player", epoch: 3000, seq: 2, table: { id: "t1", actors: [view("guard", "Guard", MODERATE, { limited: true, seq: 2 })] } });
+    await settle(client);
+    const drawn = panelHtml(actors.guard, client.views);
+    assert.ok(drawn.includes("Physical: Moderate") && !drawn.includes("Physical: Serious"), `the table as restored the second time: ${drawn}`);
+    // a later restore whose flags come after the welcome (this connection down meanwhile):
+    // an epoch the connection never saw, the larger number taken for the later
+    actors.guard._source.flags.rollbridge = { ...abandoned, epoch: 4000, seq: 1 };
+    const later = panelHtml(actors.guard, client.views);
+    assert.ok(later.includes("Physical: Serious") && !later.includes("Physical: Moderate"), `the flags written after the welcome: ${later}`);
+  });
+
   test(`v${generation}: flags an older module wrote (no epoch) never win over the view of a connection, whatever their seq`, async () => {
-    const MODERATE = { ...PLAYERS_GUARD, conditions: ["Physical: Moderate"] };
     // the previous module wrote the players' view without an epoch at seq 40; the world
     // was upgraded and the table restored from an older backup (epoch 7000, stored at seq 12)
     const older = { ...view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 40 }).foundry.flags.rollbridge, view: "players" };

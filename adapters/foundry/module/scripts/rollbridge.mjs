@@ -40,7 +40,7 @@ import { maskTokenInput, registerSettings, setting } from "./foundry/settings.mj
 import { applyServerDice, flagLocalDice, markLocalDice, registerFulfillment } from "./foundry/fulfillment.mjs";
 import { tracksHtml } from "./core/card.mjs";
 import { CONNECTION_LABELS, labelOf, ROLE_LABELS } from "./client/i18n.mjs";
-import { noticeData, parseChatCommand, shownError } from "./core/protocol.mjs";
+import { namingRequestId, noticeData, parseChatCommand, shownError } from "./core/protocol.mjs";
 import { oddsHtml } from "./core/odds.mjs";
 import { foundryActors } from "./foundry/actors.mjs";
 import { actionDialog, pickAction } from "./foundry/dialog.mjs";
@@ -57,6 +57,7 @@ function buildApi() {
     resolve: (action, options) => client.resolve(action, options),
     actionDialog: (action, options) => actionDialog(client, action, options),
     request: (message) => client.ask(message),
+    sentId: (id) => namingRequestId(id, game.user?.id),
     addActor: (actor, sheet, options) => client.addActor(actor, sheet, options),
     linkActor: (actor, rollbridgeId) => client.linkActor(actor, rollbridgeId),
     status: () => client.status(),

@@ -58,19 +58,45 @@ export function userRequestId(userId) {
  * user's own card of the request, posted while no GM is active, counts as its card
  * (core/state.mjs cardTrusted) and the GM's client resuming posts no second one. An id
  * that names the user already is kept; one past the protocol's 64 characters so
- * named becomes `fvtt@<user id>-<hash of the caller's id>` (idHash). The same caller's
- * id gives the same id, so a macro's repeat is still one request. A user id that cannot
- * be named so, and an id the protocol refuses (empty, past 64 characters: the server
- * says why), are sent as the caller gave them.
+ * named becomes `fvtt@<user id>-<hash of the caller's id>` (idHash). Characters are
+ * counted as the server counts them, by code point (an emoji is one, not two). The same
+ * caller's id gives the same id, so a macro's repeat is still one request. A user id
+ * that cannot be named so, and an id the protocol refuses (takesId: empty, past 64
+ * characters, a control character in it; the server says why), are sent as the caller
+ * gave them: never hashed into an id the server would take.
  * @param {string} id
  * @param {unknown} userId
  * @returns {string}
  */
 export function namingRequestId(id, userId) {
   const named = userPrefix(userId);
-  if (!named || id.length < 1 || id.length > 64 || requestUser(id) === userId) return id;
+  if (!named || !takesId(id) || requestUser(id) === userId) return id;
   const whole = `${named}-${id}`;
-  return whole.length <= 64 ? whole : `${named}-${idHash(id)}`;
+  return codePoints(whole) <= 64 ? whole : `${named}-${idHash(id)}`;
+}
+
+/** What the protocol refuses in a request id (docs/protocol.md, "Requests and replies"):
+ * C0, DEL and C1 controls, the line and paragraph separators, the bidirectional
+ * controls (the server's rollbridge.visible NOT_IN_NAMES), and a lone surrogate. */
+const NOT_IN_ID = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The length of `text` as the server counts it: in code points. */
+function codePoints(text) {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
+
+/**
+ * Whether the protocol takes `id` as a string request id: 1 to 64 code points, none
+ * of them one it refuses (NOT_IN_ID).
+ * @param {unknown} id
+ * @returns {boolean}
+ */
+export function takesId(id) {
+  if (typeof id !== "string") return false;
+  const length = codePoints(id);
+  return length >= 1 && length <= 64 && !NOT_IN_ID.test(id);
 }
 
 /**

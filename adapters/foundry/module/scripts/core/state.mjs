@@ -111,6 +111,21 @@ export function publicFlags(flags) {
 }
 
 /**
+ * The epochs of the flags a HUD or sheet panel of `actors` would draw from
+ * (panelFlags), each once: what ActorViews#reset takes as earlier than a welcome's.
+ * @param {Iterable<any>} actors
+ * @returns {number[]}
+ */
+export function flagEpochs(actors) {
+  const epochs = new Set();
+  for (const actor of actors) {
+    const epoch = panelFlags(actor)?.epoch;
+    if (Number.isInteger(epoch)) epochs.add(epoch);
+  }
+  return [...epochs];
+}
+
+/**
  * What a HUD or sheet panel draws for an actor, or null: `common`, its common state
  * (null: nothing), and `from`, where it comes from — "connection" or "flags". `live`
  * (ActorViews) holds the views this client's own connection received: the GM's
@@ -132,23 +147,14 @@ export function panelView(actor, live = null) {
   return publicFlags(flags) ? { common: flags.common ?? null, from: "flags" } : { common: null, from: null };
 }
 
-/**
- * The common state a HUD or sheet panel draws for an actor, or null (panelView's `common`).
- * @param {any} actor
- * @param {ActorViews | null} [live]
- * @returns {any}
- */
-export function panelCommon(actor, live = null) {
-  return panelView(actor, live)?.common ?? null;
-}
-
 /** Whether an actor's flags (the players' view the GM's client wrote) come from a
  * later event than this client's own view of it: a player's connection that is down
  * or slower than Foundry's update keeps an older view, which must not be drawn over
  * the newer state. Of two epochs (a table restored, a Redis failover's fence) the
  * seqs say nothing of their order, and the protocol promises no order of their
  * numbers either (two restores of one backup may get a later epoch that is smaller):
- * flags of an epoch this client's connection saw before its view's are older; of an
+ * flags of an epoch this client's connection saw before its view's, or that the flags
+ * already held when a welcome of another came (ActorViews#reset), are older; of an
  * epoch it never saw, the larger number is taken for the later (a new epoch is a time
  * in milliseconds). Flags without an epoch are an older module's, written before this
  * version's page (every client of a world runs one version, and this version's GM
@@ -177,9 +183,16 @@ export class ActorViews {
     this.epochs = [];
   }
 
-  /** The table's actors afresh (a welcome's, of the welcome's `epoch`). */
-  reset(actors, epoch = null) {
+  /** The table's actors afresh (a welcome's, of the welcome's `epoch`). `before`: the
+   * epochs of the flags the actors held as the welcome came (flagEpochs), taken as seen
+   * before the welcome's: a welcome is the table as it is now, so flags of another
+   * epoch already there are of an earlier one, whatever its number (a page loaded after
+   * two restores of one backup, the second with the smaller epoch). */
+  reset(actors, epoch = null, before = []) {
     this.views.clear();
+    const era = Number.isInteger(epoch) ? epoch : null;
+    const earlier = before.filter((e) => Number.isInteger(e) && e !== era && !this.epochs.includes(e));
+    if (earlier.length) this.epochs = [...this.epochs.filter((e) => e !== era), ...earlier];
     this.see(actors, epoch);
   }
 

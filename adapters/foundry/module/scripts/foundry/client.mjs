@@ -39,6 +39,7 @@ import {
   connectPlan,
   EventCache,
   findActor,
+  flagEpochs,
   isOnTable,
   mappingChosen,
   MODULE_ID,
@@ -256,8 +257,9 @@ export class FoundryClient {
         // missed events after it are in it already (their seqs are up to its seq)
         if (welcome.table?.undo_redo) this.undo.reset(welcome.table.undo_redo);
         // the table's actors as they are now: the panels' live views (a resume's
-        // replayed events are older, and are not taken)
-        this.views.reset(welcome.table?.actors, welcome.epoch);
+        // replayed events are older, and are not taken); the flags of another epoch
+        // the actors hold now are of an earlier one, whatever its number
+        this.views.reset(welcome.table?.actors, welcome.epoch, flagEpochs(foundryActors()));
         // an older module's flags (the GM's view of an NPC) go at the writer's connection
         if (this.writer) this.#enqueue(() => this.#replaceOldFlags(welcome));
         // the requests waiting as of the welcome (a reload's, a reconnect's): a card of one
@@ -376,12 +378,16 @@ export class FoundryClient {
    * A request a macro sends (`api.request`): its own id, if it gave one, sent naming
    * this user (core/protocol.mjs namingRequestId), as the module's own ids do, so the
    * user's card of it posted while no GM is active counts as its card. The reply's
-   * `id` is the id sent.
+   * `id` is the macro's own, as the protocol promises (every reply names its request's
+   * id); the event of the request names the id sent (its `request`, `api.sentId`).
    * @param {any} message
    */
-  ask(message) {
-    const named = typeof message?.id === "string" ? { ...message, id: namingRequestId(message.id, game.user?.id) } : message;
-    return this.request(named);
+  async ask(message) {
+    const own = message?.id;
+    const id = typeof own === "string" ? namingRequestId(own, game.user?.id) : own;
+    if (id === own) return this.request(message);
+    const reply = await this.request({ ...message, id });
+    return reply && typeof reply === "object" && reply.id === id ? { ...reply, id: own } : reply;
   }
 
   async request(message) {

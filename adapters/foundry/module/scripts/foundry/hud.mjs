@@ -2,7 +2,7 @@
 // Drawn from this client's own connection's view of the actor where it has one
 // (the GM's full view on the active GM's client), else from the actor's
 // flags.rollbridge, which the GM's client writes as the players' view
-// (core/state.mjs panelCommon): Foundry hands every actor to every client, so
+// (core/state.mjs panelView): Foundry hands every actor to every client, so
 // the flags never hold what players may not see.
 
 import { escapeText, tracksHtml } from "../core/card.mjs";
