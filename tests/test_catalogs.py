@@ -231,6 +231,10 @@ TERMS = {
         "de": ("Abschnitt", re.compile(r"(?:prüfbar|verifizierbar)\w* Segment|Startwert")),
         "ru": ("отрез", re.compile(r"(?i)проверяем\w* сегмент")),
     },
+    # a request held for the GM's approval waits for it («ждёт одобрения», as the web
+    # view and the Foundry module say); «отложенный» reads as put off, and «запрос,
+    # отложенный до начала журнала» as a request put off until the log begins
+    "held request": {"ru": ("ждёт одобрения", re.compile(r"(?i)отложенн"))},
     # the Foundry module's setting, by the name its settings page shows
     "Server URL": {
         "cs": ("URL serveru", re.compile(r"Server URL")),
@@ -253,8 +257,10 @@ def test_a_term_has_one_word_in_every_text_of_a_language(term, locale):
     English where the module's settings page says «URL serveru» («Server-URL», «URL
     сервера»); the migrate texts called a segment of verifiable dice «Segment», «segment»,
     «сегмент», every other text «Abschnitt», «úsek», «отрезок» (and German its seed
-    «Startwert» twice, «Seed» twenty times). One word each, as the rulesets' glossaries
-    say."""
+    «Startwert» twice, «Seed» twenty times); verify's Russian texts of approvals called
+    a request held for the GM «отложенный» (put off: «отложенный до начала журнала»
+    read as a request put off until the log begins), every other text one that waits
+    for the GM's approval. One word each, as the rulesets' glossaries say."""
     word, others = TERMS[term][locale]
     texts = _texts_of(locale)
     assert not [(where, text) for where, text in texts if others.search(text)]

@@ -12,7 +12,8 @@ log can show, :class:`ApprovalCheck` checks:
   request (``approval.requested``) or, in a player's log, its ``hidden`` stand-in
   (any other event there: ``unheld_approval``);
 * where the log shows the request (the GM's log), it is this event's: the same
-  requester (the event's ``by``) and the same kind (a ``roll`` request, a ``roll``
+  requester (the event's ``by``, which every event the server writes has: one
+  without it is no requester's) and the same kind (a ``roll`` request, a ``roll``
   event; any other, a resolution) — else ``other_request``;
 * a request is settled once: approved once, or rejected (``approval.rejected``, which
   players see too) and never approved (``settled_twice``).
@@ -152,7 +153,7 @@ class ApprovalCheck:
                                                kind=repr(there)))]  # fmt: skip
         asked, requester = self._requests.get(key, (None, None))
         by = entry.get("by")
-        if (asked == "roll") != (kind == "roll") or (by is not None and by != requester):
+        if (asked == "roll") != (kind == "roll") or by != requester:  # no by: no one's
             said = OTHER_REQUEST(
                 seq=seq, request=repr(request), at=at, type=repr(asked),
                 requested=repr(requester), kind=repr(kind), by=repr(by),

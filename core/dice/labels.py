@@ -6,9 +6,12 @@ does not change the roll: Savage Worlds systems write a wild die test as
 rollbridge's notation has no labels (a roll's ``label`` field names it, and each
 dice group is named by its formula), so :func:`label_problem` is the parser's
 refusal of one, giving the formula to type: the same text without its labels,
-written as the parser writes it (``1d8x``); where that text is a pool, the pool's
-own refusal follows (:mod:`rollbridge.dice.pools`: what it is written as, or what
-rolls it); where it is no formula either, the refusal says to leave the labels out.
+written as the parser writes it (``1d8x``). Where that text is no formula either,
+the parser's refusal of it follows the label's, so that one answer says all that is
+wrong: a pool's (:mod:`rollbridge.dice.pools`: what it is written as, or what rolls
+it), a die that would explode for ever (``1d1x[a]``), too many dice
+(``1000d6[dmg]``). Only where brackets are left over (``2d6[a]]``) does the refusal
+say to leave the labels out, as the parser's refusal would be of those.
 """
 
 from __future__ import annotations
@@ -16,7 +19,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from rollbridge.dice.pools import pool_problem
 from rollbridge.text import Messages, Text
 
 __all__ = ["LABEL", "label_problem"]
@@ -30,7 +32,8 @@ LABEL_AS_FORMULA = say(
     "the roll); the same roll is written {instead}",
 )
 # Translators: {label} is a label as written, quoted ('[Wild]'); {problem} the
-# refusal of the formula without its labels (a dice pool's: dice.pool_as_term, dice.pool).
+# refusal of the formula without its labels (a dice pool's: dice.pool_as_term,
+# dice.pool; a die that never stops exploding: dice.endless_explode; …).
 LABEL_THEN = say(
     "dice.label_then",
     "labels such as {label} are not supported (a label names a die, it does not change "
@@ -47,16 +50,18 @@ LABEL_LEFT_OUT = say(
 LABEL = re.compile(r"\[[^\[\]]*\]")
 
 
-def label_problem(text: str, label: re.Match[str], normalised: Callable[[str], str | None]) -> Text:
+def label_problem(
+    text: str, label: re.Match[str], parsed: Callable[[str], str | Text | None]
+) -> Text:
     """The refusal of ``text``, whose first label is ``label``: the formula without
-    its labels where there is one (module docstring). ``normalised`` gives a formula
-    as the parser writes it, or None where it is no formula."""
+    its labels where there is one, else the parser's refusal of that text after the
+    label's (module docstring). ``parsed`` gives a formula as the parser writes it,
+    or the parser's words for what is wrong with it (None where it has none)."""
     bare = LABEL.sub("", text)
     written = repr(label.group(0))
-    instead = normalised(bare)
-    if instead is not None:
+    instead = parsed(bare)
+    if isinstance(instead, str):
         return LABEL_AS_FORMULA(label=written, instead=repr(instead))
-    pool = bare.find("{")
-    if pool >= 0 and "[" not in bare and "]" not in bare:
-        return LABEL_THEN(label=written, problem=pool_problem(bare, pool, normalised))
-    return LABEL_LEFT_OUT(label=written)
+    if instead is None or "[" in bare or "]" in bare:
+        return LABEL_LEFT_OUT(label=written)
+    return LABEL_THEN(label=written, problem=instead)

@@ -332,7 +332,7 @@ class _Parser:
         text, index, end = self.text, 0, len(self.text)
         label = LABEL.search(text) if "[" in text else None
         if label is not None:  # Foundry's flavour text: the formula without it
-            raise self.error(label_problem(text, label, _normalised), label.start())
+            raise self.error(label_problem(text, label, _parsed), label.start())
         while index < end:
             match = _TOKEN.match(text, index)
             if match is None and text[index] == "{":  # a Foundry pool: what to type instead
@@ -684,12 +684,21 @@ def _parse(text: str) -> Formula:
     return Formula(parser.parse(), parser.min_dice)
 
 
-def _normalised(formula: str) -> str | None:
-    """``formula`` as :func:`parse` normalises it, or None where it is no formula."""
+def _parsed(formula: str) -> str | Text | None:
+    """``formula`` as :func:`parse` normalises it; where it is no formula, what the
+    parser says is wrong with it (its refusal's ``problem``, without the formula),
+    or None where the refusal names none."""
     try:
         return str(parse(formula))
-    except (NotationError, DiceLimitExceeded):
-        return None
+    except (NotationError, DiceLimitExceeded) as refused:
+        problem = refused.text.args.get("problem") if refused.text is not None else None
+        return problem if isinstance(problem, Text) else None
+
+
+def _normalised(formula: str) -> str | None:
+    """``formula`` as :func:`parse` normalises it, or None where it is no formula."""
+    parsed = _parsed(formula)
+    return parsed if isinstance(parsed, str) else None
 
 
 def parse(formula: str) -> Formula:

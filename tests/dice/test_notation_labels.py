@@ -73,3 +73,33 @@ def test_the_refusal_reads_in_every_language(capsys):
         err = capsys.readouterr().err
         assert "'[Fighting]'" in err and "'1d8x'" in err
         assert "labels such as" not in err, (locale, err)
+
+
+@pytest.mark.parametrize(
+    ("written", "label", "problem", "index"),
+    [
+        ("1d1x[a]", "[a]", "x would explode every result of a d1 and never stop", 4),
+        ("1000d6[dmg]", "[dmg]", "1000 dice in one term; at most 999 are allowed", 6),
+        ("2d6[fire] @ 3", "[fire]", "unexpected '@'", 3),
+    ],
+)
+def test_a_labelled_formula_wrong_without_its_labels_says_what_is_wrong(
+    written, label, problem, index
+):
+    """A formula that is no formula without its labels either was told only to leave
+    them out: the player who did was then refused again, for what the first refusal
+    could have said (a d1 exploding for ever, 1000 dice). The parser's refusal of the
+    text without its labels now follows the label's, as a pool's did."""
+    refused = _refusal(written)
+    assert refused.details == {"formula": written, "index": index}
+    assert refused.message == (
+        f"invalid dice formula {written!r}: labels such as {label!r} {NOT_SUPPORTED}, "
+        f"and without them: {problem} (at character {index + 1})"
+    )
+
+
+def test_what_is_wrong_without_the_labels_reads_in_the_refusals_language(capsys):
+    assert main(["roll", "1d1x[a]", "--locale", "de"]) == 1
+    err = capsys.readouterr().err
+    assert "Beschriftungen wie '[a]' werden nicht unterstützt" in err, err
+    assert "und ohne sie: x würde jedes Ergebnis eines d1 explodieren lassen" in err, err

@@ -127,13 +127,21 @@ def test_a_request_settled_twice_is_a_mismatch(tmp_path, who, rejected_first):
     )
 
 
-def test_an_approval_of_another_players_request_is_a_mismatch(tmp_path):
-    """In the GM's log the request shows who asked: the roll it settles is theirs."""
+@pytest.mark.parametrize("by", ["player:mallory", None])
+def test_an_approval_of_another_players_request_is_a_mismatch(tmp_path, by):
+    """In the GM's log the request shows who asked: the roll it settles is theirs.
+    A roll without ``by`` (every event the server writes names who asked) was held
+    to no requester and passed: its dice, on the GM's stream, could be anyone's."""
     lines = _approved_rolls(tmp_path)["gm"]
     last = _rolls(lines)[-1]
-    last["by"] = "player:mallory"
+    if by is None:
+        del last["by"]
+    else:
+        last["by"] = by
     status, report = _verified(tmp_path, lines)
     assert status == 1 and ("other_request", last["seq"]) in _codes(report)
+    said = next(p["message"] for p in report["problems"] if p["code"] == "other_request")
+    assert said.endswith(f"where this event is a 'roll' by {by!r}"), said
 
 
 def test_the_report_says_what_it_could_and_could_not_hold(tmp_path):

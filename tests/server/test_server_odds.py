@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import importlib
+import math
 import tracemalloc
 from fractions import Fraction
 
@@ -30,6 +31,18 @@ async def test_a_player_gets_the_exact_odds_of_a_formula(tables):
     totals = reply["distribution"]
     assert totals == distribution("3d6kh2+1").to_dict()
     assert sum(Fraction(o["probability"]) for o in totals["outcomes"]) == 1
+
+
+async def test_a_total_below_the_smallest_float_comes_with_its_logarithm(tables):
+    """docs/protocol.md: the reply's ``float`` of a total that can be rolled reads 0.0
+    below about 10⁻³²⁴, and ``log10`` comes beside it. ``999d6kh1`` is inside the
+    server's bounds, and its 1 (every one of 999 dice a 1) is 6⁻⁹⁹⁹, over JSON."""
+    player, _ = await tables.join("sr2", "player")
+    reply = await player.request({"type": "odds", "formula": "999d6kh1"})
+    outcomes = {o["total"]: o for o in reply["distribution"]["outcomes"]}
+    assert outcomes[1]["float"] == 0.0 and outcomes[1]["probability"] == f"1/{6**999}"
+    assert math.isclose(outcomes[1]["log10"], -999 * math.log10(6), rel_tol=1e-12)
+    assert "log10" not in outcomes[6] and outcomes[6]["float"] == 1.0
 
 
 async def test_odds_against_an_npc_with_hidden_numbers_are_refused_and_leak_nothing(tables):
