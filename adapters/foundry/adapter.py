@@ -16,6 +16,9 @@ __all__ = ["ACTOR_KINDS", "FoundryAdapter"]
 #: The event kinds that change actors: the module writes their actors' flags from the
 #: ``players`` copy (docs/foundry.md, "What every client may read of an actor").
 ACTOR_KINDS = ("actor.created", "actor.updated", "actor.removed", "adjusted", "undo", "redo")
+#: A settings change: its GM frame carries ``players`` when it changed how players see
+#: some actor (those actors' views are in the players' copy alone, core/protocol/members.py).
+SETTINGS = "settings"
 #: A GM-only event as players receive it: of one that changed actors, their views.
 HIDDEN = "hidden"
 
@@ -35,7 +38,11 @@ class FoundryAdapter(Adapter):
     players' view leaves out (an NPC's armour, boxes, pool, hidden numbers). The
     GM's frame of a GM-only event that changed actors carries as ``players`` the
     ``hidden`` event players are sent, with their views of those actors: the module
-    writes the actors' flags from it and posts no card from it.
+    writes the actors' flags from it and posts no card from it. The GM's frame of a
+    ``settings`` change that changed how players see some actors (an NPC's details
+    shown or hidden) carries it too: the GM's own view of those actors did not
+    change, so their new players' views are in ``players`` alone, and the module
+    writes their flags from there.
     Results do not carry it; the module writes from events only."""
 
     id: ClassVar[str] = "foundry"
@@ -43,7 +50,15 @@ class FoundryAdapter(Adapter):
     version: ClassVar[str] = __version__
     #: The event kinds whose GM frames carry the players' view (core/protocol/members.py).
     public_view: ClassVar[frozenset[str]] = frozenset(
-        ("roll", "resolution", "encounter.started", "encounter.turn", *ACTOR_KINDS, HIDDEN)
+        (
+            "roll",
+            "resolution",
+            "encounter.started",
+            "encounter.turn",
+            *ACTOR_KINDS,
+            SETTINGS,
+            HIDDEN,
+        )
     )
 
     def inbound(self, message: Mapping[str, Any]) -> dict[str, Any]:

@@ -11,7 +11,7 @@ touches the table itself: if a handler raises, the draft is dropped.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -85,6 +85,7 @@ class RequestContext:
         texts: list[list[Any]] | None = None,
         private: list[list[Any]] | None = None,
         places: Mapping[str, int] | None = None,
+        shown: Sequence[ActorRecord] = (),
     ) -> Event:
         """Add an event of this request to the draft (see :meth:`Draft.add_event`)."""
         event = self.draft.add_event(
@@ -97,6 +98,7 @@ class RequestContext:
             request=self.request.id,
             by=self.who.label(),
             places=places,
+            shown=shown,
         )
         if texts:
             event.texts = texts

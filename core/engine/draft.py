@@ -9,7 +9,7 @@ is exactly as before.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rollbridge.engine.model import ActorRecord, Event
@@ -77,9 +77,12 @@ class Draft:
         request: str | None = None,
         by: str | None = None,
         places: Mapping[str, int] | None = None,
+        shown: Sequence[ActorRecord] = (),
     ) -> Event:
         """Record an event: the actors it changes (None removes one; a new one goes
-        last, or at its place in ``places``), the table fields it sets, and its
+        last, or at its place in ``places``), the table fields it sets, the actors
+        whose players' view it changes without changing them (``shown``,
+        :attr:`Event.shown <rollbridge.engine.model.Event.shown>`), and its
         flags. Seqs follow the table's latest."""
         changes = []
         for actor_id, after in (actors or {}).items():
@@ -115,6 +118,7 @@ class Draft:
             request=request,
             by=by,
             at=round(clock(), 3) if clock is not None else None,
+            shown=[record_dict(record) for record in shown],
         )
         self.events.append(event)
         return event

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rollbridge.engine import segments
 from rollbridge.engine.context import RequestContext
 from rollbridge.engine.model import ActorRecord, Event
 from rollbridge.engine.places import places
+from rollbridge.engine.redaction import ruleset_settings
 from rollbridge.engine.settings import default_settings, merge_settings
+from rollbridge.engine.views import reshown
 from rollbridge.exceptions import InvalidSettings, NothingToRedo, NothingToUndo, NotLatest
 from rollbridge.plain import JSON
 from rollbridge.text import Messages
 
 say = Messages("rollbridge")
+EMPTY: Mapping[str, object] = {}
 
 
 def reverse(
@@ -81,6 +86,7 @@ def _replay(ctx: RequestContext, seq: int, *, backwards: bool) -> JSON:
     original = ctx.table.history_event(seq)
     actors, fields, where = reverse(original, to_before=backwards)
     kind, key = ("undo", "undoes") if backwards else ("redo", "redoes")
+    shown = _reshown(ctx, fields["settings"], actors) if "settings" in fields else ()
     reply = ctx.record(
         kind,
         {key: seq, "kind": original.kind},
@@ -88,6 +94,7 @@ def _replay(ctx: RequestContext, seq: int, *, backwards: bool) -> JSON:
         table=fields,
         places=where,
         gm_only=original.gm_only,  # taking back a secret roll stays secret
+        shown=shown,
     )
     if "settings" in fields:  # verifiable dice follow the setting back and forth
         segments.reconcile(ctx, bool(fields["settings"].get("verifiable")))
@@ -108,10 +115,35 @@ def settings(ctx: RequestContext) -> JSON:
             details={"field": "settings"},
         )
     reply = ctx.record(
-        "settings", {"changed": sorted(change)}, table={"settings": settings}, undoable=True
+        "settings",
+        {"changed": sorted(change)},
+        table={"settings": settings},
+        undoable=True,
+        shown=_reshown(ctx, settings),
     )
     segments.reconcile(ctx, bool(settings.get("verifiable")))
     return reply
+
+
+def _reshown(
+    ctx: RequestContext, settings: JSON, changed: Mapping[str, object] = EMPTY
+) -> list[ActorRecord]:
+    """The actors (but those in ``changed``, which the event lists anyway) whose
+    players' view the table's settings becoming ``settings`` changes: players are
+    sent their new views with the event (:func:`~rollbridge.engine.views.reshown`)."""
+    table = ctx.table
+    before = ruleset_settings(ctx.draft.field("settings"))
+    after = ruleset_settings(settings)
+    if before == after:
+        return []
+    records = (
+        record
+        for actor_id in table.actors
+        if actor_id not in changed and (record := ctx.draft.actor(actor_id)) is not None
+    )
+    return table.call_ruleset(
+        lambda: reshown(records, ruleset=table.ruleset, before=before, after=after)
+    )
 
 
 # -- encounters --------------------------------------------------------------

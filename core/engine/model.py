@@ -228,6 +228,12 @@ class Event:
         the clock its driver gave the table (:attr:`Table.clock
         <rollbridge.engine.table.Table.clock>`); None where no clock was given
         (and in logs written before events carried a time).
+    :param shown: the records, as the event left them, of the actors whose view
+        players now see differently though the event did not change them (a
+        ``settings`` change, or its ``undo`` or ``redo``, that shows or hides an
+        NPC's details: :func:`~rollbridge.engine.views.reshown`); players' views of
+        the event list them in ``actors``, the GM's does not. Stored only when there
+        are some: events stored before it have none, and read as they did.
     """
 
     table: str
@@ -244,6 +250,7 @@ class Event:
     texts: list[list[Any]] = field(default_factory=list)
     private: list[list[Any]] = field(default_factory=list)
     at: float | None = None
+    shown: list[JSON] = field(default_factory=list)
     #: Views already built, by audience; not stored.
     views: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
     #: The table as this event left it, as its views depend on it (the settings and
@@ -276,6 +283,8 @@ class Event:
             data["private"] = self.private
         if self.at is not None:
             data["at"] = self.at
+        if self.shown:
+            data["shown"] = self.shown
         return data
 
     def packed(self) -> bytes:
@@ -320,6 +329,7 @@ class Event:
             texts=list(data.get("texts") or []),
             private=list(data.get("private") or []),
             at=_time(data.get("at")),
+            shown=list(data.get("shown") or []),
         )
 
     @classmethod

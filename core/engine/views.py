@@ -19,7 +19,7 @@ one view of each event per audience and locale.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
 
 from rollbridge.contract import Actor, Ruleset
@@ -38,6 +38,7 @@ __all__ = [
     "hides_for",
     "hides_now",
     "record_actor",
+    "reshown",
     "shown_alike",
     "staged_data",
 ]
@@ -117,6 +118,28 @@ def actor_view(
         "common": view.common.to_dict(locale, _npc_hides(ruleset, settings)),
         "limited": True,
     }
+
+
+def reshown(
+    records: Iterable[ActorRecord],
+    *,
+    ruleset: Ruleset,
+    before: Mapping[str, Any],
+    after: Mapping[str, Any],
+) -> list[ActorRecord]:
+    """The NPCs among ``records`` whose players' view differs under the ruleset's
+    settings ``after`` from under ``before`` (a ``settings`` change that shows or
+    hides their details): players are sent their new views with the change
+    (:attr:`Event.shown <rollbridge.engine.model.Event.shown>`). Decided on the
+    English views; a player's character, which players see in full, never is one."""
+    found = []
+    for record in records:
+        if record.controllers:
+            continue
+        old = actor_view(record, gm=False, ruleset=ruleset, settings=before)
+        if old != actor_view(record, gm=False, ruleset=ruleset, settings=after):
+            found.append(record)
+    return found
 
 
 def _npc_hides(ruleset: Ruleset, settings: Mapping[str, Any]) -> Hides:
@@ -220,8 +243,11 @@ def event_view(
     """An event as an audience receives it: its place, what happened (private values
     hidden, texts rendered), and the new view of every actor it touched
     (``{"id": ..., "removed": true}`` for one removed; ``index``, its place among
-    the table's actors, for one put back where it stood, :mod:`rollbridge.engine.places`).
-    ``before`` records stay in the log; they never go out.
+    the table's actors, for one put back where it stood, :mod:`rollbridge.engine.places`);
+    for players and observers also of every actor whose view they see differently
+    after it though it did not change them (:attr:`Event.shown
+    <rollbridge.engine.model.Event.shown>`, after those it changed). ``before``
+    records stay in the log; they never go out.
 
     :param settings: the ruleset's settings as the event left the table.
     :param controlled: whether a player controlled an actor as the event left the
@@ -245,6 +271,13 @@ def event_view(
         if at is not None:  # put back where it stood (an undone removal)
             view = {**view, "index": at}
         actors.append(view)
+    if not gm:  # the actors whose players' view the event changed without changing them
+        for record in event.shown:
+            actors.append(
+                actor_view(
+                    record, gm=False, ruleset=ruleset, settings=settings, locale=audience.locale
+                )
+            )
     if event.gm_only and not gm and not audience.requester:
         # A secret hides how (dice, texts, data), not the table it leaves: the actors
         # it changed, as this audience may see them, so that a client's actors agree
@@ -344,8 +377,16 @@ def shown_alike(
     """Whether players see exactly what the GM sees of ``event`` (then one view serves
     both): not GM-only, no private value, no private argument in its texts
     (``texts_private``, as the GM's view met them), every actor it shows a player's,
-    no pending requests in it, and a ruleset that does not redact by itself."""
-    if event.gm_only or event.private or texts_private or _overrides_player_resolution(ruleset):
+    no pending requests in it, no actor whose players' view it changed alone
+    (:attr:`Event.shown <rollbridge.engine.model.Event.shown>`), and a ruleset that
+    does not redact by itself."""
+    if (
+        event.gm_only
+        or event.private
+        or event.shown
+        or texts_private
+        or _overrides_player_resolution(ruleset)
+    ):
         return False
     for change in event.changes:
         after = change["after"]

@@ -84,7 +84,9 @@ class Delivery:
     too: ``players``, the frame a player in the GM's locale is sent. Of a GM-only
     event that changed actors it gets it when ``public_view`` is True or holds
     ``hidden``: the ``hidden`` event players are sent, with their views of those
-    actors."""
+    actors. Of a ``settings`` change, only when it changed how players see some
+    actors (:attr:`Event.shown <rollbridge.engine.model.Event.shown>`): their views
+    are in the players' copy alone."""
 
     table: Table
     event: Event
@@ -141,6 +143,8 @@ class Delivery:
         kind = "hidden" if self.event.gm_only else self.event.kind
         if self.event.gm_only and not self.event.changes:
             return False
+        if kind == "settings" and not self.event.shown:
+            return False  # players see no actor of it differently: nothing to write
         return wanted is True or kind in wanted
 
 

@@ -741,6 +741,37 @@ async def test_only_a_foundry_gm_is_sent_the_players_view(live):
     assert "players" not in plain.events[-1] and "players" not in player.events[-1]
 
 
+async def test_a_foundry_gms_settings_change_carries_the_npcs_new_players_view(live):
+    """A settings change that shows or hides an NPC's details (and its undo) changes no
+    record, and the GM's own view of the NPC not at all: the GM's frame lists no actors,
+    and carries as ``players`` the event players are sent, with the NPC's new players'
+    view, whose flags the module writes. One that changes no players' view carries none."""
+    gm, _ = await live("friday", "gm")
+    player, _ = await live("friday", "player")
+    await add_sr2_actors(gm)
+    changes = [
+        {"type": "settings", "id": "on", "settings": {"ruleset": {"show_npc_details": True}}},
+        {"type": "settings", "id": "off", "settings": {"ruleset": {"show_npc_details": False}}},
+        {"type": "undo", "id": "u"},
+        {"type": "settings", "id": "one", "settings": {"ruleset": {"rule_of_one": False}}},
+    ]
+    for change in changes:
+        assert (await gm.request(change))["status"] == "done", change
+    await gm.until_events(6)
+    await player.until_events(6)
+    on, off, undo, other = gm.events[2:]
+    for event, boxes in ((on, True), (off, False), (undo, True)):
+        assert event["actors"] == []
+        (received,) = [e for e in player.events if e["seq"] == event["seq"]]
+        assert event["players"] == received, event["kind"]
+        (guard,) = received["actors"]
+        flags = guard["foundry"]["flags"]["rollbridge"]
+        assert guard["id"] == flags["actorId"] == "fvttGuard0000002"
+        assert (flags["seq"], flags["epoch"]) == (event["seq"], event["epoch"])
+        assert flags["limited"] is True and bool(flags["common"]["tracks"]) is boxes
+    assert "players" not in other and other["actors"] == []
+
+
 #: wilddie's guard whose chips (47) only the GM may read (WD-9's recovery roll shows them).
 WILD_GUARD = {
     "kind": "npc",

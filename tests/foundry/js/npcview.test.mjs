@@ -358,4 +358,41 @@ for (const generation of [12, 13]) {
     assert.equal(card.flags.rollbridge.view, "gm");
     assert.deepEqual(card.whisper, [GM]);
   });
+  test(`v${generation}: a settings change that shows or hides an NPC's boxes rewrites its flags from the players' copy`, async () => {
+    // the guard's boxes as players see them with sr2's show_npc_details on (its player_view)
+    const SHOWN = { ...PLAYERS_GUARD, tracks: [track("physical", 7), track("stun", 2)] };
+    /** A settings event as the GM's connection receives it: no actors of its own (the
+     * GM's view of the guard did not change), the guard's new players' view in its
+     * players' copy (FoundryAdapter.public_view). */
+    const changed = (seq, kind, common) => {
+      const event = { type: "event", table: "t1", epoch: 1, seq, kind, data: {}, actors: [] };
+      return { ...event, players: { ...event, actors: [view("guard", "Guard", common, { limited: true, seq })] } };
+    };
+    for (const chosen of [false, true]) {
+      const actors = await table(generation, GM, { settings: chosen ? { "rollbridge.systemMapping": "sr5" } : {} });
+      const ws = welcomedClient();
+      ws.receive(adjusted(1, actors.token.uuid));
+      await settle(client);
+      const system = actors.guard.system.track.physical.value;
+      assert.equal(system, chosen ? 7 : 0, "the GM's view with a mapping chosen by hand, else the players'");
+      // on: the players' view with the boxes reaches the flags every client reads
+      ws.receive(changed(2, "settings", SHOWN));
+      await settle(client);
+      assert.deepEqual(actors.guard.flags.rollbridge, { actorId: "guard", table: "t1", seq: 2, epoch: 1, name: "Guard", limited: true, common: SHOWN, view: "players" });
+      // the players' view writes the system paths of `auto`; a mapping chosen by hand keeps the GM's
+      assert.equal(actors.guard.system.track.physical.value, 7);
+      const drawn = await playerDraws(generation, actors);
+      assert.ok(drawn.guard.includes('data-value="7"'), `the player's panel shows the boxes: ${drawn.guard}`);
+      // off (here the undo of "on"): the boxes leave the flags at once
+      const again = await table(generation, GM, { flags: { guard: structuredClone(actors.guard.flags.rollbridge) },
+        settings: chosen ? { "rollbridge.systemMapping": "sr5" } : {} });
+      const ws2 = welcomedClient({ seq: 2 });
+      ws2.receive(changed(3, "undo", PLAYERS_GUARD));
+      await settle(client);
+      assert.deepEqual(again.guard.flags.rollbridge, { actorId: "guard", table: "t1", seq: 3, epoch: 1, name: "Guard", limited: true, common: PLAYERS_GUARD, view: "players" });
+      holdsNone(JSON.stringify(again.guard.flags), "the guard's flags");
+      const gmDraws = panelHtml(again.guard, client.views);
+      assert.ok(!gmDraws.includes('data-value="7"') && gmDraws.match(NOTE), `no live view here: the flags, said so: ${gmDraws}`);
+    }
+  });
 }

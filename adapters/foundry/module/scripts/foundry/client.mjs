@@ -864,10 +864,12 @@ export class FoundryClient {
    * the others are written, the event's card is posted, and the GM is told which
    * actors' state Foundry did not take.
    */
-  async #applyActors(views, players = new Map(), epoch = null) {
+  async #applyActors(views, players = new Map(), epoch = null, { playersOnly = false } = {}) {
     if (!this.writer) return;
-    const mapping = this.#mapping();
     const chosen = mappingChosen(setting("systemMapping"));
+    // players' views alone (a settings change): a mapping the GM chose writes the GM's
+    // view, which did not change
+    const mapping = playersOnly && chosen ? "none" : this.#mapping();
     const actors = foundryActors();
     const writes = [];
     for (const view of views ?? []) {
@@ -936,6 +938,13 @@ export class FoundryClient {
 
   async #handle(event, { replayed = false } = {}) {
     await this.#applyActors(event.actors, playersActors(event), event.epoch);
+    // a settings change (or its undo or redo) that shows or hides NPCs' details: the GM's
+    // view of them did not change, so its players' copy alone lists them (docs/foundry.md)
+    if (["settings", "undo", "redo"].includes(event.kind)) {
+      const listed = new Set((event.actors ?? []).map((view) => view?.id));
+      const reshown = [...playersActors(event).values()].filter((view) => !listed.has(view.id));
+      if (reshown.length) await this.#applyActors(reshown, new Map(), event.epoch, { playersOnly: true });
+    }
     const gmPresent = Boolean(game.users.activeGM);
     // a card already in the world's chat is not posted again: a player's client posted
     // it while no GM was active, or this client did before a reload it resumes from

@@ -1,0 +1,83 @@
+"""A settings change that shows or hides NPCs' details records which actors players
+now see differently (``Event.shown``), and every audience's view of it follows from
+the stored event alone: read back from the log it reads as it did live; an event
+stored before it existed reads as it did (no actors); one too large for the log is
+refused having changed nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from rollbridge.engine import Principal
+from rollbridge.engine.model import Event
+from rollbridge.exceptions import EventTooLarge
+from rollbridge.host import PluginHost
+from rollbridge.offline import TableService
+from rollbridge.stores import MemoryStore
+
+GM = Principal("gm", "gm", "tok-gm")
+PLAYER = Principal("player", "player", "tok-player")
+ON = {"ruleset": {"show_npc_details": True}}
+
+
+@pytest.fixture
+def service() -> TableService:
+    host = PluginHost(environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})
+    found = TableService(MemoryStore(), host)
+    found.create_table("Reveal", "sr2", table_id="t")
+    sheets = host.rulesets["sr2"].example_sheets
+    actors = [("tukan", "Tukan", ["player"]), ("g1", "Guard A", []), ("g2", "Guard B", [])]
+    for actor_id, name, controllers in actors:
+        actor = {"id": actor_id, "name": name, "sheet": dict(sheets[name])}
+        found.handle("t", {"type": "actor.create", "id": f"c-{actor_id}",
+                           "actor": {**actor, "controllers": controllers}}, GM)  # fmt: skip
+    return found
+
+
+def change(service, request_id: str, settings: dict) -> Event:
+    reply = service.handle("t", {"type": "settings", "id": request_id, "settings": settings}, GM)
+    (event,) = [e for e in service.store.events_after("t", reply["seq"] - 1)]
+    return event
+
+
+def test_the_event_records_the_npcs_players_now_see_differently(service):
+    table = service.table("t")
+    before = [table.view_actor(a, gm=False) for a in ("g1", "g2")]
+    event = change(service, "on", ON)
+    # the NPCs, as the change left them; never the player's character
+    assert [r["id"] for r in event.shown] == ["g1", "g2"]
+    assert event.shown == [table.actors[a].as_data() for a in ("g1", "g2")]
+    assert table.view_event(event, gm=True)["actors"] == []
+    seen = table.view_event(event, gm=False)["actors"]
+    assert seen == [table.view_actor(a, gm=False) for a in ("g1", "g2")] != before
+    # a setting that changes no NPC's view records none
+    assert change(service, "one", {"ruleset": {"rule_of_one": False}}).shown == []
+
+
+def test_read_back_from_the_log_it_reads_as_it_did_live(service):
+    table = service.table("t")
+    live = change(service, "on", ON)
+    shown = table.view_event(live, gm=False)
+    change(service, "off", {"ruleset": {"show_npc_details": False}})  # the table moves on
+    stored = Event.unpacked(live.packed())
+    table.recall([stored, *service.store.events_after("t", stored.seq)])
+    assert table.view_event(stored, gm=False) == shown
+
+
+def test_a_settings_event_stored_before_reads_as_it_did(service):
+    table = service.table("t")
+    live = change(service, "on", ON)
+    old = Event.from_dict({k: v for k, v in live.to_dict().items() if k != "shown"})
+    old.redaction = live.redaction
+    assert table.view_event(old, gm=False)["actors"] == []
+
+
+def test_a_change_whose_records_pass_the_event_size_is_refused_having_changed_nothing(service):
+    table = service.table("t")
+    # room for a settings event, not for the records of two NPCs besides
+    plain = change(service, "one", {"ruleset": {"rule_of_one": False}})
+    table.max_event_bytes = len(plain.packed()) + 64
+    seq, settings = table.info.seq, table.info.settings
+    with pytest.raises(EventTooLarge):
+        service.handle("t", {"type": "settings", "id": "on", "settings": ON}, GM)
+    assert (table.info.seq, table.info.settings) == (seq, settings)
