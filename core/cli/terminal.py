@@ -582,7 +582,7 @@ async def _reconnect(
     if link.strikes == 0:  # a new outage: its time counts from now
         link.began = schedule.clock()
     while not schedule.spent(link.strikes, link.began):
-        await asyncio.sleep(max(wait_at_least, schedule.delay(link.strikes)))
+        await asyncio.sleep(schedule.wait(link.strikes, link.began, wait_at_least))
         link.strikes += 1
         attempt, wait_at_least = link.strikes, 0.0
         try:
