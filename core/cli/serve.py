@@ -16,6 +16,7 @@ import contextlib
 import logging
 import os
 import sys
+from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit
@@ -450,7 +451,7 @@ def _serve_store(
     """Serve ``store`` until stopped; ``first`` says, once the port is held and only if
     the store holds no table, whether this is its first start (the demo table's);
     ``listened`` is called then, before anything else."""
-    from rollbridge.host import PluginHost
+    from rollbridge.host import ENV_ALLOW, PluginHost
     from rollbridge.server.app import Server
 
     locale = args.locale  # main sets it: --locale, else the environment's language
@@ -501,6 +502,10 @@ def _serve_store(
         sys.stdout.write(views)
         if args.public_url is None and _every_address(args.host):
             sys.stdout.write(startup.every_address_line(args.host or "0.0.0.0", locale))
+        missing = Counter(t.ruleset for t in shown if t.ruleset not in host.rulesets)
+        if missing:  # a plugin not installed, or kept out by $ROLLBRIDGE_PLUGINS
+            allowed = os.environ.get(ENV_ALLOW)
+            sys.stdout.write(startup.unloaded_line(missing, allowed, locale))
         sys.stdout.flush()
 
     import asyncio
