@@ -39,10 +39,25 @@ from rollbridge.offline import TableService
 from rollbridge.stores import MemoryStore
 from rollbridge.testing import host_with
 
-# Every test reads English unless it asks for a language, and uses the store it names:
-# the machine's own locale variables, and a tester's own ``$ROLLBRIDGE_REDIS`` or
-# ``$ROLLBRIDGE_DB``, must not reach the CLI and server processes the tests start.
-for _variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "ROLLBRIDGE_REDIS", "ROLLBRIDGE_DB"):
+#: Every variable rollbridge itself reads (a test holds this list to the code's): a
+#: tester's own store, token, reconnect and welcome waits, or plugin controls.
+PROGRAM_VARIABLES = (
+    "ROLLBRIDGE_REDIS",
+    "ROLLBRIDGE_DB",
+    "ROLLBRIDGE_TOKEN",
+    "ROLLBRIDGE_RECONNECT_DELAY",
+    "ROLLBRIDGE_WELCOME_TIMEOUT",
+    "ROLLBRIDGE_PLUGINS",
+    "ROLLBRIDGE_BLOCK_PLUGINS",
+    "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD",
+)
+# Every test reads English unless it asks for a language, and uses the store, token
+# and plugins it names: the machine's own locale variables, and a tester's own values of
+# the program's variables, must not reach the tests nor the CLI and server processes
+# they start (a tester's $ROLLBRIDGE_TOKEN joined tables with it, $ROLLBRIDGE_PLUGINS
+# left rulesets out). The tests' own controls (``ROLLBRIDGE_CHROMIUM``, ``…_FUZZ_…``)
+# stay.
+for _variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", *PROGRAM_VARIABLES):
     os.environ.pop(_variable, None)
 os.environ["LANG"] = "C.UTF-8"
 

@@ -96,10 +96,12 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         action="store_true",
         help=Help(say("cli.help.connect.msgpack", "use binary msgpack frames")),
     )
-    parser.add_argument(
+    # one or the other: both given, the attempts won and the time was silently not used
+    reconnecting = parser.add_mutually_exclusive_group()
+    reconnecting.add_argument(
         "--reconnect-for",
         type=answer_timeout_option,
-        default=RECONNECT_FOR,
+        default=None,
         metavar=Help(say("cli.help.seconds", "SECONDS")),
         help=Help(
             # Translators: {default}, {most} and {first} are numbers of seconds, {env} an
@@ -118,7 +120,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
             env=DELAY_ENV,
         ),
     )
-    parser.add_argument(
+    reconnecting.add_argument(
         "--reconnect-attempts",
         type=attempts_option,
         default=None,
@@ -127,8 +129,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
             say(
                 "cli.help.connect.reconnect_attempts_instead",
                 "count attempts instead: try this many times (0 to 100; 0: never) "
-                "before the session ends, however long they take (--reconnect-for "
-                "is then not used)",
+                "before the session ends, however long they take (not with "
+                "--reconnect-for)",
             ),
         ),
     )
@@ -190,7 +192,8 @@ def _connect(args: argparse.Namespace) -> int:
     token = args.token or shared or os.environ.get("ROLLBRIDGE_TOKEN")
     if not token:
         raise InvalidRequest(NO_TOKEN())
-    schedule = schedule_from(args.reconnect_attempts, os.environ, args.reconnect_for)
+    within = RECONNECT_FOR if args.reconnect_for is None else args.reconnect_for
+    schedule = schedule_from(args.reconnect_attempts, os.environ, within)
     waits = waits_from(args.answer_timeout, os.environ)
     from rollbridge.cli.terminal import run  # websockets and asyncio load only here
 

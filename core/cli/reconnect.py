@@ -240,6 +240,20 @@ class Schedule:
         ceiling = min(self.first * 2 ** min(attempt, 30), max(self.first, DELAY_CAP))
         return ceiling / 2 + draw() * ceiling / 2
 
+    def wait(
+        self,
+        attempt: int,
+        began: float | None,
+        at_least: float = 0.0,
+        draw: Callable[[], float] = random.random,
+    ) -> float:
+        """The wait before attempt ``attempt`` of an outage whose attempts began at
+        ``began``: its :meth:`delay`, or ``at_least`` if longer (a refused hello's
+        ``retry_after``), but never past the time the outage has left when it is tried
+        for a time: the last attempt is made at the limit, not a wait after it."""
+        wait = max(at_least, self.delay(attempt, draw))
+        return wait if self.attempts is not None else max(0.0, min(wait, self.left(began)))
+
 
 def attempts_option(text: str) -> int:
     """``--reconnect-attempts``: a whole number from 0 (never reconnect) to 100.

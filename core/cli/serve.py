@@ -16,6 +16,7 @@ import contextlib
 import logging
 import os
 import sys
+from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit
@@ -33,7 +34,7 @@ from rollbridge.cli.stores import (
     store_name,
 )
 from rollbridge.cli.values import positive, said_of
-from rollbridge.exceptions import CannotListen, RollbridgeError
+from rollbridge.exceptions import RollbridgeError
 from rollbridge.server.file_limit import fit_file_limit
 from rollbridge.server.limits import DEFAULT_HOST, DEFAULT_PORT, MAX_PENDING
 from rollbridge.server.listen import host_port
@@ -320,11 +321,14 @@ def _serve(args: argparse.Namespace) -> int:
         claim = getattr(store, "claim_first_start", None)
         first = claim or (lambda: bool(made))
         return _serve_store(args, store, first=first, listened=lambda: listened.append(True))
-    except BaseException as exc:
+    except BaseException:
         if not listened and store is not None:  # its connections too (idempotent)
             store.close()
-        if isinstance(exc, CannotListen) and made and _holds_no_table(made[0]):
-            # a first start that never served leaves no files behind, its lock last
+        if not listened and made and _holds_nothing(made[0]):
+            # a first start that never served leaves no files behind, its lock last,
+            # whatever refused it (the port taken, a full disk, a plugin): an empty
+            # file left behind was a database the next start found, and it made no
+            # demo table then
             _remove([file for file in made if file != lock_path(db)])
         if not listened and lock is not None and new_lock:
             # any start refused before it listened (the store not opened, a table of
@@ -381,12 +385,16 @@ def _files_not_there(db: str | os.PathLike[str]) -> list[str]:
     return [file for file in files if not os.path.lexists(file)]
 
 
-def _holds_no_table(db: str) -> bool:
-    """Whether the SQLite file ``db`` holds no table (none made by another program
-    meanwhile: ``rollbridge table create`` takes no serve lock)."""
+def _holds_nothing(db: str) -> bool:
+    """Whether the SQLite file ``db`` holds nothing: it is empty (SQLite made it and
+    could write no schema: a full disk), or holds no table (none made by another
+    program meanwhile: ``rollbridge table create`` takes no serve lock)."""
     import sqlite3
     from pathlib import Path
 
+    with contextlib.suppress(OSError):
+        if os.path.getsize(db) == 0:
+            return True
     uri = f"{Path(db).as_uri()}?mode=ro"
     try:
         with contextlib.closing(sqlite3.connect(uri, uri=True)) as conn:
@@ -443,7 +451,7 @@ def _serve_store(
     """Serve ``store`` until stopped; ``first`` says, once the port is held and only if
     the store holds no table, whether this is its first start (the demo table's);
     ``listened`` is called then, before anything else."""
-    from rollbridge.host import PluginHost
+    from rollbridge.host import ENV_ALLOW, PluginHost
     from rollbridge.server.app import Server
 
     locale = args.locale  # main sets it: --locale, else the environment's language
@@ -494,6 +502,10 @@ def _serve_store(
         sys.stdout.write(views)
         if args.public_url is None and _every_address(args.host):
             sys.stdout.write(startup.every_address_line(args.host or "0.0.0.0", locale))
+        missing = Counter(t.ruleset for t in shown if t.ruleset not in host.rulesets)
+        if missing:  # a plugin not installed, or kept out by $ROLLBRIDGE_PLUGINS
+            allowed = os.environ.get(ENV_ALLOW)
+            sys.stdout.write(startup.unloaded_line(missing, allowed, locale))
         sys.stdout.flush()
 
     import asyncio

@@ -24,10 +24,26 @@ __all__ = [
     "serving_line",
     "serving_redis_line",
     "stopped_line",
+    "unloaded_line",
     "web_lines",
 ]
 
 say = Messages("rollbridge")
+# Translators: a warning serve prints after its serving line; {rulesets} lists ruleset
+# ids, each with its number of tables in brackets; ruleset_unavailable is an error code
+# and "rollbridge rulesets" a command, typed as they are.
+UNLOADED = say.plural(
+    "cli.serve.unloaded",
+    "warning: {count} table's ruleset is not loaded ({rulesets}): its players are refused "
+    "(ruleset_unavailable) until it is; rollbridge rulesets lists the loaded ones",
+    "warning: {count} tables' rulesets are not loaded ({rulesets}): their players are "
+    "refused (ruleset_unavailable) until they are; rollbridge rulesets lists the loaded ones",
+)
+# Translators: after cli.serve.unloaded on the same line; ROLLBRIDGE_PLUGINS is an
+# environment variable, {names} its value as set, quoted.
+ONLY_ALLOWED = say(
+    "cli.serve.only_allowed", "ROLLBRIDGE_PLUGINS is {names}: only plugins of those names load"
+)
 # Translators: the first line serve prints about the demo table it has just made; its
 # join tokens follow, each shown this once.
 DEMO_MADE = say("cli.serve.demo_made", "A demo table was created (shown once; keep the tokens):")
@@ -135,6 +151,17 @@ def web_lines(views: Sequence[tuple[str, str]], more: int, locale: str, options:
         said = MORE_OF(count=more, options=options) if options else MORE(count=more)
         lines.append(f"  {said.render(locale)}\n")
     return "".join(lines)
+
+
+def unloaded_line(missing: Mapping[str, int], allowed: str | None, locale: str) -> str:
+    """The warning that tables use rulesets not loaded (``missing``: each ruleset's id
+    and how many tables use it), naming ``$ROLLBRIDGE_PLUGINS`` as given (``allowed``)
+    where it is set: a name mistyped in it loaded none and said nothing."""
+    rulesets = ", ".join(f"{ruleset} ({count})" for ruleset, count in sorted(missing.items()))
+    said = UNLOADED(count=sum(missing.values()), rulesets=rulesets).render(locale)
+    if allowed is not None:
+        said += f"; {ONLY_ALLOWED(names=repr(allowed)).render(locale)}"
+    return f"  {said}\n"
 
 
 def every_address_line(host: str, locale: str) -> str:

@@ -21,6 +21,7 @@ from websockets.exceptions import ConnectionClosed
 
 from rollbridge.cli.odds import odds_reply_lines
 from rollbridge.cli.offline import STATUS_NOTE, TOO_DEEP_JSON, WAITING, not_json
+from rollbridge.cli.open_refused import NO_USE, TRIED_AGAIN, answered_problem
 from rollbridge.cli.reconnect import (
     ATTEMPT_FAILED,
     NO_WELCOME,
@@ -287,11 +288,19 @@ _SAID_BY_SYSTEM = frozenset(
 async def _open(url: str) -> Any:
     """A WebSocket connection to ``url``.
 
-    :raises InvalidRequest: it cannot be made (the system's words for why).
+    :raises InvalidRequest: it cannot be made (the system's words for why); an HTTP
+        status or a refused certificate in the reader's words, its ``details`` saying
+        which and whether it is ``lasting`` (:mod:`rollbridge.cli.open_refused`).
     """
     try:
         return await connect(url, max_size=2**20, open_timeout=10)
     except Exception as exc:
+        answered = answered_problem(exc)
+        if answered is not None:  # a certificate refused is no plain server (below)
+            problem, details = answered
+            raise InvalidRequest(
+                CANNOT_CONNECT(url=url, problem=problem), details=details
+            ) from None
         problem: Any = str(exc) or type(exc).__name__  # ConnectionResetError() says nothing
         if (
             isinstance(exc, OSError)
@@ -582,13 +591,19 @@ async def _reconnect(
     if link.strikes == 0:  # a new outage: its time counts from now
         link.began = schedule.clock()
     while not schedule.spent(link.strikes, link.began):
-        await asyncio.sleep(max(wait_at_least, schedule.delay(link.strikes)))
+        await asyncio.sleep(schedule.wait(link.strikes, link.began, wait_at_least))
         link.strikes += 1
         attempt, wait_at_least = link.strikes, 0.0
         try:
             connection = await _open(url)
         except InvalidRequest as exc:
-            _print(ATTEMPT_FAILED(attempt=attempt, problem=exc.render(locale)).render(locale))
+            failed = ATTEMPT_FAILED(attempt=attempt, problem=exc.render(locale)).render(locale)
+            if exc.details.get("lasting"):  # a 401, 403, a refused certificate
+                _print(f"{failed}\n{NO_USE().render(locale)}")
+                return None
+            if "status" in exc.details:  # a proxy's 404 or 502: said to be tried again
+                failed = f"{failed}; {TRIED_AGAIN().render(locale)}"
+            _print(failed)
             continue
         resuming = encode({**hello, "resume": {"epoch": epoch, "seq": seq}})
         try:

@@ -11,7 +11,11 @@ another in ``db=`` was the query's. Each of these is refused here, naming the se
 and its value. So are ``decode_responses``, which redis-py hands on as the text given
 (``no`` too is yes) though this store reads Redis's answers as bytes, and a TLS
 setting (``ssl_cert_reqs``, …) in a URL that speaks no TLS, which redis-py refused as
-a setting it does not take. A setting redis-py does not know is left to it
+a setting it does not take. In a ``rediss://`` URL the TLS settings are judged too, and
+so is ``retry_on_error`` in any: redis-py's own English (``Invalid SSL Certificate
+Requirements Flag: maybe``, ``Invalid value for 'retry_on_error' in connection URL.``)
+was all an operator read, or a missing certificate file surfaced only once Redis
+answered. A setting redis-py does not know is left to it
 (:data:`~rollbridge.stores.redis_url.UNKNOWN_SETTING` says it at the first ``PING``).
 """
 
@@ -19,7 +23,9 @@ from __future__ import annotations
 
 import inspect
 import math
+import os
 import re
+import ssl
 from collections.abc import Callable
 from urllib.parse import parse_qs, unquote
 
@@ -86,6 +92,31 @@ PROTOCOL = say("redis.query.protocol", "2 or 3")
 # Translators: what a yes-or-no setting should be, put for {expected} above; the words
 # are what redis-py reads, and stay as they are.
 YES_OR_NO = say("redis.query.yes_or_no", "one of yes, no, true, false, y, n, t, f, 1 or 0")
+# Translators: what ssl_cert_reqs should be, put for {expected} above; the words stay.
+CERT_REQS = say("redis.query.cert_reqs", "one of none, optional or required")
+# Translators: what ssl_min_version should be, put for {expected} above: Python's
+# numbers of the TLS versions; TLS stays.
+TLS_VERSION = say(
+    "redis.query.tls_version", "the number of a TLS version (771 for TLS 1.2, 772 for TLS 1.3)"
+)
+# Translators: what ssl_include_verify_flags should be, for {expected} above; the names
+# are Python's and stay as they are.
+VERIFY_FLAGS = say(
+    "redis.query.verify_flags",
+    "names of Python's ssl.VerifyFlags separated by commas, such as VERIFY_X509_STRICT",
+)
+# Translators: what retry_on_error should be, for {expected} above; the names are
+# redis-py's and stay as they are.
+REDIS_ERRORS = say(
+    "redis.query.redis_errors",
+    "names of redis-py's errors separated by commas, such as ConnectionError,TimeoutError",
+)
+# Translators: what ssl_ciphers should be, for {expected} above; OpenSSL is a name.
+CIPHERS = say("redis.query.ciphers", "a list of ciphers OpenSSL knows, such as ECDHE+AESGCM")
+# Translators: what ssl_certfile, ssl_keyfile or ssl_ca_certs should be, for {expected}.
+A_FILE = say("redis.query.a_file", "a file on this machine")
+# Translators: what ssl_ca_path should be, for {expected} above.
+A_FOLDER = say("redis.query.a_folder", "a folder on this machine")
 
 #: A whole number written in the digits 0 to 9, a plus sign before it taken as
 #: ``int`` takes it (``int`` also takes ``-1``, ``1_0``, `` 1 `` and other scripts'
@@ -105,6 +136,32 @@ _TLS_SETTINGS = frozenset(
 
 def _whole(least: int) -> Callable[[str], bool]:
     return lambda value: bool(WHOLE_NUMBER.fullmatch(value)) and int(value) >= least
+
+
+def _names(value: str) -> list[str]:
+    """A list of names as redis-py reads one: ``A,B`` or ``[A, B]``."""
+    return [name.strip() for name in value.replace("[", "").replace("]", "").split(",")]
+
+
+def _redis_errors(value: str) -> bool:
+    found = [getattr(redis.exceptions, name, None) if name else None for name in _names(value)]
+    return all(isinstance(error, type) and issubclass(error, Exception) for error in found)
+
+
+def _verify_flags(value: str) -> bool:
+    return all(name in ssl.VerifyFlags.__members__ for name in _names(value))
+
+
+def _ciphers(value: str) -> bool:
+    try:
+        ssl.create_default_context().set_ciphers(value)
+    except ssl.SSLError:
+        return False
+    return True
+
+
+#: The numbers of the TLS versions (``ssl.TLSVersion``) a ``ssl_min_version`` may give.
+_TLS_VERSIONS = {int(version) for version in ssl.TLSVersion if version >= 0}
 
 
 def _seconds(value: str) -> bool:
@@ -136,6 +193,20 @@ _CHECKS: dict[str, tuple[Callable[[str], bool], Text]] = {
             "legacy_responses",
         )
     },
+    "retry_on_error": (_redis_errors, REDIS_ERRORS()),
+    # the TLS settings, of a rediss:// URL (any other refuses them, as below)
+    "ssl_cert_reqs": (lambda value: value in ("none", "optional", "required"), CERT_REQS()),
+    "ssl_min_version": (
+        lambda value: bool(WHOLE_NUMBER.fullmatch(value)) and int(value) in _TLS_VERSIONS,
+        TLS_VERSION(),
+    ),
+    "ssl_include_verify_flags": (_verify_flags, VERIFY_FLAGS()),
+    "ssl_exclude_verify_flags": (_verify_flags, VERIFY_FLAGS()),
+    "ssl_ciphers": (_ciphers, CIPHERS()),
+    "ssl_certfile": (os.path.isfile, A_FILE()),
+    "ssl_keyfile": (os.path.isfile, A_FILE()),
+    "ssl_ca_certs": (os.path.isfile, A_FILE()),
+    "ssl_ca_path": (os.path.isdir, A_FOLDER()),
 }
 
 

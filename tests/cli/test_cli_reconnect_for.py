@@ -8,6 +8,8 @@ the schedule's own clock is injected where its time is what is tested."""
 
 from __future__ import annotations
 
+import pytest
+
 from rollbridge.cli.reconnect import RECONNECT_FOR, Schedule
 from tests.cli.test_cli_reconnect import Terminal
 from tests.cli.test_cli_server_killed import _serve, quit_and_stop, serving_a_table
@@ -102,3 +104,44 @@ async def test_each_failed_attempt_is_said_in_the_players_language(tmp_path):
     finally:
         status, out = await quit_and_stop(terminal, server)
     assert status == 0 and "Connect call failed" not in out and "Errno" not in out, out
+
+
+def test_the_last_wait_ends_at_the_limit_not_a_wait_past_it():
+    # 59 s of a 60 s outage gone, the next wait drawn as 8 s: the attempt is made at
+    # the limit, 1 s on, not 7 s after the time the session was told to try for
+    clock = _Clock()
+    schedule = Schedule(first=8, within=60, clock=clock)
+    began = clock()
+    clock.now += 59
+    assert schedule.wait(5, began, draw=lambda: 1.0) == 1.0
+    # a refused hello's retry_after is cut the same way
+    assert schedule.wait(5, began, at_least=30, draw=lambda: 0.0) == 1.0
+    # early in the outage the wait is the backoff's, or the retry_after if longer
+    clock.now = began + 10
+    assert schedule.wait(5, began, draw=lambda: 1.0) == 8.0
+    assert schedule.wait(5, began, at_least=30, draw=lambda: 0.0) == 30.0
+    # counted attempts wait the whole backoff, however long the outage has gone on
+    counted = Schedule(attempts=3, first=8, within=60, clock=clock)
+    clock.now = began + 3600
+    assert counted.wait(2, began, draw=lambda: 1.0) == 8.0
+
+
+def test_a_time_and_a_count_of_attempts_together_are_refused(capsys, monkeypatch):
+    # both given, the attempts counted and the time was silently not used: now the
+    # pair is a usage error (status 2), in the language asked for, and nothing is
+    # connected to
+    from rollbridge.cli import main
+
+    monkeypatch.setenv("ROLLBRIDGE_TOKEN", "t")
+    url = "ws://127.0.0.1:1/tables/t"  # nothing listens there: never reached
+    for locale, said in (
+        ("en", "argument --reconnect-attempts: not allowed with argument --reconnect-for"),
+        ("de", "--reconnect-attempts: nicht zusammen mit dem Argument --reconnect-for erlaubt"),
+    ):
+        with pytest.raises(SystemExit) as usage:
+            main(["connect", url, "--reconnect-for", "600", "--reconnect-attempts", "3",
+                  "--locale", locale])  # fmt: skip
+        assert usage.value.code == 2
+        err = capsys.readouterr().err
+        assert said in err, err
+        assert "cannot connect" not in err

@@ -56,6 +56,42 @@ def test_nonsense_in_the_query_is_refused_before_connecting(capsys, redis_server
     assert said not in caught.value.render("cs")
 
 
+@pytest.mark.parametrize(
+    ("query", "said"),
+    [
+        ("?ssl_cert_reqs=maybe", "ssl_cert_reqs is 'maybe', not one of none, optional or"),
+        ("?ssl_min_version=5", "ssl_min_version is '5', not the number of a TLS version (771"),
+        ("?ssl_include_verify_flags=VERIFY_NOPE", "'VERIFY_NOPE', not names of Python's ssl."),
+        ("?ssl_exclude_verify_flags=mro", "'mro', not names of Python's ssl.VerifyFlags"),
+        ("?retry_on_error=Nope", "retry_on_error is 'Nope', not names of redis-py's errors"),
+        ("?retry_on_error=ConnectionError,", "'ConnectionError,', not names of redis-py's"),
+        ("?ssl_ciphers=NOPE", "ssl_ciphers is 'NOPE', not a list of ciphers OpenSSL knows"),
+        ("?ssl_ca_certs=/nonexistent/ca.pem", "'/nonexistent/ca.pem', not a file on this"),
+        ("?ssl_certfile=/", "ssl_certfile is '/', not a file on this machine"),
+        ("?ssl_ca_path=/nonexistent", "ssl_ca_path is '/nonexistent', not a folder on this"),
+    ],
+)
+def test_the_tls_settings_and_retry_on_error_are_judged_before_connecting(
+    capsys, redis_server, query, said
+):
+    # redis-py's own English was all an operator read (Invalid SSL Certificate
+    # Requirements Flag: maybe; Invalid value for 'retry_on_error' in connection URL.),
+    # or a missing file surfaced only once a Redis answered
+    url = f"rediss://127.0.0.1:{redis_server.port}/0{query}"
+    before = _connections(redis_server)
+    err = _refused(capsys, "table", "list", "--redis", url)
+    assert f"store_error: cannot open {url}: the URL's " in err, err
+    assert said in err and "correct it in --redis (or $ROLLBRIDGE_REDIS)" in err, err
+    assert _connections(redis_server) == before + 1  # only the count's own connection
+    with pytest.raises(StoreError) as caught:  # typed, in the reader's language
+        RedisStore(url)
+    assert said not in caught.value.render("de") and query[1:].split("=")[0] in str(caught.value)
+    # retry_on_error is judged in a redis:// URL too
+    if "retry_on_error" in query:
+        plain = f"redis://127.0.0.1:{redis_server.port}/0{query}"
+        assert said in _refused(capsys, "table", "list", "--redis", plain)
+
+
 def test_the_settings_as_they_should_be_are_taken(capsys, redis_server):
     query = "/1?db=1&socket_timeout=2.5&max_connections=4&retry_on_timeout=no&protocol=2"
     assert main(["table", "list", "--redis", f"redis://127.0.0.1:{redis_server.port}{query}"]) == 0

@@ -149,6 +149,20 @@ def test_a_tls_redis_whose_certificate_is_not_accepted_is_not_called_one_without
     assert "ssl_ca_certs=FILE" in czech and "TLS" in czech and "was not accepted" not in czech
 
 
+def test_the_tls_settings_as_they_should_be_are_taken(capsys, tls_redis, tmp_path):
+    # each judged before connecting (tests/stores/test_redis_url_query.py), and taken
+    # as redis-py takes them when they are as they should be
+    cert = tmp_path / "cert.pem"  # tls_redis's own, self-signed, no subjectAltName
+    query = (
+        f"?ssl_ca_certs={cert}&ssl_check_hostname=no&ssl_cert_reqs=required"
+        "&ssl_min_version=771&ssl_ciphers=ECDHE%2BAESGCM&ssl_ca_path=/"
+        "&retry_on_error=[ConnectionError, TimeoutError]"
+    )
+    url = f"rediss://127.0.0.1:{tls_redis}/0{query}"
+    assert main(["table", "list", "--redis", url]) == 0, capsys.readouterr().err
+    assert capsys.readouterr().out == "no tables\n"
+
+
 @pytest.fixture(params=["close", "reset"])
 def dropping_port(request) -> Iterator[int]:
     """A port where something takes each connection and drops it at once, closed or

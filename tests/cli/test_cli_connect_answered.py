@@ -1,0 +1,190 @@
+"""``rollbridge connect`` after an outage, where something answers at the server's
+address but is no WebSocket: a proxy's HTTP 404 or 502 while the server behind it
+restarts is tried again, and the attempt line says so; a 401 or 403, or a certificate
+the client refuses, ends the session at once, saying that trying again will not change
+it (it was tried for the whole 300 s, each attempt in websockets' English). A real
+``rollbridge serve`` and ``connect``; in front of them, stand-ins for a proxy (real
+sockets on 127.0.0.1: an HTTP server answering set statuses, a TLS forwarder with a
+certificate ``openssl`` makes)."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import ssl
+import subprocess
+import sys
+
+import pytest
+
+from tests.cli.test_cli_reconnect import HANG_GUARD, Terminal
+from tests.cli.test_cli_reconnect_for import _killed
+from tests.cli.test_cli_server_killed import _free_port, serving_a_table
+
+
+class StatusProxy:
+    """A stand-in for a proxy whose server is away: it answers each request with the
+    next of ``statuses`` (the last one again once they run out)."""
+
+    def __init__(self, statuses: list[int]) -> None:
+        self.statuses = statuses
+        self.server: asyncio.Server | None = None
+
+    async def start(self, port: int) -> StatusProxy:
+        self.server = await asyncio.start_server(self._answer, "127.0.0.1", port)
+        return self
+
+    async def _answer(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        status = self.statuses.pop(0) if len(self.statuses) > 1 else self.statuses[0]
+        writer.write(f"HTTP/1.1 {status} Status\r\nContent-Length: 0\r\n\r\n".encode())
+        await writer.drain()
+        writer.close()
+
+    async def stop(self) -> None:
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()
+
+
+async def test_a_proxys_404_is_tried_again_and_its_403_ends_the_session(tmp_path):
+    db = tmp_path / "proxied.db"
+    made, port, server, url = await serving_a_table(db, "Proxied")
+    terminal = await Terminal.start(url, made["tokens"]["gm"], ROLLBRIDGE_RECONNECT_DELAY="0")
+    proxy = StatusProxy([404, 502, 403])
+    try:
+        await terminal.until("type help")
+        await _killed(server, terminal, "connection lost")
+        await proxy.start(port)
+        first = await terminal.until("reconnecting, attempt ")
+        # attempts may have met the closed port before the stand-in listened
+        while "HTTP" not in first:
+            first = await terminal.until("reconnecting, attempt ")
+        assert first.rstrip().endswith(
+            "the server answered HTTP 404 where a WebSocket was asked for; tried again: a "
+            "proxy answers so while the server behind it restarts"
+        ), first
+        second = await terminal.until("reconnecting, attempt ")
+        assert "HTTP 502 where a WebSocket was asked for; tried again" in second, second
+        third = await terminal.until("reconnecting, attempt ")
+        assert third.rstrip().endswith(
+            "the server answered HTTP 403 where a WebSocket was asked for"
+        ), third
+        said = await terminal.until("the session ends")
+        assert said == "trying again will not change that; the session ends\n", said
+        status, out = await terminal.end()
+    finally:
+        await terminal.stop()
+        await proxy.stop()
+    assert status == 1, out
+    attempts = [line for line in out.splitlines() if line.startswith("reconnecting, attempt ")]
+    assert attempts[-1] == third.rstrip(), out  # none after the 403
+    assert "could not reconnect" not in out, out
+
+
+def _certificate(folder, name: str) -> tuple[str, str]:
+    """A self-signed certificate for 127.0.0.1 and its key, made by ``openssl``."""
+    cert, key = folder / f"{name}.pem", folder / f"{name}.key"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key),
+         "-out", str(cert), "-days", "2", "-subj", f"/CN={name}",
+         "-addext", "subjectAltName=IP:127.0.0.1"],
+        check=True, capture_output=True, timeout=HANG_GUARD,
+    )  # fmt: skip
+    return str(cert), str(key)
+
+
+class TlsForwarder:
+    """A stand-in for a TLS proxy in front of ``rollbridge serve`` (which speaks plain
+    ``ws://``): it takes TLS with ``cert`` and passes the bytes on to ``to_port``."""
+
+    def __init__(self, cert: tuple[str, str], to_port: int) -> None:
+        self.context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        self.context.load_cert_chain(*cert)
+        self.to_port = to_port
+        self.writers: list[asyncio.StreamWriter] = []
+        self.server: asyncio.Server | None = None
+
+    async def start(self, port: int) -> TlsForwarder:
+        self.server = await asyncio.start_server(self._forward, "127.0.0.1", port, ssl=self.context)
+        return self
+
+    async def _forward(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        upstream_reader, upstream = await asyncio.open_connection("127.0.0.1", self.to_port)
+        self.writers += [writer, upstream]
+
+        async def copy(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+            try:
+                while data := await source.read(65536):
+                    sink.write(data)
+                    await sink.drain()
+            except (ConnectionError, ssl.SSLError):
+                pass
+            finally:
+                sink.close()
+
+        await asyncio.gather(copy(reader, upstream), copy(upstream_reader, writer))
+
+    async def stop(self) -> None:
+        """Stop listening and drop every connection (no close frame: a lost one)."""
+        if self.server is not None:
+            self.server.close()
+            for writer in self.writers:
+                writer.transport.abort()
+            await self.server.wait_closed()
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl makes the certificates")
+async def test_a_refused_certificate_ends_the_session_at_once_and_is_not_called_plain(tmp_path):
+    trusted, other = _certificate(tmp_path, "trusted"), _certificate(tmp_path, "other")
+    db = tmp_path / "tls.db"
+    made, port, server, _url = await serving_a_table(db, "Behind TLS")
+    front = _free_port()
+    proxy = await TlsForwarder(trusted, port).start(front)
+    url = f"wss://127.0.0.1:{front}/tables/{made['table']}"
+    terminal = await Terminal.start(
+        url, made["tokens"]["gm"], ROLLBRIDGE_RECONNECT_DELAY="0", SSL_CERT_FILE=trusted[0]
+    )
+    replaced = None
+    try:
+        await terminal.until("type help")
+        await proxy.stop()
+        await terminal.until("connection lost")
+        # the proxy is back with a certificate this client does not trust
+        replaced = await TlsForwarder(other, port).start(front)
+        attempt = await terminal.until("reconnecting, attempt ")
+        while "certificate" not in attempt:  # attempts before it listened again
+            attempt = await terminal.until("reconnecting, attempt ")
+        assert f"cannot connect to {url}: the server's certificate is refused (" in attempt
+        assert "speaks plain ws://" not in attempt, attempt  # it is TLS, and refused
+        said = await terminal.until("the session ends")
+        assert said == "trying again will not change that; the session ends\n", said
+        status, out = await terminal.end()
+    finally:
+        await terminal.stop()
+        if replaced is not None:
+            await replaced.stop()
+        server.terminate()
+        await server.wait()
+    assert status == 1, out
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl makes the certificates")
+async def test_a_first_connection_says_its_certificate_is_refused_in_the_readers_language(
+    tmp_path,
+):
+    untrusted = _certificate(tmp_path, "untrusted")
+    port = _free_port()
+    proxy = await TlsForwarder(untrusted, _free_port()).start(port)
+    try:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "rollbridge", "connect", f"wss://127.0.0.1:{port}/tables/t",
+            "--token", "t", "--locale", "de",
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        _out, err = await asyncio.wait_for(process.communicate(), HANG_GUARD)
+    finally:
+        await proxy.stop()
+    assert process.returncode == 1
+    said = err.decode()
+    assert "Zertifikat" in said and "speaks plain" not in said and "TLS-Proxy" not in said, said
