@@ -100,7 +100,7 @@ WEB_FILES = (
     "lang/ru.json",
 )
 #: The shared protocol client (``rollbridge/adapters/client/``), served to the pages.
-CLIENT_FILES = ("connection.mjs", "protocol.mjs", "url.mjs", "i18n.mjs", "undo.mjs")
+CLIENT_FILES = ("connection.mjs", "protocol.mjs", "url.mjs", "i18n.mjs", "undo.mjs", "chance.mjs")
 #: Content types by file suffix.
 CONTENT_TYPES = {
     ".html": "text/html; charset=utf-8",

@@ -82,3 +82,30 @@ async def test_a_player_reads_the_odds_of_a_roll_and_of_an_action(web_world):
     assert trait["line"] == f"шансы действия «{result['traitLabel']}»"
     assert trait["head"] == ["исход", "шанс"] and trait["rows"][0][0] == "провал"
     assert trait["sent"][0]["params"] == {"trait": "fighting"}
+
+
+async def test_a_chance_too_small_for_a_float_reads_as_small_not_as_none(web_world):
+    # 999d6kh1 on a German phone: a 1 (6^-999) and a 2 ((1/3)^999) come as float 0.0
+    # with their log10; they are "< 0,01 %", never "0 %" (which reads "cannot
+    # happen"); a 6 is 1 - (5/6)^999, a float of 1.0, and the chance of at least a 2
+    # is short of 1 by 6^-999: "> 99,9 %", never "100 %" (which reads "certain")
+    result = await run_case(web_world, "tiny", "odds.mjs")
+    formula = result["formula"]
+    assert formula["sent"][0]["formula"] == "999d6kh1" and formula["kind"] == "info"
+    assert [plain(row) for row in formula["rows"]] == [
+        ["1", "< 0,01 %", "100 %"],
+        ["2", "< 0,01 %", "> 99,9 %"],
+        ["3", "< 0,01 %", "> 99,9 %"],
+        ["4", "< 0,01 %", "> 99,9 %"],
+        ["5", "< 0,01 %", "> 99,9 %"],
+        ["6", "> 99,9 %", "> 99,9 %"],
+    ]
+    assert formula["titles"][0].startswith("1/2361017103972476953966")  # 6^999, exact
+    assert formula["note"] is None
+
+    # 12d6: a 12 is 6^-12 (a float, 4.6e-10): under 0.01 %, not 0; its long tail in
+    # one last row, under 0.01 % too
+    rows = [plain(row) for row in result["twelve"]["rows"]]
+    assert rows[0] == ["12", "< 0,01 %", "100 %"]
+    assert rows[-1][0].startswith("≥ ") and rows[-1][1:] == ["< 0,01 %", "< 0,01 %"]
+    assert all(cell not in ("0 %", "100 %") for row in rows[1:] for cell in row[1:]), rows

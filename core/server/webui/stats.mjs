@@ -6,6 +6,7 @@
 // or label is ever parsed as markup. The server counts only what the asker's
 // role may see; this module only draws the reply it was given.
 
+import { chance, percent, TINY, truncatedEntry } from "../client/chance.mjs";
 import { counted } from "./texts.mjs";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -214,24 +215,6 @@ export function scopeFields(choice, { encounterSeq = null, now = Date.now() } = 
   return {};
 }
 
-/** The least chance a percentage shows as a number: below it, "< 0.01 %". */
-const TINY = 0.0001;
-
-/** A probability (0…1) as a percentage in `lang`: one decimal from 1 % up, two
- * significant digits below (1/7776 is 0.013 %, not 0 %), "< 0.01 %" below that, 0
- * only when it is 0. */
-export function percent(value, lang = "en") {
-  const number = Number(value);
-  if (!Number.isFinite(number)) return "–";
-  if (number > 0 && number < TINY) return `< ${percent(TINY, lang)}`;
-  const digits = number === 0 || number >= 0.01 ? { maximumFractionDigits: 1 } : { maximumSignificantDigits: 2 };
-  try {
-    return number.toLocaleString(lang, { style: "percent", ...digits });
-  } catch {
-    return `${(number * 100).toFixed(1)} %`;
-  }
-}
-
 /** A table of rows of cells under a header row; each probability's exact fraction
  * is its cell's title. */
 function oddsTable(header, rows) {
@@ -258,6 +241,34 @@ function oddsTable(header, rows) {
 }
 
 /**
+ * A formula's totals as rows of the odds table: each total, its chance (its exact
+ * fraction as the title) and the chance of at least it; the long tail of an
+ * exploding roll (all of it under 0.01 %) in one last row, "≥ total". The chance of
+ * at least a total is summed from the floats, so whether it is exactly 1 (the
+ * first total) or less (every later one: the totals before it can be rolled) is
+ * told to percent, which then never rounds it to 100 % or 0 %.
+ * @param {Array<{total: number, probability: string, float: number, log10?: number}>} outcomes
+ * @param {string} lang
+ * @returns {Array<Array<[string, string?]>>}
+ */
+export function totalRows(outcomes, lang) {
+  const inside = { zero: false, one: false };
+  let above = 1;
+  const rows = [];
+  for (const outcome of outcomes) {
+    if (above < TINY && rows.length) {
+      const rest = percent(above, lang, inside);
+      rows.push([[`≥ ${outcome.total}`], [rest], [rest]]);
+      break;
+    }
+    rows.push([[String(outcome.total)], [chance(outcome, lang), outcome.probability],
+      [percent(above, lang, rows.length ? inside : { one: true })]]);
+    above -= Number(outcome.float) || 0;
+  }
+  return rows;
+}
+
+/**
  * An `odds` reply as the form shows it: a line that says what it is (the
  * notation's mean, or the action's name) and a table — each total with its chance
  * and the chance of at least it, or each outcome (in the asker's language, from
@@ -274,35 +285,21 @@ export function renderOdds(i18n, reply, name) {
   let truncated;
   if (reply?.distribution) {
     const law = reply.distribution;
-    const outcomes = law.outcomes ?? [];
     line = i18n.format("ROLLBRIDGE.Web.Odds.Mean", { formula: name, mean: shown(law.mean_float, lang) });
-    // each total with its chance and the chance of at least it; the long tail of an
-    // exploding roll (all of it under 0.01 %) in one last row, "≥ total"
-    let above = 1;
-    const rows = [];
-    for (const outcome of outcomes) {
-      if (above < TINY && rows.length) {
-        rows.push([[`≥ ${outcome.total}`], [percent(above, lang)], [percent(above, lang)]]);
-        break;
-      }
-      rows.push([[String(outcome.total)], [percent(outcome.float, lang), outcome.probability],
-        [percent(Math.max(0, above), lang)]]);
-      above -= Number(outcome.float) || 0;
-    }
     box.append(oddsTable([i18n.localize("ROLLBRIDGE.Web.Odds.Total"), i18n.localize("ROLLBRIDGE.Web.Odds.Chance"),
-      i18n.localize("ROLLBRIDGE.Web.Odds.AtLeast")], rows));
-    truncated = law.truncated_float;
+      i18n.localize("ROLLBRIDGE.Web.Odds.AtLeast")], totalRows(law.outcomes ?? [], lang)));
+    truncated = truncatedEntry(law);
   } else {
     const odds = reply?.odds ?? {};
     line = i18n.format("ROLLBRIDGE.Web.Odds.Action", { action: name });
     const rows = (odds.outcomes ?? []).map((outcome) => [[String(outcome.label ?? outcome.outcome)],
-      [percent(outcome.float, lang), outcome.probability]]);
+      [chance(outcome, lang), outcome.probability]]);
     box.append(oddsTable([i18n.localize("ROLLBRIDGE.Web.Odds.Outcome"), i18n.localize("ROLLBRIDGE.Web.Odds.Chance")],
       rows));
-    truncated = odds.truncated_float;
+    truncated = truncatedEntry(odds);
   }
-  if (Number(truncated) > 0) {
-    const note = i18n.format("ROLLBRIDGE.Web.Odds.Truncated", { percent: percent(truncated, lang) });
+  if (truncated) {
+    const note = i18n.format("ROLLBRIDGE.Web.Odds.Truncated", { percent: chance(truncated, lang) });
     box.append(html("p", "odds-note", note));
   }
   box.prepend(html("p", "odds-line", line));

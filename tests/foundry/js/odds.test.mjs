@@ -12,6 +12,7 @@ import {
 } from "../../../adapters/foundry/module/scripts/core/odds.mjs";
 import { parseChatCommand } from "../../../adapters/foundry/module/scripts/core/protocol.mjs";
 import { en, localization } from "./localization.mjs";
+import { rollbridgeOdds } from "./odds-labels.mjs";
 import { joinedModule, Standin } from "./standin.mjs";
 
 // a reply in the shape the server gives (2d6+1 grouped; the numbers are the test's own)
@@ -45,7 +46,7 @@ test("percentages in the viewer's language; the server's labels escaped, as they
   assert.match(percent(5 / 36, "cs"), /^13,9\s%$/);
   assert.match(percent(5 / 36, "de"), /^13,9\s%$/);
   assert.equal(percent(0, "en"), "0%");
-  assert.equal(percent(1e-6, "en"), "<0.1%");
+  assert.equal(percent(1e-6, "en"), "< 0.01%");
   assert.deepEqual(oddsRows(ODDS, "en").map((r) => [r.label, r.percent, r.probability]),
     [["3–9", "72.2%", "26/36"], ["10–11", "13.9%", "5/36"], ["12–13 <b>", "13.9%", "5/36"]]);
   const html = oddsHtml({ kind: "odds", odds: ODDS }, { i18n: en, title: "2d6+1", lang: "en" });
@@ -56,10 +57,43 @@ test("percentages in the viewer's language; the server's labels escaped, as they
   assert.ok(!html.includes("rb-odds-truncated"), "nothing cut off, no note");
   const cut = oddsHtml({ kind: "odds", odds: { ...ODDS, truncated: "1/7776", truncated_float: 1 / 7776 } }, { i18n: cs, title: "d6x", lang: "cs" });
   assert.match(cut, /Šance: d6x/);
-  assert.match(cut, /rb-odds-truncated">&lt;0,1\s%/);
+  assert.match(cut, /rb-odds-truncated">[^<]*0,013\s%/, "two significant digits under 1 %, as the web view");
   const hidden = oddsHtml({ kind: "hidden", actor: "guard" }, { i18n: en, actorName: () => "Guard" });
   assert.match(hidden, /hidden about Guard/);
   assert.equal(oddsHtml(null, { i18n: en }), "");
+});
+
+test("a chance a float cannot hold, or too small to show, is not 0 %; 0 % and 100 % only when exact", async () => {
+  const de = await localization("de");
+  // 999d6kh1 as rollbridge computes it: a 1 is 6^-999 (its float 0.0, its log10
+  // -777.37), a 2 (2/6)^999 (float 0.0 too), a 6 is 1 - (5/6)^999 (its float 1.0)
+  const { distribution } = rollbridgeOdds("999d6kh1");
+  assert.equal(distribution.outcomes[0].float, 0);
+  assert.ok(distribution.outcomes[0].log10 < -777);
+  const odds = distributionOdds(distribution);
+  assert.deepEqual(oddsRows(odds, "de").map((r) => [r.label, r.percent.replace(/\s/g, " ")]),
+    [["1", "< 0,01 %"], ["2", "< 0,01 %"], ["3", "< 0,01 %"], ["4", "< 0,01 %"], ["5", "< 0,01 %"], ["6", "> 99,9 %"]]);
+  const html = oddsHtml({ kind: "odds", odds }, { i18n: de, title: "999d6kh1", lang: "de" });
+  assert.ok(!/>0\s?%</.test(html) && !/>100\s?%</.test(html), html);
+  // grouped totals whose floats all read 0: the run is not 0 either
+  const run = distributionOdds({ outcomes: [
+    { total: 1, probability: "1/1000", float: 0, log10: -3 }, { total: 2, probability: "999/1000", float: 1 },
+  ] }, 1);
+  assert.equal(oddsRows(run, "en")[0].percent, "100%", "1/1000 + 999/1000 is exactly 1");
+  const tiny = distributionOdds({ outcomes: [{ total: 1, float: 0, log10: -400 }, { total: 2, float: 0, log10: -500 }] }, 1);
+  assert.equal(tiny.outcomes[0].log10, -400);
+  assert.equal(oddsRows(tiny, "en")[0].percent, "< 0.01%");
+  // small but a float: not rounded to 0; exactly 0 and exactly 1
+  assert.equal(percent(1e-9, "ru").replace(/\s/g, " "), "< 0,01 %");
+  assert.equal(oddsRows({ outcomes: [{ outcome: "x", float: 1e-9, probability: "1/1000000000" }] }, "cs")[0].percent.replace(/\s/g, " "), "< 0,01 %");
+  assert.deepEqual(oddsRows({ outcomes: [
+    { outcome: "miss", float: 0, probability: "0" }, { outcome: "hit", float: 1, probability: "1" },
+    { outcome: "near", float: 0.99999, probability: "99999/100000" },
+  ] }, "en").map((r) => r.percent), ["0%", "100%", "> 99.9%"]);
+  // what the depth cut off, too small for a float: said, not left out
+  const cut = oddsHtml({ kind: "odds", odds: { ...ODDS, truncated: `1/1${"0".repeat(400)}`, truncated_float: 0, truncated_log10: -400 } },
+    { i18n: en, title: "d6x", lang: "en" });
+  assert.match(cut, /rb-odds-truncated">[^<]*&lt; 0\.01%/);
 });
 
 // The test's own exact distribution of NdF (by enumeration), in the shape the server's
@@ -100,6 +134,10 @@ test("chat commands: /rb odds FORMULA, /rb odds ACTION [targets] {params}", () =
   assert.deepEqual(parseChatCommand('/rb odds attack guard {"weapon": "Hackler"}'),
     { kind: "odds", action: "attack", targets: ["guard"], params: { weapon: "Hackler" } });
   assert.equal(parseChatCommand("/rb odds").key, "ROLLBRIDGE.Chat.Error.NoOdds");
+  // Foundry's labels dropped, as the server's Foundry adapter drops a roll's (odds_labels_v12/v13)
+  assert.deepEqual(parseChatCommand("/rb odds 1d8x[Fighting]"), { kind: "odds", formula: "1d8x" });
+  assert.deepEqual(parseChatCommand("/rb odds {1d8x[Fighting], 1d6x[Wild]}kh"), { kind: "odds", formula: "{1d8x, 1d6x}kh" });
+  assert.equal(parseChatCommand("/rb odds [fire]").key, "ROLLBRIDGE.Chat.Error.NoOdds");
   assert.equal(parseChatCommand("/rb odds attack {nope").key, "ROLLBRIDGE.Chat.Error.ParamsNotJson");
   // the other commands as before
   assert.deepEqual(parseChatCommand('/rb do attack guard {"rounds": 3}'), { kind: "resolve", action: "attack", targets: ["guard"], params: { rounds: 3 } });

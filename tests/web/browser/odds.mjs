@@ -48,23 +48,31 @@ async function tapOdds(page, form, { twice = false, keyboard = false } = {}) {
   }), page.gate.sent.slice(before).map((frame) => JSON.parse(frame)).filter((m) => m.type !== "ping"));
 }
 
+/** A player's phone (`options`: its size and locale) joined to the sr2 table, and its
+ * roll form. */
+async function sr2Player(browser, options) {
+  const page = await joinedPage(browser, "player", options, trouble, `${BASE}/tables/web`, TOKENS.web.player, { tap: true });
+  return { page, rollForm: page.locator("form.roll-form") };
+}
+
+/** The odds of `formula` asked from the roll form (tapOdds's `options`). */
+async function formulaOdds(page, rollForm, formula, options) {
+  await rollForm.locator('input[name="formula"]').fill(formula);
+  return tapOdds(page, rollForm, options);
+}
+
 const cases = {
   /** A Czech phone at the sr2 table asks the odds of notation (3d6, a typo, an
    * exploding die) and of an attack on a player's actor and on an NPC; a Russian
    * phone at the wilddie table, of a trait test. */
   async player(browser, result) {
     step("a Czech phone at the sr2 table");
-    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble,
-      `${BASE}/tables/web`, TOKENS.web.player, { tap: true });
-    const rollForm = player.locator("form.roll-form");
-    await rollForm.locator('input[name="formula"]').fill("3d6");
-    result.formula = await tapOdds(player, rollForm, { twice: true });
+    const { page: player, rollForm } = await sr2Player(browser, { ...SMALL_PHONE, locale: "cs-CZ" });
+    result.formula = await formulaOdds(player, rollForm, "3d6", { twice: true });
     step("a typo");
-    await rollForm.locator('input[name="formula"]').fill("3d");
-    result.typo = await tapOdds(player, rollForm);
+    result.typo = await formulaOdds(player, rollForm, "3d");
     step("exploding dice");
-    await rollForm.locator('input[name="formula"]').fill("1d6x");
-    result.exploding = await tapOdds(player, rollForm);
+    result.exploding = await formulaOdds(player, rollForm, "1d6x");
     step("an attack on Rook");
     await player.selectOption("#action-select", "attack");
     const attack = player.locator('form.action-form[data-action="attack"]');
@@ -87,6 +95,17 @@ const cases = {
     result.trait = await tapOdds(wild, trait);
     result.traitLabel = await wild.$eval("#action-select", (select) => select.selectedOptions[0].textContent);
     await roll(wild, "1d6", "still rolls");
+  },
+
+  /** A German phone at the sr2 table asks the odds of 999d6kh1: a 1 is 6^-999, less
+   * than a float holds (the reply's float 0.0, its log10 -777.37), and a 6 is
+   * 1 - (5/6)^999, whose float is 1.0; then of 12d6, whose 12 (6^-12) is a float too
+   * small for the percentage's digits. */
+  async tiny(browser, result) {
+    step("a German phone at the sr2 table");
+    const { page: player, rollForm } = await sr2Player(browser, { ...SMALL_PHONE, locale: "de-DE" });
+    result.formula = await formulaOdds(player, rollForm, "999d6kh1");
+    result.twelve = await formulaOdds(player, rollForm, "12d6");
   },
 };
 

@@ -15,7 +15,10 @@
 // other error — `odds_unavailable` (no odds for that action), `unknown_type`
 // (a server older than odds), anything else — shows nothing at all.
 
+import { chance, parseFraction, percent, truncatedEntry } from "../client/chance.mjs";
 import { escapeHtml, escapeText } from "./card.mjs";
+
+export { parseFraction, percent };
 
 /** The most rows a formula's distribution is shown in (more totals are grouped). */
 export const MAX_ROWS = 16;
@@ -27,14 +30,6 @@ function gcd(a, b) {
   let y = b < 0n ? -b : b;
   while (y) [x, y] = [y, x % y];
   return x || 1n;
-}
-
-/** "p/q" (or "p") as [p, q] BigInts, or null. */
-export function parseFraction(text) {
-  const match = /^\s*(-?\d+)(?:\s*\/\s*(\d+))?\s*$/.exec(String(text ?? ""));
-  if (!match) return null;
-  const q = BigInt(match[2] ?? "1");
-  return q === 0n ? null : [BigInt(match[1]), q];
 }
 
 /** The exact sum of "p/q" texts as "p/q" ("p" when whole); null if one is not a fraction. */
@@ -63,17 +58,22 @@ export function distributionOdds(distribution, maxRows = MAX_ROWS) {
     const first = String(run[0].total);
     const last = String(run.at(-1).total);
     const name = run.length > 1 ? `${first}–${last}` : first;
-    outcomes.push({
+    const outcome = {
       outcome: name,
       label: name,
       probability: run.length > 1 ? (sumFractions(run.map((o) => o.probability)) ?? "") : String(run[0].probability ?? ""),
       float: run.reduce((t, o) => t + (Number(o.float) || 0), 0),
-    });
+    };
+    // a run whose floats all read 0 is still as likely as its likeliest total at least
+    const logs = run.map((o) => Number(o.log10)).filter((log) => Number.isFinite(log));
+    if (!outcome.float && logs.length) outcome.log10 = Math.max(...logs);
+    outcomes.push(outcome);
   }
   return {
     outcomes,
     truncated: distribution?.truncated ?? "0",
     truncated_float: Number(distribution?.truncated_float) || 0,
+    ...(distribution?.truncated_log10 === undefined ? {} : { truncated_log10: distribution.truncated_log10 }),
     mean: distribution?.mean ?? null,
     mean_float: distribution?.mean_float ?? null,
     totals: null,
@@ -117,21 +117,13 @@ export function oddsResult({ reply, error } = {}) {
   return { kind: "odds", odds };
 }
 
-/** A probability (0..1) as a percentage in `lang` (one decimal; "<0.1 %" for a tiny one). */
-export function percent(value, lang = "en") {
-  const number = Number(value) || 0;
-  const format = (v) => new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 1, minimumFractionDigits: 0 }).format(v);
-  if (number > 0 && number < 0.0005) return `<${format(0.001)}`;
-  return format(number);
-}
-
 /** The outcomes as rows: {outcome, label, probability, percent, ratio}. */
 export function oddsRows(odds, lang = "en") {
   return (odds?.outcomes ?? []).map((o) => ({
     outcome: String(o.outcome ?? ""),
     label: String(o.label ?? o.outcome ?? ""),
     probability: String(o.probability ?? ""),
-    percent: percent(o.float, lang),
+    percent: chance(o, lang),
     ratio: Math.max(0, Math.min(1, Number(o.float) || 0)),
   }));
 }
@@ -153,8 +145,9 @@ export function oddsHtml(result, { i18n, title = "", lang = "en", actorName = (i
     + `<span class="rb-odds-label">${escapeText(row.label)}</span>`
     + `<span class="rb-odds-bar"><i style="width:${Math.round(row.ratio * 100)}%"></i></span>`
     + `<span class="rb-odds-percent">${escapeText(row.percent)}</span></li>`).join("");
-  const truncated = Number(result.odds.truncated_float) > 0
-    ? `<p class="rb-note rb-odds-truncated">${escapeText(i18n.format(ODDS_KEYS.truncated, { percent: percent(result.odds.truncated_float, lang) }))}</p>`
+  const cut = truncatedEntry(result.odds);
+  const truncated = cut
+    ? `<p class="rb-note rb-odds-truncated">${escapeText(i18n.format(ODDS_KEYS.truncated, { percent: chance(cut, lang) }))}</p>`
     : "";
   const meanFloat = Number(result.odds.mean_float);
   const mean = result.odds.mean_float !== null && result.odds.mean_float !== undefined && Number.isFinite(meanFloat)

@@ -256,6 +256,24 @@ function checkRollMode(mode) {
   return mode;
 }
 
+/** Foundry's flavour text: a label in square brackets after a dice term (`2d6[fire]`). */
+const LABEL = /\[[^\]]*\]/g;
+
+/**
+ * A formula without its labels, its spaces as the server's Foundry adapter leaves
+ * them (adapters/foundry/dice_in.py formula_of): what a Foundry roll of the formula
+ * rolls, so that `/rb odds 2d6[fire]` asks the odds of what `/rb 2d6[fire]` rolls.
+ * @param {string} formula
+ * @returns {string}
+ */
+export function withoutLabels(formula) {
+  return String(formula).replace(LABEL, "").split(/\s+/).filter(Boolean).join(" ");
+}
+
+/** `/rb odds` with nothing to ask the odds of. Its text shows `{params}` as it is:
+ * Foundry's i18n.format puts the data's `params` there (undefined, were it left out). */
+const NO_ODDS = Object.freeze({ kind: "error", key: "ROLLBRIDGE.Chat.Error.NoOdds", data: Object.freeze({ params: "{params}" }) });
+
 /**
  * A chat command typed in Foundry's chat box, or null when the text is not one.
  * A command that cannot be read is {kind: "error", key, data}: the glue shows
@@ -268,7 +286,8 @@ function checkRollMode(mode) {
  *   /rb do attack guard          the action's dialog (its params in a form):
  *                                {kind: "dialog", action, targets}
  *   /rb do                       pick one of the table's actions: {kind: "pick"}
- *   /rb odds 2d6+1               the odds of a formula, before rolling it
+ *   /rb odds 2d6+1               the odds of a formula, before rolling it (its
+ *                                labels dropped, as a roll's are: /rb odds 2d6[fire])
  *   /rb odds attack guard {"weapon": "Hackler"}
  *                                the odds of an action: targets, then JSON params
  *   /rb status                   show the connection
@@ -283,14 +302,16 @@ export function parseChatCommand(text) {
   const oddsMatch = /^odds(?:\s+([\s\S]*))?$/i.exec(rest);
   if (oddsMatch) {
     const what = (oddsMatch[1] ?? "").trim();
-    if (!what) return { kind: "error", key: "ROLLBRIDGE.Chat.Error.NoOdds", data: {} };
+    if (!what) return NO_ODDS;
     const first = what.split(/[\s{]/)[0];
     // an action is a name (not dice notation such as d6, d%, 2d6)
     if (/^[A-Za-z_][A-Za-z0-9_.:-]*$/.test(first) && !/^d(\d|%)/i.test(first)) {
       const action = actionCommand(what);
       return action.kind === "error" ? action : { ...action, kind: "odds" };
     }
-    return { kind: "odds", formula: what };
+    const formula = withoutLabels(what);
+    if (!formula) return NO_ODDS;
+    return { kind: "odds", formula };
   }
   const doMatch = /^do(?:\s+([\s\S]*))?$/i.exec(rest);
   if (doMatch) {
