@@ -60,6 +60,7 @@ their docs list; the base code is ``rule_violation``.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 __all__ = [
@@ -111,6 +112,19 @@ __all__ = [
 ]
 
 
+#: How a message that is neither a string nor a text reads — a list, a map, an
+#: exception, which may hold a ``Private`` value — in a locale for an audience:
+#: ``(message, locale, hides)``. :mod:`rollbridge.text`, which imports this module
+#: (and defines ``Private``), gives its ``render`` with :func:`read_messages_with`.
+_reader: list[Callable[[Any, str, Any], str]] = [lambda message, locale, hides: str(message)]
+
+
+def read_messages_with(reader: Callable[[Any, str, Any], str]) -> None:
+    """Read an error's message that is neither a string nor a text with ``reader``
+    (``reader(message, locale, hides)``): :mod:`rollbridge.text` gives its renderer."""
+    _reader[0] = reader
+
+
 class RollbridgeError(Exception):
     """Base of every rollbridge error.
 
@@ -131,10 +145,16 @@ class RollbridgeError(Exception):
     ) -> None:
         #: The message as a text (None: a plain English string).
         self.text: Any = None
-        if isinstance(message, str) or not hasattr(message, "render"):
-            english = str(message)
-        else:
+        if isinstance(message, str):
+            english = message
+        elif hasattr(message, "render"):
             self.text, english = message, message.render()
+        elif isinstance(message, list | tuple | Mapping | BaseException):
+            # what may hold a Private value (a ruleset's slip): rendered per audience,
+            # as inside a text, never as its repr (which holds the value)
+            self.text, english = message, _reader[0](message, "en", None)
+        else:
+            english = str(message)
         super().__init__(english)
         #: The message in English.
         self.message: str = english
@@ -149,7 +169,9 @@ class RollbridgeError(Exception):
         for the GM, who sees everything."""
         if self.text is None or (locale == "en" and hides is None):
             return self.message
-        return self.text.render(locale, hides)
+        if hasattr(self.text, "render"):
+            return self.text.render(locale, hides)
+        return _reader[0](self.text, locale, hides)
 
     def to_dict(self, locale: str = "en", hides: Any = None) -> dict[str, Any]:
         """The error as it travels over the wire, its message in ``locale`` for an
