@@ -1123,6 +1123,14 @@ class RulesetConformance(StateConformance):
                 except RuleViolation as refused:
                     _check_code(refused, f"{name}: refused to a player")
                     continue  # refused before its first die, as it should be
+                except (InternalError, PluginError) as failed:
+                    raise AssertionError(
+                        f"{name}: a player's request with its example failed ({failed.code}: "
+                        f"{failed}) at a table with approval, where resolve is run up to its "
+                        "first die before the request is held for the GM: the dice stop it "
+                        "there with an exception no `except Exception` catches — let it pass "
+                        "(catch no BaseException), and draw dice only from the source given"
+                    ) from failed
                 except RollbridgeError:
                     continue
                 if reply.get("status") != "pending":
