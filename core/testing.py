@@ -545,8 +545,11 @@ def _translation_hint(missing: Sequence[tuple[str, str]]) -> str:
     return "; ".join(hints)
 
 
-#: What a ruleset's own refusal code may be: a name in lowercase snake case.
-_CODE = re.compile(r"[a-z][a-z0-9_]{0,63}")
+#: A ruleset's own refusal code: lowercase letters, digits and underscores, at most 64,
+#: not starting with an underscore, with a letter among them (docs/protocol.md, "Error
+#: codes": clients take a code as an opaque string; ``2nd_wind_used`` is one, ``42``
+#: would read as a number).
+_CODE = re.compile(r"(?=[0-9_]*[a-z])[a-z0-9][a-z0-9_]{0,63}")
 
 
 def _rollbridge_codes() -> frozenset[str]:
@@ -578,7 +581,8 @@ def _check_code(refused: RollbridgeError, where: str) -> None:
     code = refused.code
     assert isinstance(code, str) and _CODE.fullmatch(code), (
         f"{where}: the refusal's code is {code!r}: give RuleViolation a code of lowercase "
-        'letters, digits and underscores, starting with a letter (code="no_ammo")'
+        "letters, digits and underscores, at most 64, with a letter among them and no "
+        'underscore first (code="no_ammo")'
     )
     kind = type(refused)
     if kind.__module__ == RollbridgeError.__module__ and code == kind.code:
