@@ -153,3 +153,21 @@ def test_a_code_starting_with_a_digit_is_a_name(code):
 def test_a_code_without_a_letter_or_from_an_underscore_fails(code):
     with pytest.raises(AssertionError, match=rf"test: refused: the refusal's code is {code!r}"):
         conformance_of(refusing(code)).test_actions_resolve_through_the_engine()
+
+
+class RefusesWhenWounded(RollUnder):
+    """Refuses a wounded actor's test with one of rollbridge's codes: a refusal the
+    examples never reach (their actor is never wounded), the fuzzed states do."""
+
+    def resolve(self, context, dice):
+        if context.actor.state["wounds"]:
+            raise RuleViolation("too hurt to try", code="busy")
+        return super().resolve(context, dice)
+
+
+def test_a_refusal_only_a_supplied_state_reaches_is_checked_too():
+    conformance_of(RefusesWhenWounded()).test_actions_resolve_through_the_engine()
+    suite = conformance_of(RefusesWhenWounded())
+    suite.state_seed, suite.state_examples = 20261206, 200  # states with wounds among them
+    with pytest.raises(AssertionError, match=r"test by \w+ with the state \{'wounds': [1-6]"):
+        suite.test_supplied_states_are_refused_or_work()
