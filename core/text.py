@@ -205,6 +205,13 @@ class Private:
         instead = "" if self.instead is _NO_INSTEAD else f", instead={self.instead!r}"
         return f"Private({self.value!r}, of={self.of!r}, aspect={self.aspect!r}{instead})"
 
+    def __str__(self) -> str:
+        """What ``str()``, an f-string or ``%s`` makes of it — a plain string, which
+        reaches every audience alike — never the value: what players would read of it
+        in English, "(hidden)" (or ``instead``). Give it as an argument of a
+        :class:`Text` for each audience to read it as it may."""
+        return render(self, hides=_hides_everything)
+
     def render(self, locale: str = "en", hides: Hides = None) -> str:
         """The value as an audience reads it where it stands alone (a ruleset's
         refusal whose whole message is a private value): as in a text, "(hidden)"
@@ -510,6 +517,11 @@ class _Joined(list):
 
     def __str__(self) -> str:  # a list inside a list: its items, not Python's brackets
         return ", ".join(str(item) for item in self)
+
+
+def _hides_everything(actor_id: str, aspect: str) -> bool:
+    """An audience that may see no private value (:meth:`Private.__str__`)."""
+    return True
 
 
 def render(value: Any, *, locale: str = "en", hides: Hides = None) -> str:

@@ -88,3 +88,23 @@ def test_an_exception_as_an_argument_of_a_text_hides_it_from_players(locale):
 def test_a_player_controlled_detail_in_a_container_reads_in_full():
     refusal = RuleViolation((Private(3, of="hero"), armor()), code="too_tough")
     assert error_message("r1", refusal, "en", players)["message"] == "3, (hidden)"
+
+
+@pytest.mark.parametrize(
+    "made",
+    [
+        lambda: f"too tough: {armor()}",
+        lambda: "too tough: %s" % armor(),  # noqa: UP031  # as a ruleset may write it
+        lambda: "too tough: {}".format(armor()),  # noqa: UP032
+        lambda: "too tough: " + str(armor()),
+    ],
+)
+def test_a_private_value_written_into_a_plain_string_is_never_its_value(made):
+    """A plain string is the same for every audience: a Private written into one (an
+    f-string, ``%s``) read as its repr, the value in it, to players. It reads as the
+    word for a hidden value, for the GM too (give it as a text's argument instead)."""
+    refusal = RuleViolation(made(), code="too_tough")
+    assert refusal.message == "too tough: (hidden)"
+    for hides in (players, None):
+        assert error_message("r1", refusal, "de", hides)["message"] == "too tough: (hidden)"
+    assert str(Private(7, of="guard", instead="?")) == "?"
