@@ -145,14 +145,17 @@ class RollbridgeError(Exception):
     ) -> None:
         #: The message as a text (None: a plain English string).
         self.text: Any = None
+        #: The message as given where it is a list, a tuple, a map or an exception,
+        #: which may hold a ``Private`` value (a ruleset's slip): rendered for each
+        #: audience, as inside a text, never as its repr (which holds the value); it is
+        #: no text (``text`` stays None: no catalogue translates it). None otherwise.
+        self.held: Any = None
         if isinstance(message, str):
             english = message
         elif hasattr(message, "render"):
             self.text, english = message, message.render()
         elif isinstance(message, list | tuple | Mapping | BaseException):
-            # what may hold a Private value (a ruleset's slip): rendered per audience,
-            # as inside a text, never as its repr (which holds the value)
-            self.text, english = message, _reader[0](message, "en", None)
+            self.held, english = message, _reader[0](message, "en", None)
         else:
             english = str(message)
         super().__init__(english)
@@ -167,11 +170,13 @@ class RollbridgeError(Exception):
         audience: ``hides(actor_id, aspect)`` is true where it may not see a
         :class:`~rollbridge.text.Private` argument (left out as in views); None
         for the GM, who sees everything."""
-        if self.text is None or (locale == "en" and hides is None):
+        if locale == "en" and hides is None:
             return self.message
-        if hasattr(self.text, "render"):
+        if self.text is not None:
             return self.text.render(locale, hides)
-        return _reader[0](self.text, locale, hides)
+        if self.held is not None:
+            return _reader[0](self.held, locale, hides)
+        return self.message
 
     def to_dict(self, locale: str = "en", hides: Any = None) -> dict[str, Any]:
         """The error as it travels over the wire, its message in ``locale`` for an

@@ -974,8 +974,10 @@ def _exception(error: BaseException, locale: str, hides: Hides, live: bool) -> s
     exception as ``str()`` reads it — its one argument, or all of them — but each
     rendered as an argument, so that a :class:`Private` in it is never its repr."""
     if isinstance(error, RollbridgeError):
-        text = error.text  # rendered here, never read from the English kept on it: the
-        if text is None:  # text holding this one must count its private arguments
+        # rendered here, never read from the English kept on it: the text holding this
+        # one must count its private arguments
+        text = error.text if error.held is None else error.held
+        if text is None:
             return error.message
         if text.__class__ is Text or text.__class__ is Private or isinstance(text, _HOLDERS):
             return render(text, locale=locale, hides=hides)
