@@ -60,6 +60,7 @@ their docs list; the base code is ``rule_violation``.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 __all__ = [
@@ -111,6 +112,19 @@ __all__ = [
 ]
 
 
+#: How a message that is neither a string nor a text reads — a list, a map, an
+#: exception, which may hold a ``Private`` value — in a locale for an audience:
+#: ``(message, locale, hides)``. :mod:`rollbridge.text`, which imports this module
+#: (and defines ``Private``), gives its ``render`` with :func:`read_messages_with`.
+_reader: list[Callable[[Any, str, Any], str]] = [lambda message, locale, hides: str(message)]
+
+
+def read_messages_with(reader: Callable[[Any, str, Any], str]) -> None:
+    """Read an error's message that is neither a string nor a text with ``reader``
+    (``reader(message, locale, hides)``): :mod:`rollbridge.text` gives its renderer."""
+    _reader[0] = reader
+
+
 class RollbridgeError(Exception):
     """Base of every rollbridge error.
 
@@ -131,10 +145,19 @@ class RollbridgeError(Exception):
     ) -> None:
         #: The message as a text (None: a plain English string).
         self.text: Any = None
-        if isinstance(message, str) or not hasattr(message, "render"):
-            english = str(message)
-        else:
+        #: The message as given where it is a list, a tuple, a map or an exception,
+        #: which may hold a ``Private`` value (a ruleset's slip): rendered for each
+        #: audience, as inside a text, never as its repr (which holds the value); it is
+        #: no text (``text`` stays None: no catalogue translates it). None otherwise.
+        self.held: Any = None
+        if isinstance(message, str):
+            english = message
+        elif hasattr(message, "render"):
             self.text, english = message, message.render()
+        elif isinstance(message, list | tuple | Mapping | BaseException):
+            self.held, english = message, _reader[0](message, "en", None)
+        else:
+            english = str(message)
         super().__init__(english)
         #: The message in English.
         self.message: str = english
@@ -147,9 +170,13 @@ class RollbridgeError(Exception):
         audience: ``hides(actor_id, aspect)`` is true where it may not see a
         :class:`~rollbridge.text.Private` argument (left out as in views); None
         for the GM, who sees everything."""
-        if self.text is None or (locale == "en" and hides is None):
+        if locale == "en" and hides is None:
             return self.message
-        return self.text.render(locale, hides)
+        if self.text is not None:
+            return self.text.render(locale, hides)
+        if self.held is not None:
+            return _reader[0](self.held, locale, hides)
+        return self.message
 
     def to_dict(self, locale: str = "en", hides: Any = None) -> dict[str, Any]:
         """The error as it travels over the wire, its message in ``locale`` for an

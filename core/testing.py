@@ -545,8 +545,11 @@ def _translation_hint(missing: Sequence[tuple[str, str]]) -> str:
     return "; ".join(hints)
 
 
-#: What a ruleset's own refusal code may be: a name in lowercase snake case.
-_CODE = re.compile(r"[a-z][a-z0-9_]{0,63}")
+#: A ruleset's own refusal code: lowercase letters, digits and underscores, at most 64,
+#: not starting with an underscore, with a letter among them (docs/protocol.md, "Error
+#: codes": clients take a code as an opaque string; ``2nd_wind_used`` is one, ``42``
+#: would read as a number).
+_CODE = re.compile(r"(?=[0-9_]*[a-z])[a-z0-9][a-z0-9_]{0,63}")
 
 
 def _rollbridge_codes() -> frozenset[str]:
@@ -578,7 +581,8 @@ def _check_code(refused: RollbridgeError, where: str) -> None:
     code = refused.code
     assert isinstance(code, str) and _CODE.fullmatch(code), (
         f"{where}: the refusal's code is {code!r}: give RuleViolation a code of lowercase "
-        'letters, digits and underscores, starting with a letter (code="no_ammo")'
+        "letters, digits and underscores, at most 64, with a letter among them and no "
+        'underscore first (code="no_ammo")'
     )
     kind = type(refused)
     if kind.__module__ == RollbridgeError.__module__ and code == kind.code:
@@ -745,6 +749,9 @@ class StateConformance:
     ruleset: ClassVar[Ruleset]
     #: Examples the state fuzzer tries (kept modest: the suite stays fast).
     state_examples: ClassVar[int] = 60
+    #: The state fuzzer's seed (None: hypothesis draws one each run); a seed makes it
+    #: try the same states every run, as a test of a finding needs.
+    state_seed: ClassVar[int | None] = None
 
     def _sheets(self) -> list[tuple[str, JSON]]:
         return [
@@ -796,6 +803,9 @@ class StateConformance:
         context = ActionContext(name, params, actor, targets, {}, "fuzz", True)
         try:
             result = self.ruleset.resolve(context, SeededDice(1))
+        except RuleViolation as refused:  # a refusal the examples' own states never reach
+            _check_code(refused, f"{name} by {fuzzed.name} with the state {fuzzed.state!r}")
+            return  # its texts are checked by the locale tests
         except RollbridgeError:
             return  # a typed refusal (its texts are checked by the locale tests)
         assert isinstance(result, Resolution), (
@@ -865,7 +875,7 @@ class StateConformance:
                     data.draw(st.sampled_from(names), label="action"), actors, fuzzed
                 )
 
-        check()
+        (check if self.state_seed is None else hypothesis.seed(self.state_seed)(check))()
 
 
 def _null_on(node: Any, path: str) -> bool:
@@ -1123,6 +1133,14 @@ class RulesetConformance(StateConformance):
                 except RuleViolation as refused:
                     _check_code(refused, f"{name}: refused to a player")
                     continue  # refused before its first die, as it should be
+                except (InternalError, PluginError) as failed:
+                    raise AssertionError(
+                        f"{name}: a player's request with its example failed ({failed.code}: "
+                        f"{failed}) at a table with approval, where resolve is run up to its "
+                        "first die before the request is held for the GM: the dice stop it "
+                        "there with an exception no `except Exception` catches — let it pass "
+                        "(catch no BaseException), and draw dice only from the source given"
+                    ) from failed
                 except RollbridgeError:
                     continue
                 if reply.get("status") != "pending":

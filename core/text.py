@@ -60,8 +60,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rollbridge import i18n
-from rollbridge.exceptions import PluginError
+from rollbridge import exceptions, i18n
+from rollbridge.exceptions import PluginError, RollbridgeError
 from rollbridge.plain import JSON, NotPlain, as_plain_type, pack, unpack
 
 __all__ = [
@@ -204,6 +204,13 @@ class Private:
     def __repr__(self) -> str:
         instead = "" if self.instead is _NO_INSTEAD else f", instead={self.instead!r}"
         return f"Private({self.value!r}, of={self.of!r}, aspect={self.aspect!r}{instead})"
+
+    def __str__(self) -> str:
+        """What ``str()``, an f-string or ``%s`` makes of it — a plain string, which
+        reaches every audience alike — never the value: what players would read of it
+        in English, "(hidden)" (or ``instead``). Give it as an argument of a
+        :class:`Text` for each audience to read it as it may."""
+        return render(self, hides=_hides_everything)
 
     def render(self, locale: str = "en", hides: Hides = None) -> str:
         """The value as an audience reads it where it stands alone (a ruleset's
@@ -512,9 +519,20 @@ class _Joined(list):
         return ", ".join(str(item) for item in self)
 
 
+def _hides_everything(actor_id: str, aspect: str) -> bool:
+    """An audience that may see no private value (:meth:`Private.__str__`)."""
+    return True
+
+
 def render(value: Any, *, locale: str = "en", hides: Hides = None) -> str:
     """A :class:`Text`, a stored text (``{"id", "args"}``), a :class:`Private`
     value or a plain string, rendered in ``locale`` for an audience.
+
+    What a ruleset gives as a refusal's whole message besides — a list or a tuple, a
+    plain map, a stored private value, an exception (a :class:`RuleViolation` of its
+    own, a ``ValueError``) — reads as it would as an argument of a text: a private
+    value in it as that audience may see it, never Python's repr of it (which holds
+    the value).
 
     :param hides: ``hides(actor_id, aspect)`` is true where the audience may not
         see that detail; None for the GM, who sees everything.
@@ -525,9 +543,24 @@ def render(value: Any, *, locale: str = "en", hides: Hides = None) -> str:
         return _live(value, locale, hides)
     if isinstance(value, Mapping) and "id" in value:
         return _render(value["id"], value.get("args") or {}, locale, hides, False)
-    if value.__class__ is Private:  # alone, as in a text (never its repr: the value)
+    kind = value.__class__
+    if kind is Private or isinstance(value, _HOLDERS):
+        # alone, as in a text (never its repr: the value)
         return str(_argument(value, locale, hides, True, wrap=False))
     return str(value)
+
+
+#: What may hold a private value where a whole message stands (:func:`render`).
+_HOLDERS = (Mapping, list, tuple, BaseException)
+
+
+def _read_message(message: Any, locale: str, hides: Hides) -> str:
+    """An error's message that is a list, a map or an exception, as :func:`render`
+    reads it (:func:`rollbridge.exceptions.read_messages_with`)."""
+    return render(message, locale=locale, hides=hides)
+
+
+exceptions.read_messages_with(_read_message)
 
 
 #: How many private arguments the renderer has met (in this process): a text whose
@@ -929,7 +962,30 @@ def _argument(arg: Any, locale: str, hides: Hides, live: bool, wrap: bool = True
         return _Joined(_argument(item, locale, hides, live) for item in arg)
     if kind is not dict and isinstance(arg, Mapping):  # a read-only map: as a dict
         return _argument(dict(arg), locale, hides, live, wrap)
+    if isinstance(arg, BaseException):  # a refusal (or any exception) given as a value
+        shown = _exception(arg, locale, hides, live)
+        return _Verbatim(shown) if wrap else shown
     return arg
+
+
+def _exception(error: BaseException, locale: str, hides: Hides, live: bool) -> str:
+    """An exception as an audience reads it: a rollbridge error (a ruleset's refusal)
+    in ``locale`` with its private arguments as the audience may see them; another
+    exception as ``str()`` reads it — its one argument, or all of them — but each
+    rendered as an argument, so that a :class:`Private` in it is never its repr."""
+    if isinstance(error, RollbridgeError):
+        # rendered here, never read from the English kept on it: the text holding this
+        # one must count its private arguments
+        text = error.text if error.held is None else error.held
+        if text is None:
+            return error.message
+        if text.__class__ is Text or text.__class__ is Private or isinstance(text, _HOLDERS):
+            return render(text, locale=locale, hides=hides)
+        return str(text.render(locale, hides))
+    args = error.args
+    if len(args) == 1:
+        return str(_argument(args[0], locale, hides, live, False))
+    return str(_argument(list(args), locale, hides, live, False)) if args else ""
 
 
 def _seen(value: Any, locale: str, hides: Hides, live: bool, wrap: bool) -> Any:

@@ -438,6 +438,7 @@ class Table:
                 ruleset=self.ruleset,
                 settings=self.ruleset_settings,
                 locale=locale,
+                controlled=self.controlled,
             )
         )
 
@@ -535,6 +536,9 @@ class Table:
                         ruleset=self.ruleset,
                         settings=settings.get("ruleset") or {},
                         locale=locale,
+                        controlled=lambda actor_id: bool(
+                            (actors.get(actor_id) or {}).get("controllers")
+                        ),
                     )
                     for rec in actors.values()
                 ]

@@ -87,6 +87,7 @@ def actor_view(
     ruleset: Ruleset,
     settings: Mapping[str, Any],
     locale: str = "en",
+    controlled: Callable[[str], bool] | None = None,
 ) -> JSON:
     """An actor record as a viewer sees it, with its common damage state (its
     texts rendered in ``locale``).
@@ -95,6 +96,9 @@ def actor_view(
     :param gm: whether the viewer is the GM.
     :param ruleset: the table's ruleset.
     :param settings: the ruleset's table settings.
+    :param controlled: whether a player controls an actor (as the table stood where
+        the view is of): a player's actor's detail in an NPC's common state reads in
+        full to players, as in a result. None: no actor is taken for a player's.
     """
     if isinstance(record, ActorRecord):
         record = record.as_data()
@@ -115,7 +119,7 @@ def actor_view(
         "sheet": view.sheet,
         "state": view.state,
         "controllers": [],
-        "common": view.common.to_dict(locale, _npc_hides(ruleset, settings)),
+        "common": view.common.to_dict(locale, _npc_hides(ruleset, settings, controlled)),
         "limited": True,
     }
 
@@ -142,16 +146,19 @@ def reshown(
     return found
 
 
-def _npc_hides(ruleset: Ruleset, settings: Mapping[str, Any]) -> Hides:
+def _npc_hides(
+    ruleset: Ruleset, settings: Mapping[str, Any], controlled: Callable[[str], bool] | None
+) -> Hides:
     """What players may not see of a :class:`~rollbridge.text.Private` argument in
     the texts of an NPC's common state (a condition, the modifier note): whatever
     aspect the ruleset does not reveal under the table's settings — of the NPC, or of
-    any other actor, whom a view of one actor cannot tell a player's."""
-    return _hides({}, ruleset, settings, _nobodys, failing_hides=False)
+    any other actor no player controls (``controlled``; None: every actor is taken for
+    an NPC, for a view that cannot tell)."""
+    return _hides({}, ruleset, settings, controlled or _nobodys, failing_hides=False)
 
 
 def _nobodys(actor_id: str) -> bool:
-    """No actor is taken for a player's (:func:`_npc_hides`)."""
+    """No actor is taken for a player's (:func:`_npc_hides` without ``controlled``)."""
     return False
 
 
@@ -166,12 +173,29 @@ def hides_for(
     as the table was at the event's seq, its
     :class:`~rollbridge.engine.redaction.Redaction`) and the ruleset does not reveal
     its aspect (``settings``: the ruleset's own, at that seq)."""
+    return _hides(_owners(event), ruleset, settings, controlled, failing_hides=False)
+
+
+def _owners(event: Event) -> dict[str, bool]:
+    """Whether a player controlled each actor the event changed, as its records say."""
     owners: dict[str, bool] = {}
     for change in event.changes:
         record = change["after"] or change["before"]
         if record is not None:
             owners[change["actor"]] = bool(record.get("controllers"))
-    return _hides(owners, ruleset, settings, controlled, failing_hides=False)
+    return owners
+
+
+def _controlled_by(event: Event, controlled: Callable[[str], bool]) -> Callable[[str], bool]:
+    """Whether a player controlled an actor as ``event`` left the table: as its own
+    records say for the actors it changed, else as ``controlled`` says."""
+    owners = _owners(event)
+
+    def owned(actor_id: str) -> bool:
+        found = owners.get(actor_id)
+        return controlled(actor_id) if found is None else found
+
+    return owned
 
 
 def hides_now(
@@ -261,12 +285,20 @@ def event_view(
     """
     gm = audience.gm
     actors: list[JSON] = []
+    owned = None if gm or not (event.changes or event.shown) else _controlled_by(event, controlled)
     for change in event.changes:
         after = change["after"]
         if after is None:
             actors.append({"id": change["actor"], "removed": True})
             continue
-        view = actor_view(after, gm=gm, ruleset=ruleset, settings=settings, locale=audience.locale)
+        view = actor_view(
+            after,
+            gm=gm,
+            ruleset=ruleset,
+            settings=settings,
+            locale=audience.locale,
+            controlled=owned,
+        )
         at = index(change) if change["before"] is None else None
         if at is not None:  # put back where it stood (an undone removal)
             view = {**view, "index": at}
@@ -275,7 +307,12 @@ def event_view(
         for record in event.shown:
             actors.append(
                 actor_view(
-                    record, gm=False, ruleset=ruleset, settings=settings, locale=audience.locale
+                    record,
+                    gm=False,
+                    ruleset=ruleset,
+                    settings=settings,
+                    locale=audience.locale,
+                    controlled=owned,
                 )
             )
     if event.gm_only and not gm and not audience.requester:

@@ -137,3 +137,37 @@ def test_a_code_a_rulesets_own_class_carries_passes():
     with pytest.raises(AssertionError, match="no action example resolved"):
         conformance_of(Refuses()).test_actions_resolve_through_the_engine()
     conformance_of(Refuses()).test_refusals_come_before_the_first_die()
+
+
+@pytest.mark.parametrize("code", ["2nd_wind_used", "3_actions_taken", "d6_needed"])
+def test_a_code_starting_with_a_digit_is_a_name(code):
+    """docs/protocol.md ("Error codes"): clients take a code as an opaque string, and
+    the suite asks what it says there: a name of lowercase letters, digits and
+    underscores with a letter among it. It failed a code starting with a digit."""
+    with pytest.raises(AssertionError, match="no action example resolved"):
+        conformance_of(refusing(code)).test_actions_resolve_through_the_engine()
+    conformance_of(refusing(code)).test_refusals_come_before_the_first_die()
+
+
+@pytest.mark.parametrize("code", ["42", "_private", "2_3", "x" * 65])
+def test_a_code_without_a_letter_or_from_an_underscore_fails(code):
+    with pytest.raises(AssertionError, match=rf"test: refused: the refusal's code is {code!r}"):
+        conformance_of(refusing(code)).test_actions_resolve_through_the_engine()
+
+
+class RefusesWhenWounded(RollUnder):
+    """Refuses a wounded actor's test with one of rollbridge's codes: a refusal the
+    examples never reach (their actor is never wounded), the fuzzed states do."""
+
+    def resolve(self, context, dice):
+        if context.actor.state["wounds"]:
+            raise RuleViolation("too hurt to try", code="busy")
+        return super().resolve(context, dice)
+
+
+def test_a_refusal_only_a_supplied_state_reaches_is_checked_too():
+    conformance_of(RefusesWhenWounded()).test_actions_resolve_through_the_engine()
+    suite = conformance_of(RefusesWhenWounded())
+    suite.state_seed, suite.state_examples = 20261206, 200  # states with wounds among them
+    with pytest.raises(AssertionError, match=r"test by \w+ with the state \{'wounds': [1-6]"):
+        suite.test_supplied_states_are_refused_or_work()

@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 
 from rollbridge.dice import roll_die
-from rollbridge.exceptions import RuleViolation
+from rollbridge.exceptions import InternalError, RuleViolation
 from rollbridge.testing import PLAYER, RulesetHarness
-from tests.plugins.rollunder import RollUnder, conformance_of
+from tests.plugins.rollunder import RollUnder, conformance_of, failure_of
 
 
 class RollsThenRefuses(RollUnder):
@@ -50,9 +50,7 @@ def test_the_table_holds_the_request_it_will_refuse():
 
 
 def test_the_suite_fails_it_saying_what_to_change():
-    with pytest.raises(AssertionError) as failed:
-        conformance_of(RollsThenRefuses()).test_refusals_come_before_the_first_die()
-    assert str(failed.value) == (
+    assert failure_of(RollsThenRefuses(), "test_refusals_come_before_the_first_die") == (
         "test: a player's request with its example was held for the GM's approval and "
         "refused only when the GM approved it (no_chance: no chance against that guard): "
         "at a table with approval a request is checked by running resolve up to its first "
@@ -64,3 +62,32 @@ def test_the_suite_fails_it_saying_what_to_change():
 def test_a_refusal_before_the_dice_passes():
     conformance_of(RefusesFirst()).test_refusals_come_before_the_first_die()
     conformance_of(RollUnder()).test_refusals_come_before_the_first_die()
+
+
+class CatchesEverything(RollUnder):
+    """Catches every exception around its die and fails after: with real dice it never
+    fails, but the dice that stop a request at its first die (at a table with
+    approval) raise there, so a player's request fails ``internal`` before it is held."""
+
+    def resolve(self, context, dice):
+        try:
+            roll_die(dice, 10)
+        except BaseException:
+            raise ValueError("no die") from None
+        return super().resolve(context, dice)
+
+
+def test_a_ruleset_failing_only_before_its_first_die_fails_the_suite():
+    table = RulesetHarness(CatchesEverything(), settings={"approval": True})
+    table.add_actor("Hero", {"skill": 7}, actor_id="hero", player=True)
+    table.add_actor("Bandit", {"skill": 5}, actor_id="bandit")
+    with pytest.raises(InternalError):  # what a player's request meets at the table
+        table.resolve("test", actor="hero", targets=["bandit"], who=PLAYER)
+    conformance_of(CatchesEverything()).test_actions_resolve_through_the_engine()
+    assert failure_of(CatchesEverything(), "test_refusals_come_before_the_first_die") == (
+        "test: a player's request with its example failed (internal: ruleset 'rollunder' "
+        "failed) at a table with approval, where resolve is run up to its first die before "
+        "the request is held for the GM: the dice stop it there with an exception no "
+        "`except Exception` catches — let it pass (catch no BaseException), and draw dice "
+        "only from the source given"
+    )
