@@ -22,6 +22,7 @@ from rollbridge.words import GM_ONLY, KINDS, STATUS, SUCCESSES
 __all__ = [
     "dice_line",
     "error_words",
+    "inert_text",
     "print_error",
     "print_error_json",
     "print_json",
@@ -104,20 +105,20 @@ def error_words(error: RollbridgeError, locale: str = "en") -> str:
     the message itself (the list of a Redis server's unsafe settings) stay."""
     if error.text is None:
         return visible(error.message)
-    return _inert(error.text).render(locale)
+    return inert_text(error.text).render(locale)
 
 
-def _inert(value: Any) -> Any:
+def inert_text(value: Any) -> Any:
     """``value`` (a :class:`~rollbridge.text.Text`'s argument) with every text in it
     made :func:`~rollbridge.visible.visible`; numbers and the like as they are."""
     if isinstance(value, str | os.PathLike | BaseException):  # a Path, an OSError: as text
         return visible(str(value))
     if isinstance(value, Text):
-        return Text(value.id, {name: _inert(arg) for name, arg in value.args.items()})
+        return Text(value.id, {name: inert_text(arg) for name, arg in value.args.items()})
     if isinstance(value, Private):
-        return Private(_inert(value.value), value.of, value.aspect, value.instead)
+        return Private(inert_text(value.value), value.of, value.aspect, value.instead)
     if isinstance(value, list | tuple):
-        return [_inert(item) for item in value]
+        return [inert_text(item) for item in value]
     return value
 
 

@@ -1,0 +1,60 @@
+"""``rollbridge resolve … --as player`` printed a ruleset's refusal as the GM reads
+it: an NPC's private number in it ("the Bandit is too quick: guard 2") read in full,
+though the README says ``--as player`` shows what players are told, and the server
+sends players that refusal with the number hidden. The command now renders a refusal
+for a player with the table's players' hides, as the server does."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import rollbridge.cli.offline as offline
+from rollbridge.cli import main
+from rollbridge.exceptions import RuleViolation
+from rollbridge.testing import host_with
+from rollbridge.text import HIDDEN, Messages, Private
+from tests.plugins.rollunder import RollUnder
+
+say = Messages("test_cli_resolve_player_refusal")
+TOO_QUICK = say("too_quick", "{target} is too quick: guard {guard}")
+
+
+class RefusesByGuard(RollUnder):
+    """Refuses every test, naming the target's guard (the target's own detail)."""
+
+    def resolve(self, context, dice):
+        target = context.targets[0]
+        guard = Private(target.sheet["guard"], of=target.id, aspect="sheet")
+        raise RuleViolation(TOO_QUICK(target=target.name, guard=guard), code="too_quick")
+
+
+@pytest.fixture
+def refusing(monkeypatch):
+    monkeypatch.setattr(offline, "offline_host", lambda: host_with(RefusesByGuard()))
+
+
+@pytest.mark.parametrize("json_out", [False, True])
+def test_a_player_reads_a_refusal_with_the_npcs_detail_hidden(refusing, capsys, json_out):
+    argv = ["resolve", "rollunder", "test", "--as", "player", *(["--json"] if json_out else [])]
+    assert main(argv) == 1
+    out, err = capsys.readouterr()
+    said = json.loads(out)["message"] if json_out else err
+    assert f"Bandit is too quick: guard {HIDDEN().render()}" in said
+    assert "guard 2" not in said
+
+
+def test_the_gm_reads_it_in_full(refusing, capsys):
+    assert main(["resolve", "rollunder", "test"]) == 1
+    assert "Bandit is too quick: guard 2" in capsys.readouterr().err
+
+
+def test_a_player_reads_a_players_characters_detail(refusing, capsys):
+    """A player's character's guard (another player's) reads in full to players."""
+    hero = {"name": "Hero", "sheet": {"skill": 7, "guard": 1, "toughness": 4}}
+    ally = {**hero, "name": "Ally", "controllers": ["ana"]}
+    actors = json.dumps([{**hero, "controllers": ["player"]}, ally])
+    argv = ["resolve", "rollunder", "test", "--as", "player", "--actors", actors]
+    assert main(argv) == 1
+    assert "Ally is too quick: guard 1" in capsys.readouterr().err
