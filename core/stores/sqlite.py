@@ -345,6 +345,8 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
 
 #: The schema version this code writes (``PRAGMA user_version``).
 SCHEMA_VERSION = len(MIGRATIONS)
+#: The tables a file of :data:`SCHEMA_VERSION` holds (a test holds it to a new file's).
+SCHEMA_TABLES = frozenset({"admin_tokens", "log", "replies", "tables", "tokens"})
 
 
 # Translators: {path} is the database file; {version} and {supported} schema versions.
@@ -988,6 +990,15 @@ class SQLiteStore:
     def _migrate(self, conn: sqlite3.Connection) -> None:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version == SCHEMA_VERSION:
+            # read only, before WAL is switched on (which writes the file's header): a
+            # file of this version without its tables (one cut to nothing, its version
+            # set by another program) is refused as it is, never written
+            have = {row[0] for row in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}  # fmt: skip
+            missing = sorted(SCHEMA_TABLES - have)
+            if missing:
+                gone = sqlite3.OperationalError(f"no such table: {missing[0]}")
+                raise schema_mismatch(self.path, version, gone)
             return
         check_schema_version(self.path, version)  # before the write lock: nothing written
         with self._transaction(write=True):

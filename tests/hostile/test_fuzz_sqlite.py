@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rollbridge.stores.sqlite import SCHEMA_VERSION
+from rollbridge.stores.sqlite import SCHEMA_TABLES, SCHEMA_VERSION, SQLiteStore
 from tests.hostile.cli_fuzzing import cli_codes, run_cli
 from tests.hostile.fuzzing import fuzzed
 from tests.hostile.sqlite_fuzzing import Reader, commands, damage, make_store, migrate_command
@@ -89,18 +89,23 @@ def test_serve_of_a_hostile_file_starts_cleanly_or_refuses_in_one_line(reader, d
     reader.check_serve(path, changes)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="found by ROLLBRIDGE_FUZZ_SEED=61717: serve sets WAL mode (writing the file's "
-    "header) before it finds the schema's tables missing; the fix is core/stores/sqlite.py's",
-)
 def test_serve_of_an_empty_file_stamped_with_the_schema_version_writes_nothing(reader, tmp_path):
     """The seed's example: the file cut to nothing, then its version set to the
     current schema's — a SQLite file of no tables. ``serve`` refuses it in one line
-    (``store_error``, no such table), but has switched it to WAL mode first."""
+    (``store_error``, no such table), but had switched it to WAL mode first: the
+    store now finds the version's tables missing before it writes anything."""
     path = tmp_path / "stamped.db"
     path.touch()
     with closing(sqlite3.connect(path)) as conn:
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         conn.commit()
     assert reader.check_serve(path, ["cut at byte 0", f"version {SCHEMA_VERSION}"]) == 1
+
+
+def test_the_schemas_tables_are_a_new_files(tmp_path):
+    """``SCHEMA_TABLES``, which a file of the current version is checked for before
+    anything is written, is what a new store makes."""
+    SQLiteStore(tmp_path / "new.db").close()
+    with closing(sqlite3.connect(tmp_path / "new.db")) as conn:
+        rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        assert {name for (name,) in rows} == SCHEMA_TABLES
