@@ -679,13 +679,6 @@ function showWaitingJump(count) {
   }
 }
 
-// the room the log leaves under its last entry is the button's height (web.css): it
-// wraps to three lines on a 1024 px laptop in German or Russian, and a room of two
-// lines left the last entry under it
-new ResizeObserver(() => {
-  $("log").style.setProperty("--waiting-room", `${$("log-waiting").offsetHeight}px`);
-}).observe($("log-waiting"));
-
 // pressed: the first request's Approve takes the focus, scrolled into view
 $("log-waiting").addEventListener("click", () => {
   const approve = $("pending").querySelector("button[name='approve']");

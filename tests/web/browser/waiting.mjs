@@ -73,8 +73,8 @@ const cases = {
     }
     result.after = await onScreen(gm, "#log-waiting");
   },
-  // a German GM on a 1024×768 laptop, the log read to its end: the button wraps to
-  // three lines there, and the room left under the last entry was two lines'
+  // a German GM on a 1024×768 laptop, the log read to its end: the button's words
+  // wrap there, and the room left under the last entry was two lines'
   async wrapped(browser, result) {
     const gm = await joinedPage(browser, "gm", { viewport: { width: 1024, height: 768 }, deviceScaleFactor: 1,
       locale: "de-DE" }, trouble, url, TOKENS.approval.gm);
@@ -84,7 +84,7 @@ const cases = {
     result.drawn = await gm.evaluate(async () => {
       const log = document.getElementById("log");
       log.scrollTop = log.scrollHeight;
-      // drawn twice since: the button's height is known and the room made
+      // drawn twice since
       for (let frame = 0; frame < 2; frame += 1) await new Promise((done) => requestAnimationFrame(done));
       const button = document.getElementById("log-waiting").getBoundingClientRect();
       const last = log.lastElementChild.getBoundingClientRect();
