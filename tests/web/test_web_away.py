@@ -177,6 +177,16 @@ async def test_a_tab_duplicated_in_the_background_takes_nothing_it_kept(web_worl
     assert not result["copyAfter"]["message"].startswith(approved), result["copyAfter"]
 
 
+async def test_a_page_without_web_locks_takes_what_it_kept_as_before(web_world):
+    """Plain HTTP at a LAN address is no secure context: the page has no Web Locks
+    there (nor crypto.randomUUID, for its id). It throws nothing, and the tab hidden
+    and loaded anew still takes its draft and its roll waiting."""
+    result = await run_case(web_world, "lan", script="away.mjs")
+    assert result["context"] == {"secure": False, "locks": False}, result
+    assert f"({result['pending']})" in result["reloaded"]["roll"], result["reloaded"]
+    assert result["reloaded"]["label"] == "недописанный бросок", result["reloaded"]
+
+
 async def test_a_duplicated_tab_takes_nothing_the_tab_kept(web_world):
     """A duplicated tab gets a copy of the tab's storage, and with it what the page
     had kept the last time it was hidden: the copy showed the original's roll

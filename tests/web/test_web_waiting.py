@@ -40,6 +40,25 @@ async def test_a_gm_on_a_laptop_sees_that_requests_wait(web_world):
     assert result["after"]["hidden"] is True and result["after"]["text"] == "", result
 
 
+async def test_the_button_wrapped_on_a_narrow_laptop_leaves_the_last_entry_in_view(web_world):
+    await gm_rolls(web_world, 300, table="approval")
+    result = await run_case(web_world, "wrapped", script="waiting.mjs")
+    drawn = result["drawn"]
+    # German words wrap in a 1024 px laptop's log column (to three lines over the
+    # log's edge, two under it); read to its end, the log's last entry ends above the
+    # button (it ended under it)
+    assert drawn["lines"] >= 2 and drawn["atEnd"] is True, drawn
+    assert drawn["lastBottom"] <= drawn["buttonTop"], drawn
+
+
+async def test_the_focus_on_the_button_goes_to_the_list_when_nothing_waits(web_world):
+    result = await run_case(web_world, "answered", script="waiting.mjs")
+    nothing = catalog("de")["ROLLBRIDGE.Web.Pending.Nothing"]
+    # the keyboard's focus was on the button, hidden by an approval given elsewhere:
+    # the list saying that nothing waits has it (it was the page's body)
+    assert result["focus"] == {"id": "pending", "text": nothing}, result
+
+
 async def test_an_approved_line_stays_after_its_event_left_the_log_from_before(web_world):
     result = await run_case(web_world, "earlier", script="waiting.mjs")
     assert "failed" not in result, result

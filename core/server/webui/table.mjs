@@ -667,8 +667,16 @@ $("log-newer").addEventListener("click", toNewest);
  * player waited. */
 function showWaitingJump(count) {
   const button = $("log-waiting");
+  const focused = document.activeElement === button;
   button.hidden = count === 0;
   button.textContent = count ? counted(i18n, "ROLLBRIDGE.Web.Log.Waiting", count) : "";
+  // gone under the keyboard's focus (the last request answered by another GM, or
+  // Foundry): the list, which says that nothing waits, takes it (the focus went to
+  // the page's top)
+  if (focused && button.hidden && !$("gm-panel").hidden) {
+    $("pending").tabIndex = -1; // focusable by script only, as replaceKeepingFocus does
+    $("pending").focus();
+  }
 }
 
 // pressed: the first request's Approve takes the focus, scrolled into view

@@ -1,6 +1,6 @@
 // The web view's own words (core/server/webui/lang/*.json): the counted texts take
 // each language's plural form for 1, 2, 5 and 21 (Russian's 21 is "one", Czech's
-// "other"), and the language a viewer chooses is kept and read back (a browser that
+// "other": a form of "one" says nothing only one request could be), and the language a viewer chooses is kept and read back (a browser that
 // denies the page its storage changes nothing, and throws nothing).
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
@@ -24,6 +24,10 @@ const EXPECTED = {
     "ROLLBRIDGE.Web.Count.Successes": ["1 успех", "2 успеха", "5 успехов", "21 успех"],
     "ROLLBRIDGE.Web.Count.Events": ["1 событие", "2 события", "5 событий", "21 событие"],
     "ROLLBRIDGE.Web.Log.Ended": ["после 1 раунда", "после 2 раундов", "после 5 раундов", "после 21 раунда"],
+    // Russian's 21 takes the form of 1: "to it" (к нему) would name one of 21 requests
+    "ROLLBRIDGE.Web.Log.Waiting": ["1 запрос ждёт вашего одобрения: перейти к списку",
+      "2 запроса ждут вашего одобрения: перейти к ним", "5 запросов ждут вашего одобрения: перейти к ним",
+      "21 запрос ждёт вашего одобрения: перейти к списку"],
   },
   cs: {
     "ROLLBRIDGE.Web.Count.Rolls": ["1 hod", "2 hody", "5 hodů", "21 hodů"],
@@ -31,6 +35,14 @@ const EXPECTED = {
     "ROLLBRIDGE.Web.Count.Successes": ["1 úspěch", "2 úspěchy", "5 úspěchů", "21 úspěchů"],
     "ROLLBRIDGE.Web.Count.Events": ["1 událost", "2 události", "5 událostí", "21 událostí"],
     "ROLLBRIDGE.Web.Log.Ended": ["po 1 kole", "po 2 kolech", "po 5 kolech", "po 21 kolech"],
+    "ROLLBRIDGE.Web.Log.Waiting": ["1 žádost čeká na vaše schválení: přejít k ní",
+      "2 žádosti čekají na vaše schválení: přejít k nim", "5 žádostí čeká na vaše schválení: přejít k nim",
+      "21 žádostí čeká na vaše schválení: přejít k nim"],
+  },
+  de: {
+    "ROLLBRIDGE.Web.Log.Waiting": ["1 Anfrage wartet auf Ihre Freigabe: zu ihr springen",
+      "2 Anfragen warten auf Ihre Freigabe: zu ihnen springen", "5 Anfragen warten auf Ihre Freigabe: zu ihnen springen",
+      "21 Anfragen warten auf Ihre Freigabe: zu ihnen springen"],
   },
 };
 

@@ -10,7 +10,7 @@
 import process from "node:process";
 
 import {
-  DESKTOP, SMALL_PHONE, connected, gmRequest, joinedPage, runCase, seqOf, submitForm, waitSeq,
+  DESKTOP, SMALL_PHONE, connected, gmRequest, joinedPage, launch, runCase, seqOf, submitForm, waitSeq,
 } from "./pages.mjs";
 
 const env = process.env;
@@ -40,9 +40,9 @@ async function asks(player, label) {
 /** A player's phone in `locale` at the table `approval`: a roll labelled `label`
  * waiting for the GM (its pending id in `result.pending`), another's label typed
  * (`draft`). */
-async function askingWithDraft(browser, locale, result, label, draft) {
+async function askingWithDraft(browser, locale, result, label, draft, base = BASE) {
   const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale }, trouble,
-    `${BASE}/tables/approval`, TOKENS.approval.player);
+    `${base}/tables/approval`, TOKENS.approval.player);
   result.pending = await asks(player, label);
   await player.locator('form.roll-form input[name="label"]').fill(draft);
   return player;
@@ -282,6 +282,28 @@ const cases = {
     await show(player);
     result.original = await linesOf(player);
     await approvedInBoth(player, copy, result, "hdup-approve");
+  },
+
+  /** As `hiddenDuplicate`'s player, on a page that is not a secure context (plain
+   * HTTP at a LAN name, which Chromium maps to 127.0.0.1): no Web Locks there. The
+   * hidden tab loaded anew (as a phone's discarded tab) still takes what it kept. */
+  async lan(_browser, result) {
+    const lan = await launch(env.RB_CHROMIUM, ["--host-resolver-rules=MAP rollbridge.lan 127.0.0.1"]);
+    try {
+      const player = await askingWithDraft(lan, "ru-RU", result, "первый", "недописанный бросок",
+        BASE.replace("127.0.0.1", "rollbridge.lan"));
+      result.context = await player.evaluate(() => ({ secure: window.isSecureContext,
+        locks: "locks" in navigator }));
+      await hide(player);
+      step("the hidden tab loaded anew, on a LAN name");
+      await player.reload();
+      await connected(player);
+      await player.waitForFunction((pending) => document.querySelector("form.roll-form .form-status")
+        ?.textContent.includes(`(${pending})`), result.pending);
+      result.reloaded = await linesOf(player);
+    } finally {
+      await lan.close();
+    }
   },
 
   /** The GM writes a reason for a player's roll, the tab is hidden and shown again,

@@ -22,8 +22,9 @@ export const SMALL_PHONE = { ...PHONE, viewport: { width: 360, height: 740 }, de
 /** A laptop's screen. */
 export const DESKTOP = { viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 };
 
-export function launch(executablePath) {
-  return chromium.launch({ executablePath, headless: true, args: ARGS });
+/** Chromium started headless with ARGS, and `more` flags after them. */
+export function launch(executablePath, more = []) {
+  return chromium.launch({ executablePath, headless: true, args: [...ARGS, ...more] });
 }
 
 /** Run the case RB_CASE of `cases` (name → async (browser, result)) in Chromium

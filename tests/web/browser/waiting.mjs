@@ -73,6 +73,40 @@ const cases = {
     }
     result.after = await onScreen(gm, "#log-waiting");
   },
+  // a German GM on a 1024×768 laptop, the log read to its end: the button's words
+  // wrap there, and the room left under the last entry was two lines'
+  async wrapped(browser, result) {
+    const gm = await joinedPage(browser, "gm", { viewport: { width: 1024, height: 768 }, deviceScaleFactor: 1,
+      locale: "de-DE" }, trouble, url, TOKENS.approval.gm);
+    await gm.waitForFunction(() => Number(document.body.dataset.history) >= 200);
+    await gmRequest(gm, "approval", TOKENS.approval.player, { type: "roll", id: "ask-wrapped", formula: "2d6", label: "ask" });
+    await gm.waitForFunction(() => document.querySelectorAll("#pending li.pending-item").length === 1);
+    result.drawn = await gm.evaluate(async () => {
+      const log = document.getElementById("log");
+      log.scrollTop = log.scrollHeight;
+      // drawn twice since
+      for (let frame = 0; frame < 2; frame += 1) await new Promise((done) => requestAnimationFrame(done));
+      const button = document.getElementById("log-waiting").getBoundingClientRect();
+      const last = log.lastElementChild.getBoundingClientRect();
+      const style = getComputedStyle(document.getElementById("log-waiting"));
+      const text = button.height - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+      return { lines: Math.round(text / parseFloat(style.lineHeight)),
+        atEnd: log.scrollTop + log.clientHeight >= log.scrollHeight - 1, lastBottom: last.bottom, buttonTop: button.top };
+    });
+  },
+  // the button has the keyboard's focus when the last request is approved elsewhere
+  // (another GM, Foundry): the list saying that nothing waits takes it
+  async answered(browser, result) {
+    const gm = await joinedPage(browser, "gm", { ...LAPTOP, locale: "de-DE" }, trouble, url, TOKENS.approval.gm);
+    const reply = await gmRequest(gm, "approval", TOKENS.approval.player,
+      { type: "roll", id: "ask-answered", formula: "2d6", label: "ask" });
+    await gm.waitForFunction(() => !document.getElementById("log-waiting").hidden);
+    await gm.focus("#log-waiting");
+    await gmRequest(gm, "approval", TOKENS.approval.gm, { type: "approve", id: "elsewhere", request: reply.pending });
+    await gm.waitForFunction(() => document.getElementById("log-waiting").hidden);
+    result.focus = await gm.evaluate(() => ({ id: document.activeElement?.id || document.activeElement?.tagName,
+      text: document.activeElement?.textContent }));
+  },
   // a Czech phone's roll approved by the GM; the evening goes on past the 200 events
   // a page loads from before it joins, and the player chooses Русский
   async earlier(browser, result) {
