@@ -72,12 +72,32 @@ def test_a_settings_event_stored_before_reads_as_it_did(service):
     assert table.view_event(old, gm=False)["actors"] == []
 
 
-def test_a_change_whose_records_pass_the_event_size_is_refused_having_changed_nothing(service):
+def test_a_change_whose_records_pass_the_event_size_goes_through_marked_reread(service):
+    """The records of the NPCs players now see differently do not fit in the event:
+    the change is made all the same, storing the mark that tells clients to read
+    ``state`` again instead of the records (before, it was refused
+    ``event_too_large`` and the GM could not toggle the setting at all)."""
     table = service.table("t")
     # room for a settings event, not for the records of two NPCs besides
     plain = change(service, "one", {"ruleset": {"rule_of_one": False}})
     table.max_event_bytes = len(plain.packed()) + 64
-    seq, settings = table.info.seq, table.info.settings
-    with pytest.raises(EventTooLarge):
-        service.handle("t", {"type": "settings", "id": "on", "settings": ON}, GM)
-    assert (table.info.seq, table.info.settings) == (seq, settings)
+    event = change(service, "on", ON)
+    assert table.info.settings["ruleset"]["show_npc_details"] is True
+    assert (event.shown, event.reread) == ([], True)
+    assert len(event.packed()) <= table.max_event_bytes
+    for gm in (True, False):
+        view = table.view_event(event, gm=gm)
+        assert view["actors"] == []
+        assert view.get("reread") is (None if gm else True)
+    # read back from the log, it keeps the mark; its undo and redo make their own
+    stored = Event.unpacked(event.packed())
+    assert stored.reread and table.view_event(stored, gm=False)["reread"] is True
+    for kind in ("undo", "redo"):
+        reply = service.handle("t", {"type": kind, "id": kind}, GM)
+        (again,) = service.store.events_after("t", reply["seq"] - 1)
+        assert (again.kind, again.shown, again.reread) == (kind, [], True)
+    # a change that fits carries the records, and no mark
+    table.max_event_bytes = 1 << 20
+    event = change(service, "off", {"ruleset": {"show_npc_details": False}})
+    assert [r["id"] for r in event.shown] == ["g1", "g2"] and not event.reread
+    assert "reread" not in table.view_event(event, gm=False)
