@@ -1,8 +1,8 @@
 """A settings change that shows or hides NPCs' details records which actors players
 now see differently (``Event.shown``), and every audience's view of it follows from
 the stored event alone: read back from the log it reads as it did live; an event
-stored before it existed reads as it did (no actors); one too large for the log is
-refused having changed nothing."""
+stored before it existed reads as it did (no actors); one whose records pass the
+largest event the table stores goes through marked ``reread``."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import pytest
 
 from rollbridge.engine import Principal
 from rollbridge.engine.model import Event
-from rollbridge.exceptions import EventTooLarge
 from rollbridge.host import PluginHost
 from rollbridge.offline import TableService
 from rollbridge.stores import MemoryStore
@@ -101,3 +100,22 @@ def test_a_change_whose_records_pass_the_event_size_goes_through_marked_reread(s
     event = change(service, "off", {"ruleset": {"show_npc_details": False}})
     assert [r["id"] for r in event.shown] == ["g1", "g2"] and not event.reread
     assert "reread" not in table.view_event(event, gm=False)
+
+
+def test_a_table_of_900_sr2_npcs_at_the_default_size_toggles_the_setting():
+    """The table the review met: some 800 sr2 NPCs pass the default 128 KiB, and the
+    GM's change was refused ``event_too_large``; now it is made, marked ``reread``."""
+    host = PluginHost(environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})
+    service = TableService(MemoryStore(), host)
+    service.create_table("Large", "sr2", table_id="t")
+    sheet = dict(host.rulesets["sr2"].example_sheets["Guard A"])
+    for n in range(900):
+        actor = {"id": f"g{n}", "name": f"Guard {n}", "sheet": sheet, "controllers": []}
+        service.handle("t", {"type": "actor.create", "id": f"c{n}", "actor": actor}, GM)
+    table = service.table("t")
+    assert table.max_event_bytes == 128 * 1024  # the default
+    for shown in (True, False):
+        event = change(service, f"s{shown}", {"ruleset": {"show_npc_details": shown}})
+        assert table.info.settings["ruleset"]["show_npc_details"] is shown
+        assert event.reread and not event.shown
+        assert len(event.packed()) < 1024  # the mark, not 900 records
