@@ -61,6 +61,10 @@ def test_read_back_from_the_log_it_reads_as_it_did_live(service):
     stored = Event.unpacked(live.packed())
     table.recall([stored, *service.store.events_after("t", stored.seq)])
     assert table.view_event(stored, gm=False) == shown
+    # what it reads is the NPCs' views as the change left them (an event that carried
+    # none would read alike live and stored: that alone tells nothing)
+    assert [a["id"] for a in shown["actors"]] == ["g1", "g2"]
+    assert all(a["common"]["tracks"] for a in shown["actors"]), shown
 
 
 def test_a_settings_event_stored_before_reads_as_it_did(service):
