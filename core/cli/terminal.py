@@ -401,7 +401,7 @@ async def _session(
         threading.Thread(target=_stdin_lines, args=(loop, lines), daemon=True).start()
         verifier = LogVerifier()  # marks rolls verified as their segment is revealed
         verifier.known(table_view["id"], table_view.get("epoch", 1), table_view.get("dice"))
-        receiver = asyncio.create_task(_receive(connection, link, locale, verifier, names))
+        receiver = asyncio.create_task(_receive(connection, link, locale, verifier, names, encode))
         # the attempts of an outage, while they run: the input is read meanwhile
         away: asyncio.Task | None = None
         next_line = asyncio.ensure_future(lines.get())
@@ -435,7 +435,7 @@ async def _session(
                     if not (welcome.get("resume") or {}).get("recovered"):
                         _print_table(welcome["table"], names, locale)  # a fresh snapshot
                     receiver = asyncio.create_task(
-                        _receive(connection, link, locale, verifier, names)
+                        _receive(connection, link, locale, verifier, names, encode)
                     )
                     # unanswered requests again, the same ids: the server does each once;
                     # then a ping, whose pong proves the connection good
@@ -703,13 +703,20 @@ def _print_table(table: JSON, names: dict[str, str], locale: str) -> None:
 
 
 async def _receive(
-    connection: Any, link: _Link, locale: str, verifier: LogVerifier, names: dict[str, str]
+    connection: Any,
+    link: _Link,
+    locale: str,
+    verifier: LogVerifier,
+    names: dict[str, str],
+    encode: Any = None,
 ) -> tuple[int, int] | None:
     """Print what the server sends until the connection closes (None), or until an
     event that does not follow the last one shown (its ``(epoch, seq)``: a gap, which
     is not shown: the resume sends it again, after the ones missed). Note the last
     event shown in ``link.cursor`` and strike each answered request off
-    ``link.waiting``."""
+    ``link.waiting``. An event marked ``reread`` (a settings change that changed how
+    players see more NPCs than it could carry) asks for the table's ``state``, sent
+    with ``encode``, whose reply prints the table."""
     try:
         async for frame in connection:
             received = _decode(frame)
@@ -730,6 +737,10 @@ async def _receive(
                         names[actor["id"]] = actor["name"]
                 _print(render_event(message, locale=locale, names=names))
                 _check_dice(verifier, received, locale)
+                if message.get("reread") is True and encode is not None:
+                    again = {"type": "state", "id": f"reread-{uuid.uuid4()}"}
+                    link.sent(again["id"], encode(again))
+                    await connection.send(encode(again))
             elif kind == "result":
                 link.answered(message.get("id"))
                 if "odds" in message or "distribution" in message:

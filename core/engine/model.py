@@ -234,6 +234,11 @@ class Event:
         NPC's details: :func:`~rollbridge.engine.views.reshown`); players' views of
         the event list them in ``actors``, the GM's does not. Stored only when there
         are some: events stored before it have none, and read as they did.
+    :param reread: the event changed how players see some actors, but their records
+        did not fit in it (:attr:`shown` would have passed the largest event the
+        table stores): it keeps none, and players' views of it carry ``"reread":
+        true`` instead, telling a client to read the table's ``state`` again.
+        Stored only when True.
     """
 
     table: str
@@ -251,6 +256,7 @@ class Event:
     private: list[list[Any]] = field(default_factory=list)
     at: float | None = None
     shown: list[JSON] = field(default_factory=list)
+    reread: bool = False
     #: Views already built, by audience; not stored.
     views: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
     #: The table as this event left it, as its views depend on it (the settings and
@@ -285,6 +291,8 @@ class Event:
             data["at"] = self.at
         if self.shown:
             data["shown"] = self.shown
+        if self.reread:
+            data["reread"] = True
         return data
 
     def packed(self) -> bytes:
@@ -330,6 +338,7 @@ class Event:
             private=list(data.get("private") or []),
             at=_time(data.get("at")),
             shown=list(data.get("shown") or []),
+            reread=data.get("reread") is True,
         )
 
     @classmethod

@@ -149,6 +149,18 @@ def _same(record: JSON) -> JSON:
     return record
 
 
+def _reread(event: Event) -> int:
+    """Drop the records of the actors whose players' view ``event`` changed alone
+    (:attr:`Event.shown <rollbridge.engine.model.Event.shown>`: a settings change at a
+    table of very many NPCs) for the mark that tells clients to read ``state`` again
+    (:attr:`Event.reread <rollbridge.engine.model.Event.reread>`), so that the GM's
+    change is never refused for its size; the event's size after."""
+    event.shown = []
+    event.reread = True
+    event.forget_packed()
+    return len(event.packed())
+
+
 def _copy_info(info: TableInfo) -> TableInfo:
     return TableInfo(
         info.id, info.name, info.ruleset, info.ruleset_version, info.settings, info.epoch, info.seq
@@ -631,6 +643,8 @@ class Table:
                     record.packed()
             for event in draft.events:
                 size = len(event.packed())
+                if size > self.max_event_bytes and event.shown:
+                    size = _reread(event)
                 if size > self.max_event_bytes:
                     raise EventTooLarge(
                         EVENT_TOO_LARGE(size=size, limit=self.max_event_bytes),

@@ -367,6 +367,8 @@ def event_view(
     }
     if event.at is not None:
         view["at"] = event.at
+    if event.reread and not gm:  # too many actors to carry: read `state` again
+        view["reread"] = True
     if event.table_change:
         after_table = dict(event.table_change["after"])
         if not gm:
@@ -415,12 +417,14 @@ def shown_alike(
     both): not GM-only, no private value, no private argument in its texts
     (``texts_private``, as the GM's view met them), every actor it shows a player's,
     no pending requests in it, no actor whose players' view it changed alone
-    (:attr:`Event.shown <rollbridge.engine.model.Event.shown>`), and a ruleset that
+    (:attr:`Event.shown <rollbridge.engine.model.Event.shown>`, :attr:`Event.reread
+    <rollbridge.engine.model.Event.reread>`), and a ruleset that
     does not redact by itself."""
     if (
         event.gm_only
         or event.private
         or event.shown
+        or event.reread
         or texts_private
         or _overrides_player_resolution(ruleset)
     ):

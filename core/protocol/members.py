@@ -85,8 +85,9 @@ class Delivery:
     event that changed actors it gets it when ``public_view`` is True or holds
     ``hidden``: the ``hidden`` event players are sent, with their views of those
     actors. Of a ``settings`` change, only when it changed how players see some
-    actors (:attr:`Event.shown <rollbridge.engine.model.Event.shown>`): their views
-    are in the players' copy alone."""
+    actors (:attr:`Event.shown <rollbridge.engine.model.Event.shown>`, or
+    :attr:`Event.reread <rollbridge.engine.model.Event.reread>`): their views, or the
+    mark to read them again, are in the players' copy alone."""
 
     table: Table
     event: Event
@@ -143,7 +144,7 @@ class Delivery:
         kind = "hidden" if self.event.gm_only else self.event.kind
         if self.event.gm_only and not self.event.changes:
             return False
-        if kind == "settings" and not self.event.shown:
+        if kind == "settings" and not (self.event.shown or self.event.reread):
             return False  # players see no actor of it differently: nothing to write
         return wanted is True or kind in wanted
 

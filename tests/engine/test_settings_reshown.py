@@ -1,8 +1,8 @@
 """A settings change that shows or hides NPCs' details records which actors players
 now see differently (``Event.shown``), and every audience's view of it follows from
 the stored event alone: read back from the log it reads as it did live; an event
-stored before it existed reads as it did (no actors); one too large for the log is
-refused having changed nothing."""
+stored before it existed reads as it did (no actors); one whose records pass the
+largest event the table stores goes through marked ``reread``."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import pytest
 
 from rollbridge.engine import Principal
 from rollbridge.engine.model import Event
-from rollbridge.exceptions import EventTooLarge
 from rollbridge.host import PluginHost
 from rollbridge.offline import TableService
 from rollbridge.stores import MemoryStore
@@ -62,6 +61,10 @@ def test_read_back_from_the_log_it_reads_as_it_did_live(service):
     stored = Event.unpacked(live.packed())
     table.recall([stored, *service.store.events_after("t", stored.seq)])
     assert table.view_event(stored, gm=False) == shown
+    # what it reads is the NPCs' views as the change left them (an event that carried
+    # none would read alike live and stored: that alone tells nothing)
+    assert [a["id"] for a in shown["actors"]] == ["g1", "g2"]
+    assert all(a["common"]["tracks"] for a in shown["actors"]), shown
 
 
 def test_a_settings_event_stored_before_reads_as_it_did(service):
@@ -72,12 +75,51 @@ def test_a_settings_event_stored_before_reads_as_it_did(service):
     assert table.view_event(old, gm=False)["actors"] == []
 
 
-def test_a_change_whose_records_pass_the_event_size_is_refused_having_changed_nothing(service):
+def test_a_change_whose_records_pass_the_event_size_goes_through_marked_reread(service):
+    """The records of the NPCs players now see differently do not fit in the event:
+    the change is made all the same, storing the mark that tells clients to read
+    ``state`` again instead of the records (before, it was refused
+    ``event_too_large`` and the GM could not toggle the setting at all)."""
     table = service.table("t")
     # room for a settings event, not for the records of two NPCs besides
     plain = change(service, "one", {"ruleset": {"rule_of_one": False}})
     table.max_event_bytes = len(plain.packed()) + 64
-    seq, settings = table.info.seq, table.info.settings
-    with pytest.raises(EventTooLarge):
-        service.handle("t", {"type": "settings", "id": "on", "settings": ON}, GM)
-    assert (table.info.seq, table.info.settings) == (seq, settings)
+    event = change(service, "on", ON)
+    assert table.info.settings["ruleset"]["show_npc_details"] is True
+    assert (event.shown, event.reread) == ([], True)
+    assert len(event.packed()) <= table.max_event_bytes
+    for gm in (True, False):
+        view = table.view_event(event, gm=gm)
+        assert view["actors"] == []
+        assert view.get("reread") is (None if gm else True)
+    # read back from the log, it keeps the mark; its undo and redo make their own
+    stored = Event.unpacked(event.packed())
+    assert stored.reread and table.view_event(stored, gm=False)["reread"] is True
+    for kind in ("undo", "redo"):
+        reply = service.handle("t", {"type": kind, "id": kind}, GM)
+        (again,) = service.store.events_after("t", reply["seq"] - 1)
+        assert (again.kind, again.shown, again.reread) == (kind, [], True)
+    # a change that fits carries the records, and no mark
+    table.max_event_bytes = 1 << 20
+    event = change(service, "off", {"ruleset": {"show_npc_details": False}})
+    assert [r["id"] for r in event.shown] == ["g1", "g2"] and not event.reread
+    assert "reread" not in table.view_event(event, gm=False)
+
+
+def test_a_table_of_900_sr2_npcs_at_the_default_size_toggles_the_setting():
+    """The table the review met: some 800 sr2 NPCs pass the default 128 KiB, and the
+    GM's change was refused ``event_too_large``; now it is made, marked ``reread``."""
+    host = PluginHost(environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})
+    service = TableService(MemoryStore(), host)
+    service.create_table("Large", "sr2", table_id="t")
+    sheet = dict(host.rulesets["sr2"].example_sheets["Guard A"])
+    for n in range(900):
+        actor = {"id": f"g{n}", "name": f"Guard {n}", "sheet": sheet, "controllers": []}
+        service.handle("t", {"type": "actor.create", "id": f"c{n}", "actor": actor}, GM)
+    table = service.table("t")
+    assert table.max_event_bytes == 128 * 1024  # the default
+    for shown in (True, False):
+        event = change(service, f"s{shown}", {"ruleset": {"show_npc_details": shown}})
+        assert table.info.settings["ruleset"]["show_npc_details"] is shown
+        assert event.reread and not event.shown
+        assert len(event.packed()) < 1024  # the mark, not 900 records

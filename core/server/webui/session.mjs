@@ -276,6 +276,22 @@ export class Session {
     return true;
   }
 
+  /** The table's actors read again with `state` (an event marked `reread`): the
+   * reply is the table as of the latest event the connection sent before it, so it
+   * replaces the actors whole. A refusal or a lost connection leaves them: the next
+   * welcome brings the table, a resume the events after. */
+  #reread() {
+    this.request({ type: "state" }).then(
+      (reply) => {
+        const actors = reply?.table?.actors;
+        if (!Array.isArray(actors)) return;
+        this.actors = new Map(actors.map((actor) => [actor.id, actor]));
+        this.listeners.onTable?.(this);
+      },
+      () => {},
+    );
+  }
+
   #apply(event, how) {
     const history = [this.history.latestUndo(), this.history.latestRedo(), this.history.known];
     this.history.see(event);
@@ -285,6 +301,9 @@ export class Session {
       this.actors = withActors(this.actors, event.actors);
       changed = true;
     }
+    // a settings change at a table of too many NPCs to carry their new views: the
+    // table's actors are read again (docs/protocol.md, "Visibility")
+    if (event.reread) this.#reread();
     if (this.#followPending(event)) changed = true;
     if (event.table_after) {
       Object.assign(this.table, event.table_after);

@@ -395,4 +395,39 @@ for (const generation of [12, 13]) {
       assert.ok(!gmDraws.includes('data-value="7"') && gmDraws.match(NOTE), `no live view here: the flags, said so: ${gmDraws}`);
     }
   });
+  test(`v${generation}: a settings change too large to carry the NPCs' views withholds them rather than keep the old view`, async () => {
+    // the players' copy says `reread` and lists no actor (the NPCs' records did not fit
+    // in the event): the GM's client cannot read the players' view, so it withholds
+    // each NPC of the table, and keeps the player's character's flags
+    const actors = await table(generation, GM);
+    const ws = welcomedClient();
+    ws.receive(adjusted(1, actors.token.uuid));
+    await settle(client);
+    const tukan = structuredClone(actors.tukan.flags.rollbridge);
+    const event = { type: "event", table: "t1", epoch: 1, seq: 2, kind: "settings", data: {}, actors: [] };
+    ws.receive({ ...event, players: { ...event, reread: true } });
+    await settle(client);
+    assert.deepEqual(actors.guard.flags.rollbridge, { actorId: "guard", table: "t1", seq: 2, epoch: 1, name: "Guard", limited: true, common: null, view: "players", withheld: true });
+    assert.equal(actors.token.delta._source.flags.rollbridge.withheld, true);
+    assert.equal(actors.token.delta._source.flags.rollbridge.common, null);
+    assert.deepEqual(actors.tukan.flags.rollbridge, tukan);
+    // the GM's own frame said nothing of `reread`: the GM's connection reads nothing again
+    assert.ok(!ws.messages().some((m) => m.type === "state"), "no state asked by the GM's client");
+    const drawn = await playerDraws(generation, actors);
+    holdsNone(drawn.guard, "the player's guard panel");
+    assert.ok(!drawn.guard.includes("Physical: Serious"), `the old players' view is not drawn: ${drawn.guard}`);
+  });
+  test(`v${generation}: a player's connection told to read the table again asks for its state`, async () => {
+    await table(generation, PLAYER);
+    const ws = welcomedClient({ role: "player" });
+    const event = { type: "event", table: "t1", epoch: 1, seq: 1, kind: "settings", data: {}, actors: [], reread: true };
+    ws.receive(event);
+    await settle(client);
+    const asked = ws.messages().filter((m) => m.type === "state");
+    assert.equal(asked.length, 1);
+    const guard = view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 1 });
+    ws.receive({ type: "result", id: asked[0].id, table: { id: "t1", epoch: 1, seq: 1, actors: [guard] } });
+    await settle(client);
+    assert.deepEqual(client.views.get("guard")?.common, PLAYERS_GUARD);
+  });
 }

@@ -300,6 +300,9 @@ export class FoundryClient {
         }
         this.#keep(event);
         if (!info?.replayed) this.views.see(event.actors, event.epoch);
+        // a settings change at a table of too many NPCs to carry their new views: this
+        // connection's views of them are read again (docs/foundry.md)
+        if (!info?.replayed && event.reread === true) this.#rereadViews();
         this.#enqueue(() => this.#handle(event, info));
         // what undo and redo take moved: the cards it moved from and to are drawn again,
         // after the event's own card (drawn with the buttons it has now)
@@ -906,6 +909,38 @@ export class FoundryClient {
     }
   }
 
+  /** This connection's views of the table's actors read again with `state` (an event
+   * marked `reread`); a refusal or a lost connection leaves them (the next welcome
+   * brings the table). */
+  async #rereadViews() {
+    try {
+      const reply = await this.connection?.request({ type: "state" });
+      if (Array.isArray(reply?.table?.actors)) this.views.see(reply.table.actors, reply.table.epoch ?? null);
+    } catch (error) {
+      console.warn(`rollbridge | the table could not be read again: ${redact(error?.message ?? error)}`);
+    }
+  }
+
+  /**
+   * A settings change whose players' copy says `reread` (it changed how players see
+   * more NPCs than the event could carry): the protocol has no request that answers
+   * the players' view to a GM, so every NPC of the table is withheld, as after a
+   * snapshot, until an event brings its players' view. An NPC is an actor of the
+   * table whose flags are a limited view; a player's character (players see it in
+   * full) keeps its flags.
+   */
+  async #withholdNpcs(event) {
+    const views = [];
+    for (const actor of foundryActors()) {
+      const flags = actor.flags?.[MODULE_ID];
+      if (!isOnTable(actor) || !flags?.actorId || flags.removed || !flags.limited) continue;
+      if ((flags.table ?? null) !== (event.table ?? null)) continue;
+      const own = { ...flags, seq: event.seq, limited: false };
+      views.push({ id: flags.actorId, name: flags.name, foundry: { flags: { [MODULE_ID]: own }, systems: {} } });
+    }
+    if (views.length) await this.#applyActors(views, new Map(), event.epoch, { playersOnly: true });
+  }
+
   async #applySnapshot(welcome) {
     await this.#applyActors(welcome.table?.actors, new Map(), welcome.epoch);
   }
@@ -944,6 +979,7 @@ export class FoundryClient {
       const listed = new Set((event.actors ?? []).map((view) => view?.id));
       const reshown = [...playersActors(event).values()].filter((view) => !listed.has(view.id));
       if (reshown.length) await this.#applyActors(reshown, new Map(), event.epoch, { playersOnly: true });
+      if (event.players?.reread === true) await this.#withholdNpcs(event);
     }
     const gmPresent = Boolean(game.users.activeGM);
     // a card already in the world's chat is not posted again: a player's client posted
