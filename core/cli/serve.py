@@ -374,13 +374,16 @@ def _refuse_unwritable(store: Store, absent: list[str]) -> None:
 
 def _files_not_there(db: str | os.PathLike[str]) -> list[str]:
     """The files a first ``serve`` of ``db`` makes (the database with its WAL and
-    index, its dice key, its serve lock), when ``db`` is not there yet; else none."""
+    index, its dice key, its serve lock), when the file ``db`` is, or leads to, is not
+    there yet; else none. A symbolic link to a file not made yet is such a first start
+    (the link was once taken for a database there: no demo table, and a refused start
+    left the file it made); a link that leads back to itself is not."""
     from rollbridge.cli.serve_lock import lock_path
     from rollbridge.dice.verifiable import key_path
 
-    if os.path.lexists(db):
-        return []
     real = os.path.realpath(db)
+    if os.path.lexists(real):
+        return []
     files = [real, f"{real}-wal", f"{real}-shm", str(key_path(db)), lock_path(db)]
     return [file for file in files if not os.path.lexists(file)]
 

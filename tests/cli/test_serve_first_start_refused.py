@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import resource
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -55,3 +56,52 @@ def test_a_first_start_refused_by_a_full_disk_leaves_no_file_and_the_next_makes_
     finally:
         server.terminate()
         server.wait(HANG_GUARD)
+
+
+def _serving(server: subprocess.Popen[str]) -> list[str]:
+    """What ``server`` prints up to its serving line."""
+    said = []
+    for line in server.stdout or ():
+        said.append(line)
+        if "rollbridge serving" in line:
+            break
+    return said
+
+
+def test_a_first_start_through_a_symlink_to_a_file_not_there_makes_the_demo(tmp_path: Path):
+    """A ``--db`` that is a symbolic link to a database not made yet (a data disk's
+    file linked into place) is a first start: it was taken for a database there, and
+    the server made its file but no demo table, with no word on why."""
+    (tmp_path / "rollbridge.db").symlink_to("data.db")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "rollbridge", "serve", "--db", "rollbridge.db", "--port", "0"],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=ENV,
+    )  # fmt: skip
+    try:
+        said = _serving(server)
+        assert "rollbridge serving 1 table" in said[-1], "".join(said)
+        assert any("demo" in line.lower() for line in said[:-1]), "".join(said)
+    finally:
+        server.terminate()
+        server.wait(HANG_GUARD)
+    assert (tmp_path / "rollbridge.db").is_symlink()
+
+
+def test_a_first_start_through_a_symlink_refused_leaves_only_the_link(tmp_path: Path):
+    """Refused (the port another program's), a first start through a symbolic link to
+    a file not there yet removes what it made beside the link's target — and not the
+    link, which it did not make. It left the database, its key and its lock there,
+    and the next start, taking them for a database served before, made no demo."""
+    (tmp_path / "rollbridge.db").symlink_to("data.db")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        refused = subprocess.run(
+            [sys.executable, "-m", "rollbridge", "serve", "--db", "rollbridge.db", "--port", port],
+            cwd=tmp_path, capture_output=True, text=True, env=ENV, timeout=HANG_GUARD,
+        )  # fmt: skip
+    assert refused.returncode == 1, refused.stderr
+    assert "cannot_listen" in refused.stderr
+    assert sorted(os.listdir(tmp_path)) == ["rollbridge.db"]
+    assert os.readlink(tmp_path / "rollbridge.db") == "data.db"
