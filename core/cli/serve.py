@@ -18,7 +18,7 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlsplit
 
 from rollbridge.cli import startup
@@ -454,7 +454,7 @@ def _serve_store(
     """Serve ``store`` until stopped; ``first`` says, once the port is held and only if
     the store holds no table, whether this is its first start (the demo table's);
     ``listened`` is called then, before anything else."""
-    from rollbridge.host import ENV_ALLOW, PluginHost
+    from rollbridge.host import PluginHost
     from rollbridge.server.app import Server
 
     locale = args.locale  # main sets it: --locale, else the environment's language
@@ -506,9 +506,8 @@ def _serve_store(
         if args.public_url is None and _every_address(args.host):
             sys.stdout.write(startup.every_address_line(args.host or "0.0.0.0", locale))
         missing = Counter(t.ruleset for t in shown if t.ruleset not in host.rulesets)
-        if missing:  # a plugin not installed, or kept out by $ROLLBRIDGE_PLUGINS
-            allowed = os.environ.get(ENV_ALLOW)
-            sys.stdout.write(startup.unloaded_line(missing, allowed, locale))
+        if missing:  # a plugin not installed, or kept out by the environment
+            sys.stdout.write(startup.unloaded_line(missing, locale, **_plugin_controls(host)))
         sys.stdout.flush()
 
     import asyncio
@@ -516,6 +515,25 @@ def _serve_store(
     asyncio.run(_run(server, listening))
     sys.stdout.write(startup.stopped_line(locale))
     return 0
+
+
+def _plugin_controls(host: PluginHost) -> dict[str, Any]:
+    """The plugin controls of this process's environment that kept plugins out of
+    ``host``, as :func:`startup.unloaded_line` names them: each variable's value as
+    set, where it is in effect (a blank ``$ROLLBRIDGE_PLUGINS`` allows every plugin),
+    and the plugins installed as packages that ``$ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD``
+    keeps out."""
+    from importlib import metadata
+
+    from rollbridge.host import ENTRY_POINT_GROUP, ENV_ALLOW, ENV_BLOCK, ENV_DISABLE_AUTOLOAD
+
+    installed = [] if host.autoload else metadata.entry_points(group=ENTRY_POINT_GROUP)
+    return {
+        "allowed": os.environ.get(ENV_ALLOW) if host.allow is not None else None,
+        "blocked": os.environ.get(ENV_BLOCK) if host.block else None,
+        "autoload_off": None if host.autoload else os.environ.get(ENV_DISABLE_AUTOLOAD),
+        "installed": sorted({entry_point.name for entry_point in installed}),
+    }
 
 
 def _serving_line(count: int, where: str, store: Store, url: str | None, locale: str) -> str:
