@@ -24,7 +24,7 @@ from websockets.exceptions import InvalidStatus
 
 from rollbridge.text import Messages, Text
 
-__all__ = ["NO_USE", "TRIED_AGAIN", "TRY_AGAIN_STATUSES", "answered_problem"]
+__all__ = ["NO_USE", "TRIED_AFTER", "TRIED_AGAIN", "TRY_AGAIN_STATUSES", "answered_problem"]
 
 say = Messages("rollbridge")
 # Translators: after "cannot connect to {url}: "; {status} an HTTP status number: the
@@ -44,6 +44,14 @@ CERTIFICATE = say(
 TRIED_AGAIN = say(
     "cli.terminal.tried_again",
     "tried again: a proxy answers so while the server behind it restarts",
+)
+# Translators: after "reconnecting, attempt 3: cannot connect to …: the server answered
+# HTTP 429 …; " on the same line, in place of cli.terminal.tried_again when the answer
+# says when to come back; {seconds} a number of seconds; Retry-After is an HTTP header
+# and stays as it is.
+TRIED_AFTER = say(
+    "cli.terminal.tried_after",
+    "tried again in {seconds} s, as its Retry-After asks",
 )
 # Translators: the line after a failed attempt whose reason does not change by waiting
 # (an HTTP 401 or 403, a refused certificate): the session stops trying.
@@ -70,8 +78,9 @@ TRY_AGAIN_STATUSES = frozenset({404, 408, 425, 429})
 
 
 def answered_problem(exc: BaseException) -> tuple[Text, dict[str, object]] | None:
-    """The reason and the facts (``status`` or ``certificate``, and ``lasting``: no
-    attempt will change it) of a connection refused by what answered at the address,
+    """The reason and the facts (``status`` or ``certificate``, ``lasting``: no
+    attempt will change it, and a retried status's ``retry_after`` in seconds, from
+    its ``Retry-After``) of a connection refused by what answered at the address,
     or None for any other failure (nothing listening, the network, a timeout: all of
     them tried again)."""
     redirected = _redirected(exc)
@@ -80,7 +89,12 @@ def answered_problem(exc: BaseException) -> tuple[Text, dict[str, object]] | Non
     if isinstance(exc, InvalidStatus):
         status = exc.response.status_code
         lasting = 400 <= status < 500 and status not in TRY_AGAIN_STATUSES
-        return HTTP_STATUS(status=status), {"status": status, "lasting": lasting}
+        details: dict[str, object] = {"status": status, "lasting": lasting}
+        retry_after = exc.response.headers.get("Retry-After", "").strip()
+        if not lasting and retry_after.isascii() and retry_after.isdigit():
+            # a 429's or 503's seconds (an HTTP date is not read: the backoff waits)
+            details["retry_after"] = int(retry_after)
+        return HTTP_STATUS(status=status), details
     if isinstance(exc, ssl.SSLCertVerificationError):
         reason = exc.verify_message or exc.reason or type(exc).__name__
         return CERTIFICATE(reason=reason), {"certificate": reason, "lasting": True}

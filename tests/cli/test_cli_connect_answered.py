@@ -253,3 +253,39 @@ async def test_a_redirect_met_reconnecting_ends_the_session_at_once(tmp_path):
         await terminal.stop()
         await proxy.stop()
     assert status == 1, out
+
+
+async def test_a_429s_retry_after_is_waited_and_said(monkeypatch, capsys):
+    """A proxy's 429 (or 503) with ``Retry-After: 20`` is tried again no sooner: it was
+    tried again at the backoff's next wait (0 s here, 4 to 8 s at most), and the line
+    said that the server behind the proxy restarts. A stand-in answers on a real
+    socket; the sleeps are recorded, and the schedule counts attempts."""
+    from rollbridge.cli import terminal
+    from rollbridge.cli.reconnect import Schedule
+    from rollbridge.cli.waits import waits_from
+
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    port = _free_port()
+    proxy = await StatusProxy([429, 503, 502], "Retry-After: 20\r\n").start(port)
+    monkeypatch.setattr(terminal.asyncio, "sleep", sleep)
+    try:
+        ended = await terminal._reconnect(
+            f"ws://127.0.0.1:{port}/tables/t", str, {}, terminal._Link(), "en",
+            Schedule(attempts=3, first=0), waits_from(10, {}), "connection lost",
+        )  # fmt: skip
+    finally:
+        monkeypatch.undo()
+        await proxy.stop()
+    assert ended is None
+    assert slept == [0.0, 20.0, 20.0]
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].endswith(
+        "the server answered HTTP 429 where a WebSocket was asked for; tried again in 20 s, "
+        "as its Retry-After asks"
+    ), lines
+    assert lines[2].endswith("HTTP 503 where a WebSocket was asked for; tried again in 20 s, "
+                             "as its Retry-After asks"), lines  # fmt: skip
