@@ -183,8 +183,12 @@ def _plus_in_ciphers(query: str) -> str | None:
     return None
 
 
-#: The numbers of the TLS versions (``ssl.TLSVersion``) a ``ssl_min_version`` may give.
-_TLS_VERSIONS = {int(version) for version in ssl.TLSVersion if version >= 0}
+#: The numbers of the TLS versions (``ssl.TLSVersion``) a ``ssl_min_version`` may give:
+#: -2 and -1 too (``MINIMUM_SUPPORTED``, ``MAXIMUM_SUPPORTED``: the newest version
+#: only), which redis-py takes as Python does.
+_TLS_VERSIONS = {int(version) for version in ssl.TLSVersion}
+#: A whole number, as ``int`` reads ``ssl_min_version`` (a sign before it).
+_SIGNED_WHOLE = re.compile(r"[+-]?[0-9]+")
 
 
 def _seconds(value: str) -> bool:
@@ -220,7 +224,7 @@ _CHECKS: dict[str, tuple[Callable[[str], bool], Text]] = {
     # the TLS settings, of a rediss:// URL (any other refuses them, as below)
     "ssl_cert_reqs": (lambda value: value in ("none", "optional", "required"), CERT_REQS()),
     "ssl_min_version": (
-        lambda value: bool(WHOLE_NUMBER.fullmatch(value)) and int(value) in _TLS_VERSIONS,
+        lambda value: bool(_SIGNED_WHOLE.fullmatch(value)) and int(value) in _TLS_VERSIONS,
         TLS_VERSION(),
     ),
     "ssl_include_verify_flags": (_verify_flags, VERIFY_FLAGS()),
