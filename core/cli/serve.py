@@ -390,8 +390,9 @@ def _files_not_there(db: str | os.PathLike[str]) -> list[str]:
 
 def _holds_nothing(db: str) -> bool:
     """Whether the SQLite file ``db`` holds nothing: it is empty (SQLite made it and
-    could write no schema: a full disk), or holds no table (none made by another
-    program meanwhile: ``rollbridge table create`` takes no serve lock)."""
+    could write no schema: a full disk), or holds no table and no admin token (none
+    made by another program meanwhile: ``rollbridge table create`` and ``rollbridge
+    admin-token`` take no serve lock; a token made so was removed with the file)."""
     import sqlite3
     from pathlib import Path
 
@@ -401,7 +402,8 @@ def _holds_nothing(db: str) -> bool:
     uri = f"{Path(db).as_uri()}?mode=ro"
     try:
         with contextlib.closing(sqlite3.connect(uri, uri=True)) as conn:
-            return conn.execute("SELECT count(*) FROM tables").fetchone()[0] == 0
+            held = "SELECT (SELECT count(*) FROM tables) + (SELECT count(*) FROM admin_tokens)"
+            return conn.execute(held).fetchone()[0] == 0
     except (sqlite3.Error, UnicodeDecodeError):  # a damaged schema's words: not UTF-8
         return False
 
