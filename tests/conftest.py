@@ -59,6 +59,12 @@ PROGRAM_VARIABLES = (
 # stay.
 for _variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", *PROGRAM_VARIABLES):
     os.environ.pop(_variable, None)
+# A tester's proxies too (``http_proxy``, ``HTTPS_PROXY``, ``all_proxy``, ``no_proxy``:
+# every ``…_proxy`` urllib reads, whatever its case): websockets' ``connect`` goes
+# through them, ``rollbridge connect`` and the tests' own clients alike, and a
+# connection to a test's server on 127.0.0.1 went to the tester's proxy instead.
+for _variable in [name for name in os.environ if name.lower().endswith("_proxy")]:
+    os.environ.pop(_variable)
 os.environ["LANG"] = "C.UTF-8"
 
 

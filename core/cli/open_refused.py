@@ -2,6 +2,12 @@
 side answered — an HTTP status in place of the WebSocket, or a certificate the client
 refuses — said in the reader's language, and whether another attempt may help.
 
+A redirect websockets does not follow — to an ``https://`` or ``http://`` address,
+the usual "everything to https" of a proxy in front of a site — is said with the
+WebSocket address to give in its place, and ends a session as a 401 does: websockets'
+own words were ``https://…/tables/t isn't a valid URI: scheme isn't ws or wss``, about
+an address the user never typed, and a reconnecting session tried it for 300 s.
+
 A reconnecting session tries again after a status a proxy answers while the server
 behind it restarts or is away (404, 408, 425, 429 and every 5xx): a person expects to
 be back when the server is. It ends at once, saying so, after any other 4xx (401 and
@@ -18,7 +24,7 @@ from websockets.exceptions import InvalidStatus
 
 from rollbridge.text import Messages, Text
 
-__all__ = ["NO_USE", "TRIED_AGAIN", "TRY_AGAIN_STATUSES", "answered_problem"]
+__all__ = ["NO_USE", "TRIED_AFTER", "TRIED_AGAIN", "TRY_AGAIN_STATUSES", "answered_problem"]
 
 say = Messages("rollbridge")
 # Translators: after "cannot connect to {url}: "; {status} an HTTP status number: the
@@ -39,12 +45,31 @@ TRIED_AGAIN = say(
     "cli.terminal.tried_again",
     "tried again: a proxy answers so while the server behind it restarts",
 )
+# Translators: after "reconnecting, attempt 3: cannot connect to …: the server answered
+# HTTP 429 …; " on the same line, in place of cli.terminal.tried_again when the answer
+# says when to come back; {seconds} a number of seconds; Retry-After is an HTTP header
+# and stays as it is.
+TRIED_AFTER = say(
+    "cli.terminal.tried_after",
+    "tried again in {seconds} s, as its Retry-After asks",
+)
 # Translators: the line after a failed attempt whose reason does not change by waiting
 # (an HTTP 401 or 403, a refused certificate): the session stops trying.
 NO_USE = say(
     "cli.terminal.no_use",
     "trying again will not change that; the session ends",
 )
+
+# Translators: after "cannot connect to {url}: "; {status} an HTTP status number (301,
+# 302, 307, 308), {location} the address it redirects to (https://…), {address} the
+# same address written as a WebSocket one (wss://…), to give connect in its place.
+REDIRECTED = say(
+    "cli.terminal.redirected",
+    "the server answered HTTP {status}, a redirect to {location}, which is no WebSocket "
+    "address: give {address} in its place",
+)
+#: The WebSocket scheme of each web scheme a redirect may name.
+_WEBSOCKET_SCHEMES = {"https://": "wss://", "http://": "ws://"}
 
 #: The HTTP statuses after which a reconnecting session tries again: the server's
 #: proxy answers them while the server is away (404 where the route to it is missing,
@@ -53,15 +78,41 @@ TRY_AGAIN_STATUSES = frozenset({404, 408, 425, 429})
 
 
 def answered_problem(exc: BaseException) -> tuple[Text, dict[str, object]] | None:
-    """The reason and the facts (``status`` or ``certificate``, and ``lasting``: no
-    attempt will change it) of a connection refused by what answered at the address,
+    """The reason and the facts (``status`` or ``certificate``, ``lasting``: no
+    attempt will change it, and a retried status's ``retry_after`` in seconds, from
+    its ``Retry-After``) of a connection refused by what answered at the address,
     or None for any other failure (nothing listening, the network, a timeout: all of
     them tried again)."""
+    redirected = _redirected(exc)
+    if redirected is not None:
+        return redirected
     if isinstance(exc, InvalidStatus):
         status = exc.response.status_code
         lasting = 400 <= status < 500 and status not in TRY_AGAIN_STATUSES
-        return HTTP_STATUS(status=status), {"status": status, "lasting": lasting}
+        details: dict[str, object] = {"status": status, "lasting": lasting}
+        retry_after = exc.response.headers.get("Retry-After", "").strip()
+        if not lasting and retry_after.isascii() and retry_after.isdigit():
+            # a 429's or 503's seconds (an HTTP date is not read: the backoff waits)
+            details["retry_after"] = int(retry_after)
+        return HTTP_STATUS(status=status), details
     if isinstance(exc, ssl.SSLCertVerificationError):
         reason = exc.verify_message or exc.reason or type(exc).__name__
         return CERTIFICATE(reason=reason), {"certificate": reason, "lasting": True}
     return None
+
+
+def _redirected(exc: BaseException) -> tuple[Text, dict[str, object]] | None:
+    """A redirect to a web address that websockets refused to follow (its own error,
+    raised while it handled the redirect's :class:`InvalidStatus`), said with the
+    WebSocket address to give in its place; None for anything else."""
+    answer = exc.__cause__ or exc.__context__
+    if isinstance(exc, InvalidStatus) or not isinstance(answer, InvalidStatus):
+        return None
+    status = answer.response.status_code
+    location = answer.response.headers.get("Location", "")
+    scheme = next((web for web in _WEBSOCKET_SCHEMES if location.startswith(web)), None)
+    if not 300 <= status < 400 or scheme is None:
+        return None
+    address = _WEBSOCKET_SCHEMES[scheme] + location.removeprefix(scheme)
+    problem = REDIRECTED(status=status, location=location, address=address)
+    return problem, {"status": status, "location": location, "lasting": True}

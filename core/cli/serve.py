@@ -18,7 +18,7 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlsplit
 
 from rollbridge.cli import startup
@@ -374,21 +374,25 @@ def _refuse_unwritable(store: Store, absent: list[str]) -> None:
 
 def _files_not_there(db: str | os.PathLike[str]) -> list[str]:
     """The files a first ``serve`` of ``db`` makes (the database with its WAL and
-    index, its dice key, its serve lock), when ``db`` is not there yet; else none."""
+    index, its dice key, its serve lock), when the file ``db`` is, or leads to, is not
+    there yet; else none. A symbolic link to a file not made yet is such a first start
+    (the link was once taken for a database there: no demo table, and a refused start
+    left the file it made); a link that leads back to itself is not."""
     from rollbridge.cli.serve_lock import lock_path
     from rollbridge.dice.verifiable import key_path
 
-    if os.path.lexists(db):
-        return []
     real = os.path.realpath(db)
+    if os.path.lexists(real):
+        return []
     files = [real, f"{real}-wal", f"{real}-shm", str(key_path(db)), lock_path(db)]
     return [file for file in files if not os.path.lexists(file)]
 
 
 def _holds_nothing(db: str) -> bool:
     """Whether the SQLite file ``db`` holds nothing: it is empty (SQLite made it and
-    could write no schema: a full disk), or holds no table (none made by another
-    program meanwhile: ``rollbridge table create`` takes no serve lock)."""
+    could write no schema: a full disk), or holds no table and no admin token (none
+    made by another program meanwhile: ``rollbridge table create`` and ``rollbridge
+    admin-token`` take no serve lock; a token made so was removed with the file)."""
     import sqlite3
     from pathlib import Path
 
@@ -398,7 +402,8 @@ def _holds_nothing(db: str) -> bool:
     uri = f"{Path(db).as_uri()}?mode=ro"
     try:
         with contextlib.closing(sqlite3.connect(uri, uri=True)) as conn:
-            return conn.execute("SELECT count(*) FROM tables").fetchone()[0] == 0
+            held = "SELECT (SELECT count(*) FROM tables) + (SELECT count(*) FROM admin_tokens)"
+            return conn.execute(held).fetchone()[0] == 0
     except (sqlite3.Error, UnicodeDecodeError):  # a damaged schema's words: not UTF-8
         return False
 
@@ -451,7 +456,7 @@ def _serve_store(
     """Serve ``store`` until stopped; ``first`` says, once the port is held and only if
     the store holds no table, whether this is its first start (the demo table's);
     ``listened`` is called then, before anything else."""
-    from rollbridge.host import ENV_ALLOW, PluginHost
+    from rollbridge.host import PluginHost
     from rollbridge.server.app import Server
 
     locale = args.locale  # main sets it: --locale, else the environment's language
@@ -503,9 +508,8 @@ def _serve_store(
         if args.public_url is None and _every_address(args.host):
             sys.stdout.write(startup.every_address_line(args.host or "0.0.0.0", locale))
         missing = Counter(t.ruleset for t in shown if t.ruleset not in host.rulesets)
-        if missing:  # a plugin not installed, or kept out by $ROLLBRIDGE_PLUGINS
-            allowed = os.environ.get(ENV_ALLOW)
-            sys.stdout.write(startup.unloaded_line(missing, allowed, locale))
+        if missing:  # a plugin not installed, or kept out by the environment
+            sys.stdout.write(startup.unloaded_line(missing, locale, **_plugin_controls(host)))
         sys.stdout.flush()
 
     import asyncio
@@ -513,6 +517,25 @@ def _serve_store(
     asyncio.run(_run(server, listening))
     sys.stdout.write(startup.stopped_line(locale))
     return 0
+
+
+def _plugin_controls(host: PluginHost) -> dict[str, Any]:
+    """The plugin controls of this process's environment that kept plugins out of
+    ``host``, as :func:`startup.unloaded_line` names them: each variable's value as
+    set, where it is in effect (a blank ``$ROLLBRIDGE_PLUGINS`` allows every plugin),
+    and the plugins installed as packages that ``$ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD``
+    keeps out."""
+    from importlib import metadata
+
+    from rollbridge.host import ENTRY_POINT_GROUP, ENV_ALLOW, ENV_BLOCK, ENV_DISABLE_AUTOLOAD
+
+    installed = [] if host.autoload else metadata.entry_points(group=ENTRY_POINT_GROUP)
+    return {
+        "allowed": os.environ.get(ENV_ALLOW) if host.allow is not None else None,
+        "blocked": os.environ.get(ENV_BLOCK) if host.block else None,
+        "autoload_off": None if host.autoload else os.environ.get(ENV_DISABLE_AUTOLOAD),
+        "installed": sorted({entry_point.name for entry_point in installed}),
+    }
 
 
 def _serving_line(count: int, where: str, store: Store, url: str | None, locale: str) -> str:

@@ -44,6 +44,21 @@ UNLOADED = say.plural(
 ONLY_ALLOWED = say(
     "cli.serve.only_allowed", "ROLLBRIDGE_PLUGINS is {names}: only plugins of those names load"
 )
+# Translators: after cli.serve.unloaded on the same line; ROLLBRIDGE_BLOCK_PLUGINS is an
+# environment variable, {names} its value as set, quoted.
+BLOCKED = say(
+    "cli.serve.blocked",
+    "ROLLBRIDGE_BLOCK_PLUGINS is {names}: plugins of those names never load",
+)
+# Translators: after cli.serve.unloaded on the same line;
+# ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD is an environment variable, {value} its value as
+# set, quoted; {names} the names of plugins installed as Python packages (pip), which
+# it keeps from loading.
+NOT_AUTOLOADED = say(
+    "cli.serve.not_autoloaded",
+    "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD is {value}: the plugins installed as packages "
+    "({names}) do not load",
+)
 # Translators: the first line serve prints about the demo table it has just made; its
 # join tokens follow, each shown this once.
 DEMO_MADE = say("cli.serve.demo_made", "A demo table was created (shown once; keep the tokens):")
@@ -153,15 +168,31 @@ def web_lines(views: Sequence[tuple[str, str]], more: int, locale: str, options:
     return "".join(lines)
 
 
-def unloaded_line(missing: Mapping[str, int], allowed: str | None, locale: str) -> str:
+def unloaded_line(
+    missing: Mapping[str, int],
+    locale: str,
+    *,
+    allowed: str | None = None,
+    blocked: str | None = None,
+    autoload_off: str | None = None,
+    installed: Sequence[str] = (),
+) -> str:
     """The warning that tables use rulesets not loaded (``missing``: each ruleset's id
-    and how many tables use it), naming ``$ROLLBRIDGE_PLUGINS`` as given (``allowed``)
-    where it is set: a name mistyped in it loaded none and said nothing."""
+    and how many tables use it), naming each plugin control of the server's
+    environment that keeps plugins out, as set: ``$ROLLBRIDGE_PLUGINS`` (``allowed``),
+    ``$ROLLBRIDGE_BLOCK_PLUGINS`` (``blocked``), and ``$ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD``
+    (``autoload_off``) with the ``installed`` plugins it keeps out (said only if there
+    are any). A service's environment is not the operator's shell, where ``rollbridge
+    rulesets`` lists the ruleset as loaded."""
     rulesets = ", ".join(f"{ruleset} ({count})" for ruleset, count in sorted(missing.items()))
-    said = UNLOADED(count=sum(missing.values()), rulesets=rulesets).render(locale)
+    said = [UNLOADED(count=sum(missing.values()), rulesets=rulesets)]
     if allowed is not None:
-        said += f"; {ONLY_ALLOWED(names=repr(allowed)).render(locale)}"
-    return f"  {said}\n"
+        said.append(ONLY_ALLOWED(names=repr(allowed)))
+    if blocked is not None:
+        said.append(BLOCKED(names=repr(blocked)))
+    if autoload_off is not None and installed:
+        said.append(NOT_AUTOLOADED(value=repr(autoload_off), names=", ".join(installed)))
+    return f"  {'; '.join(text.render(locale) for text in said)}\n"
 
 
 def every_address_line(host: str, locale: str) -> str:

@@ -111,8 +111,19 @@ REDIS_ERRORS = say(
     "redis.query.redis_errors",
     "names of redis-py's errors separated by commas, such as ConnectionError,TimeoutError",
 )
-# Translators: what ssl_ciphers should be, for {expected} above; OpenSSL is a name.
-CIPHERS = say("redis.query.ciphers", "a list of ciphers OpenSSL knows, such as ECDHE+AESGCM")
+# Translators: what ssl_ciphers should be, for {expected} above; OpenSSL is a name;
+# ECDHE%2BAESGCM is ECDHE+AESGCM as a URL's query writes it, and stays as it is.
+CIPHERS = say("redis.query.ciphers", "a list of ciphers OpenSSL knows, such as ECDHE%2BAESGCM")
+# Translators: why a Redis server cannot be used, after "cannot open {path}: ";
+# ssl_ciphers, redis-py and OpenSSL stay as they are; {given} the value as written in
+# the URL, {read} as redis-py reads it (each + a space), {written} with each + as %2B,
+# all quoted; {option} where the URL is given.
+PLUS_IS_SPACE = say(
+    "redis.query.plus_is_space",
+    "the URL's ssl_ciphers is {given}, whose + a URL's query means a space: redis-py reads "
+    "{read}, which OpenSSL takes for other ciphers (each word alone): write each + as %2B, "
+    "{written}, in {option}",
+)
 # Translators: what ssl_certfile, ssl_keyfile or ssl_ca_certs should be, for {expected}.
 A_FILE = say("redis.query.a_file", "a file on this machine")
 # Translators: what ssl_ca_path should be, for {expected} above.
@@ -160,8 +171,24 @@ def _ciphers(value: str) -> bool:
     return True
 
 
-#: The numbers of the TLS versions (``ssl.TLSVersion``) a ``ssl_min_version`` may give.
-_TLS_VERSIONS = {int(version) for version in ssl.TLSVersion if version >= 0}
+def _plus_in_ciphers(query: str) -> str | None:
+    """The ``ssl_ciphers`` of ``query`` as written, if a ``+`` is in it (OpenSSL's
+    "and": ``ECDHE+AESGCM``), which a URL's query, and so redis-py, reads as a space
+    (OpenSSL's "or": ``ECDHE AESGCM`` lets every ECDHE cipher and every AES-GCM one,
+    anonymous ones too); else None."""
+    for pair in query.split("&"):
+        name, _, value = pair.partition("=")
+        if unquote(name.replace("+", " ")) == "ssl_ciphers" and "+" in value:
+            return value
+    return None
+
+
+#: The numbers of the TLS versions (``ssl.TLSVersion``) a ``ssl_min_version`` may give:
+#: -2 and -1 too (``MINIMUM_SUPPORTED``, ``MAXIMUM_SUPPORTED``: the newest version
+#: only), which redis-py takes as Python does.
+_TLS_VERSIONS = {int(version) for version in ssl.TLSVersion}
+#: A whole number, as ``int`` reads ``ssl_min_version`` (a sign before it).
+_SIGNED_WHOLE = re.compile(r"[+-]?[0-9]+")
 
 
 def _seconds(value: str) -> bool:
@@ -197,7 +224,7 @@ _CHECKS: dict[str, tuple[Callable[[str], bool], Text]] = {
     # the TLS settings, of a rediss:// URL (any other refuses them, as below)
     "ssl_cert_reqs": (lambda value: value in ("none", "optional", "required"), CERT_REQS()),
     "ssl_min_version": (
-        lambda value: bool(WHOLE_NUMBER.fullmatch(value)) and int(value) in _TLS_VERSIONS,
+        lambda value: bool(_SIGNED_WHOLE.fullmatch(value)) and int(value) in _TLS_VERSIONS,
         TLS_VERSION(),
     ),
     "ssl_include_verify_flags": (_verify_flags, VERIFY_FLAGS()),
@@ -219,6 +246,14 @@ def query_problem(query: str, path: str, option: Text | str, scheme: str = "redi
 
     :param option: where the URL was given, for the message."""
     settings = parse_qs(query)
+    plus = _plus_in_ciphers(query)
+    if plus is not None and scheme == "rediss":
+        return PLUS_IS_SPACE(
+            given=repr(plus),
+            read=repr(plus.replace("+", " ")),
+            written=repr(plus.replace("+", "%2B")),
+            option=option,
+        )
     for name, values in settings.items():
         if name == "decode_responses":
             return DECODED(value=repr(values[0]), option=option)

@@ -20,14 +20,16 @@ import pytest
 from tests.cli.test_cli_reconnect import HANG_GUARD, Terminal
 from tests.cli.test_cli_reconnect_for import _killed
 from tests.cli.test_cli_server_killed import _free_port, serving_a_table
+from tests.server.test_nginx_proxy import NGINX, wait_listening, wrap
 
 
 class StatusProxy:
     """A stand-in for a proxy whose server is away: it answers each request with the
-    next of ``statuses`` (the last one again once they run out)."""
+    next of ``statuses`` (the last one again once they run out), and ``headers``."""
 
-    def __init__(self, statuses: list[int]) -> None:
+    def __init__(self, statuses: list[int], headers: str = "") -> None:
         self.statuses = statuses
+        self.headers = headers
         self.server: asyncio.Server | None = None
 
     async def start(self, port: int) -> StatusProxy:
@@ -37,7 +39,8 @@ class StatusProxy:
     async def _answer(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await reader.readuntil(b"\r\n\r\n")
         status = self.statuses.pop(0) if len(self.statuses) > 1 else self.statuses[0]
-        writer.write(f"HTTP/1.1 {status} Status\r\nContent-Length: 0\r\n\r\n".encode())
+        head = f"HTTP/1.1 {status} Status\r\n{self.headers}Content-Length: 0\r\n\r\n"
+        writer.write(head.encode())
         await writer.drain()
         writer.close()
 
@@ -57,8 +60,10 @@ async def test_a_proxys_404_is_tried_again_and_its_403_ends_the_session(tmp_path
         await _killed(server, terminal, "connection lost")
         await proxy.start(port)
         first = await terminal.until("reconnecting, attempt ")
-        # attempts may have met the closed port before the stand-in listened
-        while "HTTP" not in first:
+        # attempts may have met the closed port before the stand-in listened, or the
+        # killed server's port still taking a connection as it died ("did not receive
+        # a valid HTTP response": the loose "HTTP" of this wait took it for the 404's)
+        while "answered HTTP" not in first:
             first = await terminal.until("reconnecting, attempt ")
         assert first.rstrip().endswith(
             "the server answered HTTP 404 where a WebSocket was asked for; tried again: a "
@@ -188,3 +193,99 @@ async def test_a_first_connection_says_its_certificate_is_refused_in_the_readers
     assert process.returncode == 1
     said = err.decode()
     assert "Zertifikat" in said and "speaks plain" not in said and "TLS-Proxy" not in said, said
+
+
+@pytest.mark.skipif(NGINX is None, reason="nginx is not installed")
+async def test_a_redirect_to_https_says_the_wss_address_to_give(tmp_path):
+    """A real nginx sending every request to https (``return 301 https://…``, the
+    usual block in front of a site): the user reads the address to give, not
+    websockets' ``https://… isn't a valid URI: scheme isn't ws or wss``."""
+    listen = _free_port()
+    block = f"    server {{ listen 127.0.0.1:{listen}; return 301 https://$host$request_uri; }}\n"
+    nginx = subprocess.Popen(
+        [NGINX, "-c", str(wrap(tmp_path, block)), "-p", str(tmp_path), "-g", "daemon off;"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        await wait_listening(listen, nginx)
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "rollbridge", "connect", f"ws://127.0.0.1:{listen}/tables/t",
+            "--token", "t",
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        _out, err = await asyncio.wait_for(process.communicate(), HANG_GUARD)
+    finally:
+        nginx.terminate()
+        nginx.wait(HANG_GUARD)
+    assert process.returncode == 1
+    assert (
+        err.decode()
+        .rstrip()
+        .endswith(
+            "the server answered HTTP 301, a redirect to https://127.0.0.1/tables/t, which is no "
+            "WebSocket address: give wss://127.0.0.1/tables/t in its place"
+        )
+    ), err.decode()
+
+
+async def test_a_redirect_met_reconnecting_ends_the_session_at_once(tmp_path):
+    """A redirect does not go away by waiting: the session ends at the first (it was
+    tried for 300 s). A real serve and connect; a stand-in answers 308 at its port."""
+    db = tmp_path / "moved.db"
+    made, port, server, url = await serving_a_table(db, "Moved")
+    terminal = await Terminal.start(url, made["tokens"]["gm"], ROLLBRIDGE_RECONNECT_DELAY="0")
+    proxy = StatusProxy([308], "Location: https://example.org/tables/t\r\n")
+    try:
+        await terminal.until("type help")
+        await _killed(server, terminal, "connection lost")
+        await proxy.start(port)
+        attempt = await terminal.until("reconnecting, attempt ")
+        while "answered HTTP" not in attempt:  # attempts before the stand-in listened
+            attempt = await terminal.until("reconnecting, attempt ")
+        assert attempt.rstrip().endswith(
+            "a redirect to https://example.org/tables/t, which is no WebSocket address: give "
+            "wss://example.org/tables/t in its place"
+        ), attempt
+        said = await terminal.until("the session ends")
+        assert said == "trying again will not change that; the session ends\n", said
+        status, out = await terminal.end()
+    finally:
+        await terminal.stop()
+        await proxy.stop()
+    assert status == 1, out
+
+
+async def test_a_429s_retry_after_is_waited_and_said(monkeypatch, capsys):
+    """A proxy's 429 (or 503) with ``Retry-After: 20`` is tried again no sooner: it was
+    tried again at the backoff's next wait (0 s here, 4 to 8 s at most), and the line
+    said that the server behind the proxy restarts. A stand-in answers on a real
+    socket; the sleeps are recorded, and the schedule counts attempts."""
+    from rollbridge.cli import terminal
+    from rollbridge.cli.reconnect import Schedule
+    from rollbridge.cli.waits import waits_from
+
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    port = _free_port()
+    proxy = await StatusProxy([429, 503, 502], "Retry-After: 20\r\n").start(port)
+    monkeypatch.setattr(terminal.asyncio, "sleep", sleep)
+    try:
+        ended = await terminal._reconnect(
+            f"ws://127.0.0.1:{port}/tables/t", str, {}, terminal._Link(), "en",
+            Schedule(attempts=3, first=0), waits_from(10, {}), "connection lost",
+        )  # fmt: skip
+    finally:
+        monkeypatch.undo()
+        await proxy.stop()
+    assert ended is None
+    assert slept == [0.0, 20.0, 20.0]
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].endswith(
+        "the server answered HTTP 429 where a WebSocket was asked for; tried again in 20 s, "
+        "as its Retry-After asks"
+    ), lines
+    assert lines[2].endswith("HTTP 503 where a WebSocket was asked for; tried again in 20 s, "
+                             "as its Retry-After asks"), lines  # fmt: skip

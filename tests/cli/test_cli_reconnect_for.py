@@ -145,3 +145,33 @@ def test_a_time_and_a_count_of_attempts_together_are_refused(capsys, monkeypatch
         err = capsys.readouterr().err
         assert said in err, err
         assert "cannot connect" not in err
+
+
+async def test_the_session_waits_no_further_than_the_limit(monkeypatch, capsys):
+    # the terminal's own loop, not only the schedule, cuts its wait: with the
+    # terminal's sleep put back to the whole backoff, every test above still passed.
+    # A first wait of 30 s (ROLLBRIDGE_RECONNECT_DELAY=30: 15 to 30 s, drawn) in an
+    # outage tried for 10 s is waited 10 s, the one attempt made then, at the limit,
+    # and the session ends. The sleeps are recorded, moving the schedule's clock; the
+    # attempt is a real one, to a port nothing listens on.
+    from rollbridge.cli import terminal
+    from rollbridge.cli.waits import waits_from
+    from tests.cli.test_cli_server_killed import _free_port
+
+    clock = _Clock()
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        clock.now += seconds
+
+    monkeypatch.setattr(terminal.asyncio, "sleep", sleep)
+    schedule = Schedule(first=30, within=10, clock=clock)
+    url = f"ws://127.0.0.1:{_free_port()}/tables/t"
+    link = terminal._Link()
+    ended = await terminal._reconnect(
+        url, str, {}, link, "en", schedule, waits_from(10, {}), "connection lost"
+    )
+    assert ended is None and link.strikes == 1
+    assert slept == [10.0]
+    assert "reconnecting, attempt 1: cannot connect" in capsys.readouterr().out

@@ -1,14 +1,18 @@
 """``serve`` says at start which tables use a ruleset that is not loaded, and names
 ``$ROLLBRIDGE_PLUGINS`` when it is set: a name mistyped in it (``sr-2``) loaded no
 ruleset, and ``serve`` said ``rollbridge serving 2 tables`` as ever while every player
-of them was refused ``ruleset_unavailable``. Real ``table create`` and ``serve``
-processes."""
+of them was refused ``ruleset_unavailable``. It names ``$ROLLBRIDGE_BLOCK_PLUGINS``
+and ``$ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD`` too where they keep plugins out: a service's
+environment is not the operator's shell, where ``rollbridge rulesets`` listed the
+ruleset as loaded. Real ``table create`` and ``serve`` processes, and a plugin installed
+as a package (its ``dist-info`` on the path, as pip leaves it)."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 from tests.cli.test_cli_reconnect import HANG_GUARD
@@ -16,17 +20,20 @@ from tests.cli.test_cli_reconnect import HANG_GUARD
 ENV = {**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"}
 
 
-def _made(db: Path, ruleset: str) -> None:
+def _made(db: Path, ruleset: str, env: dict[str, str] = ENV) -> None:
     subprocess.run(
         [sys.executable, "-m", "rollbridge", "table", "create", "--ruleset", ruleset,
          "--name", ruleset, "--db", str(db)],
-        check=True, capture_output=True, env=ENV, timeout=HANG_GUARD,
+        check=True, capture_output=True, env=env, timeout=HANG_GUARD,
     )  # fmt: skip
 
 
 def _start_lines(db: Path, locale: str, **env: str) -> list[str]:
     """What ``serve`` prints at start (its lines are written together, once it
-    listens), then it is stopped; its last line, that it stopped, left out."""
+    listens), then it is stopped; its last line, that it stopped, left out. The rest
+    is read from the file object the first line was read from: ``communicate`` with a
+    timeout reads the pipe itself, and what ``readline`` had read ahead was lost (the
+    web view and warning lines, now and then)."""
     server = subprocess.Popen(
         [sys.executable, "-m", "rollbridge", "serve", "--db", str(db), "--port", "0",
          "--locale", locale],
@@ -36,8 +43,8 @@ def _start_lines(db: Path, locale: str, **env: str) -> list[str]:
         lines = [server.stdout.readline()]  # the serving line: the others came with it
     finally:
         server.terminate()
-        rest, _ = server.communicate(timeout=HANG_GUARD)
-    return lines + rest.splitlines(keepends=True)[:-1]
+        server.wait(HANG_GUARD)  # its few lines fit in the pipe
+    return lines + server.stdout.read().splitlines(keepends=True)[:-1]
 
 
 def test_tables_whose_ruleset_is_not_loaded_are_said_at_start(tmp_path: Path):
@@ -63,3 +70,59 @@ def test_no_warning_when_every_ruleset_is_loaded(tmp_path: Path):
     _made(db, "sr2")
     lines = _start_lines(db, "en")
     assert not any("not loaded" in line for line in lines), lines
+
+
+def test_a_blocked_plugin_is_named_and_a_blank_allow_list_is_not(tmp_path: Path):
+    db = tmp_path / "blocked.db"
+    _made(db, "sr2")
+    lines = _start_lines(db, "en", ROLLBRIDGE_BLOCK_PLUGINS="sr2", ROLLBRIDGE_PLUGINS=" ")
+    assert lines[-1] == (
+        "  warning: 1 table's ruleset is not loaded (sr2 (1)): its players are refused "
+        "(ruleset_unavailable) until it is; rollbridge rulesets lists the loaded ones; "
+        "ROLLBRIDGE_BLOCK_PLUGINS is 'sr2': plugins of those names never load\n"
+    ), lines
+    russian = _start_lines(db, "ru", ROLLBRIDGE_BLOCK_PLUGINS="sr2")[-1]
+    assert "ROLLBRIDGE_BLOCK_PLUGINS" in russian and "'sr2'" in russian, russian
+
+
+PLUGIN = """
+    import rollbridge
+    from rollbridge import ActionSpec, CommonState, Resolution, Ruleset
+
+    class Pipped(Ruleset):
+        id = "pipped"
+        name = "Pipped"
+        version = "1.0.0"
+        actions = {"act": ActionSpec("act", "Act.", params={"type": "object"}, example={})}
+        def initial_state(self, sheet): return {}
+        def resolve(self, context, dice): return Resolution("done")
+        def common_state(self, actor): return CommonState()
+
+    @rollbridge.hookimpl
+    def register_rulesets(register):
+        register(Pipped())
+"""
+
+
+def test_a_package_plugin_kept_out_by_disabled_autoload_is_named(tmp_path: Path):
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "rb_pipped.py").write_text(textwrap.dedent(PLUGIN))
+    info = site / "rb_pipped-1.0.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: rb-pipped\nVersion: 1.0.0\n")
+    (info / "entry_points.txt").write_text("[rollbridge]\npipped = rb_pipped\n")
+    installed = {**ENV, "PYTHONPATH": str(site)}
+    installed.pop("ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD")
+    db = tmp_path / "pipped.db"
+    _made(db, "pipped", installed)
+    lines = _start_lines(db, "en", PYTHONPATH=str(site), ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD="1")
+    assert lines[-1] == (
+        "  warning: 1 table's ruleset is not loaded (pipped (1)): its players are refused "
+        "(ruleset_unavailable) until it is; rollbridge rulesets lists the loaded ones; "
+        "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD is '1': the plugins installed as packages "
+        "(pipped) do not load\n"
+    ), lines
+    # loaded as the package it is, nothing is said
+    served = _start_lines(db, "en", PYTHONPATH=str(site), ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD="")
+    assert not any("not loaded" in line for line in served), served

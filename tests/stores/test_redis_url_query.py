@@ -92,6 +92,25 @@ def test_the_tls_settings_and_retry_on_error_are_judged_before_connecting(
         assert said in _refused(capsys, "table", "list", "--redis", plain)
 
 
+def test_a_plus_in_ssl_ciphers_read_as_a_space_is_refused_naming_2b(capsys, redis_server):
+    """OpenSSL's ``ECDHE+AESGCM`` (the ECDHE ciphers with AES-GCM) written as it is in
+    a URL's query is ``ECDHE AESGCM`` to redis-py, which OpenSSL takes as every ECDHE
+    cipher and every AES-GCM one, anonymous ones too: it was taken without a word (and
+    the refusal of a bad list gave ``ECDHE+AESGCM`` as its example)."""
+    url = f"rediss://127.0.0.1:{redis_server.port}/0?ssl_ciphers=ECDHE+AESGCM:ECDHE+CHACHA20"
+    before = _connections(redis_server)
+    err = _refused(capsys, "table", "list", "--redis", url)
+    assert (
+        "the URL's ssl_ciphers is 'ECDHE+AESGCM:ECDHE+CHACHA20', whose + a URL's query means "
+        "a space: redis-py reads 'ECDHE AESGCM:ECDHE CHACHA20', which OpenSSL takes for other "
+        "ciphers (each word alone): write each + as %2B, 'ECDHE%2BAESGCM:ECDHE%2BCHACHA20', in "
+        "--redis (or $ROLLBRIDGE_REDIS)"
+    ) in err, err
+    assert _connections(redis_server) == before + 1  # only the count's own connection
+    bad = f"rediss://127.0.0.1:{redis_server.port}/0?ssl_ciphers=NOPE"
+    assert "such as ECDHE%2BAESGCM: correct it" in _refused(capsys, "table", "list", "--redis", bad)
+
+
 def test_the_settings_as_they_should_be_are_taken(capsys, redis_server):
     query = "/1?db=1&socket_timeout=2.5&max_connections=4&retry_on_timeout=no&protocol=2"
     assert main(["table", "list", "--redis", f"redis://127.0.0.1:{redis_server.port}{query}"]) == 0

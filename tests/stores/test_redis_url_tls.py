@@ -163,6 +163,16 @@ def test_the_tls_settings_as_they_should_be_are_taken(capsys, tls_redis, tmp_pat
     assert capsys.readouterr().out == "no tables\n"
 
 
+def test_the_newest_tls_version_only_is_taken_as_redis_py_takes_it(capsys, tls_redis, tmp_path):
+    # ssl_min_version=-1 is Python's MAXIMUM_SUPPORTED (TLS 1.3 only), which redis-py
+    # takes: the check refused it as no TLS version
+    cert = tmp_path / "cert.pem"
+    query = f"?ssl_ca_certs={cert}&ssl_check_hostname=no&ssl_min_version=-1"
+    url = f"rediss://127.0.0.1:{tls_redis}/0{query}"
+    assert main(["table", "list", "--redis", url]) == 0, capsys.readouterr().err
+    assert capsys.readouterr().out == "no tables\n"
+
+
 @pytest.fixture(params=["close", "reset"])
 def dropping_port(request) -> Iterator[int]:
     """A port where something takes each connection and drops it at once, closed or
