@@ -258,6 +258,17 @@ def run(
     )
 
 
+def _quiet_stream_end(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """The session loop's handler of errors no task awaits: websockets' ``EOFError``
+    ("stream ended") raised in a transport's ``connection_lost`` when an HTTP proxy
+    hangs up on the tunnel (``$http_proxy``) is dropped — the connection attempt is
+    refused all the same, and said in one line — where asyncio printed its traceback;
+    anything else as asyncio says it."""
+    if isinstance(context.get("exception"), EOFError):
+        return
+    loop.default_exception_handler(context)
+
+
 def _print(text: str) -> None:
     """Print ``text``'s lines, any other control character in them shown, not obeyed
     (:func:`~rollbridge.visible.visible`: what a server sends is its data, and each
@@ -365,6 +376,7 @@ async def _session(
     schedule: Schedule,
     waits: Waits,
 ) -> int:
+    asyncio.get_running_loop().set_exception_handler(_quiet_stream_end)
     encode = pack if binary else json.dumps
     hello: JSON = {
         "type": "hello",
