@@ -99,7 +99,22 @@ LOCALES: tuple[str, ...] = i18n.LOCALES
 #: detail of that aspect. None: the audience sees everything (the GM).
 Hides = Callable[[str, str], bool] | None
 
-_NO_INSTEAD = object()
+
+class _NoInstead:
+    """:class:`Private`'s ``instead`` left out. One object: a copy, a deep copy or a
+    pickle of a private value (of a refusal holding one) keeps it, as :meth:`__reduce__`
+    names it, rather than a new object a reader would take for what to show."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> str:
+        return "_NO_INSTEAD"
+
+    def __repr__(self) -> str:
+        return "<no instead>"
+
+
+_NO_INSTEAD = _NoInstead()
 _MESSAGES: dict[str, Message] = {}
 #: Message ids a domain renamed since (:meth:`Messages.renamed`): the old id's text,
 #: kept in the events of older tables, is read as this says — the new id and the
@@ -962,6 +977,8 @@ def _argument(arg: Any, locale: str, hides: Hides, live: bool, wrap: bool = True
         return _Joined(_argument(item, locale, hides, live) for item in arg)
     if kind is not dict and isinstance(arg, Mapping):  # a read-only map: as a dict
         return _argument(dict(arg), locale, hides, live, wrap)
+    if isinstance(arg, list | tuple):  # a named tuple, a list of its own: as a list
+        return _argument(list(arg), locale, hides, live, wrap)
     if isinstance(arg, BaseException):  # a refusal (or any exception) given as a value
         shown = _exception(arg, locale, hides, live)
         return _Verbatim(shown) if wrap else shown
