@@ -142,3 +142,25 @@ def test_a_copied_refusal_still_reads_hidden_to_players(copied, locale):
         assert again.render(locale, players) == refusal.render(locale, players)
         assert HIDDEN().render(locale) in again.render(locale, players)
         assert again.render(locale) == refusal.render(locale)  # the GM's, the 7
+
+
+class OutOfReach(Exception):
+    """A ruleset's (or a library's) exception that says itself in words of its own."""
+
+    def __init__(self, reach: int, distance: int) -> None:
+        super().__init__(reach, distance)
+        self.reach, self.distance = reach, distance
+
+    def __str__(self) -> str:
+        return f"a reach of {self.reach} m falls short of {self.distance} m"
+
+
+@pytest.mark.parametrize("hides", [None, players])
+def test_an_exception_with_words_of_its_own_reads_as_it_says(hides):
+    """An exception given as a refusal's message read as its arguments joined,
+    "2, 5", to the GM and players alike: its own words were lost (review of core17)."""
+    refusal = RuleViolation(OutOfReach(2, 5), code="out_of_reach")
+    said = "a reach of 2 m falls short of 5 m"
+    assert error_message("r1", refusal, "de", hides)["message"] == said
+    assert render(REASON(reason=OutOfReach(2, 5)), hides=hides) == f"refused: {said}"
+    assert refusal.message == said
