@@ -99,7 +99,22 @@ LOCALES: tuple[str, ...] = i18n.LOCALES
 #: detail of that aspect. None: the audience sees everything (the GM).
 Hides = Callable[[str, str], bool] | None
 
-_NO_INSTEAD = object()
+
+class _NoInstead:
+    """:class:`Private`'s ``instead`` left out. One object: a copy, a deep copy or a
+    pickle of a private value (of a refusal holding one) keeps it, as :meth:`__reduce__`
+    names it, rather than a new object a reader would take for what to show."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> str:
+        return "_NO_INSTEAD"
+
+    def __repr__(self) -> str:
+        return "<no instead>"
+
+
+_NO_INSTEAD = _NoInstead()
 _MESSAGES: dict[str, Message] = {}
 #: Message ids a domain renamed since (:meth:`Messages.renamed`): the old id's text,
 #: kept in the events of older tables, is read as this says — the new id and the
@@ -962,6 +977,8 @@ def _argument(arg: Any, locale: str, hides: Hides, live: bool, wrap: bool = True
         return _Joined(_argument(item, locale, hides, live) for item in arg)
     if kind is not dict and isinstance(arg, Mapping):  # a read-only map: as a dict
         return _argument(dict(arg), locale, hides, live, wrap)
+    if isinstance(arg, list | tuple):  # a named tuple, a list of its own: as a list
+        return _argument(list(arg), locale, hides, live, wrap)
     if isinstance(arg, BaseException):  # a refusal (or any exception) given as a value
         shown = _exception(arg, locale, hides, live)
         return _Verbatim(shown) if wrap else shown
@@ -972,7 +989,10 @@ def _exception(error: BaseException, locale: str, hides: Hides, live: bool) -> s
     """An exception as an audience reads it: a rollbridge error (a ruleset's refusal)
     in ``locale`` with its private arguments as the audience may see them; another
     exception as ``str()`` reads it — its one argument, or all of them — but each
-    rendered as an argument, so that a :class:`Private` in it is never its repr."""
+    rendered as an argument, so that a :class:`Private` in it is never its repr; one
+    whose class has words of its own (a ``__str__`` of a ruleset's or a library's) as
+    they say (a :class:`Private` they write in reads "(hidden)", as in any plain
+    string)."""
     if isinstance(error, RollbridgeError):
         # rendered here, never read from the English kept on it: the text holding this
         # one must count its private arguments
@@ -982,10 +1002,21 @@ def _exception(error: BaseException, locale: str, hides: Hides, live: bool) -> s
         if text.__class__ is Text or text.__class__ is Private or isinstance(text, _HOLDERS):
             return render(text, locale=locale, hides=hides)
         return str(text.render(locale, hides))
+    if _own_words(error.__class__):
+        return str(error)
     args = error.args
     if len(args) == 1:
         return str(_argument(args[0], locale, hides, live, False))
     return str(_argument(list(args), locale, hides, live, False)) if args else ""
+
+
+def _own_words(kind: type) -> bool:
+    """Whether an exception class says itself with a ``__str__`` of its own, not
+    Python's (which reads its arguments: :func:`_exception` reads them so)."""
+    for klass in kind.__mro__:
+        if "__str__" in vars(klass):
+            return klass.__module__ != "builtins"
+    return False
 
 
 def _seen(value: Any, locale: str, hides: Hides, live: bool, wrap: bool) -> Any:

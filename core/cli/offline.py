@@ -33,6 +33,7 @@ from rollbridge.exceptions import InvalidRequest, InvalidSettings, RollbridgeErr
 from rollbridge.json_words import json_reason
 from rollbridge.plain import JSON
 from rollbridge.text import Hides, Messages, Text, render
+from rollbridge.visible import visible
 
 if TYPE_CHECKING:
     from rollbridge.contract import Ruleset
@@ -511,5 +512,9 @@ class _AsPlayersRead:
         self.error, self.hides = error, hides
 
     def render(self, locale: str = "en", hides: Hides = None) -> str:
-        """The words in ``locale``, hidden as players read them (``hides``: ignored)."""
-        return self.error.render(locale, self.hides)
+        """The words in ``locale``, hidden as players read them (``hides``: ignored);
+        a message that is a list, a map or an exception is all data, made
+        :func:`~rollbridge.visible.visible` as
+        :func:`~rollbridge.cli.render.error_words` makes it for the GM."""
+        words = self.error.render(locale, self.hides)
+        return words if self.error.held is None else visible(words)

@@ -103,8 +103,8 @@ def error_words(error: RollbridgeError, locale: str = "en") -> str:
     :func:`~rollbridge.visible.visible`: a control character there, a line break
     too, is shown, not obeyed, and the error stays on its line; the line breaks of
     the message itself (the list of a Redis server's unsafe settings) stay."""
-    if error.text is None:
-        return visible(error.message)
+    if error.text is None:  # plain words, or a list, map or exception: all data
+        return visible(error.render(locale))
     return inert_text(error.text).render(locale)
 
 

@@ -58,3 +58,29 @@ def test_a_player_reads_a_players_characters_detail(refusing, capsys):
     argv = ["resolve", "rollunder", "test", "--as", "player", "--actors", actors]
     assert main(argv) == 1
     assert "Ally is too quick: guard 1" in capsys.readouterr().err
+
+
+class RefusesWithATuple(RollUnder):
+    """Refuses every test with a tuple (no text): a text naming the target's guard, a
+    number (1.5, which Czech writes "1,5") and a control character (review of core17)."""
+
+    def resolve(self, context, dice):
+        target = context.targets[0]
+        guard = Private(target.sheet["guard"], of=target.id, aspect="sheet")
+        raise RuleViolation((TOO_QUICK(target=target.name, guard=guard), 1.5, "\x1b[2J"), code="x")
+
+
+@pytest.mark.parametrize("as_player", [False, True])
+def test_a_refusal_of_a_tuple_reads_in_the_locale_its_control_characters_shown(
+    monkeypatch, capsys, as_player
+):
+    """A refusal whose message is a tuple printed in English to the GM whatever
+    ``--locale`` said, and ``--as player`` printed its control character raw to the
+    terminal (the GM's line shows it, as for any text's argument)."""
+    monkeypatch.setattr(offline, "offline_host", lambda: host_with(RefusesWithATuple()))
+    argv = ["resolve", "rollunder", "test", "--locale", "cs"]
+    assert main([*argv, *(["--as", "player"] if as_player else [])]) == 1
+    err = capsys.readouterr().err
+    guard = HIDDEN().render("cs") if as_player else "2"
+    assert f"Bandit is too quick: guard {guard}, 1,5, \\x1b[2J" in err, err
+    assert "\x1b" not in err

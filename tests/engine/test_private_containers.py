@@ -11,6 +11,10 @@ in the reader's language for whoever may not."""
 
 from __future__ import annotations
 
+import copy
+import pickle
+from collections import namedtuple
+
 import pytest
 
 from rollbridge.exceptions import RuleViolation
@@ -20,6 +24,15 @@ from rollbridge.text import HIDDEN, Messages, Private, render
 say = Messages("test_private_containers")
 REASON = say("reason", "refused: {reason}")
 LOCALES = ["en", "cs", "de", "ru"]
+
+
+#: A ruleset's own named tuple (what a refusal may quote), and a list of its own: each
+#: read as Python's repr of it, the NPC's number in it, to players (review of core17).
+Blow = namedtuple("Blow", "armor note")
+
+
+class Rolls(list):
+    """A ruleset's own list."""
 
 
 def armor() -> Private:
@@ -44,6 +57,8 @@ MESSAGES = {
     "value error of two": (lambda: ValueError(armor(), "x"), "7, x"),
     "private of a private": (lambda: Private(armor(), of="hero"), "7"),
     "private of a tuple": (lambda: Private((armor(), 2), of="hero"), "7, 2"),
+    "named tuple": (lambda: Blow(armor(), "too tough"), "7, too tough"),
+    "list of its own": (lambda: Rolls([armor(), 2]), "7, 2"),
 }
 
 
@@ -108,3 +123,44 @@ def test_a_private_value_written_into_a_plain_string_is_never_its_value(made):
     for hides in (players, None):
         assert error_message("r1", refusal, "de", hides)["message"] == "too tough: (hidden)"
     assert str(Private(7, of="guard", instead="?")) == "?"
+
+
+def pickled(value):
+    """``value`` pickled and read back, as a process other than this one would."""
+    return pickle.loads(pickle.dumps(value))
+
+
+@pytest.mark.parametrize("copied", [pickled, copy.deepcopy])
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_copied_refusal_still_reads_hidden_to_players(copied, locale):
+    """A private value copied deeply or pickled (a refusal holding one, a text whose
+    argument it is) lost what marks its ``instead`` as left out: players read
+    "<object object at 0x…>" where "(hidden)" stood (review of core17)."""
+    for made in (lambda: [armor(), 2], lambda: REASON(reason=armor())):
+        refusal = RuleViolation(made(), code="too_tough")
+        again = copied(refusal)
+        assert again.render(locale, players) == refusal.render(locale, players)
+        assert HIDDEN().render(locale) in again.render(locale, players)
+        assert again.render(locale) == refusal.render(locale)  # the GM's, the 7
+
+
+class OutOfReach(Exception):
+    """A ruleset's (or a library's) exception that says itself in words of its own."""
+
+    def __init__(self, reach: int, distance: int) -> None:
+        super().__init__(reach, distance)
+        self.reach, self.distance = reach, distance
+
+    def __str__(self) -> str:
+        return f"a reach of {self.reach} m falls short of {self.distance} m"
+
+
+@pytest.mark.parametrize("hides", [None, players])
+def test_an_exception_with_words_of_its_own_reads_as_it_says(hides):
+    """An exception given as a refusal's message read as its arguments joined,
+    "2, 5", to the GM and players alike: its own words were lost (review of core17)."""
+    refusal = RuleViolation(OutOfReach(2, 5), code="out_of_reach")
+    said = "a reach of 2 m falls short of 5 m"
+    assert error_message("r1", refusal, "de", hides)["message"] == said
+    assert render(REASON(reason=OutOfReach(2, 5)), hides=hides) == f"refused: {said}"
+    assert refusal.message == said

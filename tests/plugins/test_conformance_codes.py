@@ -139,7 +139,7 @@ def test_a_code_a_rulesets_own_class_carries_passes():
     conformance_of(Refuses()).test_refusals_come_before_the_first_die()
 
 
-@pytest.mark.parametrize("code", ["2nd_wind_used", "3_actions_taken", "d6_needed"])
+@pytest.mark.parametrize("code", ["2nd_wind_used", "3_actions_taken", "4d6_needed"])
 def test_a_code_starting_with_a_digit_is_a_name(code):
     """docs/protocol.md ("Error codes"): clients take a code as an opaque string, and
     the suite asks what it says there: a name of lowercase letters, digits and
