@@ -235,6 +235,10 @@ TERMS = {
     # view and the Foundry module say); «отложенный» reads as put off, and «запрос,
     # отложенный до начала журнала» as a request put off until the log begins
     "held request": {"ru": ("ждёт одобрения", re.compile(r"(?i)отложенн"))},
+    # the GM's approval of a held request and its table setting: «Freigabe» (freigeben),
+    # as docs/plugins.md's glossary, the web view and the Foundry module say; verify's
+    # texts said «genehmigt» and «Genehmigung» beside «Freigabe» in the others
+    "approval": {"de": ("Freigabe", re.compile(r"(?i)genehmig"))},
     # the Foundry module's setting, by the name its settings page shows
     "Server URL": {
         "cs": ("URL serveru", re.compile(r"Server URL")),
@@ -260,7 +264,9 @@ def test_a_term_has_one_word_in_every_text_of_a_language(term, locale):
     «Startwert» twice, «Seed» twenty times); verify's Russian texts of approvals called
     a request held for the GM «отложенный» (put off: «отложенный до начала журнала»
     read as a request put off until the log begins), every other text one that waits
-    for the GM's approval. One word each, as the rulesets' glossaries say."""
+    for the GM's approval; verify's German texts said an event was «genehmigt» (the
+    GM's approval a «Genehmigung»), every other text «Freigabe», «freigegeben». One
+    word each, as the rulesets' glossaries say."""
     word, others = TERMS[term][locale]
     texts = _texts_of(locale)
     assert not [(where, text) for where, text in texts if others.search(text)]

@@ -15,8 +15,13 @@ log can show, :class:`ApprovalCheck` checks:
   requester (the event's ``by``, which every event the server writes has: one
   without it is no requester's) and the same kind (a ``roll`` request, a ``roll``
   event; any other, a resolution) — else ``other_request``;
-* a request is settled once: approved once, or rejected (``approval.rejected``, which
-  players see too) and never approved (``settled_twice``).
+* a request is settled once: approved once, or rejected once (``approval.rejected``,
+  which players see too); any second settling of it, an approval or a rejection after
+  an approval or a rejection, is ``settled_twice``. An honest server writes none: a
+  request sent again with its id after it was settled gets the settled answer again
+  (no event), an undo or redo of an approved event is an ``undo`` or ``redo`` event
+  (no ``approved``), and a restored table goes on in another epoch, whose requests are
+  apart from the earlier epoch's.
 
 A GM's client log that begins later has the requests waiting then in its
 ``welcome`` (the table's ``pending``, :meth:`ApprovalCheck.welcomed`): an approval
@@ -35,7 +40,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from rollbridge.text import Messages, Text
+from rollbridge.text import Message, Messages, Text
 
 __all__ = ["ApprovalCheck"]
 
@@ -68,6 +73,12 @@ OTHER_REQUEST = say(
 SETTLED_TWICE = say(
     "verify.settled_twice",
     "seq {seq}: the log says the GM approved request {request}, which seq {settled} "
+    "already settled: a request is approved or rejected once",
+)
+# Translators: {seq} and {settled} are event numbers; {request} a request's id, quoted.
+REJECTED_TWICE = say(
+    "verify.rejected_settled",
+    "seq {seq}: the log says the GM rejected request {request}, which seq {settled} "
     "already settled: a request is approved or rejected once",
 )
 
@@ -117,9 +128,10 @@ class ApprovalCheck:
                 self._requests[(epoch, data["pending"])] = _asked(request)
             return []
         if kind == "approval.rejected":
-            if isinstance(data.get("pending"), str):
-                self._settled.setdefault((epoch, data["pending"]), seq)
-            return []
+            request = data.get("pending")
+            if not isinstance(request, str):
+                return []
+            return self._settle(epoch, seq, request, REJECTED_TWICE)
         if "approved_by" not in data:
             return []
         return self._approved(epoch, seq, kind, entry, data, seen)
@@ -138,10 +150,9 @@ class ApprovalCheck:
         if match is None or int(match.group(1)) >= seq:
             return [("unheld_approval", NO_REQUEST(seq=seq, request=repr(request)))]
         at, key = int(match.group(1)), (epoch, request)
-        settled = self._settled.setdefault(key, seq)
-        if settled != seq:
-            said = SETTLED_TWICE(seq=seq, request=repr(request), settled=settled)
-            return [("settled_twice", said)]
+        twice = self._settle(epoch, seq, request, SETTLED_TWICE)
+        if twice:
+            return twice
         there = seen.get((epoch, at))
         if there is None and key in self._welcomed:
             there = "approval.requested"  # held before the log: the GM's welcome lists it
@@ -161,6 +172,15 @@ class ApprovalCheck:
             return [("other_request", said)]
         self.held += 1
         return []
+
+    def _settle(self, epoch: Any, seq: int, request: str, twice: Message) -> list[tuple[str, Text]]:
+        """Note that the event at ``seq`` settles ``request`` of ``epoch``; a second
+        settling of it is ``settled_twice``, said by ``twice`` (the same event's line
+        met again is not a second one)."""
+        settled = self._settled.setdefault((epoch, request), seq)
+        if settled == seq:
+            return []
+        return [("settled_twice", twice(seq=seq, request=repr(request), settled=settled))]
 
 
 def _asked(request: Mapping[str, Any]) -> tuple[Any, Any]:

@@ -42,6 +42,23 @@ POOL = say(
     "roll each of its dice as a formula of its own ({example}, …), or ask for the "
     "ruleset's action that rolls it (wilddie's trait, for a wild die test)",
 )
+# Translators: {pool} is the pool as written from its '{' to the formula's end, quoted.
+POOL_UNCLOSED = say(
+    "dice.pool_unclosed",
+    "the dice pool {pool} is never closed: its '}}' is missing",
+)
+# Translators: {pool} is the pool as written from its '{' to the formula's end, quoted.
+POOL_NESTED = say(
+    "dice.pool_nested",
+    "the dice pool {pool} holds another pool: a pool's parts are dice, separated by commas",
+)
+# Translators: {pool} is the pool as written, quoted ('{}').
+POOL_EMPTY = say("dice.pool_empty", "the dice pool {pool} holds no dice")
+# Translators: {pool} is the pool as written, quoted ('{1d6,}kh').
+POOL_EMPTY_PART = say(
+    "dice.pool_empty_part",
+    "the dice pool {pool} has an empty part: a comma with no dice before or after it",
+)
 
 #: One die of a pool that a dice term can stand for: ``1d6``, ``d8!!``, ``1d6!!>=5``,
 #: ``1d6x``, ``1d10x>=9``: its faces, ``!!`` or ``x``, and that one's condition.
@@ -56,12 +73,17 @@ def pool_problem(text: str, index: int, normalised: Callable[[str], str | None])
     ``normalised`` gives a formula as the parser writes it, or None where it is no
     formula (the rest of the text after the pool may be wrong too)."""
     match = _POOL.match(text, index)
-    if match is None:
-        return POOL(pool=repr(text[index:]), example=repr("1d6"))
+    if match is None:  # no '}' after it, or a '{' before its '}'
+        malformed = POOL_NESTED if "}" in text[index:] else POOL_UNCLOSED
+        return malformed(pool=repr(text[index:]))
     pool = match.group(0)
     parts = match.group(1).split(",")
+    if not match.group(1).strip():
+        return POOL_EMPTY(pool=repr(pool))
+    if not all(part.strip() for part in parts):
+        return POOL_EMPTY_PART(pool=repr(pool))
     singles = [_SINGLE.fullmatch(part) for part in parts]
-    first = parts[0].strip() or "1d6"
+    first = parts[0].strip()
     before, after = text[index - 1 : index], text[match.end() : match.end() + 1]
     if before.isalnum() or before == "." or after.isalnum() or after == "!":
         return POOL(pool=repr(pool), example=repr(first))  # 3{…}: no pool, nor a term

@@ -125,3 +125,58 @@ def test_the_refusal_reads_in_czech(capsys):
         "o akci pravidel, která ji hází (u testu s divokou kostkou akci trait pravidel "
         "wilddie) (na znaku 1)\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("written", "said"),
+    [
+        ("{}", "the dice pool '{}' holds no dice"),
+        ("{ }kh", "the dice pool '{ }kh' holds no dice"),
+        ("{1d6, 1d6", "the dice pool '{1d6, 1d6' is never closed: its '}' is missing"),
+        (
+            "{1d6,}kh",
+            "the dice pool '{1d6,}kh' has an empty part: a comma with no dice before or after it",
+        ),
+        (
+            "{,1d6}",
+            "the dice pool '{,1d6}' has an empty part: a comma with no dice before or after it",
+        ),
+        (
+            "{1d6, {1d6}}kh",
+            "the dice pool '{1d6, {1d6}}kh' holds another pool: a pool's "
+            "parts are dice, separated by commas",
+        ),
+    ],
+)
+def test_a_malformed_pool_is_told_what_is_wrong_with_it(written, said):
+    """Before, each was refused as a pool with no formula here, suggesting to roll
+    '1d6' on its own: a die the pool did not hold, or an unclosed pool taken whole."""
+    with pytest.raises(NotationError) as refused:
+        parse(written)
+    assert refused.value.code == "invalid_notation"
+    assert refused.value.message == f"invalid dice formula {written!r}: {said} (at character 1)"
+
+
+@pytest.mark.parametrize(
+    ("locale", "said"),
+    [
+        (
+            "cs",
+            "sada kostek '{1d6,}kh' má prázdnou část: čárku, před kterou nebo za kterou "
+            "není žádná kostka",
+        ),
+        (
+            "de",
+            "der Würfelpool '{1d6,}kh' hat einen leeren Teil: ein Komma ohne Würfel davor "
+            "oder danach",
+        ),
+        (
+            "ru",
+            "в наборе костей '{1d6,}kh' есть пустая часть: запятая, перед которой или "
+            "после которой нет кости",
+        ),
+    ],
+)
+def test_a_malformed_pool_is_told_in_every_locale(capsys, locale, said):
+    assert main(["roll", "{1d6,}kh", "--locale", locale]) == 1
+    assert said in capsys.readouterr().err
