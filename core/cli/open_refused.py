@@ -24,13 +24,21 @@ self-signed, for another name): 300 s of attempts at those only hid the reason
 from __future__ import annotations
 
 import ssl
+from collections.abc import Mapping
 
 from websockets.exceptions import InvalidStatus
 
 from rollbridge.cli.retry_after import retry_after_seconds
 from rollbridge.text import Messages, Text
 
-__all__ = ["NO_USE", "TRIED_AFTER", "TRIED_AGAIN", "TRY_AGAIN_STATUSES", "answered_problem"]
+__all__ = [
+    "NO_USE",
+    "TRIED_AFTER",
+    "TRIED_AGAIN",
+    "TRY_AGAIN_STATUSES",
+    "answered_problem",
+    "status_details",
+]
 
 say = Messages("rollbridge")
 # Translators: after "cannot connect to {url}: "; {status} an HTTP status number: the
@@ -102,12 +110,7 @@ def answered_problem(exc: BaseException) -> tuple[Text, dict[str, object]] | Non
         return redirected
     if isinstance(exc, InvalidStatus):
         status = exc.response.status_code
-        # a redirect websockets did not follow does not go away by waiting either
-        lasting = 300 <= status < 500 and status not in TRY_AGAIN_STATUSES
-        details: dict[str, object] = {"status": status, "lasting": lasting}
-        retry_after = retry_after_seconds(exc.response.headers)
-        if not lasting and retry_after is not None:  # a 429's or 503's, seconds or a date
-            details["retry_after"] = retry_after
+        details = status_details(status, exc.response.headers)
         if 300 <= status < 400 and "Location" not in exc.response.headers:
             return NO_LOCATION(status=status), details
         return HTTP_STATUS(status=status), details
@@ -115,6 +118,20 @@ def answered_problem(exc: BaseException) -> tuple[Text, dict[str, object]] | Non
         reason = exc.verify_message or exc.reason or type(exc).__name__
         return CERTIFICATE(reason=reason), {"certificate": reason, "lasting": True}
     return None
+
+
+def status_details(status: int, headers: Mapping[str, str]) -> dict[str, object]:
+    """The facts of an HTTP ``status`` answered in place of a WebSocket (or of a
+    proxy's tunnel): the ``status``, whether it is ``lasting`` (any 3xx and 4xx but
+    :data:`TRY_AGAIN_STATUSES`: a redirect websockets did not follow does not go away
+    by waiting either) and, for one tried again, the ``retry_after`` its
+    ``headers``' ``Retry-After`` asks for (a 429's or 503's, seconds or a date)."""
+    lasting = 300 <= status < 500 and status not in TRY_AGAIN_STATUSES
+    details: dict[str, object] = {"status": status, "lasting": lasting}
+    retry_after = retry_after_seconds(headers)
+    if not lasting and retry_after is not None:
+        details["retry_after"] = retry_after
+    return details
 
 
 def _redirected(exc: BaseException) -> tuple[Text, dict[str, object]] | None:

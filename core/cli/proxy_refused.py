@@ -22,8 +22,7 @@ try:  # websockets 15 and later: the proxy variables are obeyed
 except ImportError:  # before 15 no proxy is gone through, and no tunnel refused
     InvalidProxyStatus = ()  # type: ignore[assignment,misc]
 
-from rollbridge.cli.open_refused import TRY_AGAIN_STATUSES
-from rollbridge.cli.retry_after import retry_after_seconds
+from rollbridge.cli.open_refused import status_details
 from rollbridge.text import Messages, Text
 
 __all__ = ["proxy_problem"]
@@ -62,11 +61,7 @@ def proxy_problem(exc: BaseException, url: str) -> tuple[Text, dict[str, object]
         return None
     status = exc.response.status_code
     proxy = _proxy_named(url)
-    lasting = 300 <= status < 500 and status not in TRY_AGAIN_STATUSES
-    details: dict[str, object] = {"status": status, "proxy": proxy, "lasting": lasting}
-    retry_after = retry_after_seconds(exc.response.headers)
-    if not lasting and retry_after is not None:
-        details["retry_after"] = retry_after
+    details = {**status_details(status, exc.response.headers), "proxy": proxy}
     if status == 407:
         return PROXY_LOGIN(proxy=proxy), details
     if status == 403:
