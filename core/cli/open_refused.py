@@ -8,23 +8,37 @@ WebSocket address to give in its place, and ends a session as a 401 does: websoc
 own words were ``https://…/tables/t isn't a valid URI: scheme isn't ws or wss``, about
 an address the user never typed, and a reconnecting session tried it for 300 s.
 
+A redirect that names no address (no ``Location``) is said so, and ends a session at
+once too: it was tried again for 300 s, each attempt said as a proxy's restart.
+
 A reconnecting session tries again after a status a proxy answers while the server
 behind it restarts or is away (404, 408, 425, 429 and every 5xx): a person expects to
-be back when the server is. It ends at once, saying so, after any other 4xx (401 and
-403 above all: a proxy's login or its refusal, which waiting does not change) and after
-a refused certificate (expired, self-signed, for another name): 300 s of attempts at
-those only hid the reason (docs/protocol.md, "rollbridge connect after a close").
+be back when the server is; its ``Retry-After``, in seconds or an HTTP date
+(:mod:`rollbridge.cli.retry_after`), is obeyed. It ends at once, saying so, after any
+3xx websockets did not follow, any other 4xx (401 and 403 above all: a proxy's login
+or its refusal, which waiting does not change) and a refused certificate (expired,
+self-signed, for another name): 300 s of attempts at those only hid the reason
+(docs/protocol.md, "rollbridge connect after a close").
 """
 
 from __future__ import annotations
 
 import ssl
+from collections.abc import Mapping
 
 from websockets.exceptions import InvalidStatus
 
+from rollbridge.cli.retry_after import retry_after_seconds
 from rollbridge.text import Messages, Text
 
-__all__ = ["NO_USE", "TRIED_AFTER", "TRIED_AGAIN", "TRY_AGAIN_STATUSES", "answered_problem"]
+__all__ = [
+    "NO_USE",
+    "TRIED_AFTER",
+    "TRIED_AGAIN",
+    "TRY_AGAIN_STATUSES",
+    "answered_problem",
+    "status_details",
+]
 
 say = Messages("rollbridge")
 # Translators: after "cannot connect to {url}: "; {status} an HTTP status number: the
@@ -68,6 +82,14 @@ REDIRECTED = say(
     "the server answered HTTP {status}, a redirect to {location}, which is no WebSocket "
     "address: give {address} in its place",
 )
+# Translators: after "cannot connect to {url}: "; {status} an HTTP status number (301,
+# 302, 307, …): the answer sends the client elsewhere but names no address to go to
+# (its Location header, which stays as it is, is missing).
+NO_LOCATION = say(
+    "cli.terminal.no_location",
+    "the server answered HTTP {status}, a redirect that names no address (no Location): "
+    "ask whoever runs the server for its WebSocket address",
+)
 #: The WebSocket scheme of each web scheme a redirect may name.
 _WEBSOCKET_SCHEMES = {"https://": "wss://", "http://": "ws://"}
 
@@ -88,17 +110,28 @@ def answered_problem(exc: BaseException) -> tuple[Text, dict[str, object]] | Non
         return redirected
     if isinstance(exc, InvalidStatus):
         status = exc.response.status_code
-        lasting = 400 <= status < 500 and status not in TRY_AGAIN_STATUSES
-        details: dict[str, object] = {"status": status, "lasting": lasting}
-        retry_after = exc.response.headers.get("Retry-After", "").strip()
-        if not lasting and retry_after.isascii() and retry_after.isdigit():
-            # a 429's or 503's seconds (an HTTP date is not read: the backoff waits)
-            details["retry_after"] = int(retry_after)
+        details = status_details(status, exc.response.headers)
+        if 300 <= status < 400 and "Location" not in exc.response.headers:
+            return NO_LOCATION(status=status), details
         return HTTP_STATUS(status=status), details
     if isinstance(exc, ssl.SSLCertVerificationError):
         reason = exc.verify_message or exc.reason or type(exc).__name__
         return CERTIFICATE(reason=reason), {"certificate": reason, "lasting": True}
     return None
+
+
+def status_details(status: int, headers: Mapping[str, str]) -> dict[str, object]:
+    """The facts of an HTTP ``status`` answered in place of a WebSocket (or of a
+    proxy's tunnel): the ``status``, whether it is ``lasting`` (any 3xx and 4xx but
+    :data:`TRY_AGAIN_STATUSES`: a redirect websockets did not follow does not go away
+    by waiting either) and, for one tried again, the ``retry_after`` its
+    ``headers``' ``Retry-After`` asks for (a 429's or 503's, seconds or a date)."""
+    lasting = 300 <= status < 500 and status not in TRY_AGAIN_STATUSES
+    details: dict[str, object] = {"status": status, "lasting": lasting}
+    retry_after = retry_after_seconds(headers)
+    if not lasting and retry_after is not None:
+        details["retry_after"] = retry_after
+    return details
 
 
 def _redirected(exc: BaseException) -> tuple[Text, dict[str, object]] | None:

@@ -22,6 +22,7 @@ from websockets.exceptions import ConnectionClosed
 from rollbridge.cli.odds import odds_reply_lines
 from rollbridge.cli.offline import STATUS_NOTE, TOO_DEEP_JSON, WAITING, not_json
 from rollbridge.cli.open_refused import NO_USE, TRIED_AFTER, TRIED_AGAIN, answered_problem
+from rollbridge.cli.proxy_refused import proxy_problem
 from rollbridge.cli.reconnect import (
     ATTEMPT_FAILED,
     NO_WELCOME,
@@ -301,12 +302,13 @@ async def _open(url: str) -> Any:
 
     :raises InvalidRequest: it cannot be made (the system's words for why); an HTTP
         status or a refused certificate in the reader's words, its ``details`` saying
-        which and whether it is ``lasting`` (:mod:`rollbridge.cli.open_refused`).
+        which and whether it is ``lasting`` (:mod:`rollbridge.cli.open_refused`); a
+        proxy's refused tunnel likewise (:mod:`rollbridge.cli.proxy_refused`).
     """
     try:
         return await connect(url, max_size=2**20, open_timeout=10)
     except Exception as exc:
-        answered = answered_problem(exc)
+        answered = answered_problem(exc) or proxy_problem(exc, url)
         if answered is not None:  # a certificate refused is no plain server (below)
             problem, details = answered
             raise InvalidRequest(
@@ -610,7 +612,7 @@ async def _reconnect(
             connection = await _open(url)
         except InvalidRequest as exc:
             failed = ATTEMPT_FAILED(attempt=attempt, problem=exc.render(locale)).render(locale)
-            if exc.details.get("lasting"):  # a 401, 403, a refused certificate
+            if exc.details.get("lasting"):  # a 401, 403, a proxy's 407, a refused certificate
                 _print(f"{failed}\n{NO_USE().render(locale)}")
                 return None
             retry_after = exc.details.get("retry_after")
