@@ -147,18 +147,18 @@ def test_a_start_that_cannot_listen_keeps_a_database_that_was_there(tmp_path):
     assert set(before) <= set(os.listdir(tmp_path))
 
 
-def test_files_are_removed_only_from_a_database_that_holds_no_table(tmp_path):
+def test_files_are_removed_only_from_a_database_that_holds_nothing(tmp_path):
     """``table create`` takes no serve lock: a table another program made meanwhile
-    keeps the file (:func:`rollbridge.cli.serve._holds_no_table`)."""
-    from rollbridge.cli.serve import _holds_no_table
+    keeps the file (:func:`rollbridge.cli.serve._holds_nothing`)."""
+    from rollbridge.cli.serve import _holds_nothing
     from rollbridge.offline import TableService
 
     with SQLiteStore(tmp_path / "r.db") as store:
-        assert _holds_no_table(str(tmp_path / "r.db"))
+        assert _holds_nothing(str(tmp_path / "r.db"))
         TableService(store, PluginHost()).create_table("Friday", "sr2")
-    assert not _holds_no_table(str(tmp_path / "r.db"))
+    assert not _holds_nothing(str(tmp_path / "r.db"))
     (tmp_path / "junk.db").write_bytes(b"not a database")
-    assert not _holds_no_table(str(tmp_path / "junk.db"))
+    assert not _holds_nothing(str(tmp_path / "junk.db"))
 
 
 def lines_until_serving(process: subprocess.Popen[str]) -> list[str]:
