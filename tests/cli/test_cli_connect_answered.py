@@ -31,13 +31,15 @@ class StatusProxy:
         self.statuses = statuses
         self.headers = headers
         self.server: asyncio.Server | None = None
+        #: The request heads it read, in order.
+        self.requests: list[bytes] = []
 
     async def start(self, port: int) -> StatusProxy:
         self.server = await asyncio.start_server(self._answer, "127.0.0.1", port)
         return self
 
     async def _answer(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await reader.readuntil(b"\r\n\r\n")
+        self.requests.append(await reader.readuntil(b"\r\n\r\n"))
         status = self.statuses.pop(0) if len(self.statuses) > 1 else self.statuses[0]
         head = f"HTTP/1.1 {status} Status\r\n{self.headers}Content-Length: 0\r\n\r\n"
         writer.write(head.encode())

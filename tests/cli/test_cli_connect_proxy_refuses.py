@@ -14,39 +14,26 @@ import sys
 
 import pytest
 
+from tests.cli.test_cli_connect_answered import StatusProxy
 from tests.cli.test_cli_connect_answered_more import reconnecting
 from tests.cli.test_cli_reconnect import HANG_GUARD
 from tests.cli.test_cli_server_killed import _free_port
 
-REASONS = {403: "Forbidden", 407: "Proxy Authentication Required", 502: "Bad Gateway"}
 
-
-class RefusingProxy:
-    """A stand-in for an HTTP proxy that answers every ``CONNECT`` with ``status``,
-    and keeps the requests it read."""
+class RefusingProxy(StatusProxy):
+    """A stand-in for an HTTP proxy that answers every ``CONNECT`` with ``status``
+    (on a free port), and keeps the requests it read."""
 
     def __init__(self, status: int) -> None:
+        super().__init__([status])
         self.status = status
-        self.requests: list[bytes] = []
-        self.server: asyncio.Server | None = None
         self.port = 0
 
-    async def start(self) -> RefusingProxy:
-        self.server = await asyncio.start_server(self._answer, "127.0.0.1", 0)
+    async def start(self, port: int = 0) -> RefusingProxy:
+        await super().start(port)
+        assert self.server is not None
         self.port = self.server.sockets[0].getsockname()[1]
         return self
-
-    async def _answer(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.requests.append(await reader.readuntil(b"\r\n\r\n"))
-        head = f"HTTP/1.1 {self.status} {REASONS[self.status]}\r\nContent-Length: 0\r\n\r\n"
-        writer.write(head.encode())
-        await writer.drain()
-        writer.close()
-
-    async def stop(self) -> None:
-        if self.server is not None:
-            self.server.close()
-            await self.server.wait_closed()
 
 
 @pytest.mark.parametrize(
