@@ -76,14 +76,115 @@ export function percent(value, lang = "en", { zero, one } = {}) {
 }
 
 /**
+ * The base-10 logarithm of p/q (both > 0), from their leading digits and their
+ * lengths: right where the float of p/q is 0.0 or has lost its digits.
+ * @param {bigint[]} fraction [p, q]
+ * @returns {number}
+ */
+function fractionLog10([p, q]) {
+  /** @param {bigint} big */
+  const lead = (big) => {
+    const digits = big.toString();
+    return Math.log10(Number(digits.slice(0, 17))) + Math.max(0, digits.length - 17);
+  };
+  return lead(p) - lead(q);
+}
+
+const SUPERSCRIPT = { "-": "\u207b", 0: "\u2070", 1: "\u00b9", 2: "\u00b2", 3: "\u00b3", 4: "\u2074",
+  5: "\u2075", 6: "\u2076", 7: "\u2077", 8: "\u2078", 9: "\u2079" };
+
+/**
+ * A percentage too small for "< 0.01 %" to say how small, from its base-10
+ * logarithm (of the chance, not of the percentage): "≈ 4.3 × 10⁻⁷⁷⁶ %", the
+ * mantissa's two significant digits in `lang`'s number format (4,3 in cs, de, ru).
+ * @param {number} log10 the chance's base-10 logarithm (below -4)
+ * @param {string} [lang]
+ * @returns {string}
+ */
+export function magnitude(log10, lang = "en") {
+  const percentLog = Number(log10) + 2;
+  let exponent = Math.floor(percentLog);
+  let mantissa = Number((10 ** (percentLog - exponent)).toPrecision(2));
+  if (mantissa >= 10) {
+    mantissa = 1;
+    exponent += 1;
+  }
+  let digits;
+  try {
+    digits = mantissa.toLocaleString(lang, { maximumSignificantDigits: 2 });
+  } catch {
+    digits = String(mantissa);
+  }
+  const power = [...String(exponent)].map((sign) => SUPERSCRIPT[sign]).join("");
+  return `\u2248 ${digits} \u00d7 10${power} %`;
+}
+
+/**
+ * An odds entry's base-10 logarithm: of its fraction, else its `log10`, else its
+ * float; null when none says it (or the chance is 0).
+ * @param {{float?: number, log10?: number, probability?: string}} entry
+ * @returns {number|null}
+ */
+function entryLog10({ float, log10, probability }) {
+  const fraction = parseFraction(probability);
+  if (fraction && fraction[0] > 0n) return fractionLog10(fraction);
+  if (given(log10)) return Number(log10);
+  const number = Number(float);
+  return given(float) && number > 0 ? Math.log10(number) : null;
+}
+
+/**
  * An odds entry's chance ({float, log10, probability}: an outcome of the server's
- * odds, or a formula's total) as a percentage in `lang` (see percent).
+ * odds, or a formula's total) as a percentage in `lang` (see percent); one under
+ * 0.01 % that can happen says its order of magnitude too, from the entry's own
+ * numbers (its fraction, `log10` or float): "< 0.01 % (≈ 4.3 × 10⁻⁷⁷⁶ %)".
  * @param {{float?: number, log10?: number, probability?: string}} entry
  * @param {string} [lang]
  * @returns {string}
  */
 export function chance(entry, lang = "en") {
-  return percent(entry?.float, lang, exactness(entry));
+  const exact = exactness(entry);
+  const shown = percent(entry?.float, lang, exact);
+  if (exact.zero || exact.one || !(Number(entry?.float) < TINY)) return shown;
+  const log10 = entryLog10(entry);
+  return log10 === null || log10 >= -4 ? shown : `${shown} (${magnitude(log10, lang)})`;
+}
+
+/**
+ * The mean of a formula's distribution ({mean: "p/q", mean_float}) in `lang`: a
+ * whole number as one (14), else two decimals (10.50); "≈ " before it when that is
+ * not the exact mean (999d6kh1's, 6 − 1.5 × 10⁻⁷⁹, whose float reads 6.0: "≈ 6";
+ * 1d6x's cut-off tail: "≈ 4.20"). Exactness is read from the fraction, else from the
+ * float. A dash for no number.
+ * @param {{mean?: string, mean_float?: number}} distribution
+ * @param {string} [lang]
+ * @returns {string}
+ */
+export function mean({ mean: fraction, mean_float: float } = {}, lang = "en") {
+  const exact = parseFraction(fraction);
+  let hundredths;
+  let isExact;
+  if (exact) {
+    const [p, q] = exact[1] < 0n ? [-exact[0], -exact[1]] : exact;
+    const scaled = p * 100n;
+    const whole = scaled / q; // toward zero
+    const rest = scaled - whole * q;
+    const up = (rest < 0n ? -rest : rest) * 2n >= q ? (scaled < 0n ? -1n : 1n) : 0n;
+    hundredths = Number(whole + up);
+    isExact = rest === 0n;
+  } else if (given(float)) {
+    hundredths = Math.round(Number(float) * 100);
+    isExact = hundredths === Number(float) * 100;
+  } else return "\u2013";
+  const value = hundredths / 100;
+  const places = Number.isInteger(value) ? 0 : 2;
+  let digits;
+  try {
+    digits = value.toLocaleString(lang, { minimumFractionDigits: places, maximumFractionDigits: places });
+  } catch {
+    digits = value.toFixed(places);
+  }
+  return isExact ? digits : `\u2248 ${digits}`;
 }
 
 /**

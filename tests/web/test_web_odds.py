@@ -10,6 +10,8 @@ Needs what tests/web/test_web_browser.py needs; skipped without chromium.
 
 from __future__ import annotations
 
+from decimal import ROUND_FLOOR, Decimal, localcontext
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -18,6 +20,27 @@ from tests.web.test_web_browser import CHROMIUM
 from tests.web.test_web_phone import run_case
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMIUM}")
+
+
+def face_chance(face: int) -> Fraction:
+    """The chance that 999d6kh1 is `face`: the highest of 999 dice."""
+    return Fraction(face, 6) ** 999 - Fraction(face - 1, 6) ** 999
+
+
+def order(chance: Fraction) -> str:
+    """A chance as a German percentage's order of magnitude: "4,2 × 10⁻⁷⁷⁶ %"."""
+    with localcontext() as context:
+        context.prec = 40
+        log = Decimal(chance.numerator).log10() - Decimal(chance.denominator).log10() + 2
+    exponent = int(log.to_integral_value(rounding=ROUND_FLOOR))
+    mantissa = round(float(10 ** (log - exponent)), 1)
+    if mantissa >= 10:
+        mantissa, exponent = 1.0, exponent + 1
+    digits = f"{mantissa:g}".replace(".", ",")
+    return f"{digits} × 10{str(exponent).translate(SUPERSCRIPT)} %"
+
+
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def plain(cells: list[str]) -> list[str]:
@@ -73,7 +96,7 @@ async def test_a_player_reads_the_odds_of_a_roll_and_of_an_action(web_world):
     assert result["rolls"] == 0
     assert result["announced"] == [
         "šance hodu 3d6: průměr 10,50",
-        "šance hodu 1d6x: průměr 4,20",
+        "šance hodu 1d6x: průměr ≈ 4,20",  # the depth cut its tail: not exact
         "šance akce Útok",
     ]
 
@@ -87,25 +110,28 @@ async def test_a_player_reads_the_odds_of_a_roll_and_of_an_action(web_world):
 async def test_a_chance_too_small_for_a_float_reads_as_small_not_as_none(web_world):
     # 999d6kh1 on a German phone: a 1 (6^-999) and a 2 ((1/3)^999) come as float 0.0
     # with their log10; they are "< 0,01 %", never "0 %" (which reads "cannot
-    # happen"); a 6 is 1 - (5/6)^999, a float of 1.0, and the chance of at least a 2
-    # is short of 1 by 6^-999: "> 99,9 %", never "100 %" (which reads "certain")
+    # happen"), and say how small (they said no more than "< 0,01 %"); a 6 is
+    # 1 - (5/6)^999, a float of 1.0, and the chance of at least a 2 is short of 1 by
+    # 6^-999: "> 99,9 %", never "100 %" (which reads "certain")
     result = await run_case(web_world, "tiny", "odds.mjs")
     formula = result["formula"]
     assert formula["sent"][0]["formula"] == "999d6kh1" and formula["kind"] == "info"
-    assert [plain(row) for row in formula["rows"]] == [
-        ["1", "< 0,01 %", "100 %"],
-        ["2", "< 0,01 %", "> 99,9 %"],
-        ["3", "< 0,01 %", "> 99,9 %"],
-        ["4", "< 0,01 %", "> 99,9 %"],
-        ["5", "< 0,01 %", "> 99,9 %"],
-        ["6", "> 99,9 %", "> 99,9 %"],
-    ]
+    rows = [plain(row) for row in formula["rows"]]
+    assert [row[2] for row in rows] == ["100 %"] + ["> 99,9 %"] * 5, rows
+    assert rows[5][:2] == ["6", "> 99,9 %"], rows
+    # each under 0.01 %, with its order of magnitude from the exact fraction (the
+    # test's own: Python's Fraction and Decimal)
+    for face, row in enumerate(rows[:5], start=1):
+        assert row[:2] == [str(face), f"< 0,01 % (≈ {order(face_chance(face))})"], row
+    # its mean is 6 less about 1.5 × 10^-79, a float of 6.0: not shown as an exact 6
+    assert formula["line"] == "Chancen von 999d6kh1: Mittel ≈ 6", formula["line"]
     assert formula["titles"][0].startswith("1/2361017103972476953966")  # 6^999, exact
     assert formula["note"] is None
 
     # 12d6: a 12 is 6^-12 (a float, 4.6e-10): under 0.01 %, not 0; its long tail in
     # one last row, under 0.01 % too
     rows = [plain(row) for row in result["twelve"]["rows"]]
-    assert rows[0] == ["12", "< 0,01 %", "100 %"]
+    assert rows[0] == ["12", f"< 0,01 % (≈ {order(Fraction(1, 6**12))})", "100 %"]
+    assert result["twelve"]["line"] == "Chancen von 12d6: Mittel 42"  # exact
     assert rows[-1][0].startswith("≥ ") and rows[-1][1:] == ["< 0,01 %", "< 0,01 %"]
     assert all(cell not in ("0 %", "100 %") for row in rows[1:] for cell in row[1:]), rows

@@ -51,6 +51,35 @@ async def test_the_button_wrapped_on_a_narrow_laptop_leaves_the_last_entry_in_vi
     assert drawn["lastBottom"] <= drawn["buttonTop"], drawn
 
 
+async def test_on_a_phone_the_button_is_one_line_and_the_last_entry_stays_readable(web_world):
+    await gm_rolls(web_world, 300, table="approval")
+    result = await run_case(web_world, "phone", script="waiting.mjs")
+    assert "failed" not in result, result
+    for locale in ("ru-RU", "cs-CZ", "de-DE"):
+        words = catalog(locale[:2])
+        before, after = result["before"][locale], result["after"][locale]
+        assert before["hidden"] is True, before
+        # a few words on one line (the long ones wrapped to three lines, 95 px in
+        # Russian), not cut, inside the log and the screen
+        short = words["ROLLBRIDGE.Web.Log.WaitingShort.one"].replace("{count}", "1")
+        full = words["ROLLBRIDGE.Web.Log.Waiting.one"].replace("{count}", "1")
+        assert after["text"] == short and after["lines"] == 1, after
+        assert after["cut"] is False and after["inside"] is True, after
+        # the long words are its accessible name (Chromium's) and title
+        assert after["label"] == full and after["title"] == full and after["named"] == 1, after
+        # what is shown begins what is heard, in every plural form (WCAG 2.5.3: a voice
+        # user says the words seen)
+        for form in ("one", "few", "many", "other"):
+            seen = words[f"ROLLBRIDGE.Web.Log.WaitingShort.{form}"]
+            assert words[f"ROLLBRIDGE.Web.Log.Waiting.{form}"].startswith(seen), (locale, form)
+        # read to its end, the log's last entry ends above the button (it was under it)
+        assert after["atEnd"] is True and after["lastBottom"] <= after["buttonTop"], after
+        # nothing moved as the button came: the log as tall, the GM's controls (and the
+        # Approve buttons in them) where they were
+        assert after["logHeight"] == before["logHeight"], (before, after)
+        assert after["controls"] == before["controls"], (before, after)
+
+
 async def test_the_focus_on_the_button_goes_to_the_list_when_nothing_waits(web_world):
     result = await run_case(web_world, "answered", script="waiting.mjs")
     nothing = catalog("de")["ROLLBRIDGE.Web.Pending.Nothing"]

@@ -6,7 +6,7 @@
 // or label is ever parsed as markup. The server counts only what the asker's
 // role may see; this module only draws the reply it was given.
 
-import { chance, percent, TINY, truncatedEntry } from "../client/chance.mjs";
+import { chance, mean, percent, TINY, truncatedEntry } from "../client/chance.mjs";
 import { counted } from "./texts.mjs";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -285,7 +285,7 @@ export function renderOdds(i18n, reply, name) {
   let truncated;
   if (reply?.distribution) {
     const law = reply.distribution;
-    line = i18n.format("ROLLBRIDGE.Web.Odds.Mean", { formula: name, mean: shown(law.mean_float, lang) });
+    line = i18n.format("ROLLBRIDGE.Web.Odds.Mean", { formula: name, mean: mean(law, lang) });
     box.append(oddsTable([i18n.localize("ROLLBRIDGE.Web.Odds.Total"), i18n.localize("ROLLBRIDGE.Web.Odds.Chance"),
       i18n.localize("ROLLBRIDGE.Web.Odds.AtLeast")], totalRows(law.outcomes ?? [], lang)));
     truncated = truncatedEntry(law);

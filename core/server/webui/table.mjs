@@ -542,6 +542,9 @@ function buildForms() {
   const acting = session.role === "gm" || session.role === "player";
   $("act-panel").hidden = !acting;
   $("gm-panel").hidden = session.role !== "gm";
+  // the GM's log keeps a room under its last entry for the button of the requests
+  // waiting, there whether or not it shows (web.css): nothing moves as it comes
+  $("log").classList.toggle("log-room", session.role === "gm");
   // what was typed before a language's reload: put back once, in the forms first built
   const kept = restoringForms;
   restoringForms = null;
@@ -661,15 +664,30 @@ function toNewest() {
 
 $("log-newer").addEventListener("click", toNewest);
 
+/** Three columns (web.css's breakpoint): the log's panel under the log, in view. */
+const wide = window.matchMedia("(min-width: 64em)");
+let waitingCount = 0;
+
 /** The button over the log's bottom edge: how many requests wait for the GM's
  * approval (the GM's page only; hidden when none). On a 768 px laptop the list of
  * them starts below the screen's edge, under the forms: nothing in view said that a
- * player waited. */
+ * player waited. On a phone it says it in a few words on one line (the long words
+ * wrapped to three lines, 95 px in Russian, over the log's last entry), the long
+ * words its accessible name and title. */
 function showWaitingJump(count) {
+  waitingCount = count;
   const button = $("log-waiting");
   const focused = document.activeElement === button;
+  const full = count ? counted(i18n, "ROLLBRIDGE.Web.Log.Waiting", count) : "";
   button.hidden = count === 0;
-  button.textContent = count ? counted(i18n, "ROLLBRIDGE.Web.Log.Waiting", count) : "";
+  button.textContent = count && !wide.matches ? counted(i18n, "ROLLBRIDGE.Web.Log.WaitingShort", count) : full;
+  if (count) {
+    button.setAttribute("aria-label", full);
+    button.title = full;
+  } else {
+    button.removeAttribute("aria-label");
+    button.removeAttribute("title");
+  }
   // gone under the keyboard's focus (the last request answered by another GM, or
   // Foundry): the list, which says that nothing waits, takes it (the focus went to
   // the page's top)
@@ -678,6 +696,9 @@ function showWaitingJump(count) {
     $("pending").focus();
   }
 }
+
+// a phone turned sideways past the breakpoint, a window widened: its words anew
+wide.addEventListener("change", () => showWaitingJump(waitingCount));
 
 // pressed: the first request's Approve takes the focus, scrolled into view
 $("log-waiting").addEventListener("click", () => {

@@ -72,7 +72,8 @@ test("a chance a float cannot hold, or too small to show, is not 0 %; 0 % and 10
   assert.ok(distribution.outcomes[0].log10 < -777);
   const odds = distributionOdds(distribution);
   assert.deepEqual(oddsRows(odds, "de").map((r) => [r.label, r.percent.replace(/\s/g, " ")]),
-    [["1", "< 0,01 %"], ["2", "< 0,01 %"], ["3", "< 0,01 %"], ["4", "< 0,01 %"], ["5", "< 0,01 %"], ["6", "> 99,9 %"]]);
+    [["1", "< 0,01 % (≈ 4,2 × 10⁻⁷⁷⁶ %)"], ["2", "< 0,01 % (≈ 2,3 × 10⁻⁴⁷⁵ %)"], ["3", "< 0,01 % (≈ 1,9 × 10⁻²⁹⁹ %)"],
+      ["4", "< 0,01 % (≈ 1,2 × 10⁻¹⁷⁴ %)"], ["5", "< 0,01 % (≈ 7,9 × 10⁻⁷⁸ %)"], ["6", "> 99,9 %"]]);
   const html = oddsHtml({ kind: "odds", odds }, { i18n: de, title: "999d6kh1", lang: "de" });
   assert.ok(!/>0\s?%</.test(html) && !/>100\s?%</.test(html), html);
   // grouped totals whose floats all read 0: the run is not 0 either
@@ -82,10 +83,10 @@ test("a chance a float cannot hold, or too small to show, is not 0 %; 0 % and 10
   assert.equal(oddsRows(run, "en")[0].percent, "100%", "1/1000 + 999/1000 is exactly 1");
   const tiny = distributionOdds({ outcomes: [{ total: 1, float: 0, log10: -400 }, { total: 2, float: 0, log10: -500 }] }, 1);
   assert.equal(tiny.outcomes[0].log10, -400);
-  assert.equal(oddsRows(tiny, "en")[0].percent, "< 0.01%");
+  assert.equal(oddsRows(tiny, "en")[0].percent, "< 0.01% (≈ 1 × 10⁻³⁹⁸ %)");
   // small but a float: not rounded to 0; exactly 0 and exactly 1
   assert.equal(percent(1e-9, "ru").replace(/\s/g, " "), "< 0,01 %");
-  assert.equal(oddsRows({ outcomes: [{ outcome: "x", float: 1e-9, probability: "1/1000000000" }] }, "cs")[0].percent.replace(/\s/g, " "), "< 0,01 %");
+  assert.equal(oddsRows({ outcomes: [{ outcome: "x", float: 1e-9, probability: "1/1000000000" }] }, "cs")[0].percent.replace(/\s/g, " "), "< 0,01 % (≈ 1 × 10⁻⁷ %)");
   assert.deepEqual(oddsRows({ outcomes: [
     { outcome: "miss", float: 0, probability: "0" }, { outcome: "hit", float: 1, probability: "1" },
     { outcome: "near", float: 0.99999, probability: "99999/100000" },
@@ -93,7 +94,7 @@ test("a chance a float cannot hold, or too small to show, is not 0 %; 0 % and 10
   // what the depth cut off, too small for a float: said, not left out
   const cut = oddsHtml({ kind: "odds", odds: { ...ODDS, truncated: `1/1${"0".repeat(400)}`, truncated_float: 0, truncated_log10: -400 } },
     { i18n: en, title: "d6x", lang: "en" });
-  assert.match(cut, /rb-odds-truncated">[^<]*&lt; 0\.01%/);
+  assert.match(cut, /rb-odds-truncated">[^<]*&lt; 0\.01% \(≈ 1 × 10⁻³⁹⁸ %\)/);
 });
 
 // The test's own exact distribution of NdF (by enumeration), in the shape the server's
@@ -182,4 +183,34 @@ test("/rb odds posts the odds for this user alone; an older server's refusal is 
   assert.equal(Standin.log.messages.length, count, "no card");
   assert.deepEqual(Standin.log.notifications.filter((n) => n.level === "error"), [], "no error shown");
   assert.ok(Standin.log.notifications.some((n) => n.level === "info" && n.text === `rollbridge: ${game.i18n.localize("ROLLBRIDGE.Odds.None")}`));
+});
+
+test("a chance under 0.01 % says its order of magnitude; a mean that is not exact says ≈ (both clients' chance.mjs)", async () => {
+  const de = await localization("de");
+  // 999d6kh1 as rollbridge computes it: a 1 is 6^-999 (log10 -777.37: 4.2 × 10^-776 %),
+  // a 2 is 3^-999 - 6^-999 (log10 -476.64: 2.3 × 10^-475 %); its mean is 6 less
+  // the sum of (k/6)^999 for k = 1…5, about 1.5 × 10^-79, and its float reads 6.0
+  const { distribution } = rollbridgeOdds("999d6kh1");
+  assert.equal(distribution.mean_float, 6);
+  const rows = oddsRows(distributionOdds(distribution), "de").map((r) => r.percent.replace(/\s/g, " "));
+  assert.equal(rows[0], "< 0,01 % (≈ 4,2 × 10⁻⁷⁷⁶ %)");
+  assert.equal(rows[1], "< 0,01 % (≈ 2,3 × 10⁻⁴⁷⁵ %)");
+  assert.equal(rows[5], "> 99,9 %", "near 1: no magnitude");
+  const html = oddsHtml({ kind: "odds", odds: distributionOdds(distribution) }, { i18n: de, title: "999d6kh1", lang: "de" });
+  assert.match(html, /rb-odds-mean" title="[^"]+">im Schnitt ≈ 6</, "not the exact-looking 6");
+  assert.match(html, /title="1\/2361017103972476953966/, "the exact fraction on hover");
+  // a float too small for 0.01 % but no log10: its own order; English's decimal point
+  assert.equal(oddsRows({ outcomes: [{ outcome: "x", float: 1 / 6 ** 12 }] }, "en")[0].percent, "< 0.01% (≈ 4.6 × 10⁻⁸ %)");
+  // ru and cs: a decimal comma; only a log10 (no fraction): from it
+  assert.equal(oddsRows({ outcomes: [{ outcome: "x", float: 0, log10: -400.5 }] }, "ru")[0].percent.replace(/\s/g, " "),
+    "< 0,01 % (≈ 3,2 × 10⁻³⁹⁹ %)");
+  // what the depth cut off, too
+  const cut = oddsHtml({ kind: "odds", odds: { ...ODDS, truncated: `1/3${"0".repeat(400)}`, truncated_float: 0, truncated_log10: -400.48 } },
+    { i18n: await localization("cs"), title: "d6x", lang: "cs" });
+  assert.match(cut.replace(/\s/g, " "), /rb-odds-truncated">[^<]*&lt; 0,01 % \(≈ 3,3 × 10⁻³⁹⁹ %\)/);
+  // exact means stay as they were: 4d6's 14, 3d6's 10.50; 1d6x's cut-off tail is ≈
+  assert.match(oddsHtml({ kind: "odds", odds: distributionOdds(enumerate(4, 6)) }, { i18n: en, title: "4d6", lang: "en" }), /on average 14</);
+  assert.match(oddsHtml({ kind: "odds", odds: distributionOdds(enumerate(3, 6)) }, { i18n: en, title: "3d6", lang: "en" }), /on average 10\.50</);
+  const exploding = rollbridgeOdds("1d6x").distribution;
+  assert.match(oddsHtml({ kind: "odds", odds: distributionOdds(exploding) }, { i18n: de, title: "1d6x", lang: "de" }), /im Schnitt ≈ 4,20</);
 });

@@ -94,6 +94,51 @@ const cases = {
         atEnd: log.scrollTop + log.clientHeight >= log.scrollHeight - 1, lastBottom: last.bottom, buttonTop: button.top };
     });
   },
+  // a Russian, a Czech and a German GM on a 360×740 phone after a long evening, the
+  // log read to its end: a player's request comes in; the button's words wrapped to
+  // three lines (95 px in Russian) over the log's last entry
+  async phone(browser, result) {
+    const pages = {};
+    for (const locale of ["ru-RU", "cs-CZ", "de-DE"]) {
+      const gm = await joinedPage(browser, `gm-${locale}`, { ...SMALL_PHONE, locale }, trouble, url, TOKENS.approval.gm);
+      await gm.waitForFunction(() => Number(document.body.dataset.history) >= 200);
+      pages[locale] = gm;
+    }
+    /** Where the log and the GM's controls are (in the page, not the screen), and the
+     * button: its lines, words, name, box; the log read to its end. */
+    const measure = (gm) => gm.evaluate(async () => {
+      const log = document.getElementById("log");
+      log.scrollTop = log.scrollHeight;
+      for (let frame = 0; frame < 2; frame += 1) await new Promise((done) => requestAnimationFrame(done));
+      const node = document.getElementById("log-waiting");
+      const button = node.getBoundingClientRect();
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const last = log.lastElementChild.getBoundingClientRect();
+      const box = log.getBoundingClientRect();
+      return {
+        hidden: node.hidden, text: node.textContent, label: node.getAttribute("aria-label"), title: node.title,
+        // the lines its words are drawn on (its box is 44 px tall at least, for a finger)
+        lines: new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size, height: button.height,
+        cut: node.scrollWidth > node.clientWidth,
+        inside: button.left >= box.left && button.right <= box.right && button.right <= window.innerWidth,
+        atEnd: log.scrollTop + log.clientHeight >= log.scrollHeight - 1,
+        lastBottom: last.bottom, buttonTop: button.top, logBottom: box.bottom,
+        logHeight: log.clientHeight, controls: document.getElementById("gm-panel").getBoundingClientRect().top + scrollY,
+      };
+    });
+    result.before = {};
+    for (const [locale, gm] of Object.entries(pages)) result.before[locale] = await measure(gm);
+    await gmRequest(pages["ru-RU"], "approval", TOKENS.approval.player, { type: "roll", id: "ask-phone", formula: "2d6", label: "ask" });
+    result.after = {};
+    for (const [locale, gm] of Object.entries(pages)) {
+      await gm.waitForFunction(() => document.querySelectorAll("#pending li.pending-item").length === 1);
+      result.after[locale] = await measure(gm);
+      // the accessible name, as Chromium computes it: the long words
+      const { label } = result.after[locale];
+      result.after[locale].named = label ? await gm.getByRole("button", { name: label, exact: true }).count() : 0;
+    }
+  },
   // the button has the keyboard's focus when the last request is approved elsewhere
   // (another GM, Foundry): the list saying that nothing waits takes it
   async answered(browser, result) {

@@ -15,7 +15,7 @@
 // other error — `odds_unavailable` (no odds for that action), `unknown_type`
 // (a server older than odds), anything else — shows nothing at all.
 
-import { chance, parseFraction, percent, truncatedEntry } from "../client/chance.mjs";
+import { chance, mean as meanText, parseFraction, percent, truncatedEntry } from "../client/chance.mjs";
 import { escapeHtml, escapeText } from "./card.mjs";
 
 export { parseFraction, percent };
@@ -152,7 +152,7 @@ export function oddsHtml(result, { i18n, title = "", lang = "en", actorName = (i
   const meanFloat = Number(result.odds.mean_float);
   const mean = result.odds.mean_float !== null && result.odds.mean_float !== undefined && Number.isFinite(meanFloat)
     ? `<p class="rb-note rb-odds-mean" title="${escapeHtml(result.odds.mean ?? "")}">${escapeText(i18n.format(ODDS_KEYS.mean, {
-      mean: new Intl.NumberFormat(lang, { maximumFractionDigits: 2 }).format(meanFloat),
+      mean: meanText(result.odds, lang),
     }))}</p>`
     : "";
   return `<div class="rollbridge-odds">`
