@@ -164,12 +164,18 @@ class RollbridgeError(Exception):
         if code is not None:
             self.code = code  # type: ignore[misc]  # instance override of the class code
         self.details: dict[str, Any] = dict(details or {})
+        #: Whom the error was refused to where that is known when it is raised (a
+        #: player: ``rollbridge resolve --as player``): their ``hides``, taken by
+        #: :meth:`render` where it is given none. None: the GM, or said by the caller.
+        self.hides: Any = None
 
     def render(self, locale: str = "en", hides: Any = None) -> str:
         """The message in ``locale`` (English where it has no translation) for an
         audience: ``hides(actor_id, aspect)`` is true where it may not see a
         :class:`~rollbridge.text.Private` argument (left out as in views); None
-        for the GM, who sees everything."""
+        for the GM, who sees everything (or the error's own :attr:`hides`)."""
+        if hides is None:
+            hides = self.hides
         if locale == "en" and hides is None:
             return self.message
         if self.text is not None:

@@ -15,7 +15,6 @@ steps. ``--json`` keeps its keys; its texts are in the locale too.
 from __future__ import annotations
 
 import argparse
-import copy
 import json
 import secrets
 from collections.abc import Mapping
@@ -25,15 +24,14 @@ from rollbridge.cli import shared_help
 from rollbridge.cli.helps import Help
 from rollbridge.cli.json_option import add_json_option
 from rollbridge.cli.locales import add_locale_option
-from rollbridge.cli.render import dice_line, inert_text, print_json, render_event
+from rollbridge.cli.render import dice_line, print_json, render_event
 from rollbridge.dice import roll_formula
 from rollbridge.dice.sources import DiceSource, ScriptedDice, SecureDice, SeededDice
 from rollbridge.engine.views import hides_now
 from rollbridge.exceptions import InvalidRequest, InvalidSettings, RollbridgeError
 from rollbridge.json_words import json_reason
 from rollbridge.plain import JSON
-from rollbridge.text import Hides, Messages, Text, render
-from rollbridge.visible import visible
+from rollbridge.text import Messages, Text, render
 
 if TYPE_CHECKING:
     from rollbridge.contract import Ruleset
@@ -471,8 +469,7 @@ def _resolve(args: argparse.Namespace) -> int:
     except RollbridgeError as error:
         if who is not gm:  # a player reads a refusal as the server sends it to players
             table = service.protocol(info.id).table
-            hides = hides_now(table.ruleset, table.ruleset_settings, table.controlled)
-            _as_players_read(error, hides)
+            error.hides = hides_now(table.ruleset, table.ruleset_settings, table.controlled)
         raise
     if "event" not in reply:  # pending approval, or a secret the player may not see
         if args.json:
@@ -490,31 +487,3 @@ def _resolve(args: argparse.Namespace) -> int:
         return 0
     print(render_event(event, show_state=True, locale=locale))
     return 0
-
-
-def _as_players_read(error: RollbridgeError, hides: Hides) -> None:
-    """Make ``error`` read as players read it (``rollbridge resolve --as player``):
-    its private arguments the table hides from players left out, as the server's
-    refusal to a player has them (:func:`~rollbridge.engine.views.hides_now`)."""
-    if error.text is None and error.held is None:
-        return  # plain words: nothing private in them
-    shown = copy.copy(error)
-    if shown.text is not None:
-        shown.text = inert_text(shown.text)
-    error.text, error.held = _AsPlayersRead(shown, hides), None
-    error.message = shown.render("en", hides)
-
-
-class _AsPlayersRead:
-    """A refusal's words as players read them, in any language."""
-
-    def __init__(self, error: RollbridgeError, hides: Hides) -> None:
-        self.error, self.hides = error, hides
-
-    def render(self, locale: str = "en", hides: Hides = None) -> str:
-        """The words in ``locale``, hidden as players read them (``hides``: ignored);
-        a message that is a list, a map or an exception is all data, made
-        :func:`~rollbridge.visible.visible` as
-        :func:`~rollbridge.cli.render.error_words` makes it for the GM."""
-        words = self.error.render(locale, self.hides)
-        return words if self.error.held is None else visible(words)

@@ -105,7 +105,7 @@ def error_words(error: RollbridgeError, locale: str = "en") -> str:
     the message itself (the list of a Redis server's unsafe settings) stay."""
     if error.text is None:  # plain words, or a list, map or exception: all data
         return visible(error.render(locale))
-    return inert_text(error.text).render(locale)
+    return inert_text(error.text).render(locale, error.hides)
 
 
 def inert_text(value: Any) -> Any:
