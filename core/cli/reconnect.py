@@ -29,6 +29,7 @@ __all__ = [
     "RECONNECT_FOR",
     "TRY_LATER",
     "Schedule",
+    "asked_wait",
     "attempts_option",
     "close_status",
     "closed_text",
@@ -169,6 +170,19 @@ TRY_LATER = frozenset(
 )
 #: The longest ``retry_after`` of a refused hello an attempt waits, in seconds.
 RETRY_AFTER_CAP = 60.0
+
+
+def asked_wait(value: object) -> float:
+    """The seconds a server's or proxy's ``retry_after`` asks to wait before the next
+    attempt, capped at :data:`RETRY_AFTER_CAP`; 0 for anything that is no finite
+    positive number (a boolean, NaN, a negative). Compared before it is made a float:
+    a JSON welcome's whole number of hundreds of digits is no float."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return 0.0
+    if value != value or value <= 0:  # NaN, or nothing to wait
+        return 0.0
+    return RETRY_AFTER_CAP if value >= RETRY_AFTER_CAP else float(value)
+
 
 #: How long the attempts of an outage go on, in seconds, unless ``--reconnect-for``
 #: (or ``--reconnect-attempts``, counting attempts instead) says otherwise: a server

@@ -15,7 +15,10 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 
-__all__ = ["retry_after_seconds"]
+__all__ = ["LONGEST", "retry_after_seconds"]
+
+#: The longest wait a ``Retry-After`` is read as (about 31 years; callers cap it).
+LONGEST = 999_999_999
 
 
 def retry_after_seconds(
@@ -26,7 +29,9 @@ def retry_after_seconds(
     the time (seconds since the epoch) where the answer has no readable ``Date``."""
     given = headers.get("Retry-After", "").strip()
     if given.isascii() and given.isdigit():
-        return int(given)
+        # a longer number is read as the longest wait written so (the caller caps it):
+        # a proxy's thousand digits are no float, and Python reads at most 4,300
+        return int(given) if len(given) <= len(str(LONGEST)) else LONGEST
     until = _http_date(given)
     if until is None:
         return None

@@ -28,9 +28,9 @@ from rollbridge.cli.reconnect import (
     NO_WELCOME,
     NOT_RESUMED,
     RESUMED,
-    RETRY_AFTER_CAP,
     TRY_LATER,
     Schedule,
+    asked_wait,
     close_status,
     closed_text,
     gap_text,
@@ -617,7 +617,7 @@ async def _reconnect(
                 return None
             retry_after = exc.details.get("retry_after")
             if isinstance(retry_after, int):  # a 429's or 503's Retry-After: waited
-                wait_at_least = min(float(retry_after), RETRY_AFTER_CAP)
+                wait_at_least = asked_wait(retry_after)
                 said = TRIED_AFTER(seconds=f"{wait_at_least:g}").render(locale)
                 failed = f"{failed}; {said}"
             elif "status" in exc.details:  # a proxy's 404 or 502: said to be tried again
@@ -641,8 +641,7 @@ async def _reconnect(
                 return None
             _print(ATTEMPT_FAILED(attempt=attempt, problem=refused.render(locale)).render(locale))
             retry_after = (welcome.get("details") or {}).get("retry_after")
-            if isinstance(retry_after, int | float):
-                wait_at_least = min(float(retry_after), RETRY_AFTER_CAP)
+            wait_at_least = asked_wait(retry_after)
             continue
         _print(_joined(welcome, locale))
         resumed = welcome.get("resume") or {}
