@@ -295,6 +295,41 @@ function diceBox(groups) {
   return box;
 }
 
+/**
+ * The log entry of this viewer's own request waiting for the GM's approval, in the
+ * place of the secret placeholder its GM-only event reaches a player as: what the
+ * viewer asked, as its page sent it (the server tells players nothing more of it:
+ * no dice, no time), and whether it still waits.
+ * @param {number} seq the seq of its event (the placeholder's)
+ * @param {string} pending its pending id
+ * @param {object} request the request as the page sent it
+ * @param {(id: string) => string} nameOf an actor's name
+ * @param {{actionLabel?: (action: string) => string, waits?: boolean}} words the
+ *   ruleset's words for an action, and whether it still waits
+ * @returns {HTMLLIElement}
+ */
+export function renderMine(seq, pending, request, nameOf, { actionLabel = (action) => action, waits = true } = {}) {
+  const item = el("li", "entry kind-mine");
+  item.dataset.seq = String(seq);
+  item.dataset.pending = pending;
+  const head = el("div", "entry-head");
+  head.append(el("span", "seq", `#${seq}`));
+  head.append(el("span", "kind", ""));
+  item.append(head);
+  const { type, what } = askedFor({ type: request.type, fields: request }, nameOf, actionLabel);
+  item.append(el("p", "summary", i18n.format("ROLLBRIDGE.Web.Log.Mine", { pending, type, what })));
+  showMineWaits(item, waits);
+  return item;
+}
+
+/** Say in the entry of the viewer's own request (renderMine) whether it still waits
+ * for the GM. */
+export function showMineWaits(item, waits) {
+  const kind = item.querySelector(".kind");
+  if (kind) kind.textContent = waits ? labelOf(i18n, KIND_WORDS, "approval.requested") : i18n.localize("ROLLBRIDGE.Web.Log.MineDone");
+  item.classList.toggle("mine-waits", waits);
+}
+
 /** One log entry: seq, who, what, when; a roll's or resolution's dice; its steps
  * folded. `lang`: the language of its time. */
 export function renderEvent(event, nameOf, { lang = undefined, ...words } = {}) {
