@@ -538,12 +538,45 @@ function tellSecrets(pending = null) {
   for (const { line } of secretsHeld.splice(0)) announce(line);
 }
 
+/** The GM undid (or redid) an event whose result a line says — beside the form that
+ * asked for it (a roll's, an action's, *the GM approved it: …*) or on the message line:
+ * that line says it was undone (no more, once redone). It went on saying the result,
+ * which no longer stood, while the log's undo named only the event's number. */
+function followUndo(event) {
+  const data = event.data ?? {};
+  const seq = event.kind === "undo" ? data.undoes : event.kind === "redo" ? data.redoes : undefined;
+  if (!Number.isInteger(seq)) return;
+  const undone = event.kind === "undo";
+  /** The line `entry` ({line, text}) said again, if it names the event and is still
+   * shown (`shown`: what its place says now); `show` puts the new text there. */
+  const restate = (entry, shown, show) => {
+    if (!entry?.line || entry.line.seq !== seq || shown !== entry.text) return;
+    const line = keptLine({ ...entry.line, undone });
+    const text = line && lineText(line, i18n, summaryOf);
+    if (!text) return;
+    show(text, line);
+    entry.line = line;
+    entry.text = text;
+  };
+  restate(lines.message, $("message").textContent, (text, line) => {
+    say(text, line.kind);
+    $("message").dataset.code = line.code;
+  });
+  for (const [key, entry] of lines.forms) {
+    const form = formOf(key);
+    restate(entry, form?.querySelector(".form-status")?.textContent, (text, line) => {
+      showOutcome(form, text, line.kind, line.code);
+    });
+  }
+}
+
 /** A live event for the log, the statistics, and a screen reader. */
 function liveEvent(event, { replayed } = {}) {
   stats.note(event);
   see(event);
   const mine = mineOf(event);
   addEntry(entryOf(event));
+  followUndo(event);
   // the GM's answer to this page's request is said on the message line, a status a
   // screen reader reads as it changes: announced too, it was heard twice
   const followed = followAsked(event);
