@@ -6,6 +6,8 @@ laptop who asks players' requests first, a Russian player on a 360×740 touch ph
   and the message line went on saying *мастер одобрил: …* with the result, which no
   longer stood (the log's undo named only the event's number). They now say the GM
   undid it, and no more once it is redone.
+- An action pressed with no target sent the request, and the page showed the server's
+  refusal in the wire's words; the page now says which to choose and sends nothing.
 - The request waiting named its parameters in the wire's English keys (*trait=notice*)
   in the Czech GM's list and in the player's own log entry, where the form said
   *Vlastnost: Všímavost* and *Параметр: Внимание*. They are in the ruleset's words now.
@@ -15,6 +17,7 @@ Needs what tests/web/test_web_browser.py needs; skipped without chromium.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -41,3 +44,22 @@ async def test_a_result_the_gm_undid_is_said_undone_beside_the_players_form(web_
     assert result["undone"] == {"action": undone, "message": undone}, result["undone"]
     # redone: the result stands again
     assert result["redone"] == result["approved"], result["redone"]
+
+
+async def test_an_action_pressed_without_its_target_says_so_and_sends_nothing(web_world):
+    """wilddie's attack takes one target; pressed with none chosen, the page sent it
+    and showed the server's refusal, which names the wire's field and the action's
+    key (*targets: действие 'attack' принимает 1 цель, получено 0*). The page says
+    in its own words what to do now, and sends nothing; with the target chosen it
+    sends the attack. The GM's award of chips (one target at least) the same, in
+    Czech."""
+    result = await run_case(web_world, "noTarget", script="walk.mjs")
+    assert result["player"] == {
+        "text": said("ru", "Field.ChooseTarget"),
+        "kind": "error",
+        "sent": 0,
+    }
+    least = said("cs", "Field.ChooseTargets.one", count="1")
+    assert result["gm"] == {"text": least, "kind": "error", "sent": 0}, result["gm"]
+    waiting = re.escape(said("ru", "Message.Pending", pending="PN")).replace("PN", r"p\d+")
+    assert re.fullmatch(waiting, result["sent"]), result["sent"]

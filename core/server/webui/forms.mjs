@@ -13,7 +13,7 @@
 // viewer types in it keeps what was typed and the focus (replaceKeeping).
 
 import { el } from "./render.mjs";
-import { i18n } from "./texts.mjs";
+import { counted, i18n } from "./texts.mjs";
 
 let fieldCounter = 0;
 
@@ -340,6 +340,14 @@ export function actionForm(session, actionName, spec, submit, odds = null) {
     if (actor && actor.value) message.actor = actor.value;
     if (targets) {
       message.targets = [...targets.querySelectorAll("input:checked")].map((input) => input.value);
+      // too few chosen: said beside the form in the page's words, nothing sent (the
+      // server's refusal named the wire's `targets` and the action's key, 'harm')
+      const least = Number.isInteger(spec.min_targets) ? spec.min_targets : 0;
+      if (message.targets.length < least) {
+        showOutcome(form, spec.max_targets === 1 ? i18n.localize("ROLLBRIDGE.Web.Field.ChooseTarget")
+          : counted(i18n, "ROLLBRIDGE.Web.Field.ChooseTargets", least), "error");
+        return null;
+      }
     }
     return message;
   };

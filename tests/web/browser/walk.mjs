@@ -8,7 +8,7 @@
 
 import process from "node:process";
 
-import { gmRequest, joinedPage, runCase, seqOf, SMALL_PHONE, waitSeq } from "./pages.mjs";
+import { flush, gmRequest, joinedPage, runCase, seqOf, SMALL_PHONE, waitSeq } from "./pages.mjs";
 
 const env = process.env;
 const BASE = env.RB_BASE;
@@ -27,17 +27,47 @@ const linesOf = (page) => page.evaluate(() => ({
   message: document.getElementById("message").textContent,
 }));
 
-/** The GM's page and the player's at the table `wild`, its requests asked first. */
+/** The GM's page and the player's at the table `wild`, its requests asked first
+ * (their frames recorded: `page.gate`). */
 async function evening(browser) {
   const url = `${BASE}/tables/wild`;
-  const gm = await joinedPage(browser, "gm", { ...LAPTOP, locale: "cs-CZ" }, trouble, url, TOKENS.wild.gm);
+  const gm = await joinedPage(browser, "gm", { ...LAPTOP, locale: "cs-CZ" }, trouble, url, TOKENS.wild.gm,
+    { tap: true });
   await gmRequest(gm, "wild", TOKENS.wild.gm, { type: "settings", id: "walk-approval", settings: { approval: true } });
   const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "ru-RU" }, trouble, url,
-    TOKENS.wild.player);
+    TOKENS.wild.player, { tap: true });
   return { gm, player };
 }
 
+/** The action `action` chosen on `page` and its button pressed with no target: its
+ * line, and the `resolve` requests the page sent (after `flush`: all it sent). */
+async function pressedWithoutTarget(page, action) {
+  await page.locator("#action-select").selectOption(action);
+  await page.locator('#action button[type="submit"]').click();
+  await page.waitForFunction(() => document.querySelector("#action .form-status")?.textContent);
+  await flush(page);
+  const line = await page.locator("#action .form-status").evaluate((node) => ({ text: node.textContent,
+    kind: node.dataset.kind }));
+  const sent = page.gate.sent.map((frame) => JSON.parse(frame)).filter((m) => m.type === "resolve");
+  return { ...line, sent: sent.length };
+}
+
 const cases = {
+  /** The player taps *Атака* with no target chosen (wilddie's attack takes one), and
+   * the GM *Udělit žetony* (award chips: one target at least, any number). */
+  async noTarget(browser, result) {
+    const { gm, player } = await evening(browser);
+    step("the player attacks nobody");
+    result.player = await pressedWithoutTarget(player, "attack");
+    step("the GM awards chips to nobody");
+    result.gm = await pressedWithoutTarget(gm, "award_chips");
+    step("the player chooses the guard: the attack is sent");
+    await player.locator('#action input[name="target"][value="guard"]').check();
+    await player.locator('#action button[type="submit"]').click();
+    await player.waitForFunction(() => /\(p\d+\)/.test(document.querySelector("#action .form-status")?.textContent));
+    result.sent = (await linesOf(player)).action;
+  },
+
   /** The player asks for a Notice test (the form's first action, Ana chosen); the GM
    * reads it in the list, approves it, undoes it, then redoes it. */
   async undone(browser, result) {
