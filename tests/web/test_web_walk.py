@@ -8,6 +8,8 @@ laptop who asks players' requests first, a Russian player on a 360×740 touch ph
   undid it, and no more once it is redone.
 - An action pressed with no target sent the request, and the page showed the server's
   refusal in the wire's words; the page now says which to choose and sends nothing.
+- A player whose character the GM took back pressed an action that needs one: the
+  server's refusal in the wire's words; the page now says it in its own.
 - The request waiting named its parameters in the wire's English keys (*trait=notice*)
   in the Czech GM's list and in the player's own log entry, where the form said
   *Vlastnost: Všímavost* and *Параметр: Внимание*. They are in the ruleset's words now.
@@ -63,3 +65,14 @@ async def test_an_action_pressed_without_its_target_says_so_and_sends_nothing(we
     assert result["gm"] == {"text": least, "kind": "error", "sent": 0}, result["gm"]
     waiting = re.escape(said("ru", "Message.Pending", pending="PN")).replace("PN", r"p\d+")
     assert re.fullmatch(waiting, result["sent"]), result["sent"]
+
+
+async def test_a_player_without_a_character_pressing_an_action_is_told_in_the_pages_words(
+    web_world,
+):
+    """The GM took Ana back: the player's trait test has an empty character list, and
+    pressed, the page sent it and showed the server's refusal in the wire's words
+    (*actor: действию 'trait' нужен действующий персонаж*). It now says that the
+    player plays no character that could, and to ask the GM; nothing is sent."""
+    result = await run_case(web_world, "noActor", script="walk.mjs")
+    assert result["player"] == {"text": said("ru", "Field.NoActor"), "kind": "error", "sent": 0}

@@ -338,6 +338,14 @@ export function actionForm(session, actionName, spec, submit, odds = null) {
     }
     const message = { type, action: actionName, params };
     if (actor && actor.value) message.actor = actor.value;
+    // the action needs an actor and the list has none (a player the GM has given no
+    // character yet): said in the page's words, nothing sent (the server's refusal
+    // named the wire's `actor` and the action's key, 'trait')
+    if (actor && !actor.value && spec.actor === "required") {
+      showOutcome(form, i18n.localize(session.role === "gm" ? "ROLLBRIDGE.Web.Field.NoActorYet"
+        : "ROLLBRIDGE.Web.Field.NoActor"), "error");
+      return null;
+    }
     if (targets) {
       message.targets = [...targets.querySelectorAll("input:checked")].map((input) => input.value);
       // too few chosen: said beside the form in the page's words, nothing sent (the

@@ -53,6 +53,18 @@ async function pressedWithoutTarget(page, action) {
 }
 
 const cases = {
+  /** The GM takes Ana back from the player (a player who plays no character now),
+   * who then taps *Проверка*. */
+  async noActor(browser, result) {
+    const { gm, player } = await evening(browser);
+    step("the GM takes Ana back");
+    const seq = await seqOf(player);
+    await gmRequest(gm, "wild", TOKENS.wild.gm, { type: "actor.update", id: "walk-take-back", actor: "ana",
+      controllers: [] });
+    await waitSeq(player, seq + 1);
+    result.player = await pressedWithoutTarget(player, "trait");
+  },
+
   /** The player taps *Атака* with no target chosen (wilddie's attack takes one), and
    * the GM *Udělit žetony* (award chips: one target at least, any number). */
   async noTarget(browser, result) {
