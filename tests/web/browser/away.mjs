@@ -193,6 +193,15 @@ async function tabHolding(context, storage, name) {
   return page;
 }
 
+/** As tabHolding, once the roll form's line says that the roll `pending` waits (the
+ * page took what the crashed one kept; a bound only for one that took nothing). */
+async function tabTakingOver(context, storage, name, pending) {
+  const page = await tabHolding(context, storage, name);
+  await page.waitForFunction((p) => document.querySelector("form.roll-form .form-status")
+    ?.textContent.includes(`(${p})`), pending).catch(() => {});
+  return page;
+}
+
 /** A Russian player's roll waits for the GM and another is half typed; the tab is
  * hidden (it keeps what it shows) and its page crashes: what the tab holds then
  * (`storage`), and the player's page. */
@@ -423,9 +432,7 @@ const cases = {
   async crashed(browser, result) {
     const { player, storage } = await crashedAsking(browser, result);
     step("a tab with its storage loads");
-    const next = await tabHolding(player.context(), storage, "next");
-    await next.waitForFunction((p) => document.querySelector("form.roll-form .form-status")
-      ?.textContent.includes(`(${p})`), result.pending).catch(() => {});
+    const next = await tabTakingOver(player.context(), storage, "next", result.pending);
     result.next = await linesOf(next);
     const seq = await seqOf(next);
     await gmRequest(next, "approval", TOKENS.approval.gm, { type: "approve", id: "crash-approve",
@@ -441,9 +448,7 @@ const cases = {
   async discardedDuplicate(browser, result) {
     const { player, storage } = await crashedAsking(browser, result);
     step("the discarded tab duplicated, the copy loads; then the tab");
-    const first = await tabHolding(player.context(), storage, "first");
-    await first.waitForFunction((p) => document.querySelector("form.roll-form .form-status")
-      ?.textContent.includes(`(${p})`), result.pending).catch(() => {});
+    const first = await tabTakingOver(player.context(), storage, "first", result.pending);
     const second = await tabHolding(player.context(), storage, "second");
     result.first = await linesOf(first);
     result.second = await linesOf(second);
