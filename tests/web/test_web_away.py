@@ -177,6 +177,71 @@ async def test_a_tab_duplicated_in_the_background_takes_nothing_it_kept(web_worl
     assert not result["copyAfter"]["message"].startswith(approved), result["copyAfter"]
 
 
+async def test_a_tab_loaded_after_its_page_crashed_takes_what_the_page_kept(web_world):
+    """A page whose renderer crashes lets its Web Lock go with it (the browser does):
+    a tab holding what the page had kept when hidden, loaded after the crash, is no
+    copy of a page still alive, and takes the roll typed and the roll waiting, and
+    says the GM's approval. (Untested before: the DevTools protocol's ``Page.crash``
+    seemed to hang; its reply never comes, the page's crash event does.)"""
+    result = await run_case(web_world, "crashed", script="away.mjs")
+    pending = result["pending"]
+    assert result["keptBefore"] is True, result
+    assert f"({pending})" in result["next"]["roll"], result["next"]
+    assert result["next"]["label"] == "недописанный бросок", result["next"]
+    approved = said("ru", "Message.Approved", result="")
+    assert result["nextAfter"]["roll"].startswith(approved), result["nextAfter"]
+
+
+async def test_of_a_discarded_tab_and_its_copy_only_the_first_loaded_takes_what_was_kept(
+    web_world,
+):
+    """The phone discarded the tab (its page ended with no pagehide, as a crash ends
+    it), and the tab was duplicated: the copy and the tab loaded anew both hold what
+    the page had kept when hidden, and no page held its lock, so both took it — the
+    same draft in two tabs, the same roll followed in both, the GM's approval said
+    twice. The first to load takes it now, holding the gone page's lock; the second
+    joins as the same player with empty forms, as a copy of a live tab does, and says
+    nothing when the GM approves the roll."""
+    result = await run_case(web_world, "discardedDuplicate", script="away.mjs")
+    pending = result["pending"]
+    assert result["keptBefore"] is True, result
+    assert f"({pending})" in result["first"]["roll"], result["first"]
+    assert result["first"]["label"] == "недописанный бросок", result["first"]
+    assert result["second"]["roll"] == "" and result["second"]["label"] == "", result["second"]
+    assert pending not in result["second"]["message"], result["second"]
+    approved = said("ru", "Message.Approved", result="")
+    assert result["originalAfter"]["roll"].startswith(approved), result["originalAfter"]
+    assert result["copyAfter"]["roll"] == "", result["copyAfter"]
+    assert not result["copyAfter"]["message"].startswith(approved), result["copyAfter"]
+
+
+async def test_a_players_own_request_waiting_shows_in_their_log_as_theirs(web_world):
+    """A player's request waiting for the GM reached their own log as the secret
+    placeholder every player gets of a GM-only event (*тайно (только мастер)*), and
+    was told to a screen reader so: the player who sent it could not find it in the
+    log. Their page now shows it as their own request — what they asked, as the page
+    sent it, and that it waits for the GM — and nothing the server keeps from players
+    (no dice, no time); an observer's page still shows the placeholder. The tab
+    loaded anew shows it so too (from the log from before), and once the GM approves
+    it the entry says it waits no more."""
+    result = await run_case(web_world, "mine", script="away.mjs")
+    pending = result["pending"]
+    ru = catalog("ru")
+    waits = ru["ROLLBRIDGE.Web.Kind.ApprovalRequested"]
+    secret = ru["ROLLBRIDGE.Web.Kind.Hidden"]
+    roll = ru["ROLLBRIDGE.Web.Kind.Roll"]
+    mine = said("ru", "Log.Mine", pending=pending, type=roll, what="2d6 за углом")
+    for when in ("live", "reloaded"):
+        entry = result[when]
+        assert entry["kind"] == waits and mine in entry["text"], (when, entry)
+        assert secret not in entry["text"] and "mine-waits" in entry["classes"], (when, entry)
+    assert result["observer"]["kind"] == secret, result["observer"]
+    assert secret not in result["announced"], (result["announced"], result["eventFirst"])
+    assert result["answered"]["kind"] == ru["ROLLBRIDGE.Web.Log.MineDone"], result["answered"]
+    assert mine in result["answered"]["text"], result["answered"]
+    assert "mine-waits" not in result["answered"]["classes"], result["answered"]
+
+
 async def test_a_page_without_web_locks_takes_what_it_kept_as_before(web_world):
     """Plain HTTP at a LAN address is no secure context: the page has no Web Locks
     there (nor crypto.randomUUID, for its id). It throws nothing, and the tab hidden

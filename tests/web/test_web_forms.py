@@ -55,9 +55,11 @@ async def test_a_form_sends_what_the_player_gave_and_lists_as_json(web_world):
     assert outcome["rounds"] == 1 and outcome["code"] == "7M"
 
     # a request waiting for the GM says what it asks: the action in the ruleset's
-    # words, who acts on whom, with what (in the GM's list and log alike)
+    # words, who acts on whom, with what — each parameter and choice in the ruleset's
+    # words too, as the form says them (it said "weapon=Hackler, range=short", the
+    # wire's) — in the GM's list and log alike
     pending = result["pending"]
-    asks = "action Attack: Tukan → Guard A (weapon=Hackler, range=short)"
+    asks = "action Attack: Tukan → Guard A (Weapon: Hackler, Range: Short (TN 4))"
     assert re.fullmatch(rf"p\d+: player — {re.escape(asks)}", pending["gm"]), pending
     # the log's line names the action in the ruleset's words too (it said "attack")
     assert pending["log"] is not None and asks in pending["log"], pending

@@ -62,7 +62,8 @@ async def test_a_game_nights_log_in_the_pages_and_the_rulesets_words(web_world):
     # approval: the GM's line names the action as the pending list does; the
     # rejection reads in the player's words
     asked = next(e for e in result["asked"] if e["kind"] == "kind-approval-requested")
-    assert "Success test: Tukan (dice=3, tn=4)" in asked["summary"], asked
+    # its parameters in the ruleset's words, as the form says them (they read dice=3, tn=4)
+    assert "Success test: Tukan (Dice: 3, Target number: 4)" in asked["summary"], asked
     assert "success_test" not in asked["summary"], asked
     ru = next(e for e in result["rejected"]["ru"] if e["kind"] == "kind-approval-rejected")
     assert ru["summary"] == f"{asked['summary'].split(':')[0]}: игрок — действие", ru

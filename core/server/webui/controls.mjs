@@ -220,7 +220,7 @@ export function pendingList(session, send) {
   const waiting = new Set((session.table.pending ?? []).map((entry) => reasonKey(epoch, entry.pending)));
   for (const key of reasons.keys()) if (!waiting.has(key)) reasons.delete(key);
   for (const [index, entry] of (session.table.pending ?? []).entries()) {
-    const asked = askedFor(entry, (id) => session.nameOf(id), (action) => session.actionLabel(action));
+    const asked = askedFor(entry, (id) => session.nameOf(id), session.words());
     const item = el("li", "pending-item");
     item.dataset.pending = String(entry.pending);
     item.dataset.epoch = String(epoch ?? "");

@@ -13,7 +13,7 @@
 // viewer types in it keeps what was typed and the focus (replaceKeeping).
 
 import { el } from "./render.mjs";
-import { i18n } from "./texts.mjs";
+import { counted, i18n } from "./texts.mjs";
 
 let fieldCounter = 0;
 
@@ -338,8 +338,24 @@ export function actionForm(session, actionName, spec, submit, odds = null) {
     }
     const message = { type, action: actionName, params };
     if (actor && actor.value) message.actor = actor.value;
+    // the action needs an actor and the list has none (a player the GM has given no
+    // character yet): said in the page's words, nothing sent (the server's refusal
+    // named the wire's `actor` and the action's key, 'trait')
+    if (actor && !actor.value && spec.actor === "required") {
+      showOutcome(form, i18n.localize(session.role === "gm" ? "ROLLBRIDGE.Web.Field.NoActorYet"
+        : "ROLLBRIDGE.Web.Field.NoActor"), "error");
+      return null;
+    }
     if (targets) {
       message.targets = [...targets.querySelectorAll("input:checked")].map((input) => input.value);
+      // too few chosen: said beside the form in the page's words, nothing sent (the
+      // server's refusal named the wire's `targets` and the action's key, 'harm')
+      const least = Number.isInteger(spec.min_targets) ? spec.min_targets : 0;
+      if (message.targets.length < least) {
+        showOutcome(form, spec.max_targets === 1 ? i18n.localize("ROLLBRIDGE.Web.Field.ChooseTarget")
+          : counted(i18n, "ROLLBRIDGE.Web.Field.ChooseTargets", least), "error");
+        return null;
+      }
     }
     return message;
   };

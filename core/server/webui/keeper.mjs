@@ -6,7 +6,12 @@
 // Each page holds a Web Lock named after itself for as long as it lives (the
 // browser releases it with the page, and the page at its pagehide); what it keeps
 // names it, and a page loaded with what a page still alive kept is a copy and takes
-// none of it. A browser without Web Locks takes it as before.
+// none of it. A page that takes what a page gone kept (a reload, a phone's
+// discarded tab loaded anew) holds that page's lock too, for as long as it lives: a
+// copy of the tab made after the page was gone (duplicated once the phone had
+// discarded it) found no page holding it, and took the same draft and the same
+// requests to follow; now whichever of them loads first takes them, and the other
+// joins as a copy. A browser without Web Locks takes it as before.
 
 /** A Web Lock's name for the page `id`. */
 const lockName = (id) => `rollbridge.page.${id}`;
@@ -19,6 +24,8 @@ export const pageId = globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${Math
 
 /** The release of this page's lock while it holds it, else null. */
 let release = null;
+/** The releases of the locks of pages gone whose kept things this page took. */
+const taken = [];
 
 /**
  * Hold this page's lock while it lives (again after the back-forward cache gave it
@@ -36,22 +43,27 @@ export function holdPage(locks = globalThis.navigator?.locks) {
 export function letPageGo() {
   release?.();
   release = null;
+  for (const letGo of taken.splice(0)) letGo();
 }
 
 /**
- * Whether the page `id` — the one that kept what this page found in the tab — still
- * lives (this page is a copy of its tab); false when no page is named, or the
- * browser cannot tell.
+ * Whether this page takes what the page `id` kept in the tab: it does when that page
+ * is gone and no other page took it first — and then holds that page's lock, so a
+ * page loaded after it with the same things (a copy of the tab) takes none of them
+ * while this one lives. False when that page still lives, or another took them (this
+ * page is a copy of its tab); true when no page is named, or the browser cannot tell.
  * @param {string|null} id the keeper's id
  * @param {LockManager|undefined} locks the browser's (navigator.locks)
  * @returns {Promise<boolean>}
  */
-export async function keeperLives(id, locks = globalThis.navigator?.locks) {
-  if (!isPageId(id) || id === pageId || !locks?.query) return false;
-  try {
-    const { held = [] } = await locks.query();
-    return held.some((lock) => lock.name === lockName(id));
-  } catch {
-    return false;
-  }
+export function takeOver(id, locks = globalThis.navigator?.locks) {
+  if (!isPageId(id) || id === pageId || !locks?.request) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    // only if no page holds it: the test and the hold are one step, so of two pages
+    // loading at once one takes them
+    locks.request(lockName(id), { ifAvailable: true }, (lock) => {
+      resolve(lock !== null);
+      return lock === null ? undefined : new Promise((done) => { taken.push(done); });
+    }).catch(() => resolve(true));
+  });
 }

@@ -17,8 +17,9 @@ const MAX_LINES = 50;
 const MAX_KEPT = 20_000;
 
 /** A line as kept: a message id (`ROLLBRIDGE.…`) with its arguments (strings and
- * numbers), the seq of an event whose summary it shows or fills in as `result`,
- * its kind ("info", "error") and a refusal's code; null when it is none of that. */
+ * numbers), the seq of an event whose summary it shows or fills in as `result`
+ * (and whether the GM has undone that event since: `undone`), its kind ("info",
+ * "error") and a refusal's code; null when it is none of that. */
 export function keptLine(value) {
   if (!value || typeof value !== "object") return null;
   const key = typeof value.key === "string" && /^ROLLBRIDGE\.[A-Za-z0-9_.]+$/.test(value.key) ? value.key : null;
@@ -30,7 +31,8 @@ export function keptLine(value) {
   }
   const kind = value.kind === "error" ? "error" : "info";
   const code = typeof value.code === "string" && /^[a-z0-9_]{0,64}$/.test(value.code) ? value.code : "";
-  return { key, data, seq, kind, code };
+  const undone = seq !== null && value.undone === true;
+  return { key, data, seq, kind, code, undone };
 }
 
 /** Put `value` as JSON under `key` in the tab's storage for its next load; false
@@ -155,8 +157,9 @@ export function lineText(line, texts, summaryOf) {
     result = texts.format("ROLLBRIDGE.Web.Message.Earlier", { seq: line.seq });
   }
   if (line.seq !== null && result === null) return null;
-  if (!line.key) return result;
-  return texts.format(line.key, result === null ? line.data : { ...line.data, result });
+  const text = line.key ? texts.format(line.key, result === null ? line.data : { ...line.data, result }) : result;
+  // the GM took the event back: the result the line says no longer stands
+  return line.undone ? texts.format("ROLLBRIDGE.Web.Message.Undone", { line: text }) : text;
 }
 
 // What the viewer typed into the forms is kept across that reload too — the action

@@ -174,12 +174,18 @@ function reasonWords(reason) {
 
 /**
  * What a request waiting for the GM asks for, in a line: its kind in words, and
- * what — a roll's formula, label and actor; an action's name (`labelOf`: the
- * ruleset's words for it), actor, targets and parameters — so the GM can decide
- * without the log ("harm: Boris → Guard 2 (direction=dealt)", not "resolve harm").
+ * what — a roll's formula, label and actor; an action's name, actor, targets and
+ * parameters — so the GM can decide without the log ("Harm: Boris → Guard 2
+ * (Direction: dealt)", not "resolve harm"). `words` names them in the ruleset's words
+ * (the welcome's): `actionLabel(action)`, and `paramWords(action, key, value)`, a
+ * parameter's label and value (a choice's words); else the keys. A parameter said as
+ * `trait=notice` was the wire's, in English, on a Czech GM's and a Russian player's
+ * page whose form said *Vlastnost: Všímavost*.
  * @returns {{type: string, what: string}}
  */
-export function askedFor(request, nameOf, labelOf = (action) => action) {
+export function askedFor(request, nameOf, words = {}) {
+  const labelOf = words.actionLabel ?? ((action) => action);
+  const paramWords = words.paramWords ?? ((action, key, value) => [key, value]);
   const fields = request.fields ?? {};
   const type = requestType(request.type);
   const actor = fields.actor ? nameOf(fields.actor) : "";
@@ -188,8 +194,10 @@ export function askedFor(request, nameOf, labelOf = (action) => action) {
   }
   const targets = (fields.targets ?? []).map((id) => isolated(nameOf(id))).join(", ");
   const who = [actor && isolated(actor), targets && `→ ${targets}`].filter(Boolean).join(" ");
-  const params = Object.entries(fields.params ?? {})
-    .map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`).join(", ");
+  const params = Object.entries(fields.params ?? {}).map(([key, value]) => {
+    const [label, text] = paramWords(fields.action, key, value);
+    return `${label}: ${typeof text === "string" ? text : JSON.stringify(text)}`;
+  }).join(", ");
   const what = [fields.action && labelOf(fields.action), who].filter(Boolean).join(": ");
   return { type, what: params ? `${what} (${isolated(params)})` : what };
 }
@@ -240,7 +248,7 @@ export function eventSummary(event, nameOf, words = {}) {
     case "approval.requested": {
       const request = data.request ?? {};
       return i18n.format("ROLLBRIDGE.Web.Log.Asks",
-        { pending: data.pending, who: request.who?.name ?? "?", ...askedFor(request, nameOf, actionLabel) });
+        { pending: data.pending, who: request.who?.name ?? "?", ...askedFor(request, nameOf, words) });
     }
     case "approval.rejected": // the GM's reason in the GM's words, the words around it the page's
       return [data.pending && `${data.pending}:`, [...[data.requested_by && byLabel(data.requested_by),
@@ -293,6 +301,41 @@ function diceBox(groups) {
   const box = el("div", "dice-groups");
   for (const group of groups) box.append(renderDiceGroup(group));
   return box;
+}
+
+/**
+ * The log entry of this viewer's own request waiting for the GM's approval, in the
+ * place of the secret placeholder its GM-only event reaches a player as: what the
+ * viewer asked, as its page sent it (the server tells players nothing more of it:
+ * no dice, no time), and whether it still waits.
+ * @param {number} seq the seq of its event (the placeholder's)
+ * @param {string} pending its pending id
+ * @param {object} request the request as the page sent it
+ * @param {(id: string) => string} nameOf an actor's name
+ * @param {{waits?: boolean}} words whether it still waits, and the ruleset's words
+ *   (askedFor's)
+ * @returns {HTMLLIElement}
+ */
+export function renderMine(seq, pending, request, nameOf, { waits = true, ...words } = {}) {
+  const item = el("li", "entry kind-mine");
+  item.dataset.seq = String(seq);
+  item.dataset.pending = pending;
+  const head = el("div", "entry-head");
+  head.append(el("span", "seq", `#${seq}`));
+  head.append(el("span", "kind", ""));
+  item.append(head);
+  const { type, what } = askedFor({ type: request.type, fields: request }, nameOf, words);
+  item.append(el("p", "summary", i18n.format("ROLLBRIDGE.Web.Log.Mine", { pending, type, what })));
+  showMineWaits(item, waits);
+  return item;
+}
+
+/** Say in the entry of the viewer's own request (renderMine) whether it still waits
+ * for the GM. */
+export function showMineWaits(item, waits) {
+  const kind = item.querySelector(".kind");
+  if (kind) kind.textContent = waits ? labelOf(i18n, KIND_WORDS, "approval.requested") : i18n.localize("ROLLBRIDGE.Web.Log.MineDone");
+  item.classList.toggle("mine-waits", waits);
 }
 
 /** One log entry: seq, who, what, when; a roll's or resolution's dice; its steps

@@ -224,9 +224,21 @@ export class Session {
     return this.ruleset?.actions?.[action]?.label || String(action ?? "");
   }
 
+  /** An action's parameter `key` and its `value` in the ruleset's words (the
+   * welcome's `labels` and `choices`), else as they are: [label, value]. */
+  paramWords(action, key, value) {
+    // own entries only: a key such as "constructor" names no word
+    const own = (map, name) => (map && typeof map === "object" && Object.hasOwn(map, name) ? map[name] : undefined);
+    const text = (word) => (typeof word === "string" && word ? word : null);
+    const spec = own(this.ruleset?.actions, action) ?? {};
+    const choice = typeof value === "string" ? text(own(own(spec.choices, key), value)) : null;
+    return [text(own(spec.labels, key)) ?? key, choice ?? value];
+  }
+
   /** What the log's lines name in the table's words (eventSummary's `words`). */
   words() {
-    return { trackLabel: (actor, key) => this.trackLabel(actor, key), actionLabel: (action) => this.actionLabel(action) };
+    return { trackLabel: (actor, key) => this.trackLabel(actor, key), actionLabel: (action) => this.actionLabel(action),
+      paramWords: (action, key, value) => this.paramWords(action, key, value) };
   }
 
   /** The actors this viewer may act for: the GM all, a player those it controls. */

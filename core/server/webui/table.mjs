@@ -29,9 +29,9 @@ import {
 } from "./forms.mjs";
 import { showLogDownload, showLogHint } from "./download.mjs";
 import { fetchHistory } from "./history.mjs";
-import { holdPage, keeperLives, letPageGo, pageId } from "./keeper.mjs";
+import { holdPage, letPageGo, pageId, takeOver } from "./keeper.mjs";
 import { formsFor, keepForms, keepLines, keptLine, lineText, takeForms, takeLines } from "./kept.mjs";
-import { el, eventSummary, isolated, renderEvent } from "./render.mjs";
+import { el, eventSummary, isolated, renderEvent, renderMine, showMineWaits } from "./render.mjs";
 import {
   Session, browserLocale, forgetToken, keepTokenOnce, rememberToken, rememberedToken, socketUrl, tableFromPath,
   takeToken, takeTokenOnce,
@@ -255,6 +255,7 @@ function answered(reply, key, request = null) {
     if (key) {
       asked.set(reply.pending, { form: key, request });
       askedOf = { identity: joinedAs, epoch: session.welcome?.epoch ?? null };
+      showMine(reply.pending);
     }
   } else if (reply.status === "secret") {
     line = { key: "ROLLBRIDGE.Web.Message.Secret" };
@@ -310,9 +311,15 @@ function send(message, form = null) {
     return true;
   };
   return tracked(session.request(entry.request)).then(
-    (reply) => (settle() ? answered(reply, key, entry.request) : reply),
+    (reply) => {
+      const mine = settle();
+      tellSecrets(reply?.status === "pending" ? reply.pending : null);
+      return mine ? answered(reply, key, entry.request) : reply;
+    },
     (error) => {
-      if (settle()) failed(error, key);
+      const mine = settle();
+      tellSecrets();
+      if (mine) failed(error, key);
     },
   );
 }
@@ -413,7 +420,7 @@ function followAsked(event) {
   const id = rejected ? data.pending : data.approved;
   if (id === undefined || !asked.has(id)) return false;
   const { form: key } = asked.get(id);
-  asked.delete(id);
+  settleAsked(id);
   if (rejected) sayAnswer(key, rejectedLine(data.reason));
   else sayAnswer(key, { key: "ROLLBRIDGE.Web.Message.Approved", seq: event.seq });
   return true;
@@ -461,7 +468,7 @@ function askAgain(entries, moved) {
       // joined anew since, or its answer came live meanwhile (followAsked)
       if (session !== asking || (!moved && !asked.has(pending))) return;
       if (reply.status === "pending" && !moved && reply.pending === pending) return; // still waits
-      if (!moved) asked.delete(pending);
+      if (!moved) settleAsked(pending);
       if (reply.status === "rejected") sayAnswer(key, rejectedLine(reply.reason));
       else if (reply.status === "done" && Number.isInteger(reply.event?.seq)) {
         see(reply.event); // its summary, for the line (the log shows the table as it is now)
@@ -473,9 +480,92 @@ function askAgain(entries, moved) {
       } else answered(reply, key, request); // waiting under another id, or another reply
     }, (error) => {
       if (session !== asking || (!moved && !asked.has(pending))) return;
-      if (!moved) asked.delete(pending);
+      if (!moved) settleAsked(pending);
       if (error?.code === "not_remembered") sayAnswer(key, { key: "ROLLBRIDGE.Web.Message.NotKnown" });
       else failed(error, key);
+    });
+  }
+}
+
+/** The pending id of this page's request whose GM-only event `event` is — a secret
+ * placeholder at the seq its pending id counts from (the server names a request
+ * waiting by the seq of its `approval.requested`: p12 is #12) — or null. */
+function mineOf(event) {
+  if (event.kind !== "hidden" || !Number.isInteger(event.seq)) return null;
+  const pending = `p${event.seq}`;
+  return asked.get(pending)?.request ? pending : null;
+}
+
+/** The log entry of `event`: the viewer's own request waiting for the GM as what the
+ * viewer asked (a player's page gets a secret placeholder of it), else the event. */
+function entryOf(event) {
+  const pending = mineOf(event);
+  const nameOf = (id) => session.nameOf(id);
+  if (pending) return renderMine(event.seq, pending, asked.get(pending).request, nameOf, session.words());
+  return renderEvent(event, nameOf, { lang: locale, ...session.words() });
+}
+
+/** The request `pending` of this page's now waits for the GM: its entry in the log,
+ * the placeholder its event came in as before the reply did, says what it asks. */
+function showMine(pending) {
+  const seq = Number(pending.slice(1));
+  const placeholder = $("log").querySelector(`li.kind-hidden[data-seq="${seq}"]`);
+  if (!placeholder || !asked.get(pending)?.request) return;
+  placeholder.replaceWith(renderMine(seq, pending, asked.get(pending).request, (id) => session.nameOf(id),
+    session.words()));
+}
+
+/** The request `pending` of this page's waits no more (the GM answered it, or the
+ * server no longer knows it): no longer followed, and its entry says so. */
+function settleAsked(pending) {
+  asked.delete(pending);
+  const entry = $("log").querySelector(`li.kind-mine[data-pending="${pending}"]`);
+  if (entry) showMineWaits(entry, false);
+}
+
+/** The secret placeholders that came while a request of this page's waited for its
+ * answer, not told to a screen reader yet: {seq, line}. */
+const secretsHeld = [];
+
+/** A request of this page's answered: the secret placeholders held meanwhile are told
+ * to a screen reader once none waits, but the one of the request `pending` (this
+ * page's own request waiting for the GM, which the message line says): heard as a
+ * secret, it was the player's own roll. */
+function tellSecrets(pending = null) {
+  const own = secretsHeld.findIndex(({ seq }) => `p${seq}` === pending);
+  if (own >= 0) secretsHeld.splice(own, 1);
+  if (waiting.size) return;
+  for (const { line } of secretsHeld.splice(0)) announce(line);
+}
+
+/** The GM undid (or redid) an event whose result a line says — beside the form that
+ * asked for it (a roll's, an action's, *the GM approved it: …*) or on the message line:
+ * that line says it was undone (no more, once redone). It went on saying the result,
+ * which no longer stood, while the log's undo named only the event's number. */
+function followUndo(event) {
+  const data = event.data ?? {};
+  const seq = event.kind === "undo" ? data.undoes : event.kind === "redo" ? data.redoes : undefined;
+  if (!Number.isInteger(seq)) return;
+  const undone = event.kind === "undo";
+  /** The line `entry` ({line, text}) said again, if it names the event and is still
+   * shown (`shown`: what its place says now); `show` puts the new text there. */
+  const restate = (entry, shown, show) => {
+    if (!entry?.line || entry.line.seq !== seq || shown !== entry.text) return;
+    const line = keptLine({ ...entry.line, undone });
+    const text = line && lineText(line, i18n, summaryOf);
+    if (!text) return;
+    show(text, line);
+    entry.line = line;
+    entry.text = text;
+  };
+  restate(lines.message, $("message").textContent, (text, line) => {
+    say(text, line.kind);
+    $("message").dataset.code = line.code;
+  });
+  for (const [key, entry] of lines.forms) {
+    const form = formOf(key);
+    restate(entry, form?.querySelector(".form-status")?.textContent, (text, line) => {
+      showOutcome(form, text, line.kind, line.code);
     });
   }
 }
@@ -484,15 +574,23 @@ function askAgain(entries, moved) {
 function liveEvent(event, { replayed } = {}) {
   stats.note(event);
   see(event);
-  addEntry(renderEvent(event, (id) => session.nameOf(id),
-    { lang: locale, ...session.words() }));
+  const mine = mineOf(event);
+  addEntry(entryOf(event));
+  followUndo(event);
   // the GM's answer to this page's request is said on the message line, a status a
   // screen reader reads as it changes: announced too, it was heard twice
   const followed = followAsked(event);
   const own = [...waiting.values()].some((entry) => entry.request.id === event.request);
-  if (replayed || followed || !(own || ANNOUNCED.has(event.kind))) return;
+  // the viewer's own request waiting: the message line says so
+  if (replayed || followed || mine || !(own || ANNOUNCED.has(event.kind))) return;
   const summary = eventSummary(event, (id) => session.nameOf(id), session.words());
   const line = [labelOf(i18n, KIND_WORDS, event.kind), summary].filter(Boolean).join(": ");
+  if (event.kind === "hidden" && waiting.size) {
+    // maybe the placeholder of this page's request waiting (its event comes before its
+    // reply): told once the requests are answered, unless it is
+    secretsHeld.push({ seq: event.seq, line });
+    return;
+  }
   announce(own ? i18n.format("ROLLBRIDGE.Web.Announce.Own", { result: summary || line }) : line);
 }
 
@@ -721,8 +819,7 @@ async function addHistory(token, welcome) {
   for (const event of events) {
     stats.note(event);
     see(event);
-    addEntry(renderEvent(event, (id) => session.nameOf(id),
-    { lang: locale, ...session.words() }));
+    addEntry(entryOf(event));
     // a request of this page's the GM answered while the page reloaded (a language
     // chosen): its answer is in this log only, said as a live one is
     followAsked(event);
@@ -746,7 +843,7 @@ function joined(token, welcome, { first }) {
     // since this page's requests were made or the lines kept before its reload were
     // said: they are not this viewer's, or their answers are not coming (what has
     // their ids and seqs now is another request's)
-    asked.clear();
+    for (const pending of [...asked.keys()]) settleAsked(pending);
     restoring = null;
     linedForms.clear();
     askedOf = { identity: joinedAs, epoch };
@@ -839,6 +936,7 @@ function join(token) {
   shown.clear();
   seen.clear();
   waiting.clear();
+  secretsHeld.length = 0;
   asked.clear();
   lines.message = null;
   lines.forms.clear();
@@ -1059,9 +1157,10 @@ const foreign = Boolean(linkToken) && linkToken !== tabToken;
 const keptLines = tableId ? takeLines(tableId) : null;
 // and what was typed in the forms (for the identity it was typed as)
 let keptForms = tableId ? takeForms(tableId) : null;
-// kept by a page still alive: this page is a copy of its tab (duplicated while that
-// page was hidden), and none of it is this page's (keeper.mjs)
-const copied = await keeperLives(keptLines?.keeper ?? keptForms?.keeper ?? null);
+// kept by a page still alive, or taken by another page loaded since that page went
+// (a tab duplicated once the phone had discarded it, and the tab loaded anew): this
+// page is a copy of its tab, and none of it is this page's (keeper.mjs)
+const copied = !(await takeOver(keptLines?.keeper ?? keptForms?.keeper ?? null));
 holdPage();
 if (foreign || copied) keptForms = null;
 if (startToken) join(startToken);

@@ -85,7 +85,7 @@ test("what is not a line is left out", () => {
   const line = keptLine({ key: "ROLLBRIDGE.Web.Message.Rejected", data: { a: "x", b: 2, c: { no: 1 }, "d e": "no" },
     kind: "weird", code: "<b>" });
   assert.deepEqual(line, { key: "ROLLBRIDGE.Web.Message.Rejected", data: { a: "x", b: 2 }, seq: null, kind: "info",
-    code: "" });
+    code: "", undone: false });
   const tab = storage();
   for (const kept of ["not json", "[1, 2]", JSON.stringify({ forms: { roll: "x" }, asked: [[1, 2], "p1"] }),
     "x".repeat(30_000)]) {
@@ -240,4 +240,20 @@ test("a request waiting for the GM is kept as it was sent, to be asked again; on
   assert.doesNotMatch(tab.getItem("rollbridge.lines.web"), /rbt_/);
   assert.deepEqual(takeLines("web", tab).asked, [["p1", "roll", roll], ["p2", "roll", null], ["p3", "roll", null],
     ["p4", "roll", null], ["p5", "action:attack", null]]);
+});
+
+test("a line whose event the GM undid says so after the reload too", () => {
+  const tab = storage();
+  const approved = { key: "ROLLBRIDGE.Web.Message.Approved", seq: 7, undone: true };
+  keepLines("web", { message: approved, forms: { roll: { seq: 9, undone: true }, other: { seq: 8 } }, asked: [] }, tab);
+  const taken = takeLines("web", tab);
+  const summaryOf = (seq) => `event ${seq}`;
+  assert.equal(lineText(taken.message, texts, summaryOf), `ROLLBRIDGE.Web.Message.Undone|${JSON.stringify({
+    line: `ROLLBRIDGE.Web.Message.Approved|${JSON.stringify({ result: "event 7" })}` })}`);
+  assert.equal(lineText(taken.forms.roll, texts, summaryOf),
+    `ROLLBRIDGE.Web.Message.Undone|${JSON.stringify({ line: "event 9" })}`);
+  assert.equal(lineText(taken.forms.other, texts, summaryOf), "event 8");
+  // only a line naming an event can be undone; anything but true is not
+  assert.equal(keptLine({ key: "ROLLBRIDGE.Web.Message.Rejected", undone: true }).undone, false);
+  assert.equal(keptLine({ seq: 3, undone: "yes" }).undone, false);
 });

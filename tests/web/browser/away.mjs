@@ -10,7 +10,7 @@
 import process from "node:process";
 
 import {
-  DESKTOP, SMALL_PHONE, connected, gmRequest, joinedPage, launch, runCase, seqOf, submitForm, waitSeq,
+  DESKTOP, SMALL_PHONE, connected, gmRequest, joinedPage, launch, runCase, seqOf, submitForm, waitSeq, watched,
 } from "./pages.mjs";
 
 const env = process.env;
@@ -160,6 +160,67 @@ async function reloadedAway(browser, result) {
   result.lines = await linesOf(player);
   result.repeats = repeatsOf(player).length;
 }
+
+/** The page's renderer crashed (as the DevTools protocol's `Page.crash` does it: its
+ * reply never comes, the page's `crash` event does). A phone discarding a tab ends
+ * its page so too: no pagehide, nothing the page can do on its way out. */
+async function crash(page) {
+  const crashed = new Promise((resolve) => { page.once("crash", resolve); });
+  const devtools = await page.context().newCDPSession(page);
+  devtools.send("Page.crash").catch(() => {});
+  await crashed;
+}
+
+/** Everything a page's tab holds in its `sessionStorage`. */
+const storageOf = (page) => page.evaluate(() => Object.fromEntries(Object.entries(sessionStorage)));
+
+/** A new tab of `context` holding `storage` in its `sessionStorage` as it opens the
+ * table `approval` (with no token in its address): a stand-in for a tab of the
+ * browser's whose storage it is — a copy of a tab (the browser's *Duplicate*), or the
+ * tab itself loaded anew after its page crashed or was discarded (Chromium keeps a
+ * tab's storage in the browser, not in its page) — once it has joined and its log
+ * from before is in. */
+async function tabHolding(context, storage, name) {
+  const page = watched(await context.newPage(), name, trouble);
+  await page.addInitScript((held) => {
+    if (sessionStorage.getItem("rollbridge.test.held")) return; // once: a reload keeps the tab's own
+    sessionStorage.setItem("rollbridge.test.held", "1");
+    for (const [key, value] of Object.entries(held)) sessionStorage.setItem(key, value);
+  }, storage);
+  await page.goto(`${BASE}/tables/approval`);
+  await connected(page);
+  await page.waitForFunction(() => document.body.dataset.history !== undefined);
+  return page;
+}
+
+/** As tabHolding, once the roll form's line says that the roll `pending` waits (the
+ * page took what the crashed one kept; a bound only for one that took nothing). */
+async function tabTakingOver(context, storage, name, pending) {
+  const page = await tabHolding(context, storage, name);
+  await page.waitForFunction((p) => document.querySelector("form.roll-form .form-status")
+    ?.textContent.includes(`(${p})`), pending).catch(() => {});
+  return page;
+}
+
+/** A Russian player's roll waits for the GM and another is half typed; the tab is
+ * hidden (it keeps what it shows) and its page crashes: what the tab holds then
+ * (`storage`), and the player's page. */
+async function crashedAsking(browser, result) {
+  const player = await askingWithDraft(browser, "ru-RU", result, "первый", "недописанный бросок");
+  await hide(player);
+  const storage = await storageOf(player);
+  result.keptBefore = Boolean(storage["rollbridge.lines.approval"]);
+  step("the hidden page crashes");
+  await crash(player);
+  return { player, storage };
+}
+
+/** What a page's log entry of `seq` says: its kind's words, its text, its classes. */
+const entryAt = (page, seq) => page.evaluate((s) => {
+  const entry = document.querySelector(`#log li[data-seq="${s}"]`);
+  return entry && { kind: entry.querySelector(".kind")?.textContent ?? null, text: entry.textContent,
+    classes: entry.className };
+}, seq);
 
 /** The admin API's answer to `method path` with the admin token (RB_ADMIN). */
 async function admin(method, path) {
@@ -326,6 +387,72 @@ const cases = {
     result.copyField = await copied.locator('input[name="reason"]').evaluate((input) => ({
       hidden: input.closest("[hidden]") !== null, value: input.value }));
     result.originalField = await item.locator('input[name="reason"]').inputValue();
+  },
+
+  /** A Russian player's roll waits for the GM, an observer watching: the player's
+   * log shows it as what they asked, waiting (not the secret placeholder the
+   * observer's shows); so does the tab loaded anew; the GM approves it. */
+  async mine(browser, result) {
+    const url = `${BASE}/tables/approval`;
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "ru-RU" }, trouble, url,
+      TOKENS.approval.player, { tap: true });
+    const observer = await joinedPage(browser, "observer", { ...DESKTOP, locale: "ru-RU" }, trouble, url,
+      TOKENS.approval.observer);
+    result.pending = await asks(player, "за углом");
+    const seq = Number(result.pending.slice(1));
+    await waitSeq(player, seq);
+    await waitSeq(observer, seq);
+    await player.waitForFunction((s) => document.querySelector(`#log li[data-seq="${s}"].kind-mine`), seq)
+      .catch(() => {});
+    result.live = await entryAt(player, seq);
+    result.observer = await entryAt(observer, seq);
+    result.announced = await player.locator("#announce").textContent();
+    // which came first to the player's page: the event or the reply
+    const frames = player.gate.frames.map((f) => JSON.parse(f));
+    result.eventFirst = frames.findIndex((m) => m.type === "event" && m.seq === seq)
+      < frames.findIndex((m) => m.status === "pending");
+    step("the tab hidden and loaded anew");
+    await hide(player);
+    await player.reload();
+    await connected(player);
+    await player.waitForFunction(() => document.body.dataset.history !== undefined);
+    result.reloaded = await entryAt(player, seq);
+    step("the GM approves it");
+    await gmRequest(player, "approval", TOKENS.approval.gm, { type: "approve", id: "mine-approve",
+      request: result.pending });
+    await waitSeq(player, seq + 1);
+    await player.waitForFunction(() => !document.querySelector("#log li.mine-waits")).catch(() => {});
+    result.answered = await entryAt(player, seq);
+  },
+
+  /** A player's hidden page crashes (`crashedAsking`); a tab holding what its tab
+   * held loads: the crashed page's lock is gone with it (the browser let it go), so
+   * that tab takes what the page kept — the roll typed and the roll waiting — and
+   * follows the GM's answer. */
+  async crashed(browser, result) {
+    const { player, storage } = await crashedAsking(browser, result);
+    step("a tab with its storage loads");
+    const next = await tabTakingOver(player.context(), storage, "next", result.pending);
+    result.next = await linesOf(next);
+    const seq = await seqOf(next);
+    await gmRequest(next, "approval", TOKENS.approval.gm, { type: "approve", id: "crash-approve",
+      request: result.pending });
+    await waitSeq(next, seq + 1);
+    await lineLeaves(next, result.pending);
+    result.nextAfter = await linesOf(next);
+  },
+
+  /** As `crashed` (the phone discarded the tab), and the tab is duplicated: the copy
+   * and the tab loaded anew both hold what the page kept. The first to load takes
+   * it; the second joins as a copy, and says nothing when the GM approves the roll. */
+  async discardedDuplicate(browser, result) {
+    const { player, storage } = await crashedAsking(browser, result);
+    step("the discarded tab duplicated, the copy loads; then the tab");
+    const first = await tabTakingOver(player.context(), storage, "first", result.pending);
+    const second = await tabHolding(player.context(), storage, "second");
+    result.first = await linesOf(first);
+    result.second = await linesOf(second);
+    await approvedInBoth(first, second, result, "discard-approve");
   },
 
   /** A player's Czech phone downloads the log of a long evening, larger than the

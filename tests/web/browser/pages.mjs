@@ -47,7 +47,12 @@ export async function runCase(cases, trouble, env = process.env) {
 export async function openPage(browser, name, options, trouble) {
   const context = await browser.newContext(options);
   context.setDefaultTimeout(20_000);
-  const page = await context.newPage();
+  return watched(await context.newPage(), name, trouble);
+}
+
+/** `page` recording page errors, console errors, dialogs (dismissed) and every
+ * request's URL, as openPage's pages do (another tab of a context, too). */
+export function watched(page, name, trouble) {
   page.requests = [];
   page.on("pageerror", (error) => trouble.errors.push(`${name}: ${error.message}`));
   page.on("console", (message) => {

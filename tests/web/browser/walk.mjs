@@ -1,0 +1,117 @@
+// An evening of wilddie in the browser (tests/web/test_web_walk.py): a Czech GM on a
+// laptop, a Russian player on a 360×740 touch phone, the GM asking players' requests
+// first. RB_CASE names the case; prints one line `RESULT {json}` of what the pages
+// showed; the Python test judges it.
+//
+// Environment: RB_BASE (http://127.0.0.1:PORT), RB_TOKENS (JSON: table → role →
+// token; never printed), RB_CHROMIUM, RB_CASE.
+
+import process from "node:process";
+
+import { flush, gmRequest, joinedPage, runCase, seqOf, SMALL_PHONE, waitSeq } from "./pages.mjs";
+
+const env = process.env;
+const BASE = env.RB_BASE;
+const TOKENS = JSON.parse(env.RB_TOKENS);
+const trouble = { errors: [], dialogs: [] };
+/** A laptop's screen. */
+const LAPTOP = { viewport: { width: 1366, height: 768 } };
+
+function step(name) {
+  process.stderr.write(`walk: ${name}\n`);
+}
+
+/** What a page says of the action it asked for: the action form's line, the message line. */
+const linesOf = (page) => page.evaluate(() => ({
+  action: document.querySelector("#action .form-status")?.textContent ?? null,
+  message: document.getElementById("message").textContent,
+}));
+
+/** The GM's page and the player's at the table `wild`, its requests asked first
+ * (their frames recorded: `page.gate`). */
+async function evening(browser) {
+  const url = `${BASE}/tables/wild`;
+  const gm = await joinedPage(browser, "gm", { ...LAPTOP, locale: "cs-CZ" }, trouble, url, TOKENS.wild.gm,
+    { tap: true });
+  await gmRequest(gm, "wild", TOKENS.wild.gm, { type: "settings", id: "walk-approval", settings: { approval: true } });
+  const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "ru-RU" }, trouble, url,
+    TOKENS.wild.player, { tap: true });
+  return { gm, player };
+}
+
+/** The action `action` chosen on `page` and its button pressed with no target: its
+ * line, and the `resolve` requests the page sent (after `flush`: all it sent). */
+async function pressedWithoutTarget(page, action) {
+  await page.locator("#action-select").selectOption(action);
+  await page.locator('#action button[type="submit"]').click();
+  await page.waitForFunction(() => document.querySelector("#action .form-status")?.textContent);
+  await flush(page);
+  const line = await page.locator("#action .form-status").evaluate((node) => ({ text: node.textContent,
+    kind: node.dataset.kind }));
+  const sent = page.gate.sent.map((frame) => JSON.parse(frame)).filter((m) => m.type === "resolve");
+  return { ...line, sent: sent.length };
+}
+
+const cases = {
+  /** The GM takes Ana back from the player (a player who plays no character now),
+   * who then taps *Проверка*. */
+  async noActor(browser, result) {
+    const { gm, player } = await evening(browser);
+    step("the GM takes Ana back");
+    const seq = await seqOf(player);
+    await gmRequest(gm, "wild", TOKENS.wild.gm, { type: "actor.update", id: "walk-take-back", actor: "ana",
+      controllers: [] });
+    await waitSeq(player, seq + 1);
+    result.player = await pressedWithoutTarget(player, "trait");
+  },
+
+  /** The player taps *Атака* with no target chosen (wilddie's attack takes one), and
+   * the GM *Udělit žetony* (award chips: one target at least, any number). */
+  async noTarget(browser, result) {
+    const { gm, player } = await evening(browser);
+    step("the player attacks nobody");
+    result.player = await pressedWithoutTarget(player, "attack");
+    step("the GM awards chips to nobody");
+    result.gm = await pressedWithoutTarget(gm, "award_chips");
+    step("the player chooses the guard: the attack is sent");
+    await player.locator('#action input[name="target"][value="guard"]').check();
+    await player.locator('#action button[type="submit"]').click();
+    await player.waitForFunction(() => /\(p\d+\)/.test(document.querySelector("#action .form-status")?.textContent));
+    result.sent = (await linesOf(player)).action;
+  },
+
+  /** The player asks for a Notice test (the form's first action, Ana chosen); the GM
+   * reads it in the list, approves it, undoes it, then redoes it. */
+  async undone(browser, result) {
+    const { gm, player } = await evening(browser);
+    step("the player asks for a trait test");
+    await player.locator("#action-select").selectOption("trait");
+    await player.locator('#action select[name="trait"]').selectOption("notice");
+    await player.locator('#action button[type="submit"]').click();
+    await player.waitForFunction(() => /\(p\d+\)/.test(document.querySelector("#action .form-status")?.textContent));
+    result.pending = (await linesOf(player)).action.match(/\((p\d+)\)/)[1];
+    result.mine = await player.locator(`#log li[data-pending="${result.pending}"] .summary`).textContent()
+      .catch(() => null);
+    const item = gm.locator(`#pending li[data-pending="${result.pending}"]`);
+    await item.waitFor();
+    result.gmList = await item.locator("span").first().textContent();
+    step("the GM approves it");
+    let seq = await seqOf(player);
+    await item.locator('button[name="approve"]').click();
+    await waitSeq(player, seq + 1);
+    await player.waitForFunction(() => !/\(p\d+\)/.test(document.querySelector("#action .form-status")?.textContent));
+    result.approved = await linesOf(player);
+    step("the GM undoes it");
+    seq = await seqOf(player);
+    await gm.locator('#history button[name="undo"]').click();
+    await waitSeq(player, seq + 1);
+    result.undone = await linesOf(player);
+    step("the GM redoes it");
+    seq = await seqOf(player);
+    await gm.locator('#history button[name="redo"]').click();
+    await waitSeq(player, seq + 1);
+    result.redone = await linesOf(player);
+  },
+};
+
+await runCase(cases, trouble);
