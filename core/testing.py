@@ -88,6 +88,7 @@ from rollbridge.plain import JSON
 from rollbridge.schema import check_schema, validate
 from rollbridge.stats.tally import hook_views
 from rollbridge.stores.memory import MemoryStore
+from rollbridge.testing_compare import pytest_assertrepr_compare
 from rollbridge.text import (
     Text,
     message,
@@ -105,6 +106,7 @@ __all__ = [
     "RulesetHarness",
     "all_keys",
     "host_with",
+    "pytest_assertrepr_compare",
     "ruleset_harness",
 ]
 

@@ -52,6 +52,7 @@ as before it); :func:`view_of` builds an audience's view from it.
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import re
 import string
@@ -81,6 +82,7 @@ __all__ = [
     "misformatted",
     "privates_met",
     "render",
+    "revealed",
     "stored",
     "stored_data",
     "unreadable_renamings",
@@ -217,8 +219,14 @@ class Private:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
+        """Python's picture of it — what a list, a map, a data class or an exception
+        holding it shows in a plain string (``f"{armors}"``), ``!r``, ``%r``, a log
+        line — without the value, as :meth:`__str__` has none: ``Private(<hidden>,
+        of='orc', aspect='armor')``. :func:`revealed` shows the value (a test's
+        failure, a debugging print); so does :attr:`value`."""
         instead = "" if self.instead is _NO_INSTEAD else f", instead={self.instead!r}"
-        return f"Private({self.value!r}, of={self.of!r}, aspect={self.aspect!r}{instead})"
+        value = repr(self.value) if _revealing.get() else _HIDDEN_REPR
+        return f"Private({value}, of={self.of!r}, aspect={self.aspect!r}{instead})"
 
     def __str__(self) -> str:
         """What ``str()``, an f-string or ``%s`` makes of it — a plain string, which
@@ -232,6 +240,25 @@ class Private:
         refusal whose whole message is a private value): as in a text, "(hidden)"
         (or ``instead``) where ``hides`` says the audience may not see it."""
         return render(self, locale=locale, hides=hides)
+
+
+#: What :meth:`Private.__repr__` writes for the value.
+_HIDDEN_REPR = "<hidden>"
+#: Whether :meth:`Private.__repr__` shows the value (inside :func:`revealed` only).
+_revealing = contextvars.ContextVar("rollbridge_revealing", default=False)
+
+
+def revealed(value: Any) -> str:
+    """``repr(value)`` with the value of every :class:`Private` in it shown, however
+    deep — in a list, a map, a :class:`Text`'s arguments, a data class: for an
+    author's debugging and a test's failure (the conformance suite's pytest plugin
+    shows a failed comparison holding a private value so). Never give it to a text,
+    a refusal or a log line a player may read."""
+    token = _revealing.set(True)
+    try:
+        return repr(value)
+    finally:
+        _revealing.reset(token)
 
 
 @dataclass(frozen=True, slots=True)
