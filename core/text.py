@@ -1032,9 +1032,45 @@ def _exception(error: BaseException, locale: str, hides: Hides, live: bool) -> s
     if _own_words(error.__class__):
         return str(error)
     args = error.args
+    if not args:
+        return error.__class__.__name__  # no words: its class's name, not an empty line
+    if _says_args_otherwise(error.__class__) and not any(_held_words(arg) for arg in args):
+        # nothing in it read per audience or language: Python's own words (a KeyError
+        # quotes its key, an OSError names its errno, a UnicodeDecodeError its byte)
+        return str(error)
     if len(args) == 1:
         return str(_argument(args[0], locale, hides, live, False))
     return str(_argument(list(args), locale, hides, live, False)) if args else ""
+
+
+def _held_words(value: Any, depth: int = 0) -> bool:
+    """Whether ``value`` (an exception's argument) holds what each audience or
+    language reads otherwise — a :class:`Private`, a :class:`Text`, their stored
+    forms, an exception — within a few levels of lists, tuples and maps."""
+    kind = value.__class__
+    if kind is Private or kind is Text or isinstance(value, Text | BaseException):
+        return True
+    if depth >= 8:
+        return True  # deeper than a refusal's words go: read item by item, to be safe
+    if isinstance(value, Mapping):
+        return (
+            "of" in value
+            or "id" in value
+            or any(_held_words(item, depth + 1) for item in value.values())
+        )
+    if isinstance(value, list | tuple):
+        return any(_held_words(item, depth + 1) for item in value)
+    return False
+
+
+def _says_args_otherwise(kind: type) -> bool:
+    """Whether a built-in exception class says its arguments in words of its own
+    (``KeyError``, ``OSError``), not as ``BaseException`` does (the one argument, or
+    the tuple of them)."""
+    for klass in kind.__mro__:
+        if "__str__" in vars(klass):
+            return klass is not BaseException
+    return False
 
 
 def _own_words(kind: type) -> bool:
