@@ -92,6 +92,7 @@ __all__ = [
     "NothingToUndo",
     "OddsHidden",
     "OddsUnavailable",
+    "PlainWordsWarning",
     "PluginError",
     "PluginLoadError",
     "ProtocolError",
@@ -506,3 +507,11 @@ class InternalError(RollbridgeError):
     """Something failed that is not the caller's fault (a ruleset raised)."""
 
     code = "internal"
+
+
+class PlainWordsWarning(UserWarning):
+    """The conformance suite's warning (:mod:`rollbridge.testing`): a ruleset that
+    ships catalogues gives words people read (an action's summary, a label, a hint)
+    as a plain string, which reads in English in every language. A warning, not a
+    failure: plain strings are allowed, and plugins written before the check pass.
+    ``-W error::rollbridge.exceptions.PlainWordsWarning`` makes it fail."""

@@ -48,6 +48,7 @@ import difflib
 import json
 import re
 import traceback
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -78,6 +79,7 @@ from rollbridge.engine.views import Audience
 from rollbridge.exceptions import (
     InternalError,
     InvalidState,
+    PlainWordsWarning,
     PluginError,
     RollbridgeError,
     RuleViolation,
@@ -883,6 +885,25 @@ class StateConformance:
         (check if self.state_seed is None else hypothesis.seed(self.state_seed)(check))()
 
 
+def _plain_words(ruleset: Ruleset) -> list[str]:
+    """Where a ruleset gives words people read — its summary, an action's label and
+    summary, its parameters' labels, hints and choices — as a plain string (with its
+    place and the string): English for every reader, which no catalogue translates."""
+    found = []
+    if isinstance(ruleset.summary, str) and ruleset.summary:
+        found.append(f"the ruleset's summary {ruleset.summary!r}")
+    for name, spec in ruleset.actions.items():
+        words: list[tuple[str, Any]] = [("summary", spec.summary), ("label", spec.label)]
+        for part in ("labels", "hints"):
+            words += [(f"{part}[{key!r}]", said) for key, said in getattr(spec, part).items()]
+        for key, choices in spec.choices.items():
+            words += [(f"choices[{key!r}][{value!r}]", said) for value, said in choices.items()]
+        found += [
+            f"{name}: {where} {said!r}" for where, said in words if isinstance(said, str) and said
+        ]
+    return found
+
+
 def _first_die_failure(name: str, failed: RollbridgeError, without: RollbridgeError | None) -> str:
     """What the first-die check says of a player's request for action ``name`` that
     failed ``internal`` (or with a plugin error) at a table with approval: what the
@@ -1498,6 +1519,17 @@ class RulesetConformance(StateConformance):
         locales = self._locales()
         if not locales:
             pytest.skip(self._no_catalogue())
+        plain = _plain_words(self.ruleset)
+        if plain:
+            warnings.warn(
+                PlainWordsWarning(
+                    "words people read are plain strings, which read in English in "
+                    f"{', '.join(locales)}: {'; '.join(plain)} — give each as a Text of your "
+                    'catalogue (summary=say("action.attack.summary", "…")(), '
+                    'label=say("action.attack", "…")())'
+                ),
+                stacklevel=2,
+            )
         before = untranslated()
         slips = misformatted()
         rendered = 0
