@@ -18,20 +18,11 @@ import pytest
 
 from rollbridge.exceptions import RuleViolation
 from rollbridge.protocol.table import error_message
-from rollbridge.text import HIDDEN, Messages, Private, render
+from rollbridge.text import HIDDEN, Messages, render
+from tests.engine.test_private_containers import armor, players
 
 say = Messages("test_plain_exception_words")
 REASON = say("reason", "refused: {reason}")
-
-
-def armor() -> Private:
-    """The guard's armour, 7: the number players must not read."""
-    return Private(7, of="guard", aspect="armor")
-
-
-def players(actor_id: str, aspect: str) -> bool:
-    """Players' hides at a table that reveals nothing of the guard."""
-    return actor_id == "guard"
 
 
 #: (the exception, how it reads: Python's own words, or its class's name)

@@ -21,6 +21,7 @@ from rollbridge.exceptions import RuleViolation
 from rollbridge.protocol.table import error_message
 from rollbridge.testing_compare import pytest_assertrepr_compare
 from rollbridge.text import Messages, Private, revealed
+from tests.engine.test_private_containers import players
 
 say = Messages("test_private_repr")
 NOTE = say("note", "armor {armor}")
@@ -29,11 +30,6 @@ NOTE = say("note", "armor {armor}")
 def armor() -> Private:
     """The guard's armour, 7173: a number that stands nowhere else in a message."""
     return Private(7173, of="guard", aspect="armor")
-
-
-def players(actor_id: str, aspect: str) -> bool:
-    """Players' hides at a table that reveals nothing of the guard."""
-    return actor_id == "guard"
 
 
 @dataclass

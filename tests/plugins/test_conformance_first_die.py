@@ -125,22 +125,25 @@ class FailsForPlayers(RollUnder):
         return super().resolve(context, dice)
 
 
-def test_a_ruleset_swallowing_the_stop_is_told_so():
-    failure = failure_of(SwallowsTheStop(), "test_refusals_come_before_the_first_die")
+def failure_raising(ruleset, raised):
+    """The first-die check's failure of ``ruleset``, which must name the exception
+    ``raised`` (its type and words) and this file, where it was raised."""
+    failure = failure_of(ruleset, "test_refusals_come_before_the_first_die")
     assert failure.startswith(
         "test: a player's request with its example failed (internal: ruleset 'rollunder' "
-        "failed: ValueError: the die was lost, at test_conformance_first_die.py:"
+        f"failed: {raised}, at test_conformance_first_die.py:"
     ), failure
+    return failure
+
+
+def test_a_ruleset_swallowing_the_stop_is_told_so():
+    failure = failure_raising(SwallowsTheStop(), "ValueError: the die was lost")
     assert ") at a table with approval only (it works without): " in failure, failure
     assert "Draw dice only through the DiceSource given" in failure
 
 
 def test_a_ruleset_failing_every_players_request_is_not_told_of_the_dice():
-    failure = failure_of(FailsForPlayers(), "test_refusals_come_before_the_first_die")
-    assert failure.startswith(
-        "test: a player's request with its example failed (internal: ruleset 'rollunder' "
-        "failed: LookupError: no player table, at test_conformance_first_die.py:"
-    ), failure
+    failure = failure_raising(FailsForPlayers(), "LookupError: no player table")
     assert failure.endswith(
         ", and fails so at a table without approval too: the example fails whenever a "
         "player asks for it (the first example actor theirs), whatever the dice — fix "
