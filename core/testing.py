@@ -35,6 +35,10 @@ draw no dice::
 The suite needs :attr:`~rollbridge.contract.Ruleset.example_sheets` (at least
 one) and an ``example`` on each action to exercise it.
 
+A ``Private``'s repr hides its value (:mod:`rollbridge.text`); a failed ``assert``
+comparing values that hold one shows both sides with the values revealed
+(:mod:`rollbridge.testing_compare`, the plugin's ``pytest_assertrepr_compare``).
+
 Its failures are in English, and stay so: they are for the plugin's developer,
 read in pytest's output beside Python's and pytest's own English, and they quote
 code to write. A plugin refused at startup is the operator's, and reads in their
