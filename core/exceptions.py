@@ -92,6 +92,7 @@ __all__ = [
     "NothingToUndo",
     "OddsHidden",
     "OddsUnavailable",
+    "PlainWordsWarning",
     "PluginError",
     "PluginLoadError",
     "ProtocolError",
@@ -168,6 +169,28 @@ class RollbridgeError(Exception):
         #: player: ``rollbridge resolve --as player``): their ``hides``, taken by
         #: :meth:`render` where it is given none. None: the GM, or said by the caller.
         self.hides: Any = None
+
+    def __getattr__(self, name: str) -> Any:
+        """What :meth:`__init__` sets, for an error of a subclass whose own
+        ``__init__`` never called it (a ruleset's ``class NoAmmo(RuleViolation)``
+        that keeps its arguments itself): no text, no details, and its arguments as
+        its message — rendered for each audience as a list given as the message is
+        (a ``Private`` among them hidden from players), never read as missing and
+        failing the request with a traceback."""
+        if name in ("text", "hides"):
+            return None
+        if name == "details":
+            return {}
+        args = self.args
+        if name == "held":
+            held = (args[0] if len(args) == 1 else list(args)) if args else None
+            return None if held.__class__ is str else held
+        if name == "message":
+            held = self.held
+            if held is not None:
+                return _reader[0](held, "en", None)
+            return args[0] if args else self.__class__.__name__
+        raise AttributeError(name)
 
     def render(self, locale: str = "en", hides: Any = None) -> str:
         """The message in ``locale`` (English where it has no translation) for an
@@ -484,3 +507,11 @@ class InternalError(RollbridgeError):
     """Something failed that is not the caller's fault (a ruleset raised)."""
 
     code = "internal"
+
+
+class PlainWordsWarning(UserWarning):
+    """The conformance suite's warning (:mod:`rollbridge.testing`): a ruleset that
+    ships catalogues gives words people read (an action's summary, a label, a hint)
+    as a plain string, which reads in English in every language. A warning, not a
+    failure: plain strings are allowed, and plugins written before the check pass.
+    ``-W error::rollbridge.exceptions.PlainWordsWarning`` makes it fail."""

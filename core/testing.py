@@ -35,6 +35,10 @@ draw no dice::
 The suite needs :attr:`~rollbridge.contract.Ruleset.example_sheets` (at least
 one) and an ``example`` on each action to exercise it.
 
+A ``Private``'s repr hides its value (:mod:`rollbridge.text`); a failed ``assert``
+comparing values that hold one shows both sides with the values revealed
+(:mod:`rollbridge.testing_compare`, the plugin's ``pytest_assertrepr_compare``).
+
 Its failures are in English, and stay so: they are for the plugin's developer,
 read in pytest's output beside Python's and pytest's own English, and they quote
 code to write. A plugin refused at startup is the operator's, and reads in their
@@ -47,8 +51,11 @@ import copy
 import difflib
 import json
 import re
+import traceback
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -71,10 +78,12 @@ from rollbridge.dice.sources import DiceSource, ScriptedDice, SeededDice
 from rollbridge.dice.verifiable import DiceKey
 from rollbridge.dice.verify import resolution_dice
 from rollbridge.engine.model import Principal
+from rollbridge.engine.rolls import stopped_at_first_die
 from rollbridge.engine.views import Audience
 from rollbridge.exceptions import (
     InternalError,
     InvalidState,
+    PlainWordsWarning,
     PluginError,
     RollbridgeError,
     RuleViolation,
@@ -88,6 +97,7 @@ from rollbridge.plain import JSON
 from rollbridge.schema import check_schema, validate
 from rollbridge.stats.tally import hook_views
 from rollbridge.stores.memory import MemoryStore
+from rollbridge.testing_compare import pytest_assertrepr_compare
 from rollbridge.text import (
     Text,
     message,
@@ -105,6 +115,7 @@ __all__ = [
     "RulesetHarness",
     "all_keys",
     "host_with",
+    "pytest_assertrepr_compare",
     "ruleset_harness",
 ]
 
@@ -878,6 +889,71 @@ class StateConformance:
         (check if self.state_seed is None else hypothesis.seed(self.state_seed)(check))()
 
 
+def _plain_words(ruleset: Ruleset) -> list[str]:
+    """Where a ruleset gives words people read — its summary, an action's label and
+    summary, its parameters' labels, hints and choices — as a plain string (with its
+    place and the string): English for every reader, which no catalogue translates."""
+    found = []
+    if isinstance(ruleset.summary, str) and ruleset.summary:
+        found.append(f"the ruleset's summary {ruleset.summary!r}")
+    for name, spec in ruleset.actions.items():
+        words: list[tuple[str, Any]] = [("summary", spec.summary), ("label", spec.label)]
+        for part in ("labels", "hints"):
+            words += [(f"{part}[{key!r}]", said) for key, said in getattr(spec, part).items()]
+        for key, choices in spec.choices.items():
+            words += [(f"choices[{key!r}][{value!r}]", said) for value, said in choices.items()]
+        found += [
+            f"{name}: {where} {said!r}" for where, said in words if isinstance(said, str) and said
+        ]
+    return found
+
+
+def _first_die_failure(name: str, failed: RollbridgeError, without: RollbridgeError | None) -> str:
+    """What the first-die check says of a player's request for action ``name`` that
+    failed ``internal`` (or with a plugin error) at a table with approval: what the
+    ruleset did — caught the dice's stop, leaned on dice of its own kind, or fails a
+    player's request at any table (``without``: how it fails without approval)."""
+    raised = _raised_by_ruleset(failed)
+    said = f"{name}: a player's request with its example failed ({failed.code}: {raised})"
+    if stopped_at_first_die(failed):
+        return (
+            f"{said} at a table with approval, where resolve is run up to its first die "
+            "before the request is held for the GM: the dice stop it there with an "
+            "exception derived from BaseException only, and resolve raised its own while "
+            "that stop went through it — an `except BaseException:`, a bare `except:`, a "
+            "`finally:` or a context manager's `__exit__` that raised. Let the stop pass: "
+            "catch `Exception` (or narrower), and raise nothing in `finally`"
+        )
+    if without is None:
+        return (
+            f"{said} at a table with approval only (it works without): there resolve is "
+            "run up to its first die with dice of rollbridge's own that stop it, an "
+            "exception derived from BaseException only — a ruleset that swallows that "
+            "stop (`except BaseException:` or a bare `except:` that carries on), or "
+            "leans on a source of its own kind (its class, an attribute only "
+            "SeededDice has), fails there. Draw dice only through the DiceSource given "
+            "(`roll_die(dice, faces)`, `dice.roll(faces)`) and let what it raises pass"
+        )
+    return (
+        f"{said}, and fails so at a table without approval too: the example fails "
+        "whenever a player asks for it (the first example actor theirs), whatever the "
+        "dice — fix resolve for a player's request, or refuse it with a RuleViolation"
+    )
+
+
+def _raised_by_ruleset(failed: RollbridgeError) -> str:
+    """The exception a ruleset raised under ``failed`` (the ``internal`` error made of
+    it), its type, words and the line it came from; ``failed``'s own message where it
+    was raised from none (a plugin error: a hook's return refused)."""
+    cause = failed.__cause__
+    if cause is None:
+        return str(failed)
+    frames = traceback.extract_tb(cause.__traceback__)
+    at = f", at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+    words = str(cause)
+    return f"{failed}: {type(cause).__name__}{': ' + words if words else ''}{at}"
+
+
 def _null_on(node: Any, path: str) -> bool:
     """Whether ``path`` (field names joined by dots) leads through a null inside
     ``node``: a field of it that is there and null (a vehicle not ridden yet)."""
@@ -1134,13 +1210,8 @@ class RulesetConformance(StateConformance):
                     _check_code(refused, f"{name}: refused to a player")
                     continue  # refused before its first die, as it should be
                 except (InternalError, PluginError) as failed:
-                    raise AssertionError(
-                        f"{name}: a player's request with its example failed ({failed.code}: "
-                        f"{failed}) at a table with approval, where resolve is run up to its "
-                        "first die before the request is held for the GM: the dice stop it "
-                        "there with an exception no `except Exception` catches — let it pass "
-                        "(catch no BaseException), and draw dice only from the source given"
-                    ) from failed
+                    without = self._without_approval(seed, name, case["params"])
+                    raise AssertionError(_first_die_failure(name, failed, without)) from failed
                 except RollbridgeError:
                     continue
                 if reply.get("status") != "pending":
@@ -1157,6 +1228,28 @@ class RulesetConformance(StateConformance):
                         "resolve up to its first die, so make every refusal before drawing "
                         "any die (the dice a refused request drew are shown nowhere)"
                     ) from None
+
+    def _without_approval(self, seed: int, name: str, params: JSON) -> RollbridgeError | None:
+        """What a player's request for action ``name`` with ``params`` fails with at a
+        table without approval (None: it works there, or is refused with a typed
+        error), the first example actor the player's, as in the first-die check."""
+        harness = RulesetHarness(self.ruleset, seed=seed)
+        ids = [
+            harness.add_actor(
+                sheet_name,
+                _example_sheet(self.ruleset, sheet_name, sheet),
+                actor_id=f"a{i}",
+                player=i == 0,
+            )
+            for i, (sheet_name, sheet) in enumerate(_example_sheets(self.ruleset).items())
+        ]
+        try:
+            harness.resolve(name, params=params, who=PLAYER, **self._request_for(name, ids))
+        except (InternalError, PluginError) as failed:
+            return failed
+        except RollbridgeError:
+            pass
+        return None
 
     def test_adjustments_make_states_the_rules_take(self) -> None:
         """A GM's ``adjust`` (docs/protocol.md: damage or healing on a common track)
@@ -1430,6 +1523,17 @@ class RulesetConformance(StateConformance):
         locales = self._locales()
         if not locales:
             pytest.skip(self._no_catalogue())
+        plain = _plain_words(self.ruleset)
+        if plain:
+            warnings.warn(
+                PlainWordsWarning(
+                    "words people read are plain strings, which read in English in "
+                    f"{', '.join(locales)}: {'; '.join(plain)} — give each as a Text of your "
+                    'catalogue (summary=say("action.attack.summary", "…")(), '
+                    'label=say("action.attack", "…")())'
+                ),
+                stacklevel=2,
+            )
         before = untranslated()
         slips = misformatted()
         rendered = 0

@@ -52,6 +52,7 @@ as before it); :func:`view_of` builds an audience's view from it.
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import re
 import string
@@ -81,6 +82,7 @@ __all__ = [
     "misformatted",
     "privates_met",
     "render",
+    "revealed",
     "stored",
     "stored_data",
     "unreadable_renamings",
@@ -217,8 +219,14 @@ class Private:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
+        """Python's picture of it — what a list, a map, a data class or an exception
+        holding it shows in a plain string (``f"{armors}"``), ``!r``, ``%r``, a log
+        line — without the value, as :meth:`__str__` has none: ``Private(<hidden>,
+        of='orc', aspect='armor')``. :func:`revealed` shows the value (a test's
+        failure, a debugging print); so does :attr:`value`."""
         instead = "" if self.instead is _NO_INSTEAD else f", instead={self.instead!r}"
-        return f"Private({self.value!r}, of={self.of!r}, aspect={self.aspect!r}{instead})"
+        value = repr(self.value) if _revealing.get() else _HIDDEN_REPR
+        return f"Private({value}, of={self.of!r}, aspect={self.aspect!r}{instead})"
 
     def __str__(self) -> str:
         """What ``str()``, an f-string or ``%s`` makes of it — a plain string, which
@@ -232,6 +240,25 @@ class Private:
         refusal whose whole message is a private value): as in a text, "(hidden)"
         (or ``instead``) where ``hides`` says the audience may not see it."""
         return render(self, locale=locale, hides=hides)
+
+
+#: What :meth:`Private.__repr__` writes for the value.
+_HIDDEN_REPR = "<hidden>"
+#: Whether :meth:`Private.__repr__` shows the value (inside :func:`revealed` only).
+_revealing = contextvars.ContextVar("rollbridge_revealing", default=False)
+
+
+def revealed(value: Any) -> str:
+    """``repr(value)`` with the value of every :class:`Private` in it shown, however
+    deep — in a list, a map, a :class:`Text`'s arguments, a data class: for an
+    author's debugging and a test's failure (the conformance suite's pytest plugin
+    shows a failed comparison holding a private value so). Never give it to a text,
+    a refusal or a log line a player may read."""
+    token = _revealing.set(True)
+    try:
+        return repr(value)
+    finally:
+        _revealing.reset(token)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1005,9 +1032,45 @@ def _exception(error: BaseException, locale: str, hides: Hides, live: bool) -> s
     if _own_words(error.__class__):
         return str(error)
     args = error.args
+    if not args:
+        return error.__class__.__name__  # no words: its class's name, not an empty line
+    if _says_args_otherwise(error.__class__) and not any(_held_words(arg) for arg in args):
+        # nothing in it read per audience or language: Python's own words (a KeyError
+        # quotes its key, an OSError names its errno, a UnicodeDecodeError its byte)
+        return str(error)
     if len(args) == 1:
         return str(_argument(args[0], locale, hides, live, False))
     return str(_argument(list(args), locale, hides, live, False)) if args else ""
+
+
+def _held_words(value: Any, depth: int = 0) -> bool:
+    """Whether ``value`` (an exception's argument) holds what each audience or
+    language reads otherwise — a :class:`Private`, a :class:`Text`, their stored
+    forms, an exception — within a few levels of lists, tuples and maps."""
+    kind = value.__class__
+    if kind is Private or kind is Text or isinstance(value, Text | BaseException):
+        return True
+    if depth >= 8:
+        return True  # deeper than a refusal's words go: read item by item, to be safe
+    if isinstance(value, Mapping):
+        return (
+            "of" in value
+            or "id" in value
+            or any(_held_words(item, depth + 1) for item in value.values())
+        )
+    if isinstance(value, list | tuple):
+        return any(_held_words(item, depth + 1) for item in value)
+    return False
+
+
+def _says_args_otherwise(kind: type) -> bool:
+    """Whether a built-in exception class says its arguments in words of its own
+    (``KeyError``, ``OSError``), not as ``BaseException`` does (the one argument, or
+    the tuple of them)."""
+    for klass in kind.__mro__:
+        if "__str__" in vars(klass):
+            return klass is not BaseException
+    return False
 
 
 def _own_words(kind: type) -> bool:

@@ -55,6 +55,21 @@ class _Rehearsal(DiceSource):
         raise _DiceNeeded
 
 
+def stopped_at_first_die(error: BaseException) -> bool:
+    """Whether ``error`` (what a ruleset raised, or an error raised from it) was
+    raised while :class:`_Rehearsal`'s stop at the first die was handled — by an
+    ``except BaseException``, a bare ``except:``, a ``finally`` or an ``__exit__``
+    that raised — as its chain of causes and contexts says."""
+    met: set[int] = set()
+    found: BaseException | None = error
+    while found is not None and id(found) not in met:
+        if isinstance(found, _DiceNeeded):
+            return True
+        met.add(id(found))
+        found = found.__cause__ or found.__context__
+    return False
+
+
 def rehearse(call: Callable[[DiceSource], object]) -> None:
     """Run ``call`` with :class:`_Rehearsal` dice up to its first die, for its refusals
     (its result, if it needs no dice, is dropped)."""

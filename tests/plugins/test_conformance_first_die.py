@@ -86,8 +86,67 @@ def test_a_ruleset_failing_only_before_its_first_die_fails_the_suite():
     conformance_of(CatchesEverything()).test_actions_resolve_through_the_engine()
     assert failure_of(CatchesEverything(), "test_refusals_come_before_the_first_die") == (
         "test: a player's request with its example failed (internal: ruleset 'rollunder' "
-        "failed) at a table with approval, where resolve is run up to its first die before "
-        "the request is held for the GM: the dice stop it there with an exception no "
-        "`except Exception` catches — let it pass (catch no BaseException), and draw dice "
-        "only from the source given"
+        f"failed: ValueError: no die, at test_conformance_first_die.py:{RAISES_NO_DIE}) at "
+        "a table with approval, where resolve is run up to its first die before the "
+        "request is held for the GM: the dice stop it there with an exception derived "
+        "from BaseException only, and resolve raised its own while that stop went through "
+        "it — an `except BaseException:`, a bare `except:`, a `finally:` or a context "
+        "manager's `__exit__` that raised. Let the stop pass: catch `Exception` (or "
+        "narrower), and raise nothing in `finally`"
     )
+
+
+#: The line CatchesEverything raises on.
+RAISES_NO_DIE = CatchesEverything.resolve.__code__.co_firstlineno + 4
+
+
+class SwallowsTheStop(RollUnder):
+    """Catches every exception around its die and carries on without it: the dice's
+    stop is swallowed, and resolve fails further on (the review of core17: the suite
+    said to catch no BaseException, which this one's failure does not show)."""
+
+    def resolve(self, context, dice):
+        try:
+            die = roll_die(dice, 10)
+        except BaseException:
+            die = None
+        if die is None:
+            raise ValueError("the die was lost")
+        return super().resolve(context, dice)
+
+
+class FailsForPlayers(RollUnder):
+    """Fails whenever a player asks, at any table: nothing to do with the dice (the
+    suite told its author to catch no BaseException, which it never did)."""
+
+    def resolve(self, context, dice):
+        if not context.by_gm:
+            raise LookupError("no player table")
+        return super().resolve(context, dice)
+
+
+def failure_raising(ruleset, raised):
+    """The first-die check's failure of ``ruleset``, which must name the exception
+    ``raised`` (its type and words) and this file, where it was raised."""
+    failure = failure_of(ruleset, "test_refusals_come_before_the_first_die")
+    assert failure.startswith(
+        "test: a player's request with its example failed (internal: ruleset 'rollunder' "
+        f"failed: {raised}, at test_conformance_first_die.py:"
+    ), failure
+    return failure
+
+
+def test_a_ruleset_swallowing_the_stop_is_told_so():
+    failure = failure_raising(SwallowsTheStop(), "ValueError: the die was lost")
+    assert ") at a table with approval only (it works without): " in failure, failure
+    assert "Draw dice only through the DiceSource given" in failure
+
+
+def test_a_ruleset_failing_every_players_request_is_not_told_of_the_dice():
+    failure = failure_raising(FailsForPlayers(), "LookupError: no player table")
+    assert failure.endswith(
+        ", and fails so at a table without approval too: the example fails whenever a "
+        "player asks for it (the first example actor theirs), whatever the dice — fix "
+        "resolve for a player's request, or refuse it with a RuleViolation"
+    ), failure
+    assert "BaseException" not in failure

@@ -31,6 +31,12 @@ UNKNOWN_TRACK = say("refused.unknown_track", "there is no track {track}: only hp
 # The common damage state.
 HP_LOST = say("track.hp", "HP lost")
 
+# The ruleset's own summary, as `rollbridge rulesets` and the welcome show it.
+SUMMARY = say(
+    "ruleset.summary",
+    "Roll 1d20 + attack bonus against the target's AC; on a hit, roll damage.",
+)
+
 # The actions' words, as forms show them.
 ATTACK = say("action.attack", "Attack")
 ATTACK_SUMMARY = say(

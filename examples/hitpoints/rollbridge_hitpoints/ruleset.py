@@ -36,6 +36,7 @@ from .messages import (
     ODDS_HIT,
     ODDS_MISS,
     REGAINS,
+    SUMMARY,
     UNKNOWN_TRACK,
 )
 
@@ -112,15 +113,15 @@ def lost_schema(hp: int) -> dict[str, Any]:
 class HitPoints(Ruleset):
     """d20 attacks against armour class; damage comes off hit points.
 
-    Every text it shows — narration, steps, refusals, the track's label and the
-    actions' words for forms (``summary``, ``label``, the parameters' ``labels`` and
+    Every text it shows — its summary, narration, steps, refusals, the track's label
+    and the actions' words for forms (``summary``, ``label``, the parameters' ``labels`` and
     ``hints``) — is a text of its domain, read in each client's language from the
     catalogues it ships (docs/plugins.md, "Languages")."""
 
     id = "hitpoints"
     name = "Hit points (example plugin)"
     version = "1.0.0"
-    summary = "Roll 1d20 + attack bonus against the target's AC; on a hit, roll damage."
+    summary = SUMMARY()
     sheet_schema = SHEET
     state_schema = lost_schema(999)
     example_sheets = {

@@ -1,0 +1,88 @@
+"""A refusal made of a plain exception — a ruleset's ``RuleViolation(error)`` after
+catching a ``KeyError`` — read in words Python never gives it since core17: its
+arguments joined, ``hp`` where Python reads ``'hp'``, ``2, No such file`` where it
+reads ``[Errno 2] No such file``, and an empty message for an exception of no
+arguments. A built-in exception that says its arguments in words of its own reads
+in those words (unless it holds a private value or a text, read per audience), and
+one of no arguments reads as its class's name.
+
+And an error of a ruleset's subclass whose ``__init__`` does not call
+``RollbridgeError.__init__`` (``class NoAmmo(RuleViolation)`` keeping its weapon
+itself) had no ``text``, ``message`` or ``hides``: rendering its refusal for the
+asker raised ``AttributeError``. It reads its arguments as its message, a private
+value among them hidden from players."""
+
+from __future__ import annotations
+
+import pytest
+
+from rollbridge.exceptions import RuleViolation
+from rollbridge.protocol.table import error_message
+from rollbridge.text import HIDDEN, Messages, render
+from tests.engine.test_private_containers import armor, players
+
+say = Messages("test_plain_exception_words")
+REASON = say("reason", "refused: {reason}")
+
+
+#: (the exception, how it reads: Python's own words, or its class's name)
+PLAIN = {
+    "key error": (lambda: KeyError("hp"), "'hp'"),
+    "os error": (lambda: OSError(2, "No such file"), "[Errno 2] No such file"),
+    "unicode": (
+        lambda: UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte"),
+        "'utf-8' codec can't decode byte 0xff in position 0: invalid start byte",
+    ),
+    "no arguments": (lambda: ValueError(), "ValueError"),
+    "two arguments": (lambda: ValueError("no hp", 2), "no hp, 2"),
+}
+
+
+@pytest.mark.parametrize("hides", [None, players])
+@pytest.mark.parametrize("kind", PLAIN)
+def test_a_plain_exception_reads_in_pythons_words(kind, hides):
+    made, reads = PLAIN[kind]
+    refusal = RuleViolation(made(), code="no_hp")
+    assert error_message("r1", refusal, "de", hides)["message"] == reads
+    assert refusal.message == reads
+    assert render(REASON(reason=made()), locale="cs", hides=hides) == f"refused: {reads}"
+
+
+def test_a_built_in_exception_holding_a_private_value_still_hides_it():
+    refusal = RuleViolation(KeyError(armor()), code="no_hp")
+    assert error_message("r1", refusal, "de", players)["message"] == HIDDEN().render("de")
+    assert error_message("r1", refusal, "de")["message"] == "7"
+
+
+class NoAmmo(RuleViolation):
+    """A ruleset's refusal that keeps its arguments itself, never calling
+    ``RuleViolation.__init__``."""
+
+    code = "no_ammo"
+
+    def __init__(self, weapon: object, left: object) -> None:
+        self.weapon, self.left = weapon, left
+
+
+class Refused(RuleViolation):
+    """A ruleset's refusal of no arguments, never calling ``RuleViolation.__init__``."""
+
+    code = "refused_here"
+
+    def __init__(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("locale", ["en", "cs", "de", "ru"])
+def test_a_subclass_that_never_called_init_reads_its_arguments(locale):
+    refusal = NoAmmo("bow", armor())
+    sent = error_message("r1", refusal, locale, players)
+    assert sent == {
+        "type": "error",
+        "id": "r1",
+        "code": "no_ammo",
+        "message": f"bow, {HIDDEN().render(locale)}",
+    }
+    assert error_message("r1", refusal, locale)["message"] == "bow, 7"
+    assert str(refusal) == "bow, 7" and refusal.details == {}
+    assert error_message("r1", Refused(), locale)["message"] == "Refused"
