@@ -42,6 +42,7 @@ import {
   flagEpochs,
   isOnTable,
   mappingChosen,
+  mappingsById,
   MODULE_ID,
   playersActors,
   publicFlags,
@@ -867,22 +868,28 @@ export class FoundryClient {
    * the others are written, the event's card is posted, and the GM is told which
    * actors' state Foundry did not take.
    */
-  async #applyActors(views, players = new Map(), epoch = null, { playersOnly = false } = {}) {
+  async #applyActors(views, players = new Map(), epoch = null, { playersOnly = false, reset = true } = {}) {
     if (!this.writer) return;
     const chosen = mappingChosen(setting("systemMapping"));
     // players' views alone (a settings change): a mapping the GM chose writes the GM's
     // view, which did not change
     const mapping = playersOnly && chosen ? "none" : this.#mapping();
+    // what `auto` resets where a players' view no longer fills a mapping's paths
+    const mappings = mappingsById(this.connection?.welcome);
     const actors = foundryActors();
     const writes = [];
     for (const view of views ?? []) {
       const actor = findActor(view.id, actors);
       if (!actor) continue;
-      // every client reads the flags: they get the players' view (core/state.mjs)
-      const options = { players: players.get(view.id) ?? null, chosen, epoch };
+      // every client reads the flags: they get the players' view (core/state.mjs); the
+      // flags as they were before the update say what `auto` wrote from them
+      const options = { players: players.get(view.id) ?? null, chosen, epoch, mappings, reset, current: null };
       writes.push({
         actor, name: actor.name ?? view.name ?? view.id,
-        update: () => actorUpdate(view, mapping, actor.flags?.[MODULE_ID] ?? null, options),
+        update: () => {
+          options.current = actor.flags?.[MODULE_ID] ?? null;
+          return actorUpdate(view, mapping, options.current, options);
+        },
         statuses: () => this.#setStatuses(actor, statusChanges(view, mapping, options)),
       });
     }
@@ -968,7 +975,8 @@ export class FoundryClient {
     }
     // the welcome's epoch is that of its table's views only, not of what an older module left
     if (views.length) await this.#applyActors(views, new Map(), welcome.epoch);
-    if (others.length) await this.#applyActors(others);
+    // another table's actor may be a player's character: its system values are left
+    if (others.length) await this.#applyActors(others, new Map(), null, { reset: false });
   }
 
   async #handle(event, { replayed = false } = {}) {
