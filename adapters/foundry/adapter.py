@@ -42,7 +42,9 @@ class FoundryAdapter(Adapter):
     ``settings`` change that changed how players see some actors (an NPC's details
     shown or hidden) carries it too: the GM's own view of those actors did not
     change, so their new players' views are in ``players`` alone, and the module
-    writes their flags from there.
+    writes their flags from there; of one too large to store their records
+    (``reread``), the GM's copy lists the players' view of every NPC of the table as
+    it stands (core/protocol/members.py), which a GM's ``state`` could not give.
     Results do not carry it; the module writes from events only."""
 
     id: ClassVar[str] = "foundry"

@@ -86,8 +86,10 @@ class Delivery:
     ``hidden``: the ``hidden`` event players are sent, with their views of those
     actors. Of a ``settings`` change, only when it changed how players see some
     actors (:attr:`Event.shown <rollbridge.engine.model.Event.shown>`, or
-    :attr:`Event.reread <rollbridge.engine.model.Event.reread>`): their views, or the
-    mark to read them again, are in the players' copy alone."""
+    :attr:`Event.reread <rollbridge.engine.model.Event.reread>`): their views are in
+    the players' copy alone — of a ``reread`` one, beside the mark players get, the
+    players' views of every NPC of the table as it stands when the frame is built
+    (:meth:`_npcs_as_players_see`)."""
 
     table: Table
     event: Event
@@ -124,6 +126,8 @@ class Delivery:
                     # what a player in this locale is sent of the event, for a client
                     # that shows it to players (the adapter's public_view)
                     players = self.view(Audience(False, audience.locale))
+                    if self.event.reread:
+                        players = {**players, "actors": self._npcs_as_players_see(audience)}
                     message["players"] = {"type": "event", "table": self.table.info.id, **players}
                 frame = member.encode(message)
             else:
@@ -132,6 +136,17 @@ class Delivery:
                 frame = prefixed(head, self.encoded_view(audience, member.kind), member.kind)
             self._frames[key] = frame
         return frame
+
+    def _npcs_as_players_see(self, audience: Audience) -> list[JSON]:
+        """The players' views of every NPC of the table as it stands, in ``audience``'s
+        locale: what a ``reread`` event's players' copy carries in a GM's adapter frame
+        in place of the records the stored event could not hold (a player reads them
+        with ``state``, which answers a GM the GM's view). The frame is built when the
+        event is sent: live, right after it, the table as it left it; resent on a
+        resume, the table as it is then, which the later events resent after it lead
+        to as well."""
+        table = self.table.view(gm=False, locale=audience.locale)
+        return [actor for actor in table.get("actors") or () if not actor.get("controllers")]
 
     def _public_view_for(self, adapter: Adapter) -> bool:
         """Whether the GM's frames of this event through ``adapter`` carry the

@@ -486,6 +486,27 @@ for (const generation of [12, 13]) {
     holdsNone(drawn.guard, "the player's guard panel");
     assert.ok(!drawn.guard.includes("Physical: Serious"), `the old players' view is not drawn: ${drawn.guard}`);
   });
+  test(`v${generation}: a settings change too large to store the NPCs' views writes those the GM's frame carries, withholds the rest`, async () => {
+    // the server's Foundry dialect lists in the players' copy of a `reread` change the
+    // players' view of every NPC of the table as it stands (core/protocol/members.py)
+    const SHOWN = { ...PLAYERS_GUARD, tracks: [track("physical", 7), track("stun", 2)] };
+    const actors = await table(generation, GM);
+    const ws = welcomedClient({ foundry: { adapter: "test", mappings: [SR5] } });
+    ws.receive(adjusted(1, actors.token.uuid));
+    await settle(client);
+    const tukan = structuredClone(actors.tukan.flags.rollbridge);
+    const event = { type: "event", table: "t1", epoch: 1, seq: 2, kind: "settings", data: {}, actors: [] };
+    ws.receive({ ...event, players: { ...event, reread: true, actors: [view("guard", "Guard", SHOWN, { limited: true, seq: 2 })] } });
+    await settle(client);
+    assert.deepEqual(actors.guard.flags.rollbridge, { actorId: "guard", table: "t1", seq: 2, epoch: 1, name: "Guard", limited: true, common: SHOWN, view: "players" });
+    assert.equal(actors.guard.system.track.physical.value, 7, "auto writes the boxes players now see");
+    // an NPC the copy does not list (here the goblin token) is withheld, as before
+    assert.equal(actors.token.delta._source.flags.rollbridge.withheld, true);
+    assert.deepEqual(actors.tukan.flags.rollbridge, tukan);
+    const drawn = await playerDraws(generation, actors);
+    assert.ok(drawn.guard.includes('data-value="7"'), `a player without a connection sees the boxes at once: ${drawn.guard}`);
+  });
+
   test(`v${generation}: a player's connection told to read the table again asks for its state`, async () => {
     await table(generation, PLAYER);
     const ws = welcomedClient({ role: "player" });

@@ -930,17 +930,21 @@ export class FoundryClient {
 
   /**
    * A settings change whose players' copy says `reread` (it changed how players see
-   * more NPCs than the event could carry): the protocol has no request that answers
-   * the players' view to a GM, so every NPC of the table is withheld, as after a
-   * snapshot, until an event brings its players' view. An NPC is an actor of the
-   * table whose flags are a limited view; a player's character (players see it in
-   * full) keeps its flags.
+   * more NPCs than the event could carry): the server's Foundry dialect lists in that
+   * copy the players' view of every NPC of the table as it stands (written as any
+   * settings change's, #handle); an NPC it does not list (an older server's copy lists
+   * none: the protocol has no request that answers the players' view to a GM) is
+   * withheld, as after a snapshot, until an event brings its players' view. An NPC is
+   * an actor of the table whose flags are a limited view; a player's character
+   * (players see it in full) keeps its flags.
    */
   async #withholdNpcs(event) {
+    const listed = playersActors(event);
     const views = [];
     for (const actor of foundryActors()) {
       const flags = actor.flags?.[MODULE_ID];
       if (!isOnTable(actor) || !flags?.actorId || flags.removed || !flags.limited) continue;
+      if (listed.has(flags.actorId)) continue;
       if ((flags.table ?? null) !== (event.table ?? null)) continue;
       const own = { ...flags, seq: event.seq, limited: false };
       views.push({ id: flags.actorId, name: flags.name, foundry: { flags: { [MODULE_ID]: own }, systems: {} } });
