@@ -75,6 +75,18 @@ class Member:
         return encode(message, self.kind)
 
 
+def npcs_of(players_view: JSON) -> list[JSON]:
+    """The NPCs' views in a players' view of a table (no player controls them)."""
+    return [actor for actor in players_view.get("actors") or () if not actor.get("controllers")]
+
+
+def wants_public_view(adapter: Adapter | None, kind: str) -> bool:
+    """Whether ``adapter``'s ``public_view`` (True, or the kinds) asks for the players'
+    view of ``kind`` (an event kind, or ``welcome``) in a GM's frames."""
+    wanted = getattr(adapter, "public_view", None)
+    return bool(wanted) and (wanted is True or kind in wanted)
+
+
 @dataclass(eq=False, slots=True)
 class Delivery:
     """One durable event, viewed and framed once per audience, kind and adapter.
@@ -145,23 +157,19 @@ class Delivery:
         event is sent: live, right after it, the table as it left it; resent on a
         resume, the table as it is then, which the later events resent after it lead
         to as well."""
-        table = self.table.view(gm=False, locale=audience.locale)
-        return [actor for actor in table.get("actors") or () if not actor.get("controllers")]
+        return npcs_of(self.table.view(gm=False, locale=audience.locale))
 
     def _public_view_for(self, adapter: Adapter) -> bool:
         """Whether the GM's frames of this event through ``adapter`` carry the
         players' view too: its ``public_view`` (True, or the event kinds) asks for
         it — for a GM-only event, one that changed actors, by the kind players
         receive it as (``hidden``)."""
-        wanted = getattr(adapter, "public_view", None)
-        if not wanted:
-            return False
         kind = "hidden" if self.event.gm_only else self.event.kind
         if self.event.gm_only and not self.event.changes:
             return False
         if kind == "settings" and not (self.event.shown or self.event.reread):
             return False  # players see no actor of it differently: nothing to write
-        return wanted is True or kind in wanted
+        return wants_public_view(adapter, kind)
 
 
 def result_frame(

@@ -844,6 +844,33 @@ async def test_a_foundry_gms_reread_settings_change_carries_every_npcs_players_v
         await server.stop()
 
 
+async def test_a_foundry_gms_welcome_carries_the_npcs_as_players_see_them(live):
+    """A snapshot welcome holds the table in the GM's view only: the Foundry GM's
+    welcome also carries ``players``, the NPCs as players see them, so the module
+    writes their flags from it rather than withhold them (a first connection, a
+    restored table). A player's and a plain GM's welcome carry none."""
+    gm, _ = await live("friday", "gm")
+    await add_sr2_actors(gm)
+    adjust = {"type": "adjust", "id": "adj", "actor": "fvttGuard0000002", "track": "physical"}
+    assert (await gm.request({**adjust, "delta": 3}))["status"] == "done"
+    _, welcome = await live("friday", "gm")
+    _, plain = await live("friday", "gm", dialect="rollbridge")
+    _, player = await live("friday", "player")
+    (guard,) = welcome["players"]["actors"]
+    assert guard["id"] == "fvttGuard0000002" and guard["limited"] is True
+    assert guard["common"]["tracks"] == [] and guard["common"]["status"] != "ok"
+    flags = guard["foundry"]["flags"]["rollbridge"]
+    assert (flags["epoch"], flags["seq"], flags["limited"]) == (
+        welcome["epoch"],
+        welcome["seq"],
+        True,
+    )
+    assert guard["foundry"]["systems"] == {}
+    (gm_guard,) = [a for a in welcome["table"]["actors"] if a["id"] == guard["id"]]
+    assert gm_guard["common"]["tracks"], "the GM's own view keeps the boxes"
+    assert "players" not in plain and "players" not in player
+
+
 #: wilddie's guard whose chips (47) only the GM may read (WD-9's recovery roll shows them).
 WILD_GUARD = {
     "kind": "npc",

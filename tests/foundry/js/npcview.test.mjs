@@ -175,6 +175,21 @@ for (const generation of [12, 13]) {
     assert.equal(drawn.guard, "", "the player's client draws nothing of the guard");
   });
 
+  test(`v${generation}: a snapshot welcome whose players' copy holds an NPC writes its players' view, not withheld`, async () => {
+    // the server's Foundry dialect sends a GM's welcome `players`: the NPCs as players
+    // see them (a restored table, a first connection: the table is the GM's view only)
+    const actors = await table(generation, GM);
+    welcomedClient({ seq: 4, foundry: { adapter: "test", mappings: [SR5] },
+      table: { id: "t1", actors: [view("guard", "Guard", GM_GUARD, { seq: 4 }), view("tukan", "Tukan", TUKAN, { controllers: ["alice"], seq: 4 })] },
+      players: { actors: [view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 4 })] } });
+    await settle(client);
+    assert.deepEqual(actors.guard.flags.rollbridge, { actorId: "guard", table: "t1", seq: 4, epoch: 1, name: "Guard", limited: true, common: PLAYERS_GUARD, view: "players" });
+    assert.equal(actors.guard.system.track.physical.value, 0, "auto writes no NPC's boxes");
+    const drawn = await playerDraws(generation, actors);
+    assert.ok(drawn.guard.includes("Physical: Serious"), `a player without a connection sees the guard at once: ${drawn.guard}`);
+    holdsNone(drawn.guard, "the player's guard panel");
+  });
+
   test(`v${generation}: an upgraded world: an older module's flags (the GM's view) are never drawn, and are replaced at the GM's connection`, async () => {
     const old = (actorId, table = "t1") => ({ actorId, table, seq: 3, name: "Guard", limited: false, common: structuredClone(GM_GUARD) });
     const flags = { guard: old("guard"), tukan: { ...old("tukan"), name: "Tukan", common: structuredClone(TUKAN) }, other: old("x", "t0") };

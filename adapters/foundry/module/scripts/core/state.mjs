@@ -308,8 +308,9 @@ export function isNpcView(view) {
 /**
  * The players' view of each actor of an event, from the `players` copy a GM's frame
  * carries (the same event as a player is sent it; of a GM-only event, the `hidden`
- * event players receive, with their views of its actors): rollbridge id → actor
- * view; an empty map when the frame has none (a welcome, another server).
+ * event players receive, with their views of its actors; of a GM's welcome, the NPCs
+ * as players see them): rollbridge id → actor view; an empty map when the frame has
+ * none (an older server's welcome, another server).
  * @returns {Map<string, any>}
  */
 export function playersActors(event) {

@@ -952,8 +952,11 @@ export class FoundryClient {
     if (views.length) await this.#applyActors(views, new Map(), event.epoch, { playersOnly: true });
   }
 
+  /** A snapshot welcome's table, in the GM's view: each NPC's flags from its players'
+   * view in the welcome's `players` (the server's Foundry dialect sends it a GM), else
+   * withheld (an older server's welcome has none). */
   async #applySnapshot(welcome) {
-    await this.#applyActors(welcome.table?.actors, new Map(), welcome.epoch);
+    await this.#applyActors(welcome.table?.actors, playersActors(welcome), welcome.epoch);
   }
 
   /**
@@ -978,7 +981,7 @@ export class FoundryClient {
       else others.push({ id: flags.actorId, foundry: { flags: { [MODULE_ID]: old }, systems: {} } });
     }
     // the welcome's epoch is that of its table's views only, not of what an older module left
-    if (views.length) await this.#applyActors(views, new Map(), welcome.epoch);
+    if (views.length) await this.#applyActors(views, playersActors(welcome), welcome.epoch);
     // another table's actor may be a player's character: its system values are left
     if (others.length) await this.#applyActors(others, new Map(), null, { reset: false });
   }
