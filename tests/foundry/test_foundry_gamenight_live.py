@@ -69,3 +69,6 @@ def test_a_game_night_in_the_standin_leaves_nothing_stale_leaked_or_doubled(tmp_
     # the attack made after the backup is gone with the restore: the goblin it hit is
     # drawn as the backup holds it
     assert steps["restored"]["goblin10"] == "ok"
+    # the fight goes on in the restore's epoch: the same attack again is a new card
+    assert steps["after restore"]["cardsAdded"] == 1
+    assert steps["after restore"]["goblin10"] == "impaired"

@@ -290,6 +290,12 @@ async function main() {
     await until(() => gm.connection?.welcome && gm.connection.welcome !== before, "the GM back after the restore", 60000);
     await settle(gm);
     note("restored", { goblin10: goblins[10].flags?.rollbridge?.common?.status ?? null });
+    // the fight goes on in the new epoch: the same attack again gets its own card
+    const posted = game.messages.contents.length;
+    await attack(runners[0], goblins[10]);
+    await settle(gm);
+    note("after restore", { cardsAdded: game.messages.contents.length - posted,
+      goblin10: goblins[10].flags?.rollbridge?.common?.status ?? null });
   } finally {
     sync?.unregister();
     gm?.stop();
