@@ -388,11 +388,12 @@ export function stalePaths(described, current) {
   const tracks = new Set((current?.common?.tracks ?? []).map((track) => track?.key));
   const requires = Array.isArray(described?.requires) ? described.requires : [];
   if (!requires.length || !requires.every((key) => tracks.has(key))) return null;
+  /** @type {Record<string, number | boolean>} */
   const out = {};
   for (const [key, path] of Object.entries(described.tracks ?? {})) {
-    if (tracks.has(key)) out[path] = 0;
+    if (tracks.has(key)) out[String(path)] = 0;
   }
-  for (const path of Object.values(described.conditions ?? {})) out[path] = false;
+  for (const path of Object.values(described.conditions ?? {})) out[String(path)] = false;
   return out;
 }
 
