@@ -18,40 +18,20 @@ details are off.
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
-import subprocess
 import sys
-from pathlib import Path
 
-import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-HERE = Path(__file__).resolve().parent
+from tests.foundry.live_script import live_result, needs_node, run_live
 
 
 def test_a_game_night_in_the_standin_leaves_nothing_stale_leaked_or_doubled(tmp_path):
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("the Foundry module's tests need Node.js 20 (node) on the PATH")
-    if not (HERE / "node_modules" / "ws").is_dir():
-        pytest.fail("tests/foundry/node_modules lacks ws: run npm ci --prefix tests/foundry")
-    layout = str((HERE / "js" / "release-layout.mjs").relative_to(ROOT))
+    node = needs_node()
     env = {**os.environ, "ROLLBRIDGE_PYTHON": sys.executable, "RB_DIR": str(tmp_path)}
-    run = subprocess.run(
-        [node, "--import", f"./{layout}", str(HERE / "live" / "gamenight.mjs")],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    run = run_live(node, "gamenight.mjs", env, timeout=300)
     output = run.stdout + run.stderr
     assert "rbt_" not in output, "a token reached the output"
     assert run.returncode == 0, output[-6000:]
-    line = next(x for x in run.stdout.splitlines() if x.startswith("RESULT "))
-    steps = json.loads(line.removeprefix("RESULT "))["steps"]
+    steps = live_result(run)["steps"]
     for name, step in steps.items():
         assert step["duplicates"] == [], f"{name}: a card posted twice"
         assert not [n for n in step["notices"] if n.startswith("error")], (name, step["notices"])
