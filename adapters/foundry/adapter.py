@@ -21,6 +21,9 @@ ACTOR_KINDS = ("actor.created", "actor.updated", "actor.removed", "adjusted", "u
 SETTINGS = "settings"
 #: A GM-only event as players receive it: of one that changed actors, their views.
 HIDDEN = "hidden"
+#: The GM's welcome: its ``players`` holds the NPCs as players see them (a snapshot's
+#: table is the GM's view alone; core/protocol/table.py).
+WELCOME = "welcome"
 
 
 class FoundryAdapter(Adapter):
@@ -42,7 +45,12 @@ class FoundryAdapter(Adapter):
     ``settings`` change that changed how players see some actors (an NPC's details
     shown or hidden) carries it too: the GM's own view of those actors did not
     change, so their new players' views are in ``players`` alone, and the module
-    writes their flags from there.
+    writes their flags from there; of one too large to store their records
+    (``reread``), the GM's copy lists the players' view of every NPC of the table as
+    it stands (core/protocol/members.py), which a GM's ``state`` could not give.
+    The GM's ``welcome`` carries ``players: {actors}``, the NPCs of the table as
+    players see them: the module writes their flags from it where the welcome is a
+    snapshot (a first connection, a restored table), rather than withhold them.
     Results do not carry it; the module writes from events only."""
 
     id: ClassVar[str] = "foundry"
@@ -58,6 +66,7 @@ class FoundryAdapter(Adapter):
             *ACTOR_KINDS,
             SETTINGS,
             HIDDEN,
+            WELCOME,
         )
     )
 

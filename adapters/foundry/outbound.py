@@ -17,7 +17,9 @@
 - the ``players`` of a GM's event (the same event as a player in the GM's
   locale is sent it: adapter.py, ``public_view``) is translated the same way;
 - the welcome gets ``foundry: {adapter, mappings}``: this adapter's version and
-  the system mappings it computes (mappings.py).
+  the system mappings it computes (mappings.py); the actors of a GM's welcome's
+  ``players`` (the NPCs as players see them) get their ``foundry`` field as the
+  table's do.
 
 Outbound runs once per client and message, on the messages the server shares
 between clients: it never changes what it is given. A message it cannot
@@ -81,6 +83,10 @@ def _translate(message: Mapping[str, Any], version: str) -> JSON:
     elif kind == "welcome":
         if isinstance(message.get("table"), Mapping):
             out["table"] = _table(message["table"])
+            players = message.get("players")
+            if isinstance(players, Mapping) and isinstance(players.get("actors"), list):
+                shown = {**message["table"], "actors": players["actors"]}
+                out["players"] = {**players, "actors": _table(shown)["actors"]}
         out["foundry"] = {
             "adapter": version,
             "mappings": [mapping.describe() for mapping in MAPPINGS.values()],

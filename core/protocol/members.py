@@ -75,6 +75,18 @@ class Member:
         return encode(message, self.kind)
 
 
+def npcs_of(players_view: JSON) -> list[JSON]:
+    """The NPCs' views in a players' view of a table (no player controls them)."""
+    return [actor for actor in players_view.get("actors") or () if not actor.get("controllers")]
+
+
+def wants_public_view(adapter: Adapter | None, kind: str) -> bool:
+    """Whether ``adapter``'s ``public_view`` (True, or the kinds) asks for the players'
+    view of ``kind`` (an event kind, or ``welcome``) in a GM's frames."""
+    wanted = getattr(adapter, "public_view", None)
+    return bool(wanted) and (wanted is True or kind in wanted)
+
+
 @dataclass(eq=False, slots=True)
 class Delivery:
     """One durable event, viewed and framed once per audience, kind and adapter.
@@ -86,8 +98,10 @@ class Delivery:
     ``hidden``: the ``hidden`` event players are sent, with their views of those
     actors. Of a ``settings`` change, only when it changed how players see some
     actors (:attr:`Event.shown <rollbridge.engine.model.Event.shown>`, or
-    :attr:`Event.reread <rollbridge.engine.model.Event.reread>`): their views, or the
-    mark to read them again, are in the players' copy alone."""
+    :attr:`Event.reread <rollbridge.engine.model.Event.reread>`): their views are in
+    the players' copy alone — of a ``reread`` one, beside the mark players get, the
+    players' views of every NPC of the table as it stands when the frame is built
+    (:meth:`_npcs_as_players_see`)."""
 
     table: Table
     event: Event
@@ -124,6 +138,8 @@ class Delivery:
                     # what a player in this locale is sent of the event, for a client
                     # that shows it to players (the adapter's public_view)
                     players = self.view(Audience(False, audience.locale))
+                    if self.event.reread:
+                        players = {**players, "actors": self._npcs_as_players_see(audience)}
                     message["players"] = {"type": "event", "table": self.table.info.id, **players}
                 frame = member.encode(message)
             else:
@@ -133,20 +149,27 @@ class Delivery:
             self._frames[key] = frame
         return frame
 
+    def _npcs_as_players_see(self, audience: Audience) -> list[JSON]:
+        """The players' views of every NPC of the table as it stands, in ``audience``'s
+        locale: what a ``reread`` event's players' copy carries in a GM's adapter frame
+        in place of the records the stored event could not hold (a player reads them
+        with ``state``, which answers a GM the GM's view). The frame is built when the
+        event is sent: live, right after it, the table as it left it; resent on a
+        resume, the table as it is then, which the later events resent after it lead
+        to as well."""
+        return npcs_of(self.table.view(gm=False, locale=audience.locale))
+
     def _public_view_for(self, adapter: Adapter) -> bool:
         """Whether the GM's frames of this event through ``adapter`` carry the
         players' view too: its ``public_view`` (True, or the event kinds) asks for
         it — for a GM-only event, one that changed actors, by the kind players
         receive it as (``hidden``)."""
-        wanted = getattr(adapter, "public_view", None)
-        if not wanted:
-            return False
         kind = "hidden" if self.event.gm_only else self.event.kind
         if self.event.gm_only and not self.event.changes:
             return False
         if kind == "settings" and not (self.event.shown or self.event.reread):
             return False  # players see no actor of it differently: nothing to write
-        return wanted is True or kind in wanted
+        return wants_public_view(adapter, kind)
 
 
 def result_frame(

@@ -82,7 +82,7 @@ from rollbridge.protocol.effects import (
 )
 from rollbridge.protocol.frames import encode, payload_size
 from rollbridge.protocol.keys import KeySet
-from rollbridge.protocol.members import Delivery, Member, result_frame
+from rollbridge.protocol.members import Delivery, Member, npcs_of, result_frame, wants_public_view
 from rollbridge.stats import check_scope, stats_counter
 from rollbridge.stores.base import reply_window
 from rollbridge.text import Hides, Messages, catalogue_generation
@@ -1319,6 +1319,11 @@ class TableProtocol:
                 welcome["notes"] = list(member.notes)
             if settled is not None:  # a GM's snapshot (:meth:`_settled_welcome`)
                 welcome["settled"] = settled
+            if member.principal.is_gm and wants_public_view(member.adapter, "welcome"):
+                # the NPCs as players see them, for a client that writes what every
+                # player reads (the adapter's public_view: docs/foundry.md)
+                players = self.view(False, locale=member.locale)
+                welcome["players"] = {"actors": npcs_of(players)}
             if resume is not None:
                 info = self.table.info
                 if missed is None and not recovered:  # nothing was read: is it up to date?

@@ -26,10 +26,12 @@ from rollbridge.adapters.foundry.inbound import translate
 from rollbridge.adapters.foundry.mappings import MAPPINGS, system_updates
 from rollbridge.adapters.foundry.outbound import chat_html
 from rollbridge.dice import ScriptedDice, SeededDice, roll_formula
+from rollbridge.engine import Principal
 from rollbridge.exceptions import InvalidRequest
 from rollbridge.host import PluginHost
 from rollbridge.offline import TableService
 from rollbridge.server import Server
+from rollbridge.server.limits import Limits
 from rollbridge.stores import MemoryStore
 from rollbridge.testing import RulesetHarness
 
@@ -770,6 +772,103 @@ async def test_a_foundry_gms_settings_change_carries_the_npcs_new_players_view(l
         assert (flags["seq"], flags["epoch"]) == (event["seq"], event["epoch"])
         assert flags["limited"] is True and bool(flags["common"]["tracks"]) is boxes
     assert "players" not in other and other["actors"] == []
+
+
+#: The GM who sets up a table offline (TableService.handle).
+GM_PRINCIPAL = Principal("gm", "gm", "setup")
+
+
+async def test_a_foundry_gms_reread_settings_change_carries_every_npcs_players_view():
+    """At a table whose NPCs' records pass the event size (``reread``), the stored
+    change holds none of them and a player reads ``state`` again; a GM's ``state`` is
+    the GM's view, so the GM's Foundry frame carries in ``players`` the players' views
+    of every NPC as the table stands, beside the mark: the module writes their flags
+    from them rather than withhold the NPCs until each one's next event."""
+    store = MemoryStore()
+    service = TableService(store, HOST)
+    _, tokens = service.create_table("Large", "sr2", table_id="large")
+    sheets = HOST.rulesets["sr2"].example_sheets
+    cast = [("ana", "Ana", sheets["Tukan"], ["player"])]
+    cast += [(f"g{n}", f"Guard {n}", ODD_GUARD, []) for n in range(40)]
+    for actor_id, name, sheet, controllers in cast:
+        actor = {"id": actor_id, "name": name, "sheet": sheet, "controllers": controllers}
+        reply = service.handle(
+            "large", {"type": "actor.create", "id": f"c-{actor_id}", "actor": actor}, GM_PRINCIPAL
+        )
+        assert reply["status"] == "done", reply
+    server = Server(store, HOST, port=0, limits=Limits(max_event_bytes=4096))
+    await server.start()
+    clients = []
+    try:
+        for role, dialect in (("gm", "foundry"), ("gm", "rollbridge"), ("player", "foundry")):
+            client = Client(await connect(server.url))
+            clients.append(client)
+            hello = {
+                "type": "hello",
+                "id": "h",
+                "table": "large",
+                "token": tokens[role],
+                "dialect": dialect,
+            }
+            assert (await client.request(hello))["type"] == "welcome"
+        gm, plain, player = clients
+        for shown in (True, False):
+            change = {
+                "type": "settings",
+                "id": f"s{shown}",
+                "settings": {"ruleset": {"show_npc_details": shown}},
+            }
+            assert (await gm.request(change))["status"] == "done"
+        for client in clients:
+            await client.until_events(2)
+        for event, boxes in zip(gm.events, (True, False), strict=True):
+            (received,) = [e for e in player.events if e["seq"] == event["seq"]]
+            assert received["reread"] is True and received["actors"] == [], (
+                "players read state again"
+            )
+            copy_ = event["players"]
+            assert copy_["reread"] is True and event["actors"] == []
+            assert [a["id"] for a in copy_["actors"]] == [f"g{n}" for n in range(40)], (
+                "every NPC, no PC"
+            )
+            for guard in copy_["actors"]:
+                flags = guard["foundry"]["flags"]["rollbridge"]
+                assert (flags["seq"], flags["epoch"]) == (event["seq"], event["epoch"])
+                assert flags["limited"] is True and bool(flags["common"]["tracks"]) is boxes
+            seen = json.dumps(copy_)
+            assert "Body 5" not in seen and "ballistic armour 8" not in seen
+        assert all("players" not in e for e in plain.events), "a plain GM's frame carries none"
+    finally:
+        for client in clients:
+            await client.connection.close()
+        await server.stop()
+
+
+async def test_a_foundry_gms_welcome_carries_the_npcs_as_players_see_them(live):
+    """A snapshot welcome holds the table in the GM's view only: the Foundry GM's
+    welcome also carries ``players``, the NPCs as players see them, so the module
+    writes their flags from it rather than withhold them (a first connection, a
+    restored table). A player's and a plain GM's welcome carry none."""
+    gm, _ = await live("friday", "gm")
+    await add_sr2_actors(gm)
+    adjust = {"type": "adjust", "id": "adj", "actor": "fvttGuard0000002", "track": "physical"}
+    assert (await gm.request({**adjust, "delta": 3}))["status"] == "done"
+    _, welcome = await live("friday", "gm")
+    _, plain = await live("friday", "gm", dialect="rollbridge")
+    _, player = await live("friday", "player")
+    (guard,) = welcome["players"]["actors"]
+    assert guard["id"] == "fvttGuard0000002" and guard["limited"] is True
+    assert guard["common"]["tracks"] == [] and guard["common"]["status"] != "ok"
+    flags = guard["foundry"]["flags"]["rollbridge"]
+    assert (flags["epoch"], flags["seq"], flags["limited"]) == (
+        welcome["epoch"],
+        welcome["seq"],
+        True,
+    )
+    assert guard["foundry"]["systems"] == {}
+    (gm_guard,) = [a for a in welcome["table"]["actors"] if a["id"] == guard["id"]]
+    assert gm_guard["common"]["tracks"], "the GM's own view keeps the boxes"
+    assert "players" not in plain and "players" not in player
 
 
 #: wilddie's guard whose chips (47) only the GM may read (WD-9's recovery roll shows them).

@@ -20,13 +20,11 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
+from tests.foundry.live_script import live_result, needs_node, run_live
 from tests.foundry.test_foundry_browser import created_table, free_port, wait_for_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,11 +42,7 @@ OTHER_TOKEN = (
 
 
 def test_a_held_roll_survives_a_reload_and_is_not_made_twice_past_the_reply_window(tmp_path):
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("the Foundry module's tests need Node.js 20 (node) on the PATH")
-    if not (HERE / "node_modules" / "ws").is_dir():
-        pytest.fail("tests/foundry/node_modules lacks ws: run npm ci --prefix tests/foundry")
+    node = needs_node()
     db = tmp_path / "held.db"
     cli = [sys.executable, "-m", "rollbridge"]
     table = created_table(db, "Held")
@@ -81,15 +75,7 @@ def test_a_held_roll_survives_a_reload_and_is_not_made_twice_past_the_reply_wind
             "RB_WS_URL": f"ws://127.0.0.1:{port}/tables/{table['table']}",
             "RB_TOKENS": json.dumps(tokens),
         }
-        layout = str((HERE / "js" / "release-layout.mjs").relative_to(ROOT))
-        run = subprocess.run(
-            [node, "--import", f"./{layout}", str(HERE / "live" / "held.mjs")],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=180,
-        )
+        run = run_live(node, "held.mjs", env, timeout=180)
     finally:
         server.terminate()
         try:
@@ -100,8 +86,7 @@ def test_a_held_roll_survives_a_reload_and_is_not_made_twice_past_the_reply_wind
     for token in tokens.values():
         assert token not in output, "a token reached the output"
     assert run.returncode == 0, output[-6000:]
-    line = next(x for x in run.stdout.splitlines() if x.startswith("RESULT "))
-    result = json.loads(line.removeprefix("RESULT "))
+    result = live_result(run)
     player = "standinPlr00001"
     assert result["firstHeld"] == "pending"
     assert result["reloaded"] == {

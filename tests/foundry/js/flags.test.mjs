@@ -62,6 +62,23 @@ test("SWADE's Shaken is a status effect, not a data path", () => {
   assert.deepEqual(statusChanges(view, "sr5"), []);
 });
 
+test("under auto, an NPC's SWADE values its players' view no longer fills are reset, Shaken and Incapacitated through status effects", () => {
+  const SWADE = { id: "swade", tracks: { wounds: "system.wounds.value" },
+    conditions: { Shaken: "system.status.isShaken", Incapacitated: "system.status.isIncapacitated" }, requires: ["wounds"] };
+  const shown = swadeView("n", { shaken: true, wounds: 2 });
+  const current = { ...shown.foundry.flags.rollbridge, view: "players" };
+  // the NPC's players' view without its wounds (the table no longer shows them)
+  const common = { status: "impaired", tracks: [], conditions: ["Shaken"] };
+  const hidden = { id: "n", name: "Thug", controllers: [], limited: true, common,
+    foundry: { flags: { rollbridge: { actorId: "n", table: "t1", seq: 2, name: "Thug", limited: true, common } }, systems: {} } };
+  const options = { current, mappings: { swade: SWADE } };
+  assert.equal(actorUpdate(hidden, "swade", current, options)["system.wounds.value"], 0);
+  assert.deepEqual(statusChanges(hidden, "swade", options), [{ status: "shaken", active: false }, { status: "incapacitated", active: false }]);
+  // flags that never filled the paths reset nothing, and a mapping chosen by hand is the GM's
+  assert.ok(!("system.wounds.value" in actorUpdate(hidden, "swade", { ...current, common }, { ...options, current: { ...current, common } })));
+  assert.deepEqual(statusChanges(hidden, "swade", { ...options, chosen: true }), []);
+});
+
 let client = null;
 async function gmClient(system) {
   client?.stop();

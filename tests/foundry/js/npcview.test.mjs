@@ -61,6 +61,12 @@ function adjusted(seq, goblinUuid) {
 }
 
 const sr5 = () => ({ track: { physical: { value: 0 }, stun: { value: 0 } } });
+/** The sr5 mapping as the welcome describes it (adapters/foundry/mappings.py describe). */
+const SR5 = {
+  id: "sr5", system: "shadowrun5e", label: "Shadowrun 5e (condition monitors and overflow)",
+  tracks: { physical: "system.track.physical.value", stun: "system.track.stun.value", overflow: "system.track.physical.overflow.value" },
+  conditions: {}, requires: ["physical", "stun"],
+};
 
 /** A world as `user` (v12 or v13) with the guard (an NPC the player may see LIMITED),
  * Tukan (the player's) and an unlinked goblin token, each linked or flagged as given. */
@@ -167,6 +173,21 @@ for (const generation of [12, 13]) {
     assert.ok(panelHtml(actors.guard, client.views).includes('data-value="7"'), "the GM draws the live view");
     const drawn = await playerDraws(generation, actors);
     assert.equal(drawn.guard, "", "the player's client draws nothing of the guard");
+  });
+
+  test(`v${generation}: a snapshot welcome whose players' copy holds an NPC writes its players' view, not withheld`, async () => {
+    // the server's Foundry dialect sends a GM's welcome `players`: the NPCs as players
+    // see them (a restored table, a first connection: the table is the GM's view only)
+    const actors = await table(generation, GM);
+    welcomedClient({ seq: 4, foundry: { adapter: "test", mappings: [SR5] },
+      table: { id: "t1", actors: [view("guard", "Guard", GM_GUARD, { seq: 4 }), view("tukan", "Tukan", TUKAN, { controllers: ["alice"], seq: 4 })] },
+      players: { actors: [view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 4 })] } });
+    await settle(client);
+    assert.deepEqual(actors.guard.flags.rollbridge, { actorId: "guard", table: "t1", seq: 4, epoch: 1, name: "Guard", limited: true, common: PLAYERS_GUARD, view: "players" });
+    assert.equal(actors.guard.system.track.physical.value, 0, "auto writes no NPC's boxes");
+    const drawn = await playerDraws(generation, actors);
+    assert.ok(drawn.guard.includes("Physical: Serious"), `a player without a connection sees the guard at once: ${drawn.guard}`);
+    holdsNone(drawn.guard, "the player's guard panel");
   });
 
   test(`v${generation}: an upgraded world: an older module's flags (the GM's view) are never drawn, and are replaced at the GM's connection`, async () => {
@@ -317,6 +338,23 @@ for (const generation of [12, 13]) {
     assert.ok(drawn.includes("Physical: Serious") && !drawn.match(NOTE), drawn);
   });
 
+  test(`v${generation}: a second GM's panel says its client never gets the GM's view, and whose client does`, async () => {
+    const written = { ...view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 4 }).foundry.flags.rollbridge, epoch: 1, view: "players" };
+    client?.stop();
+    client = null;
+    // the other GM ("B…" sorts first by code unit) is the active GM: this GM's client does not connect
+    const users = [...USERS, { _id: "BstandinGM00002", name: "Second GM", isGM: true, role: 4, active: true }];
+    await world({ generation, users, user: GM, system: "shadowrun5e" });
+    await registerModuleSettings();
+    const guard = Standin.addActor({ _id: "fvttGuard0000002", name: "Guard", type: "npc", system: sr5(), flags: { rollbridge: written } });
+    assert.equal(game.users.activeGM?.id, "BstandinGM00002");
+    const drawn = panelHtml(guard);
+    const note = drawn.match(NOTE)?.[0] ?? "";
+    assert.ok(drawn.includes("Physical: Serious") && note, `the players' view, said so: ${drawn}`);
+    assert.ok(!note.includes("yet") && note.includes("Second GM"), `not "yet": this client never connects; the active GM named: ${note}`);
+    assert.ok(!note.includes("{gm}"), note);
+  });
+
   test(`v${generation}: an unlinked token withheld shows nothing of its base actor's state through its delta`, async () => {
     // Goblin A's delta holds its players' view; its base actor is on the table too
     const flags = (actorId, name, common, seq) => ({ actorId, table: "t1", seq, name, limited: true, view: "players", common });
@@ -395,6 +433,52 @@ for (const generation of [12, 13]) {
       assert.ok(!gmDraws.includes('data-value="7"') && gmDraws.match(NOTE), `no live view here: the flags, said so: ${gmDraws}`);
     }
   });
+  test(`v${generation}: under auto, the system paths a shown NPC's boxes filled are reset once the players' view no longer carries them`, async () => {
+    // sr2's show_npc_details on: the players' view has the guard's boxes, so `auto`
+    // wrote them into the sr5 paths; turned off, the players' view has none
+    const SHOWN = { ...PLAYERS_GUARD, tracks: [track("physical", 7), track("stun", 2)] };
+    const changed = (seq, kind, common) => {
+      const event = { type: "event", table: "t1", epoch: 1, seq, kind, data: {}, actors: [] };
+      return { ...event, players: { ...event, actors: [view("guard", "Guard", common, { limited: true, seq })] } };
+    };
+    const actors = await table(generation, GM);
+    const ws = welcomedClient({ foundry: { adapter: "test", mappings: [SR5] } });
+    ws.receive(changed(1, "settings", SHOWN));
+    await settle(client);
+    assert.deepEqual([actors.guard.system.track.physical.value, actors.guard.system.track.stun.value], [7, 2], "shown: written");
+    ws.receive(changed(2, "settings", PLAYERS_GUARD));
+    await settle(client);
+    assert.deepEqual([actors.guard.system.track.physical.value, actors.guard.system.track.stun.value], [0, 0],
+      "hidden again: the boxes players could read are reset, not left behind");
+    // a player's character keeps its values: its players' view fills the paths
+    ws.receive(adjusted(3, actors.token.uuid));
+    await settle(client);
+    assert.equal(actors.tukan.system.track.physical.value, 2);
+    // a value the GM set by hand on the NPC's sheet afterwards is the GM's: no later write resets it
+    actors.guard._source.system.track.physical.value = 4;
+    ws.receive(adjusted(4, actors.token.uuid));
+    await settle(client);
+    assert.equal(actors.guard.system.track.physical.value, 4);
+    const drawn = await playerDraws(generation, actors);
+    holdsNone(drawn.guard, "the player's guard panel");
+  });
+
+  test(`v${generation}: an upgraded world: the GM's values an older module wrote into an NPC's system data under auto are reset at the GM's connection`, async () => {
+    const old = (actorId, common, table = "t1") => ({ actorId, table, seq: 3, name: actorId, limited: false, common: structuredClone(common) });
+    const flags = { guard: old("guard", GM_GUARD), tukan: old("tukan", TUKAN), other: old("x", TUKAN, "t0") };
+    const actors = await table(generation, GM, { flags, settings: { "rollbridge.cursor": { table: "t1", epoch: 1, seq: 3 } } });
+    // as the older module left them: the GM's boxes of the guard in its sr5 paths
+    actors.guard._source.system = { track: { physical: { value: 7 }, stun: { value: 2 } } };
+    actors.tukan._source.system = { track: { physical: { value: 2 }, stun: { value: 0 } } };
+    actors.other._source.system = { track: { physical: { value: 5 }, stun: { value: 1 } } };
+    welcomedClient({ seq: 3, resume: { recovered: true, missed: 0 }, foundry: { adapter: "test", mappings: [SR5] },
+      table: { id: "t1", actors: [view("guard", "Guard", GM_GUARD, { seq: 3 }), view("tukan", "Tukan", TUKAN, { controllers: ["alice"], seq: 3 })] } });
+    await settle(client);
+    assert.deepEqual([actors.guard.system.track.physical.value, actors.guard.system.track.stun.value], [0, 0], "the NPC's GM's values are gone");
+    assert.equal(actors.tukan.system.track.physical.value, 2, "a player's character keeps its values");
+    assert.equal(actors.other.system.track.physical.value, 5, "another table's actor (perhaps a player's character) is left");
+  });
+
   test(`v${generation}: a settings change too large to carry the NPCs' views withholds them rather than keep the old view`, async () => {
     // the players' copy says `reread` and lists no actor (the NPCs' records did not fit
     // in the event): the GM's client cannot read the players' view, so it withholds
@@ -417,6 +501,27 @@ for (const generation of [12, 13]) {
     holdsNone(drawn.guard, "the player's guard panel");
     assert.ok(!drawn.guard.includes("Physical: Serious"), `the old players' view is not drawn: ${drawn.guard}`);
   });
+  test(`v${generation}: a settings change too large to store the NPCs' views writes those the GM's frame carries, withholds the rest`, async () => {
+    // the server's Foundry dialect lists in the players' copy of a `reread` change the
+    // players' view of every NPC of the table as it stands (core/protocol/members.py)
+    const SHOWN = { ...PLAYERS_GUARD, tracks: [track("physical", 7), track("stun", 2)] };
+    const actors = await table(generation, GM);
+    const ws = welcomedClient({ foundry: { adapter: "test", mappings: [SR5] } });
+    ws.receive(adjusted(1, actors.token.uuid));
+    await settle(client);
+    const tukan = structuredClone(actors.tukan.flags.rollbridge);
+    const event = { type: "event", table: "t1", epoch: 1, seq: 2, kind: "settings", data: {}, actors: [] };
+    ws.receive({ ...event, players: { ...event, reread: true, actors: [view("guard", "Guard", SHOWN, { limited: true, seq: 2 })] } });
+    await settle(client);
+    assert.deepEqual(actors.guard.flags.rollbridge, { actorId: "guard", table: "t1", seq: 2, epoch: 1, name: "Guard", limited: true, common: SHOWN, view: "players" });
+    assert.equal(actors.guard.system.track.physical.value, 7, "auto writes the boxes players now see");
+    // an NPC the copy does not list (here the goblin token) is withheld, as before
+    assert.equal(actors.token.delta._source.flags.rollbridge.withheld, true);
+    assert.deepEqual(actors.tukan.flags.rollbridge, tukan);
+    const drawn = await playerDraws(generation, actors);
+    assert.ok(drawn.guard.includes('data-value="7"'), `a player without a connection sees the boxes at once: ${drawn.guard}`);
+  });
+
   test(`v${generation}: a player's connection told to read the table again asks for its state`, async () => {
     await table(generation, PLAYER);
     const ws = welcomedClient({ role: "player" });

@@ -308,8 +308,9 @@ export function isNpcView(view) {
 /**
  * The players' view of each actor of an event, from the `players` copy a GM's frame
  * carries (the same event as a player is sent it; of a GM-only event, the `hidden`
- * event players receive, with their views of its actors): rollbridge id → actor
- * view; an empty map when the frame has none (a welcome, another server).
+ * event players receive, with their views of its actors; of a GM's welcome, the NPCs
+ * as players see them): rollbridge id → actor view; an empty map when the frame has
+ * none (an older server's welcome, another server).
  * @returns {Map<string, any>}
  */
 export function playersActors(event) {
@@ -361,6 +362,56 @@ function systemsOf(view, players, chosen) {
   return chosen ? view : publicView(view, players);
 }
 
+/** The system mappings a welcome describes (`foundry.mappings`, mappings.py describe),
+ * by id; none without a welcome or from a server that sends none. */
+export function mappingsById(welcome) {
+  const out = {};
+  for (const described of welcome?.foundry?.mappings ?? []) {
+    if (typeof described?.id === "string") out[described.id] = described;
+  }
+  return out;
+}
+
+/**
+ * The system paths `auto` wrote from an actor's earlier flags (`current`, as this
+ * module or an older one left them), each with the value of an undamaged actor: a
+ * track 0, a condition false. `described` is the mapping as the welcome describes it
+ * (`foundry.mappings`, adapters/foundry/mappings.py describe). `auto` wrote a mapping's
+ * paths exactly when the flags' common state had every track it requires (the
+ * players' view of a player's character, of an NPC whose details the table showed,
+ * or an older module's GM's view): those paths, no others. null: it wrote none.
+ * @param {any} described
+ * @param {any} current
+ * @returns {Record<string, number | boolean> | null}
+ */
+export function stalePaths(described, current) {
+  const tracks = new Set((current?.common?.tracks ?? []).map((track) => track?.key));
+  const requires = Array.isArray(described?.requires) ? described.requires : [];
+  if (!requires.length || !requires.every((key) => tracks.has(key))) return null;
+  /** @type {Record<string, number | boolean>} */
+  const out = {};
+  for (const [key, path] of Object.entries(described.tracks ?? {})) {
+    if (tracks.has(key)) out[String(path)] = 0;
+  }
+  for (const path of Object.values(described.conditions ?? {})) out[String(path)] = false;
+  return out;
+}
+
+/**
+ * The system paths a mapping writes for one actor view (null: none): those of the
+ * view systemsOf picks. Under `auto`, a view that fills none of them (an NPC whose
+ * details the players' view no longer shows, or one withheld) resets what `auto`
+ * wrote from the actor's earlier flags (stalePaths), unless `reset` is false: a value
+ * players could read once must not stay readable after the table stopped showing
+ * it, nor stand as the NPC's state when it no longer follows its damage.
+ */
+function mappedPaths(view, mapping, { players = null, chosen = false, current = null, mappings = null, reset = true } = {}) {
+  if (!mapping || mapping === "none") return null;
+  const paths = systemsOf(view, players, chosen)?.foundry?.systems?.[mapping];
+  if (paths) return paths;
+  return chosen || !reset ? null : stalePaths(mappings?.[mapping], current);
+}
+
 /**
  * The Actor#update data for one actor view of an event (null: nothing to write),
  * written by the GM's client. The flags under flags.rollbridge, which every client
@@ -369,19 +420,20 @@ function systemsOf(view, players, chosen) {
  * replaced, not merged: `current` is the actor's flags.rollbridge now, and what the
  * new flags lack is deleted (a removed actor keeps only its id and `removed` mark;
  * an older module's GM's view goes at the first write). A mapping adds its system
- * paths (systemsOf: `options.chosen` says the GM chose it by hand), except those
- * written as status effects (statusChanges). `options.epoch` is the epoch of the
- * event or welcome the view came with, kept in the flags.
+ * paths (mappedPaths: `options.chosen` says the GM chose it by hand; under `auto`,
+ * `options.mappings`, the welcome's descriptions by id, tells what to reset where
+ * the new view fills none), except those written as status effects (statusChanges).
+ * `options.epoch` is the epoch of the event or welcome the view came with, kept in
+ * the flags.
  */
-export function actorUpdate(actorView, mapping, current = null, { players = null, chosen = false, epoch = null } = {}) {
+export function actorUpdate(actorView, mapping, current = null, { players = null, chosen = false, epoch = null, mappings = null, reset = true } = {}) {
   if (!actorView?.foundry?.flags?.[MODULE_ID]) return null;
   const flags = flagsOf(actorView, players, epoch);
   const update = isPlainObject(current)
     ? replaceKeys(`flags.${MODULE_ID}`, current, flags)
     : { [`flags.${MODULE_ID}`]: flags };
   if (flags.removed) return update;
-  const source = systemsOf(actorView, players, chosen);
-  const paths = source && mapping && mapping !== "none" ? source.foundry.systems?.[mapping] : null;
+  const paths = mappedPaths(actorView, mapping, { players, chosen, current, mappings, reset });
   const statuses = STATUS_PATHS[mapping] ?? {};
   for (const [path, value] of Object.entries(paths ?? {})) {
     if (!(path in statuses)) update[path] = value;
@@ -390,12 +442,11 @@ export function actorUpdate(actorView, mapping, current = null, { players = null
 }
 
 /** The status effects a mapping sets for one actor view: [{status, active}], from the
- * same view as its system paths (actorUpdate). */
-export function statusChanges(actorView, mapping, { players = null, chosen = false } = {}) {
+ * same paths as actorUpdate's (`options.current`: the actor's flags before that update). */
+export function statusChanges(actorView, mapping, options = {}) {
   const flags = actorView?.foundry?.flags?.[MODULE_ID];
   if (!flags || flags.removed) return [];
-  const source = systemsOf(actorView, players, chosen);
-  const paths = source?.foundry?.systems?.[mapping] ?? {};
+  const paths = mappedPaths(actorView, mapping, options) ?? {};
   return Object.entries(STATUS_PATHS[mapping] ?? {})
     .filter(([path]) => path in paths)
     .map(([path, status]) => ({ status, active: Boolean(paths[path]) }));

@@ -42,6 +42,7 @@ import {
   flagEpochs,
   isOnTable,
   mappingChosen,
+  mappingsById,
   MODULE_ID,
   playersActors,
   publicFlags,
@@ -867,22 +868,28 @@ export class FoundryClient {
    * the others are written, the event's card is posted, and the GM is told which
    * actors' state Foundry did not take.
    */
-  async #applyActors(views, players = new Map(), epoch = null, { playersOnly = false } = {}) {
+  async #applyActors(views, players = new Map(), epoch = null, { playersOnly = false, reset = true } = {}) {
     if (!this.writer) return;
     const chosen = mappingChosen(setting("systemMapping"));
     // players' views alone (a settings change): a mapping the GM chose writes the GM's
     // view, which did not change
     const mapping = playersOnly && chosen ? "none" : this.#mapping();
+    // what `auto` resets where a players' view no longer fills a mapping's paths
+    const mappings = mappingsById(this.connection?.welcome);
     const actors = foundryActors();
     const writes = [];
     for (const view of views ?? []) {
       const actor = findActor(view.id, actors);
       if (!actor) continue;
-      // every client reads the flags: they get the players' view (core/state.mjs)
-      const options = { players: players.get(view.id) ?? null, chosen, epoch };
+      // every client reads the flags: they get the players' view (core/state.mjs); the
+      // flags as they were before the update say what `auto` wrote from them
+      const options = { players: players.get(view.id) ?? null, chosen, epoch, mappings, reset, current: null };
       writes.push({
         actor, name: actor.name ?? view.name ?? view.id,
-        update: () => actorUpdate(view, mapping, actor.flags?.[MODULE_ID] ?? null, options),
+        update: () => {
+          options.current = actor.flags?.[MODULE_ID] ?? null;
+          return actorUpdate(view, mapping, options.current, options);
+        },
         statuses: () => this.#setStatuses(actor, statusChanges(view, mapping, options)),
       });
     }
@@ -923,17 +930,21 @@ export class FoundryClient {
 
   /**
    * A settings change whose players' copy says `reread` (it changed how players see
-   * more NPCs than the event could carry): the protocol has no request that answers
-   * the players' view to a GM, so every NPC of the table is withheld, as after a
-   * snapshot, until an event brings its players' view. An NPC is an actor of the
-   * table whose flags are a limited view; a player's character (players see it in
-   * full) keeps its flags.
+   * more NPCs than the event could carry): the server's Foundry dialect lists in that
+   * copy the players' view of every NPC of the table as it stands (written as any
+   * settings change's, #handle); an NPC it does not list (an older server's copy lists
+   * none: the protocol has no request that answers the players' view to a GM) is
+   * withheld, as after a snapshot, until an event brings its players' view. An NPC is
+   * an actor of the table whose flags are a limited view; a player's character
+   * (players see it in full) keeps its flags.
    */
   async #withholdNpcs(event) {
+    const listed = playersActors(event);
     const views = [];
     for (const actor of foundryActors()) {
       const flags = actor.flags?.[MODULE_ID];
       if (!isOnTable(actor) || !flags?.actorId || flags.removed || !flags.limited) continue;
+      if (listed.has(flags.actorId)) continue;
       if ((flags.table ?? null) !== (event.table ?? null)) continue;
       const own = { ...flags, seq: event.seq, limited: false };
       views.push({ id: flags.actorId, name: flags.name, foundry: { flags: { [MODULE_ID]: own }, systems: {} } });
@@ -941,8 +952,11 @@ export class FoundryClient {
     if (views.length) await this.#applyActors(views, new Map(), event.epoch, { playersOnly: true });
   }
 
+  /** A snapshot welcome's table, in the GM's view: each NPC's flags from its players'
+   * view in the welcome's `players` (the server's Foundry dialect sends it a GM), else
+   * withheld (an older server's welcome has none). */
   async #applySnapshot(welcome) {
-    await this.#applyActors(welcome.table?.actors, new Map(), welcome.epoch);
+    await this.#applyActors(welcome.table?.actors, playersActors(welcome), welcome.epoch);
   }
 
   /**
@@ -967,8 +981,9 @@ export class FoundryClient {
       else others.push({ id: flags.actorId, foundry: { flags: { [MODULE_ID]: old }, systems: {} } });
     }
     // the welcome's epoch is that of its table's views only, not of what an older module left
-    if (views.length) await this.#applyActors(views, new Map(), welcome.epoch);
-    if (others.length) await this.#applyActors(others);
+    if (views.length) await this.#applyActors(views, playersActors(welcome), welcome.epoch);
+    // another table's actor may be a player's character: its system values are left
+    if (others.length) await this.#applyActors(others, new Map(), null, { reset: false });
   }
 
   async #handle(event, { replayed = false } = {}) {

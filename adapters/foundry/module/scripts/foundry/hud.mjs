@@ -6,11 +6,21 @@
 // the flags never hold what players may not see.
 
 import { escapeText, tracksHtml } from "../core/card.mjs";
-import { panelView } from "../core/state.mjs";
+import { isActiveGM, panelView } from "../core/state.mjs";
 import { rootOf } from "./dom.mjs";
 
 /** The note on a GM's panel drawn from the flags: what it shows is the players' view. */
 const PLAYERS_VIEW = "ROLLBRIDGE.Panel.PlayersView";
+/** The same note on a GM's panel whose client never connects (not the active GM). */
+const PLAYERS_VIEW_OTHER_GM = "ROLLBRIDGE.Panel.PlayersViewOtherGM";
+
+/** The note for this GM: the active GM's client has no view from its connection yet; a
+ * second GM's never has one (only the active GM's client connects), and is told whose does. */
+function playersViewNote() {
+  const active = game.users?.activeGM ?? null;
+  if (!active || isActiveGM(game.user, active)) return game.i18n.localize(PLAYERS_VIEW);
+  return game.i18n.format(PLAYERS_VIEW_OTHER_GM, { gm: active.name ?? "?" });
+}
 
 // a removed actor draws nothing; an unlinked token draws only its own state (core/state.mjs).
 // A GM's panel drawn from the flags (no view from this client's connection: a reload
@@ -24,7 +34,7 @@ function panel(actor, className, live) {
   div.className = `rollbridge-panel ${className}`;
   const name = game.i18n.localize("ROLLBRIDGE.Panel.Title");
   div.innerHTML = (view.common ? tracksHtml(view.common, { name, i18n: game.i18n }) : `<div class="rb-state-name">${escapeText(name)}</div>`)
-    + (note ? `<p class="rb-players-view">${escapeText(game.i18n.localize(PLAYERS_VIEW))}</p>` : "");
+    + (note ? `<p class="rb-players-view">${escapeText(playersViewNote())}</p>` : "");
   return div;
 }
 
