@@ -127,7 +127,19 @@ EPOCHS = say(
 # Translators: {count} events whose dice came from the GM's stream (docs/dice.md).
 GM_STREAM = say(
     "cli.verify.gm_stream",
-    "{count} rolled on the GM's stream (secret or with NPCs): only the GM's log checks them",
+    "{count} rolled on the GM's stream (secret, approved by the GM, or with NPCs): only the "
+    "GM's log checks them",
+)
+# Translators: {count} events the GM approved (players' requests held for approval);
+# approval is a table setting's name: keep it.
+GM_STREAM_APPROVED = say.plural(
+    "cli.verify.gm_stream_approved",
+    "{count} of them approved by the GM: a request held for approval is rolled on the GM's "
+    "stream when the GM approves it, whoever asked, so at a table with the setting approval "
+    "on a player cannot check the dice of their own held rolls here, only in the GM's log",
+    "{count} of them approved by the GM: a request held for approval is rolled on the GM's "
+    "stream when the GM approves it, whoever asked, so at a table with the setting approval "
+    "on a player cannot check the dice of their own held rolls here, only in the GM's log",
 )
 # Translators: {count} resolutions (a ruleset's actions, such as an attack).
 RESOLVED = say.plural(
@@ -402,6 +414,8 @@ def render_report(report: Report, locale: str = "en", every: bool = False) -> li
     ]
     if report.gm_stream:
         lines.append(GM_STREAM(count=report.gm_stream).render(locale))
+    if report.gm_stream_approved:
+        lines.append(GM_STREAM_APPROVED(count=report.gm_stream_approved).render(locale))
     if report.retried:
         lines.append(RETRIED(count=report.retried).render(locale))
     if report.carried_matched:

@@ -240,6 +240,10 @@ class Report:
     hidden: int = 0
     unrevealed: int = 0
     gm_stream: int = 0
+    #: Of :attr:`gm_stream`, the events the GM approved: an approved request is
+    #: rolled on the GM's stream whoever asked (rollbridge.engine.segments), so a
+    #: player's own held rolls are checked only in the GM's log.
+    gm_stream_approved: int = 0
     #: Verified events drawn at a later attempt (a request refused at their seq after
     #: drawing dice, docs/dice.md): a server could have chosen among attempts.
     retried: int = 0
@@ -299,6 +303,7 @@ class Report:
             "hidden": self.hidden,
             "unrevealed": self.unrevealed,
             "gm_stream": self.gm_stream,
+            "gm_stream_approved": self.gm_stream_approved,
             "retried": self.retried,
             "carried": self.carried,
             "carried_matched": self.carried_matched,
@@ -1181,6 +1186,13 @@ class LogVerifier:
         waiting = [s for s in segments if s.seed is None]
         self.report.unrevealed = sum(len(s.events["public"]) + len(s.events["gm"]) for s in waiting)
         self.report.gm_stream = sum(len(s.events["gm"]) for s in segments if s.seed is not None)
+        self.report.gm_stream_approved = sum(
+            1
+            for segment in segments
+            if segment.seed is not None
+            for _, entry in segment.events["gm"]
+            if isinstance(entry.get("data"), Mapping) and "approved_by" in entry["data"]
+        )
         told = self._approvals.stand_ins.told()
         self.report.stand_in_seeds, self.report.stand_in_requests = told
         return self.report
