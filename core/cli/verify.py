@@ -127,7 +127,19 @@ EPOCHS = say(
 # Translators: {count} events whose dice came from the GM's stream (docs/dice.md).
 GM_STREAM = say(
     "cli.verify.gm_stream",
-    "{count} rolled on the GM's stream (secret or with NPCs): only the GM's log checks them",
+    "{count} rolled on the GM's stream (secret, approved by the GM, or with NPCs): only the "
+    "GM's log checks them",
+)
+# Translators: {count} events the GM approved (players' requests held for approval);
+# approval is a table setting's name: keep it.
+GM_STREAM_APPROVED = say.plural(
+    "cli.verify.gm_stream_approved",
+    "{count} of them approved by the GM: a request held for approval is rolled on the GM's "
+    "stream when the GM approves it, whoever asked, so at a table with the setting approval "
+    "on a player cannot check the dice of their own held rolls here, only in the GM's log",
+    "{count} of them approved by the GM: a request held for approval is rolled on the GM's "
+    "stream when the GM approves it, whoever asked, so at a table with the setting approval "
+    "on a player cannot check the dice of their own held rolls here, only in the GM's log",
 )
 # Translators: {count} resolutions (a ruleset's actions, such as an attack).
 RESOLVED = say.plural(
@@ -189,17 +201,50 @@ APPROVALS_HELD = say.plural(
     "requester and kind, each settled once)",
 )
 # Translators: {count} events the GM approved; "hidden" stand-ins are GM-only events
-# as a player's view gets them.
+# as a player's view gets them; approval is a table setting's name: keep it.
 APPROVALS_UNSEEN = say.plural(
-    "cli.verify.approvals_unseen",
-    "{count} event approved by the GM whose request this log cannot show (a hidden "
-    "stand-in, or held before the log begins): that it was a player's request held for "
-    "the GM is the server's word, and its dice, on the GM's stream, only the GM's log "
+    "cli.verify.approvals_stand_in",
+    "{count} event approved by the GM names a request this log shows only as a hidden "
+    "stand-in: checked that the stand-in comes before it, changed no actor, is not the "
+    "GM's seed of a reveal, fell while the table held players' requests (its setting "
+    "approval on, where the log shows it), that a player asked and that the request is "
+    "settled once; what the request was and whose is the server's word, and its dice, on "
+    "the GM's stream, only the GM's log checks",
+    "{count} events approved by the GM name requests this log shows only as hidden "
+    "stand-ins: checked that each stand-in comes before its approval, changed no actor, is "
+    "not the GM's seed of a reveal, fell while the table held players' requests (its "
+    "setting approval on, where the log shows it), that a player asked and that each "
+    "request is settled once; what the requests were and whose is the server's word, and "
+    "their dice, on the GM's stream, only the GM's log checks",
+)
+# Translators: {count} events the GM approved whose requests were held before the
+# log's first line (an export from a later seq).
+APPROVALS_BEFORE_LOG = say.plural(
+    "cli.verify.approvals_before_log",
+    "{count} event approved by the GM names a request held before this log's first line: "
+    "checked only that a player asked, that the request's seq is before the log and that "
+    "the log settles it once; that a request was held at that seq, whose it was and what "
+    "it asked is the server's word (the log's first line shows the table without its "
+    "requests), and in a player's log its dice, on the GM's stream, only the GM's log "
     "checks",
-    "{count} events approved by the GM whose requests this log cannot show (hidden "
-    "stand-ins, or held before the log begins): that they were players' requests held "
-    "for the GM is the server's word, and their dice, on the GM's stream, only the GM's "
-    "log checks",
+    "{count} events approved by the GM name requests held before this log's first line: "
+    "checked only that a player asked, that each request's seq is before the log and that "
+    "the log settles each once; that requests were held at those seqs, whose they were "
+    "and what they asked is the server's word (the log's first line shows the table "
+    "without its requests), and in a player's log their dice, on the GM's stream, only "
+    "the GM's log checks",
+)
+# Translators: {count} hidden stand-ins (GM-only events as a player's view gets
+# them); {seeds} and {requests} how many of them are each; dice.revealed is an
+# event's kind: keep it.
+STAND_INS_TOLD = say.plural(
+    "cli.verify.stand_ins_told",
+    "{count} hidden stand-in is told by the events around it: {seeds} the GM's seed of a "
+    "reveal (just before its dice.revealed), {requests} requests held for the GM that an "
+    "approval or a rejection names",
+    "{count} hidden stand-ins are told by the events around them: {seeds} the GM's seed of "
+    "a reveal (just before its dice.revealed), {requests} requests held for the GM that an "
+    "approval or a rejection names",
 )
 # Translators: {count} events a player's view got as hidden stand-ins (GM-only events).
 STAND_INS = say.plural(
@@ -369,6 +414,8 @@ def render_report(report: Report, locale: str = "en", every: bool = False) -> li
     ]
     if report.gm_stream:
         lines.append(GM_STREAM(count=report.gm_stream).render(locale))
+    if report.gm_stream_approved:
+        lines.append(GM_STREAM_APPROVED(count=report.gm_stream_approved).render(locale))
     if report.retried:
         lines.append(RETRIED(count=report.retried).render(locale))
     if report.carried_matched:
@@ -390,10 +437,19 @@ def render_report(report: Report, locale: str = "en", every: bool = False) -> li
             lines.append(UNRESOLVED[reason](count=count).render(locale))
     if report.approvals_held:
         lines.append(APPROVALS_HELD(count=report.approvals_held).render(locale))
-    if report.approvals_unseen:
-        lines.append(APPROVALS_UNSEEN(count=report.approvals_unseen).render(locale))
-    if report.hidden:
-        lines.append(STAND_INS(count=report.hidden).render(locale))
+    stand_in_approvals = report.approvals_unseen - report.approvals_before_log
+    if stand_in_approvals:
+        lines.append(APPROVALS_UNSEEN(count=stand_in_approvals).render(locale))
+    if report.approvals_before_log:
+        lines.append(APPROVALS_BEFORE_LOG(count=report.approvals_before_log).render(locale))
+    told = report.stand_in_seeds + report.stand_in_requests
+    if told:
+        said = STAND_INS_TOLD(
+            count=told, seeds=report.stand_in_seeds, requests=report.stand_in_requests
+        )
+        lines.append(said.render(locale))
+    if report.hidden - told:
+        lines.append(STAND_INS(count=report.hidden - told).render(locale))
     problems = sorted(report.problems, key=lambda p: (p.position, p.seq or 0))
     for problem in problems if every else problems[:1]:
         lines.append(PROBLEM(line=problem.position, message=problem.text).render(locale))

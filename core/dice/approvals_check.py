@@ -40,6 +40,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from rollbridge.dice.stand_ins import StandIns
 from rollbridge.text import Message, Messages, Text
 
 __all__ = ["ApprovalCheck"]
@@ -82,6 +83,38 @@ REJECTED_TWICE = say(
     "already settled: a request is approved or rejected once",
 )
 
+# Translators: {seq} and {at} are event numbers; {request} a request's id, quoted.
+STAND_IN_CHANGED = say(
+    "verify.approval_stand_in_changed",
+    "seq {seq}: the log says the GM approved request {request}, but seq {at} of the log "
+    "is a hidden event that changed actors, which a request held for approval never does: "
+    "an approved event's dice are on the GM's stream, where players cannot check them",
+)
+# Translators: {seq} and {at} are event numbers; {request} a request's id, quoted;
+# dice.revealed is an event's kind: keep it.
+STAND_IN_SEED = say(
+    "verify.approval_stand_in_seed",
+    "seq {seq}: the log says the GM approved request {request}, but seq {at} of the log "
+    "is the GM's seed of the reveal at seq {reveal} (a reveal writes it just before its "
+    "dice.revealed), not a request held for approval: an approved event's dice are on "
+    "the GM's stream, where players cannot check them",
+)
+# Translators: {seq} and {at} are event numbers; {request} a request's id, quoted;
+# approval is a table setting's name: keep it.
+APPROVAL_OFF = say(
+    "verify.approval_off",
+    "seq {seq}: the log says the GM approved request {request}, but at seq {at}, the "
+    "request's, the table's setting approval was off, so no request was held for the "
+    "GM: an approved event's dice are on the GM's stream, where players cannot check them",
+)
+# Translators: {seq} is an event number; {request} a request's id, quoted; {by} who
+# asked (a role and name, quoted: 'gm').
+NOT_A_PLAYER = say(
+    "verify.approval_not_a_player",
+    "seq {seq}: the log says the GM approved request {request}, but this event is by "
+    "{by}, and only a player's requests are held for the GM's approval",
+)
+
 #: A request's id: ``p`` and the seq of its ``approval.requested`` event.
 _REQUEST_ID = re.compile(r"p([1-9][0-9]{0,18}|0)")
 
@@ -97,9 +130,35 @@ class ApprovalCheck:
         self._settled: dict[tuple[Any, str], int] = {}
         #: The requests known from a GM's welcome alone (before the log), by epoch and id.
         self._welcomed: set[tuple[Any, str]] = set()
-        #: Approvals held to their request, and those the log cannot hold to one.
+        #: The ``hidden`` stand-ins of a player's log and what the log tells of them.
+        self.stand_ins = StandIns()
+        #: The table's setting ``approval`` by epoch, as (from seq, on; None: not
+        #: known) in log order (:meth:`setting`).
+        self._setting: dict[Any, list[tuple[int, bool | None]]] = {}
+        #: The first seq of each epoch the log shows (a welcome's seq after it).
+        self._first: dict[Any, int] = {}
+        #: Approvals held to their request, and those the log cannot hold to one (of
+        #: which ``before_log``: their request held before the log's first line).
         self.held = 0
         self.unseen = 0
+        self.before_log = 0
+
+    def begins(self, epoch: Any, seq: int) -> None:
+        """The log shows ``epoch`` from ``seq`` on (its first welcome's seq after it,
+        else its first event's): a request of a seq before it was held before the log."""
+        self._first.setdefault(epoch, seq)
+
+    def setting(self, epoch: Any, since: int, on: bool | None) -> None:
+        """The table's setting ``approval`` from ``since`` on, as a ``welcome`` (its
+        seq after it) or an event's ``table_after`` shows it (None: not known, from
+        the first seq of a gap on, until an event shows the settings again)."""
+        self._setting.setdefault(epoch, []).append((since, on))
+
+    def _approval_at(self, epoch: Any, seq: int) -> bool | None:
+        """The setting ``approval`` when the request at ``seq`` was made (None: not known)."""
+        known = [(since, n) for n, (since, _) in enumerate(self._setting.get(epoch, ()))
+                 if since <= seq]  # fmt: skip
+        return self._setting[epoch][max(known)[1]][1] if known else None
 
     def welcomed(self, epoch: Any, pending: Any) -> None:
         """The requests a GM's ``welcome`` lists as waiting (its table's ``pending``:
@@ -131,6 +190,9 @@ class ApprovalCheck:
             request = data.get("pending")
             if not isinstance(request, str):
                 return []
+            match = _REQUEST_ID.fullmatch(request)
+            if match is not None:
+                self.stand_ins.named(epoch, int(match.group(1)))
             return self._settle(epoch, seq, request, REJECTED_TWICE)
         if "approved_by" not in data:
             return []
@@ -149,20 +211,49 @@ class ApprovalCheck:
         match = _REQUEST_ID.fullmatch(request) if isinstance(request, str) else None
         if match is None or int(match.group(1)) >= seq:
             return [("unheld_approval", NO_REQUEST(seq=seq, request=repr(request)))]
-        at, key = int(match.group(1)), (epoch, request)
+        at = int(match.group(1))
         twice = self._settle(epoch, seq, request, SETTLED_TWICE)
         if twice:
             return twice
+        self.stand_ins.named(epoch, at)
         there = seen.get((epoch, at))
-        if there is None and key in self._welcomed:
+        if there is None and (epoch, request) in self._welcomed:
             there = "approval.requested"  # held before the log: the GM's welcome lists it
-        if there is None or there == "hidden":
-            self.unseen += 1  # before the log, or a stand-in: the log cannot show it
+        if there in (None, "hidden", "approval.requested"):
+            problems = self._unheld(epoch, seq, at, request, entry.get("by"), there)
+            if problems or there == "approval.requested":
+                return problems or self._held_to(epoch, seq, at, request, kind, entry)
+            self.unseen += 1  # a stand-in, or before the log: the log cannot show it
+            if there is None and at < self._first.get(epoch, at + 1):
+                self.before_log += 1
             return []
-        if there != "approval.requested":
-            return [("unheld_approval", UNHELD(seq=seq, request=repr(request), at=at,
-                                               kind=repr(there)))]  # fmt: skip
-        asked, requester = self._requests.get(key, (None, None))
+        return [("unheld_approval", UNHELD(seq=seq, request=repr(request), at=at,
+                                           kind=repr(there)))]  # fmt: skip
+
+    def _unheld(
+        self, epoch: Any, seq: int, at: int, request: str, by: Any, there: Any
+    ) -> list[tuple[str, Text]]:
+        """What the log shows against the request at ``at`` having been held: the
+        setting ``approval`` off then, a requester who is no player (where the log
+        does not show the request, whose requester :meth:`_held_to` compares), a
+        stand-in that changed actors or is the GM's seed of a reveal."""
+        said = {"seq": seq, "request": repr(request), "at": at}
+        if self._approval_at(epoch, at) is False:
+            return [("unheld_approval", APPROVAL_OFF(**said))]
+        if there != "approval.requested" and not _a_players(by):
+            return [("other_request", NOT_A_PLAYER(seq=seq, request=repr(request), by=repr(by)))]
+        if there == "hidden" and self.stand_ins.gm_seed(epoch, at):
+            return [("unheld_approval", STAND_IN_SEED(**said, reveal=at + 1))]
+        if there == "hidden" and self.stand_ins.changed(epoch, at):
+            return [("unheld_approval", STAND_IN_CHANGED(**said))]
+        return []
+
+    def _held_to(
+        self, epoch: Any, seq: int, at: int, request: str, kind: Any, entry: Mapping[str, Any]
+    ) -> list[tuple[str, Text]]:
+        """Hold the approval at ``seq`` to the request the log shows at ``at``: the
+        same requester and kind (``other_request``)."""
+        asked, requester = self._requests.get((epoch, request), (None, None))
         by = entry.get("by")
         if (asked == "roll") != (kind == "roll") or by != requester:  # no by: no one's
             said = OTHER_REQUEST(
@@ -189,3 +280,9 @@ def _asked(request: Mapping[str, Any]) -> tuple[Any, Any]:
     who = request.get("who") if isinstance(request.get("who"), Mapping) else {}
     role, name = who.get("role"), who.get("name")
     return request.get("type"), name if name == role else f"{role}:{name}"
+
+
+def _a_players(by: Any) -> bool:
+    """Whether an event's ``by`` names a player (``player``, or ``player:`` and its
+    name, as :func:`_asked` writes a requester)."""
+    return isinstance(by, str) and by.partition(":")[0] == "player"

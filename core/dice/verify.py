@@ -27,8 +27,10 @@ each as a client got it (an ``event`` frame or the bare event) — and checks:
   before the chip's, or names an event of this epoch of a kind that shows no roll,
   is a mismatch too;
 * **approvals**: an event the GM approved names a request held before it, that
-  request where the log shows it, settled once
-  (:mod:`rollbridge.dice.approvals_check`);
+  request where the log shows it (in a player's log, a ``hidden`` stand-in that is
+  not the GM's seed of a reveal and changed no actor), made while the table's setting
+  ``approval`` was on (where the log shows it), a player's, settled once
+  (:mod:`rollbridge.dice.approvals_check`, :mod:`rollbridge.dice.stand_ins`);
 * **seeds**: no segment commits to a seed (of either stream) an earlier one did;
 * **epochs**: each epoch of the table (a ``welcome`` that names another one: a
   client's resume after a restore or a fence) has its own seqs and segments; an event
@@ -238,6 +240,10 @@ class Report:
     hidden: int = 0
     unrevealed: int = 0
     gm_stream: int = 0
+    #: Of :attr:`gm_stream`, the events the GM approved: an approved request is
+    #: rolled on the GM's stream whoever asked (rollbridge.engine.segments), so a
+    #: player's own held rolls are checked only in the GM's log.
+    gm_stream_approved: int = 0
     #: Verified events drawn at a later attempt (a request refused at their seq after
     #: drawing dice, docs/dice.md): a server could have chosen among attempts.
     retried: int = 0
@@ -254,8 +260,15 @@ class Report:
     #: the GM's log), held to it (:mod:`rollbridge.dice.approvals_check`).
     approvals_held: int = 0
     #: Events the GM approved whose request the log cannot show: a ``hidden``
-    #: stand-in (a player's log) or a seq before the log begins.
+    #: stand-in (a player's log) or a seq before the log begins (or in a gap).
     approvals_unseen: int = 0
+    #: Of :attr:`approvals_unseen`, those whose request's seq is before the log's
+    #: first line (of its epoch).
+    approvals_before_log: int = 0
+    #: Of :attr:`hidden`, the stand-ins the log tells (:mod:`rollbridge.dice.stand_ins`):
+    #: the GM's seed at a reveal, and requests an approval or a rejection names.
+    stand_in_seeds: int = 0
+    stand_in_requests: int = 0
     #: The table's epochs in log order, when the log spans more than one (a restored
     #: backup, a table moved): each starts its own seqs and segments.
     epochs: list[int] = field(default_factory=list)
@@ -290,11 +303,15 @@ class Report:
             "hidden": self.hidden,
             "unrevealed": self.unrevealed,
             "gm_stream": self.gm_stream,
+            "gm_stream_approved": self.gm_stream_approved,
             "retried": self.retried,
             "carried": self.carried,
             "carried_matched": self.carried_matched,
             "approvals_held": self.approvals_held,
             "approvals_unseen": self.approvals_unseen,
+            "approvals_before_log": self.approvals_before_log,
+            "stand_in_seeds": self.stand_in_seeds,
+            "stand_in_requests": self.stand_in_requests,
             "epochs": list(self.epochs),
             "segments": {str(k): v for k, v in self.segments.items()},
             "welcomed": {str(k): v for k, v in self.welcomed.items()},
@@ -738,7 +755,12 @@ class LogVerifier:
                 # a table at seq 0 had no request before; a later one may have had
                 # one waiting since before the log, though approval is off now
                 self._approval = False if _whole(seq) and seq == 0 else None
-            self._settings(table)
+            if _whole(seq):
+                if self._last_seq is not None and self._last_seq < seq:
+                    # the events between the log's last and this welcome are not in it
+                    self._approvals.setting(self._epoch, self._last_seq + 1, None)
+                self._approvals.begins(self._epoch, seq + 1)
+            self._settings(table, seq + 1 if _whole(seq) else None)
             self._actors(table.get("actors"))
             self._approvals.welcomed(self._epoch, table.get("pending"))
         if not recovered and _whole(seq):  # a resume that recovered: the missed follow
@@ -796,19 +818,20 @@ class LogVerifier:
             self._problem(seq, "out_of_order", OUT_OF_ORDER(seq=seq, last=self._last_seq))
         self._last_seq = seq if self._last_seq is None else max(seq, self._last_seq)
         self._gap(seq)
+        self._approvals.begins(self._epoch, seq)
         kind = entry.get("kind")
         self._seen.setdefault((self._epoch, seq), kind)
         data = entry.get("data") if isinstance(entry.get("data"), Mapping) else {}
         if kind == "hidden":
             report.hidden += 1
+            self._approvals.stand_ins.hidden(self._epoch, seq, bool(entry.get("actors")))
             return []
         self._players_dice(seq, entry, data)
         for code, text in self._approvals.feed(self._epoch, seq, entry, self._seen):
             self._problem(seq, code, text)
-        report.approvals_held, report.approvals_unseen = (
-            self._approvals.held,
-            self._approvals.unseen,
-        )
+        report.approvals_held = self._approvals.held
+        report.approvals_unseen = self._approvals.unseen
+        report.approvals_before_log = self._approvals.before_log
         self._actors(entry.get("actors"))
         if kind == "actor.removed":
             self._controlled.pop(data.get("actor"), None)
@@ -817,6 +840,10 @@ class LogVerifier:
         if kind == "dice.committed":
             self._committed(seq, data)
         elif kind == "dice.revealed":
+            number = data.get("segment")
+            segment = self._segments.get(number) if _whole(number) else None
+            gm_stream = segment is not None and segment.gm_commitment is not None
+            self._approvals.stand_ins.revealed(self._epoch, seq, gm_stream)
             return self._revealed(seq, data, "public")
         elif kind == "dice.revealed.gm":
             return self._revealed(seq, data, "gm")
@@ -870,10 +897,13 @@ class LogVerifier:
         actor = data.get("actor")
         return actor is None or self._controlled.get(actor) is True
 
-    def _settings(self, table: Any) -> None:
-        """Note the table's ``player_dice`` from a welcome's table or an event's
-        ``table_after`` (a settings change, an undo of one)."""
+    def _settings(self, table: Any, since: int | None) -> None:
+        """Note the table's ``player_dice`` and ``approval`` from a welcome's table or
+        an event's ``table_after`` (a settings change, an undo of one), in effect from
+        the seq ``since`` on (None: not known)."""
         settings = table.get("settings") if isinstance(table, Mapping) else None
+        if isinstance(settings, Mapping) and "approval" in settings and since is not None:
+            self._approvals.setting(self._epoch, since, settings["approval"] is True)
         if isinstance(settings, Mapping) and "player_dice" in settings:
             self._player_dice = settings["player_dice"] is True
         if isinstance(settings, Mapping) and settings.get("approval") is True:
@@ -896,7 +926,7 @@ class LogVerifier:
             self._problem(seq, "players_dice", PLAYERS_DICE(seq=seq))
         if "approved_by" in data and self._approval is False:
             self._problem(seq, "unasked_approval", UNASKED_APPROVAL(seq=seq))
-        self._settings(entry.get("table_after"))
+        self._settings(entry.get("table_after"), seq + 1)
 
     def _gap(self, seq: int) -> None:
         """Note the seqs missing before ``seq``; :meth:`finish` reports those that no
@@ -904,6 +934,7 @@ class LogVerifier:
         first = self._next
         if first is not None and seq > first:
             self._gaps.append((self._position, self._epoch, first - 1, seq))
+            self._approvals.setting(self._epoch, first, None)  # a missing event may change it
         if first is None or seq >= first:
             self._next = seq + 1
 
@@ -1155,6 +1186,15 @@ class LogVerifier:
         waiting = [s for s in segments if s.seed is None]
         self.report.unrevealed = sum(len(s.events["public"]) + len(s.events["gm"]) for s in waiting)
         self.report.gm_stream = sum(len(s.events["gm"]) for s in segments if s.seed is not None)
+        self.report.gm_stream_approved = sum(
+            1
+            for segment in segments
+            if segment.seed is not None
+            for _, entry in segment.events["gm"]
+            if isinstance(entry.get("data"), Mapping) and "approved_by" in entry["data"]
+        )
+        told = self._approvals.stand_ins.told()
+        self.report.stand_in_seeds, self.report.stand_in_requests = told
         return self.report
 
 

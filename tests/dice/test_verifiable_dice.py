@@ -652,7 +652,10 @@ def test_the_verify_summary_says_how_many_rolled_on_the_gms_stream(tmp_path, cap
     # stream (public_on_gm, tests/dice/test_verify_players_dice.py); it exited 0
     assert main(["verify", str(path)]) == 1
     out = capsys.readouterr().out
-    assert "1 rolled on the GM's stream (secret or with NPCs): only the GM's log checks them" in out
+    assert (
+        "1 rolled on the GM's stream (secret, approved by the GM, or with NPCs): only the GM's "
+        "log checks them"
+    ) in out
     assert "was drawn on the GM's stream, whose seed players never see" in out
 
 

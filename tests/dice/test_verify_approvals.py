@@ -148,7 +148,10 @@ def test_the_report_says_what_it_could_and_could_not_hold(tmp_path):
     exports = _approved_rolls(tmp_path)
     for who, line in (
         ("gm", "3 events approved by the GM held to the requests they name"),
-        ("player", "3 events approved by the GM whose requests this log cannot show"),
+        (
+            "player",
+            "3 events approved by the GM name requests this log shows only as hidden stand-ins",
+        ),
     ):
         log = tmp_path / f"{who}.jsonl"
         log.write_text("".join(json.dumps(e) + "\n" for e in exports[who]))

@@ -29,10 +29,17 @@ def test_a_players_log_says_its_stand_ins_cannot_be_told_apart(tmp_path, capsys)
     export(capsys, path, "--out", str(log))
     assert main(["verify", str(log)]) == 0
     said = capsys.readouterr().out.splitlines()
+    # the GM's seed at the reveal is told by the dice.revealed after it
+    # (tests/dice/test_verify_stand_in_requests.py); the secret roll is not
     assert (
-        "2 hidden stand-ins cannot be told from a player's roll the server hid and rolled "
+        "1 hidden stand-in cannot be told from a player's roll the server hid and rolled "
         "again: the log does not say what each player asked for, so a player who misses a "
         "roll of theirs, or finds it rolled twice, can check it only in the GM's log"
+    ) in said
+    assert (
+        "1 hidden stand-in is told by the events around it: 1 the GM's seed of a reveal "
+        "(just before its dice.revealed), 0 requests held for the GM that an approval or a "
+        "rejection names"
     ) in said
 
 
@@ -56,7 +63,7 @@ def test_the_czech_report_says_it_in_one_sentence(tmp_path, capsys):
     export(capsys, path, "--out", str(log))
     assert main(["verify", str(log), "--locale", "cs"]) == 0
     assert (
-        "2 skryté náhrady nelze odlišit od hodu hráče, který server skryl a hodil znovu: "
+        "1 skrytou náhradu nelze odlišit od hodu hráče, který server skryl a hodil znovu: "
         "záznam neříká, o co který hráč žádal, takže hráč, kterému chybí jeho hod nebo "
         "který ho najde hozený dvakrát, to může ověřit jen v záznamu PJ"
     ) in capsys.readouterr().out.splitlines()

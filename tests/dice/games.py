@@ -1,0 +1,345 @@
+"""Random but valid games at a verifiable table, their exports, and forgeries of them
+(tests/dice/test_verify_fuzz_games.py).
+
+:func:`play` plays one game from a seed on real SQLite files: a built-in ruleset's
+table with ``verifiable`` on, its example actors (some a player's, some NPCs),
+several players and the GM making rolls (public and secret), resolving the
+ruleset's actions with their example parameters, turning ``approval`` on and off,
+approving and rejecting held requests, undoing and redoing, revealing; at a random
+step the file is backed up, the game goes on (the history the backup loses), and the
+backup is restored (``finish_restore``: a new epoch) and played on. Requests the
+rules refuse are part of the game (their attempts, their refusals). Every source of
+chance is the seed's: the dice key, each segment's nonce (the engine's
+``os.urandom``, replaced while the game is played) and every choice.
+
+:func:`exports` exports the lost history's file and the restored one as the GM and
+as a player (``rollbridge table export --format jsonl``: every player's export is
+the players' view, the same for each). :data:`FORGERIES` change such a log as
+someone with the file would: one die changed, two lines swapped, a line dropped, an
+approval forged into a player's event, a revealed segment's commitment changed;
+each returns None where the log has no place for it, and names the problem codes
+``rollbridge verify`` must report.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
+from io import StringIO
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from rollbridge.cli import main
+from rollbridge.cli.offline import offline_host
+from rollbridge.dice.verifiable import DiceKey
+from rollbridge.engine import segments
+from rollbridge.engine.model import Principal
+from rollbridge.exceptions import RollbridgeError
+from rollbridge.offline import TableService
+from rollbridge.stores.backup import backup
+from rollbridge.stores.sqlite import SQLiteStore
+
+#: The built-in rulesets a game may be played with.
+RULESETS = ("sr2", "bandits", "wilddie", "techlevel")
+#: Rolls of dice notation the players and the GM make.
+FORMULAS = ("1d20", "2d6 + 1", "4d6kh3", "3d6!", "1d8!! + 2", "2d10x", "6d6r<2", "d%")
+GM = Principal("gm", "gm", "gm-token")
+TABLE = "g"
+
+Lines = list[dict[str, Any]]
+
+
+def run(*argv: str) -> tuple[int, str]:
+    """``rollbridge`` in this process: its exit status and what it printed."""
+    out, err = StringIO(), StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        status = main(list(argv))
+    return status, out.getvalue() + err.getvalue()
+
+
+@contextmanager
+def _nonces(rng: random.Random) -> Iterator[None]:
+    """The engine's segment nonces from ``rng`` while the game is played."""
+    kept = segments.os
+    segments.os = SimpleNamespace(urandom=rng.randbytes)  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        segments.os = kept
+
+
+class _Game:
+    """One table being played: its service, players and actors, and the seed's choices."""
+
+    def __init__(self, rng: random.Random, service: TableService, players: list[Principal]):
+        self.rng, self.service, self.players = rng, service, players
+        self.ruleset = service.table(TABLE).ruleset
+        self.made = 0
+
+    def send(self, who: Principal, message: dict[str, Any]) -> dict[str, Any] | None:
+        """Send one request; a refusal is part of the game (None)."""
+        self.made += 1
+        try:
+            return self.service.handle(TABLE, {**message, "id": f"q{self.made}"}, who)
+        except RollbridgeError:
+            return None
+
+    def actors(self) -> list[dict[str, Any]]:
+        return list(self.service.table(TABLE).view(gm=True)["actors"])
+
+    def step(self) -> None:
+        """One random request of the GM's or a player's."""
+        rng = self.rng
+        choice = rng.choices(
+            ("roll", "resolve", "approve", "undo", "redo", "approval", "reveal", "verifiable"),
+            weights=(6, 6, 3, 1, 1, 1, 1, 0.3),
+        )[0]
+        if choice == "roll":
+            who = rng.choice([GM, *self.players])
+            message: dict[str, Any] = {"type": "roll", "formula": rng.choice(FORMULAS)}
+            if rng.random() < 0.25:
+                message["secret"] = True
+            self.send(who, message)
+        elif choice == "resolve":
+            self._resolve()
+        elif choice == "approve":
+            pending = self.service.table(TABLE).view(gm=True).get("pending") or []
+            if pending:
+                answer = rng.choice(("approve", "approve", "reject"))
+                self.send(GM, {"type": answer, "request": rng.choice(pending)["pending"]})
+        elif choice in ("undo", "redo"):
+            self.send(GM, {"type": choice})
+        elif choice in ("approval", "verifiable"):
+            settings = self.service.table(TABLE).settings
+            self.send(GM, {"type": "settings", "settings": {choice: not settings.get(choice)}})
+            if choice == "verifiable" and not self.service.table(TABLE).settings.get(choice):
+                self.send(GM, {"type": "settings", "settings": {choice: True}})
+        else:
+            self.send(GM, {"type": "dice.reveal"})
+
+    def _resolve(self) -> None:
+        """One of the ruleset's actions, its example parameters, by the GM or by the
+        player of the acting actor."""
+        rng, actors = self.rng, self.actors()
+        name = rng.choice(sorted(self.ruleset.actions))
+        spec = self.ruleset.actions[name]
+        message: dict[str, Any] = {"type": "resolve", "action": name,
+                                   "params": spec.example_in("en") or {}}  # fmt: skip
+        actor = rng.choice(actors) if actors and spec.actor != "none" else None
+        if actor is not None:
+            message["actor"] = actor["id"]
+        others = [a["id"] for a in actors if actor is None or a["id"] != actor["id"]]
+        if not spec.every_actor and others:
+            most = spec.max_targets if spec.max_targets is not None else len(others)
+            count = min(len(others), max(spec.min_targets, rng.randint(0, max(most, 0))))
+            message["targets"] = rng.sample(others, count)
+        if rng.random() < 0.2:
+            message["secret"] = True
+        controllers = (actor or {}).get("controllers") or []
+        players = [p for p in self.players if p.name in controllers]
+        who = rng.choice(players) if players and not spec.gm_only else GM
+        self.send(who, message)
+
+
+def play(seed: int, folder: Path) -> tuple[Path, Path]:
+    """Play the game of ``seed`` in ``folder``: the lost history's file and the
+    restored backup's."""
+    rng = random.Random(seed)
+    host = offline_host()
+    key = DiceKey(rng.randbytes(32))
+    players = [Principal("player", f"p{n}", f"p{n}-token") for n in range(rng.randint(2, 4))]
+    lost, restored = folder / "lost.db", folder / "restored.db"
+    ticks = iter(range(1_000_000))
+    clock = lambda: 1_800_000_000.0 + next(ticks)  # noqa: E731
+    with _nonces(rng):
+        with SQLiteStore(lost) as store:
+            service = TableService(store, host, dice_key=key, clock=clock)
+            settings = {"verifiable": True, "approval": rng.random() < 0.5}
+            service.create_table(TABLE, rng.choice(RULESETS), settings=settings, table_id=TABLE)
+            game = _Game(rng, service, players)
+            for name, sheet in game.ruleset.example_sheets.items():
+                owner = rng.choice([None, *players])
+                actor = {"name": name, "sheet": dict(sheet),
+                         "controllers": [owner.name] if owner else []}  # fmt: skip
+                game.send(GM, {"type": "actor.create", "actor": actor})
+            steps = rng.randint(12, 30)
+            saved = rng.randrange(steps)
+            for number in range(steps):
+                game.step()
+                if number == saved:
+                    backup(lost, restored)
+            game.send(GM, {"type": "dice.reveal"})
+        with SQLiteStore(restored) as store:
+            assert store.finish_restore() is not None
+            service = TableService(store, host, dice_key=key, clock=clock)
+            game = _Game(rng, service, players)
+            game.made = 10_000  # request ids apart from the lost history's
+            for _ in range(rng.randint(5, 20)):
+                game.step()
+            if rng.random() < 0.8:
+                game.send(GM, {"type": "dice.reveal"})
+    return lost, restored
+
+
+def exports(folder: Path, files: tuple[Path, ...]) -> dict[str, Lines]:
+    """Each file's export as the GM and as a player, by name (``lost-gm``, …)."""
+    logs = {}
+    for path in files:
+        for who in ("gm", "player"):
+            out = folder / f"{path.stem}-{who}.jsonl"
+            status, said = run("table", "export", TABLE, "--db", str(path), "--as", who,
+                               "--format", "jsonl", "--out", str(out))  # fmt: skip
+            assert status == 0, said
+            logs[f"{path.stem}-{who}"] = [json.loads(line) for line in out.read_text().splitlines()]
+    return logs
+
+
+def verify(folder: Path, lines: Lines) -> tuple[int, dict[str, Any]]:
+    """``rollbridge verify --json`` on ``lines``: its exit status and report."""
+    log = folder / "checked.jsonl"
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    status, said = run("verify", str(log), "--json")
+    return status, json.loads(said)
+
+
+# -- forgeries ----------------------------------------------------------------------
+
+
+def _events(lines: Lines) -> list[int]:
+    """The indexes of the lines that are events."""
+    return [n for n, line in enumerate(lines) if line.get("type") == "event"]
+
+
+def _copy(lines: Lines) -> Lines:
+    return json.loads(json.dumps(lines))
+
+
+def changed_die(rng: random.Random, lines: Lines) -> tuple[Lines, set[str]] | None:
+    """One drawn die of one event changed to another face."""
+    places = [
+        (n, d)
+        for n in _events(lines)
+        for d, (faces, _) in enumerate(_draws(lines[n]))
+        if isinstance(faces, int) and faces > 1
+    ]
+    if not places:
+        return None
+    n, d = rng.choice(places)
+    forged = _copy(lines)
+    die = _draws(forged[n])[d]
+    die[1] = rng.choice([face for face in range(1, die[0] + 1) if face != die[1]])
+    return forged, {"wrong_die", "not_as_drawn", "wrong_roll", "wrong_resolution"}
+
+
+def _draws(line: dict[str, Any]) -> list[list[int]]:
+    draws = (line.get("data") or {}).get("draws")
+    return draws.get("dice") or [] if isinstance(draws, dict) else []
+
+
+def swapped(rng: random.Random, lines: Lines) -> tuple[Lines, set[str]] | None:
+    """Two neighbouring events swapped."""
+    events = _events(lines)
+    pairs = [(a, b) for a, b in itertools.pairwise(events) if b == a + 1]
+    if not pairs:
+        return None
+    a, b = rng.choice(pairs)
+    forged = _copy(lines)
+    forged[a], forged[b] = forged[b], forged[a]
+    return forged, {"out_of_order"}
+
+
+def dropped(rng: random.Random, lines: Lines) -> tuple[Lines, set[str]] | None:
+    """An event taken out (not the last: what follows it shows the gap)."""
+    events = _events(lines)[:-1]
+    if not events:
+        return None
+    forged = _copy(lines)
+    del forged[rng.choice(events)]
+    return forged, {"missing"}
+
+
+def forged_approval(rng: random.Random, lines: Lines) -> tuple[Lines, set[str]] | None:
+    """A player's event not approved said to be: naming an earlier event that is no
+    request (``unheld_approval``) — in a player's log also the stand-in of the GM's
+    seed just before a reveal —, or a request an earlier event settled
+    (``settled_twice``)."""
+    events = _events(lines)
+    seeds = {
+        lines[m]["seq"]
+        for m, n in itertools.pairwise(events)
+        if lines[m].get("kind") == "hidden" and lines[n].get("kind") == "dice.revealed"
+    }
+    choices = []
+    for n in events:
+        line = lines[n]
+        data = line.get("data") or {}
+        if not str(line.get("by", "")).startswith("player") or "approved_by" in data:
+            continue
+        if line.get("kind") not in ("roll", "resolution"):
+            continue
+        for m in events:
+            earlier = lines[m]
+            if earlier["seq"] >= line["seq"] or earlier.get("epoch") != line.get("epoch"):
+                continue
+            settled = (earlier.get("data") or {}).get("approved")
+            if isinstance(settled, str):
+                choices.append((n, settled, "settled_twice"))
+            elif earlier["seq"] in seeds or earlier.get("kind") not in (
+                "hidden",
+                "approval.requested",
+            ):
+                choices.append((n, f"p{earlier['seq']}", "unheld_approval"))
+    if not choices:
+        return None
+    n, request, code = rng.choice(choices)
+    forged = _copy(lines)
+    forged[n]["data"].update({"approved_by": "gm", "approved": request})
+    return forged, {code}
+
+
+def changed_commitment(rng: random.Random, lines: Lines) -> tuple[Lines, set[str]] | None:
+    """A commitment (a ``dice.committed`` event's, or the first line's) of a segment
+    this log reveals, one hex digit changed: the seed no longer hashes to it."""
+    revealed = {
+        ((line.get("data") or {}).get("segment"), line["kind"])
+        for line in lines
+        if line.get("kind") in ("dice.revealed", "dice.revealed.gm")
+    }
+    places = []
+    for n, line in enumerate(lines):
+        if line.get("kind") == "dice.committed":
+            where = line["data"]
+        elif line.get("type") == "welcome" and isinstance(line["table"].get("dice"), dict):
+            where = line["table"]["dice"]
+            if not where.get("open"):
+                continue
+        else:
+            continue
+        for field, kind in (("commitment", "dice.revealed"), ("gm_commitment", "dice.revealed.gm")):
+            if (where.get("segment"), kind) in revealed and isinstance(where.get(field), str):
+                places.append((n, line.get("type") == "welcome", field))
+    if not places:
+        return None
+    n, welcome, field = rng.choice(places)
+    forged = _copy(lines)
+    where = forged[n]["table"]["dice"] if welcome else forged[n]["data"]
+    digit = rng.randrange(len(where[field]))
+    old = where[field][digit]
+    new = rng.choice([c for c in "0123456789abcdef" if c != old])
+    where[field] = where[field][:digit] + new + where[field][digit + 1 :]
+    return forged, {"wrong_seed"}
+
+
+#: Each forgery by name: (its random choices, an honest log) → the forged log and the
+#: codes of which verify must report one, or None where the log has no place for it.
+FORGERIES: dict[str, Callable[[random.Random, Lines], tuple[Lines, set[str]] | None]] = {
+    "die": changed_die,
+    "swap": swapped,
+    "drop": dropped,
+    "approval": forged_approval,
+    "commitment": changed_commitment,
+}
