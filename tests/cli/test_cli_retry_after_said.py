@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from tests.cli.test_cli_connect_answered import StatusProxy
-from tests.cli.test_cli_server_killed import _free_port
+from tests.cli.test_cli_connect_answered_more import reconnecting
 
 HEAD = "the server answered HTTP 503 where a WebSocket was asked for; "
 
@@ -30,26 +30,8 @@ HEAD = "the server answered HTTP 503 where a WebSocket was asked for; "
 async def test_the_attempt_line_says_what_the_retry_after_asked(
     monkeypatch, capsys, retry_after, said, waited
 ):
-    from rollbridge.cli import terminal
-    from rollbridge.cli.reconnect import Schedule
-    from rollbridge.cli.waits import waits_from
-
-    slept: list[float] = []
-
-    async def sleep(seconds: float) -> None:
-        slept.append(seconds)
-
-    port = _free_port()
-    proxy = await StatusProxy([503], f"Retry-After: {retry_after}\r\n").start(port)
-    monkeypatch.setattr(terminal.asyncio, "sleep", sleep)
-    try:
-        ended = await terminal._reconnect(
-            f"ws://127.0.0.1:{port}/tables/t", str, {}, terminal._Link(), "en",
-            Schedule(attempts=2, first=0), waits_from(10, {}), "connection lost",
-        )  # fmt: skip
-    finally:
-        monkeypatch.undo()
-        await proxy.stop()
+    proxy = StatusProxy([503], f"Retry-After: {retry_after}\r\n")
+    ended, slept = await reconnecting(monkeypatch, proxy, 2)
     assert ended is None
     assert slept == [0.0, waited]
     lines = capsys.readouterr().out.splitlines()
