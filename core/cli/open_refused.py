@@ -35,6 +35,7 @@ __all__ = [
     "NO_USE",
     "TRIED_AFTER",
     "TRIED_AGAIN",
+    "TRIED_CUT",
     "TRY_AGAIN_STATUSES",
     "answered_problem",
     "status_details",
@@ -84,6 +85,14 @@ TRIED_CAPPED_AGES = say(
     "cli.terminal.tried_capped_ages",
     "tried again in {seconds} s, the longest connect waits, though its Retry-After asks "
     "for decades",
+)
+# Translators: as cli.terminal.tried_after, when the time the session tries for
+# (--reconnect-for, which stays as it is) ends before the wait its Retry-After asks
+# for: the last attempt comes then; {seconds} the seconds until it.
+TRIED_CUT = say(
+    "cli.terminal.tried_cut",
+    "tried again in {seconds} s, as the time --reconnect-for gives ends, sooner than its "
+    "Retry-After asks",
 )
 # Translators: the line after a failed attempt whose reason does not change by waiting
 # (an HTTP 401 or 403, a refused certificate): the session stops trying.
@@ -152,10 +161,14 @@ def status_details(status: int, headers: Mapping[str, str]) -> dict[str, object]
     return details
 
 
-def waited_text(asked: int, waited: float) -> Text:
+def waited_text(asked: int, waited: float, left: float | None = None) -> Text:
     """What the attempt line says of a ``Retry-After`` that asked for ``asked``
-    seconds where the next attempt waits ``waited`` (the asked wait capped at 60 s):
-    that it waits as asked, or, capped, that it asked for longer."""
+    seconds where the next attempt waits ``waited`` (the asked wait capped at 60 s),
+    ``left`` the seconds the session still tries for (None: it counts attempts):
+    that it waits as asked, that the time it tries for ends first, or, capped, that
+    it asked for longer."""
+    if left is not None and left < waited:
+        return TRIED_CUT(seconds=f"{max(left, 0.0):.0f}")
     seconds = f"{waited:g}"
     if asked <= waited:
         return TRIED_AFTER(seconds=seconds)

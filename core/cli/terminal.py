@@ -617,10 +617,14 @@ async def _reconnect(
                 return None
             retry_after = exc.details.get("retry_after")
             wait_at_least = asked_wait(retry_after)
-            if isinstance(retry_after, int) and wait_at_least > 0:  # a 429's or 503's
-                said = waited_text(retry_after, wait_at_least).render(locale)
+            left = None if schedule.attempts is not None else schedule.left(link.began)
+            follows = left is None or left > 0  # (none: the line after says the session ends)
+            if follows and isinstance(retry_after, int) and wait_at_least > 0:  # a 429's, 503's
+                said = waited_text(retry_after, wait_at_least, left).render(locale)
                 failed = f"{failed}; {said}"
-            elif "status" in exc.details:  # a proxy's 404 or 502: said to be tried again
+            elif (
+                follows and "status" in exc.details
+            ):  # a proxy's 404 or 502: said to be tried again
                 failed = f"{failed}; {TRIED_AGAIN().render(locale)}"
             _print(failed)
             continue
