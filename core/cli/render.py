@@ -50,12 +50,40 @@ EVENT = say("cli.event", "#{seq} {kind}")
 # Translators: {round} a number; {order} the actors in turn order, the one whose turn
 # it is marked with ▶ (keep the ▶ as it is).
 ENCOUNTER = say("cli.encounter", "encounter, round {round}: {order}")
+# Translators: a request waiting for the GM's approval, as a GM's `connect` shows it:
+# {what} is what was asked (roll 2d6, resolve attack (Tukan) → Guard) and {pending}
+# the request's name (p12) the GM types after the commands `approve` and `reject`,
+# which stay in English (they are typed as they are).
+ASKS = say(
+    "cli.approval.asks", "asks for {what}: approve {pending}, or reject {pending} with a reason"
+)
 # Translators: {segment} a number, {digest} the start of a SHA-256 in hex.
 COMMITTED = say(
     "cli.dice.committed", "verifiable dice: segment {segment} committed (SHA-256 {digest}…)"
 )
 # Translators: {segment} a number, {seed} the start of the seed in hex.
 REVEALED = say("cli.dice.revealed", "verifiable dice: segment {segment} revealed (seed {seed}…)")
+
+
+def _asked_for(request: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """What a request waiting for approval asks, as the GM would type it again:
+    ``roll 2d6``, ``resolve attack (Tukan) → Guard``, with its parameters."""
+    fields = request.get("fields")
+    fields = fields if isinstance(fields, Mapping) else {}
+    parts = [str(request.get("type", ""))]
+    for key in ("formula", "action"):
+        if isinstance(fields.get(key), str):
+            parts.append(fields[key])
+    if isinstance(fields.get("actor"), str):
+        parts.append(f"({names.get(fields['actor'], fields['actor'])})")
+    targets = fields.get("targets")
+    if isinstance(targets, list) and targets:
+        parts.append("→ " + ", ".join(names.get(t, str(t)) if isinstance(t, str) else str(t)
+                                      for t in targets))  # fmt: skip
+    params = fields.get("params")
+    if isinstance(params, Mapping) and params:
+        parts.append(json.dumps(params, ensure_ascii=False, separators=(",", ":")))
+    return " ".join(part for part in parts if part)
 
 
 def utc_time(seconds: float | None) -> str:
@@ -238,6 +266,9 @@ def render_event(
         lines.append(f"  {label}{data.get('text', data.get('total'))}")
     if kind == "hidden":
         lines.append("  " + GM_ONLY().render(locale))
+    if kind == "approval.requested" and isinstance(data.get("request"), Mapping):
+        what = _asked_for(data["request"], names or {})
+        lines.append("  " + ASKS(what=what, pending=data.get("pending", "")).render(locale))
     if kind == "dice.drawn":
         label = f"{data['label']}: " if data.get("label") else ""
         results = ", ".join(str(v) for v in data.get("results", ()))

@@ -134,10 +134,11 @@ GM_STREAM = say(
 # approval is a table setting's name: keep it.
 GM_STREAM_APPROVED = say.plural(
     "cli.verify.gm_stream_approved",
-    "{count} of them approved by the GM: a request held for approval is rolled on the GM's "
-    "stream when the GM approves it, whoever asked, so at a table with the setting approval "
-    "on a player cannot check the dice of their own held rolls here, only in the GM's log",
-    "{count} of them approved by the GM: a request held for approval is rolled on the GM's "
+    "{count} of them was approved by the GM: a request held for approval is rolled on the "
+    "GM's stream when the GM approves it, whoever asked, so at a table with the setting "
+    "approval on a player cannot check the dice of their own held rolls here, only in the GM's "
+    "log",
+    "{count} of them were approved by the GM: a request held for approval is rolled on the GM's "
     "stream when the GM approves it, whoever asked, so at a table with the setting approval "
     "on a player cannot check the dice of their own held rolls here, only in the GM's log",
 )
@@ -239,12 +240,12 @@ APPROVALS_BEFORE_LOG = say.plural(
 # event's kind: keep it.
 STAND_INS_TOLD = say.plural(
     "cli.verify.stand_ins_told",
-    "{count} hidden stand-in is told by the events around it: {seeds} the GM's seed of a "
-    "reveal (just before its dice.revealed), {requests} requests held for the GM that an "
-    "approval or a rejection names",
-    "{count} hidden stand-ins are told by the events around them: {seeds} the GM's seed of "
-    "a reveal (just before its dice.revealed), {requests} requests held for the GM that an "
-    "approval or a rejection names",
+    "{count} hidden stand-in is told by the events around it: the GM's seeds of a reveal "
+    "(just before its dice.revealed): {seeds}; requests held for the GM that an approval or a "
+    "rejection names: {requests}",
+    "{count} hidden stand-ins are told by the events around them: the GM's seeds of a reveal "
+    "(just before its dice.revealed): {seeds}; requests held for the GM that an approval or a "
+    "rejection names: {requests}",
 )
 # Translators: {count} events a player's view got as hidden stand-ins (GM-only events).
 STAND_INS = say.plural(

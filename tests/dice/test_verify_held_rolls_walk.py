@@ -90,7 +90,7 @@ def test_the_report_says_why_her_held_rolls_cannot_be_checked_here(tmp_path):
         "log checks them"
     ) in lines
     assert (
-        "2 of them approved by the GM: a request held for approval is rolled on the GM's "
+        "2 of them were approved by the GM: a request held for approval is rolled on the GM's "
         "stream when the GM approves it, whoever asked, so at a table with the setting "
         "approval on a player cannot check the dice of their own held rolls here, only in "
         "the GM's log"

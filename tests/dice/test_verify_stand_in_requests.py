@@ -206,9 +206,9 @@ def test_the_report_tells_the_stand_ins_it_can(tmp_path):
     assert status == 0
     lines = said.splitlines()
     assert (
-        "4 hidden stand-ins are told by the events around them: 1 the GM's seed of a reveal "
-        "(just before its dice.revealed), 3 requests held for the GM that an approval or a "
-        "rejection names"
+        "4 hidden stand-ins are told by the events around them: the GM's seeds of a reveal "
+        "(just before its dice.revealed): 1; requests held for the GM that an approval or a "
+        "rejection names: 3"
     ) in lines
     assert any(
         line.startswith("2 hidden stand-ins cannot be told from a player's") for line in lines
