@@ -189,7 +189,9 @@ class RollbridgeError(Exception):
             held = self.held
             if held is not None:
                 return _reader[0](held, "en", None)
-            return args[0] if args else self.__class__.__name__
+            # its one string, or its class's name where it holds no words (no
+            # arguments, or a None: ``NoAmmo(weapon)`` of no weapon)
+            return args[0] if args and args[0].__class__ is str else self.__class__.__name__
         raise AttributeError(name)
 
     def render(self, locale: str = "en", hides: Any = None) -> str:
