@@ -967,8 +967,12 @@ def _raised_by_ruleset(failed: RollbridgeError) -> str:
         return str(failed)
     frames = traceback.extract_tb(cause.__traceback__)
     at = f", at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
-    words = str(cause)
-    return f"{failed}: {type(cause).__name__}{': ' + words if words else ''}{at}"
+    try:
+        words = str(cause)
+        said = f"{type(cause).__name__}{': ' + words if words else ''}"
+    except Exception as unsaid:  # its own __str__ fails: named all the same
+        said = f"{type(cause).__name__} (its __str__ raised {type(unsaid).__name__})"
+    return f"{failed}: {said}{at}"
 
 
 def _null_on(node: Any, path: str) -> bool:

@@ -33,5 +33,6 @@ def pytest_assertrepr_compare(config: Any, op: str, left: Any, right: Any) -> li
         "(private values shown as only a test's output shows them: rollbridge.text.revealed)",
     ]
     if op == "==":
-        lines += difflib.ndiff([shown_left], [shown_right])
+        # ndiff ends its "?" guide lines with a newline, which pytest prints as "\n"
+        lines += [line.rstrip("\n") for line in difflib.ndiff([shown_left], [shown_right])]
     return lines

@@ -123,3 +123,11 @@ def test_the_comparison_hook_leaves_a_changing_repr_without_a_private_value_to_p
     private values were shown."""
     assert pytest_assertrepr_compare(None, "==", Ticket(), 1) is None
     assert pytest_assertrepr_compare(None, "==", [Ticket()], [Private(1, of="guard")])
+
+
+def test_the_comparison_hooks_lines_end_without_a_newline():
+    """difflib's guide lines ended with a newline, which pytest printed as a literal
+    ``\\n`` after each ``?`` line of the failure (review of plugins19)."""
+    lines = pytest_assertrepr_compare(None, "==", [armor()], [Private(7174, of="guard")])
+    assert lines is not None and any(line.startswith("?") for line in lines), lines
+    assert [line for line in lines if "\n" in line] == [], lines
