@@ -62,7 +62,7 @@ from pathlib import Path
 from typing import Any
 
 from rollbridge import exceptions, i18n
-from rollbridge.exceptions import PluginError, RollbridgeError
+from rollbridge.exceptions import PluginError, RollbridgeError, said_by
 from rollbridge.plain import JSON, NotPlain, as_plain_type, pack, unpack
 
 __all__ = [
@@ -1067,27 +1067,17 @@ def _exception_words(error: BaseException, locale: str, hides: Hides, live: bool
             return render(text, locale=locale, hides=hides)
         return str(text.render(locale, hides))
     if _own_words(error.__class__):
-        return _said(error)
+        return said_by(error)  # its class's name where its words raise
     args = error.args
     if not args:
         return error.__class__.__name__  # no words: its class's name, not an empty line
     if _says_args_otherwise(error.__class__) and not any(_held_words(arg) for arg in args):
         # nothing in it read per audience or language: Python's own words (a KeyError
         # quotes its key, an OSError names its errno, a UnicodeDecodeError its byte)
-        return _said(error)
+        return said_by(error)  # its class's name where its words raise
     if len(args) == 1:
         return str(_argument(args[0], locale, hides, live, False))
     return str(_argument(list(args), locale, hides, live, False)) if args else ""
-
-
-def _said(error: BaseException) -> str:
-    """``str(error)``, or its class's name where that raises — a ``__str__`` that fails,
-    or a ``KeyError`` whose key's repr fails or recurses without end: the refusal
-    holding it is read all the same, never failed with a traceback."""
-    try:
-        return str(error)
-    except Exception:
-        return error.__class__.__name__
 
 
 def _held_words(value: Any, depth: int = 0) -> bool:

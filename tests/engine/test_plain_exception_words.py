@@ -165,3 +165,41 @@ def test_an_exception_whose_words_fail_reads_as_its_class_name(kind, hides):
     refusal = RuleViolation(made(), code="no_hp")
     assert error_message("r1", refusal, "de", hides)["message"] == reads
     assert refusal.message == reads
+
+
+class OutOfAmmo(RuleViolation):
+    """The common Python idiom: a refusal keeping its weapon, saying itself."""
+
+    code = "out_of_ammo"
+
+    def __init__(self, weapon: object) -> None:
+        self.weapon = weapon
+
+    def __str__(self) -> str:
+        return f"the {self.weapon} is out of ammunition"
+
+
+class SaysItsMessage(RuleViolation):
+    """A refusal whose ``__str__`` reads the message ``RollbridgeError`` would set."""
+
+    code = "says_its_message"
+
+    def __init__(self, weapon: object) -> None:
+        Exception.__init__(self, weapon)
+
+    def __str__(self) -> str:
+        return f"refused: {self.message}"
+
+
+@pytest.mark.parametrize("hides", [None, players])
+@pytest.mark.parametrize("locale", ["en", "de"])
+def test_a_subclass_that_never_called_init_says_its_own_words(locale, hides):
+    """A subclass's own ``__str__`` was passed over for its arguments (review of
+    plugins19): players read "bow" where its author wrote "the bow is out of
+    ammunition". Its words read as an exception's own words do; one that reads
+    ``self.message`` there gets its arguments."""
+    sent = error_message("r1", OutOfAmmo("bow"), locale, hides)
+    assert (sent["code"], sent["message"]) == ("out_of_ammo", "the bow is out of ammunition")
+    assert error_message("r1", SaysItsMessage("bow"), locale, hides)["message"] == "refused: bow"
+    hidden = error_message("r1", OutOfAmmo(armor()), locale, players)["message"]
+    assert hidden == "the (hidden) is out of ammunition"
