@@ -56,11 +56,16 @@ any of these changes nothing.
 Rulesets refuse an action the rules do not allow with :class:`RuleViolation`
 and a code of their own (``pool_exhausted``, ``layer_occupied``, …), which
 their docs list; the base code is ``rule_violation``.
+
+Beside the tree, one warning, no error (it travels nowhere and has no code):
+:class:`PlainWordsWarning`, the conformance suite's word that a ruleset's words
+for readers are plain strings.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from typing import Any, ClassVar
 
 __all__ = [
@@ -126,6 +131,35 @@ def read_messages_with(reader: Callable[[Any, str, Any], str]) -> None:
     _reader[0] = reader
 
 
+#: The errors whose own ``__str__`` is being read (:func:`said_by`).
+_saying: ContextVar[tuple[BaseException, ...]] = ContextVar("rollbridge_saying", default=())
+
+
+def _says_itself(error: BaseException) -> bool:
+    """Whether ``error``'s class (a ruleset's refusal) says itself with a ``__str__``
+    of its own, not :class:`RollbridgeError`'s; not while that ``__str__`` is being
+    read (one that reads ``self.message`` gets the arguments)."""
+    for klass in type(error).__mro__:
+        if "__str__" in vars(klass):
+            return klass is not RollbridgeError and not any(met is error for met in _saying.get())
+    return False
+
+
+def said_by(error: BaseException) -> str:
+    """``str(error)``, or its class's name where that raises or gives no string — a
+    ``__str__`` of a ruleset's that fails, a ``KeyError`` whose key's repr fails or
+    recurses without end: the refusal holding it is read all the same, never failed
+    with a traceback. (Not in ``__all__``: it is :mod:`rollbridge.text`'s.)"""
+    token = _saying.set((*_saying.get(), error))
+    try:
+        said = str(error)
+    except Exception:
+        said = error.__class__.__name__
+    finally:
+        _saying.reset(token)
+    return said
+
+
 class RollbridgeError(Exception):
     """Base of every rollbridge error.
 
@@ -182,14 +216,19 @@ class RollbridgeError(Exception):
         if name == "details":
             return {}
         args = self.args
+        own = _says_itself(self)
         if name == "held":
             held = (args[0] if len(args) == 1 else list(args)) if args else None
-            return None if held.__class__ is str else held
+            return None if own or held.__class__ is str else held
         if name == "message":
+            if own:
+                return said_by(self)
             held = self.held
             if held is not None:
                 return _reader[0](held, "en", None)
-            return args[0] if args else self.__class__.__name__
+            # its one string, or its class's name where it holds no words (no
+            # arguments, or a None: ``NoAmmo(weapon)`` of no weapon)
+            return args[0] if args and args[0].__class__ is str else self.__class__.__name__
         raise AttributeError(name)
 
     def render(self, locale: str = "en", hides: Any = None) -> str:

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import inspect
 import json
 import re
 import traceback
@@ -908,6 +909,22 @@ def _plain_words(ruleset: Ruleset) -> list[str]:
     return found
 
 
+def _warn_at_ruleset(ruleset: Ruleset, warning: Warning) -> None:
+    """Warn of ``ruleset`` with ``warning`` at the line its class is written on (its
+    author's file, where pytest's warnings summary shows it), or at the suite's test
+    where its source cannot be read (a class made in a shell)."""
+    kind = type(ruleset)
+    try:
+        filename = inspect.getsourcefile(kind)
+        line = inspect.getsourcelines(kind)[1]
+    except (OSError, TypeError):
+        filename = None
+    if filename is None:
+        warnings.warn(warning, stacklevel=2)
+        return
+    warnings.warn_explicit(warning, type(warning), filename, line, module=kind.__module__)
+
+
 def _first_die_failure(name: str, failed: RollbridgeError, without: RollbridgeError | None) -> str:
     """What the first-die check says of a player's request for action ``name`` that
     failed ``internal`` (or with a plugin error) at a table with approval: what the
@@ -950,8 +967,12 @@ def _raised_by_ruleset(failed: RollbridgeError) -> str:
         return str(failed)
     frames = traceback.extract_tb(cause.__traceback__)
     at = f", at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
-    words = str(cause)
-    return f"{failed}: {type(cause).__name__}{': ' + words if words else ''}{at}"
+    try:
+        words = str(cause)
+        said = f"{type(cause).__name__}{': ' + words if words else ''}"
+    except Exception as unsaid:  # its own __str__ fails: named all the same
+        said = f"{type(cause).__name__} (its __str__ raised {type(unsaid).__name__})"
+    return f"{failed}: {said}{at}"
 
 
 def _null_on(node: Any, path: str) -> bool:
@@ -1525,14 +1546,14 @@ class RulesetConformance(StateConformance):
             pytest.skip(self._no_catalogue())
         plain = _plain_words(self.ruleset)
         if plain:
-            warnings.warn(
+            _warn_at_ruleset(
+                self.ruleset,
                 PlainWordsWarning(
                     "words people read are plain strings, which read in English in "
                     f"{', '.join(locales)}: {'; '.join(plain)} — give each as a Text of your "
                     'catalogue (summary=say("action.attack.summary", "…")(), '
                     'label=say("action.attack", "…")())'
                 ),
-                stacklevel=2,
             )
         before = untranslated()
         slips = misformatted()

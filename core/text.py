@@ -62,7 +62,7 @@ from pathlib import Path
 from typing import Any
 
 from rollbridge import exceptions, i18n
-from rollbridge.exceptions import PluginError, RollbridgeError
+from rollbridge.exceptions import PluginError, RollbridgeError, said_by
 from rollbridge.plain import JSON, NotPlain, as_plain_type, pack, unpack
 
 __all__ = [
@@ -83,6 +83,7 @@ __all__ = [
     "privates_met",
     "render",
     "revealed",
+    "revealing",
     "stored",
     "stored_data",
     "unreadable_renamings",
@@ -225,7 +226,12 @@ class Private:
         of='orc', aspect='armor')``. :func:`revealed` shows the value (a test's
         failure, a debugging print); so does :attr:`value`."""
         instead = "" if self.instead is _NO_INSTEAD else f", instead={self.instead!r}"
-        value = repr(self.value) if _revealing.get() else _HIDDEN_REPR
+        met = _revealing.get()
+        if met is None:
+            value = _HIDDEN_REPR
+        else:
+            met[0] += 1
+            value = repr(self.value)
         return f"Private({value}, of={self.of!r}, aspect={self.aspect!r}{instead})"
 
     def __str__(self) -> str:
@@ -244,8 +250,11 @@ class Private:
 
 #: What :meth:`Private.__repr__` writes for the value.
 _HIDDEN_REPR = "<hidden>"
-#: Whether :meth:`Private.__repr__` shows the value (inside :func:`revealed` only).
-_revealing = contextvars.ContextVar("rollbridge_revealing", default=False)
+#: Inside :func:`revealing` only: how many :class:`Private` values
+#: :meth:`Private.__repr__` has shown (one count in a list); None: it hides them.
+_revealing: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar(
+    "rollbridge_revealing", default=None
+)
 
 
 def revealed(value: Any) -> str:
@@ -254,9 +263,18 @@ def revealed(value: Any) -> str:
     author's debugging and a test's failure (the conformance suite's pytest plugin
     shows a failed comparison holding a private value so). Never give it to a text,
     a refusal or a log line a player may read."""
-    token = _revealing.set(True)
+    return revealing(value)[0]
+
+
+def revealing(value: Any) -> tuple[str, int]:
+    """:func:`revealed` of ``value`` and how many :class:`Private` values its repr
+    showed (0: none, and the repr is Python's own) — read in one ``repr``, so an
+    object whose repr changes from one reading to the next is never taken for one
+    holding a private value."""
+    met = [0]
+    token = _revealing.set(met)
     try:
-        return repr(value)
+        return repr(value), met[0]
     finally:
         _revealing.reset(token)
 
@@ -1019,7 +1037,26 @@ def _exception(error: BaseException, locale: str, hides: Hides, live: bool) -> s
     rendered as an argument, so that a :class:`Private` in it is never its repr; one
     whose class has words of its own (a ``__str__`` of a ruleset's or a library's) as
     they say (a :class:`Private` they write in reads "(hidden)", as in any plain
-    string)."""
+    string). One met again inside itself (an exception among its own arguments)
+    reads as its class's name there, and so does one whose words fail to be read."""
+    reading = _exceptions_read.get()
+    if any(met is error for met in reading):
+        return error.__class__.__name__
+    token = _exceptions_read.set((*reading, error))
+    try:
+        return _exception_words(error, locale, hides, live)
+    finally:
+        _exceptions_read.reset(token)
+
+
+#: The exceptions :func:`_exception` is reading, outermost first.
+_exceptions_read: contextvars.ContextVar[tuple[BaseException, ...]] = contextvars.ContextVar(
+    "rollbridge_exceptions_read", default=()
+)
+
+
+def _exception_words(error: BaseException, locale: str, hides: Hides, live: bool) -> str:
+    """:func:`_exception` of an exception it is not reading already."""
     if isinstance(error, RollbridgeError):
         # rendered here, never read from the English kept on it: the text holding this
         # one must count its private arguments
@@ -1030,14 +1067,14 @@ def _exception(error: BaseException, locale: str, hides: Hides, live: bool) -> s
             return render(text, locale=locale, hides=hides)
         return str(text.render(locale, hides))
     if _own_words(error.__class__):
-        return str(error)
+        return said_by(error)  # its class's name where its words raise
     args = error.args
     if not args:
         return error.__class__.__name__  # no words: its class's name, not an empty line
     if _says_args_otherwise(error.__class__) and not any(_held_words(arg) for arg in args):
         # nothing in it read per audience or language: Python's own words (a KeyError
         # quotes its key, an OSError names its errno, a UnicodeDecodeError its byte)
-        return str(error)
+        return said_by(error)  # its class's name where its words raise
     if len(args) == 1:
         return str(_argument(args[0], locale, hides, live, False))
     return str(_argument(list(args), locale, hides, live, False)) if args else ""

@@ -86,3 +86,120 @@ def test_a_subclass_that_never_called_init_reads_its_arguments(locale):
     assert error_message("r1", refusal, locale)["message"] == "bow, 7"
     assert str(refusal) == "bow, 7" and refusal.details == {}
     assert error_message("r1", Refused(), locale)["message"] == "Refused"
+
+
+class Unarmed(RuleViolation):
+    """A ruleset's refusal keeping its weapon itself, raised with no weapon (None)."""
+
+    code = "unarmed"
+
+    def __init__(self, weapon: object) -> None:
+        self.weapon = weapon
+
+
+class HoldsItself(RuleViolation):
+    """A ruleset's refusal that gives itself as its own argument."""
+
+    code = "holds_itself"
+
+    def __init__(self) -> None:
+        Exception.__init__(self, self)
+
+
+@pytest.mark.parametrize("hides", [None, players])
+@pytest.mark.parametrize("locale", ["en", "de"])
+def test_a_subclass_holding_no_words_reads_its_class_name(locale, hides):
+    """``Unarmed(None)`` read its None as its message (review of plugins19): ``str()``
+    raised TypeError and rendering it AttributeError, and at a table the player got
+    ``internal`` for the ruleset's typed refusal; one holding itself recursed without
+    end."""
+    for refusal, name in ((Unarmed(None), "Unarmed"), (HoldsItself(), "HoldsItself")):
+        sent = error_message("r1", refusal, locale, hides)
+        assert (sent["code"], sent["message"]) == (refusal.code, name)
+        assert str(refusal) == name
+
+
+class Unsayable(Exception):
+    """An exception whose own words fail."""
+
+    def __str__(self) -> str:
+        raise RuntimeError("no words")
+
+
+class Unprintable:
+    """A key whose repr fails."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
+class Endless:
+    """A key whose repr recurses without end."""
+
+    def __repr__(self) -> str:
+        return repr(self)
+
+
+def holding_itself() -> ValueError:
+    """A ValueError among its own arguments."""
+    error = ValueError("no hp")
+    error.args = ("no hp", error)
+    return error
+
+
+#: (an exception whose words fail or never end, how a refusal holding it reads)
+UNREADABLE = {
+    "its own __str__ raises": (Unsayable, "Unsayable"),
+    "its key's repr raises": (lambda: KeyError(Unprintable()), "KeyError"),
+    "its key's repr recurses": (lambda: KeyError(Endless()), "KeyError"),
+    "it holds itself": (holding_itself, "no hp, ValueError"),
+}
+
+
+@pytest.mark.parametrize("hides", [None, players])
+@pytest.mark.parametrize("kind", UNREADABLE)
+def test_an_exception_whose_words_fail_reads_as_its_class_name(kind, hides):
+    """A refusal made of such an exception raised while it was made (a ruleset's
+    ``internal`` failure, its traceback logged) or read (RecursionError)."""
+    made, reads = UNREADABLE[kind]
+    refusal = RuleViolation(made(), code="no_hp")
+    assert error_message("r1", refusal, "de", hides)["message"] == reads
+    assert refusal.message == reads
+
+
+class OutOfAmmo(RuleViolation):
+    """The common Python idiom: a refusal keeping its weapon, saying itself."""
+
+    code = "out_of_ammo"
+
+    def __init__(self, weapon: object) -> None:
+        self.weapon = weapon
+
+    def __str__(self) -> str:
+        return f"the {self.weapon} is out of ammunition"
+
+
+class SaysItsMessage(RuleViolation):
+    """A refusal whose ``__str__`` reads the message ``RollbridgeError`` would set."""
+
+    code = "says_its_message"
+
+    def __init__(self, weapon: object) -> None:
+        Exception.__init__(self, weapon)
+
+    def __str__(self) -> str:
+        return f"refused: {self.message}"
+
+
+@pytest.mark.parametrize("hides", [None, players])
+@pytest.mark.parametrize("locale", ["en", "de"])
+def test_a_subclass_that_never_called_init_says_its_own_words(locale, hides):
+    """A subclass's own ``__str__`` was passed over for its arguments (review of
+    plugins19): players read "bow" where its author wrote "the bow is out of
+    ammunition". Its words read as an exception's own words do; one that reads
+    ``self.message`` there gets its arguments."""
+    sent = error_message("r1", OutOfAmmo("bow"), locale, hides)
+    assert (sent["code"], sent["message"]) == ("out_of_ammo", "the bow is out of ammunition")
+    assert error_message("r1", SaysItsMessage("bow"), locale, hides)["message"] == "refused: bow"
+    hidden = error_message("r1", OutOfAmmo(armor()), locale, players)["message"]
+    assert hidden == "the (hidden) is out of ammunition"

@@ -103,3 +103,31 @@ def test_a_failed_assertion_in_an_authors_test_shows_the_private_values(tmp_path
     assert done.returncode == 1, done.stdout + done.stderr
     for shown in ("Private(7173, of='guard'", "Private(7174, of='guard'"):
         assert shown in done.stdout, done.stdout
+
+
+class Ticket:
+    """An object whose repr numbers each reading (as a clock's or a counter's does)."""
+
+    def __init__(self) -> None:
+        self.read = 0
+
+    def __repr__(self) -> str:
+        self.read += 1
+        return f"Ticket(read {self.read})"
+
+
+def test_the_comparison_hook_leaves_a_changing_repr_without_a_private_value_to_pytest():
+    """The hook took a repr that differs from one reading to the next for one holding
+    a private value (review of plugins19): a failed ``assert Ticket() == 1`` in any
+    suite where rollbridge is installed lost pytest's explanation for one saying
+    private values were shown."""
+    assert pytest_assertrepr_compare(None, "==", Ticket(), 1) is None
+    assert pytest_assertrepr_compare(None, "==", [Ticket()], [Private(1, of="guard")])
+
+
+def test_the_comparison_hooks_lines_end_without_a_newline():
+    """difflib's guide lines ended with a newline, which pytest printed as a literal
+    ``\\n`` after each ``?`` line of the failure (review of plugins19)."""
+    lines = pytest_assertrepr_compare(None, "==", [armor()], [Private(7174, of="guard")])
+    assert lines is not None and any(line.startswith("?") for line in lines), lines
+    assert [line for line in lines if "\n" in line] == [], lines

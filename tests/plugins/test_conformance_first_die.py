@@ -150,3 +150,33 @@ def test_a_ruleset_failing_every_players_request_is_not_told_of_the_dice():
         "resolve for a player's request, or refuse it with a RuleViolation"
     ), failure
     assert "BaseException" not in failure
+
+
+class Wordless(Exception):
+    """A ruleset's exception whose own words fail."""
+
+    def __str__(self) -> str:
+        raise RuntimeError("no words")
+
+
+class CatchesEverythingWordlessly(RollUnder):
+    """Catches the dice's stop and raises an exception that cannot say itself."""
+
+    def resolve(self, context, dice):
+        try:
+            roll_die(dice, 10)
+        except BaseException:
+            raise Wordless() from None
+        return super().resolve(context, dice)
+
+
+def test_an_exception_whose_words_fail_is_still_named():
+    """Reading the ruleset's exception raised its __str__'s RuntimeError out of the
+    suite's test (review of plugins19): the author read "no words" from the suite's
+    own line, not what their ruleset did."""
+    failure = failure_of(CatchesEverythingWordlessly(), "test_refusals_come_before_the_first_die")
+    assert failure.startswith(
+        "test: a player's request with its example failed (internal: ruleset 'rollunder' "
+        "failed: Wordless (its __str__ raised RuntimeError), at test_conformance_first_die.py:"
+    ), failure
+    assert "and resolve raised its own while that stop went through it" in failure

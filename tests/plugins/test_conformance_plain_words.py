@@ -9,6 +9,7 @@ not start failing)."""
 
 from __future__ import annotations
 
+import inspect
 import warnings
 from dataclasses import replace
 
@@ -52,3 +53,16 @@ def test_a_ruleset_whose_words_are_texts_is_not_warned_of():
     with warnings.catch_warnings():
         warnings.simplefilter("error", PlainWordsWarning)
         conformance_of(TechLevel()).test_every_action_reads_in_every_locale()
+
+
+def test_the_warning_points_at_the_rulesets_class():
+    """The warning was given at the caller of the suite's test — under pytest, pytest's
+    own ``_pytest/python.py`` (review of plugins19): the warnings summary named a
+    line of pytest, not the author's ruleset."""
+    with pytest.warns(PlainWordsWarning) as warned:
+        conformance_of(PlainWords()).test_every_action_reads_in_every_locale()
+    (met,) = [w for w in warned if w.category is PlainWordsWarning]
+    assert (met.filename, met.lineno) == (
+        inspect.getsourcefile(PlainWords),
+        inspect.getsourcelines(PlainWords)[1],
+    )
