@@ -76,3 +76,19 @@ async def test_a_player_without_a_character_pressing_an_action_is_told_in_the_pa
     player plays no character that could, and to ask the GM; nothing is sent."""
     result = await run_case(web_world, "noActor", script="walk.mjs")
     assert result["player"] == {"text": said("ru", "Field.NoActor"), "kind": "error", "sent": 0}
+
+
+async def test_an_undo_or_redo_while_the_tab_was_discarded_is_said_after_its_reload(web_world):
+    """The GM undid the player's approved trait test while the player's phone had the
+    tab discarded: loaded anew, the lines said the approval's result as the page had
+    kept them, though the log from before held the undo; later the GM redid it while
+    the tab was discarded again, and the lines went on saying it was undone. They say
+    what the log says now."""
+    result = await run_case(web_world, "undoneAway", script="walk.mjs")
+    approved = result["approved"]
+    assert approved["action"].startswith(said("ru", "Message.Approved", result="")), approved
+    undone = said("ru", "Message.Undone", line=approved["action"])
+    assert result["undoneAway"] == {"action": undone, "message": undone}, result["undoneAway"]
+    assert result["redone"] == approved, result["redone"]
+    assert result["undone"] == {"action": undone, "message": undone}, result["undone"]
+    assert result["redoneAway"] == approved, result["redoneAway"]

@@ -110,6 +110,10 @@ const lines = { message: null, forms: new Map() };
 let restoring = null;
 /** The events the page has seen, by seq (a kept line shows an event's summary). */
 const seen = new Map();
+/** Whether the GM has undone (true) or redone (false) the event of a seq, as the
+ * latest undo or redo the page has seen of it says (followUndo): a line kept before
+ * the page's reload is said as that says, not as it was kept. */
+const undoneNow = new Map();
 
 /** Note what a line now says: `line` (kept.mjs) shown as `text` on the message line
  * (when `text` is not empty) and beside the form `key`. */
@@ -131,6 +135,10 @@ function summaryOf(seq) {
  * event is further back than that log, and is not coming. */
 function restoreLines(last = false) {
   if (!restoring) return;
+  // undone or redone since it was kept (the log from before says so): said as it is now
+  for (const line of [restoring.message, ...Object.values(restoring.forms)]) {
+    if (line && undoneNow.has(line.seq)) line.undone = undoneNow.get(line.seq);
+  }
   const { message, forms } = restoring;
   if (last) {
     for (const line of [message, ...Object.values(forms)]) {
@@ -547,6 +555,8 @@ function followUndo(event) {
   const seq = event.kind === "undo" ? data.undoes : event.kind === "redo" ? data.redoes : undefined;
   if (!Number.isInteger(seq)) return;
   const undone = event.kind === "undo";
+  undoneNow.set(seq, undone);
+  while (undoneNow.size > MAX_ENTRIES) undoneNow.delete(undoneNow.keys().next().value);
   /** The line `entry` ({line, text}) said again, if it names the event and is still
    * shown (`shown`: what its place says now); `show` puts the new text there. */
   const restate = (entry, shown, show) => {
@@ -823,6 +833,9 @@ async function addHistory(token, welcome) {
     // a request of this page's the GM answered while the page reloaded (a language
     // chosen): its answer is in this log only, said as a live one is
     followAsked(event);
+    // and a result a line says, undone or redone by the GM while the page was away
+    // (a phone's discarded tab): the line kept says it as it was when kept
+    followUndo(event);
   }
   document.body.dataset.history = String(events.length);
 }
@@ -844,6 +857,7 @@ function joined(token, welcome, { first }) {
     // said: they are not this viewer's, or their answers are not coming (what has
     // their ids and seqs now is another request's)
     for (const pending of [...asked.keys()]) settleAsked(pending);
+    undoneNow.clear(); // the seqs it knew name other events there
     restoring = null;
     linedForms.clear();
     askedOf = { identity: joinedAs, epoch };
@@ -935,6 +949,7 @@ function join(token) {
   stats.reset();
   shown.clear();
   seen.clear();
+  undoneNow.clear();
   waiting.clear();
   secretsHeld.length = 0;
   asked.clear();

@@ -10,7 +10,8 @@
 import process from "node:process";
 
 import {
-  DESKTOP, SMALL_PHONE, connected, gmRequest, joinedPage, launch, runCase, seqOf, submitForm, waitSeq, watched,
+  DESKTOP, SMALL_PHONE, connected, gmRequest, hide, joinedPage, launch, runCase, seqOf, submitForm, waitSeq,
+  watched,
 } from "./pages.mjs";
 
 const env = process.env;
@@ -71,12 +72,6 @@ async function approvedInBoth(player, copy, result, id) {
   result.copyAfter = await linesOf(copy);
   result.originalAfter = await linesOf(player);
 }
-
-/** The page hidden (the phone locked, another tab chosen), as the browser tells it. */
-const hide = (page) => page.evaluate(() => {
-  Object.defineProperty(document, "visibilityState", { value: "hidden", configurable: true });
-  document.dispatchEvent(new Event("visibilitychange"));
-});
 
 /** The page shown again: the browser's own visibility back (the page is in front).
  * Held at "visible", it stayed so through a later reload's unloading, whose
