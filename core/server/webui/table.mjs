@@ -100,6 +100,13 @@ const asked = new Map();
  * pending ids and seqs again in a new epoch, where the same pending id is another
  * request, another player's maybe, and the same seq another event). */
 let askedOf = { identity: null, epoch: null };
+/** This page's requests the GM has answered (or the server no longer knows) since
+ * they waited: pending id → the request as it was sent. Their log entries still say
+ * what was asked (renderMine), across a reload too: the entry of a roll the player
+ * had asked for became the secret placeholder again once the page was loaded anew. */
+const answeredMine = new Map();
+/** Requests answered kept at most (the oldest leave first). */
+const MAX_ANSWERED = 50;
 
 /** What the message line and each form's outcome line say, as what a reload in
  * another language shows again (kept.mjs): {line, text}, the line as kept and the
@@ -186,7 +193,8 @@ function keepTheLines(chosen = false) {
   // because the phone hid or discarded it
   const focus = chosen && document.activeElement === $("language") && !mouseChose ? "language" : null;
   const waitingFor = [...asked].map(([pending, { form, request }]) => [pending, form, request]);
-  keepLines(tableId, { message, forms, asked: waitingFor, focus, ...askedOf, keeper: pageId });
+  keepLines(tableId, { message, forms, asked: waitingFor, answered: [...answeredMine], focus, ...askedOf,
+    keeper: pageId });
   keepTheForms();
 }
 
@@ -501,7 +509,7 @@ function askAgain(entries, moved) {
 function mineOf(event) {
   if (event.kind !== "hidden" || !Number.isInteger(event.seq)) return null;
   const pending = `p${event.seq}`;
-  return asked.get(pending)?.request ? pending : null;
+  return asked.get(pending)?.request || answeredMine.has(pending) ? pending : null;
 }
 
 /** The log entry of `event`: the viewer's own request waiting for the GM as what the
@@ -509,7 +517,10 @@ function mineOf(event) {
 function entryOf(event) {
   const pending = mineOf(event);
   const nameOf = (id) => session.nameOf(id);
-  if (pending) return renderMine(event.seq, pending, asked.get(pending).request, nameOf, session.words());
+  if (pending) {
+    const request = asked.get(pending)?.request ?? answeredMine.get(pending);
+    return renderMine(event.seq, pending, request, nameOf, { ...session.words(), waits: asked.has(pending) });
+  }
   return renderEvent(event, nameOf, { lang: locale, ...session.words() });
 }
 
@@ -526,7 +537,10 @@ function showMine(pending) {
 /** The request `pending` of this page's waits no more (the GM answered it, or the
  * server no longer knows it): no longer followed, and its entry says so. */
 function settleAsked(pending) {
+  const request = asked.get(pending)?.request;
   asked.delete(pending);
+  if (request) answeredMine.set(pending, request);
+  while (answeredMine.size > MAX_ANSWERED) answeredMine.delete(answeredMine.keys().next().value);
   const entry = $("log").querySelector(`li.kind-mine[data-pending="${pending}"]`);
   if (entry) showMineWaits(entry, false);
 }
@@ -857,7 +871,9 @@ function joined(token, welcome, { first }) {
     // said: they are not this viewer's, or their answers are not coming (what has
     // their ids and seqs now is another request's)
     for (const pending of [...asked.keys()]) settleAsked(pending);
-    undoneNow.clear(); // the seqs it knew name other events there
+    // nor are the seqs it knew: they name other events there
+    answeredMine.clear();
+    undoneNow.clear();
     restoring = null;
     linedForms.clear();
     askedOf = { identity: joinedAs, epoch };
@@ -953,6 +969,7 @@ function join(token) {
   waiting.clear();
   secretsHeld.length = 0;
   asked.clear();
+  answeredMine.clear();
   lines.message = null;
   lines.forms.clear();
   lost = false;
@@ -1183,6 +1200,7 @@ if (startToken && keptLines && !foreign && !copied) {
   restoring = { message: keptLines.message, forms: keptLines.forms };
   linedForms = new Set(Object.keys(keptLines.forms));
   for (const [pending, form, request] of keptLines.asked) asked.set(pending, { form, request });
+  for (const [pending, request] of keptLines.answered) answeredMine.set(pending, request);
   askedOf = { identity: keptLines.identity, epoch: keptLines.epoch };
 }
 await useLanguage(pageLanguage(locale));

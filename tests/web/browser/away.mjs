@@ -210,6 +210,14 @@ async function crashedAsking(browser, result) {
   return { player, storage };
 }
 
+/** The page hidden (it keeps what it shows) and loaded anew, once its log from before is in. */
+async function reloadedHidden(page) {
+  await hide(page);
+  await page.reload();
+  await connected(page);
+  await page.waitForFunction(() => document.body.dataset.history !== undefined);
+}
+
 /** What a page's log entry of `seq` says: its kind's words, its text, its classes. */
 const entryAt = (page, seq) => page.evaluate((s) => {
   const entry = document.querySelector(`#log li[data-seq="${s}"]`);
@@ -407,10 +415,7 @@ const cases = {
     result.eventFirst = frames.findIndex((m) => m.type === "event" && m.seq === seq)
       < frames.findIndex((m) => m.status === "pending");
     step("the tab hidden and loaded anew");
-    await hide(player);
-    await player.reload();
-    await connected(player);
-    await player.waitForFunction(() => document.body.dataset.history !== undefined);
+    await reloadedHidden(player);
     result.reloaded = await entryAt(player, seq);
     step("the GM approves it");
     await gmRequest(player, "approval", TOKENS.approval.gm, { type: "approve", id: "mine-approve",
@@ -418,6 +423,9 @@ const cases = {
     await waitSeq(player, seq + 1);
     await player.waitForFunction(() => !document.querySelector("#log li.mine-waits")).catch(() => {});
     result.answered = await entryAt(player, seq);
+    step("the tab hidden and loaded anew again, the roll answered");
+    await reloadedHidden(player);
+    result.answeredReloaded = await entryAt(player, seq);
   },
 
   /** A player's hidden page crashes (`crashedAsking`); a tab holding what its tab
