@@ -854,6 +854,10 @@ async function addHistory(token, welcome) {
   document.body.dataset.history = String(events.length);
 }
 
+/** The epoch of the table whose events the log shows (the welcome's), null before
+ * the page first joins. */
+let logEpoch = null;
+
 function joined(token, welcome, { first }) {
   rememberToken(tableId, token); // a reload of this tab joins again
   acceptedToken = token;
@@ -865,6 +869,20 @@ function joined(token, welcome, { first }) {
   // events the server keeps): asked again
   const mine = joinedAs === askedOf.identity ? [...asked] : [];
   const moved = epoch !== askedOf.epoch;
+  // the table restored from a backup while the page was connected (another epoch):
+  // the restored table counts seqs again from the backup's, and the log held the
+  // table before — every event of the restored table whose seq it held was left out
+  // (the GM's next rolls nowhere in it), and a request of this page's waiting there
+  // took the place of another's old entry of its seq. Its log is loaded anew.
+  const renewed = !first && logEpoch !== null && epoch !== logEpoch;
+  logEpoch = epoch;
+  if (renewed) {
+    clearLog();
+    stats.reset();
+    shown.clear();
+    seen.clear();
+    secretsHeld.length = 0;
+  }
   if (joinedAs !== askedOf.identity || epoch !== askedOf.epoch) {
     // another identity joined in this tab, or the table was restored (a new epoch)
     // since this page's requests were made or the lines kept before its reload were
@@ -905,7 +923,7 @@ function joined(token, welcome, { first }) {
   // a page loaded anew asks once the log from before is in: an answer it holds is
   // said with its result (the server's memory of a reply may name its seq only)
   const joining = session;
-  if (first) {
+  if (first || renewed) {
     addHistory(token, welcome).finally(() => {
       restoreLines(true);
       if (session === joining) askAgain(mine, moved);
@@ -966,6 +984,7 @@ function join(token) {
   shown.clear();
   seen.clear();
   undoneNow.clear();
+  logEpoch = null;
   waiting.clear();
   secretsHeld.length = 0;
   asked.clear();
