@@ -117,9 +117,9 @@ const lines = { message: null, forms: new Map() };
 let restoring = null;
 /** The events the page has seen, by seq (a kept line shows an event's summary). */
 const seen = new Map();
-/** Whether the GM has undone (true) or redone (false) the event of a seq, as the
- * latest undo or redo the page has seen of it says (followUndo): a line kept before
- * the page's reload is said as that says, not as it was kept. */
+/** Whether the GM has undone the event of a seq, as the latest undo or redo of it the
+ * page has seen says (followUndo): {undone, by: that undo's or redo's seq}. A line kept
+ * before the page's reload is said as that says, not as it was kept. */
 const undoneNow = new Map();
 
 /** Note what a line now says: `line` (kept.mjs) shown as `text` on the message line
@@ -144,7 +144,7 @@ function restoreLines(last = false) {
   if (!restoring) return;
   // undone or redone since it was kept (the log from before says so): said as it is now
   for (const line of [restoring.message, ...Object.values(restoring.forms)]) {
-    if (line && undoneNow.has(line.seq)) line.undone = undoneNow.get(line.seq);
+    if (line && undoneNow.has(line.seq)) line.undone = undoneNow.get(line.seq).undone;
   }
   const { message, forms } = restoring;
   if (last) {
@@ -569,7 +569,10 @@ function followUndo(event) {
   const seq = event.kind === "undo" ? data.undoes : event.kind === "redo" ? data.redoes : undefined;
   if (!Number.isInteger(seq)) return;
   const undone = event.kind === "undo";
-  undoneNow.set(seq, undone);
+  // the log from before comes in after the live events that came while it loaded:
+  // an older undo or redo than the one seen says nothing now
+  if ((undoneNow.get(seq)?.by ?? 0) > event.seq) return;
+  undoneNow.set(seq, { undone, by: event.seq });
   while (undoneNow.size > MAX_ENTRIES) undoneNow.delete(undoneNow.keys().next().value);
   /** The line `entry` ({line, text}) said again, if it names the event and is still
    * shown (`shown`: what its place says now); `show` puts the new text there. */
