@@ -143,6 +143,26 @@ const cases = {
     result.redone = await linesOf(player);
   },
 
+  /** A German GM on the laptop at the sr2 table chooses *new turn* (every actor's
+   * pools refilled: the server takes every actor, and refuses one named), ticks what
+   * the form offers and presses it. */
+  async everyActor(browser, result) {
+    const gm = await joinedPage(browser, "gm", { ...LAPTOP, locale: "de-DE" }, trouble, `${BASE}/tables/web`,
+      TOKENS.web.gm, { tap: true });
+    await gm.locator("#action-select").selectOption("new_turn");
+    const ticks = gm.locator('#action input[name="target"]');
+    result.offered = await ticks.count();
+    if (result.offered) await ticks.first().check();
+    const seq = await seqOf(gm);
+    await gm.locator('#action button[type="submit"]').click();
+    await gm.waitForFunction(() => document.querySelector("#action .form-status")?.textContent);
+    await flush(gm);
+    result.line = await gm.locator("#action .form-status").evaluate((node) => ({ text: node.textContent,
+      kind: node.dataset.kind ?? "" }));
+    result.code = await gm.locator("#message").getAttribute("data-code");
+    result.logged = (await seqOf(gm)) > seq;
+  },
+
   /** The player's Notice test approved; the GM undoes it while the player's phone
    * has the tab discarded, then (the page back) redoes it and undoes it again live,
    * and redoes it while the tab is discarded again. The lines kept said the result
