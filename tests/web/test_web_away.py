@@ -223,7 +223,8 @@ async def test_a_players_own_request_waiting_shows_in_their_log_as_theirs(web_wo
     sent it, and that it waits for the GM — and nothing the server keeps from players
     (no dice, no time); an observer's page still shows the placeholder. The tab
     loaded anew shows it so too (from the log from before), and once the GM approves
-    it the entry says it waits no more."""
+    it the entry says it waits no more — also in the tab loaded anew after that: it
+    showed the placeholder again there, the page followed only requests still waiting."""
     result = await run_case(web_world, "mine", script="away.mjs")
     pending = result["pending"]
     ru = catalog("ru")
@@ -240,6 +241,9 @@ async def test_a_players_own_request_waiting_shows_in_their_log_as_theirs(web_wo
     assert result["answered"]["kind"] == ru["ROLLBRIDGE.Web.Log.MineDone"], result["answered"]
     assert mine in result["answered"]["text"], result["answered"]
     assert "mine-waits" not in result["answered"]["classes"], result["answered"]
+    again = result["answeredReloaded"]
+    assert again["kind"] == result["answered"]["kind"] and mine in again["text"], again
+    assert secret not in again["text"], again
 
 
 async def test_a_page_without_web_locks_takes_what_it_kept_as_before(web_world):

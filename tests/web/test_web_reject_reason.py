@@ -210,3 +210,19 @@ async def test_a_players_request_is_not_followed_into_another_epoch(web_world, t
     assert approved not in lines["message"], lines
     not_known = catalog("cs")["ROLLBRIDGE.Web.Message.NotKnown"]
     assert lines["roll"] == lines["message"] == not_known, lines
+
+
+async def test_a_page_loaded_through_a_restore_shows_the_restored_tables_log(web_world, tmp_path):
+    """The table was restored from a backup while a player's page stayed loaded: the
+    restored table counts seqs again from the backup's, and the page left every event
+    out of its log whose seq its log held already, of the table before — the GM's
+    roll there was nowhere in the log (and the next ones, up to the seq the page had
+    seen). The page now shows the restored table's log as a page loaded anew does,
+    under the line that says the connection came back to the table as it is now;
+    the player's roll made before the restore, which the restored table never had,
+    is no longer in it."""
+    result = await run_restored(web_world, tmp_path, "restoredLog")
+    assert result["rolled"] == int(result["before"][1:]), result  # the seq the roll had
+    assert result["after"] == 1, result
+    assert result["gone"] == 0, result
+    assert result["gaps"] == 1, result

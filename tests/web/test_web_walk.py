@@ -10,6 +10,8 @@ laptop who asks players' requests first, a Russian player on a 360×740 touch ph
   refusal in the wire's words; the page now says which to choose and sends nothing.
 - A player whose character the GM took back pressed an action that needs one: the
   server's refusal in the wire's words; the page now says it in its own.
+- An action on every actor (sr2's *new turn*) offered every actor to tick as its
+  targets, and one ticked was refused in the wire's words; it offers none now.
 - The request waiting named its parameters in the wire's English keys (*trait=notice*)
   in the Czech GM's list and in the player's own log entry, where the form said
   *Vlastnost: Všímavost* and *Параметр: Внимание*. They are in the ruleset's words now.
@@ -76,3 +78,31 @@ async def test_a_player_without_a_character_pressing_an_action_is_told_in_the_pa
     player plays no character that could, and to ask the GM; nothing is sent."""
     result = await run_case(web_world, "noActor", script="walk.mjs")
     assert result["player"] == {"text": said("ru", "Field.NoActor"), "kind": "error", "sent": 0}
+
+
+async def test_an_undo_or_redo_while_the_tab_was_discarded_is_said_after_its_reload(web_world):
+    """The GM undid the player's approved trait test while the player's phone had the
+    tab discarded: loaded anew, the lines said the approval's result as the page had
+    kept them, though the log from before held the undo; later the GM redid it while
+    the tab was discarded again, and the lines went on saying it was undone. They say
+    what the log says now."""
+    result = await run_case(web_world, "undoneAway", script="walk.mjs")
+    approved = result["approved"]
+    assert approved["action"].startswith(said("ru", "Message.Approved", result="")), approved
+    undone = said("ru", "Message.Undone", line=approved["action"])
+    assert result["undoneAway"] == {"action": undone, "message": undone}, result["undoneAway"]
+    assert result["redone"] == approved, result["redone"]
+    assert result["undone"] == {"action": undone, "message": undone}, result["undone"]
+    assert result["redoneAway"] == approved, result["redoneAway"]
+
+
+async def test_an_action_on_every_actor_offers_no_targets_and_is_done(web_world):
+    """sr2's *new turn* refills every actor's pools: the server takes every actor and
+    refuses a request that names one. Its form offered every actor to tick as its
+    targets, and a German GM who ticked one read the server's refusal in the wire's
+    words (*targets: …*, code ``invalid_request``). The form offers none now, and the
+    turn is done."""
+    result = await run_case(web_world, "everyActor", script="walk.mjs")
+    assert result["offered"] == 0, result
+    assert result["line"]["kind"] != "error" and result["code"] in ("", None), result
+    assert result["logged"] is True, result

@@ -232,11 +232,14 @@ function actorSelect(session, required) {
   return control;
 }
 
-/** The actor list and the target choices of an action form. */
+/** The actor list and the target choices of an action form; none for an action on
+ * every actor (`every_actor`: the server takes them all, and refuses one named — the
+ * form offered every actor to tick, and a GM who ticked one read the server's refusal
+ * in the wire's words, sr2's *new turn*). */
 function actorChoices(session, spec) {
   const parts = {};
   if (spec.actor !== "none" && spec.actor !== undefined) parts.actor = actorSelect(session, spec.actor === "required");
-  if ((spec.max_targets ?? 0) > 0 || spec.max_targets === null) {
+  if (!spec.every_actor && ((spec.max_targets ?? 0) > 0 || spec.max_targets === null)) {
     const box = el("fieldset", "targets");
     box.append(el("legend", "", spec.max_targets === 1
       ? i18n.localize("ROLLBRIDGE.Web.Field.Target") : i18n.localize("ROLLBRIDGE.Web.Field.Targets")));

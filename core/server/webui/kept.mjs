@@ -93,6 +93,12 @@ const keptAsked = (asked) => (Array.isArray(asked) ? asked : [])
   .filter((pair) => Array.isArray(pair) && typeof pair[0] === "string" && typeof pair[1] === "string")
   .slice(0, MAX_LINES).map(([pending, form, request]) => [pending, form, keptRequest(request)]);
 
+/** The page's requests the GM has answered, as kept: [pending id, the request as
+ * sent] (their log entries say what was asked, renderMine), the latest MAX_LINES. */
+const keptAnswered = (answered) => (Array.isArray(answered) ? answered : [])
+  .filter((pair) => Array.isArray(pair) && typeof pair[0] === "string" && keptRequest(pair[1]))
+  .slice(-MAX_LINES).map(([pending, request]) => [pending, request]);
+
 /** A table's epoch as the protocol gives it: an integer (docs/protocol.md). */
 const isEpoch = (epoch) => Number.isSafeInteger(epoch);
 
@@ -102,8 +108,10 @@ const isEpoch = (epoch) => Number.isSafeInteger(epoch);
  * @param {{message: object|null, forms: object, asked: Array, focus?: string|null,
  *   epoch?: number|null, identity?: string|null}} lines the message line's, each
  *   form's by its key (data-form), the requests waiting for the GM as [pending id,
- *   form key, the request as sent], "language" when the language list had the focus (the page loaded anew
- *   gives it back), the table's epoch they are of (a pending id and an event's seq
+ *   form key, the request as sent], those the GM has answered as [pending id, the
+ *   request as sent] (`answered`: their log entries say what was asked; left out,
+ *   the oldest first, where all would not fit), "language" when the language list
+ *   had the focus (the page loaded anew gives it back), the table's epoch they are of (a pending id and an event's seq
  *   name another request and another event in another epoch: a restored backup
  *   counts them again), who the page joined as (role and name): they are that
  *   identity's (a shared tablet's next person is someone else), and the page that
@@ -114,12 +122,15 @@ export function keepLines(table, lines, storage = undefined) {
   const forms = Object.entries(lines.forms ?? {}).filter(([, line]) => keptLine(line) && tokenless(line))
     .slice(0, MAX_LINES);
   const asked = keptAsked(lines.asked);
+  const answered = keptAnswered(lines.answered);
   const focus = lines.focus === "language" ? "language" : null;
   const epoch = isEpoch(lines.epoch) ? lines.epoch : null;
   const identity = typeof lines.identity === "string" ? lines.identity : null;
-  return keepForNextLoad(linesKey(table),
-    { message: tokenless(lines.message) ? keptLine(lines.message) : null, forms: Object.fromEntries(forms), asked,
-      focus, epoch, identity, keeper: keeperOf(lines) }, storage);
+  const value = { message: tokenless(lines.message) ? keptLine(lines.message) : null, forms: Object.fromEntries(forms),
+    asked, answered, focus, epoch, identity, keeper: keeperOf(lines) };
+  // the requests answered are what goes first (the oldest first) when it would not fit
+  while (answered.length && JSON.stringify(value).length > MAX_KEPT) answered.shift();
+  return keepForNextLoad(linesKey(table), value, storage);
 }
 
 /** The id of the page that kept something (keeper.mjs), or null. */
@@ -134,7 +145,8 @@ export function takeLines(table, storage = undefined) {
   const forms = Object.entries(value?.forms ?? {}).map(([form, line]) => [form, keptLine(line)])
     .filter(([, line]) => line);
   return { message: keptLine(value?.message), forms: Object.fromEntries(forms.slice(0, MAX_LINES)),
-    asked: keptAsked(value?.asked), focus: value?.focus === "language" ? "language" : null,
+    asked: keptAsked(value?.asked), answered: keptAnswered(value?.answered),
+    focus: value?.focus === "language" ? "language" : null,
     epoch: isEpoch(value?.epoch) ? value.epoch : null,
     identity: typeof value?.identity === "string" ? value.identity : null, keeper: keeperOf(value) };
 }

@@ -149,6 +149,24 @@ export function withActors(actors, views) {
   return after;
 }
 
+/** `map`'s own entry `name` (a key such as "constructor" names no word), else undefined. */
+const own = (map, name) => (map && typeof map === "object" && Object.hasOwn(map, name) ? map[name] : undefined);
+
+/**
+ * A parameter `key` of the action `spec` (the welcome's) and its `value` in the
+ * ruleset's words — its `labels` and `choices` — else as they are: [label, value].
+ * A choice is looked up as the form looks it up, by the value written as
+ * JavaScript's `String` writes it: an enum's `null`, `true` or `3` too (bandits'
+ * *No choice* read `null` in the GM's list of requests waiting, where the form said it
+ * in words).
+ */
+function paramWords(spec, key, value) {
+  const text = (word) => (typeof word === "string" && word ? word : null);
+  const named = value === null || ["string", "number", "boolean"].includes(typeof value);
+  const choice = named ? text(own(own(spec?.choices, key), String(value))) : null;
+  return [text(own(spec?.labels, key)) ?? key, choice ?? value];
+}
+
 /**
  * The table as one viewer sees it. Listeners:
  * - onTable(session): actors, encounter, pending or undo state changed;
@@ -227,12 +245,7 @@ export class Session {
   /** An action's parameter `key` and its `value` in the ruleset's words (the
    * welcome's `labels` and `choices`), else as they are: [label, value]. */
   paramWords(action, key, value) {
-    // own entries only: a key such as "constructor" names no word
-    const own = (map, name) => (map && typeof map === "object" && Object.hasOwn(map, name) ? map[name] : undefined);
-    const text = (word) => (typeof word === "string" && word ? word : null);
-    const spec = own(this.ruleset?.actions, action) ?? {};
-    const choice = typeof value === "string" ? text(own(own(spec.choices, key), value)) : null;
-    return [text(own(spec.labels, key)) ?? key, choice ?? value];
+    return paramWords(own(this.ruleset?.actions, action) ?? {}, key, value);
   }
 
   /** What the log's lines name in the table's words (eventSummary's `words`). */

@@ -100,6 +100,13 @@ const asked = new Map();
  * pending ids and seqs again in a new epoch, where the same pending id is another
  * request, another player's maybe, and the same seq another event). */
 let askedOf = { identity: null, epoch: null };
+/** This page's requests the GM has answered (or the server no longer knows) since
+ * they waited: pending id → the request as it was sent. Their log entries still say
+ * what was asked (renderMine), across a reload too: the entry of a roll the player
+ * had asked for became the secret placeholder again once the page was loaded anew. */
+const answeredMine = new Map();
+/** Requests answered kept at most (the oldest leave first). */
+const MAX_ANSWERED = 50;
 
 /** What the message line and each form's outcome line say, as what a reload in
  * another language shows again (kept.mjs): {line, text}, the line as kept and the
@@ -110,6 +117,10 @@ const lines = { message: null, forms: new Map() };
 let restoring = null;
 /** The events the page has seen, by seq (a kept line shows an event's summary). */
 const seen = new Map();
+/** Whether the GM has undone the event of a seq, as the latest undo or redo of it the
+ * page has seen says (followUndo): {undone, by: that undo's or redo's seq}. A line kept
+ * before the page's reload is said as that says, not as it was kept. */
+const undoneNow = new Map();
 
 /** Note what a line now says: `line` (kept.mjs) shown as `text` on the message line
  * (when `text` is not empty) and beside the form `key`. */
@@ -131,6 +142,10 @@ function summaryOf(seq) {
  * event is further back than that log, and is not coming. */
 function restoreLines(last = false) {
   if (!restoring) return;
+  // undone or redone since it was kept (the log from before says so): said as it is now
+  for (const line of [restoring.message, ...Object.values(restoring.forms)]) {
+    if (line && undoneNow.has(line.seq)) line.undone = undoneNow.get(line.seq).undone;
+  }
   const { message, forms } = restoring;
   if (last) {
     for (const line of [message, ...Object.values(forms)]) {
@@ -178,7 +193,8 @@ function keepTheLines(chosen = false) {
   // because the phone hid or discarded it
   const focus = chosen && document.activeElement === $("language") && !mouseChose ? "language" : null;
   const waitingFor = [...asked].map(([pending, { form, request }]) => [pending, form, request]);
-  keepLines(tableId, { message, forms, asked: waitingFor, focus, ...askedOf, keeper: pageId });
+  keepLines(tableId, { message, forms, asked: waitingFor, answered: [...answeredMine], focus, ...askedOf,
+    keeper: pageId });
   keepTheForms();
 }
 
@@ -493,7 +509,7 @@ function askAgain(entries, moved) {
 function mineOf(event) {
   if (event.kind !== "hidden" || !Number.isInteger(event.seq)) return null;
   const pending = `p${event.seq}`;
-  return asked.get(pending)?.request ? pending : null;
+  return asked.get(pending)?.request || answeredMine.has(pending) ? pending : null;
 }
 
 /** The log entry of `event`: the viewer's own request waiting for the GM as what the
@@ -501,7 +517,10 @@ function mineOf(event) {
 function entryOf(event) {
   const pending = mineOf(event);
   const nameOf = (id) => session.nameOf(id);
-  if (pending) return renderMine(event.seq, pending, asked.get(pending).request, nameOf, session.words());
+  if (pending) {
+    const request = asked.get(pending)?.request ?? answeredMine.get(pending);
+    return renderMine(event.seq, pending, request, nameOf, { ...session.words(), waits: asked.has(pending) });
+  }
   return renderEvent(event, nameOf, { lang: locale, ...session.words() });
 }
 
@@ -518,7 +537,10 @@ function showMine(pending) {
 /** The request `pending` of this page's waits no more (the GM answered it, or the
  * server no longer knows it): no longer followed, and its entry says so. */
 function settleAsked(pending) {
+  const request = asked.get(pending)?.request;
   asked.delete(pending);
+  if (request) answeredMine.set(pending, request);
+  while (answeredMine.size > MAX_ANSWERED) answeredMine.delete(answeredMine.keys().next().value);
   const entry = $("log").querySelector(`li.kind-mine[data-pending="${pending}"]`);
   if (entry) showMineWaits(entry, false);
 }
@@ -547,6 +569,11 @@ function followUndo(event) {
   const seq = event.kind === "undo" ? data.undoes : event.kind === "redo" ? data.redoes : undefined;
   if (!Number.isInteger(seq)) return;
   const undone = event.kind === "undo";
+  // the log from before comes in after the live events that came while it loaded:
+  // an older undo or redo than the one seen says nothing now
+  if ((undoneNow.get(seq)?.by ?? 0) > event.seq) return;
+  undoneNow.set(seq, { undone, by: event.seq });
+  while (undoneNow.size > MAX_ENTRIES) undoneNow.delete(undoneNow.keys().next().value);
   /** The line `entry` ({line, text}) said again, if it names the event and is still
    * shown (`shown`: what its place says now); `show` puts the new text there. */
   const restate = (entry, shown, show) => {
@@ -823,9 +850,16 @@ async function addHistory(token, welcome) {
     // a request of this page's the GM answered while the page reloaded (a language
     // chosen): its answer is in this log only, said as a live one is
     followAsked(event);
+    // and a result a line says, undone or redone by the GM while the page was away
+    // (a phone's discarded tab): the line kept says it as it was when kept
+    followUndo(event);
   }
   document.body.dataset.history = String(events.length);
 }
+
+/** The epoch of the table whose events the log shows (the welcome's), null before
+ * the page first joins. */
+let logEpoch = null;
 
 function joined(token, welcome, { first }) {
   rememberToken(tableId, token); // a reload of this tab joins again
@@ -838,12 +872,29 @@ function joined(token, welcome, { first }) {
   // events the server keeps): asked again
   const mine = joinedAs === askedOf.identity ? [...asked] : [];
   const moved = epoch !== askedOf.epoch;
+  // the table restored from a backup while the page was connected (another epoch):
+  // the restored table counts seqs again from the backup's, and the log held the
+  // table before — every event of the restored table whose seq it held was left out
+  // (the GM's next rolls nowhere in it), and a request of this page's waiting there
+  // took the place of another's old entry of its seq. Its log is loaded anew.
+  const renewed = !first && logEpoch !== null && epoch !== logEpoch;
+  logEpoch = epoch;
+  if (renewed) {
+    clearLog();
+    stats.reset();
+    shown.clear();
+    seen.clear();
+    secretsHeld.length = 0;
+  }
   if (joinedAs !== askedOf.identity || epoch !== askedOf.epoch) {
     // another identity joined in this tab, or the table was restored (a new epoch)
     // since this page's requests were made or the lines kept before its reload were
     // said: they are not this viewer's, or their answers are not coming (what has
     // their ids and seqs now is another request's)
     for (const pending of [...asked.keys()]) settleAsked(pending);
+    // nor are the seqs it knew: they name other events there
+    answeredMine.clear();
+    undoneNow.clear();
     restoring = null;
     linedForms.clear();
     askedOf = { identity: joinedAs, epoch };
@@ -875,7 +926,7 @@ function joined(token, welcome, { first }) {
   // a page loaded anew asks once the log from before is in: an answer it holds is
   // said with its result (the server's memory of a reply may name its seq only)
   const joining = session;
-  if (first) {
+  if (first || renewed) {
     addHistory(token, welcome).finally(() => {
       restoreLines(true);
       if (session === joining) askAgain(mine, moved);
@@ -935,9 +986,12 @@ function join(token) {
   stats.reset();
   shown.clear();
   seen.clear();
+  undoneNow.clear();
+  logEpoch = null;
   waiting.clear();
   secretsHeld.length = 0;
   asked.clear();
+  answeredMine.clear();
   lines.message = null;
   lines.forms.clear();
   lost = false;
@@ -1168,6 +1222,7 @@ if (startToken && keptLines && !foreign && !copied) {
   restoring = { message: keptLines.message, forms: keptLines.forms };
   linedForms = new Set(Object.keys(keptLines.forms));
   for (const [pending, form, request] of keptLines.asked) asked.set(pending, { form, request });
+  for (const [pending, request] of keptLines.answered) answeredMine.set(pending, request);
   askedOf = { identity: keptLines.identity, epoch: keptLines.epoch };
 }
 await useLanguage(pageLanguage(locale));

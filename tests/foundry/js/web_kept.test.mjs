@@ -36,7 +36,8 @@ test("lines are kept as ids and seqs, taken back once", () => {
   assert.deepEqual(taken.asked, [["p3", "roll", null]]); // kept without the request sent
   assert.deepEqual(Object.keys(taken.forms), ["roll", "action:attack"]);
   assert.equal(tab.items.size, 0); // for one load only
-  assert.deepEqual(takeLines("web", tab), { message: null, forms: {}, asked: [], focus: null, epoch: null, identity: null, keeper: null });
+  assert.deepEqual(takeLines("web", tab), { message: null, forms: {}, asked: [], answered: [], focus: null,
+    epoch: null, identity: null, keeper: null });
   assert.equal(taken.focus, null, "the list had no focus: none given back");
   // the language list had the focus: the page loaded anew gives it back; nothing else is
   for (const [focus, back] of [["language", "language"], ["join-token", null], [{ x: 1 }, null]]) {
@@ -90,7 +91,8 @@ test("what is not a line is left out", () => {
   for (const kept of ["not json", "[1, 2]", JSON.stringify({ forms: { roll: "x" }, asked: [[1, 2], "p1"] }),
     "x".repeat(30_000)]) {
     tab.setItem("rollbridge.lines.web", kept);
-    assert.deepEqual(takeLines("web", tab), { message: null, forms: {}, asked: [], focus: null, epoch: null, identity: null, keeper: null }, kept.slice(0, 40));
+    assert.deepEqual(takeLines("web", tab), { message: null, forms: {}, asked: [], answered: [], focus: null,
+      epoch: null, identity: null, keeper: null }, kept.slice(0, 40));
     assert.equal(tab.items.size, 0);
   }
 });
@@ -256,4 +258,23 @@ test("a line whose event the GM undid says so after the reload too", () => {
   // only a line naming an event can be undone; anything but true is not
   assert.equal(keptLine({ key: "ROLLBRIDGE.Web.Message.Rejected", undone: true }).undone, false);
   assert.equal(keptLine({ seq: 3, undone: "yes" }).undone, false);
+});
+
+test("the page's requests the GM answered are kept with what they asked, the oldest left out first", () => {
+  // their log entries say what was asked (renderMine): after a reload the page showed
+  // the secret placeholder of each again
+  const tab = storage();
+  const roll = (n, label = `roll ${n}`) => ({ type: "roll", id: `web-${n}`, formula: "2d6", label });
+  const answered = [["p4", roll(4)], ["p5", roll(5, "rbt_AAAAAAAAAAAAAAAA")], ["p6", "roll"], ["p7", roll(7)]];
+  keepLines("web", { message: null, forms: {}, asked: [], answered }, tab);
+  assert.deepEqual(takeLines("web", tab).answered, [["p4", roll(4)], ["p7", roll(7)]]);
+  // more than the tab's share: the oldest go, the lines and the requests waiting stay
+  const many = Array.from({ length: 50 }, (_, n) => [`p${n + 1}`, roll(n + 1, "x".repeat(1_000))]);
+  const waiting = [["p60", "roll", roll(60)]];
+  assert.equal(keepLines("web", { message: { seq: 9 }, forms: {}, asked: waiting, answered: many }, tab), true);
+  const taken = takeLines("web", tab);
+  assert.deepEqual(taken.asked, waiting);
+  assert.equal(taken.message.seq, 9);
+  assert.ok(taken.answered.length > 0 && taken.answered.length < 50, taken.answered.length);
+  assert.deepEqual(taken.answered.at(-1), many.at(-1));
 });

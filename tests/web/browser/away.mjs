@@ -10,7 +10,8 @@
 import process from "node:process";
 
 import {
-  DESKTOP, SMALL_PHONE, connected, gmRequest, joinedPage, launch, runCase, seqOf, submitForm, waitSeq, watched,
+  DESKTOP, SMALL_PHONE, connected, gmRequest, hide, joinedPage, launch, runCase, seqOf, submitForm, waitSeq,
+  watched,
 } from "./pages.mjs";
 
 const env = process.env;
@@ -71,12 +72,6 @@ async function approvedInBoth(player, copy, result, id) {
   result.copyAfter = await linesOf(copy);
   result.originalAfter = await linesOf(player);
 }
-
-/** The page hidden (the phone locked, another tab chosen), as the browser tells it. */
-const hide = (page) => page.evaluate(() => {
-  Object.defineProperty(document, "visibilityState", { value: "hidden", configurable: true });
-  document.dispatchEvent(new Event("visibilitychange"));
-});
 
 /** The page shown again: the browser's own visibility back (the page is in front).
  * Held at "visible", it stayed so through a later reload's unloading, whose
@@ -213,6 +208,14 @@ async function crashedAsking(browser, result) {
   step("the hidden page crashes");
   await crash(player);
   return { player, storage };
+}
+
+/** The page hidden (it keeps what it shows) and loaded anew, once its log from before is in. */
+async function reloadedHidden(page) {
+  await hide(page);
+  await page.reload();
+  await connected(page);
+  await page.waitForFunction(() => document.body.dataset.history !== undefined);
 }
 
 /** What a page's log entry of `seq` says: its kind's words, its text, its classes. */
@@ -412,10 +415,7 @@ const cases = {
     result.eventFirst = frames.findIndex((m) => m.type === "event" && m.seq === seq)
       < frames.findIndex((m) => m.status === "pending");
     step("the tab hidden and loaded anew");
-    await hide(player);
-    await player.reload();
-    await connected(player);
-    await player.waitForFunction(() => document.body.dataset.history !== undefined);
+    await reloadedHidden(player);
     result.reloaded = await entryAt(player, seq);
     step("the GM approves it");
     await gmRequest(player, "approval", TOKENS.approval.gm, { type: "approve", id: "mine-approve",
@@ -423,6 +423,9 @@ const cases = {
     await waitSeq(player, seq + 1);
     await player.waitForFunction(() => !document.querySelector("#log li.mine-waits")).catch(() => {});
     result.answered = await entryAt(player, seq);
+    step("the tab hidden and loaded anew again, the roll answered");
+    await reloadedHidden(player);
+    result.answeredReloaded = await entryAt(player, seq);
   },
 
   /** A player's hidden page crashes (`crashedAsking`); a tab holding what its tab

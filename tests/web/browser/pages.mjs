@@ -192,6 +192,13 @@ export const widthOf = (page) => page.evaluate(() => ({
     .filter((panel) => panel.scrollWidth > panel.clientWidth + 1).map((panel) => panel.id || panel.className),
 }));
 
+/** The page hidden (the phone locked, another tab chosen), as the browser tells it:
+ * the page keeps what it shows for its next load (kept.mjs). */
+export const hide = (page) => page.evaluate(() => {
+  Object.defineProperty(document, "visibilityState", { value: "hidden", configurable: true });
+  document.dispatchEvent(new Event("visibilitychange"));
+});
+
 /** The last seq the page has seen. */
 export const seqOf = (page) => page.evaluate(() => Number(document.body.dataset.seq ?? 0));
 

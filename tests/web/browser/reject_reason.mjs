@@ -260,6 +260,39 @@ const cases = {
     }
   },
 
+  /** A Czech player's roll waits for the GM; the table is restored from a backup
+   * taken before it while the player's page stays loaded (its line down meanwhile),
+   * and on the restored table the GM rolls in the open: the restored table counts
+   * seqs again from the backup's, so the GM's roll has the seq the player's roll had.
+   * What the player's log shows then. */
+  async restoredLog(browser, result) {
+    const { page: player, line } = await joinedOnMovableLine(browser, "player", "cs-CZ", TOKENS.approval.player);
+    try {
+      result.before = await asks(player, "before the restore");
+      await player.waitForFunction((p) => document.querySelector(`#log li[data-seq="${p.slice(1)}"]`),
+        result.before);
+      step("the table restored, the page loaded throughout; the GM rolls there");
+      const helper = await openPage(browser, "helper", DESKTOP, trouble);
+      await helper.goto(`${RESTORED}/tables/approval`);
+      line.moveTo(RESTORED);
+      await player.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+      await player.waitForFunction(() => document.body.dataset.status === "connected"
+        && document.querySelector("#log .entry-gap"));
+      const seq = await seqOf(player);
+      const rolled = await gmRequest(helper, "approval", TOKENS.approval.gm,
+        { type: "roll", id: "restored-log-roll", formula: "1d6", label: "after the restore" });
+      result.rolled = rolled.seq ?? rolled.event?.seq ?? null;
+      await waitSeq(player, seq + 1);
+      // the roll's entry once it is in (a bound only for a page that left it out)
+      await player.locator("#log li", { hasText: "after the restore" }).waitFor({ timeout: 5_000 }).catch(() => {});
+      result.after = await player.locator("#log li", { hasText: "after the restore" }).count();
+      result.gone = await player.locator("#log li", { hasText: "before the restore" }).count();
+      result.gaps = await player.locator("#log .entry-gap").count();
+    } finally {
+      line.close();
+    }
+  },
+
   /** The same, the page loaded through the restore. */
   askedRestoredLive(browser, result) {
     return cases.askedRestored(browser, result, { reload: false });
