@@ -463,6 +463,28 @@ for (const generation of [12, 13]) {
     holdsNone(drawn.guard, "the player's guard panel");
   });
 
+  test(`v${generation}: under auto, hiding an NPC's boxes leaves a value the GM typed on its sheet since auto wrote it`, async () => {
+    // show_npc_details on: auto wrote the guard's boxes (7, 2); the GM then typed 4
+    // into its physical monitor by hand (damage dealt outside rollbridge): turned off,
+    // the stun auto wrote is reset, the GM's physical value is not
+    const SHOWN = { ...PLAYERS_GUARD, tracks: [track("physical", 7), track("stun", 2)] };
+    const changed = (seq, common) => {
+      const event = { type: "event", table: "t1", epoch: 1, seq, kind: "settings", data: {}, actors: [] };
+      return { ...event, players: { ...event, actors: [view("guard", "Guard", common, { limited: true, seq })] } };
+    };
+    const actors = await table(generation, GM);
+    const ws = welcomedClient({ foundry: { adapter: "test", mappings: [SR5] } });
+    ws.receive(changed(1, SHOWN));
+    await settle(client);
+    assert.deepEqual([actors.guard.system.track.physical.value, actors.guard.system.track.stun.value], [7, 2]);
+    actors.guard._source.system.track.physical.value = 4;
+    ws.receive(changed(2, PLAYERS_GUARD));
+    await settle(client);
+    assert.equal(actors.guard.system.track.stun.value, 0, "what auto wrote and still stands is reset");
+    assert.equal(actors.guard.system.track.physical.value, 4, "the value the GM typed is the GM's");
+    assert.equal(actors.guard.flags.rollbridge.common.tracks.length, 0, "the flags lose the boxes all the same");
+  });
+
   test(`v${generation}: an upgraded world: the GM's values an older module wrote into an NPC's system data under auto are reset at the GM's connection`, async () => {
     const old = (actorId, common, table = "t1") => ({ actorId, table, seq: 3, name: actorId, limited: false, common: structuredClone(common) });
     const flags = { guard: old("guard", GM_GUARD), tukan: old("tukan", TUKAN), other: old("x", TUKAN, "t0") };

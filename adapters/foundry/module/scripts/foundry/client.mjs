@@ -882,8 +882,9 @@ export class FoundryClient {
       const actor = findActor(view.id, actors);
       if (!actor) continue;
       // every client reads the flags: they get the players' view (core/state.mjs); the
-      // flags as they were before the update say what `auto` wrote from them
-      const options = { players: players.get(view.id) ?? null, chosen, epoch, mappings, reset, current: null };
+      // flags as they were before the update say what `auto` wrote from them, and the
+      // actor whether it still holds that (else the GM set it by hand: left)
+      const options = { players: players.get(view.id) ?? null, chosen, epoch, mappings, reset, current: null, actor };
       writes.push({
         actor, name: actor.name ?? view.name ?? view.id,
         update: () => {
