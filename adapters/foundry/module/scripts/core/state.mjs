@@ -417,6 +417,25 @@ export function stalePaths(described, current, actor = undefined) {
 }
 
 /**
+ * What `auto` resets of an actor's system data when the GM switches to it from a
+ * mapping chosen by hand, which wrote the GM's view of every actor, NPCs included
+ * (stalePaths' form, for the mapping `described`): of an actor whose players' view
+ * (its flags) fills none of the mapping's paths, those that still hold the GM's
+ * values — `gm`, this connection's view of the actor (ActorViews) — and not a value
+ * the GM typed since. null: nothing (a player's character, an NPC whose players' view
+ * shows its tracks, a removed actor, no GM's view at hand).
+ * @param {any} described
+ * @param {any} flags
+ * @param {any} gm
+ * @param {any} actor
+ * @returns {Record<string, number | boolean> | null}
+ */
+export function chosenLeftovers(described, flags, gm, actor) {
+  if (!flags || flags.removed || stalePaths(described, flags) || !gm?.common) return null;
+  return stalePaths(described, gm, actor);
+}
+
+/**
  * The system paths a mapping writes for one actor view (null: none): those of the
  * view systemsOf picks. Under `auto`, a view that fills none of them (an NPC whose
  * details the players' view no longer shows, or one withheld) resets what `auto`
