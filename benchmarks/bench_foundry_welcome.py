@@ -100,16 +100,23 @@ async def measure(count: int) -> dict[str, Any]:
     return out
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
+    """Measure each count given in ``argv``, print one JSON line each and return them."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("counts", nargs="+", type=int, help="NPCs at the table (at most 999)")
     before = "the welcome as before it carried the NPCs' players' view"
     parser.add_argument("--without-players", action="store_true", help=before)
-    options = parser.parse_args()
-    if options.without_players:
-        FoundryAdapter.public_view = FoundryAdapter.public_view - {"welcome"}
-    for count in options.counts:
-        print(json.dumps(asyncio.run(measure(count))))
+    options = parser.parse_args(argv)
+    wanted = FoundryAdapter.public_view
+    if options.without_players:  # put back after: a test runs this in its own process
+        FoundryAdapter.public_view = wanted - {"welcome"}
+    try:
+        figures = [asyncio.run(measure(count)) for count in options.counts]
+    finally:
+        FoundryAdapter.public_view = wanted
+    for row in figures:
+        print(json.dumps(row))
+    return figures
 
 
 if __name__ == "__main__":
