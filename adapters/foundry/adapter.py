@@ -48,9 +48,11 @@ class FoundryAdapter(Adapter):
     writes their flags from there; of one too large to store their records
     (``reread``), the GM's copy lists the players' view of every NPC of the table as
     it stands (core/protocol/members.py), which a GM's ``state`` could not give.
-    The GM's ``welcome`` carries ``players: {actors}``, the NPCs of the table as
-    players see them: the module writes their flags from it where the welcome is a
-    snapshot (a first connection, a restored table), rather than withhold them.
+    The GM's snapshot ``welcome`` (a first connection, a restored table, a resume the
+    log no longer reaches) carries ``players: {actors}``, the NPCs of the table as
+    players see them: the module writes their flags from it rather than withhold them.
+    A recovered resume's welcome carries none (its bytes would take the room of the
+    missed events: core/protocol/table.py).
     Results do not carry it; the module writes from events only."""
 
     id: ClassVar[str] = "foundry"

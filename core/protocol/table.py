@@ -1319,11 +1319,6 @@ class TableProtocol:
                 welcome["notes"] = list(member.notes)
             if settled is not None:  # a GM's snapshot (:meth:`_settled_welcome`)
                 welcome["settled"] = settled
-            if member.principal.is_gm and wants_public_view(member.adapter, "welcome"):
-                # the NPCs as players see them, for a client that writes what every
-                # player reads (the adapter's public_view: docs/foundry.md)
-                players = self.view(False, locale=member.locale)
-                welcome["players"] = {"actors": npcs_of(players)}
             if resume is not None:
                 info = self.table.info
                 if missed is None and not recovered:  # nothing was read: is it up to date?
@@ -1335,6 +1330,8 @@ class TableProtocol:
                     recovered = False  # some events left the log meanwhile
                 missed = missed if recovered else []
                 welcome["resume"] = {"recovered": recovered, "missed": len(missed or ())}
+            if resume is None or not recovered:  # a snapshot
+                self._add_players_view(member, welcome)
             frames = [(member, member.encode(welcome))]
         except Exception as exc:  # a refusal, or a bug (``internal``, logged)
             self.not_welcomed(member)
@@ -1365,10 +1362,21 @@ class TableProtocol:
             welcome["resume"] = {"recovered": False, "missed": 0, "reason": reason}
             if member.principal.is_gm:  # the missed events say how the requests went
                 welcome["settled"] = settled_requests(missed or (), self.table.info.epoch)
+            self._add_players_view(member, welcome)  # a snapshot now
             frames = [(member, member.encode(welcome))]
             break
         self.members[member] = None
         return [Deliver(frames=frames + backlog, backlog=True)]
+
+    def _add_players_view(self, member: Member, welcome: JSON) -> None:
+        """Put in a snapshot ``welcome`` of a GM whose adapter asks for it (its
+        ``public_view``: docs/foundry.md) ``players``, the NPCs as players see them,
+        for a client that writes what every player reads. A recovered resume's welcome
+        gets none: the client takes no table from it, and the welcome's bytes count
+        against the room its missed events have (``backlog_limit``)."""
+        if member.principal.is_gm and wants_public_view(member.adapter, "welcome"):
+            players = self.view(False, locale=member.locale)
+            welcome["players"] = {"actors": npcs_of(players)}
 
     def _resync_members(self) -> Effects:
         """Every member closed with 1013 (``resync``): it reconnects and resumes, and

@@ -1030,3 +1030,81 @@ def test_chat_fields_are_html_a_consumer_can_post_as_they_are():
         assert not re.search(r"\[\[.*?]]|@\w+\[", html.unescape(value)), value
         assert payload in html.unescape(value.replace("<span></span>", ""))
     assert foundry["rolls"][0]["options"]["flavor"] == payload  # Roll flavor: text, not HTML
+
+
+async def _hello(url: str, token: str, **hello: Any) -> tuple[dict, int, list[int]]:
+    """A Foundry GM's hello: its welcome, the welcome frame's bytes and those of each
+    missed event resent after it."""
+    async with connect(url, max_size=None) as ws:
+        request = {"type": "hello", "id": "h", "table": "big", "token": token, **hello}
+        await ws.send(json.dumps({**request, "dialect": "foundry"}))
+        frame = await asyncio.wait_for(ws.recv(), 10)
+        welcome = json.loads(frame)
+        assert welcome["type"] == "welcome", welcome
+        missed = [len((await asyncio.wait_for(ws.recv(), 10)).encode())
+                  for _ in range(welcome.get("resume", {}).get("missed", 0))]  # fmt: skip
+        return welcome, len(frame.encode()), missed
+
+
+async def test_a_foundry_gms_resume_carries_no_players_view_and_keeps_its_room_for_missed_events():
+    """The players' view of every NPC in a Foundry GM's welcome is for a snapshot (the
+    module takes no table from a recovered resume) and is as large again as the NPCs'
+    part of the table. The welcome's bytes count against the room a resume's missed
+    events have (half the server's ``buffer_limit``): sent on a resume too, it made a
+    GM reloading at a large table fall too far behind (a snapshot: the missed events'
+    cards never posted) where the same resume fitted before."""
+    store = MemoryStore()
+    service = TableService(store, HOST)
+    _, tokens = service.create_table("Big", "sr2", table_id="big")
+    sheets = HOST.rulesets["sr2"].example_sheets
+    cast = [("ana", "Ana", sheets["Tukan"], ["player"])]
+    long_name = "Nameless corporate security guard of the Renraku arcology, shift {:03d}"
+    cast += [(f"g{n}", long_name.format(n), ODD_GUARD, []) for n in range(40)]
+    for actor_id, name, sheet, controllers in cast:
+        actor = {"id": actor_id, "name": name, "sheet": sheet, "controllers": controllers}
+        reply = service.handle(
+            "big", {"type": "actor.create", "id": f"c-{actor_id}", "actor": actor}, GM_PRINCIPAL
+        )
+        assert reply["status"] == "done", reply
+    server = Server(store, HOST, port=0)
+    await server.start()
+    try:
+        snapshot, whole, _ = await _hello(server.url, tokens["gm"])
+        assert [a["id"] for a in snapshot["players"]["actors"]] == [f"g{n}" for n in range(40)]
+        cursor = {"epoch": snapshot["epoch"], "seq": snapshot["seq"]}
+        gm = Client(await connect(server.url))
+        hello = {"type": "hello", "id": "h", "table": "big", "token": tokens["gm"]}
+        assert (await gm.request({**hello, "dialect": "foundry"}))["type"] == "welcome"
+        for n in range(3):
+            adjust = {"type": "adjust", "id": f"a{n}", "actor": f"g{n}", "track": "stun"}
+            adjust["delta"] = 1
+            assert (await gm.request(adjust))["status"] == "done"
+        await gm.connection.close()
+        resumed, _, missed = await _hello(server.url, tokens["gm"], resume=cursor)
+        assert resumed["resume"] == {"recovered": True, "missed": 3}
+        assert "players" not in resumed, "a recovered resume takes no table: no players' view"
+    finally:
+        await server.stop()
+    players = len(json.dumps(snapshot["players"], separators=(",", ":")).encode())
+    # room for the welcome without the players' view and the missed events (half that
+    # view to spare), not for the view besides
+    room = whole - players + sum(missed) + players // 2
+    server = Server(store, HOST, port=0, buffer_limit=2 * room)
+    await server.start()
+    try:
+        resumed, _, again = await _hello(server.url, tokens["gm"], resume=cursor)
+        assert resumed["resume"] == {"recovered": True, "missed": 3}, "the resume still fits"
+        assert again == missed
+    finally:
+        await server.stop()
+    # no room for the missed events: a snapshot, which carries the players' view
+    server = Server(store, HOST, port=0, buffer_limit=2 * (whole - players + min(missed) // 2))
+    await server.start()
+    try:
+        behind, _, _ = await _hello(server.url, tokens["gm"], resume=cursor)
+        assert behind["resume"]["reason"] == "too_far_behind" and not behind["resume"]["recovered"]
+        npcs = behind["players"]["actors"]
+        assert [a["id"] for a in npcs] == [f"g{n}" for n in range(40)]
+        assert {a["foundry"]["flags"]["rollbridge"]["seq"] for a in npcs} == {behind["seq"]}
+    finally:
+        await server.stop()

@@ -79,6 +79,26 @@ test("under auto, an NPC's SWADE values its players' view no longer fills are re
   assert.deepEqual(statusChanges(hidden, "swade", { ...options, chosen: true }), []);
 });
 
+test("under auto, a SWADE value or status the GM set by hand since auto wrote it is not reset", () => {
+  const SWADE = { id: "swade", tracks: { wounds: "system.wounds.value" },
+    conditions: { Shaken: "system.status.isShaken", Incapacitated: "system.status.isIncapacitated" }, requires: ["wounds"] };
+  // auto wrote wounds 2, Shaken on, Incapacitated off
+  const current = { ...swadeView("n", { shaken: true, wounds: 2 }).foundry.flags.rollbridge, view: "players" };
+  const common = { status: "impaired", tracks: [], conditions: [] };
+  const hidden = { id: "n", name: "Thug", controllers: [], limited: true, common,
+    foundry: { flags: { rollbridge: { actorId: "n", table: "t1", seq: 2, name: "Thug", limited: true, common } }, systems: {} } };
+  // as auto left it: everything reset
+  const untouched = { system: { wounds: { value: 2 } }, statuses: new Set(["shaken"]) };
+  let options = { current, mappings: { swade: SWADE }, actor: untouched };
+  assert.equal(actorUpdate(hidden, "swade", current, options)["system.wounds.value"], 0);
+  assert.deepEqual(statusChanges(hidden, "swade", options), [{ status: "shaken", active: false }, { status: "incapacitated", active: false }]);
+  // the GM typed 3 wounds and set Incapacitated by hand since: left, Shaken (auto's) reset
+  const typed = { system: { wounds: { value: 3 } }, statuses: new Set(["shaken", "incapacitated"]) };
+  options = { ...options, actor: typed };
+  assert.ok(!("system.wounds.value" in actorUpdate(hidden, "swade", current, options)));
+  assert.deepEqual(statusChanges(hidden, "swade", options), [{ status: "shaken", active: false }]);
+});
+
 let client = null;
 async function gmClient(system) {
   client?.stop();

@@ -13,6 +13,7 @@ import assert from "node:assert/strict";
 import { after, test } from "node:test";
 
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
+import { registerSettings } from "../../../adapters/foundry/module/scripts/foundry/settings.mjs";
 import { FakeWebSocket } from "./fakes.mjs";
 import { panelHtml } from "./panels.mjs";
 import { registerModuleSettings, rollEvent, settle, Standin, world } from "./standin.mjs";
@@ -461,6 +462,47 @@ for (const generation of [12, 13]) {
     assert.equal(actors.guard.system.track.physical.value, 4);
     const drawn = await playerDraws(generation, actors);
     holdsNone(drawn.guard, "the player's guard panel");
+  });
+
+  test(`v${generation}: under auto, hiding an NPC's boxes leaves a value the GM typed on its sheet since auto wrote it`, async () => {
+    // show_npc_details on: auto wrote the guard's boxes (7, 2); the GM then typed 4
+    // into its physical monitor by hand (damage dealt outside rollbridge): turned off,
+    // the stun auto wrote is reset, the GM's physical value is not
+    const SHOWN = { ...PLAYERS_GUARD, tracks: [track("physical", 7), track("stun", 2)] };
+    const changed = (seq, common) => {
+      const event = { type: "event", table: "t1", epoch: 1, seq, kind: "settings", data: {}, actors: [] };
+      return { ...event, players: { ...event, actors: [view("guard", "Guard", common, { limited: true, seq })] } };
+    };
+    const actors = await table(generation, GM);
+    const ws = welcomedClient({ foundry: { adapter: "test", mappings: [SR5] } });
+    ws.receive(changed(1, SHOWN));
+    await settle(client);
+    assert.deepEqual([actors.guard.system.track.physical.value, actors.guard.system.track.stun.value], [7, 2]);
+    actors.guard._source.system.track.physical.value = 4;
+    ws.receive(changed(2, PLAYERS_GUARD));
+    await settle(client);
+    assert.equal(actors.guard.system.track.stun.value, 0, "what auto wrote and still stands is reset");
+    assert.equal(actors.guard.system.track.physical.value, 4, "the value the GM typed is the GM's");
+    assert.equal(actors.guard.flags.rollbridge.common.tracks.length, 0, "the flags lose the boxes all the same");
+  });
+
+  test(`v${generation}: switched back to auto from a mapping chosen by hand, the GM's values it wrote of an NPC are reset, a player's character's and a typed value kept`, async () => {
+    // sr5 chosen by hand writes the GM's boxes of every NPC into system data, which every
+    // client receives; back to `auto`, which writes of an NPC only what players see
+    const actors = await table(generation, GM, { settings: { "rollbridge.systemMapping": "sr5" } });
+    // the settings as rollbridge.mjs registers them: the mapping's change tells the client
+    registerSettings(() => {}, { onMapping: () => client?.mappingChanged?.() });
+    const ws = welcomedClient({ foundry: { adapter: "test", mappings: [SR5] } });
+    ws.receive(adjusted(1, actors.token.uuid));
+    await settle(client);
+    const boxes = (actor) => [actor.system.track.physical.value, actor.system.track.stun.value];
+    assert.deepEqual([boxes(actors.guard), boxes(actors.token.actor)], [[7, 2], [7, 2]], "the GM's values, as chosen");
+    actors.token.delta._source.system = { track: { physical: { value: 5 } } }; // the GM typed 5 on the goblin's sheet
+    await game.settings.set("rollbridge", "systemMapping", "auto");
+    await settle(client);
+    assert.deepEqual(boxes(actors.guard), [0, 0], "the guard's hidden boxes are gone from system data");
+    assert.deepEqual(boxes(actors.token.actor), [5, 0], "the goblin's typed value stays, the GM's stun from the mapping goes");
+    assert.deepEqual(boxes(actors.tukan), [2, 0], "a player's character keeps its values");
   });
 
   test(`v${generation}: an upgraded world: the GM's values an older module wrote into an NPC's system data under auto are reset at the GM's connection`, async () => {

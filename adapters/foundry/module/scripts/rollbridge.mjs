@@ -159,6 +159,8 @@ Hooks.once("init", () => {
     if (game.ready) client.start();
   }, {
     onServerDice: applyServerDice,
+    // back to `auto` from a mapping chosen by hand: the GM's values of the NPCs it wrote go
+    onMapping: () => client.mappingChanged().catch((error) => console.warn(`rollbridge | the system mapping: ${error?.message ?? error}`)),
     // the GM's record of outcomes changed (written by the active GM's client): the
     // approval cards drawn here drawn again as it says
     onOutcomes: () => redrawApprovalCards(client).catch((error) => console.warn(`rollbridge | the approval cards: ${error?.message ?? error}`)),

@@ -373,6 +373,17 @@ export function mappingsById(welcome) {
 }
 
 /**
+ * What `actor` holds now at a system path of `mapping`: for a path written as a
+ * status effect (STATUS_PATHS), whether the effect is on; else the value at the path
+ * (`system.wounds.value`: the actor's `system.wounds.value`).
+ */
+function heldAt(actor, mapping, path) {
+  const status = STATUS_PATHS[mapping]?.[path];
+  if (status) return Boolean(actor?.statuses?.has?.(status));
+  return path.split(".").reduce((at, part) => (isPlainObject(at) ? at[part] : undefined), actor);
+}
+
+/**
  * The system paths `auto` wrote from an actor's earlier flags (`current`, as this
  * module or an older one left them), each with the value of an undamaged actor: a
  * track 0, a condition false. `described` is the mapping as the welcome describes it
@@ -380,21 +391,48 @@ export function mappingsById(welcome) {
  * paths exactly when the flags' common state had every track it requires (the
  * players' view of a player's character, of an NPC whose details the table showed,
  * or an older module's GM's view): those paths, no others. null: it wrote none.
+ * Given the Foundry `actor`, a path is left where the actor no longer holds what
+ * `auto` wrote there (the track's value, whether the condition was present): the GM
+ * set it by hand on the sheet since, and it is the GM's.
  * @param {any} described
  * @param {any} current
+ * @param {any} [actor]
  * @returns {Record<string, number | boolean> | null}
  */
-export function stalePaths(described, current) {
-  const tracks = new Set((current?.common?.tracks ?? []).map((track) => track?.key));
+export function stalePaths(described, current, actor = undefined) {
+  const tracks = new Map((current?.common?.tracks ?? []).map((track) => [track?.key, track?.value]));
   const requires = Array.isArray(described?.requires) ? described.requires : [];
   if (!requires.length || !requires.every((key) => tracks.has(key))) return null;
+  const present = new Set((current?.common?.conditions ?? []).map((c) => String(c).toLowerCase()));
+  const wrote = (path, value) => actor === undefined || JSON.stringify(heldAt(actor, described.id, path)) === JSON.stringify(value);
   /** @type {Record<string, number | boolean>} */
   const out = {};
   for (const [key, path] of Object.entries(described.tracks ?? {})) {
-    if (tracks.has(key)) out[String(path)] = 0;
+    if (tracks.has(key) && wrote(String(path), tracks.get(key))) out[String(path)] = 0;
   }
-  for (const path of Object.values(described.conditions ?? {})) out[String(path)] = false;
+  for (const [condition, path] of Object.entries(described.conditions ?? {})) {
+    if (wrote(String(path), present.has(condition.toLowerCase()))) out[String(path)] = false;
+  }
   return out;
+}
+
+/**
+ * What `auto` resets of an actor's system data when the GM switches to it from a
+ * mapping chosen by hand, which wrote the GM's view of every actor, NPCs included
+ * (stalePaths' form, for the mapping `described`): of an actor whose players' view
+ * (its flags) fills none of the mapping's paths, those that still hold the GM's
+ * values — `gm`, this connection's view of the actor (ActorViews) — and not a value
+ * the GM typed since. null: nothing (a player's character, an NPC whose players' view
+ * shows its tracks, a removed actor, no GM's view at hand).
+ * @param {any} described
+ * @param {any} flags
+ * @param {any} gm
+ * @param {any} actor
+ * @returns {Record<string, number | boolean> | null}
+ */
+export function chosenLeftovers(described, flags, gm, actor) {
+  if (!flags || flags.removed || stalePaths(described, flags) || !gm?.common) return null;
+  return stalePaths(described, gm, actor);
 }
 
 /**
@@ -403,13 +441,14 @@ export function stalePaths(described, current) {
  * details the players' view no longer shows, or one withheld) resets what `auto`
  * wrote from the actor's earlier flags (stalePaths), unless `reset` is false: a value
  * players could read once must not stay readable after the table stopped showing
- * it, nor stand as the NPC's state when it no longer follows its damage.
+ * it, nor stand as the NPC's state when it no longer follows its damage. `actor`, the
+ * Foundry actor, keeps a value the GM set by hand since (stalePaths).
  */
-function mappedPaths(view, mapping, { players = null, chosen = false, current = null, mappings = null, reset = true } = {}) {
+function mappedPaths(view, mapping, { players = null, chosen = false, current = null, mappings = null, reset = true, actor = undefined } = {}) {
   if (!mapping || mapping === "none") return null;
   const paths = systemsOf(view, players, chosen)?.foundry?.systems?.[mapping];
   if (paths) return paths;
-  return chosen || !reset ? null : stalePaths(mappings?.[mapping], current);
+  return chosen || !reset ? null : stalePaths(mappings?.[mapping], current, actor);
 }
 
 /**
@@ -422,18 +461,20 @@ function mappedPaths(view, mapping, { players = null, chosen = false, current = 
  * an older module's GM's view goes at the first write). A mapping adds its system
  * paths (mappedPaths: `options.chosen` says the GM chose it by hand; under `auto`,
  * `options.mappings`, the welcome's descriptions by id, tells what to reset where
- * the new view fills none), except those written as status effects (statusChanges).
+ * the new view fills none, and `options.actor`, the Foundry actor, which of those
+ * paths still hold what `auto` wrote), except those written as status effects
+ * (statusChanges).
  * `options.epoch` is the epoch of the event or welcome the view came with, kept in
  * the flags.
  */
-export function actorUpdate(actorView, mapping, current = null, { players = null, chosen = false, epoch = null, mappings = null, reset = true } = {}) {
+export function actorUpdate(actorView, mapping, current = null, { players = null, chosen = false, epoch = null, mappings = null, reset = true, actor = undefined } = {}) {
   if (!actorView?.foundry?.flags?.[MODULE_ID]) return null;
   const flags = flagsOf(actorView, players, epoch);
   const update = isPlainObject(current)
     ? replaceKeys(`flags.${MODULE_ID}`, current, flags)
     : { [`flags.${MODULE_ID}`]: flags };
   if (flags.removed) return update;
-  const paths = mappedPaths(actorView, mapping, { players, chosen, current, mappings, reset });
+  const paths = mappedPaths(actorView, mapping, { players, chosen, current, mappings, reset, actor });
   const statuses = STATUS_PATHS[mapping] ?? {};
   for (const [path, value] of Object.entries(paths ?? {})) {
     if (!(path in statuses)) update[path] = value;

@@ -32,6 +32,7 @@ import { oddsMessage, oddsResult } from "../core/odds.mjs";
 import {
   ActorViews,
   actorUpdate,
+  chosenLeftovers,
   cardEvent,
   cardPosted,
   cardTrusted,
@@ -48,6 +49,7 @@ import {
   publicFlags,
   rollbridgeIdOf,
   shouldPostCard,
+  STATUS_PATHS,
   statusChanges,
   tableIdFor,
 } from "../core/state.mjs";
@@ -882,8 +884,9 @@ export class FoundryClient {
       const actor = findActor(view.id, actors);
       if (!actor) continue;
       // every client reads the flags: they get the players' view (core/state.mjs); the
-      // flags as they were before the update say what `auto` wrote from them
-      const options = { players: players.get(view.id) ?? null, chosen, epoch, mappings, reset, current: null };
+      // flags as they were before the update say what `auto` wrote from them, and the
+      // actor whether it still holds that (else the GM set it by hand: left)
+      const options = { players: players.get(view.id) ?? null, chosen, epoch, mappings, reset, current: null, actor };
       writes.push({
         actor, name: actor.name ?? view.name ?? view.id,
         update: () => {
@@ -893,6 +896,11 @@ export class FoundryClient {
         statuses: () => this.#setStatuses(actor, statusChanges(view, mapping, options)),
       });
     }
+    await this.#write(writes);
+  }
+
+  /** Write `writes` (writeActors); the GM is told which actors' state Foundry did not take. */
+  async #write(writes) {
     const failed = await writeActors(writes);
     if (!failed.length) return;
     for (const { name, error } of failed) {
@@ -902,6 +910,34 @@ export class FoundryClient {
     this.notify("error", "ROLLBRIDGE.Notice.WriteFailed", {
       data: { actors: failed.map((f) => f.name).join(", "), reason: String(failed[0].error?.message ?? failed[0].error) },
     });
+  }
+
+  /**
+   * The system mapping setting changed (settings.mjs). Switched to `auto` from a mapping
+   * the GM chose by hand, which wrote the GM's values of every NPC into the system's
+   * data (every client's): `auto` writes of an NPC only what players see, so what the
+   * chosen mapping left there is reset where an NPC's players' view fills none of the
+   * paths and the actor still holds the GM's values from this connection's view
+   * (chosenLeftovers). Only the writer's client, and only with a view from its
+   * connection: values it has no GM's view of stay (docs/foundry.md).
+   */
+  async mappingChanged() {
+    if (!this.writer || mappingChosen(setting("systemMapping"))) return;
+    const mapping = this.#mapping();
+    const described = mappingsById(this.connection?.welcome)[mapping];
+    if (!described) return;
+    const statuses = STATUS_PATHS[mapping] ?? {};
+    const writes = [];
+    for (const actor of foundryActors()) {
+      const flags = actor.flags?.[MODULE_ID];
+      if (!isOnTable(actor) || !flags?.actorId || (flags.table ?? null) !== this.table) continue;
+      const paths = chosenLeftovers(described, flags, this.views.get(flags.actorId), actor);
+      if (!paths) continue;
+      const data = Object.fromEntries(Object.entries(paths).filter(([path]) => !(path in statuses)));
+      const off = Object.entries(statuses).filter(([path]) => path in paths).map(([, status]) => ({ status, active: false }));
+      writes.push({ actor, name: actor.name ?? flags.name ?? flags.actorId, update: () => data, statuses: () => this.#setStatuses(actor, off) });
+    }
+    if (writes.length) await this.#enqueue(() => this.#write(writes));
   }
 
   /** SWADE's Shaken and Incapacitated through the system's status effects. */

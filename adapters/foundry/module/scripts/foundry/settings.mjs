@@ -42,9 +42,9 @@ export function tokenScope() {
 /**
  * Register the module's settings.
  * @param {() => void} onConnectionChange
- * @param {{onServerDice?: (on: boolean) => void, onOutcomes?: () => void}} [options]
+ * @param {{onServerDice?: (on: boolean) => void, onOutcomes?: () => void, onMapping?: () => void}} [options]
  */
-export function registerSettings(onConnectionChange, { onServerDice = () => {}, onOutcomes = () => {} } = {}) {
+export function registerSettings(onConnectionChange, { onServerDice = () => {}, onOutcomes = () => {}, onMapping = () => {} } = {}) {
   game.settings.register(MODULE_ID, "serverUrl", {
     name: "ROLLBRIDGE.Settings.ServerUrl.Name",
     hint: "ROLLBRIDGE.Settings.ServerUrl.Hint",
@@ -71,6 +71,7 @@ export function registerSettings(onConnectionChange, { onServerDice = () => {}, 
     type: String,
     choices: MAPPING_CHOICES,
     default: "auto",
+    onChange: () => onMapping(),
   });
   game.settings.register(MODULE_ID, "serverDice", {
     name: "ROLLBRIDGE.Settings.ServerDice.Name",
