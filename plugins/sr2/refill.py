@@ -31,7 +31,7 @@ def refill(actors: Iterable[Actor], round_number: int | None = None) -> Resoluti
         rating = int(actor.sheet.get("combat_pool", 0))
         states[actor.id] = {**actor.state, "pool": rating}
         pools[actor.id] = marked = Private(rating, actor.id, POOL)
-        listed.append(POOL_OF(actor=actor.name, pool=marked))
+        listed.append(POOL_OF(actor=actor.id, pool=marked))
     shown: Any = listed or NO_ACTORS()
     if round_number is None:
         narration, step = NEW_TURN(), NEW_TURN_STEP(pools=shown)
