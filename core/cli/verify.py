@@ -239,12 +239,12 @@ APPROVALS_BEFORE_LOG = say.plural(
 # event's kind: keep it.
 STAND_INS_TOLD = say.plural(
     "cli.verify.stand_ins_told",
-    "{count} hidden stand-in is told by the events around it: {seeds} the GM's seed of a "
-    "reveal (just before its dice.revealed), {requests} requests held for the GM that an "
-    "approval or a rejection names",
-    "{count} hidden stand-ins are told by the events around them: {seeds} the GM's seed of "
-    "a reveal (just before its dice.revealed), {requests} requests held for the GM that an "
-    "approval or a rejection names",
+    "{count} hidden stand-in is told by the events around it: the GM's seeds of reveals "
+    "(each just before its dice.revealed): {seeds}; requests held for the GM that an "
+    "approval or a rejection names: {requests}",
+    "{count} hidden stand-ins are told by the events around them: the GM's seeds of "
+    "reveals (each just before its dice.revealed): {seeds}; requests held for the GM that "
+    "an approval or a rejection names: {requests}",
 )
 # Translators: {count} events a player's view got as hidden stand-ins (GM-only events).
 STAND_INS = say.plural(

@@ -15,7 +15,9 @@ import json
 
 import pytest
 
+from rollbridge.cli.verify import render_report
 from rollbridge.dice.verifiable import DiceKey
+from rollbridge.dice.verify import Report
 from rollbridge.host import PluginHost
 from rollbridge.offline import TableService
 from rollbridge.stores.sqlite import SQLiteStore
@@ -206,10 +208,23 @@ def test_the_report_tells_the_stand_ins_it_can(tmp_path):
     assert status == 0
     lines = said.splitlines()
     assert (
-        "4 hidden stand-ins are told by the events around them: 1 the GM's seed of a reveal "
-        "(just before its dice.revealed), 3 requests held for the GM that an approval or a "
-        "rejection names"
+        "4 hidden stand-ins are told by the events around them: the GM's seeds of reveals "
+        "(each just before its dice.revealed): 1; requests held for the GM that an approval "
+        "or a rejection names: 3"
     ) in lines
     assert any(
         line.startswith("2 hidden stand-ins cannot be told from a player's") for line in lines
     )
+
+
+def test_the_told_stand_ins_line_counts_each_kind_in_plain_english():
+    """It read "3 hidden stand-ins are told by the events around them: 2 the GM's
+    seed of a reveal (…), 1 requests held for the GM …": the counts of each kind
+    (not the line's own {count}) were written before words that agreed with none."""
+    report = Report(hidden=3, stand_in_seeds=2, stand_in_requests=1)
+    told = [line for line in render_report(report) if "are told by" in line]
+    assert told == [
+        "3 hidden stand-ins are told by the events around them: the GM's seeds of reveals "
+        "(each just before its dice.revealed): 2; requests held for the GM that an approval "
+        "or a rejection names: 1"
+    ]
