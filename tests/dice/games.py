@@ -14,13 +14,13 @@ chance is the seed's: the dice key, each segment's nonce (the engine's
 
 :func:`exports` exports the lost history's file and the restored one as the GM and
 as a player (``rollbridge table export --format jsonl``: every player's export is
-the players' view, the same for each). :data:`FORGERIES` change such a log as
-someone with the file would: one die changed, two lines swapped, a line dropped, an
-approval forged into a player's event (naming an event that is no request, a settled
-request, or a stand-in a player's log tells is none) or into the GM's, a revealed
-segment's commitment changed;
-each returns None where the log has no place for it, and names the problem codes
-``rollbridge verify`` must report.
+the players' view, the same for each), whole and from a seq mid-game (``--since``).
+:data:`FORGERIES` change such a log as someone with the file would: one die changed,
+two lines swapped, a line dropped, an approval forged into a player's event (naming
+an event that is no request, a settled request, or a stand-in a player's log tells is
+none) or into the GM's, a revealed segment's commitment changed; each returns None
+where the log has no place for it, and names the problem codes ``rollbridge verify``
+must report.
 """
 
 from __future__ import annotations
@@ -187,17 +187,27 @@ def play(seed: int, folder: Path) -> tuple[Path, Path]:
     return lost, restored
 
 
-def exports(folder: Path, files: tuple[Path, ...]) -> dict[str, Lines]:
-    """Each file's export as the GM and as a player, by name (``lost-gm``, …)."""
+def exports(folder: Path, files: tuple[Path, ...], rng: random.Random) -> dict[str, Lines]:
+    """Each file's export as the GM and as a player, by name (``lost-gm``, …), and
+    each from a seq ``rng`` chooses among its events' on (``--since``: an export that
+    starts mid-game, its first line the table at that seq; ``lost-gm-since``, …)."""
     logs = {}
     for path in files:
         for who in ("gm", "player"):
-            out = folder / f"{path.stem}-{who}.jsonl"
-            status, said = run("table", "export", TABLE, "--db", str(path), "--as", who,
-                               "--format", "jsonl", "--out", str(out))  # fmt: skip
-            assert status == 0, said
-            logs[f"{path.stem}-{who}"] = [json.loads(line) for line in out.read_text().splitlines()]
+            logs[f"{path.stem}-{who}"] = lines = _export(folder, path, who)
+            seqs = [line["seq"] for line in lines if line.get("type") == "event"]
+            since = str(rng.choice(seqs[:-1])) if len(seqs) > 1 else "0"
+            logs[f"{path.stem}-{who}-since"] = _export(folder, path, who, "--since", since)
     return logs
+
+
+def _export(folder: Path, path: Path, who: str, *more: str) -> Lines:
+    """``rollbridge table export`` of ``path`` as ``who``, as lines."""
+    out = folder / f"{path.stem}-{who}.jsonl"
+    status, said = run("table", "export", TABLE, "--db", str(path), "--as", who,
+                       "--format", "jsonl", "--out", str(out), *more)  # fmt: skip
+    assert status == 0, said
+    return [json.loads(line) for line in out.read_text().splitlines()]
 
 
 def verify(folder: Path, lines: Lines) -> tuple[int, dict[str, Any]]:

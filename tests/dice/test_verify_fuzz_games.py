@@ -3,7 +3,8 @@
 Each example plays a random but valid game (tests/dice/games.py: several players,
 rolls and secret rolls, the ruleset's actions, approvals and rejections, undo and
 redo, settings changes, reveals, a backup restored and played on), exports the lost
-history's file and the restored one as the GM and as a player, and checks that
+history's file and the restored one as the GM and as a player (whole, and from a
+seq mid-game), and checks that
 every honest export verifies (exit 0, no problem) and that each forgery of it — one
 die changed, two lines swapped, a line dropped, an approval forged (of five kinds), a
 revealed segment's commitment changed — is reported with its code (exit 1); and that a
@@ -55,7 +56,7 @@ def _check_game(seed: int, tally: Counter[str]) -> None:
     reports each forgery of each with one of its codes."""
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
-        logs = exports(folder, play(seed, folder))
+        logs = exports(folder, play(seed, folder), random.Random(seed))
         rng = random.Random(seed)
         tally["games"] += 1
         for log, lines in logs.items():
