@@ -235,17 +235,32 @@ APPROVALS_BEFORE_LOG = say.plural(
     "without its requests), and in a player's log their dice, on the GM's stream, only "
     "the GM's log checks",
 )
+# Translators: {count} events the GM approved whose requests were held while the
+# client that wrote the log was away (between its lines and a later welcome).
+APPROVALS_MISSED = say.plural(
+    "cli.verify.approvals_missed",
+    "{count} event approved by the GM names a request at a seq this log does not hold, "
+    "after its first line (an event the client missed, before a later welcome line): "
+    "checked only that a player asked and that the log settles it once; that a request "
+    "was held at that seq, whose it was and what it asked is the server's word, and in a "
+    "player's log its dice, on the GM's stream, only the GM's log checks",
+    "{count} events approved by the GM name requests at seqs this log does not hold, "
+    "after its first line (events the client missed, before a later welcome line): "
+    "checked only that a player asked and that the log settles each once; that requests "
+    "were held at those seqs, whose they were and what they asked is the server's word, "
+    "and in a player's log their dice, on the GM's stream, only the GM's log checks",
+)
 # Translators: {count} hidden stand-ins (GM-only events as a player's view gets
 # them); {seeds} and {requests} how many of them are each; dice.revealed is an
 # event's kind: keep it.
 STAND_INS_TOLD = say.plural(
     "cli.verify.stand_ins_told",
-    "{count} hidden stand-in is told by the events around it: the GM's seeds of a reveal "
-    "(just before its dice.revealed): {seeds}; requests held for the GM that an approval or a "
-    "rejection names: {requests}",
-    "{count} hidden stand-ins are told by the events around them: the GM's seeds of a reveal "
-    "(just before its dice.revealed): {seeds}; requests held for the GM that an approval or a "
-    "rejection names: {requests}",
+    "{count} hidden stand-in is told by the events around it: the GM's seeds of reveals "
+    "(each just before its dice.revealed): {seeds}; requests held for the GM that an "
+    "approval or a rejection names: {requests}",
+    "{count} hidden stand-ins are told by the events around them: the GM's seeds of "
+    "reveals (each just before its dice.revealed): {seeds}; requests held for the GM that "
+    "an approval or a rejection names: {requests}",
 )
 # Translators: {count} events a player's view got as hidden stand-ins (GM-only events).
 STAND_INS = say.plural(
@@ -438,11 +453,14 @@ def render_report(report: Report, locale: str = "en", every: bool = False) -> li
             lines.append(UNRESOLVED[reason](count=count).render(locale))
     if report.approvals_held:
         lines.append(APPROVALS_HELD(count=report.approvals_held).render(locale))
-    stand_in_approvals = report.approvals_unseen - report.approvals_before_log
+    not_in_log = report.approvals_before_log + report.approvals_missed
+    stand_in_approvals = report.approvals_unseen - not_in_log
     if stand_in_approvals:
         lines.append(APPROVALS_UNSEEN(count=stand_in_approvals).render(locale))
     if report.approvals_before_log:
         lines.append(APPROVALS_BEFORE_LOG(count=report.approvals_before_log).render(locale))
+    if report.approvals_missed:
+        lines.append(APPROVALS_MISSED(count=report.approvals_missed).render(locale))
     told = report.stand_in_seeds + report.stand_in_requests
     if told:
         said = STAND_INS_TOLD(

@@ -30,8 +30,11 @@ of one is held to it as to a request the log shows.
 What it cannot show: that a request whose seq is a ``hidden`` stand-in (a player's
 log) was a request rather than a secret roll or the GM's seed at a reveal, and
 anything of a request held before the log begins that no GM's ``welcome`` lists (an
-export's first line shows the table of a past seq, without its requests). Such approvals are counted
-(``approvals_unseen``), those held to their request too (``approvals_held``).
+export's first line shows the table of a past seq, without its requests), or at a seq
+the log does not hold after its first line (a client's log, while the client was away:
+a later ``welcome`` shows the table without its requests). Such approvals are counted
+(``approvals_unseen``; of them ``before_log`` and ``missed``), those held to their
+request too (``approvals_held``).
 """
 
 from __future__ import annotations
@@ -138,10 +141,12 @@ class ApprovalCheck:
         #: The first seq of each epoch the log shows (a welcome's seq after it).
         self._first: dict[Any, int] = {}
         #: Approvals held to their request, and those the log cannot hold to one (of
-        #: which ``before_log``: their request held before the log's first line).
+        #: which ``before_log``: their request held before the log's first line;
+        #: ``missed``: at a later seq the log does not hold, before a later welcome).
         self.held = 0
         self.unseen = 0
         self.before_log = 0
+        self.missed = 0
 
     def begins(self, epoch: Any, seq: int) -> None:
         """The log shows ``epoch`` from ``seq`` on (its first welcome's seq after it,
@@ -223,9 +228,11 @@ class ApprovalCheck:
             problems = self._unheld(epoch, seq, at, request, entry.get("by"), there)
             if problems or there == "approval.requested":
                 return problems or self._held_to(epoch, seq, at, request, kind, entry)
-            self.unseen += 1  # a stand-in, or before the log: the log cannot show it
+            self.unseen += 1  # a stand-in, or not in the log: the log cannot show it
             if there is None and at < self._first.get(epoch, at + 1):
                 self.before_log += 1
+            elif there is None:  # missed by the client: before a later welcome
+                self.missed += 1
             return []
         return [("unheld_approval", UNHELD(seq=seq, request=repr(request), at=at,
                                            kind=repr(there)))]  # fmt: skip

@@ -265,6 +265,9 @@ class Report:
     #: Of :attr:`approvals_unseen`, those whose request's seq is before the log's
     #: first line (of its epoch).
     approvals_before_log: int = 0
+    #: Of :attr:`approvals_unseen`, those whose request's seq is after the log's first
+    #: line but not in the log: events a client missed, before a later ``welcome``.
+    approvals_missed: int = 0
     #: Of :attr:`hidden`, the stand-ins the log tells (:mod:`rollbridge.dice.stand_ins`):
     #: the GM's seed at a reveal, and requests an approval or a rejection names.
     stand_in_seeds: int = 0
@@ -310,6 +313,7 @@ class Report:
             "approvals_held": self.approvals_held,
             "approvals_unseen": self.approvals_unseen,
             "approvals_before_log": self.approvals_before_log,
+            "approvals_missed": self.approvals_missed,
             "stand_in_seeds": self.stand_in_seeds,
             "stand_in_requests": self.stand_in_requests,
             "epochs": list(self.epochs),
@@ -832,6 +836,7 @@ class LogVerifier:
         report.approvals_held = self._approvals.held
         report.approvals_unseen = self._approvals.unseen
         report.approvals_before_log = self._approvals.before_log
+        report.approvals_missed = self._approvals.missed
         self._actors(entry.get("actors"))
         if kind == "actor.removed":
             self._controlled.pop(data.get("actor"), None)

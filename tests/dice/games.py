@@ -14,11 +14,13 @@ chance is the seed's: the dice key, each segment's nonce (the engine's
 
 :func:`exports` exports the lost history's file and the restored one as the GM and
 as a player (``rollbridge table export --format jsonl``: every player's export is
-the players' view, the same for each). :data:`FORGERIES` change such a log as
-someone with the file would: one die changed, two lines swapped, a line dropped, an
-approval forged into a player's event, a revealed segment's commitment changed;
-each returns None where the log has no place for it, and names the problem codes
-``rollbridge verify`` must report.
+the players' view, the same for each), whole and from a seq mid-game (``--since``).
+:data:`FORGERIES` change such a log as someone with the file would: one die changed,
+two lines swapped, a line dropped, an approval forged into a player's event (naming
+an event that is no request, a settled request, or a stand-in a player's log tells is
+none) or into the GM's, a revealed segment's commitment changed; each returns None
+where the log has no place for it, and names the problem codes ``rollbridge verify``
+must report.
 """
 
 from __future__ import annotations
@@ -185,17 +187,27 @@ def play(seed: int, folder: Path) -> tuple[Path, Path]:
     return lost, restored
 
 
-def exports(folder: Path, files: tuple[Path, ...]) -> dict[str, Lines]:
-    """Each file's export as the GM and as a player, by name (``lost-gm``, …)."""
+def exports(folder: Path, files: tuple[Path, ...], rng: random.Random) -> dict[str, Lines]:
+    """Each file's export as the GM and as a player, by name (``lost-gm``, …), and
+    each from a seq ``rng`` chooses among its events' on (``--since``: an export that
+    starts mid-game, its first line the table at that seq; ``lost-gm-since``, …)."""
     logs = {}
     for path in files:
         for who in ("gm", "player"):
-            out = folder / f"{path.stem}-{who}.jsonl"
-            status, said = run("table", "export", TABLE, "--db", str(path), "--as", who,
-                               "--format", "jsonl", "--out", str(out))  # fmt: skip
-            assert status == 0, said
-            logs[f"{path.stem}-{who}"] = [json.loads(line) for line in out.read_text().splitlines()]
+            logs[f"{path.stem}-{who}"] = lines = _export(folder, path, who)
+            seqs = [line["seq"] for line in lines if line.get("type") == "event"]
+            since = str(rng.choice(seqs[:-1])) if len(seqs) > 1 else "0"
+            logs[f"{path.stem}-{who}-since"] = _export(folder, path, who, "--since", since)
     return logs
+
+
+def _export(folder: Path, path: Path, who: str, *more: str) -> Lines:
+    """``rollbridge table export`` of ``path`` as ``who``, as lines."""
+    out = folder / f"{path.stem}-{who}.jsonl"
+    status, said = run("table", "export", TABLE, "--db", str(path), "--as", who,
+                       "--format", "jsonl", "--out", str(out), *more)  # fmt: skip
+    assert status == 0, said
+    return [json.loads(line) for line in out.read_text().splitlines()]
 
 
 def verify(folder: Path, lines: Lines) -> tuple[int, dict[str, Any]]:
@@ -262,43 +274,111 @@ def dropped(rng: random.Random, lines: Lines) -> tuple[Lines, set[str]] | None:
     return forged, {"missing"}
 
 
-def forged_approval(rng: random.Random, lines: Lines) -> tuple[Lines, set[str]] | None:
-    """A player's event not approved said to be: naming an earlier event that is no
-    request (``unheld_approval``) — in a player's log also the stand-in of the GM's
-    seed just before a reveal —, or a request an earlier event settled
-    (``settled_twice``)."""
-    events = _events(lines)
+def _approval_off(lines: Lines) -> set[int]:
+    """The seqs of the events made while the table's setting ``approval`` was off, as
+    the log shows it: its first line's table, then each event's ``table_after``."""
+    off, on = set(), None
+    for line in lines:
+        table = line.get("table") if line.get("type") == "welcome" else line.get("table_after")
+        if line.get("type") == "event" and on is False:
+            off.add(line["seq"])
+        settings = table.get("settings") if isinstance(table, dict) else None
+        if isinstance(settings, dict) and "approval" in settings:
+            on = settings["approval"] is True
+    return off
+
+
+def _stand_ins(lines: Lines) -> dict[int, str]:
+    """What a player's log tells of each ``hidden`` stand-in, by seq: ``seed`` (the
+    GM's seed, just before a reveal), ``changed`` (it changed actors), ``off`` (made
+    while ``approval`` was off), else ``plain`` (which may have been a request)."""
+    events, off = _events(lines), _approval_off(lines)
     seeds = {
         lines[m]["seq"]
         for m, n in itertools.pairwise(events)
-        if lines[m].get("kind") == "hidden" and lines[n].get("kind") == "dice.revealed"
+        if lines[n].get("kind") == "dice.revealed"
+    }
+    told = {}
+    for n in events:
+        line = lines[n]
+        if line.get("kind") != "hidden":
+            continue
+        seq = line["seq"]
+        told[seq] = ("off" if seq in off else "seed" if seq in seeds
+                     else "changed" if line.get("actors") else "plain")  # fmt: skip
+    return told
+
+
+def _forged_approval(
+    rng: random.Random, lines: Lines, kinds: tuple[str, ...], gm: bool = False
+) -> tuple[Lines, set[str]] | None:
+    """An event not approved said to be, naming an earlier line of one of ``kinds``
+    (``_stand_ins``'s, ``public``: an event that is no request, ``settled``: a request
+    an earlier event settled): a player's roll or resolution, or with ``gm`` the GM's
+    (then each named stand-in is ``plain``: a request by no player)."""
+    events, told = _events(lines), _stand_ins(lines)
+    named = {  # the requests the log's approvals and rejections settle
+        (lines[n].get("data") or {}).get(field) for n in events for field in ("approved", "pending")
     }
     choices = []
     for n in events:
         line = lines[n]
         data = line.get("data") or {}
-        if not str(line.get("by", "")).startswith("player") or "approved_by" in data:
+        owner = str(line.get("by", ""))
+        if (owner == "gm") != gm or (not gm and not owner.startswith("player")):
             continue
-        if line.get("kind") not in ("roll", "resolution"):
+        if "approved_by" in data or line.get("kind") not in ("roll", "resolution"):
             continue
         for m in events:
             earlier = lines[m]
             if earlier["seq"] >= line["seq"] or earlier.get("epoch") != line.get("epoch"):
                 continue
             settled = (earlier.get("data") or {}).get("approved")
-            if isinstance(settled, str):
+            kind = told.get(earlier["seq"])
+            public = kind is None and earlier.get("kind") != "approval.requested"
+            if isinstance(settled, str) and "settled" in kinds:
                 choices.append((n, settled, "settled_twice"))
-            elif earlier["seq"] in seeds or earlier.get("kind") not in (
-                "hidden",
-                "approval.requested",
-            ):
+            elif ("public" if public else kind) in kinds:
                 choices.append((n, f"p{earlier['seq']}", "unheld_approval"))
+            elif kind == "plain" and gm and f"p{earlier['seq']}" not in named:
+                choices.append((n, f"p{earlier['seq']}", "other_request"))
     if not choices:
         return None
     n, request, code = rng.choice(choices)
     forged = _copy(lines)
     forged[n]["data"].update({"approved_by": "gm", "approved": request})
     return forged, {code}
+
+
+def forged_approval(rng: random.Random, lines: Lines) -> tuple[Lines, set[str]] | None:
+    """A player's event not approved said to be: naming an earlier event that is no
+    request (``unheld_approval``) or a request an earlier event settled
+    (``settled_twice``)."""
+    return _forged_approval(rng, lines, ("public", "settled"))
+
+
+def approved_seed(rng: random.Random, lines: Lines) -> tuple[Lines, set[str]] | None:
+    """In a player's log, a player's event said to be approved, naming the GM's seed's
+    stand-in just before a reveal (``unheld_approval``)."""
+    return _forged_approval(rng, lines, ("seed",))
+
+
+def approved_changed(rng: random.Random, lines: Lines) -> tuple[Lines, set[str]] | None:
+    """In a player's log, a player's event said to be approved, naming a stand-in that
+    changed actors (a secret resolution's: ``unheld_approval``)."""
+    return _forged_approval(rng, lines, ("changed",))
+
+
+def approved_off(rng: random.Random, lines: Lines) -> tuple[Lines, set[str]] | None:
+    """In a player's log, a player's event said to be approved, naming a stand-in made
+    while the setting ``approval`` was off (``unheld_approval``)."""
+    return _forged_approval(rng, lines, ("off",))
+
+
+def approved_gm(rng: random.Random, lines: Lines) -> tuple[Lines, set[str]] | None:
+    """In a player's log, the GM's roll or resolution said to be approved, naming a
+    stand-in no approval settles: only a player's request is held (``other_request``)."""
+    return _forged_approval(rng, lines, (), gm=True)
 
 
 def changed_commitment(rng: random.Random, lines: Lines) -> tuple[Lines, set[str]] | None:
@@ -341,5 +421,9 @@ FORGERIES: dict[str, Callable[[random.Random, Lines], tuple[Lines, set[str]] | N
     "swap": swapped,
     "drop": dropped,
     "approval": forged_approval,
+    "approved seed": approved_seed,
+    "approved changed": approved_changed,
+    "approved off": approved_off,
+    "approved gm": approved_gm,
     "commitment": changed_commitment,
 }

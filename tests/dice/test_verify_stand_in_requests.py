@@ -15,7 +15,9 @@ import json
 
 import pytest
 
+from rollbridge.cli.verify import render_report
 from rollbridge.dice.verifiable import DiceKey
+from rollbridge.dice.verify import Report
 from rollbridge.host import PluginHost
 from rollbridge.offline import TableService
 from rollbridge.stores.sqlite import SQLiteStore
@@ -206,10 +208,74 @@ def test_the_report_tells_the_stand_ins_it_can(tmp_path):
     assert status == 0
     lines = said.splitlines()
     assert (
-        "4 hidden stand-ins are told by the events around them: the GM's seeds of a reveal "
-        "(just before its dice.revealed): 1; requests held for the GM that an approval or a "
-        "rejection names: 3"
+        "4 hidden stand-ins are told by the events around them: the GM's seeds of reveals "
+        "(each just before its dice.revealed): 1; requests held for the GM that an approval "
+        "or a rejection names: 3"
     ) in lines
     assert any(
         line.startswith("2 hidden stand-ins cannot be told from a player's") for line in lines
     )
+
+
+def test_the_told_stand_ins_line_counts_each_kind_in_plain_english():
+    """It read "3 hidden stand-ins are told by the events around them: 2 the GM's
+    seed of a reveal (…), 1 requests held for the GM …": the counts of each kind
+    (not the line's own {count}) were written before words that agreed with none."""
+    report = Report(hidden=3, stand_in_seeds=2, stand_in_requests=1)
+    told = [line for line in render_report(report) if "are told by" in line]
+    assert told == [
+        "3 hidden stand-ins are told by the events around them: the GM's seeds of reveals "
+        "(each just before its dice.revealed): 2; requests held for the GM that an approval "
+        "or a rejection names: 1"
+    ]
+
+
+def test_an_approval_of_a_request_the_client_missed_is_not_said_to_be_a_stand_ins(tmp_path):
+    """A player's client log that reconnected: its lines up to a second player's
+    request, then the welcome of its new connection (the table at that request's
+    seq, which the log does not hold) and what followed. The approval of the missed
+    request was counted with those whose stand-in the log shows, and the report said
+    it had checked that stand-in (before it, no actor changed, no GM's seed): there
+    was none to check."""
+    db = tmp_path / "away.db"
+    with SQLiteStore(db) as store:
+        service = TableService(store, PluginHost(), dice_key=DiceKey.for_store(store))
+        settings = {"verifiable": True, "approval": True}
+        service.create_table("away", "wilddie", settings=settings, table_id="away")
+        for n in (1, 2):
+            held = service.handle("away", {"type": "roll", "id": f"r{n}", "formula": "1d6"}, PLAYER)
+            service.handle(
+                "away", {"type": "approve", "id": f"g{n}", "request": held["pending"]}, GM
+            )
+        service.handle("away", {"type": "dice.reveal", "id": "reveal"}, GM)
+    gm = _views(tmp_path, db, "away")["gm"]
+    missed = int(_approved(gm, "r2")["data"]["approved"][1:])
+    status, said = _run("table", "export", "away", "--db", str(db), "--as", "player",
+                        "--format", "jsonl", "--since", str(missed))  # fmt: skip
+    assert status == 0, said
+    rejoined = [json.loads(line) for line in said.splitlines()]
+    assert rejoined[0]["type"] == "welcome" and rejoined[0]["table"]["seq"] == missed
+    player = _views(tmp_path, db, "away")["player"]
+    log = [line for line in player if line.get("seq", 0) < missed] + rejoined
+    (tmp_path / "client.jsonl").write_text("".join(json.dumps(line) + "\n" for line in log))
+    status, said = _run("verify", str(tmp_path / "client.jsonl"))
+    lines = said.splitlines()
+    assert status == 0
+    assert any(
+        line.startswith(
+            "1 event approved by the GM names a request this log shows only as a hidden "
+            "stand-in: checked that the stand-in comes before it"
+        )
+        for line in lines
+    ), lines
+    assert any(
+        line.startswith(
+            "1 event approved by the GM names a request at a seq this log does not hold, "
+            "after its first line (an event the client missed, before a later welcome line)"
+        )
+        for line in lines
+    ), lines
+    status, report = _verified(tmp_path, log)
+    assert status == 0 and report["ok"], report["problems"]
+    counts = ("approvals_unseen", "approvals_before_log", "approvals_missed", "stand_in_requests")
+    assert [report[name] for name in counts] == [2, 0, 1, 1]

@@ -37,8 +37,8 @@ def test_a_players_log_says_its_stand_ins_cannot_be_told_apart(tmp_path, capsys)
         "roll of theirs, or finds it rolled twice, can check it only in the GM's log"
     ) in said
     assert (
-        "1 hidden stand-in is told by the events around it: the GM's seeds of a reveal "
-        "(just before its dice.revealed): 1; requests held for the GM that an approval or a "
+        "1 hidden stand-in is told by the events around it: the GM's seeds of reveals (each "
+        "just before its dice.revealed): 1; requests held for the GM that an approval or a "
         "rejection names: 0"
     ) in said
 
