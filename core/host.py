@@ -410,6 +410,15 @@ class PluginHost:
             ) from exc
         self.plugins[name] = PluginInfo(name=name, version=str(version), source=source)
 
+    def _marked(self, plugin: object, hook: str) -> bool:
+        """Whether ``plugin`` has ``hook`` marked as a hook implementation. A name the
+        plugin does not have is no hook of it: pluggy 1.3 to 1.6 read the name
+        without a default, since pluggy itself asks only of names a plugin has, and
+        raised AttributeError for every hook a plugin leaves out."""
+        if inspect.getattr_static(plugin, hook, None) is None:
+            return False
+        return self.manager.parse_hookimpl_opts(plugin, hook) is not None
+
     def _check_parameters(self, name: str, plugin: object) -> None:
         """Refuse a marked hook whose function takes a parameter the hook does not
         pass (``register_rulesets(reg)``), naming the hook's own parameters; pluggy's
@@ -417,7 +426,7 @@ class PluginHost:
         for hook, caller in vars(self.manager.hook).items():
             if hook.startswith("_") or caller.spec is None:
                 continue
-            if self.manager.parse_hookimpl_opts(plugin, hook) is None:
+            if not self._marked(plugin, hook):
                 continue
             function = getattr(plugin, hook)
             arguments = tuple(caller.spec.argnames)
@@ -504,7 +513,7 @@ class PluginHost:
         }
         for name, plugin in self.manager.list_name_plugin():
             for hook, arguments in hooks.items():
-                if self.manager.parse_hookimpl_opts(plugin, hook) is not None:
+                if self._marked(plugin, hook):
                     continue
                 found = _unmarked(plugin, hook, arguments)
                 if found is None:

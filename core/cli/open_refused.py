@@ -28,16 +28,18 @@ from collections.abc import Mapping
 
 from websockets.exceptions import InvalidStatus
 
-from rollbridge.cli.retry_after import retry_after_seconds
+from rollbridge.cli.retry_after import LONGEST, retry_after_seconds
 from rollbridge.text import Messages, Text
 
 __all__ = [
     "NO_USE",
     "TRIED_AFTER",
     "TRIED_AGAIN",
+    "TRIED_CUT",
     "TRY_AGAIN_STATUSES",
     "answered_problem",
     "status_details",
+    "waited_text",
 ]
 
 say = Messages("rollbridge")
@@ -66,6 +68,31 @@ TRIED_AGAIN = say(
 TRIED_AFTER = say(
     "cli.terminal.tried_after",
     "tried again in {seconds} s, as its Retry-After asks",
+)
+# Translators: after "reconnecting, attempt 3: cannot connect to …: the server answered
+# HTTP 503 …; " on the same line, in place of cli.terminal.tried_after when its
+# Retry-After asks for longer than connect waits; {seconds} the seconds it waits (60),
+# {asked} the seconds the Retry-After asks for (3600); Retry-After is an HTTP header
+# and stays as it is.
+TRIED_CAPPED = say(
+    "cli.terminal.tried_capped",
+    "tried again in {seconds} s, the longest connect waits, though its Retry-After asks "
+    "for {asked} s",
+)
+# Translators: as cli.terminal.tried_capped, for a Retry-After of a billion seconds or
+# more (about 31 years, or a number too long to show).
+TRIED_CAPPED_AGES = say(
+    "cli.terminal.tried_capped_ages",
+    "tried again in {seconds} s, the longest connect waits, though its Retry-After asks "
+    "for decades",
+)
+# Translators: as cli.terminal.tried_after, when the time the session tries for
+# (--reconnect-for, which stays as it is) ends before the wait its Retry-After asks
+# for: the last attempt comes then; {seconds} the seconds until it.
+TRIED_CUT = say(
+    "cli.terminal.tried_cut",
+    "tried again in {seconds} s, as the time --reconnect-for gives ends, sooner than its "
+    "Retry-After asks",
 )
 # Translators: the line after a failed attempt whose reason does not change by waiting
 # (an HTTP 401 or 403, a refused certificate): the session stops trying.
@@ -132,6 +159,22 @@ def status_details(status: int, headers: Mapping[str, str]) -> dict[str, object]
     if not lasting and retry_after is not None:
         details["retry_after"] = retry_after
     return details
+
+
+def waited_text(asked: int, waited: float, left: float | None = None) -> Text:
+    """What the attempt line says of a ``Retry-After`` that asked for ``asked``
+    seconds where the next attempt waits ``waited`` (the asked wait capped at 60 s),
+    ``left`` the seconds the session still tries for (None: it counts attempts):
+    that it waits as asked, that the time it tries for ends first, or, capped, that
+    it asked for longer."""
+    if left is not None and left < waited:
+        return TRIED_CUT(seconds=f"{max(left, 0.0):.0f}")
+    seconds = f"{waited:g}"
+    if asked <= waited:
+        return TRIED_AFTER(seconds=seconds)
+    if asked >= LONGEST:  # a billion seconds or more: no number worth reading
+        return TRIED_CAPPED_AGES(seconds=seconds)
+    return TRIED_CAPPED(seconds=seconds, asked=asked)
 
 
 def _redirected(exc: BaseException) -> tuple[Text, dict[str, object]] | None:

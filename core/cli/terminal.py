@@ -21,7 +21,7 @@ from websockets.exceptions import ConnectionClosed
 
 from rollbridge.cli.odds import odds_reply_lines
 from rollbridge.cli.offline import STATUS_NOTE, TOO_DEEP_JSON, WAITING, not_json
-from rollbridge.cli.open_refused import NO_USE, TRIED_AFTER, TRIED_AGAIN, answered_problem
+from rollbridge.cli.open_refused import NO_USE, TRIED_AGAIN, answered_problem, waited_text
 from rollbridge.cli.proxy_refused import proxy_problem
 from rollbridge.cli.reconnect import (
     ATTEMPT_FAILED,
@@ -616,11 +616,15 @@ async def _reconnect(
                 _print(f"{failed}\n{NO_USE().render(locale)}")
                 return None
             retry_after = exc.details.get("retry_after")
-            if isinstance(retry_after, int):  # a 429's or 503's Retry-After: waited
-                wait_at_least = asked_wait(retry_after)
-                said = TRIED_AFTER(seconds=f"{wait_at_least:g}").render(locale)
+            wait_at_least = asked_wait(retry_after)
+            left = None if schedule.attempts is not None else schedule.left(link.began)
+            follows = left is None or left > 0  # (none: the line after says the session ends)
+            if follows and isinstance(retry_after, int) and wait_at_least > 0:  # a 429's, 503's
+                said = waited_text(retry_after, wait_at_least, left).render(locale)
                 failed = f"{failed}; {said}"
-            elif "status" in exc.details:  # a proxy's 404 or 502: said to be tried again
+            elif (
+                follows and "status" in exc.details
+            ):  # a proxy's 404 or 502: said to be tried again
                 failed = f"{failed}; {TRIED_AGAIN().render(locale)}"
             _print(failed)
             continue

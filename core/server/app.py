@@ -449,11 +449,17 @@ class Server:
                 return
             try:
                 error = finished.exception()
-                if isinstance(error, StoreUnavailable):
-                    self.health.failed(error, commit=False)
-                elif error is None and ended == ["done"] and not isinstance(effect, Compute):
+                if error is None and ended == ["done"] and not isinstance(effect, Compute):
                     self.health.read()  # a read that reached the store (a skipped one did not)
-                self._follow(effect, error, finished.result() if error is None else None, client)
+                follow = self._follow(
+                    effect, error, finished.result() if error is None else None, client
+                )
+                if isinstance(error, StoreUnavailable):
+                    # the requests it refused are counted, not the read: a table the
+                    # cluster loads again while Redis is away, with nobody asking, was
+                    # counted as a refused request each time it tried
+                    refused = sum(isinstance(e, Reply) and e.error is not None for e in follow)
+                    self.health.failed(error, refused, commit=False)
             finally:
                 self._settle(effect.table_id)
 
@@ -473,20 +479,22 @@ class Server:
         error: BaseException | None,
         result: Any,
         client: Client | None,
-    ) -> None:
+    ) -> list[Effect]:
         """Hand what came back of ``effect`` (``error``, else ``result``) to the
-        protocol and carry out what follows. The protocol answers the requests of a
-        step that fails on a bug itself (``internal``); one that escapes it all the
-        same (a driver's or the protocol's own bug) is logged with its traceback
-        here, never raised into the event loop's callback, where nobody would see it
-        and the table would not be settled."""
+        protocol and carry out what follows; returned, the effects carried out. The
+        protocol answers the requests of a step that fails on a bug itself
+        (``internal``); one that escapes it all the same (a driver's or the
+        protocol's own bug) is logged with its traceback here (none carried out),
+        never raised into the event loop's callback, where nobody would see it and
+        the table would not be settled."""
         try:
             follow = effect.fail(error) if error is not None else effect.resume(result)
         except Exception:
             log.exception("table %s: handling a %s that came back failed", effect.table_id,
                           type(effect).__name__)  # fmt: skip
-            return
+            return []
         self.carry(follow, client)
+        return follow
 
     def _persisted(self, effect: Persist, error: BaseException | None) -> None:
         try:

@@ -54,7 +54,8 @@ async def reconnecting(monkeypatch, proxy: StatusProxy, attempts: int) -> tuple[
         (
             "Retry-After: Wed, 21 Oct 2099 07:28:00 GMT\r\n",
             60.0,
-            "tried again in 60 s, as its Retry-After asks",
+            "tried again in 60 s, the longest connect waits, though its Retry-After asks for "
+            "decades",
         ),
         # a date passed, and a value that is no date: no wait given
         ("Retry-After: Wed, 21 Oct 2015 07:28:00 GMT\r\n", 0.0, RESTART),
