@@ -414,10 +414,17 @@ class PluginHost:
         """Whether ``plugin`` has ``hook`` marked as a hook implementation. A name the
         plugin does not have is no hook of it: pluggy 1.3 to 1.6 read the name
         without a default, since pluggy itself asks only of names a plugin has, and
-        raised AttributeError for every hook a plugin leaves out."""
+        raised AttributeError for every hook a plugin leaves out. A name there that
+        cannot be read (a slot never set, a property that raises) is none either:
+        pluggy's own reading of it, as it registers the plugin, is refused naming the
+        plugin (:data:`REGISTER_FAILED`), where this one ended the start in a
+        traceback."""
         if inspect.getattr_static(plugin, hook, None) is None:
             return False
-        return self.manager.parse_hookimpl_opts(plugin, hook) is not None
+        try:
+            return self.manager.parse_hookimpl_opts(plugin, hook) is not None
+        except Exception:
+            return False
 
     def _check_parameters(self, name: str, plugin: object) -> None:
         """Refuse a marked hook whose function takes a parameter the hook does not

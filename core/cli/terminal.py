@@ -618,7 +618,9 @@ async def _reconnect(
             retry_after = exc.details.get("retry_after")
             wait_at_least = asked_wait(retry_after)
             left = None if schedule.attempts is not None else schedule.left(link.began)
-            follows = left is None or left > 0  # (none: the line after says the session ends)
+            # after the last attempt (counted, or as the time given ends) none follows:
+            # the line after says the session ends
+            follows = not schedule.spent(link.strikes, link.began)
             if follows and isinstance(retry_after, int) and wait_at_least > 0:  # a 429's, 503's
                 said = waited_text(retry_after, wait_at_least, left).render(locale)
                 failed = f"{failed}; {said}"

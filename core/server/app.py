@@ -455,10 +455,14 @@ class Server:
                     effect, error, finished.result() if error is None else None, client
                 )
                 if isinstance(error, StoreUnavailable):
-                    # the requests it refused are counted, not the read: a table the
-                    # cluster loads again while Redis is away, with nobody asking, was
-                    # counted as a refused request each time it tried
-                    refused = sum(isinstance(e, Reply) and e.error is not None for e in follow)
+                    # the requests it refused store_error are counted, not the read: a
+                    # table the cluster loads again while Redis is away, with nobody
+                    # asking, was counted as a refused request each time it tried, and
+                    # then a request held behind the read, let go as it failed and
+                    # refused for a fault of its own (unknown_actor), was counted too
+                    refused = sum(
+                        isinstance(e, Reply) and isinstance(e.error, StoreError) for e in follow
+                    )
                     self.health.failed(error, refused, commit=False)
             finally:
                 self._settle(effect.table_id)

@@ -86,3 +86,24 @@ async def test_a_wait_past_the_time_reconnect_for_gives_is_said_cut_short(monkey
     ), lines
     assert lines[2].endswith(HEAD.removesuffix("; ")), lines
     assert lines[3] == "could not reconnect in 2 attempts within 30 s; the session ends", lines
+
+
+@pytest.mark.parametrize(
+    ("retry_after", "status"), [("30", 503), ("3600", 503), ("0", 503), ("", 502)]
+)
+async def test_the_last_of_the_attempts_counted_says_no_wait(
+    monkeypatch, capsys, retry_after, status
+):
+    """``--reconnect-attempts 2``: the second attempt is the last, and its line said
+    "tried again in 30 s, as its Retry-After asks" (or "tried again") just before the
+    line that the session ends — only the time ``--reconnect-for`` gives was held to
+    "nothing after the last attempt". The first attempt's line still says the wait."""
+    header = f"Retry-After: {retry_after}\r\n" if retry_after else ""
+    proxy = StatusProxy([status], header)
+    ended, _slept = await reconnecting(monkeypatch, proxy, 2)
+    assert ended is None
+    lines = capsys.readouterr().out.splitlines()
+    answered = f"the server answered HTTP {status} where a WebSocket was asked for"
+    assert "tried again" in lines[1], lines
+    assert lines[2].endswith(answered), lines
+    assert lines[3] == "could not reconnect in 2 attempts; the session ends", lines

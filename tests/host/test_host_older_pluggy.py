@@ -16,6 +16,7 @@ import inspect
 import pluggy
 import pytest
 
+import rollbridge
 from rollbridge.host import PluginHost
 
 
@@ -58,3 +59,42 @@ def test_an_unmarked_hook_is_still_refused_with_an_older_pluggy():
 
     with pytest.raises(PluginLoadError):
         PluginHost({"forgetful": Forgetful()}, environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})
+
+
+class _Unset:
+    """A plugin whose class declares a hook's name it never sets (a slot): the name
+    is there to look up, and reading it raises AttributeError."""
+
+    __slots__ = ("table_created",)
+
+    @rollbridge.hookimpl
+    def register_rulesets(self, register):
+        return None
+
+
+@pytest.mark.usefixtures("older_pluggy")
+def test_a_hook_name_that_cannot_be_read_is_refused_not_a_traceback_with_an_older_pluggy():
+    """pluggy 1.3 to 1.6 read the name to see whether it is a hook: the host's check
+    of its parameters asked first, outside the refusal of a plugin that could not be
+    registered, and the start ended in an AttributeError's traceback. pluggy's own
+    reading of it is refused as before, naming the plugin."""
+    from rollbridge.exceptions import PluginLoadError
+
+    with pytest.raises(PluginLoadError) as refused:
+        PluginHost({"unset": _Unset()}, builtins=False,
+                   environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})  # fmt: skip
+    assert refused.value.details == {"plugin": "unset"}
+    assert "plugin 'unset' could not be registered" in str(refused.value)
+
+
+@pytest.mark.usefixtures("older_pluggy")
+def test_a_misspelt_hook_is_still_refused_with_an_older_pluggy():
+    """The host passes over the hooks a plugin does not have; a marked function under
+    a name that is no hook (``register_ruleset``, no s) is refused as on pluggy 1.7,
+    naming the plugin and the name: tests/host/test_host.py's test, run here with
+    the older pluggy's lookup."""
+    from tests.host.test_host import (
+        test_a_misspelt_hook_is_refused_at_load_naming_plugin_and_hook as misspelt,
+    )
+
+    misspelt()
