@@ -988,7 +988,38 @@ def _argument(arg: Any, locale: str, hides: Hides, live: bool, wrap: bool = True
         return arg if locale == "en" else _Number(arg, locale)
     if kind is bool:
         return arg if locale == "en" else _Verbatim(_live((TRUE if arg else FALSE)(), locale, None))
-    if kind is dict:  # a stored text or private argument
+    if kind is dict or kind is list or kind is tuple:
+        reading = _containers_read.get()
+        if len(reading) >= MAX_NESTING or any(met is arg for met in reading):
+            # a list or map met again inside itself (a ruleset's refusal holding a list
+            # that holds itself), or nested past what any refusal's words need: an
+            # ellipsis, as Python's "[...]", not a RecursionError failing the refusal
+            return _Verbatim(ELIDED) if wrap else ELIDED
+        token = _containers_read.set((*reading, arg))
+        try:
+            return _container(arg, locale, hides, live, wrap)
+        finally:
+            _containers_read.reset(token)
+    return _other_argument(arg, locale, hides, live, wrap)
+
+
+#: How deep lists and maps inside a text's argument are read: deeper ones read as
+#: :data:`ELIDED` (a validated request holds data at most 32 levels deep too).
+MAX_NESTING = 32
+
+#: What a list or map read inside itself, or nested deeper than :data:`MAX_NESTING`,
+#: reads as.
+ELIDED = "\u2026"
+
+#: The lists, tuples and maps :func:`_argument` is reading, outermost first.
+_containers_read: contextvars.ContextVar[tuple[Any, ...]] = contextvars.ContextVar(
+    "rollbridge_containers_read", default=()
+)
+
+
+def _container(arg: Any, locale: str, hides: Hides, live: bool, wrap: bool) -> Any:
+    """:func:`_argument` of a dict, a list or a tuple it is not reading already."""
+    if arg.__class__ is dict:  # a stored text or private argument
         if "of" in arg:
             _privates_met[0] += 1
             if hides is not None and hides(arg["of"], arg.get("aspect", "details")):
@@ -1004,7 +1035,18 @@ def _argument(arg: Any, locale: str, hides: Hides, live: bool, wrap: bool = True
             f"{key}: {_argument(item, locale, hides, live)!s}" for key, item in arg.items()
         )
         return _Verbatim(shown) if wrap else shown
-    elif kind is Text:
+    if not wrap:  # what _Joined formats to without a spec (its items as they were)
+        for item in arg:
+            if item.__class__ is not str:
+                return ", ".join([str(_argument(item, locale, hides, live)) for item in arg])
+        return ", ".join(arg)  # all text (a test's dice chains): as it is
+    return _Joined(_argument(item, locale, hides, live) for item in arg)
+
+
+def _other_argument(arg: Any, locale: str, hides: Hides, live: bool, wrap: bool) -> Any:
+    """:func:`_argument` of what is neither a plain scalar nor a dict, list or tuple."""
+    kind = arg.__class__
+    if kind is Text:
         return _Verbatim(_live(arg, locale, hides)) if wrap else _live(arg, locale, hides)
     elif kind is Private:
         _privates_met[0] += 1
@@ -1013,14 +1055,7 @@ def _argument(arg: Any, locale: str, hides: Hides, live: bool, wrap: bool = True
             shown = str(_argument(instead, locale, hides, True))
             return _Verbatim(shown) if wrap else shown
         return _seen(arg.value, locale, hides, True, wrap)
-    if kind is list or kind is tuple:
-        if not wrap:  # what _Joined formats to without a spec (its items as they were)
-            for item in arg:
-                if item.__class__ is not str:
-                    return ", ".join([str(_argument(item, locale, hides, live)) for item in arg])
-            return ", ".join(arg)  # all text (a test's dice chains): as it is
-        return _Joined(_argument(item, locale, hides, live) for item in arg)
-    if kind is not dict and isinstance(arg, Mapping):  # a read-only map: as a dict
+    if isinstance(arg, Mapping):  # a read-only map: as a dict
         return _argument(dict(arg), locale, hides, live, wrap)
     if isinstance(arg, list | tuple):  # a named tuple, a list of its own: as a list
         return _argument(list(arg), locale, hides, live, wrap)

@@ -31,6 +31,7 @@ from tests.hostile.http_fuzzing import (
     requests,
     start_http_cluster,
     start_http_world,
+    unreached,
 )
 from tests.stores.conftest import REDIS_SERVER
 
@@ -54,8 +55,9 @@ def _served(start: Callable[[Path], HttpWorld], folder: Path) -> Iterator[HttpWo
     print(f"past the token check: {sorted(started.reached.items())}")
     if started.late:
         print(f"{started.late} examples sent nothing: ROLLBRIDGE_FUZZ_SECONDS={SECONDS:g} ran out")
+    print(f"well-formed requests sent: {sorted(started.sent.items())}")
     if started.requests >= 60:  # the fuzzer got past the token check, so checked a name made
-        assert {"made", "exported"} <= set(started.reached), started.reached
+        assert started.reached and not unreached(started), (started.sent, started.reached)
     if started.requests >= 10:  # every process was sent requests
         assert started.sides_fuzzed == set(range(len(started.ports))), started.sides_fuzzed
 
@@ -128,3 +130,18 @@ def test_a_server_whose_admin_token_was_not_made_is_stopped(tmp_path, monkeypatc
     finally:
         for world in started:
             stop_process(world.process)
+
+
+def test_a_run_that_drew_no_export_is_not_taken_for_exports_refused():
+    """Seed 57721's run over Redis: 200 requests, 22 made, 2 deleted, no export drawn.
+    The check asked for an answered export all the same and failed the run; an export
+    sent and never answered still fails it."""
+    run = HttpWorld(world=None, admin="")  # type: ignore[arg-type]  # (not served)
+    run.requests, run.reached = 200, {"made": 22, "deleted": 2}
+    run.sent = {"table": 14, "token": 8, "delete": 3}
+    assert unreached(run) == set()
+    run.sent["export"] = 1
+    assert unreached(run) == {"exported"}
+    run.reached["exported"] = 1
+    assert unreached(run) == set()
+    assert unreached(HttpWorld(world=None, admin="", sent={"token": 1})) == {"made"}  # type: ignore[arg-type]
