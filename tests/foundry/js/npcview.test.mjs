@@ -217,6 +217,42 @@ for (const generation of [12, 13]) {
     assert.deepEqual(actors.guard.flags.rollbridge, { actorId: "guard", table: "t1", seq: 4, epoch: 1, name: "Guard", limited: true, common: PLAYERS_GUARD, view: "players" });
   });
 
+  test(`v${generation}: an upgraded world's recovered resume: the NPCs it withholds get their players' view from a snapshot read once`, async () => {
+    const old = (actorId, name, common) => ({ actorId, table: "t1", seq: 3, name, limited: false, common: structuredClone(common) });
+    // the goblin is an unlinked token: its flags are its delta's, its id the token's uuid
+    const goblinA = `Scene.sceneCave0000001.Token.tokGoblinA000001`;
+    const flags = { guard: old("guard", "Guard", GM_GUARD), tukan: old("tukan", "Tukan", TUKAN), goblin: old(goblinA, "Goblin A", GM_GUARD) };
+    const actors = await table(generation, GM, { flags, settings: { "rollbridge.cursor": { table: "t1", epoch: 1, seq: 3 } } });
+    assert.equal(actors.token.uuid, goblinA);
+    const tableNow = [view("guard", "Guard", GM_GUARD, { seq: 3 }), view("tukan", "Tukan", TUKAN, { controllers: ["alice"], seq: 3 }),
+      view(goblinA, "Goblin A", GM_GUARD, { seq: 3 })];
+    const main = welcomedClient({ seq: 3, resume: { recovered: true, missed: 0 }, table: { id: "t1", actors: tableNow } });
+    await settle(client);
+    assert.equal(actors.guard.flags.rollbridge.withheld, true, "withheld at first: the resume's welcome has no players' view");
+    // the module opens one connection of its own with no resume: a snapshot welcome
+    const reader = FakeWebSocket.last();
+    assert.notEqual(reader, main, "a second connection");
+    reader.open();
+    const hello = reader.messages().find((m) => m.type === "hello");
+    assert.equal(hello.resume, undefined, "no resume: the server answers a snapshot");
+    // meanwhile an event brought the goblin's players' view (seq 4): the snapshot's older one must not replace it
+    const goblin4 = { type: "event", table: "t1", epoch: 1, seq: 4, kind: "adjusted", data: { actor: goblinA },
+      actors: [view(goblinA, "Goblin A", GM_GUARD, { seq: 4 })] };
+    main.receive({ ...goblin4, players: { ...goblin4, actors: [view(goblinA, "Goblin A", MODERATE, { limited: true, seq: 4 })] } });
+    await settle(client);
+    reader.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: 3, locale: "en", resume: { recovered: false },
+      table: { id: "t1", actors: tableNow },
+      players: { actors: [view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 3 }), view(goblinA, "Goblin A", PLAYERS_GUARD, { limited: true, seq: 3 })] } });
+    await settle(client);
+    assert.deepEqual(actors.guard.flags.rollbridge, { actorId: "guard", table: "t1", seq: 3, epoch: 1, name: "Guard", limited: true, common: PLAYERS_GUARD, view: "players" });
+    holdsNone(JSON.stringify(actors.guard.flags), "the guard's flags");
+    assert.deepEqual(actors.token.delta._source.flags.rollbridge.common, MODERATE, "the goblin keeps the later event's view");
+    assert.equal(actors.token.delta._source.flags.rollbridge.seq, 4);
+    assert.ok(reader.closedWith, "the reading connection is closed once its welcome came");
+    assert.deepEqual(reader.messages().map((m) => m.type), ["hello"], "it asks nothing more");
+    assert.equal(FakeWebSocket.instances.length, 2, "read once");
+  });
+
   test(`v${generation}: a player's client with its own connection draws the newer of its connection's view and the flags`, async () => {
     // the guard lightly hurt, as the player's connection last saw it (seq 1)
     const LIGHT = { ...PLAYERS_GUARD, conditions: ["Physical: Light"], modifier: 1, modifier_note: "+1 TN" };

@@ -26,6 +26,7 @@
 // "/rb do attack guard" (the action's dialog), "/rb do" (pick an action first),
 // "/rb odds 2d6+1", "/rb odds attack guard {…}", "/rb status".
 
+import { markUndoneByRestore } from "./foundry/restored.mjs";
 import { localizeRenderedCard, skipReplayedDice } from "./foundry/chat.mjs";
 import { markLookalikes } from "./foundry/lookalike.mjs";
 import { addButtons, redrawApprovalCards } from "./foundry/buttons.mjs";
@@ -144,6 +145,11 @@ function onRenderChatMessage(message, html) {
   }
   try {
     markLookalikes(message, html); // a player's card of an event whose GM's card is there
+  } catch (error) {
+    console.error(`rollbridge | ${error?.message ?? error}`);
+  }
+  try {
+    markUndoneByRestore(message, html); // a card whose event a restore undid
   } catch (error) {
     console.error(`rollbridge | ${error?.message ?? error}`);
   }

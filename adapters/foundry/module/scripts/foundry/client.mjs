@@ -9,6 +9,7 @@
 // arrives in it; when the server has no such locale, its welcome says so in a
 // `locale_unavailable` note, which is shown once as a warning.
 
+import { flagUndoneByRestore } from "./restored.mjs";
 import { localizeRenderedCards, postApprovalCard, postCard } from "./chat.mjs";
 import { gmRecord, setting } from "./settings.mjs";
 import { Connection } from "../client/connection.mjs";
@@ -124,6 +125,9 @@ function pageWindow() {
 export class FoundryClient {
   constructor() {
     this.connection = null;
+    /** @type {Connection | null} the connection reading the NPCs' players' view once (#readPlayersView) */
+    this.playersReader = null;
+    this.playersTimer = null;
     this.plan = null;
     this.check = null;
     this.table = null;
@@ -279,6 +283,9 @@ export class FoundryClient {
         // a request that began waiting while this client was away, whose event no resume
         // brings (a snapshot, a first connection): its card is posted from the welcome
         if (welcome.resume?.recovered !== true) this.#enqueue(() => this.#postWaitingCards(welcome));
+        // a snapshot of a new epoch (a restored backup): the cards of the events it undid
+        // are flagged so, on every client (foundry/restored.mjs)
+        if (this.writer && welcome.resume?.recovered !== true) this.#enqueue(() => flagUndoneByRestore(welcome, this.table ?? null));
         this.#welcomed(welcome);
         // the cards Foundry drew before the welcome (a reload) get their Undo or Redo,
         // Approve and Reject now
@@ -335,6 +342,9 @@ export class FoundryClient {
   stop() {
     this.connection?.stop();
     this.connection = null;
+    globalThis.clearTimeout(this.playersTimer);
+    this.playersReader?.stop();
+    this.playersReader = null;
     this.views.clear(); // without a connection the panels draw the flags
   }
 
@@ -774,16 +784,7 @@ export class FoundryClient {
         // after the Connection's own handling of this frame is over
         Promise.resolve().then(() => reader?.stop());
       };
-      reader = new Connection({
-        url,
-        table: this.table,
-        token,
-        cursor: { epoch, seq: seq - 1 },
-        locale: game.i18n.lang,
-        dialect: DIALECT,
-        idPrefix: "fvtt",
-        client: `foundry/${game.release?.version ?? "?"} rollbridge/${game.modules.get(MODULE_ID)?.version ?? "?"} read`,
-        pingInterval: 0,
+      reader = this.#reader(url, token, { epoch, seq: seq - 1 }, {
         onWelcome: (welcome) => {
           if (welcome.epoch !== epoch || !(welcome.seq >= seq) || welcome.resume?.recovered !== true) finish(null);
         },
@@ -796,6 +797,23 @@ export class FoundryClient {
       });
       timer = globalThis.setTimeout(() => finish(null), READ_EVENT_MS);
       reader.start();
+    });
+  }
+
+  /** A connection of this client's own that reads once (its token, the GM's view; no
+   * pings), from `cursor` (null: a snapshot), with `handlers` (Connection's). */
+  #reader(url, token, cursor, handlers) {
+    return new Connection({
+      url,
+      table: this.table,
+      token,
+      cursor,
+      locale: game.i18n.lang,
+      dialect: DIALECT,
+      idPrefix: "fvtt",
+      client: `foundry/${game.release?.version ?? "?"} rollbridge/${game.modules.get(MODULE_ID)?.version ?? "?"} read`,
+      pingInterval: 0,
+      ...handlers,
     });
   }
 
@@ -1020,6 +1038,58 @@ export class FoundryClient {
     if (views.length) await this.#applyActors(views, playersActors(welcome), welcome.epoch);
     // another table's actor may be a player's character: its system values are left
     if (others.length) await this.#applyActors(others, new Map(), null, { reset: false });
+    // a recovered resume's welcome has no players' view: the NPCs just withheld get theirs
+    // from a snapshot read once (#readPlayersView)
+    const players = playersActors(welcome);
+    const withheld = views.filter((view) => !players.has(view.id) && !(view.controllers ?? []).length).map((view) => view.id);
+    if (welcome.resume?.recovered === true && withheld.length) this.#readPlayersView(welcome.epoch, new Set(withheld));
+  }
+
+  /**
+   * The players' view of the NPCs `ids` (of epoch `epoch`), withheld at an upgraded
+   * world's recovered resume, read once: a connection of this client's own with no
+   * resume, whose snapshot welcome carries the NPCs as players see them (`players`:
+   * the protocol has no request that answers it to a GM, and a GM's `state` is the GM's
+   * view). Each NPC still withheld when it comes (no event brought its view meanwhile)
+   * is written from it; the connection closes at its welcome, a refusal, or after
+   * READ_EVENT_MS, and a failure leaves them withheld until their next event.
+   * @param {number} epoch
+   * @param {Set<string>} ids
+   */
+  #readPlayersView(epoch, ids) {
+    const url = this.check?.ok ? this.check.url : null;
+    const token = setting("token");
+    if (!url || !token || this.playersReader) return;
+    const finish = () => {
+      globalThis.clearTimeout(this.playersTimer);
+      const reader = this.playersReader;
+      this.playersReader = null;
+      Promise.resolve().then(() => reader?.stop()); // after its own handling of the frame
+    };
+    this.playersReader = this.#reader(url, token, null, {
+      onSnapshot: (snapshot) => {
+        finish();
+        if (snapshot.epoch === epoch) this.#enqueue(() => this.#writeWithheld(snapshot, ids));
+      },
+      onStatus: (status) => {
+        if (status === "refused" || status === "waiting") finish();
+      },
+      log: (level, text) => (level === "error" || level === "warn") && console.warn(`rollbridge | reading the players' view: ${redact(text, [token])}`),
+    });
+    this.playersTimer = globalThis.setTimeout(finish, READ_EVENT_MS);
+    this.playersReader.start();
+  }
+
+  /** The NPCs of `ids` still withheld written from a snapshot's players' view (#readPlayersView). */
+  async #writeWithheld(snapshot, ids) {
+    const still = new Set();
+    for (const actor of foundryActors()) {
+      const flags = actor.flags?.[MODULE_ID];
+      if (ids.has(flags?.actorId) && flags.withheld === true) still.add(flags.actorId);
+    }
+    const players = playersActors(snapshot);
+    const views = (snapshot.table?.actors ?? []).filter((view) => still.has(view?.id) && players.has(view.id));
+    if (views.length) await this.#applyActors(views, players, snapshot.epoch);
   }
 
   async #handle(event, { replayed = false } = {}) {

@@ -1,0 +1,118 @@
+// A table restored from a backup goes on in a new epoch from the backup's seq: the
+// events of the old epoch after it are undone, but their cards stay in the world's
+// chat. The active GM's client, at its snapshot welcome of the new epoch, flags each
+// such card (`undoneBy`: the epoch that undid it), and every client draws a flagged
+// card faded with a note in its user's language (foundry/restored.mjs, from both
+// render hooks). A player's client writes nothing (docs/foundry.md, "A restored table").
+
+import assert from "node:assert/strict";
+import { after, test } from "node:test";
+
+import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
+import { markUndoneByRestore, undoneByRestore } from "../../../adapters/foundry/module/scripts/foundry/restored.mjs";
+import { drawMessages } from "./elements.mjs";
+import { FakeWebSocket } from "./fakes.mjs";
+import { registerModuleSettings, settle, Standin, world } from "./standin.mjs";
+
+const USERS = [{ _id: "standinGM000001", name: "Gamemaster", isGM: true }, { _id: "standinPlr00001", name: "Player" }];
+const [GM, PLAYER] = USERS.map((u) => u._id);
+let client = null;
+after(() => {
+  client?.stop();
+  Standin.uninstall();
+});
+
+/** A card of event `seq` of epoch `epoch` (table t1) as the GM's client posted it. */
+const card = (epoch, seq, author = GM, table = "t1") => ({
+  content: `<div class="rollbridge-card" data-epoch="${epoch}" data-seq="${seq}">#${seq}</div>`,
+  author, flags: { rollbridge: { table, epoch, seq, kind: seq % 2 ? "roll" : "resolution", view: "players" } },
+});
+
+/** The page's document as far as restored.mjs reads it (Node has no DOM). */
+const pageDocument = () => ({
+  createElement: (tag) => ({ tagName: tag, className: "", dataset: {}, textContent: "" }),
+  getElementById: () => null,
+});
+
+/**
+ * A page of `user` (v`generation`, language `lang`) whose chat holds `cards`
+ * ([epoch, seq, author?, table?]), its render hook the module's mark, welcomed as
+ * `role` in epoch 2000 at seq `seq` (a snapshot: a restore). Returns {elements, ws}.
+ */
+async function restoredPage({ generation, user = GM, role = "gm", lang = "en", cards, seq }) {
+  client?.stop();
+  await world({ users: USERS, user, generation, lang });
+  await registerModuleSettings();
+  globalThis.document = pageDocument();
+  const elements = drawMessages(generation, markUndoneByRestore);
+  for (const [epoch, n, author = GM, table = "t1"] of cards) {
+    await ChatMessage._fromWorld({ data: card(epoch, n, author, table), user: author });
+  }
+  client = new FoundryClient();
+  client.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  const hello = ws.messages().find((m) => m.type === "hello");
+  ws.receive({
+    type: "welcome", id: hello.id, protocol: 1, role, epoch: 2000, seq, locale: lang,
+    resume: { recovered: false }, table: { id: "t1", actors: [] },
+  });
+  await settle(client);
+  return { elements, ws };
+}
+
+/** The note drawn under the card of `epoch`/`seq` (null when none; its card faded alike). */
+function note(elements, epoch, seq) {
+  const message = game.messages.contents.find((m) => m.flags.rollbridge.epoch === epoch && m.flags.rollbridge.seq === seq);
+  const shown = elements.get(message.id);
+  const found = shown.querySelector(".rollbridge-restored-note");
+  assert.equal(Boolean(found), shown.card.classList.has("rollbridge-restored"), `#${seq}: faded exactly when noted`);
+  return found ? found.textContent : null;
+}
+
+const WORDS = "undone by a restore: the table went back to an earlier point (a backup restored), so this no longer stands";
+
+for (const generation of [12, 13]) {
+  test(`v${generation}: a restore's welcome marks the cards of the events after the backup, on every client`, async () => {
+    // epoch 1 went to #6; the backup held #4; the restored table (epoch 2000) already
+    // went on to #5 and #6 of its own before this page's connection (their cards posted
+    // by the GM's client then: the earliest says where the epoch began, the welcome's
+    // seq being 6), and a player's card of epoch 1 #6 (no GM then) is undone too
+    const cards = [[1, 3], [1, 4], [1, 5], [1, 6, PLAYER], [1, 5, GM, "other-table"], [2000, 5], [2000, 6]];
+    const { elements, ws } = await restoredPage({ generation, cards, seq: 6 });
+    assert.equal(note(elements, 1, 3), null, "#3 is in the backup: it stands");
+    assert.equal(note(elements, 1, 4), null, "#4 is in the backup: it stands");
+    assert.equal(note(elements, 1, 5), WORDS, "#5 of epoch 1 was undone by the restore");
+    assert.equal(note(elements, 1, 6), WORDS, "a player's card of an undone event too");
+    assert.equal(note(elements, 2000, 5), null, "the new epoch's cards stand");
+    assert.equal(note(elements, 2000, 6), null, "the new epoch's cards stand");
+    const other = game.messages.contents.find((m) => m.flags.rollbridge.table === "other-table");
+    assert.equal(other.flags.rollbridge.undoneBy, undefined, "another table's card is left");
+    const writes = Standin.log.messageUpdates.map((u) => [game.messages.get(u.message).flags.rollbridge.seq, u.user]);
+    assert.deepEqual(writes, [[5, GM], [6, GM]], "the GM's client flagged the two cards, once each");
+    assert.deepEqual(ws.messages().map((m) => m.type), ["hello"], "nothing sent");
+
+    // a reload: its welcome (the same epoch) flags nothing again
+    const before = Standin.log.messageUpdates.length;
+    assert.deepEqual(undoneByRestore(game.messages.contents, { table: "t1", epoch: 2000, seq: 6 }), [], "nothing left to flag");
+    assert.equal(Standin.log.messageUpdates.length, before);
+  });
+
+  test(`v${generation}: a player's client writes nothing and draws the flagged card in its own language`, async () => {
+    const { elements } = await restoredPage({ generation, user: PLAYER, role: "player", lang: "de", cards: [[1, 2], [1, 3]], seq: 2 });
+    assert.deepEqual(Standin.log.messageUpdates, [], "a player's client flags nothing");
+    assert.equal(note(elements, 1, 3), null);
+    // the GM's flag reaches the player's world (updateChatMessage): the card is drawn again, marked
+    const message = game.messages.contents.find((m) => m.flags.rollbridge.seq === 3);
+    message.flags.rollbridge.undoneBy = 2000;
+    await message._updated({ flags: { rollbridge: { undoneBy: 2000 } } }, {}, GM);
+    assert.match(note(elements, 1, 3), /^durch eine Wiederherstellung rückgängig gemacht/);
+    assert.equal(note(elements, 1, 2), null);
+  });
+
+  test(`v${generation}: a player's forged card of the new epoch with a low seq marks nothing that stands`, async () => {
+    const { elements } = await restoredPage({ generation, cards: [[1, 2], [1, 3], [2000, 1, PLAYER]], seq: 3 });
+    assert.equal(note(elements, 1, 2), null);
+    assert.equal(note(elements, 1, 3), null);
+  });
+}
