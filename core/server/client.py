@@ -240,6 +240,12 @@ class Client:
                     await self._forwards_answered()
                     if self.closing:
                         break
+                # the loop turns before the next frame: a frame already queued is
+                # handed over without one, and a client that kept frames queued (on a
+                # loaded machine) held the loop every table shares for all of them —
+                # other clients' requests, their keepalive pongs and the stopping
+                # signals waited (a ping 20 s late, "keepalive ping timeout")
+                await asyncio.sleep(0)
         except ConnectionClosed:
             pass
         finally:
