@@ -625,4 +625,8 @@ async def _run(server: Server, listening: Callable[[], None]) -> None:
         stopping.append(signal.SIGHUP)
     for signum in stopping:
         loop.add_signal_handler(signum, stop.set)
+    # a signal blocked in the mask this process inherited (a mask survives exec: a
+    # parent that blocked SIGINT — a test runner's worker in CI did — started a server
+    # that Ctrl-C and SIGINT never reached) is let through: these are the ways to stop
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, stopping)
     await server.serve_forever(stop, listening)

@@ -259,6 +259,41 @@ def test_each_stopping_signal_closes_clients_with_1001_and_exits_0(tmp_path: Pat
     assert not (tmp_path / "r.db-wal").exists()  # the store closed: nothing left beside it
 
 
+def test_a_stopping_signal_blocked_by_the_parent_still_stops_serve(tmp_path: Path):
+    """A signal mask survives exec: a ``serve`` started by a parent that had SIGINT
+    (or SIGTERM) blocked — a CI runner's test worker had — never got them, and Ctrl-C
+    did nothing (the test above failed in CI, 60 s without a close, SIGINT only). It
+    lets its stopping signals through."""
+    import asyncio
+    import json
+
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+
+    stopping = {signal.SIGINT, signal.SIGTERM}
+    process, port, table, secret = serving_a_table(
+        tmp_path, preexec_fn=lambda: signal.pthread_sigmask(signal.SIG_BLOCK, stopping)
+    )
+    try:
+
+        async def watch() -> int | None:
+            async with connect(f"ws://127.0.0.1:{port}/tables/{table}") as ws:
+                await ws.send(json.dumps({"type": "hello", "id": "h", "table": table,
+                                          "token": secret}))  # fmt: skip
+                assert json.loads(await ws.recv())["type"] == "welcome"
+                process.send_signal(signal.SIGINT)
+                try:
+                    while True:
+                        await asyncio.wait_for(ws.recv(), timeout=60)
+                except ConnectionClosed as closed:
+                    return closed.rcvd.code if closed.rcvd else None
+
+        assert asyncio.run(watch()) == 1001
+        assert process.wait(timeout=60) == 0
+    finally:
+        stop_process(process)
+
+
 # -- the demo table: a first start's, never again ----------------------------------------
 
 
