@@ -626,7 +626,7 @@ async def _run(server: Server, listening: Callable[[], None]) -> None:
     for signum in stopping:
         loop.add_signal_handler(signum, stop.set)
     # a signal blocked in the mask this process inherited (a mask survives exec: a
-    # parent that blocked SIGINT — a test runner's worker in CI did — started a server
-    # that Ctrl-C and SIGINT never reached) is let through: these are the ways to stop
+    # parent that blocked SIGINT started a server that Ctrl-C never reached) is let
+    # through: these are the ways to stop
     signal.pthread_sigmask(signal.SIG_UNBLOCK, stopping)
     await server.serve_forever(stop, listening)

@@ -261,9 +261,9 @@ def test_each_stopping_signal_closes_clients_with_1001_and_exits_0(tmp_path: Pat
 
 def test_a_stopping_signal_blocked_by_the_parent_still_stops_serve(tmp_path: Path):
     """A signal mask survives exec: a ``serve`` started by a parent that had SIGINT
-    (or SIGTERM) blocked — a CI runner's test worker had — never got them, and Ctrl-C
-    did nothing (the test above failed in CI, 60 s without a close, SIGINT only). It
-    lets its stopping signals through."""
+    (or SIGTERM) blocked never got them, and Ctrl-C did nothing (found while chasing
+    the test above's failure in CI, 60 s without a close, SIGINT only — which this did
+    not explain). It lets its stopping signals through."""
     import asyncio
     import json
 
