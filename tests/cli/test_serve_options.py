@@ -225,33 +225,40 @@ def serving_a_table(tmp_path: Path, **popen: Any) -> tuple[subprocess.Popen, int
     return process, port, table, secret
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ids=str)
-def test_each_stopping_signal_closes_clients_with_1001_and_exits_0(tmp_path: Path, signum):
-    """SIGHUP (the ssh session a server was started from ending) killed ``serve`` on the
-    spot: its clients dropped without a close code, its ``-wal`` left behind, no
-    "stopped" line. Now it stops as SIGTERM does."""
+def close_code_after(
+    process: subprocess.Popen, signum: int, port: int, table: str, secret: str
+) -> int | None:
+    """Join ``table`` on the ``serve`` ``process`` with ``secret``, send it ``signum``
+    once welcomed, and return the close code the server sent (None: none)."""
     import asyncio
     import json
 
     from websockets.asyncio.client import connect
     from websockets.exceptions import ConnectionClosed
 
+    async def watch() -> int | None:
+        async with connect(f"ws://127.0.0.1:{port}/tables/{table}") as ws:
+            await ws.send(json.dumps({"type": "hello", "id": "h", "table": table,
+                                      "token": secret}))  # fmt: skip
+            assert json.loads(await ws.recv())["type"] == "welcome"
+            process.send_signal(signum)
+            try:
+                while True:
+                    await asyncio.wait_for(ws.recv(), timeout=60)
+            except ConnectionClosed as closed:
+                return closed.rcvd.code if closed.rcvd else None
+
+    return asyncio.run(watch())
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ids=str)
+def test_each_stopping_signal_closes_clients_with_1001_and_exits_0(tmp_path: Path, signum):
+    """SIGHUP (the ssh session a server was started from ending) killed ``serve`` on the
+    spot: its clients dropped without a close code, its ``-wal`` left behind, no
+    "stopped" line. Now it stops as SIGTERM does."""
     process, port, table, secret = serving_a_table(tmp_path)
     try:
-
-        async def watch() -> int | None:
-            async with connect(f"ws://127.0.0.1:{port}/tables/{table}") as ws:
-                await ws.send(json.dumps({"type": "hello", "id": "h", "table": table,
-                                          "token": secret}))  # fmt: skip
-                assert json.loads(await ws.recv())["type"] == "welcome"
-                process.send_signal(signum)
-                try:
-                    while True:
-                        await asyncio.wait_for(ws.recv(), timeout=60)
-                except ConnectionClosed as closed:
-                    return closed.rcvd.code if closed.rcvd else None
-
-        assert asyncio.run(watch()) == 1001
+        assert close_code_after(process, signum, port, table, secret) == 1001
         assert process.wait(timeout=60) == 0
         assert process.stdout.read().endswith("rollbridge stopped\n")
     finally:
@@ -264,31 +271,12 @@ def test_a_stopping_signal_blocked_by_the_parent_still_stops_serve(tmp_path: Pat
     (or SIGTERM) blocked never got them, and Ctrl-C did nothing (found while chasing
     the test above's failure in CI, 60 s without a close, SIGINT only — which this did
     not explain). It lets its stopping signals through."""
-    import asyncio
-    import json
-
-    from websockets.asyncio.client import connect
-    from websockets.exceptions import ConnectionClosed
-
     stopping = {signal.SIGINT, signal.SIGTERM}
     process, port, table, secret = serving_a_table(
         tmp_path, preexec_fn=lambda: signal.pthread_sigmask(signal.SIG_BLOCK, stopping)
     )
     try:
-
-        async def watch() -> int | None:
-            async with connect(f"ws://127.0.0.1:{port}/tables/{table}") as ws:
-                await ws.send(json.dumps({"type": "hello", "id": "h", "table": table,
-                                          "token": secret}))  # fmt: skip
-                assert json.loads(await ws.recv())["type"] == "welcome"
-                process.send_signal(signal.SIGINT)
-                try:
-                    while True:
-                        await asyncio.wait_for(ws.recv(), timeout=60)
-                except ConnectionClosed as closed:
-                    return closed.rcvd.code if closed.rcvd else None
-
-        assert asyncio.run(watch()) == 1001
+        assert close_code_after(process, signal.SIGINT, port, table, secret) == 1001
         assert process.wait(timeout=60) == 0
     finally:
         stop_process(process)
