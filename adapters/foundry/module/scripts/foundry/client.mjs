@@ -122,6 +122,18 @@ function pageWindow() {
   return typeof page?.addEventListener === "function" ? page : null;
 }
 
+/**
+ * What every connection of this module opens with (Connection's options): the
+ * server's `url`, the `table`, the `token` and where to resume (`cursor`, null: a
+ * snapshot), this user's language, the Foundry dialect, `fvtt` request ids, and the
+ * client's name — Foundry's and the module's versions, with `suffix` (" read": a
+ * connection that reads once).
+ */
+function openedWith(url, table, token, cursor, suffix = "") {
+  const versions = `foundry/${game.release?.version ?? "?"} rollbridge/${game.modules.get(MODULE_ID)?.version ?? "?"}`;
+  return { url, table, token, cursor, locale: game.i18n.lang, dialect: DIALECT, idPrefix: "fvtt", client: versions + suffix };
+}
+
 export class FoundryClient {
   constructor() {
     this.connection = null;
@@ -248,14 +260,7 @@ export class FoundryClient {
     const saved = this.plan.writer ? setting("cursor") : null;
     const cursor = saved?.table === this.table ? { epoch: saved.epoch, seq: saved.seq } : null;
     this.connection = new Connection({
-      url: this.check.url,
-      table: this.table,
-      token,
-      cursor,
-      locale: game.i18n.lang,
-      dialect: DIALECT,
-      idPrefix: "fvtt",
-      client: `foundry/${game.release?.version ?? "?"} rollbridge/${game.modules.get(MODULE_ID)?.version ?? "?"}`,
+      ...openedWith(this.check.url, this.table, token, cursor),
       onWelcome: (welcome) => {
         // the requests made while the connection was not up go out after this welcome
         for (const mark of this.welcomeWaiters.splice(0)) Object.assign(mark, { epoch: welcome.epoch, seq: welcome.seq });
@@ -804,14 +809,7 @@ export class FoundryClient {
    * pings), from `cursor` (null: a snapshot), with `handlers` (Connection's). */
   #reader(url, token, cursor, handlers) {
     return new Connection({
-      url,
-      table: this.table,
-      token,
-      cursor,
-      locale: game.i18n.lang,
-      dialect: DIALECT,
-      idPrefix: "fvtt",
-      client: `foundry/${game.release?.version ?? "?"} rollbridge/${game.modules.get(MODULE_ID)?.version ?? "?"} read`,
+      ...openedWith(url, this.table, token, cursor, " read"),
       pingInterval: 0,
       ...handlers,
     });

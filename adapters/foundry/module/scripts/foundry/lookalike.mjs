@@ -4,7 +4,7 @@
 
 import { cardPosted, MODULE_ID } from "../core/state.mjs";
 import { authoredByGM } from "./buttons.mjs";
-import { rootOf } from "./dom.mjs";
+import { noteCard, rootOf } from "./dom.mjs";
 
 /** The event a card's flags name ({table, epoch, seq, kind, hook}), or null. */
 function flaggedEvent(message) {
@@ -24,14 +24,7 @@ function isLookalike(message) {
 
 /** Mark a look-alike's rendered element `root` (its card struck, a note beneath), once. */
 function markOne(root) {
-  const card = root?.querySelector?.(".rollbridge-card");
-  if (!card || root.querySelector(".rollbridge-lookalike-note")) return;
-  card.classList.add("rollbridge-lookalike");
-  const note = document.createElement("div");
-  note.className = "rollbridge-lookalike-note";
-  note.dataset.rollbridge = "lookalike";
-  note.textContent = game.i18n.localize("ROLLBRIDGE.Card.Lookalike");
-  (root.querySelector(".message-content") ?? root).append(note);
+  noteCard(root, "lookalike", "ROLLBRIDGE.Card.Lookalike");
 }
 
 /**

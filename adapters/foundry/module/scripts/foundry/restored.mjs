@@ -11,7 +11,7 @@
 
 import { MODULE_ID } from "../core/state.mjs";
 import { authoredByGM } from "./buttons.mjs";
-import { rootOf } from "./dom.mjs";
+import { noteCard, rootOf } from "./dom.mjs";
 
 /** The module's card flags of `message`, when it is an event's card (an integer seq). */
 function eventFlags(message) {
@@ -64,13 +64,5 @@ export async function flagUndoneByRestore(welcome, table) {
  */
 export function markUndoneByRestore(message, html) {
   if (eventFlags(message)?.undoneBy === undefined) return;
-  const root = rootOf(html);
-  const card = root?.querySelector?.(".rollbridge-card");
-  if (!card || root.querySelector(".rollbridge-restored-note")) return;
-  card.classList.add("rollbridge-restored");
-  const note = document.createElement("div");
-  note.className = "rollbridge-restored-note";
-  note.dataset.rollbridge = "restored";
-  note.textContent = game.i18n.localize("ROLLBRIDGE.Card.UndoneByRestore");
-  (root.querySelector(".message-content") ?? root).append(note);
+  noteCard(rootOf(html), "restored", "ROLLBRIDGE.Card.UndoneByRestore");
 }
