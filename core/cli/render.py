@@ -82,8 +82,14 @@ def _asked_for(request: Mapping[str, Any], names: Mapping[str, str]) -> str:
                                       for t in targets))  # fmt: skip
     params = fields.get("params")
     if isinstance(params, Mapping) and params:
-        parts.append(json.dumps(params, ensure_ascii=False, separators=(",", ":")))
-    return " ".join(part for part in parts if part)
+        try:  # a value JSON cannot write (msgpack's bytes) in Python's words
+            text = json.dumps(params, ensure_ascii=False, separators=(",", ":"), default=repr)
+        except (TypeError, ValueError):  # a key JSON cannot write: the whole in Python's
+            text = repr(dict(params))
+        parts.append(inert_json(text))
+    # whatever a player sent, nothing a terminal obeys (connect shows its frames so
+    # already; this holds for every caller)
+    return visible(" ".join(part for part in parts if part))
 
 
 def utc_time(seconds: float | None) -> str:

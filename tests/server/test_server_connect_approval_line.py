@@ -37,3 +37,17 @@ async def test_a_request_without_fields_still_reads(tables):
         line = render_event({"kind": "approval.requested", "seq": 4,
                              "data": {"pending": "p4", "request": request}})  # fmt: skip
         assert "approve p4" in line
+
+
+def test_hostile_parameters_read_inert_never_a_traceback():
+    """Parameters JSON cannot write (msgpack's bytes as a value or a key) or holding
+    terminal controls print as text on one line: no traceback, nothing a terminal
+    obeys (bidirectional controls the server refuses in every string a client sends:
+    the terminal's own reading, as elsewhere in rollbridge.visible)."""
+    for params in ({"a": b"\x00\x1b"}, {1: 2, b"k": 3}, {"e": "\x1b[2J\u202e\n"}):
+        request = {"type": "resolve", "fields": {"params": params}}
+        data = {"pending": "p4", "request": request}
+        line = render_event({"kind": "approval.requested", "seq": 4, "data": data})
+        asks = line.splitlines()[1]
+        assert "approve p4" in asks and len(line.splitlines()) == 2, line
+        assert not any(c in asks for c in "\x00\x1b"), asks
