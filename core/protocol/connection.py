@@ -392,7 +392,20 @@ class Connection:
         self._bucket = self.tables.rates.bucket(self.tables.rates.per_connection)
 
     def receive(self, frame: bytes | str) -> Effects:
-        """Handle one frame from the client."""
+        """Handle one frame from the client. A bug on the way (an exception that is no
+        refusal, from anywhere in its reading: its decoding, its id's check, the
+        connection's bucket) answers it ``internal`` with its traceback logged once,
+        and the connection goes on: before, one raised before a request's own guard
+        left the driver's read loop, closing the connection with websockets' "connection
+        handler failed" in the operator's log."""
+        try:
+            return self._receive(frame)
+        except Exception:
+            log.exception("a frame failed before it was read")
+            kind: Kind = "json" if isinstance(frame, str) else "msgpack"
+            return [self._error(None, InternalError(FAILED()), kind)]
+
+    def _receive(self, frame: bytes | str) -> Effects:
         if self.closed:  # disconnected (revoked, too far behind): queued frames are dropped
             return []
         if self.member is not None and self.member.refused:  # its welcome failed meanwhile
@@ -672,12 +685,7 @@ class Connection:
         effects: Effects = []
         waiting, self._waiting = self._waiting, []
         for frame in waiting:
-            try:
-                effects += self.receive(frame)
-            except Exception:
-                log.exception("a frame sent before its hello was answered failed")
-                kind: Kind = "json" if isinstance(frame, str) else "msgpack"
-                effects.append(self._error(None, InternalError(FAILED()), kind))
+            effects += self.receive(frame)  # guarded: a bug costs only its own frame
         return effects
 
     def _too_many(self, kind: Kind, request_id: Any, limit: int) -> Effects:
