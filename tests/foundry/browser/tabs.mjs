@@ -81,12 +81,16 @@ async function until(check, what) {
   throw new Error(`timed out waiting for ${what}`);
 }
 
-// the held list in the tabs' shared localStorage, and the Web Locks held or asked for
+// the held list in the tabs' shared localStorage, and the Web Locks held or asked for.
+// The list is read in one go after the locks' query: the module removes its key once
+// the list empties, and a key found before that await could be gone after it (the
+// other tab settled the roll meanwhile: "Cannot read properties of null", CI)
 const held = (page) => page.evaluate(async () => {
-  const key = Object.keys(localStorage).find((k) => k.startsWith("rollbridge.held."));
   const { held: holding = [], pending = [] } = navigator.locks ? await navigator.locks.query() : {};
+  const key = Object.keys(localStorage).find((k) => k.startsWith("rollbridge.held."));
+  const list = key ? JSON.parse(localStorage.getItem(key) ?? "null") : null;
   return {
-    stored: key ? JSON.parse(localStorage.getItem(key)).held.map(([id]) => id) : [],
+    stored: list ? list.held.map(([id]) => id) : [],
     locks: [...holding, ...pending].map((l) => l.name).filter((n) => n.startsWith("rollbridge.held.")),
   };
 });
