@@ -147,13 +147,17 @@ def _says_itself(error: BaseException) -> bool:
 
 def said_by(error: BaseException) -> str:
     """``str(error)``, or its class's name where that raises or gives no string — a
-    ``__str__`` of a ruleset's that fails, a ``KeyError`` whose key's repr fails or
-    recurses without end: the refusal holding it is read all the same, never failed
-    with a traceback. (Not in ``__all__``: it is :mod:`rollbridge.text`'s.)"""
+    ``__str__`` of a ruleset's that fails (with an exception derived from
+    ``BaseException`` only too, but ``KeyboardInterrupt`` and ``SystemExit``), a
+    ``KeyError`` whose key's repr fails or recurses without end: the refusal holding it
+    is read all the same, never failed with a traceback. (Not in ``__all__``: it is
+    :mod:`rollbridge.text`'s.)"""
     token = _saying.set((*_saying.get(), error))
     try:
         said = str(error)
-    except Exception:
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException:  # a GeneratorExit from a ruleset's __str__ too
         said = error.__class__.__name__
     finally:
         _saying.reset(token)
