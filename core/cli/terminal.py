@@ -35,7 +35,7 @@ from rollbridge.cli.reconnect import (
     closed_text,
     gap_text,
 )
-from rollbridge.cli.render import render_actor, render_encounter, render_event
+from rollbridge.cli.render import render_actor, render_encounter, render_event, render_pending
 from rollbridge.cli.waits import Waits
 from rollbridge.dice.verify import LogVerifier
 from rollbridge.engine.requests import BAD_ID, valid_id
@@ -751,14 +751,17 @@ def _status_line(reply: JSON, locale: str) -> str:
 
 
 def _print_table(table: JSON, names: dict[str, str], locale: str) -> None:
-    """Print a table's actors and its running encounter; note the actors' names (as
-    shown: :func:`~rollbridge.visible.visible_data`)."""
+    """Print a table's actors, its running encounter and (the GM's) the requests
+    waiting for approval; note the actors' names (as shown:
+    :func:`~rollbridge.visible.visible_data`)."""
     table = visible_data(table)
     for actor in table.get("actors", ()):
         names[actor["id"]] = actor.get("name", actor["id"])
         _print(render_actor(actor, locale))
     if table.get("encounter"):
         _print(render_encounter(table["encounter"], names, locale))
+    for line in render_pending(table.get("pending"), names, locale):  # the GM's alone
+        _print(line)
 
 
 async def _receive(
