@@ -147,13 +147,17 @@ def _says_itself(error: BaseException) -> bool:
 
 def said_by(error: BaseException) -> str:
     """``str(error)``, or its class's name where that raises or gives no string — a
-    ``__str__`` of a ruleset's that fails, a ``KeyError`` whose key's repr fails or
-    recurses without end: the refusal holding it is read all the same, never failed
-    with a traceback. (Not in ``__all__``: it is :mod:`rollbridge.text`'s.)"""
+    ``__str__`` of a ruleset's that fails (with an exception derived from
+    ``BaseException`` only too, but ``KeyboardInterrupt`` and ``SystemExit``), a
+    ``KeyError`` whose key's repr fails or recurses without end: the refusal holding it
+    is read all the same, never failed with a traceback. (Not in ``__all__``: it is
+    :mod:`rollbridge.text`'s.)"""
     token = _saying.set((*_saying.get(), error))
     try:
         said = str(error)
-    except Exception:
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException:  # a GeneratorExit from a ruleset's __str__ too
         said = error.__class__.__name__
     finally:
         _saying.reset(token)
@@ -191,8 +195,8 @@ class RollbridgeError(Exception):
             self.text, english = message, message.render()
         elif isinstance(message, list | tuple | Mapping | BaseException):
             self.held, english = message, _reader[0](message, "en", None)
-        else:
-            english = str(message)
+        else:  # a number, a data class (read as its repr, its private values hidden)
+            english = _reader[0](message, "en", None)
         super().__init__(english)
         #: The message in English.
         self.message: str = english
@@ -238,13 +242,21 @@ class RollbridgeError(Exception):
         for the GM, who sees everything (or the error's own :attr:`hides`)."""
         if hides is None:
             hides = self.hides
-        if locale == "en" and hides is None:
-            return self.message
-        if self.text is not None:
-            return self.text.render(locale, hides)
+        message = self.message
+        if locale == "en" and hides is None and message.__class__ is str:
+            return message
+        text = self.text
+        if text is not None:
+            return (
+                text.render(locale, hides)
+                if hasattr(text, "render")
+                else _reader[0](text, locale, hides)
+            )
         if self.held is not None:
             return _reader[0](self.held, locale, hides)
-        return self.message
+        # a subclass's own ``message`` that is no string (its __init__ set it, never
+        # calling ours): read as a message given so, a list holding itself too
+        return message if message.__class__ is str else _reader[0](message, locale, hides)
 
     def to_dict(self, locale: str = "en", hides: Any = None) -> dict[str, Any]:
         """The error as it travels over the wire, its message in ``locale`` for an
@@ -255,7 +267,8 @@ class RollbridgeError(Exception):
         return data
 
     def __str__(self) -> str:
-        return self.message
+        message = self.message
+        return message if message.__class__ is str else self.render()
 
 
 class InvalidRequest(RollbridgeError):

@@ -64,6 +64,7 @@ from typing import Any
 from rollbridge import exceptions, i18n
 from rollbridge.exceptions import PluginError, RollbridgeError, said_by
 from rollbridge.plain import JSON, NotPlain, as_plain_type, pack, unpack
+from rollbridge.text_stored import ELIDED, MAX_NESTING, privatize
 
 __all__ = [
     "HIDDEN",
@@ -81,6 +82,7 @@ __all__ = [
     "message",
     "misformatted",
     "privates_met",
+    "privatized",
     "render",
     "revealed",
     "revealing",
@@ -173,7 +175,10 @@ class Text:
     __hash__ = None  # type: ignore[assignment]  # its arguments are a mutable map
 
     def __repr__(self) -> str:
-        return f"Text({self.id!r}, {dict(self.args)!r})"
+        """``Text(id, args)``, a private value among the arguments hidden as
+        :meth:`Private.__repr__` hides it — a stored private form too (a map holding
+        ``"of"``, which the renderer reads as one): :func:`revealed` shows them."""
+        return f"Text({self.id!r}, {privatized(dict(self.args))!r})"
 
     def render(self, locale: str = "en", hides: Hides = None) -> str:
         """The text in ``locale`` for an audience (``hides``: see :data:`Hides`)."""
@@ -246,6 +251,16 @@ class Private:
         refusal whose whole message is a private value): as in a text, "(hidden)"
         (or ``instead``) where ``hides`` says the audience may not see it."""
         return render(self, locale=locale, hides=hides)
+
+
+def privatized(value: Any) -> Any:
+    """``value`` with every stored private form in it (a map holding ``"of"``, as the
+    renderer reads one: ``{"private": 7, "of": "orc", "aspect": "armor"}``) the
+    :class:`Private` it stands for, in maps, lists, tuples and data classes: what
+    writes ``value`` as Python does — a repr, a refusal's ``details`` — then hides
+    it as it hides a :class:`Private`. The same object where it holds none; never
+    changed in place (:func:`rollbridge.text_stored.privatize`)."""
+    return privatize(value, Private)
 
 
 #: What :meth:`Private.__repr__` writes for the value.
@@ -604,8 +619,9 @@ def render(value: Any, *, locale: str = "en", hides: Hides = None) -> str:
     if isinstance(value, Mapping) and "id" in value:
         return _render(value["id"], value.get("args") or {}, locale, hides, False)
     kind = value.__class__
-    if kind is Private or isinstance(value, _HOLDERS):
-        # alone, as in a text (never its repr: the value)
+    if kind is Private or isinstance(value, _HOLDERS) or hasattr(kind, "__dataclass_fields__"):
+        # alone, as in a text (never its repr: the value); a data class as its repr
+        # with the private values in it hidden, a stored form's too
         return str(_argument(value, locale, hides, True, wrap=False))
     return str(value)
 
@@ -1003,14 +1019,6 @@ def _argument(arg: Any, locale: str, hides: Hides, live: bool, wrap: bool = True
     return _other_argument(arg, locale, hides, live, wrap)
 
 
-#: How deep lists and maps inside a text's argument are read: deeper ones read as
-#: :data:`ELIDED` (a validated request holds data at most 32 levels deep too).
-MAX_NESTING = 32
-
-#: What a list or map read inside itself, or nested deeper than :data:`MAX_NESTING`,
-#: reads as.
-ELIDED = "\u2026"
-
 #: The lists, tuples and maps :func:`_argument` is reading, outermost first.
 _containers_read: contextvars.ContextVar[tuple[Any, ...]] = contextvars.ContextVar(
     "rollbridge_containers_read", default=()
@@ -1062,6 +1070,10 @@ def _other_argument(arg: Any, locale: str, hides: Hides, live: bool, wrap: bool)
     if isinstance(arg, BaseException):  # a refusal (or any exception) given as a value
         shown = _exception(arg, locale, hides, live)
         return _Verbatim(shown) if wrap else shown
+    if hasattr(arg.__class__, "__dataclass_fields__"):
+        # a data class reads as its repr: a stored private form in it hidden there as
+        # a Private is (by its own repr), never Python's picture of the map
+        return privatized(arg)
     return arg
 
 
@@ -1097,8 +1109,15 @@ def _exception_words(error: BaseException, locale: str, hides: Hides, live: bool
         # one must count its private arguments
         text = error.text if error.held is None else error.held
         if text is None:
-            return error.message
-        if text.__class__ is Text or text.__class__ is Private or isinstance(text, _HOLDERS):
+            text = error.message  # a subclass may have set it to a list of its own
+            if text.__class__ is str:
+                return text
+        if (
+            text.__class__ is Text
+            or text.__class__ is Private
+            or isinstance(text, _HOLDERS)
+            or not hasattr(text, "render")
+        ):
             return render(text, locale=locale, hides=hides)
         return str(text.render(locale, hides))
     if _own_words(error.__class__):

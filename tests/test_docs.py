@@ -145,7 +145,8 @@ def test_the_plugin_guides_live_session_runs_on_the_example(monkeypatch):
     """docs/plugins.md, "Trying it live": a new table has no actors, and the guide did
     not say how to make them from a client. Each line it gives the terminal client,
     parsed as ``rollbridge connect`` parses it, is a request the example ruleset's
-    table answers."""
+    table answers — the player's odds with the Goblin's sheet and state assumed too
+    (typed as JSON, which connect sent as text before)."""
     from rollbridge.cli.terminal import parse_command
     from rollbridge.engine.model import Principal
     from rollbridge.offline import TableService
@@ -157,7 +158,7 @@ def test_the_plugin_guides_live_session_runs_on_the_example(monkeypatch):
 
     text = (DOCS / "plugins.md").read_text(encoding="utf-8")
     section = text.split("### Trying it live", 1)[1].split("\n## ", 1)[0]
-    (typed,) = re.findall(r"```text\n(.*?)```", section, re.S)
+    typed, players = re.findall(r"```text\n(.*?)```", section, re.S)
     assert "--ruleset hitpoints" in section
     service = TableService(MemoryStore(), host_with(HitPoints()))
     info, _tokens = service.create_table("Try-out", "hitpoints")
@@ -171,6 +172,12 @@ def test_the_plugin_guides_live_session_runs_on_the_example(monkeypatch):
     assert service.table(info.id).actors["f"].controllers == ["player"]
     assert replies[2]["event"]["kind"] == "resolution"
     assert replies[3]["odds"]["outcomes"] is not None
+    # the player's odds, the Goblin's hidden sheet and state stated as typed
+    player = Principal("player", "player", "player-token")
+    (line,) = players.splitlines()
+    answer = service.handle(info.id, parse_command(line, "p1"), player)
+    assert answer["assumed"] == answer["limited"] == ["g"], answer
+    assert answer["odds"]["outcomes"] == replies[3]["odds"]["outcomes"]
 
 
 def test_operations_warns_that_the_wal_files_are_part_of_the_database():
@@ -369,3 +376,22 @@ def test_operations_names_this_rollbridge_s_schema_version() -> None:
     text = " ".join((DOCS / "operations.md").read_text(encoding="utf-8").split())
     assert f"newer than this rollbridge's {SCHEMA_VERSION}: upgrade rollbridge" in text
     assert f"(`PRAGMA user_version`, 2 → {SCHEMA_VERSION}:" in text
+
+
+def test_the_plugin_guides_advantage_keeps_the_higher_die_and_shows_both():
+    """docs/plugins.md, "Dice", named ``keep`` and ``best_of`` without what they take
+    and return or how a die not counted is shown (the walk of a sixth ruleset, d20
+    advantage, from the guide alone): the expressions it gives now run as it says."""
+    from rollbridge.dice import ScriptedDice, keep, roll_die
+
+    text = (DOCS / "plugins.md").read_text(encoding="utf-8")
+    section = text.split("### Dice", 1)[1].split("\n### ", 1)[0]
+    advantage = re.search(r"advantage is `(keep\(.*?\))`", section).group(1)
+    counted = re.search(r"\(`(next\(d\.value for d in rolled if d\.kept\))`\)", section).group(1)
+    for supplied, highest, value in (([11, 19], True, 19), ([11, 19], False, 11)):
+        written = advantage if highest else advantage.replace(", 1)", ", 1, highest=False)")
+        rolled = eval(written, {"keep": keep, "roll_die": roll_die, "dice": ScriptedDice(supplied)})
+        assert [d.value for d in rolled] == supplied
+        assert eval(counted, {"rolled": rolled}) == value
+        assert [d.kept for d in rolled].count(False) == 1
+        assert next(d for d in rolled if not d.kept).tags == ("dropped",)

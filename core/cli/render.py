@@ -29,6 +29,7 @@ __all__ = [
     "render_actor",
     "render_encounter",
     "render_event",
+    "render_pending",
     "utc_time",
 ]
 
@@ -57,12 +58,36 @@ ENCOUNTER = say("cli.encounter", "encounter, round {round}: {order}")
 ASKS = say(
     "cli.approval.asks", "asks for {what}: approve {pending}, or reject {pending} with a reason"
 )
+# Translators: a request still waiting for the GM's approval, as a GM's `connect`
+# shows the table when it joins (or on `state`): {pending} the request's name (p12),
+# {who} the name of the join token that asked (player).
+WAITING_BY = say("cli.approval.waiting", "waiting for the GM's approval: {pending}, asked by {who}")
 # Translators: {segment} a number, {digest} the start of a SHA-256 in hex.
 COMMITTED = say(
     "cli.dice.committed", "verifiable dice: segment {segment} committed (SHA-256 {digest}…)"
 )
 # Translators: {segment} a number, {seed} the start of the seed in hex.
 REVEALED = say("cli.dice.revealed", "verifiable dice: segment {segment} revealed (seed {seed}…)")
+
+
+def render_pending(pending: Any, names: Mapping[str, str], locale: str = "en") -> list[str]:
+    """The requests a table holds for the GM's approval (its ``pending``, the GM's
+    alone: a welcome's, a ``state``'s), each as who asked and what, with the name
+    ``approve`` and ``reject`` take: a GM who joins after a player asked reads them
+    too, not only one connected when the request came (``names``: actor id → name)."""
+    lines: list[str] = []
+    if not isinstance(pending, list):
+        return lines
+    for entry in pending:  # {"pending": "p12", "type", "fields", "who"}
+        if not isinstance(entry, Mapping):
+            continue
+        name = entry.get("pending", "")
+        who = entry.get("who")
+        asker = who.get("name") if isinstance(who, Mapping) else None
+        named = visible(str(name))
+        lines.append(WAITING_BY(pending=named, who=visible(str(asker or "?"))).render(locale))
+        lines.append("  " + ASKS(what=_asked_for(entry, names), pending=named).render(locale))
+    return lines
 
 
 def _asked_for(request: Mapping[str, Any], names: Mapping[str, str]) -> str:

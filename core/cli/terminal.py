@@ -35,7 +35,7 @@ from rollbridge.cli.reconnect import (
     closed_text,
     gap_text,
 )
-from rollbridge.cli.render import render_actor, render_encounter, render_event
+from rollbridge.cli.render import render_actor, render_encounter, render_event, render_pending
 from rollbridge.cli.waits import Waits
 from rollbridge.dice.verify import LogVerifier
 from rollbridge.engine.requests import BAD_ID, valid_id
@@ -133,6 +133,33 @@ def _value(text: str, name: str) -> Any:
         raise InvalidRequest(TOO_DEEP_JSON(option=name)) from None
 
 
+def _typed_json(line: str, key: str, cursor: int) -> tuple[Any, int] | None:
+    """The JSON typed right after ``key=`` in ``line`` (at ``cursor`` or later), as it
+    was typed — a word's reading (shell-like) takes its double quotes off, and
+    ``assume={"n":{"sheet":{"dc":17}}}`` would read as the text ``{n:{sheet:…}}`` —
+    and where it ends; None where no JSON word stands there.
+
+    :raises InvalidRequest: JSON nested too deep, or with a number too long.
+    """
+    start = line.find(f"{key}=", cursor)
+    while start != -1:
+        at = start + len(key) + 1
+        if start == 0 or line[start - 1].isspace():
+            try:
+                value, end = _DECODER.raw_decode(line, at)
+            except json.JSONDecodeError:
+                value, end = None, -1
+            except (ValueError, RecursionError):  # nested too deep, a number too long
+                raise InvalidRequest(TOO_DEEP_JSON(option=key)) from None
+            if end != -1 and (end == len(line) or line[end].isspace()):
+                return value, end
+        start = line.find(f"{key}=", at)
+    return None
+
+
+_DECODER = json.JSONDecoder()
+
+
 def parse_command(line: str, request_id: str) -> JSON | None:
     """Turn a typed line into a protocol message (None for local commands).
 
@@ -193,19 +220,27 @@ def parse_command(line: str, request_id: str) -> JSON | None:
         if not parts:
             raise InvalidRequest(NAME_ACTION())
         message.update(type="resolve", action=parts[0], params={}, targets=[])
-        return _action_fields(message, parts[1:], ("supply", "secret"))
+        return _action_fields(message, parts[1:], ("supply", "secret"), rest)
     if head[:1].isdigit() or head[:1] in ("d", "(", "-"):
         return {**message, "type": "roll", "formula": line}
     raise InvalidRequest(UNKNOWN_COMMAND(command=repr(head)))
 
 
-def _action_fields(message: JSON, parts: list[str], extra: tuple[str, ...]) -> JSON:
-    """``key=value`` words of ``do`` and ``odds``: actor, targets, ``extra`` keys
-    (supply, secret, assume), and the action's parameters."""
+def _action_fields(message: JSON, parts: list[str], extra: tuple[str, ...], line: str) -> JSON:
+    """``key=value`` words of ``do`` and ``odds`` (``line``: the words as typed):
+    actor, targets, ``extra`` keys (supply, secret, assume), and the action's
+    parameters. A value is JSON where it reads as JSON, as typed (a map's and a
+    list's double quotes kept: ``assume={"n":{"sheet":{}}}``) or as read (quoted
+    whole: ``assume='{"n": {"sheet": {}}}'``), else text."""
+    cursor = 0
     for part in parts:
         key, sep, value = part.partition("=")
         if not sep:
             raise InvalidRequest(NOT_KEY_VALUE(part=repr(part)))
+        if value[:1] in ("{", "[") and key not in ("actor", "target", "targets", "supply"):
+            typed = _typed_json(line, key, cursor)
+            if typed is not None and _value(value, key).__class__ is str:
+                value, cursor = json.dumps(typed[0]), typed[1]
         if key == "actor":
             message["actor"] = value
         elif key in ("target", "targets"):
@@ -228,7 +263,7 @@ def _odds_command(message: JSON, rest: str, parts: list[str]) -> JSON:
     if any(c.isdigit() for c in parts[0]) or parts[0][:1] in ("(", "-"):
         return {**message, "type": "odds", "formula": rest.strip()}
     message.update(type="odds", action=parts[0], params={}, targets=[])
-    return _action_fields(message, parts[1:], ("assume",))
+    return _action_fields(message, parts[1:], ("assume",), rest)
 
 
 #: ``connection closed (1008: token revoked)`` (:func:`rollbridge.cli.reconnect.closed_text`).
@@ -716,14 +751,17 @@ def _status_line(reply: JSON, locale: str) -> str:
 
 
 def _print_table(table: JSON, names: dict[str, str], locale: str) -> None:
-    """Print a table's actors and its running encounter; note the actors' names (as
-    shown: :func:`~rollbridge.visible.visible_data`)."""
+    """Print a table's actors, its running encounter and (the GM's) the requests
+    waiting for approval; note the actors' names (as shown:
+    :func:`~rollbridge.visible.visible_data`)."""
     table = visible_data(table)
     for actor in table.get("actors", ()):
         names[actor["id"]] = actor.get("name", actor["id"])
         _print(render_actor(actor, locale))
     if table.get("encounter"):
         _print(render_encounter(table["encounter"], names, locale))
+    for line in render_pending(table.get("pending"), names, locale):  # the GM's alone
+        _print(line)
 
 
 async def _receive(

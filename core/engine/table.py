@@ -836,7 +836,9 @@ class Table:
         return who.role == "player" and bool(self.settings.get("approval"))
 
     def call_ruleset(self, call: Callable[[], Any]) -> Any:
-        """Call into the ruleset; anything but a typed error becomes ``internal``,
+        """Call into the ruleset; anything but a typed error becomes ``internal`` — an
+        exception derived from ``BaseException`` only too (``GeneratorExit``, one of
+        the ruleset's own), but ``KeyboardInterrupt`` and ``SystemExit`` —
         naming the ruleset only (what the exception says may be a hidden value or
         a path of the server's); the exception and its traceback go to the
         engine's log, naming the ruleset and the table."""
@@ -846,7 +848,10 @@ class Table:
             raise
         except NotPlain:
             raise
-        except Exception as exc:
+        except (KeyboardInterrupt, SystemExit):
+            raise  # the operator's, never a ruleset's answer
+        except BaseException as exc:  # a GeneratorExit, a BaseException of its own too:
+            # let through, it closed the asker's connection (1011) and left the table
             log.error("ruleset %r failed at table %r", self.ruleset.id, self.info.id, exc_info=exc)
             raise InternalError(
                 say("internal.ruleset_failed", "ruleset {ruleset} failed")(

@@ -85,7 +85,7 @@ from rollbridge.protocol.keys import KeySet
 from rollbridge.protocol.members import Delivery, Member, npcs_of, result_frame, wants_public_view
 from rollbridge.stats import check_scope, stats_counter
 from rollbridge.stores.base import reply_window
-from rollbridge.text import Hides, Messages, catalogue_generation
+from rollbridge.text import Hides, Messages, catalogue_generation, privatized
 
 __all__ = [
     "CLOSE_RESYNC",
@@ -208,8 +208,8 @@ def error_message(
     # What it quotes may come from the client as it was sent: made safe and short.
     message = valid(body["message"])
     body["message"] = message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 1] + "…"
-    if "details" in body:
-        body["details"] = quotable(body["details"])
+    if "details" in body:  # a Private there, a stored form's too, sent as "<Private>"
+        body["details"] = quotable(privatized(body["details"]))
     return {"type": "error", "id": request_id, **body}
 
 
