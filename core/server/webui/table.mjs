@@ -288,6 +288,13 @@ function answered(reply, key, request = null) {
   return reply;
 }
 
+/** The seq of the GM-only event a reply names as its request's (a request waiting for
+ * the GM: `p12` is #12; a secret one's seq), or null. */
+function ownSeq(reply) {
+  if (reply?.status === "pending" && /^p\d+$/.test(reply.pending ?? "")) return Number(reply.pending.slice(1));
+  return reply?.status === "secret" && Number.isInteger(reply.seq) ? reply.seq : null;
+}
+
 /** A refused or unanswered request: on the message line and beside its form, in
  * the server's words alone (its code, English jargon to a player, is kept on the
  * line as data-code for whoever helps them). */
@@ -329,7 +336,7 @@ function send(message, form = null) {
   return tracked(session.request(entry.request)).then(
     (reply) => {
       const mine = settle();
-      tellSecrets(reply?.status === "pending" ? reply.pending : null);
+      tellSecrets(ownSeq(reply));
       return mine ? answered(reply, key, entry.request) : reply;
     },
     (error) => {
@@ -545,19 +552,39 @@ function settleAsked(pending) {
   if (entry) showMineWaits(entry, false);
 }
 
-/** The secret placeholders that came while a request of this page's waited for its
- * answer, not told to a screen reader yet: {seq, line}. */
-const secretsHeld = [];
+/** What the page would tell a screen reader of the live events that came while a
+ * request of this page's that could be answered by a secret placeholder of its own
+ * waited for its reply (mayHideMine), in the order they came: {seq, line}, `seq` that
+ * of a placeholder (null for any other event's line, held behind it to keep the order). */
+const toldLater = [];
 
-/** A request of this page's answered: the secret placeholders held meanwhile are told
- * to a screen reader once none waits, but the one of the request `pending` (this
- * page's own request waiting for the GM, which the message line says): heard as a
- * secret, it was the player's own roll. */
-function tellSecrets(pending = null) {
-  const own = secretsHeld.findIndex(({ seq }) => `p${seq}` === pending);
-  if (own >= 0) secretsHeld.splice(own, 1);
-  if (waiting.size) return;
-  for (const { line } of secretsHeld.splice(0)) announce(line);
+/** Whether a request of this page's waiting for its reply could make a GM-only event,
+ * which reaches this page as a secret placeholder before that reply names it: a
+ * player's roll or action at a table whose GM approves players' requests first (its
+ * `approval.requested`), or a secret request. Any other placeholder is another's. */
+function mayHideMine() {
+  const approval = session?.role === "player" && session.table?.settings?.approval === true;
+  return [...waiting.values()].some(({ request }) => request.secret === true
+    || (approval && (request.type === "roll" || request.type === "resolve")));
+}
+
+/** Tell a screen reader `line` of the live event `seq` (a secret placeholder's, or
+ * null): at once, unless a line is held (toldLater) or this is a placeholder that may
+ * be of this page's own request waiting for its reply: then once that is answered. */
+function tellInOrder(line, seq = null) {
+  if (toldLater.length || (seq !== null && mayHideMine())) toldLater.push({ seq, line });
+  else announce(line);
+}
+
+/** A request of this page's answered (`own`: the seq of its own GM-only event, which
+ * the message line says, or null): the lines held meanwhile are told to a screen
+ * reader, in order, once no request that may be of a placeholder waits — but the
+ * placeholder of the request itself: heard as a secret, it was the player's own roll. */
+function tellSecrets(own = null) {
+  const at = toldLater.findIndex(({ seq }) => seq !== null && seq === own);
+  if (at >= 0) toldLater.splice(at, 1);
+  if (mayHideMine()) return;
+  for (const { line } of toldLater.splice(0)) announce(line);
 }
 
 /** The GM undid (or redid) an event whose result a line says — beside the form that
@@ -612,13 +639,10 @@ function liveEvent(event, { replayed } = {}) {
   if (replayed || followed || mine || !(own || ANNOUNCED.has(event.kind))) return;
   const summary = eventSummary(event, (id) => session.nameOf(id), session.words());
   const line = [labelOf(i18n, KIND_WORDS, event.kind), summary].filter(Boolean).join(": ");
-  if (event.kind === "hidden" && waiting.size) {
-    // maybe the placeholder of this page's request waiting (its event comes before its
-    // reply): told once the requests are answered, unless it is
-    secretsHeld.push({ seq: event.seq, line });
-    return;
-  }
-  announce(own ? i18n.format("ROLLBRIDGE.Web.Announce.Own", { result: summary || line }) : line);
+  // a placeholder may be of this page's request waiting (its event comes before its
+  // reply): then told once the request is answered, unless it is
+  tellInOrder(own ? i18n.format("ROLLBRIDGE.Web.Announce.Own", { result: summary || line }) : line,
+    event.kind === "hidden" ? event.seq : null);
 }
 
 const stats = new StatsPanel({
@@ -884,7 +908,7 @@ function joined(token, welcome, { first }) {
     stats.reset();
     shown.clear();
     seen.clear();
-    secretsHeld.length = 0;
+    toldLater.length = 0;
   }
   if (joinedAs !== askedOf.identity || epoch !== askedOf.epoch) {
     // another identity joined in this tab, or the table was restored (a new epoch)
@@ -989,7 +1013,7 @@ function join(token) {
   undoneNow.clear();
   logEpoch = null;
   waiting.clear();
-  secretsHeld.length = 0;
+  toldLater.length = 0;
   asked.clear();
   answeredMine.clear();
   lines.message = null;
