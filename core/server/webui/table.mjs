@@ -594,18 +594,23 @@ function tellSecrets(own = null) {
 function followUndo(event) {
   const data = event.data ?? {};
   const seq = event.kind === "undo" ? data.undoes : event.kind === "redo" ? data.redoes : undefined;
-  if (!Number.isInteger(seq)) return;
-  const undone = event.kind === "undo";
-  // the log from before comes in after the live events that came while it loaded:
-  // an older undo or redo than the one seen says nothing now
-  if ((undoneNow.get(seq)?.by ?? 0) > event.seq) return;
-  undoneNow.set(seq, { undone, by: event.seq });
+  if (Number.isInteger(seq)) markUndone(seq, event.kind === "undo", event.seq);
+}
+
+/** The GM has undone the event `seq` (`undone`), or redone it, as of the seq `by` (an
+ * undo's or redo's, or the table's in a `state` reply): the lines that say its result
+ * say so. An older word on it than the one the page has says nothing now (the log from
+ * before comes in after the live events that came while it loaded). */
+function markUndone(seq, undone, by) {
+  if ((undoneNow.get(seq)?.by ?? 0) > by) return;
+  undoneNow.set(seq, { undone, by });
   while (undoneNow.size > MAX_ENTRIES) undoneNow.delete(undoneNow.keys().next().value);
   /** The line `entry` ({line, text}) said again, if it names the event and is still
    * shown (`shown`: what its place says now); `show` puts the new text there. */
   const restate = (entry, shown, show) => {
     if (!entry?.line || entry.line.seq !== seq || shown !== entry.text) return;
     const line = keptLine({ ...entry.line, undone });
+    if (line && entry.line.gone) line.gone = true; // named by its number: the log has it not
     const text = line && lineText(line, i18n, summaryOf);
     if (!text) return;
     show(text, line);
@@ -622,6 +627,34 @@ function followUndo(event) {
       showOutcome(form, text, line.kind, line.code);
     });
   }
+}
+
+/**
+ * Ask the server whether the GM has undone the events the page's lines name, where
+ * the page could not follow their undos and redos (`state`'s `undone`,
+ * docs/protocol.md): loaded anew, a line naming an event before the log it read from
+ * before (`from`: its first seq; the undo of a later one is in that log), or back
+ * from a resume the server could not recover (`from` null: every line, the events
+ * missed are not coming). A server from before the field refuses it: the lines stay.
+ * @param {number|null} from the first seq of the log read, or null
+ */
+function askUndone(from) {
+  const asking = session;
+  const seqs = new Set();
+  for (const entry of [lines.message, ...lines.forms.values()]) {
+    const seq = entry?.line?.seq;
+    if (Number.isInteger(seq) && (from === null || seq < from)) seqs.add(seq);
+  }
+  if (!seqs.size) return;
+  session.request({ type: "state", undone: [...seqs].slice(0, 50) }).then((reply) => {
+    if (session !== asking || !reply?.undone || typeof reply.undone !== "object") return;
+    const by = Number.isInteger(reply.table?.seq) ? reply.table.seq : 0;
+    // a seq left out: no undo or redo of it the server holds, so none since the page's
+    // own word on it (what the line says stands)
+    for (const seq of seqs) {
+      if (typeof reply.undone[seq] === "boolean") markUndone(seq, reply.undone[seq], by);
+    }
+  }, () => {});
 }
 
 /** A live event for the log, the statistics, and a screen reader. */
@@ -864,7 +897,8 @@ $("log").addEventListener("scroll", () => {
   }
 });
 
-/** The log from before this page joined (the session log export). */
+/** The log from before this page joined (the session log export); the seq it starts
+ * at (past the welcome's when it holds nothing). */
 async function addHistory(token, welcome) {
   const events = await fetchHistory({ table: tableId, token, locale: welcome.locale, upTo: welcome.seq });
   for (const event of events) {
@@ -879,6 +913,8 @@ async function addHistory(token, welcome) {
     followUndo(event);
   }
   document.body.dataset.history = String(events.length);
+  // the log read starts here: an undo of a later event is in it
+  return events.length ? events[0].seq : welcome.seq + 1;
 }
 
 /** The epoch of the table whose events the log shows (the welcome's), null before
@@ -951,11 +987,17 @@ function joined(token, welcome, { first }) {
   // said with its result (the server's memory of a reply may name its seq only)
   const joining = session;
   if (first || renewed) {
-    addHistory(token, welcome).finally(() => {
+    // a log from before that failed to show: every line asks (null)
+    addHistory(token, welcome).catch(() => null).then((from) => {
       restoreLines(true);
-      if (session === joining) askAgain(mine, moved);
+      if (session !== joining) return;
+      askAgain(mine, moved);
+      askUndone(from);
     });
-  } else askAgain(mine, moved);
+  } else {
+    askAgain(mine, moved);
+    askUndone(null); // the events missed are not coming: what undid a line's event among them
+  }
   const notice = localeNotice(welcome, locale);
   if (notice) say(notice.message);
   // the join form that had the focus is gone: the table's heading takes it
