@@ -18,7 +18,7 @@
 // are in, and the connection starts while they load: what it hears is held and
 // shown, in order, once they are.
 
-import { CONNECTION_LABELS, ROLE_LABELS, labelOf } from "../client/i18n.mjs";
+import { CONNECTION_LABELS, labelOf } from "../client/i18n.mjs";
 import { errorMessage, localeNotice, newRequestId } from "../client/protocol.mjs";
 import {
   actorCards, adjustForm, encounterView, openReasons, pendingList, reopenReasons, replaceKeepingFocus,
@@ -31,7 +31,7 @@ import { showLogDownload, showLogHint } from "./download.mjs";
 import { fetchHistory } from "./history.mjs";
 import { holdPage, letPageGo, pageId, takeOver } from "./keeper.mjs";
 import { formsFor, keepForms, keepLines, keptLine, lineText, takeForms, takeLines } from "./kept.mjs";
-import { el, eventSummary, isolated, renderEvent, renderMine, showMineWaits } from "./render.mjs";
+import { byLabel, el, eventSummary, isolated, renderEvent, renderMine, showMineWaits } from "./render.mjs";
 import {
   Session, browserLocale, forgetToken, keepTokenOnce, rememberToken, rememberedToken, socketUrl, tableFromPath,
   takeToken, takeTokenOnce,
@@ -976,7 +976,9 @@ function joined(token, welcome, { first }) {
     latestSeq: () => session?.connection.cursor?.seq ?? welcome.seq ?? 0,
   });
   document.title = `${table.name ?? tableId} — rollbridge`;
-  $("role").textContent = `${labelOf(i18n, ROLE_LABELS, welcome.role)} (${welcome.name})`;
+  // the role in the page's words, and the name when it is not the role's, as the log
+  // says who made an event: a German observer read *Beobachter (observer)*
+  $("role").textContent = byLabel(`${welcome.role}:${welcome.name}`);
   // the server's texts on the page are in the language it answered in
   $("table").lang = welcome.locale ?? "en";
   if (!first) {
