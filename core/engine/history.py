@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from rollbridge.engine import segments
 from rollbridge.engine.context import RequestContext
@@ -147,3 +147,22 @@ def _reshown(
 
 
 # -- encounters --------------------------------------------------------------
+
+
+def undone_states(events: Iterable[Event], asked: Iterable[int], epoch: int, *, gm: bool) -> JSON:
+    """Whether the GM has undone each event of ``asked`` (seqs), as the latest ``undo``
+    or ``redo`` of it among ``events`` of ``epoch`` says: ``{"12": true}`` (undone),
+    ``{"12": false}`` (redone since), in seq order; a seq that none of them names is
+    left out (as far as they tell, never undone). For players and observers a GM-only
+    undo or redo (a secret's) is not counted: it reaches them as a placeholder, which
+    names nothing (docs/protocol.md, ``state``'s ``undone``)."""
+    wanted = set(asked)
+    states: dict[int, bool] = {}
+    for event in events:
+        if event.epoch != epoch or (event.gm_only and not gm):
+            continue
+        key = {"undo": "undoes", "redo": "redoes"}.get(event.kind)
+        seq = event.data.get(key) if key else None
+        if seq.__class__ is int and seq in wanted:
+            states[seq] = event.kind == "undo"
+    return {str(seq): states[seq] for seq in sorted(states)}

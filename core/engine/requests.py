@@ -49,6 +49,8 @@ _NOT_BOOLEAN = say("request.repeat", "repeat: must be true or false")
 _ID = {"type": "string", "minLength": 1, "maxLength": 64}
 #: The seq of an event a request names (``undo`` and ``redo``: the one meant).
 _SEQ = {"type": "integer", "minimum": 1}
+#: The most seqs a ``state`` request may ask the undone state of (``undone``).
+UNDONE_ASKED = 50
 _DICE = {"type": "array", "items": {"type": "integer"}, "maxItems": 10_000}
 _ORDER = {"type": "array", "items": _ID, "minItems": 1, "maxItems": 256}
 _ACTOR_FIELDS = {
@@ -278,10 +280,14 @@ REQUESTS: dict[str, RequestType] = {
         ),
         RequestType(
             "state",
-            _obj(at={"type": "integer", "minimum": 0}),
+            _obj(
+                at={"type": "integer", "minimum": 0},
+                undone={"type": "array", "items": _SEQ, "maxItems": UNDONE_ASKED},
+            ),
             "observer",
             False,
-            "The table's state as the caller may see it, now or at an earlier seq.",
+            "The table's state as the caller may see it, now or at an earlier seq; with "
+            "undone, whether the GM has undone each of those events, as the retained log says.",
         ),
     )
 }

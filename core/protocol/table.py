@@ -47,6 +47,7 @@ from rollbridge.dice.sources import DiceSource, SecureDice
 from rollbridge.dice.verifiable import DiceKey
 from rollbridge.engine.approvals import settled_requests
 from rollbridge.engine.context import SECRET_NOTE
+from rollbridge.engine.history import undone_states
 from rollbridge.engine.model import Event, Principal
 from rollbridge.engine.odds import answer_odds
 from rollbridge.engine.redaction import Held
@@ -1031,6 +1032,8 @@ class TableProtocol:
         """``state``: the table as ``who`` may see it, at the last durable seq or at ``at``."""
         at = request.fields.get("at")
         target = self.durable_seq if at is None else at
+        if request.fields.get("undone") is not None:
+            return self._state_undone(request.fields["undone"], target, who, asker)
         if target >= self.durable_seq or target > self.table.info.seq:
             table = self.view(who.is_gm, target, (), locale=asker.locale)
             return [self._reply(asker, {"type": "result", "id": asker.request_id, "table": table},
@@ -1054,6 +1057,43 @@ class TableProtocol:
             except RollbridgeError as exc:
                 return [self._refuse(asker, exc)]
             message = {"type": "result", "id": asker.request_id, "table": table}
+            return [self._reply(asker, message, None)]
+
+        read.on_result = then
+        read.on_error = self._counting_error(self._read_failed(asker, "reading the log"))
+        return self._asked(read, asker)
+
+    def _state_undone(
+        self, asked: list[int], target: int, who: Principal, asker: _Asker
+    ) -> Effects:
+        """``state`` with ``undone``: the table as :meth:`_state` answers it, and whether
+        the GM has undone each event ``asked`` names, as the retained log's latest undo
+        or redo of it says (:func:`~rollbridge.engine.history.undone_states`), read from
+        the log first: a client that missed them (a page loaded anew past the events it
+        reads, a resume the server could not recover) learns what its lines name."""
+        self._admit_read()
+        self._reading += 1
+        read = ReadRetained(table_id=self.id, latest=self.durable_seq, needed=asker.waiting)
+
+        def then(stored: list[Event] | None) -> Effects:
+            durable = self._read_done(stored)
+            if not asker.waiting():
+                return []
+            try:
+                if durable is None:  # the log moved meanwhile: refused as stats is
+                    raise StoreError(say("stats.moving", "the log kept changing while it was "
+                                         "read; try again")())  # fmt: skip
+                later = [e for e in durable if e.seq > target]
+                if target < self.durable_seq and (not durable or durable[0].seq > target + 1):
+                    raise InvalidRequest(
+                        f"state.at: seq {target} is older than the retained event log",
+                        details={"field": "at"},
+                    )
+                table = self.view(who.is_gm, target, later, locale=asker.locale)
+                undone = undone_states(durable, asked, self.table.info.epoch, gm=who.is_gm)
+            except RollbridgeError as exc:
+                return [self._refuse(asker, exc)]
+            message = {"type": "result", "id": asker.request_id, "table": table, "undone": undone}
             return [self._reply(asker, message, None)]
 
         read.on_result = then

@@ -81,17 +81,22 @@ def seed_tables(store: SQLiteStore, host: PluginHost) -> dict[str, dict[str, str
 
 @asynccontextmanager
 async def served_world(
-    tmp_path: Path, limits: Limits = TEST_LIMITS, **store_options: Any
+    tmp_path: Path,
+    limits: Limits = TEST_LIMITS,
+    server_options: dict[str, Any] | None = None,
+    **store_options: Any,
 ) -> AsyncIterator[WebWorld]:
     """A server on a free port of 127.0.0.1 over ``web.db`` in ``tmp_path``, its
-    tables seeded, dice seeded with :data:`SEED`, under ``limits``, its store opened
-    with ``store_options`` (``retain``); stopped, and its store closed, after."""
+    tables seeded, dice seeded with :data:`SEED`, under ``limits`` and
+    ``server_options`` (``buffer_limit``), its store opened with ``store_options``
+    (``retain``); stopped, and its store closed, after."""
     path = tmp_path / "web.db"
     host = PluginHost()
     with SQLiteStore(path) as seed:
         tokens = seed_tables(seed, host)
     store = SQLiteStore(path, **store_options)
-    server = Server(store, host, port=0, limits=limits, dice=lambda: SeededDice(SEED))
+    server = Server(store, host, port=0, limits=limits, dice=lambda: SeededDice(SEED),
+                    **(server_options or {}))  # fmt: skip
     await server.start()
     try:
         yield WebWorld(server, store, tokens)

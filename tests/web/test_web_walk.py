@@ -12,6 +12,10 @@ laptop who asks players' requests first, a Russian player on a 360×740 touch ph
   server's refusal in the wire's words; the page now says it in its own.
 - An action on every actor (sr2's *new turn*) offered every actor to tick as its
   targets, and one ticked was refused in the wire's words; it offers none now.
+- The top bar said the viewer's name where it is the role's wire word: a German
+  observer read *Beobachter (observer)*, a Russian player *игрок (player)*, a Czech
+  GM *PJ (gm)*. It names the role in the page's words alone then, as the log says
+  who made an event.
 - The request waiting named its parameters in the wire's English keys (*trait=notice*)
   in the Czech GM's list and in the player's own log entry, where the form said
   *Vlastnost: Všímavost* and *Параметр: Внимание*. They are in the ruleset's words now.
@@ -28,6 +32,7 @@ import pytest
 
 from tests.web.test_web_away import said
 from tests.web.test_web_browser import CHROMIUM
+from tests.web.test_web_i18n import catalog
 from tests.web.test_web_phone import run_case
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMIUM}")
@@ -106,3 +111,12 @@ async def test_an_action_on_every_actor_offers_no_targets_and_is_done(web_world)
     assert result["offered"] == 0, result
     assert result["line"]["kind"] != "error" and result["code"] in ("", None), result
     assert result["logged"] is True, result
+
+
+async def test_the_top_bar_names_the_role_without_its_wire_word(web_world):
+    result = await run_case(web_world, "topBar", script="walk.mjs")
+    assert result["roles"] == {
+        "observer": catalog("de")["ROLLBRIDGE.Role.observer"],
+        "player": catalog("ru")["ROLLBRIDGE.Role.player"],
+        "gm": catalog("cs")["ROLLBRIDGE.Role.gm"],
+    }, result["roles"]

@@ -13,6 +13,7 @@
 // viewer types in it keeps what was typed and the focus (replaceKeeping).
 
 import { el } from "./render.mjs";
+import { paramLabel } from "./session.mjs";
 import { counted, i18n } from "./texts.mjs";
 
 let fieldCounter = 0;
@@ -279,8 +280,8 @@ export function actionForm(session, actionName, spec, submit, odds = null) {
   const more = el("details", "more-params");
   more.append(el("summary", "", i18n.localize("ROLLBRIDGE.Web.Field.MoreParams")));
   // the ruleset's words for its parameters in the viewer's language (the welcome's
-  // `labels`, `hints`, `choices`), else the parameter's name and its schema's description
-  const labels = spec.labels ?? {};
+  // `labels`, `hints`, `choices`), else its schema's title or its name humanised
+  // (paramLabel), and its schema's description
   const hints = spec.hints ?? {};
   // the actor the viewer acts as, of those it may act for (never a view it sees
   // limited): a parameter whose choices are on its sheet offers them
@@ -305,7 +306,7 @@ export function actionForm(session, actionName, spec, submit, odds = null) {
     }
     if (required.has(name)) control.required = true;
     controls[name] = control;
-    const row = field(labels[name] || name, control, hints[name] || schema.description || "");
+    const row = field(paramLabel(spec, name), control, hints[name] || schema.description || "");
     if (control.otherInput) control.after(control.otherInput);
     // a list of the actor's own is shown too: the thing to pick (techlevel's item to
     // don by name), though the example gives a new one instead

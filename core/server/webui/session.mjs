@@ -152,9 +152,36 @@ export function withActors(actors, views) {
 /** `map`'s own entry `name` (a key such as "constructor" names no word), else undefined. */
 const own = (map, name) => (map && typeof map === "object" && Object.hasOwn(map, name) ? map[name] : undefined);
 
+/** A word the ruleset gives (a string not empty), else null. */
+const word = (value) => (typeof value === "string" && value.trim() ? value : null);
+
+/** A parameter's key as people read it, where the ruleset gives no words for it: its
+ * parts (snake_case, kebab-case, camelCase, digits) as words, the first capitalised —
+ * `combat_pool` is *Combat pool*, `targetNumber` *Target number*, `max_TN` *Max TN*. */
+export function humanised(key) {
+  const words = String(key ?? "")
+    .replace(/([\p{Ll}\d])(\p{Lu})/gu, "$1 $2")
+    .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, "$1 $2")
+    .replace(/(\p{L})(\d)/gu, "$1 $2")
+    .split(/[\s_\-.]+/u)
+    .filter(Boolean)
+    // an abbreviation (TN, HTML) stays as it is written
+    .map((part) => (part.length > 1 && /^\p{Lu}+$/u.test(part) ? part : part.toLowerCase()));
+  const text = words.join(" ");
+  return text ? text[0].toLocaleUpperCase() + text.slice(1) : String(key ?? "");
+}
+
+/** A parameter `key` of the action `spec` (the welcome's) in the ruleset's words: its
+ * `labels` (in the viewer's language), else its schema's `title`, else its key
+ * humanised — never the bare key (*combat_pool*), in any language. */
+export function paramLabel(spec, key) {
+  return word(own(spec?.labels, key)) ?? word(own(own(spec?.params?.properties, key), "title")) ?? humanised(key);
+}
+
 /**
  * A parameter `key` of the action `spec` (the welcome's) and its `value` in the
- * ruleset's words — its `labels` and `choices` — else as they are: [label, value].
+ * ruleset's words — its `labels` and `choices` (paramLabel) — else as they are:
+ * [label, value].
  * A choice is looked up as the form looks it up, by the value written as
  * JavaScript's `String` writes it: an enum's `null`, `true` or `3` too (bandits'
  * *No choice* read `null` in the GM's list of requests waiting, where the form said it
@@ -164,7 +191,7 @@ function paramWords(spec, key, value) {
   const text = (word) => (typeof word === "string" && word ? word : null);
   const named = value === null || ["string", "number", "boolean"].includes(typeof value);
   const choice = named ? text(own(own(spec?.choices, key), String(value))) : null;
-  return [text(own(spec?.labels, key)) ?? key, choice ?? value];
+  return [paramLabel(spec, key), choice ?? value];
 }
 
 /**

@@ -18,7 +18,7 @@
 // are in, and the connection starts while they load: what it hears is held and
 // shown, in order, once they are.
 
-import { CONNECTION_LABELS, ROLE_LABELS, labelOf } from "../client/i18n.mjs";
+import { CONNECTION_LABELS, labelOf } from "../client/i18n.mjs";
 import { errorMessage, localeNotice, newRequestId } from "../client/protocol.mjs";
 import {
   actorCards, adjustForm, encounterView, openReasons, pendingList, reopenReasons, replaceKeepingFocus,
@@ -31,7 +31,7 @@ import { showLogDownload, showLogHint } from "./download.mjs";
 import { fetchHistory } from "./history.mjs";
 import { holdPage, letPageGo, pageId, takeOver } from "./keeper.mjs";
 import { formsFor, keepForms, keepLines, keptLine, lineText, takeForms, takeLines } from "./kept.mjs";
-import { el, eventSummary, isolated, renderEvent, renderMine, showMineWaits } from "./render.mjs";
+import { byLabel, el, eventSummary, isolated, renderEvent, renderMine, showMineWaits } from "./render.mjs";
 import {
   Session, browserLocale, forgetToken, keepTokenOnce, rememberToken, rememberedToken, socketUrl, tableFromPath,
   takeToken, takeTokenOnce,
@@ -288,6 +288,13 @@ function answered(reply, key, request = null) {
   return reply;
 }
 
+/** The seq of the GM-only event a reply names as its request's (a request waiting for
+ * the GM: `p12` is #12; a secret one's seq), or null. */
+function ownSeq(reply) {
+  if (reply?.status === "pending" && /^p\d+$/.test(reply.pending ?? "")) return Number(reply.pending.slice(1));
+  return reply?.status === "secret" && Number.isInteger(reply.seq) ? reply.seq : null;
+}
+
 /** A refused or unanswered request: on the message line and beside its form, in
  * the server's words alone (its code, English jargon to a player, is kept on the
  * line as data-code for whoever helps them). */
@@ -329,7 +336,7 @@ function send(message, form = null) {
   return tracked(session.request(entry.request)).then(
     (reply) => {
       const mine = settle();
-      tellSecrets(reply?.status === "pending" ? reply.pending : null);
+      tellSecrets(ownSeq(reply));
       return mine ? answered(reply, key, entry.request) : reply;
     },
     (error) => {
@@ -545,19 +552,39 @@ function settleAsked(pending) {
   if (entry) showMineWaits(entry, false);
 }
 
-/** The secret placeholders that came while a request of this page's waited for its
- * answer, not told to a screen reader yet: {seq, line}. */
-const secretsHeld = [];
+/** What the page would tell a screen reader of the live events that came while a
+ * request of this page's that could be answered by a secret placeholder of its own
+ * waited for its reply (mayHideMine), in the order they came: {seq, line}, `seq` that
+ * of a placeholder (null for any other event's line, held behind it to keep the order). */
+const toldLater = [];
 
-/** A request of this page's answered: the secret placeholders held meanwhile are told
- * to a screen reader once none waits, but the one of the request `pending` (this
- * page's own request waiting for the GM, which the message line says): heard as a
- * secret, it was the player's own roll. */
-function tellSecrets(pending = null) {
-  const own = secretsHeld.findIndex(({ seq }) => `p${seq}` === pending);
-  if (own >= 0) secretsHeld.splice(own, 1);
-  if (waiting.size) return;
-  for (const { line } of secretsHeld.splice(0)) announce(line);
+/** Whether a request of this page's waiting for its reply could make a GM-only event,
+ * which reaches this page as a secret placeholder before that reply names it: a
+ * player's roll or action at a table whose GM approves players' requests first (its
+ * `approval.requested`), or a secret request. Any other placeholder is another's. */
+function mayHideMine() {
+  const approval = session?.role === "player" && session.table?.settings?.approval === true;
+  return [...waiting.values()].some(({ request }) => request.secret === true
+    || (approval && (request.type === "roll" || request.type === "resolve")));
+}
+
+/** Tell a screen reader `line` of the live event `seq` (a secret placeholder's, or
+ * null): at once, unless a line is held (toldLater) or this is a placeholder that may
+ * be of this page's own request waiting for its reply: then once that is answered. */
+function tellInOrder(line, seq = null) {
+  if (toldLater.length || (seq !== null && mayHideMine())) toldLater.push({ seq, line });
+  else announce(line);
+}
+
+/** A request of this page's answered (`own`: the seq of its own GM-only event, which
+ * the message line says, or null): the lines held meanwhile are told to a screen
+ * reader, in order, once no request that may be of a placeholder waits — but the
+ * placeholder of the request itself: heard as a secret, it was the player's own roll. */
+function tellSecrets(own = null) {
+  const at = toldLater.findIndex(({ seq }) => seq !== null && seq === own);
+  if (at >= 0) toldLater.splice(at, 1);
+  if (mayHideMine()) return;
+  for (const { line } of toldLater.splice(0)) announce(line);
 }
 
 /** The GM undid (or redid) an event whose result a line says — beside the form that
@@ -567,18 +594,23 @@ function tellSecrets(pending = null) {
 function followUndo(event) {
   const data = event.data ?? {};
   const seq = event.kind === "undo" ? data.undoes : event.kind === "redo" ? data.redoes : undefined;
-  if (!Number.isInteger(seq)) return;
-  const undone = event.kind === "undo";
-  // the log from before comes in after the live events that came while it loaded:
-  // an older undo or redo than the one seen says nothing now
-  if ((undoneNow.get(seq)?.by ?? 0) > event.seq) return;
-  undoneNow.set(seq, { undone, by: event.seq });
+  if (Number.isInteger(seq)) markUndone(seq, event.kind === "undo", event.seq);
+}
+
+/** The GM has undone the event `seq` (`undone`), or redone it, as of the seq `by` (an
+ * undo's or redo's, or the table's in a `state` reply): the lines that say its result
+ * say so. An older word on it than the one the page has says nothing now (the log from
+ * before comes in after the live events that came while it loaded). */
+function markUndone(seq, undone, by) {
+  if ((undoneNow.get(seq)?.by ?? 0) > by) return;
+  undoneNow.set(seq, { undone, by });
   while (undoneNow.size > MAX_ENTRIES) undoneNow.delete(undoneNow.keys().next().value);
   /** The line `entry` ({line, text}) said again, if it names the event and is still
    * shown (`shown`: what its place says now); `show` puts the new text there. */
   const restate = (entry, shown, show) => {
     if (!entry?.line || entry.line.seq !== seq || shown !== entry.text) return;
     const line = keptLine({ ...entry.line, undone });
+    if (line && entry.line.gone) line.gone = true; // named by its number: the log has it not
     const text = line && lineText(line, i18n, summaryOf);
     if (!text) return;
     show(text, line);
@@ -597,6 +629,34 @@ function followUndo(event) {
   }
 }
 
+/**
+ * Ask the server whether the GM has undone the events the page's lines name, where
+ * the page could not follow their undos and redos (`state`'s `undone`,
+ * docs/protocol.md): loaded anew, a line naming an event before the log it read from
+ * before (`from`: its first seq; the undo of a later one is in that log), or back
+ * from a resume the server could not recover (`from` null: every line, the events
+ * missed are not coming). A server from before the field refuses it: the lines stay.
+ * @param {number|null} from the first seq of the log read, or null
+ */
+function askUndone(from) {
+  const asking = session;
+  const seqs = new Set();
+  for (const entry of [lines.message, ...lines.forms.values()]) {
+    const seq = entry?.line?.seq;
+    if (Number.isInteger(seq) && (from === null || seq < from)) seqs.add(seq);
+  }
+  if (!seqs.size) return;
+  session.request({ type: "state", undone: [...seqs].slice(0, 50) }).then((reply) => {
+    if (session !== asking || !reply?.undone || typeof reply.undone !== "object") return;
+    const by = Number.isInteger(reply.table?.seq) ? reply.table.seq : 0;
+    // a seq left out: no undo or redo of it the server holds, so none since the page's
+    // own word on it (what the line says stands)
+    for (const seq of seqs) {
+      if (typeof reply.undone[seq] === "boolean") markUndone(seq, reply.undone[seq], by);
+    }
+  }, () => {});
+}
+
 /** A live event for the log, the statistics, and a screen reader. */
 function liveEvent(event, { replayed } = {}) {
   stats.note(event);
@@ -612,13 +672,10 @@ function liveEvent(event, { replayed } = {}) {
   if (replayed || followed || mine || !(own || ANNOUNCED.has(event.kind))) return;
   const summary = eventSummary(event, (id) => session.nameOf(id), session.words());
   const line = [labelOf(i18n, KIND_WORDS, event.kind), summary].filter(Boolean).join(": ");
-  if (event.kind === "hidden" && waiting.size) {
-    // maybe the placeholder of this page's request waiting (its event comes before its
-    // reply): told once the requests are answered, unless it is
-    secretsHeld.push({ seq: event.seq, line });
-    return;
-  }
-  announce(own ? i18n.format("ROLLBRIDGE.Web.Announce.Own", { result: summary || line }) : line);
+  // a placeholder may be of this page's request waiting (its event comes before its
+  // reply): then told once the request is answered, unless it is
+  tellInOrder(own ? i18n.format("ROLLBRIDGE.Web.Announce.Own", { result: summary || line }) : line,
+    event.kind === "hidden" ? event.seq : null);
 }
 
 const stats = new StatsPanel({
@@ -840,7 +897,8 @@ $("log").addEventListener("scroll", () => {
   }
 });
 
-/** The log from before this page joined (the session log export). */
+/** The log from before this page joined (the session log export); the seq it starts
+ * at (past the welcome's when it holds nothing). */
 async function addHistory(token, welcome) {
   const events = await fetchHistory({ table: tableId, token, locale: welcome.locale, upTo: welcome.seq });
   for (const event of events) {
@@ -855,6 +913,8 @@ async function addHistory(token, welcome) {
     followUndo(event);
   }
   document.body.dataset.history = String(events.length);
+  // the log read starts here: an undo of a later event is in it
+  return events.length ? events[0].seq : welcome.seq + 1;
 }
 
 /** The epoch of the table whose events the log shows (the welcome's), null before
@@ -884,7 +944,7 @@ function joined(token, welcome, { first }) {
     stats.reset();
     shown.clear();
     seen.clear();
-    secretsHeld.length = 0;
+    toldLater.length = 0;
   }
   if (joinedAs !== askedOf.identity || epoch !== askedOf.epoch) {
     // another identity joined in this tab, or the table was restored (a new epoch)
@@ -916,7 +976,9 @@ function joined(token, welcome, { first }) {
     latestSeq: () => session?.connection.cursor?.seq ?? welcome.seq ?? 0,
   });
   document.title = `${table.name ?? tableId} — rollbridge`;
-  $("role").textContent = `${labelOf(i18n, ROLE_LABELS, welcome.role)} (${welcome.name})`;
+  // the role in the page's words, and the name when it is not the role's, as the log
+  // says who made an event: a German observer read *Beobachter (observer)*
+  $("role").textContent = byLabel(`${welcome.role}:${welcome.name}`);
   // the server's texts on the page are in the language it answered in
   $("table").lang = welcome.locale ?? "en";
   if (!first) {
@@ -927,11 +989,17 @@ function joined(token, welcome, { first }) {
   // said with its result (the server's memory of a reply may name its seq only)
   const joining = session;
   if (first || renewed) {
-    addHistory(token, welcome).finally(() => {
+    // a log from before that failed to show: every line asks (null)
+    addHistory(token, welcome).catch(() => null).then((from) => {
       restoreLines(true);
-      if (session === joining) askAgain(mine, moved);
+      if (session !== joining) return;
+      askAgain(mine, moved);
+      askUndone(from);
     });
-  } else askAgain(mine, moved);
+  } else {
+    askAgain(mine, moved);
+    askUndone(null); // the events missed are not coming: what undid a line's event among them
+  }
   const notice = localeNotice(welcome, locale);
   if (notice) say(notice.message);
   // the join form that had the focus is gone: the table's heading takes it
@@ -989,7 +1057,7 @@ function join(token) {
   undoneNow.clear();
   logEpoch = null;
   waiting.clear();
-  secretsHeld.length = 0;
+  toldLater.length = 0;
   asked.clear();
   answeredMine.clear();
   lines.message = null;

@@ -28,13 +28,25 @@ test("an enum's value is said in the ruleset's words, a null, a number and a boo
   // the form said "Bez volby"; the GM's list said "null"
   assert.deepEqual(paramWords(harm, "attacker_dual_wield", null), ["Útočník se dvěma zbraněmi", "Bez volby"]);
   assert.deepEqual(paramWords(harm, "rounds", 3), ["Dávka", "krátká dávka"]);
-  assert.deepEqual(paramWords(harm, "flag", true), ["flag", "ano"]);
+  assert.deepEqual(paramWords(harm, "flag", true), ["Flag", "ano"]);
 });
 
-test("what has no words is said as it is; a list or an object is never a choice", () => {
+test("a value without words is said as it is, a key as words; a list or an object is never a choice", () => {
   assert.deepEqual(paramWords(harm, "rounds", 5), ["Dávka", 5]);
-  assert.deepEqual(paramWords(harm, "constructor", "toString"), ["constructor", "toString"]);
+  assert.deepEqual(paramWords(harm, "constructor", "toString"), ["Constructor", "toString"]);
   assert.deepEqual(paramWords(harm, "attacker_dual_wield", ["pierce"]), ["Útočník se dvěma zbraněmi", ["pierce"]]);
-  assert.deepEqual(paramWords({}, "range", "short"), ["range", "short"]);
-  assert.deepEqual(paramWords(undefined, "range", null), ["range", null]);
+  assert.deepEqual(paramWords({}, "range", "short"), ["Range", "short"]);
+  assert.deepEqual(paramWords(undefined, "range", null), ["Range", null]);
+});
+
+test("a parameter without the ruleset's label is its schema's title, else its key in words", () => {
+  const spec = { labels: { rounds: "Dávka", blank: " " },
+    params: { properties: { aim: { title: "Aim bonus" }, blank: { title: "Blank" } } } };
+  assert.deepEqual(paramWords(spec, "rounds", 1), ["Dávka", 1]);
+  assert.deepEqual(paramWords(spec, "aim", 1), ["Aim bonus", 1]);
+  assert.deepEqual(paramWords(spec, "blank", 1), ["Blank", 1]); // a label that shows nothing is none
+  for (const [key, words] of [["combat_pool", "Combat pool"], ["targetNumber", "Target number"], ["max_TN", "Max TN"],
+    ["HTMLParser", "HTML parser"], ["skill2", "Skill 2"], ["dice-pool", "Dice pool"], ["ёлка_пух", "Ёлка пух"]]) {
+    assert.deepEqual(paramWords({}, key, 1), [words, 1], key);
+  }
 });

@@ -224,6 +224,19 @@ export async function fillAttack(form) {
   await form.locator('input[name="rounds"]').fill("3");
 }
 
+/** Tukan hits Rook with the action form of `page` (sr2's table `web`, the player's
+ * page): the attack chosen and filled in (fillAttack) and sent; resolves once the
+ * line beside the form says its outcome. */
+export async function tukanHitsRook(page) {
+  await page.selectOption("#action-select", "attack");
+  const form = page.locator('form.action-form[data-action="attack"]');
+  await form.locator('select[name="actor"]').selectOption("tukan");
+  await form.locator('input[name="target"][value="rook"]').check();
+  await fillAttack(form);
+  await form.locator('button[type="submit"]').click();
+  await page.waitForSelector('form.action-form[data-action="attack"] .form-status:not(:empty)');
+}
+
 /** Submit the action form; the `resolve` it sent (or null) and the line beside it. */
 export async function submitAction(page) {
   const before = page.gate.sent.length;

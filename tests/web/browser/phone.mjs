@@ -11,8 +11,8 @@
 import process from "node:process";
 
 import {
-  DESKTOP, PHONE, SMALL_PHONE, addActor, connected, fillAttack, flush, gmRequest, joinedPage, openPage, roll, runCase,
-  seqOf, tapWebSocket, waitSeq, waiter,
+  DESKTOP, PHONE, SMALL_PHONE, addActor, connected, flush, gmRequest, joinedPage, openPage, roll, runCase,
+  seqOf, tapWebSocket, tukanHitsRook, waitSeq, waiter,
 } from "./pages.mjs";
 
 const env = process.env;
@@ -625,13 +625,7 @@ const cases = {
       code: await player.getAttribute("form.roll-form .form-status", "data-code"),
       messageCode: await player.getAttribute("#message", "data-code") };
     step("an attack");
-    await player.selectOption("#action-select", "attack");
-    const form = player.locator('form.action-form[data-action="attack"]');
-    await form.locator('select[name="actor"]').selectOption("tukan");
-    await form.locator('input[name="target"][value="rook"]').check();
-    await fillAttack(form);
-    await form.locator('button[type="submit"]').click();
-    await player.waitForSelector('form.action-form[data-action="attack"] .form-status:not(:empty)');
+    await tukanHitsRook(player);
     const attack = player.locator("#log li.kind-resolution").first();
     await attack.waitFor();
     result.attack = { ...(await onScreen(player, 'form.action-form[data-action="attack"] .form-status')),

@@ -183,6 +183,23 @@ const cases = {
     step("the GM redoes it while the tab is discarded");
     result.redoneAway = await awayWhileGmTakes(gm, player, "redo");
   },
+
+  /** The top bar of a German observer's phone and of two Russian players' at the
+   * table `web`: the role in the page's words, and the name where it is not the
+   * role's (the seeded tokens' names are their roles' wire words). */
+  async topBar(browser, result) {
+    const url = `${BASE}/tables/web`;
+    const observer = await joinedPage(browser, "observer", { ...SMALL_PHONE, locale: "de-DE" }, trouble, url,
+      TOKENS.web.observer);
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "ru-RU" }, trouble, url,
+      TOKENS.web.player);
+    const gm = await joinedPage(browser, "gm", { ...LAPTOP, locale: "cs-CZ" }, trouble, url, TOKENS.web.gm);
+    result.roles = {
+      observer: await observer.textContent("#role"),
+      player: await player.textContent("#role"),
+      gm: await gm.textContent("#role"),
+    };
+  },
 };
 
 await runCase(cases, trouble);

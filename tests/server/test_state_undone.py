@@ -1,0 +1,67 @@
+"""``state`` with ``undone`` (docs/protocol.md, "Requests"): whether the GM has undone
+each event asked for, as the retained log's latest undo or redo of it says — what a
+client that missed those undos and redos learns it from (the web view's page loaded
+anew past the 200 events it reads, or a resume the server could not recover). A real
+server on a real SQLite file."""
+
+from __future__ import annotations
+
+import pytest
+
+
+async def _hurt(peer) -> int:
+    """One box of damage on tally's Ana (an undoable change); its seq."""
+    message = {"type": "adjust", "actor": "ana", "track": "damage", "delta": 1}
+    reply = await peer.request(message)
+    assert reply.get("status") == "done", reply
+    return reply["seq"]
+
+
+async def test_undone_says_the_latest_undo_or_redo_of_each_event_asked(tables):
+    gm, _ = await tables.join("tally", "gm")
+    player, _ = await tables.join("tally", "player")
+    first, second, kept = await _hurt(gm), await _hurt(gm), await _hurt(gm)
+    assert (await gm.request({"type": "undo", "seq": kept}))["status"] == "done"
+    assert (await gm.request({"type": "undo", "seq": second}))["status"] == "done"
+    assert (await gm.request({"type": "redo", "seq": second}))["status"] == "done"
+    asked = {"type": "state", "undone": [first, second, kept, 999]}
+    for peer in (gm, player):
+        reply = await peer.request(asked)
+        # undone, redone since; never undone (or not known) left out
+        assert reply["undone"] == {str(second): False, str(kept): True}, reply
+        assert reply["table"]["seq"] == kept + 3
+    # without `undone` the reply is as before
+    assert "undone" not in await player.request({"type": "state"})
+
+
+async def test_undone_of_a_secret_is_the_gms_alone(tables):
+    gm, _ = await tables.join("tally", "gm")
+    player, _ = await tables.join("tally", "player")
+    hit = {"type": "resolve", "action": "hit", "targets": ["guard"], "secret": True}
+    secret = (await gm.request(hit))["seq"]
+    await gm.request({"type": "undo", "seq": secret})
+    asked = {"type": "state", "undone": [secret]}
+    assert (await gm.request(asked))["undone"] == {str(secret): True}
+    # the player was sent the undo as a placeholder naming nothing
+    assert (await player.request(asked))["undone"] == {}
+
+
+async def test_undone_with_at_answers_the_table_then(tables):
+    gm, _ = await tables.join("tally", "gm")
+    seq = await _hurt(gm)
+    await gm.request({"type": "undo", "seq": seq})
+    before = await gm.request({"type": "state", "at": seq - 1})
+    reply = await gm.request({"type": "state", "at": seq - 1, "undone": [seq]})
+    assert reply["table"] == before["table"] and reply["undone"] == {str(seq): True}
+
+
+@pytest.mark.parametrize(
+    "undone",
+    [[0], ["1"], [1.5], list(range(1, 52)), "1", {"1": True}, [None]],
+)
+async def test_a_bad_undone_is_refused_by_name_and_changes_nothing(tables, undone):
+    gm, _ = await tables.join("tally", "gm")
+    reply = await gm.request({"type": "state", "undone": undone})
+    assert reply["type"] == "error" and reply["code"] == "invalid_request", reply
+    assert "undone" in reply["message"], reply
+    assert (await gm.request({"type": "ping"}))["type"] == "pong"
