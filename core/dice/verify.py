@@ -766,7 +766,7 @@ class LogVerifier:
                 self._approvals.begins(self._epoch, seq + 1)
             self._settings(table, seq + 1 if _whole(seq) else None)
             self._actors(table.get("actors"))
-            self._approvals.welcomed(self._epoch, table.get("pending"))
+            self._approvals.welcomed(self._epoch, seq, table.get("pending"))
         if not recovered and _whole(seq):  # a resume that recovered: the missed follow
             self._next = seq + 1
         dice = table.get("dice")
