@@ -166,8 +166,7 @@ REJECTED_STAND_IN_SEED = say(
 REJECTED_APPROVAL_OFF = say(
     "verify.rejection_approval_off",
     "seq {seq}: the log says the GM rejected request {request}, but at seq {at}, the "
-    "request's, the table's setting approval was off, so no request was held for the GM: "
-    "a secret event passed off as a player's request the GM turned down",
+    "request's, the table's setting approval was off, so no request was held for the GM",
 )
 
 # Translators: {seq}, {at} and {welcome} are event numbers; {request} a request's id,
