@@ -30,7 +30,10 @@ each as a client got it (an ``event`` frame or the bare event) — and checks:
   request where the log shows it (in a player's log, a ``hidden`` stand-in that is
   not the GM's seed of a reveal and changed no actor), made while the table's setting
   ``approval`` was on (where the log shows it), a player's, settled once
-  (:mod:`rollbridge.dice.approvals_check`, :mod:`rollbridge.dice.stand_ins`);
+  (:mod:`rollbridge.dice.approvals_check`, :mod:`rollbridge.dice.stand_ins`); a
+  rejection alike; and, in a client's log holding the replies to its own requests,
+  an approval or rejection of one of them names the id its reply gave it
+  (:mod:`rollbridge.dice.own_replies`);
 * **seeds**: no segment commits to a seed (of either stream) an earlier one did;
 * **epochs**: each epoch of the table (a ``welcome`` that names another one: a
   client's resume after a restore or a fence) has its own seqs and segments; an event
@@ -61,6 +64,7 @@ from typing import Any, NamedTuple
 
 from rollbridge.dice.approvals_check import ApprovalCheck
 from rollbridge.dice.evaluate import roll_formula
+from rollbridge.dice.own_replies import OwnReplies
 from rollbridge.dice.sources import MAX_FACES, ScriptedDice
 from rollbridge.dice.verifiable import derive
 from rollbridge.exceptions import RollbridgeError
@@ -666,6 +670,8 @@ class LogVerifier:
         self._controlled: dict[Any, bool] = {}
         #: Each approved event held to the request it names (unheld_approval, …).
         self._approvals = ApprovalCheck()
+        #: The replies to the client's own held requests (a client's log).
+        self._replies = OwnReplies()
 
     def _enter(self, epoch: Any) -> None:
         """An event or welcome of ``epoch``: a new epoch of the table (a restored
@@ -800,8 +806,11 @@ class LogVerifier:
         if entry.get("type") == "welcome":  # a client that joined mid-segment: its start
             self._welcome(entry)
             return []
+        if entry.get("type") == "result":  # a reply to the client's own request
+            self._replies.replied(self._epoch, entry)
+            return []
         if entry.get("type") not in (None, "event") or "seq" not in entry:
-            return []  # not an event (a result, a state reply): nothing to check
+            return []  # not an event (a state reply, …): nothing to check
         report = self.report
         report.events += 1
         seq = entry.get("seq")
@@ -831,7 +840,10 @@ class LogVerifier:
             self._approvals.stand_ins.hidden(self._epoch, seq, bool(entry.get("actors")))
             return []
         self._players_dice(seq, entry, data)
-        for code, text in self._approvals.feed(self._epoch, seq, entry, self._seen):
+        # the client's own replies are asked only of a settling the log holds no other
+        # fault of (a forged one is said once)
+        settling = self._approvals.feed(self._epoch, seq, entry, self._seen)
+        for code, text in settling or self._replies.check(self._epoch, seq, entry):
             self._problem(seq, code, text)
         report.approvals_held = self._approvals.held
         report.approvals_unseen = self._approvals.unseen
