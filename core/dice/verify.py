@@ -272,6 +272,10 @@ class Report:
     #: Of :attr:`approvals_unseen`, those whose request's seq is after the log's first
     #: line but not in the log: events a client missed, before a later ``welcome``.
     approvals_missed: int = 0
+    #: The runs of seqs a client's log skipped at a ``welcome`` that did not recover
+    #: them (a new connection's, after the log's last line of that epoch), each
+    #: ``[first, last]``: events the client was away for, by that welcome's word.
+    unreceived: list[list[int]] = field(default_factory=list)
     #: Of :attr:`hidden`, the stand-ins the log tells (:mod:`rollbridge.dice.stand_ins`):
     #: the GM's seed at a reveal, and requests an approval or a rejection names.
     stand_in_seeds: int = 0
@@ -318,6 +322,7 @@ class Report:
             "approvals_unseen": self.approvals_unseen,
             "approvals_before_log": self.approvals_before_log,
             "approvals_missed": self.approvals_missed,
+            "unreceived": [list(run) for run in self.unreceived],
             "stand_in_seeds": self.stand_in_seeds,
             "stand_in_requests": self.stand_in_requests,
             "epochs": list(self.epochs),
@@ -769,6 +774,7 @@ class LogVerifier:
                 if self._last_seq is not None and self._last_seq < seq:
                     # the events between the log's last and this welcome are not in it
                     self._approvals.setting(self._epoch, self._last_seq + 1, None)
+                    self.report.unreceived.append([self._last_seq + 1, seq])
                 self._approvals.begins(self._epoch, seq + 1)
             self._settings(table, seq + 1 if _whole(seq) else None)
             self._actors(table.get("actors"))

@@ -172,3 +172,20 @@ def test_a_players_welcome_lists_no_requests_and_holds_none(tmp_path):
     assert report.ok and report.approvals_missed == 1, report.problems
     assert any(line.startswith("1 event approved by the GM names a request at a seq this "
                                "log does not hold") for line in render_report(report))  # fmt: skip
+
+
+def test_the_report_names_the_seqs_a_welcome_skipped(tmp_path):
+    """A player's own log cannot hold a welcome to the requests it lists: the seqs a
+    welcome skipped are said, with whose word it is that the client was away. Before,
+    the report named none (only an approval naming one was counted)."""
+    log, seqs = _gm_client_log(tmp_path)
+    welcome = next(line for line in log[1:] if line.get("type") == "welcome")["table"]["seq"]
+    status, report = _verified(tmp_path, log)
+    assert status == 0 and report["unreceived"] == [[seqs["r1"], welcome]], report
+    said = [line for line in render_report(verify_events(log)) if "welcome line" in line]
+    assert said == [
+        f"{welcome - seqs['r1'] + 1} events after this log's first line are in none of its "
+        "lines, skipped at later welcome lines (new connections, which did not get the "
+        f"events they missed): seqs {seqs['r1']}–{welcome}; that the client was away then "
+        "is those welcomes' word, and what the events were only the GM's log shows"
+    ]
