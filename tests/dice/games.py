@@ -6,8 +6,9 @@ table with ``verifiable`` on, its example actors (some a player's, some NPCs),
 several players and the GM making rolls (public and secret), resolving the
 ruleset's actions with their example parameters, running encounters (their orders
 NPCs and players' characters mixed, turns ended by the GM or by the current actor's
-player — held for the GM's approval while it is on — their turn hooks rolling on the
-public and the GM's stream), turning ``approval`` on and off,
+player — not held for approval, which holds rolls and resolutions only — between
+players' rolls and resolutions that are, their turn hooks rolling where the ruleset's
+do), turning ``approval`` on and off,
 approving and rejecting held requests, undoing and redoing, revealing; at a random
 step the file is backed up, the game goes on (the history the backup loses), and the
 backup is restored (``finish_restore``: a new epoch) and played on. Requests the
@@ -133,9 +134,10 @@ class _Game:
     def _encounter(self) -> None:
         """An encounter's step: the GM starts one (its order some of the actors, NPCs
         and players' characters mixed), or the turn ends — by the GM, or
-        by the player of the current actor (held for the GM while ``approval`` is on),
-        the new round's order given at times — or the GM reorders or ends it. Its turn
-        hooks roll the ruleset's dice (an NPC's on the GM's stream)."""
+        by the player of the current actor (never held: approval holds rolls and
+        resolutions only), the new round's order given at times — or the GM reorders or
+        ends it. Its turn hooks roll the ruleset's dice where they roll (wilddie's
+        Shaken recovery; an NPC's on the GM's stream)."""
         rng = self.rng
         ids = [actor["id"] for actor in self.actors()]
         encounter = self.service.table(TABLE).view(gm=True).get("encounter")
@@ -143,6 +145,7 @@ class _Game:
             return
         if not encounter:
             order = rng.sample(ids, rng.randint(1, len(ids)))
+            self._shake(order)
             self.send(GM, {"type": "encounter.start", "order": order})
             return
         step = rng.choices(("next", "reorder", "end"), weights=(8, 1, 1))[0]
@@ -161,6 +164,17 @@ class _Game:
                            "order": rng.sample(ids, rng.randint(1, len(ids)))})  # fmt: skip
         else:
             self.send(GM, {"type": "encounter.end"})
+
+    def _shake(self, order: list[str]) -> None:
+        """Before an encounter, the GM marks some of its actors Shaken where the
+        ruleset's state has the mark (wilddie: a Shaken character rolls to recover at
+        the start of its turn, WD-9), so that turn hooks roll dice — no other built-in
+        ruleset's do, and the games' damage seldom shakes anyone."""
+        for actor in self.actors():
+            state = actor.get("state") or {}
+            if actor["id"] in order and "shaken" in state and self.rng.random() < 0.5:
+                self.send(GM, {"type": "actor.update", "actor": actor["id"],
+                               "state": {**state, "shaken": True}})  # fmt: skip
 
     def _resolve(self) -> None:
         """One of the ruleset's actions, its example parameters, by the GM or by the

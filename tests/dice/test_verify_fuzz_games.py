@@ -2,7 +2,7 @@
 
 Each example plays a random but valid game (tests/dice/games.py: several players,
 rolls and secret rolls, the ruleset's actions, encounters whose orders mix NPCs and
-players' characters (turns ended by players held for approval), approvals and
+players' characters (turns ended by the GM or players), approvals and
 rejections, undo and redo, settings changes, reveals, a backup restored and played
 on), exports the lost history's file and the restored one as the GM and as a player
 (whole, and from a seq mid-game), and checks that every honest export verifies (exit
@@ -67,6 +67,12 @@ def _check_game(seed: int, tally: Counter[str]) -> None:
             tally["honest logs"] += 1
             tally["events"] += report["events"]
             tally["approved"] += report["approvals_held"] + report["approvals_unseen"]
+            tally["encounter events that drew"] += sum(
+                1
+                for line in lines
+                if line.get("kind") in ("encounter.started", "encounter.turn")
+                and (line.get("data") or {}).get("draws")
+            )
             for forgery, forge in FORGERIES.items():
                 forged = forge(rng, lines)
                 if forged is None:
