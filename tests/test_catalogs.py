@@ -239,6 +239,10 @@ TERMS = {
     # as docs/plugins.md's glossary, the web view and the Foundry module say; verify's
     # texts said «genehmigt» and «Genehmigung» beside «Freigabe» in the others
     "approval": {"de": ("Freigabe", re.compile(r"(?i)genehmig"))},
+    # a reveal of verifiable dice: «aufdecken» (aufgedeckt, Aufdeckung), as the web view,
+    # the Foundry module and the event's name say; verify's texts of the GM's seed said
+    # «Offenlegung» beside «Aufdeckung», the restored-segment refusals «offengelegt»
+    "reveal": {"de": ("aufgedeckt", re.compile(r"(?i)offenleg|offengelegt"))},
     # the Foundry module's setting, by the name its settings page shows
     "Server URL": {
         "cs": ("URL serveru", re.compile(r"Server URL")),
@@ -265,7 +269,9 @@ def test_a_term_has_one_word_in_every_text_of_a_language(term, locale):
     a request held for the GM «отложенный» (put off: «отложенный до начала журнала»
     read as a request put off until the log begins), every other text one that waits
     for the GM's approval; verify's German texts said an event was «genehmigt» (the
-    GM's approval a «Genehmigung»), every other text «Freigabe», «freigegeben». One
+    GM's approval a «Genehmigung»), every other text «Freigabe», «freigegeben»; and a
+    reveal «Offenlegung» (the GM's seed of a reveal, a restored segment's refusals)
+    beside «Aufdeckung» and «aufgedeckt» everywhere else. One
     word each, as the rulesets' glossaries say."""
     word, others = TERMS[term][locale]
     texts = _texts_of(locale)

@@ -31,7 +31,7 @@ from rollbridge.engine.recheck import REASONS
 from rollbridge.exceptions import RollbridgeError, UndecodableFrame
 from rollbridge.json_words import json_reason, value_reason
 from rollbridge.system_words import system_reason
-from rollbridge.text import Messages
+from rollbridge.text import Messages, Text
 from rollbridge.visible import visible
 
 __all__ = ["add_parsers", "read_log", "recheck", "render_report"]
@@ -250,6 +250,22 @@ APPROVALS_MISSED = say.plural(
     "were held at those seqs, whose they were and what they asked is the server's word, "
     "and in a player's log their dice, on the GM's stream, only the GM's log checks",
 )
+# Translators: {count} events (seqs) a client's log does not hold, skipped at a
+# welcome line; {seqs} the seqs, as runs ('9–12, 30'); "welcome" is the protocol's
+# message, kept as it is.
+UNRECEIVED = say.plural(
+    "cli.verify.unreceived",
+    "{count} event after this log's first line is in none of its lines, skipped at a "
+    "later welcome line (a new connection, which did not get the events it missed): seq "
+    "{seqs}; that the client was away then is that welcome's word, and what the event "
+    "was only the GM's log shows",
+    "{count} events after this log's first line are in none of its lines, skipped at "
+    "later welcome lines (new connections, which did not get the events they missed): "
+    "seqs {seqs}; that the client was away then is those welcomes' word, and what the "
+    "events were only the GM's log shows",
+)
+#: At most this many runs of :data:`UNRECEIVED` are named (the rest: "…").
+UNRECEIVED_RUNS = 10
 # Translators: {count} hidden stand-ins (GM-only events as a player's view gets
 # them); {seeds} and {requests} how many of them are each; dice.revealed is an
 # event's kind: keep it.
@@ -413,6 +429,14 @@ def _refusal(entry: Any) -> bool:
     )
 
 
+def _unreceived(runs: list[list[int]]) -> Text:
+    """:data:`UNRECEIVED` of ``runs`` (``[first, last]`` each)."""
+    count = sum(last - first + 1 for first, last in runs)
+    named = [str(first) if first == last else f"{first}–{last}" for first, last in runs]
+    more = ["…"] if len(named) > UNRECEIVED_RUNS else []
+    return UNRECEIVED(count=count, seqs=", ".join(named[:UNRECEIVED_RUNS] + more))
+
+
 def render_report(report: Report, locale: str = "en", every: bool = False) -> list[str]:
     """The lines ``rollbridge verify`` prints, each control character in them shown,
     not obeyed (:func:`~rollbridge.visible.visible`): what they quote of the log (a
@@ -461,6 +485,8 @@ def render_report(report: Report, locale: str = "en", every: bool = False) -> li
         lines.append(APPROVALS_BEFORE_LOG(count=report.approvals_before_log).render(locale))
     if report.approvals_missed:
         lines.append(APPROVALS_MISSED(count=report.approvals_missed).render(locale))
+    if report.unreceived:
+        lines.append(_unreceived(report.unreceived).render(locale))
     told = report.stand_in_seeds + report.stand_in_requests
     if told:
         said = STAND_INS_TOLD(

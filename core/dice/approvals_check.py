@@ -15,6 +15,10 @@ log can show, :class:`ApprovalCheck` checks:
   requester (the event's ``by``, which every event the server writes has: one
   without it is no requester's) and the same kind (a ``roll`` request, a ``roll``
   event; any other, a resolution) — else ``other_request``;
+* a rejection (``approval.rejected``) names its request as an approval does, and is
+  held alike (``unheld_rejection``): a request held before it, no other kind of event
+  at its seq, no stand-in the log shows is no request. One that names what is no
+  request passes a GM's secret event off as a player's request turned down;
 * a request is settled once: approved once, or rejected once (``approval.rejected``,
   which players see too); any second settling of it, an approval or a rejection after
   an approval or a rejection, is ``settled_twice``. An honest server writes none: a
@@ -25,14 +29,19 @@ log can show, :class:`ApprovalCheck` checks:
 
 A GM's client log that begins later has the requests waiting then in its
 ``welcome`` (the table's ``pending``, :meth:`ApprovalCheck.welcomed`): an approval
-of one is held to it as to a request the log shows.
+of one is held to it as to a request the log shows. And a request held at or before a
+GM's welcome's seq and settled after it was waiting then: one that welcome does not
+list is no request (``unheld_approval``, ``unheld_rejection``). Without that, a
+``welcome`` put into a log, the lines under it taken out, made any seq there one
+the client missed, and an approval naming it passed.
 
 What it cannot show: that a request whose seq is a ``hidden`` stand-in (a player's
 log) was a request rather than a secret roll or the GM's seed at a reveal, and
 anything of a request held before the log begins that no GM's ``welcome`` lists (an
 export's first line shows the table of a past seq, without its requests), or at a seq
 the log does not hold after its first line (a client's log, while the client was away:
-a later ``welcome`` shows the table without its requests). Such approvals are counted
+a player's later ``welcome`` shows the table without its requests, and whether the
+client was away is that welcome's word). Such approvals are counted
 (``approvals_unseen``; of them ``before_log`` and ``missed``), those held to their
 request too (``approvals_held``).
 """
@@ -118,6 +127,66 @@ NOT_A_PLAYER = say(
     "{by}, and only a player's requests are held for the GM's approval",
 )
 
+# A rejection (approval.rejected, which players see too) names its request as an
+# approval does: one naming an event the log shows is no request passes that event off
+# as a player's request the GM turned down (a secret roll, in a player's log, "told"
+# as a request).
+# Translators: {seq} is an event number; {request} the id it names, quoted ('p12');
+# approval.rejected is an event's kind: keep it.
+REJECTED_NO_REQUEST = say(
+    "verify.rejection_no_request",
+    "seq {seq}: the log says the GM rejected request {request}, but that names no request "
+    "held before it: an approval.rejected event names its request, 'p' and that request's "
+    "seq",
+)
+# Translators: {seq} and {at} are event numbers; {request} a request's id, quoted;
+# {kind} the kind of event the log holds at {at}, quoted ('roll').
+REJECTED_UNHELD = say(
+    "verify.rejection_unheld",
+    "seq {seq}: the log says the GM rejected request {request}, but seq {at} of the log is "
+    "a {kind} event, not a request held for approval",
+)
+# Translators: {seq} and {at} are event numbers; {request} a request's id, quoted.
+REJECTED_STAND_IN_CHANGED = say(
+    "verify.rejection_stand_in_changed",
+    "seq {seq}: the log says the GM rejected request {request}, but seq {at} of the log is "
+    "a hidden event that changed actors, which a request held for approval never does: a "
+    "secret event passed off as a player's request the GM turned down",
+)
+# Translators: {seq}, {at} and {reveal} are event numbers; {request} a request's id,
+# quoted; dice.revealed is an event's kind: keep it.
+REJECTED_STAND_IN_SEED = say(
+    "verify.rejection_stand_in_seed",
+    "seq {seq}: the log says the GM rejected request {request}, but seq {at} of the log is "
+    "the GM's seed of the reveal at seq {reveal} (a reveal writes it just before its "
+    "dice.revealed), not a request held for approval",
+)
+# Translators: {seq} and {at} are event numbers; {request} a request's id, quoted;
+# approval is a table setting's name: keep it.
+REJECTED_APPROVAL_OFF = say(
+    "verify.rejection_approval_off",
+    "seq {seq}: the log says the GM rejected request {request}, but at seq {at}, the "
+    "request's, the table's setting approval was off, so no request was held for the GM",
+)
+
+# Translators: {seq}, {at} and {welcome} are event numbers; {request} a request's id,
+# quoted; "welcome" is the protocol's message, kept as it is; pending is its field.
+UNLISTED = say(
+    "verify.approval_unlisted",
+    "seq {seq}: the log says the GM approved request {request}, held at seq {at}, but the "
+    "GM's welcome line at seq {welcome} (its pending: the requests waiting then) does not "
+    "list it: it was no request waiting for the GM, and an approved event's dice are on the "
+    "GM's stream, where players cannot check them",
+)
+# Translators: {seq}, {at} and {welcome} are event numbers; {request} a request's id,
+# quoted; "welcome" is the protocol's message, kept as it is; pending is its field.
+REJECTED_UNLISTED = say(
+    "verify.rejection_unlisted",
+    "seq {seq}: the log says the GM rejected request {request}, held at seq {at}, but the "
+    "GM's welcome line at seq {welcome} (its pending: the requests waiting then) does not "
+    "list it",
+)
+
 #: A request's id: ``p`` and the seq of its ``approval.requested`` event.
 _REQUEST_ID = re.compile(r"p([1-9][0-9]{0,18}|0)")
 
@@ -133,6 +202,9 @@ class ApprovalCheck:
         self._settled: dict[tuple[Any, str], int] = {}
         #: The requests known from a GM's welcome alone (before the log), by epoch and id.
         self._welcomed: set[tuple[Any, str]] = set()
+        #: Each GM's welcome by epoch: its seq and the ids of the requests it lists as
+        #: waiting (every one held at or before that seq and settled after it).
+        self._listings: dict[Any, list[tuple[int, frozenset[str]]]] = {}
         #: The ``hidden`` stand-ins of a player's log and what the log tells of them.
         self.stand_ins = StandIns()
         #: The table's setting ``approval`` by epoch, as (from seq, on; None: not
@@ -165,14 +237,33 @@ class ApprovalCheck:
                  if since <= seq]  # fmt: skip
         return self._setting[epoch][max(known)[1]][1] if known else None
 
-    def welcomed(self, epoch: Any, pending: Any) -> None:
-        """The requests a GM's ``welcome`` lists as waiting (its table's ``pending``:
-        each with its id, ``type`` and ``who``): held before the log began, so an
-        approval of one is held to it as to a request the log shows."""
-        for request in pending if isinstance(pending, list) else ():
+    def welcomed(self, epoch: Any, seq: Any, pending: Any) -> None:
+        """The requests a GM's ``welcome`` at ``seq`` lists as waiting (its table's
+        ``pending``: each with its id, ``type`` and ``who``): held before the log
+        began, so an approval of one is held to it as to a request the log shows; and
+        a request of a seq up to ``seq`` that it does not list was not waiting then,
+        so no later event settles it (:meth:`_unlisted`). A player's welcome, and an
+        export's first line, list none (no ``pending``)."""
+        if not isinstance(pending, list):
+            return
+        ids = set()
+        for request in pending:
             if isinstance(request, Mapping) and isinstance(request.get("pending"), str):
                 self._requests[(epoch, request["pending"])] = _asked(request)
                 self._welcomed.add((epoch, request["pending"]))
+                ids.add(request["pending"])
+        if isinstance(seq, int):
+            self._listings.setdefault(epoch, []).append((seq, frozenset(ids)))
+
+    def _unlisted(self, epoch: Any, at: int, request: str) -> int | None:
+        """The seq of a GM's welcome, at or after ``at``, that does not list
+        ``request`` among the requests then waiting, or None. A request held at
+        ``at`` and settled after that welcome waited at it: a welcome put into a log
+        to make the request's seq one the client missed must list it."""
+        for seq, ids in self._listings.get(epoch, ()):
+            if seq >= at and request not in ids:
+                return seq
+        return None
 
     def feed(
         self,
@@ -192,16 +283,48 @@ class ApprovalCheck:
                 self._requests[(epoch, data["pending"])] = _asked(request)
             return []
         if kind == "approval.rejected":
-            request = data.get("pending")
-            if not isinstance(request, str):
-                return []
-            match = _REQUEST_ID.fullmatch(request)
-            if match is not None:
-                self.stand_ins.named(epoch, int(match.group(1)))
-            return self._settle(epoch, seq, request, REJECTED_TWICE)
+            return self._rejected(epoch, seq, data.get("pending"), seen)
         if "approved_by" not in data:
             return []
         return self._approved(epoch, seq, kind, entry, data, seen)
+
+    def _names(
+        self, epoch: Any, seq: int, request: Any, code: str, no_request: Message
+    ) -> tuple[int | None, list[tuple[str, Text]]]:
+        """The seq of the request an approval (``code`` ``unheld_approval``) or a
+        rejection at ``seq`` names, and the problems found: no request held before it
+        (said by ``no_request``; then no seq), or one settled before."""
+        match = _REQUEST_ID.fullmatch(request) if isinstance(request, str) else None
+        if match is None or int(match.group(1)) >= seq:
+            return None, [(code, no_request(seq=seq, request=repr(request)))]
+        twice = SETTLED_TWICE if code == "unheld_approval" else REJECTED_TWICE
+        return int(match.group(1)), self._settle(epoch, seq, request, twice)
+
+    def _rejected(
+        self, epoch: Any, seq: int, request: Any, seen: Mapping[tuple[Any, int], Any]
+    ) -> list[tuple[str, Text]]:
+        """A rejection of ``request``: held, as an approval is, to what the log shows at
+        the request's seq (``unheld_rejection``: no request held before it, another kind
+        of event there, or a stand-in the log shows is no request), and settled once."""
+        at, problems = self._names(epoch, seq, request, "unheld_rejection", REJECTED_NO_REQUEST)
+        if at is None or problems:
+            return problems
+        said = {"seq": seq, "request": repr(request), "at": at}
+        there = seen.get((epoch, at))
+        if there not in (None, "hidden", "approval.requested"):
+            return [("unheld_rejection", REJECTED_UNHELD(**said, kind=repr(there)))]
+        if there is None and (epoch, request) not in self._welcomed:
+            missing = self._unlisted(epoch, at, request)
+            if missing is not None:
+                return [("unheld_rejection", REJECTED_UNLISTED(**said, welcome=missing))]
+        if self._approval_at(epoch, at) is False:
+            return [("unheld_rejection", REJECTED_APPROVAL_OFF(**said))]
+        if there == "hidden" and self.stand_ins.gm_seed(epoch, at):
+            return [("unheld_rejection", REJECTED_STAND_IN_SEED(**said, reveal=at + 1))]
+        if there == "hidden" and self.stand_ins.changed(epoch, at):
+            return [("unheld_rejection", REJECTED_STAND_IN_CHANGED(**said))]
+        self.stand_ins.named(epoch, at)
+        return []
 
     def _approved(
         self,
@@ -213,17 +336,16 @@ class ApprovalCheck:
         seen: Mapping[tuple[Any, int], Any],
     ) -> list[tuple[str, Text]]:
         request = data.get("approved")
-        match = _REQUEST_ID.fullmatch(request) if isinstance(request, str) else None
-        if match is None or int(match.group(1)) >= seq:
-            return [("unheld_approval", NO_REQUEST(seq=seq, request=repr(request)))]
-        at = int(match.group(1))
-        twice = self._settle(epoch, seq, request, SETTLED_TWICE)
-        if twice:
-            return twice
+        at, problems = self._names(epoch, seq, request, "unheld_approval", NO_REQUEST)
+        if at is None or problems:
+            return problems
         self.stand_ins.named(epoch, at)
         there = seen.get((epoch, at))
         if there is None and (epoch, request) in self._welcomed:
             there = "approval.requested"  # held before the log: the GM's welcome lists it
+        elif there is None and (missing := self._unlisted(epoch, at, request)) is not None:
+            said = UNLISTED(seq=seq, request=repr(request), at=at, welcome=missing)
+            return [("unheld_approval", said)]
         if there in (None, "hidden", "approval.requested"):
             problems = self._unheld(epoch, seq, at, request, entry.get("by"), there)
             if problems or there == "approval.requested":

@@ -30,7 +30,10 @@ each as a client got it (an ``event`` frame or the bare event) — and checks:
   request where the log shows it (in a player's log, a ``hidden`` stand-in that is
   not the GM's seed of a reveal and changed no actor), made while the table's setting
   ``approval`` was on (where the log shows it), a player's, settled once
-  (:mod:`rollbridge.dice.approvals_check`, :mod:`rollbridge.dice.stand_ins`);
+  (:mod:`rollbridge.dice.approvals_check`, :mod:`rollbridge.dice.stand_ins`); a
+  rejection alike; and, in a client's log holding the replies to its own requests,
+  an approval or rejection of one of them names the id its reply gave it
+  (:mod:`rollbridge.dice.own_replies`);
 * **seeds**: no segment commits to a seed (of either stream) an earlier one did;
 * **epochs**: each epoch of the table (a ``welcome`` that names another one: a
   client's resume after a restore or a fence) has its own seqs and segments; an event
@@ -61,6 +64,7 @@ from typing import Any, NamedTuple
 
 from rollbridge.dice.approvals_check import ApprovalCheck
 from rollbridge.dice.evaluate import roll_formula
+from rollbridge.dice.own_replies import OwnReplies
 from rollbridge.dice.sources import MAX_FACES, ScriptedDice
 from rollbridge.dice.verifiable import derive
 from rollbridge.exceptions import RollbridgeError
@@ -268,6 +272,10 @@ class Report:
     #: Of :attr:`approvals_unseen`, those whose request's seq is after the log's first
     #: line but not in the log: events a client missed, before a later ``welcome``.
     approvals_missed: int = 0
+    #: The runs of seqs a client's log skipped at a ``welcome`` that did not recover
+    #: them (a new connection's, after the log's last line of that epoch), each
+    #: ``[first, last]``: events the client was away for, by that welcome's word.
+    unreceived: list[list[int]] = field(default_factory=list)
     #: Of :attr:`hidden`, the stand-ins the log tells (:mod:`rollbridge.dice.stand_ins`):
     #: the GM's seed at a reveal, and requests an approval or a rejection names.
     stand_in_seeds: int = 0
@@ -314,6 +322,7 @@ class Report:
             "approvals_unseen": self.approvals_unseen,
             "approvals_before_log": self.approvals_before_log,
             "approvals_missed": self.approvals_missed,
+            "unreceived": [list(run) for run in self.unreceived],
             "stand_in_seeds": self.stand_in_seeds,
             "stand_in_requests": self.stand_in_requests,
             "epochs": list(self.epochs),
@@ -666,6 +675,8 @@ class LogVerifier:
         self._controlled: dict[Any, bool] = {}
         #: Each approved event held to the request it names (unheld_approval, …).
         self._approvals = ApprovalCheck()
+        #: The replies to the client's own held requests (a client's log).
+        self._replies = OwnReplies()
 
     def _enter(self, epoch: Any) -> None:
         """An event or welcome of ``epoch``: a new epoch of the table (a restored
@@ -763,10 +774,11 @@ class LogVerifier:
                 if self._last_seq is not None and self._last_seq < seq:
                     # the events between the log's last and this welcome are not in it
                     self._approvals.setting(self._epoch, self._last_seq + 1, None)
+                    self.report.unreceived.append([self._last_seq + 1, seq])
                 self._approvals.begins(self._epoch, seq + 1)
             self._settings(table, seq + 1 if _whole(seq) else None)
             self._actors(table.get("actors"))
-            self._approvals.welcomed(self._epoch, table.get("pending"))
+            self._approvals.welcomed(self._epoch, seq, table.get("pending"))
         if not recovered and _whole(seq):  # a resume that recovered: the missed follow
             self._next = seq + 1
         dice = table.get("dice")
@@ -800,8 +812,11 @@ class LogVerifier:
         if entry.get("type") == "welcome":  # a client that joined mid-segment: its start
             self._welcome(entry)
             return []
+        if entry.get("type") == "result":  # a reply to the client's own request
+            self._replies.replied(self._epoch, entry)
+            return []
         if entry.get("type") not in (None, "event") or "seq" not in entry:
-            return []  # not an event (a result, a state reply): nothing to check
+            return []  # not an event (a state reply, …): nothing to check
         report = self.report
         report.events += 1
         seq = entry.get("seq")
@@ -831,7 +846,10 @@ class LogVerifier:
             self._approvals.stand_ins.hidden(self._epoch, seq, bool(entry.get("actors")))
             return []
         self._players_dice(seq, entry, data)
-        for code, text in self._approvals.feed(self._epoch, seq, entry, self._seen):
+        # the client's own replies are asked only of a settling the log holds no other
+        # fault of (a forged one is said once)
+        settling = self._approvals.feed(self._epoch, seq, entry, self._seen)
+        for code, text in settling or self._replies.check(self._epoch, seq, entry):
             self._problem(seq, code, text)
         report.approvals_held = self._approvals.held
         report.approvals_unseen = self._approvals.unseen

@@ -4,7 +4,11 @@
 :func:`play` plays one game from a seed on real SQLite files: a built-in ruleset's
 table with ``verifiable`` on, its example actors (some a player's, some NPCs),
 several players and the GM making rolls (public and secret), resolving the
-ruleset's actions with their example parameters, turning ``approval`` on and off,
+ruleset's actions with their example parameters, running encounters (their orders
+NPCs and players' characters mixed, turns ended by the GM or by the current actor's
+player — not held for approval, which holds rolls and resolutions only — between
+players' rolls and resolutions that are, their turn hooks rolling where the ruleset's
+do), turning ``approval`` on and off,
 approving and rejecting held requests, undoing and redoing, revealing; at a random
 step the file is backed up, the game goes on (the history the backup loses), and the
 backup is restored (``finish_restore``: a new epoch) and played on. Requests the
@@ -18,7 +22,8 @@ the players' view, the same for each), whole and from a seq mid-game (``--since`
 :data:`FORGERIES` change such a log as someone with the file would: one die changed,
 two lines swapped, a line dropped, an approval forged into a player's event (naming
 an event that is no request, a settled request, or a stand-in a player's log tells is
-none) or into the GM's, a revealed segment's commitment changed; each returns None
+none) or into the GM's, a rejection naming what is no request, a revealed segment's
+commitment changed; each returns None
 where the log has no place for it, and names the problem codes ``rollbridge verify``
 must report.
 """
@@ -97,9 +102,10 @@ class _Game:
         """One random request of the GM's or a player's."""
         rng = self.rng
         choice = rng.choices(
-            ("roll", "resolve", "approve", "undo", "redo", "approval", "reveal", "verifiable"),
-            weights=(6, 6, 3, 1, 1, 1, 1, 0.3),
-        )[0]
+            ("roll", "resolve", "approve", "undo", "redo", "approval", "reveal", "verifiable",
+             "encounter"),
+            weights=(6, 6, 3, 1, 1, 1, 1, 0.3, 3),
+        )[0]  # fmt: skip
         if choice == "roll":
             who = rng.choice([GM, *self.players])
             message: dict[str, Any] = {"type": "roll", "formula": rng.choice(FORMULAS)}
@@ -108,6 +114,8 @@ class _Game:
             self.send(who, message)
         elif choice == "resolve":
             self._resolve()
+        elif choice == "encounter":
+            self._encounter()
         elif choice == "approve":
             pending = self.service.table(TABLE).view(gm=True).get("pending") or []
             if pending:
@@ -122,6 +130,51 @@ class _Game:
                 self.send(GM, {"type": "settings", "settings": {choice: True}})
         else:
             self.send(GM, {"type": "dice.reveal"})
+
+    def _encounter(self) -> None:
+        """An encounter's step: the GM starts one (its order some of the actors, NPCs
+        and players' characters mixed), or the turn ends — by the GM, or
+        by the player of the current actor (never held: approval holds rolls and
+        resolutions only), the new round's order given at times — or the GM reorders or
+        ends it. Its turn hooks roll the ruleset's dice where they roll (wilddie's
+        Shaken recovery; an NPC's on the GM's stream)."""
+        rng = self.rng
+        ids = [actor["id"] for actor in self.actors()]
+        encounter = self.service.table(TABLE).view(gm=True).get("encounter")
+        if not ids:
+            return
+        if not encounter:
+            order = rng.sample(ids, rng.randint(1, len(ids)))
+            self._shake(order)
+            self.send(GM, {"type": "encounter.start", "order": order})
+            return
+        step = rng.choices(("next", "reorder", "end"), weights=(8, 1, 1))[0]
+        if step == "next":
+            current = encounter["order"][encounter["turn"]] if encounter["order"] else None
+            controllers = next((a.get("controllers") or [] for a in self.actors()
+                                if a["id"] == current), [])  # fmt: skip
+            players = [p for p in self.players if p.name in controllers]
+            who = rng.choice([GM, *players]) if players else GM
+            message: dict[str, Any] = {"type": "encounter.next"}
+            if who is GM and rng.random() < 0.2:
+                message["order"] = rng.sample(ids, rng.randint(1, len(ids)))
+            self.send(who, message)
+        elif step == "reorder":
+            self.send(GM, {"type": "encounter.reorder",
+                           "order": rng.sample(ids, rng.randint(1, len(ids)))})  # fmt: skip
+        else:
+            self.send(GM, {"type": "encounter.end"})
+
+    def _shake(self, order: list[str]) -> None:
+        """Before an encounter, the GM marks some of its actors Shaken where the
+        ruleset's state has the mark (wilddie: a Shaken character rolls to recover at
+        the start of its turn, WD-9), so that turn hooks roll dice — no other built-in
+        ruleset's do, and the games' damage seldom shakes anyone."""
+        for actor in self.actors():
+            state = actor.get("state") or {}
+            if actor["id"] in order and "shaken" in state and self.rng.random() < 0.5:
+                self.send(GM, {"type": "actor.update", "actor": actor["id"],
+                               "state": {**state, "shaken": True}})  # fmt: skip
 
     def _resolve(self) -> None:
         """One of the ruleset's actions, its example parameters, by the GM or by the
@@ -381,6 +434,34 @@ def approved_gm(rng: random.Random, lines: Lines) -> tuple[Lines, set[str]] | No
     return _forged_approval(rng, lines, (), gm=True)
 
 
+def rejected_other(rng: random.Random, lines: Lines) -> tuple[Lines, set[str]] | None:
+    """A rejection naming, instead of its request, an earlier event that is no request
+    (a public one), or in a player's log a stand-in the log tells is none (the GM's
+    seed, one that changed actors, one made while ``approval`` was off):
+    ``unheld_rejection``."""
+    events, told = _events(lines), _stand_ins(lines)
+    choices = []
+    for n in events:
+        line = lines[n]
+        if line.get("kind") != "approval.rejected":
+            continue
+        for m in events:
+            earlier = lines[m]
+            if earlier["seq"] >= line["seq"] or earlier.get("epoch") != line.get("epoch"):
+                continue
+            kind = told.get(earlier["seq"])
+            if kind in ("seed", "changed", "off") or (
+                kind is None and earlier.get("kind") != "approval.requested"
+            ):
+                choices.append((n, f"p{earlier['seq']}"))
+    if not choices:
+        return None
+    n, request = rng.choice(choices)
+    forged = _copy(lines)
+    forged[n]["data"]["pending"] = request
+    return forged, {"unheld_rejection"}
+
+
 def changed_commitment(rng: random.Random, lines: Lines) -> tuple[Lines, set[str]] | None:
     """A commitment (a ``dice.committed`` event's, or the first line's) of a segment
     this log reveals, one hex digit changed: the seed no longer hashes to it."""
@@ -425,5 +506,6 @@ FORGERIES: dict[str, Callable[[random.Random, Lines], tuple[Lines, set[str]] | N
     "approved changed": approved_changed,
     "approved off": approved_off,
     "approved gm": approved_gm,
+    "rejected other": rejected_other,
     "commitment": changed_commitment,
 }
