@@ -191,6 +191,10 @@ class Table:
     #: :class:`~rollbridge.exceptions.LimitExceeded` (``serve --max-actors``; None:
     #: no limit). A table holding more (the limit lowered) keeps them.
     max_actors: int | None = MAX_ACTORS
+    #: The version of the ruleset's words its resolutions write (:attr:`Ruleset.words
+    #: <rollbridge.contract.Ruleset.words>`): None, the ruleset's newest; ``rollbridge
+    #: verify`` sets the words a logged event records to resolve it again in them.
+    words: int | None = None
     #: The server's dice key for verifiable dice (its driver sets it); without one, a
     #: table refuses to turn ``verifiable`` on.
     dice_key: DiceKey | None = None
