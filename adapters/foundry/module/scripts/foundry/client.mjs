@@ -10,7 +10,7 @@
 // `locale_unavailable` note, which is shown once as a warning.
 
 import { flagUndoneByRestore } from "./restored.mjs";
-import { localizeRenderedCards, postApprovalCard, postCard } from "./chat.mjs";
+import { localizeRenderedCards, postApprovalCard, postCard, setRulesetActions } from "./chat.mjs";
 import { gmRecord, setting } from "./settings.mjs";
 import { Connection } from "../client/connection.mjs";
 import { CONNECTION_LABELS, labelOf, ROLE_LABELS } from "../client/i18n.mjs";
@@ -264,6 +264,8 @@ export class FoundryClient {
       onWelcome: (welcome) => {
         // the requests made while the connection was not up go out after this welcome
         for (const mark of this.welcomeWaiters.splice(0)) Object.assign(mark, { epoch: welcome.epoch, seq: welcome.seq });
+        // the ruleset's actions in this user's language: their labels title the cards
+        setRulesetActions(welcome.ruleset?.actions);
         // a resume the server recovered (a reload from the saved cursor) has no
         // snapshot, but the GM's welcome still says what undo and redo take: the
         // missed events after it are in it already (their seqs are up to its seq)
