@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { after, test } from "node:test";
 
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
-import { epochRecord, judged, markUndoneByRestore, undoneByRestore } from "../../../adapters/foundry/module/scripts/foundry/restored.mjs";
+import { epochRecord, judged, markUndoneByRestore, MISSED_CARDS, missedSinceRestore, undoneByRestore } from "../../../adapters/foundry/module/scripts/foundry/restored.mjs";
 import { drawMessages } from "./elements.mjs";
 import { FakeWebSocket } from "./fakes.mjs";
 import { registerModuleSettings, settle, Standin, world } from "./standin.mjs";
@@ -171,4 +171,24 @@ test("a record the module cannot read is no record (the guess is used), and what
   assert.equal(judged(unknownStart, { epoch: 1, seq: 11 }), "undone");
   assert.equal(judged(unknownStart, { epoch: 5, seq: 11 }), "stands");
   assert.equal(judged(unknownStart, { seq: 11 }), "unknown", "a card without an epoch (an older module's)");
+});
+
+test("the restored epoch's events a GM's card may lack: from the epoch's start or its latest GM's card", () => {
+  const msg = (epoch, seq, author = GM, table = "t1") => card(epoch, seq, author, table);
+  const epochs = [{ epoch: 1, from: 0 }, { epoch: 2000, from: 4 }];
+  const welcome = { table: "t1", epoch: 2000, seq: 9, epochs };
+  const byGM = (m) => m.author === GM;
+  // the world played the table before the restore: the events after #4 to the welcome's #9
+  assert.deepEqual(missedSinceRestore([msg(1, 3), msg(1, 5)], welcome, byGM), { from: 4, to: 9 });
+  // the GM's cards of the new epoch up to #7 are there: only #8 and #9
+  assert.deepEqual(missedSinceRestore([msg(1, 3), msg(2000, 6), msg(2000, 7)], welcome, byGM), { from: 7, to: 9 });
+  // a player's card of the new epoch moves nothing (a forged high seq would hide events)
+  assert.deepEqual(missedSinceRestore([msg(1, 3), msg(2000, 9, PLAYER)], welcome, byGM), { from: 4, to: 9 });
+  assert.equal(missedSinceRestore([msg(1, 3), msg(2000, 9)], welcome, byGM), null, "all there");
+  // a world that never played the table (a new world): none, not the whole epoch
+  assert.equal(missedSinceRestore([msg(1, 3, GM, "other")], welcome, byGM), null);
+  assert.equal(missedSinceRestore([msg(1, 3)], { ...welcome, epochs: undefined }, byGM), null, "no record: no restore known");
+  // the newest MISSED_CARDS at most
+  const long = { ...welcome, seq: 4 + MISSED_CARDS + 30 };
+  assert.deepEqual(missedSinceRestore([msg(1, 3)], long, byGM), { from: long.seq - MISSED_CARDS, to: long.seq });
 });

@@ -15,6 +15,11 @@
 // older server, a table moved by a Redis fence) is read as before: the point the new
 // epoch began at is the lowest of the welcome's seq and the seq before the earliest
 // GM's card of the new epoch in the chat.
+//
+// The restored epoch's events that happened while no GM's client posted cards (the
+// GM away) have none: at the welcome the writer's client reads them from the server
+// and posts their cards (missedSinceRestore: the newest MISSED_CARDS at most, in a
+// world that played the table before the restore).
 
 import { MODULE_ID } from "../core/state.mjs";
 import { authoredByGM } from "./buttons.mjs";
@@ -32,7 +37,7 @@ function eventFlags(message) {
  * the point the new epoch began at (a player's card posted while no GM was active
  * too; only `trusted` cards of the new epoch say where it began).
  * @param {any[]} messages  the world's chat messages
- * @param {{table: string | null, epoch: number, seq: number}} welcome
+ * @param {{table: string | null, epoch: number, seq: number, epochs?: any}} welcome
  * @param {(message: any) => boolean} [trusted]  whose cards count (the GMs')
  * @returns {any[]}
  */
@@ -109,6 +114,35 @@ export function standingAgain(messages, { table, epoch, epochs }) {
     const flags = eventFlags(m);
     return flags && (flags.table ?? null) === (table ?? null) && flags.undoneBy !== undefined && judged(record, flags) === "stands";
   });
+}
+
+/** The most cards of a restored epoch's events posted at a welcome (the newest). */
+export const MISSED_CARDS = 50;
+
+/**
+ * The seqs of the restored epoch's events whose cards the chat may lack, as
+ * `{from, to}` (the events after `from` up to `to`: the welcome's seq), or null: a
+ * snapshot welcome of a restored table (`epochs`) to a world that played the table
+ * before the restore (it holds a card of the table of another epoch), from the point
+ * the epoch began at or the latest GM's card of it (`trusted`), at most MISSED_CARDS.
+ * Those events happened while no GM's client posted cards (the GM away).
+ * @param {any[]} messages  the world's chat messages
+ * @param {{table: string | null, epoch: number, seq: number, epochs?: any}} welcome
+ * @param {(message: any) => boolean} [trusted]  whose cards count (the GMs')
+ * @returns {{from: number, to: number} | null}
+ */
+export function missedSinceRestore(messages, { table, epoch, seq, epochs }, trusted = () => true) {
+  const record = epochRecord(epochs, epoch);
+  if (!record || !Number.isSafeInteger(seq)) return null;
+  const ours = messages.filter((m) => eventFlags(m) && (eventFlags(m).table ?? null) === (table ?? null));
+  if (!ours.some((m) => Number.isSafeInteger(eventFlags(m).epoch) && eventFlags(m).epoch !== epoch)) return null;
+  let from = record.at(-1).from;
+  for (const message of ours) {
+    const flags = eventFlags(message);
+    if (flags.epoch === epoch && trusted(message)) from = Math.max(from, Math.min(flags.seq, seq));
+  }
+  from = Math.max(from, seq - MISSED_CARDS);
+  return from < seq ? { from, to: seq } : null;
 }
 
 /**
