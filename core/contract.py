@@ -263,6 +263,11 @@ class ActionContext:
         not say (odds, tests). A choice that belongs to an actor (a stance, a spent
         resource) is the GM's or its player's: refuse it from another player *before*
         checking it, so that the refusal tells nothing of an NPC's sheet or state.
+    :param words: the version of the ruleset's words (:attr:`Ruleset.words`) to
+        write: None on a live table (the ruleset's newest); a number where
+        ``rollbridge verify`` resolves a logged event again that an earlier version
+        of the ruleset wrote (the ``words`` its data records, 1 where it records
+        none). See docs/plugins.md, "Changing what your texts say".
     """
 
     action: str
@@ -275,6 +280,7 @@ class ActionContext:
     secret: bool = False
     seq: int | None = None
     controls: frozenset[str] | None = None
+    words: int | None = None
 
     def actor_by_id(self, actor_id: str) -> Actor | None:
         """The actor or target with this id, if the request involves it."""
@@ -343,6 +349,8 @@ class TurnContext:
         supplied (WD-9's recovery roll may be supplied).
     :param seq: the seq of the encounter event that will record the hook's result
         (as :attr:`ActionContext.seq`); None where nothing is recorded.
+    :param words: the version of the ruleset's words to write (as
+        :attr:`ActionContext.words`): None on a live table.
     """
 
     round: int
@@ -351,6 +359,7 @@ class TurnContext:
     settings: Mapping[str, Any] = field(default_factory=dict)
     dice_supplied: bool = False
     seq: int | None = None
+    words: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -441,6 +450,14 @@ class Ruleset(ABC):
     #: reader's language, in ``describe(locale)`` and by ``rollbridge rulesets``) or a
     #: plain English string.
     summary: ClassVar[str | Text] = ""
+    #: The version of the ruleset's words: a whole number from 1, raised when a
+    #: resolution gives its texts other arguments for the same result (an actor's
+    #: name where it gave its id). Each event records the words it was written in
+    #: (``data.words``, left out at 1), and the contexts say which to write
+    #: (:attr:`ActionContext.words`), so that ``rollbridge verify`` resolves an
+    #: older event again in its own words (docs/plugins.md, "Changing what your
+    #: texts say").
+    words: ClassVar[int] = 1
     #: The actions, by name.
     actions: ClassVar[Mapping[str, ActionSpec]]
     #: Schema of a character sheet (see :mod:`rollbridge.schema`).

@@ -168,6 +168,12 @@ VERSION_FORM = say(
     "pre-release, post-release or local label may follow: 1.0.0rc1, 1.0.0.post1, "
     "1.0.0-rc.1, 1.0.0+local)",
 )
+# Translators: {given} is the value the ruleset gave (3.0, '2', True).
+BAD_WORDS = say(
+    "host.ruleset_words",
+    "has words {given}: the version of its words is a whole number from 1 (raise it "
+    "by one at each change of what its texts say)",
+)
 # Translators: {given} is a Python type's name.
 ACTIONS_MAPPING = say(
     "host.ruleset_actions_mapping",
@@ -736,6 +742,9 @@ def check_ruleset(ruleset: Ruleset, plugin: str) -> None:
     if not isinstance(getattr(ruleset, "name", None), str):
         raise fail(NO_NAME())
     _check_version(getattr(ruleset, "version", None), fail, f"plugin {plugin!r}: ruleset {ident!r}")
+    words = getattr(ruleset, "words", 1)
+    if type(words) is not int or words < 1:
+        raise fail(BAD_WORDS(given=repr(words)[:40]))
     actions = getattr(ruleset, "actions", None)
     if not isinstance(actions, Mapping):
         raise fail(ACTIONS_MAPPING(given=type(actions).__name__))

@@ -373,6 +373,9 @@ class TableSnapshot:
     redo: list[int] = field(default_factory=list)
     #: The verifiable dice's segment (``{"segment": k, "open": bool}``), or None.
     dice: JSON | None = None
+    #: Which epochs the table's history ran through (:mod:`rollbridge.engine.epochs`),
+    #: or None: not recorded (a table never restored).
+    epochs: JSON | None = None
 
     @classmethod
     def from_meta(
@@ -388,17 +391,22 @@ class TableSnapshot:
             undo=meta["undo"],
             redo=meta["redo"],
             dice=meta.get("dice"),
+            epochs=meta.get("epochs"),
         )
 
     def meta(self) -> JSON:
-        """The table-level state besides info and actors, as stored."""
-        return {
+        """The table-level state besides info and actors, as stored (``epochs`` only
+        where recorded)."""
+        meta = {
             "encounter": self.encounter.to_dict() if self.encounter else None,
             "pending": copy.deepcopy(self.pending),
             "undo": list(self.undo),
             "redo": list(self.redo),
             "dice": copy.deepcopy(self.dice),
         }
+        if self.epochs is not None:
+            meta["epochs"] = copy.deepcopy(self.epochs)
+        return meta
 
 
 @dataclass(slots=True)

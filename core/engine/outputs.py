@@ -59,10 +59,13 @@ def resolution_output(
     params: Mapping[str, Any] | None = None,
     *,
     prefix: tuple[Any, ...] = (),
+    words: int | None = None,
 ) -> Output:
     """The event data of a resolution: ``head`` (the action, actors, …) followed by
     the parameters (the resolution's marked ones, if it returned any), narration,
-    outcome, dice and steps. Paths are relative to the event's data, under ``prefix``.
+    outcome, dice and steps, and the version of the ruleset's words it was written in
+    (``words``: the ruleset's newest where None; left out at 1). Paths are relative to
+    the event's data, under ``prefix``.
 
     :raises InternalError: naming the ruleset and the offending value.
     """
@@ -74,6 +77,9 @@ def resolution_output(
     out["steps"] = list(resolution.steps)
     if resolution.apply is not None:
         out["apply"] = _follow_up(ruleset, resolution.apply)
+    written = words if words is not None else ruleset.words
+    if written != 1:
+        out["words"] = written
     try:
         data, texts, private = extract(out, where="resolution")
         # Dice records are the dice engine's plain data; only a group's own fields

@@ -10,6 +10,11 @@ hooks resolve) with the event's dice, through :meth:`Table.execute` — the very
 of every request, the table's ruleset settings and all; the server's dice are its
 scripted source, not supplied (a ruleset may tell them apart) — and shows the
 event it makes to the log's audience in the log's locale, as the server showed it.
+The ruleset writes the event's own version of its words (:func:`logged_words`, the
+``words`` its data records: :attr:`~rollbridge.contract.Ruleset.words`), so that an
+event an earlier version of the ruleset wrote is compared with what that version
+wrote, word for word; a version newer than the installed ruleset's is not resolved
+again (``skipped``: ``ruleset``).
 Everything the rules decide must be as logged: the narration, outcome, steps, dice
 groups and parameters, the hooks' results, every actor's view after — every value
 the log shows (a field this version writes that the logged event's data lacks is
@@ -43,7 +48,7 @@ from rollbridge.exceptions import RollbridgeError
 from rollbridge.plain import JSON, NotPlain, dumps_json
 from rollbridge.text import Text
 
-__all__ = ["Rerun", "rerun"]
+__all__ = ["Rerun", "logged_words", "rerun"]
 
 #: What a logged frame holds that the rules do not decide (see the module docstring).
 _NOT_COMPARED = ("type", "table", "at")
@@ -91,23 +96,52 @@ def rerun(table: LoggedTable, frame: Mapping[str, Any], ruleset: Ruleset) -> Rer
         return Rerun(False, malformed=True)  # an event no server writes
     if found is None:
         return Rerun(False, skipped="no_table")
-    first = _executed(table, frame, ruleset, found, found.dice)
+    words = logged_words(frame)
+    if type(words) is not int or words < 1:
+        return Rerun(False, malformed=True)  # no server writes it
+    if words > ruleset.words:
+        return Rerun(False, skipped="ruleset")  # written by a newer version of the ruleset
+    first = _executed(table, frame, ruleset, found, found.dice, words)
     if first.ok or found.chip_dice is None:
         return first
     # a log written before a chip's group was tagged: its dice read as a chip's; where
     # they are what the engine takes and the others not, the difference they make is
     # the one to name
-    other = _executed(table, frame, ruleset, found, found.chip_dice)
+    other = _executed(table, frame, ruleset, found, found.chip_dice, words)
     return other if other.ok or (first.refused is not None and other.refused is None) else first
 
 
+def logged_words(frame: Mapping[str, Any]) -> Any:
+    """The version of its ruleset's words a logged event was written in: its data's
+    ``words`` (a resolution's; an encounter event's in its turn hooks' entries), 1
+    where it records none (a ruleset's first words, or a log older than the field).
+    As the log gives it: the caller checks it is a whole number."""
+    data = frame.get("data")
+    if not isinstance(data, Mapping):
+        return 1
+    if "words" in data:
+        return data["words"]
+    hooks = data.get("hooks")
+    for entry in hooks if isinstance(hooks, list) else ():
+        if isinstance(entry, Mapping) and "words" in entry:
+            return entry["words"]
+    return 1
+
+
 def _executed(
-    table: LoggedTable, frame: Mapping[str, Any], ruleset: Ruleset, found: Recorded, dice: list[int]
+    table: LoggedTable,
+    frame: Mapping[str, Any],
+    ruleset: Ruleset,
+    found: Recorded,
+    dice: list[int],
+    words: int,
 ) -> Rerun:
-    """Execute ``found`` with the server's ``dice`` on ``table`` and compare."""
+    """Execute ``found`` with the server's ``dice`` on ``table``, in the ruleset's
+    ``words`` of the event, and compare."""
     try:
         settings = {**table.settings, "approval": False, "verifiable": False}
         engine = Table(table.snapshot(int(frame["seq"]) - 1, settings), ruleset)
+        engine.words = words
         engine.max_event_bytes = 1 << 40  # the server stored it: no limit of this one's
         engine.max_actors = None
         outcome = engine.execute(parse_request(found.message), found.who, _Drawn(dice))

@@ -249,6 +249,7 @@ def resolve(ctx: RequestContext) -> JSON:
         else frozenset(
             a.id for a in (actor, *targets) if a is not None and who.name in a.controllers
         ),
+        words=table.words,
     )
     if not ctx.approved and table.needs_approval(who):
         # what the rules refuse before the dice (an unknown weapon, a spent pool) is
@@ -265,7 +266,9 @@ def resolve(ctx: RequestContext) -> JSON:
         "actor": actor_id,
         "targets": [t.id for t in targets] if not spec.every_actor else [],
     }
-    data, texts, private = resolution_output(table.ruleset, resolution, head, params)
+    data, texts, private = resolution_output(
+        table.ruleset, resolution, head, params, words=table.words
+    )
     data["supplied"] = source.supplied
     return ctx.record(
         "resolution",

@@ -191,6 +191,10 @@ class Table:
     #: :class:`~rollbridge.exceptions.LimitExceeded` (``serve --max-actors``; None:
     #: no limit). A table holding more (the limit lowered) keeps them.
     max_actors: int | None = MAX_ACTORS
+    #: The version of the ruleset's words its resolutions write (:attr:`Ruleset.words
+    #: <rollbridge.contract.Ruleset.words>`): None, the ruleset's newest; ``rollbridge
+    #: verify`` sets the words a logged event records to resolve it again in them.
+    words: int | None = None
     #: The server's dice key for verifiable dice (its driver sets it); without one, a
     #: table refuses to turn ``verifiable`` on.
     dice_key: DiceKey | None = None
@@ -223,6 +227,8 @@ class Table:
         self.pending: dict[str, JSON] = dict(snapshot.pending)
         #: The verifiable dice's segment: ``{"segment": k, "open": bool}`` or None.
         self.dice_segment: JSON | None = snapshot.dice
+        #: Which epochs the table's history ran through (:mod:`.epochs`), or None.
+        self.epochs: JSON | None = snapshot.epochs
         history = dict(history or {})
         kept = history.keys() if retained is None else {*retained, *history}
         # An undo entry whose event left the log cannot be undone any more.
@@ -307,18 +313,23 @@ class Table:
             undo=list(self.undo_stack),
             redo=list(self.redo_stack),
             dice=self.dice_segment,
+            epochs=self.epochs,
         )
 
     def meta(self) -> JSON:
-        """The table-level state a store keeps beside info and actors. The pending
-        map is shared, not copied: the engine replaces it, never changes it."""
-        return {
+        """The table-level state a store keeps beside info and actors (``epochs``
+        only where recorded). The pending map is shared, not copied: the engine
+        replaces it, never changes it."""
+        meta = {
             "encounter": self.encounter.to_dict() if self.encounter else None,
             "pending": self.pending,
             "undo": list(self.undo_stack),
             "redo": list(self.redo_stack),
             "dice": self.dice_segment,
         }
+        if self.epochs is not None:
+            meta["epochs"] = self.epochs
+        return meta
 
     def history_event(self, seq: int) -> Event:
         """An event the undo or redo stack refers to, kept in memory for the latest

@@ -55,7 +55,13 @@ def turn_context(
     participants = tuple(record_actor(table.require_actor(draft, a)) for a in encounter.order)
     actor = next((p for p in participants if p.id == actor_id), None)
     return TurnContext(
-        encounter.round, actor, participants, table.ruleset_settings, source.supplied, seq
+        encounter.round,
+        actor,
+        participants,
+        table.ruleset_settings,
+        source.supplied,
+        seq,
+        words=table.words,
     )
 
 
@@ -92,6 +98,7 @@ def run_hooks(
             resolution,
             {"hook": hook, "actor": actor_id},
             prefix=("hooks", first + len(results)),
+            words=table.words,
         )
         results.append(entry)
         texts += where

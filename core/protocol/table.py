@@ -47,6 +47,7 @@ from rollbridge.dice.sources import DiceSource, SecureDice
 from rollbridge.dice.verifiable import DiceKey
 from rollbridge.engine.approvals import settled_requests
 from rollbridge.engine.context import SECRET_NOTE
+from rollbridge.engine.epochs import shown as epochs_shown
 from rollbridge.engine.history import undone_states
 from rollbridge.engine.model import Event, Principal
 from rollbridge.engine.odds import answer_odds
@@ -1339,7 +1340,11 @@ class TableProtocol:
             described = described_ruleset(self.table, locale)
             self._described[locale] = described
         view = self.view(principal.is_gm, locale=locale)
-        return welcome_fields(principal, locale, view, described, self.durable_seq)
+        fields = welcome_fields(principal, locale, view, described, self.durable_seq)
+        history = epochs_shown(self.table.epochs, self.table.info.epoch)
+        if history is not None:  # a restored table's: which epochs its history ran through
+            fields["epochs"] = history
+        return fields
 
     def _welcome(
         self,

@@ -84,6 +84,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any, NamedTuple, NoReturn
 
+from rollbridge.engine.epochs import moved as epochs_moved
 from rollbridge.engine.model import ActorRecord, Commit, Event, TableInfo, TableSnapshot
 from rollbridge.exceptions import Conflict, RollbridgeError, StoreError, UnknownTable
 from rollbridge.paths import file_in_the_way
@@ -1447,7 +1448,10 @@ class SQLiteStore:
         segment is open keeps the epoch that segment was committed under (its
         ``dice`` field's ``epoch``: its seed can still be revealed) and is marked
         ``restored``: its dice are refused until the GM ends it, since its seed may
-        have been revealed in the lost history (docs/dice.md). A table that cannot be
+        have been revealed in the lost history (docs/dice.md). Its meta records the
+        epochs its history ran through (``epochs``: :mod:`rollbridge.engine.epochs`,
+        the new one going on from the backup's seq), which a ``welcome`` shows. A
+        table that cannot be
         read is left as it was, with a WARNING naming it. The mark is dropped last;
         call this before serving any client.
 
@@ -1479,12 +1483,25 @@ class SQLiteStore:
                                 "restored": True}  # fmt: skip
             # time-based, and apart from any other restore of the same backup even
             # when the backup's epoch is ahead of this clock
-            table.epoch = new_epoch(table.epoch) + secrets.randbelow(_EPOCH_SPREAD)
+            fresh = new_epoch(table.epoch) + secrets.randbelow(_EPOCH_SPREAD)
+            meta["epochs"] = epochs_moved(
+                meta.get("epochs"), self._log_epochs(info.id), table.epoch, table.seq, fresh
+            )
+            table.epoch = fresh
             self.commit(info.id, Commit([], [], [], table, meta))  # a failure: raised, mark kept
             moved.append(info.id)
         with self._transaction(write=True) as conn:
             conn.execute(f"DROP TABLE IF EXISTS {RESTORE_MARK}")
         return Restored(taken_at, moved, skipped)
+
+    def _log_epochs(self, table_id: str) -> list[tuple[int, int, int]]:
+        """``(first, last, epoch)`` of each retained log row of a table, in seq order
+        (what :func:`rollbridge.engine.epochs.from_log` reads)."""
+        with self._transaction() as conn:
+            rows = conn.execute(
+                'SELECT first, last, epoch FROM log WHERE "table" = ? ORDER BY first', (table_id,)
+            ).fetchall()
+        return [(int(first), int(last), int(epoch)) for first, last, epoch in rows]
 
     def probe_write(self) -> None:
         """The file's schema version written again as it is (read in the same

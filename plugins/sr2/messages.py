@@ -295,6 +295,6 @@ NEW_TURN = say("turn.new", "New combat turn: every Combat Pool is refilled.")
 NEW_ROUND = say("turn.round", "Combat turn {round}: every Combat Pool is refilled.")
 NEW_TURN_STEP = say("turn.new.step", "New combat turn (SR-14): {pools}")
 NEW_ROUND_STEP = say("turn.round.step", "Combat turn {round} (SR-14): {pools}")
-# Translators: an actor's id and its refilled Combat Pool ("tukan 6").
+# Translators: an actor's name and its refilled Combat Pool ("Tukan 6").
 POOL_OF = say("turn.pool", "{actor} {pool}")
 NO_ACTORS = say("turn.no_actors", "no actors")

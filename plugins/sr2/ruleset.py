@@ -48,7 +48,9 @@ class SR2Ruleset(Ruleset):
 
     id = "sr2"
     name = "SR2: dice pools and staged damage"
-    version = "1.0.0"
+    version = "1.1.0"
+    #: 2: the new combat turn's line names each actor by its name (1: by its id).
+    words = 2
     summary = RULESET_SUMMARY()
     actions = ACTIONS
     sheet_schema = SHEET_SCHEMA
@@ -153,12 +155,12 @@ class SR2Ruleset(Ruleset):
 
     def on_round_start(self, context: TurnContext, dice: DiceSource) -> Resolution | None:
         """SR-14: each new combat turn (round) refills every participant's pool."""
-        return refill(context.participants, round_number=context.round)
+        return refill(context.participants, round_number=context.round, words=context.words)
 
 
 def _new_turn(context: ActionContext, dice: DiceSource) -> Resolution:
     """SR-14: a new combat turn refills every Combat Pool."""
-    return refill(context.targets)
+    return refill(context.targets, words=context.words)
 
 
 _HANDLERS: dict[str, Callable[[ActionContext, DiceSource], Resolution]] = {

@@ -48,7 +48,7 @@ def test_an_export_opens_with_the_table_as_it_stood_before_its_first_event(night
         first = json.loads(next(iter(export_chunks(log, "jsonl", "gm"))))
         table = first["table"]
         assert (first["type"], first["seq"], table["seq"]) == ("welcome", since, since)
-        assert (table["ruleset"], table["ruleset_version"]) == ("sr2", "1.0.0")
+        assert (table["ruleset"], table["ruleset_version"]) == ("sr2", "1.1.0")
         assert len(table["actors"]) == (0 if since == 0 else 2)
 
 

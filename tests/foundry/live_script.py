@@ -5,8 +5,10 @@ tests/foundry installs), against a server the test or the script starts."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -45,3 +47,15 @@ def live_result(run: subprocess.CompletedProcess) -> dict:
     """The JSON of the script's ``RESULT`` line."""
     line = next(x for x in run.stdout.splitlines() if x.startswith("RESULT "))
     return json.loads(line.removeprefix("RESULT "))
+
+
+def walk(script: str, folder: Path, timeout: int = 300) -> dict:
+    """Run the walk ``tests/foundry/live/<script>`` (ROLLBRIDGE_PYTHON this Python,
+    RB_DIR ``folder``): it went through, and no token reached its output. Its steps."""
+    node = needs_node()
+    env = {**os.environ, "ROLLBRIDGE_PYTHON": sys.executable, "RB_DIR": str(folder)}
+    run = run_live(node, script, env, timeout=timeout)
+    output = run.stdout + run.stderr
+    assert "rbt_" not in output, "a token reached the output"
+    assert run.returncode == 0, output[-6000:]
+    return live_result(run)["steps"]

@@ -44,7 +44,7 @@ def test_the_summary_is_a_text_in_every_language(host, ruleset):
 def test_rulesets_prints_the_paragraph_in_the_users_language(locale, capsys):
     assert main(["rulesets", "sr2", "--locale", locale]) == 0
     printed = capsys.readouterr().out.splitlines()
-    assert printed[0] == "sr2 1.0.0: SR2: dice pools and staged damage"
+    assert printed[0] == "sr2 1.1.0: SR2: dice pools and staged damage"
     assert WORDS["sr2"][locale] in printed[1] and "Shadowrun 2nd-edition" not in printed[1]
 
 

@@ -215,7 +215,8 @@ try {
   assert.notDeepEqual(gmEvent.foundry.rolls, gmEvent.players.foundry.rolls, "the GM's Rolls show the hidden TN");
   const expected = await pages.gm.evaluate(async (players) => {
     const { renderCard } = await import("/adapters/foundry/module/scripts/core/card.mjs");
-    return renderCard(players, { speakerName: "Tukan", showWho: false, i18n: game.i18n });
+    // titled by sr2's label of the action (the welcome's ruleset.actions)
+    return renderCard(players, { speakerName: "Tukan", showWho: false, i18n: game.i18n, actions: { attack: { label: "Attack" } } });
   }, gmEvent.players);
   assert.equal(stored.stored, expected, "the stored card is the players' view drawn");
   // Dice So Nice animated the message's own rolls (the players' view), each term in
@@ -374,7 +375,7 @@ try {
     assert.deepEqual(leaks(ivanCard.stored), []);
     const expectedCard = await pages.ivan.evaluate(async (players) => {
       const { renderCard } = await import("/adapters/foundry/module/scripts/core/card.mjs");
-      return renderCard(players, { speakerName: "Tukan", showWho: false, i18n: game.i18n });
+      return renderCard(players, { speakerName: "Tukan", showWho: false, i18n: game.i18n, actions: { attack: { label: "Attack" } } });
     }, answer);
     assert.equal(ivanCard.stored, expectedCard, "Ivan's card is the players' view his reply carried, drawn");
     assert.equal(ivanCard.shown.ivan, expectedCard, "Ivan reads it as stored");

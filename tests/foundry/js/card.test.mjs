@@ -130,3 +130,19 @@ test("dropped dice and group results", () => {
   assert.equal((html.match(/class="rb-on"/g) || []).length, 2);
   assert.match(html, /rb-status-dying/);
 });
+
+test("a resolution card is titled by its action's label in the user's language, else its name", () => {
+  // before, every card read the action's id ("new_turn", "attack") as its title
+  const title = (html) => html.match(/<span class="rb-title">([^<]*)<\/span>/)[1];
+  const turn = { ...attack, data: { ...attack.data, action: "new_turn" } };
+  const actions = { new_turn: { label: "Neue Kampfrunde" }, attack: { label: "Angriff" }, heal: { label: " " } };
+  assert.equal(title(renderCard(turn, { i18n: en, actions })), "Neue Kampfrunde");
+  assert.equal(title(renderCard(attack, { i18n: en, actions })), "Angriff");
+  assert.equal(title(renderCard(attack, { i18n: en })), "attack", "no welcome yet: the action's name");
+  const heal = { ...attack, data: { ...attack.data, action: "heal" } };
+  assert.equal(title(renderCard(heal, { i18n: en, actions })), "heal", "a blank label: the name");
+  const odd = { ...attack, data: { ...attack.data, action: "toString" } };
+  assert.equal(title(renderCard(odd, { i18n: en, actions })), "toString", "an inherited key is no action");
+  const hostile = { new_turn: { label: "<b>x</b>" } };
+  assert.equal(title(renderCard(turn, { i18n: en, actions: hostile })), "&lt;b&gt;x&lt;/b&gt;", "escaped");
+});

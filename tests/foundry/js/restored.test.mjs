@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { after, test } from "node:test";
 
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
-import { markUndoneByRestore, undoneByRestore } from "../../../adapters/foundry/module/scripts/foundry/restored.mjs";
+import { epochRecord, judged, markUndoneByRestore, MISSED_CARDS, missedSinceRestore, undoneByRestore } from "../../../adapters/foundry/module/scripts/foundry/restored.mjs";
 import { drawMessages } from "./elements.mjs";
 import { FakeWebSocket } from "./fakes.mjs";
 import { registerModuleSettings, settle, Standin, world } from "./standin.mjs";
@@ -39,14 +39,17 @@ const pageDocument = () => ({
  * ([epoch, seq, author?, table?]), its render hook the module's mark, welcomed as
  * `role` in epoch 2000 at seq `seq` (a snapshot: a restore). Returns {elements, ws}.
  */
-async function restoredPage({ generation, user = GM, role = "gm", lang = "en", cards, seq }) {
+async function restoredPage({ generation, user = GM, role = "gm", lang = "en", cards, seq, epoch = 2000, epochs, flagged = [] }) {
   client?.stop();
   await world({ users: USERS, user, generation, lang });
   await registerModuleSettings();
   globalThis.document = pageDocument();
   const elements = drawMessages(generation, markUndoneByRestore);
-  for (const [epoch, n, author = GM, table = "t1"] of cards) {
-    await ChatMessage._fromWorld({ data: card(epoch, n, author, table), user: author });
+  for (const [at, n, author = GM, table = "t1"] of cards) {
+    const data = card(at, n, author, table);
+    const mark = flagged.find(([e, s]) => e === at && s === n);
+    if (mark) data.flags.rollbridge.undoneBy = mark[2];
+    await ChatMessage._fromWorld({ data, user: author });
   }
   client = new FoundryClient();
   client.start();
@@ -54,8 +57,8 @@ async function restoredPage({ generation, user = GM, role = "gm", lang = "en", c
   ws.open();
   const hello = ws.messages().find((m) => m.type === "hello");
   ws.receive({
-    type: "welcome", id: hello.id, protocol: 1, role, epoch: 2000, seq, locale: lang,
-    resume: { recovered: false }, table: { id: "t1", actors: [] },
+    type: "welcome", id: hello.id, protocol: 1, role, epoch, seq, locale: lang,
+    resume: { recovered: false }, table: { id: "t1", actors: [] }, ...(epochs ? { epochs } : {}),
   });
   await settle(client);
   return { elements, ws };
@@ -115,4 +118,77 @@ for (const generation of [12, 13]) {
     assert.equal(note(elements, 1, 2), null);
     assert.equal(note(elements, 1, 3), null);
   });
+
+  test(`v${generation}: a welcome that says where the epoch began marks the cards the guess left`, async () => {
+    // the backup held #4 of epoch 1; the restored table (epoch 2000) went on to #7 with
+    // no GM's client (no card of it): the guess took the welcome's seq (7) and left #5
+    // to #7 of epoch 1 standing; the welcome's record says epoch 2000 began at #4
+    const cards = [[1, 3], [1, 4], [1, 5], [1, 6], [1, 7], [1, 8, PLAYER]];
+    const epochs = [{ epoch: 1, from: 0 }, { epoch: 2000, from: 4 }];
+    const { elements } = await restoredPage({ generation, cards, seq: 7, epochs });
+    assert.equal(note(elements, 1, 3), null, "#3 is in the backup: it stands");
+    assert.equal(note(elements, 1, 4), null, "#4 is in the backup: it stands");
+    for (const seq of [5, 6, 7, 8]) assert.equal(note(elements, 1, seq), WORDS, `#${seq} of epoch 1 was undone`);
+    const flags = game.messages.contents.map((m) => m.flags.rollbridge.undoneBy);
+    assert.deepEqual(flags, [undefined, undefined, 2000, 2000, 2000, 2000]);
+  });
+
+  test(`v${generation}: a later restore of a later backup takes the mark off the cards that stand again`, async () => {
+    // epoch 1 went to #8; a restore of its backup at #4 began epoch 2000 (which went to
+    // #6) and marked #5 to #8 of epoch 1; now a backup of epoch 1 taken at #7 is
+    // restored (epoch 3000): #5 to #7 of epoch 1 stand again, #8 and epoch 2000's
+    // cards are undone (#8 keeps the mark the first restore gave it)
+    const cards = [[1, 4], [1, 5], [1, 6], [1, 7], [1, 8], [2000, 5], [2000, 6]];
+    const flagged = [[1, 5, 2000], [1, 6, 2000], [1, 7, 2000], [1, 8, 2000]];
+    const epochs = [{ epoch: 1, from: 0 }, { epoch: 3000, from: 7 }];
+    const { elements } = await restoredPage({ generation, cards, seq: 7, epoch: 3000, epochs, flagged });
+    for (const seq of [4, 5, 6, 7]) assert.equal(note(elements, 1, seq), null, `#${seq} of epoch 1 stands again`);
+    assert.equal(note(elements, 1, 8), WORDS, "#8 of epoch 1 is still undone");
+    assert.equal(note(elements, 2000, 5), WORDS, "the gone epoch's cards are undone");
+    assert.equal(note(elements, 2000, 6), WORDS, "the gone epoch's cards are undone");
+    const undone = Object.fromEntries(game.messages.contents.map((m) => [`${m.flags.rollbridge.epoch}#${m.flags.rollbridge.seq}`, m.flags.rollbridge.undoneBy]));
+    assert.deepEqual(undone, { "1#4": undefined, "1#5": undefined, "1#6": undefined, "1#7": undefined, "1#8": 2000, "2000#5": 3000, "2000#6": 3000 });
+    // the GM's client wrote each change once: a reload's welcome changes nothing
+    const before = Standin.log.messageUpdates.length;
+    assert.equal(before, 5);
+    assert.deepEqual(undoneByRestore(game.messages.contents, { table: "t1", epoch: 3000, seq: 7, epochs }), []);
+  });
 }
+
+test("a record the module cannot read is no record (the guess is used), and what it cannot tell is left", () => {
+  assert.equal(epochRecord(undefined, 5), null);
+  assert.equal(epochRecord([], 5), null);
+  assert.equal(epochRecord([{ epoch: 1, from: 0 }, { epoch: 4, from: 3 }], 5), null, "of another epoch: a fence since");
+  assert.equal(epochRecord([{ epoch: 1, from: 0 }, { epoch: 5, from: null }], 5), null, "a later start unknown");
+  assert.equal(epochRecord([{ epoch: 1, from: 6 }, { epoch: 5, from: 3 }], 5), null, "starts going back");
+  assert.equal(epochRecord([{ epoch: "1", from: 0 }, { epoch: 5, from: 3 }], 5), null);
+  assert.equal(epochRecord([{ epoch: 1, from: -1 }, { epoch: 5, from: 3 }], 5), null);
+  const unknownStart = epochRecord([{ epoch: 1, from: null }, { epoch: 5, from: 10 }], 5);
+  assert.ok(unknownStart);
+  assert.equal(judged(unknownStart, { epoch: 1, seq: 4 }), "stands");
+  assert.equal(judged(unknownStart, { epoch: 7, seq: 4 }), "unknown", "another epoch below the first's start, not known");
+  assert.equal(judged(unknownStart, { epoch: 7, seq: 11 }), "undone");
+  assert.equal(judged(unknownStart, { epoch: 1, seq: 11 }), "undone");
+  assert.equal(judged(unknownStart, { epoch: 5, seq: 11 }), "stands");
+  assert.equal(judged(unknownStart, { seq: 11 }), "unknown", "a card without an epoch (an older module's)");
+});
+
+test("the restored epoch's events a GM's card may lack: from the epoch's start or its latest GM's card", () => {
+  const msg = (epoch, seq, author = GM, table = "t1") => card(epoch, seq, author, table);
+  const epochs = [{ epoch: 1, from: 0 }, { epoch: 2000, from: 4 }];
+  const welcome = { table: "t1", epoch: 2000, seq: 9, epochs };
+  const byGM = (m) => m.author === GM;
+  // the world played the table before the restore: the events after #4 to the welcome's #9
+  assert.deepEqual(missedSinceRestore([msg(1, 3), msg(1, 5)], welcome, byGM), { from: 4, to: 9 });
+  // the GM's cards of the new epoch up to #7 are there: only #8 and #9
+  assert.deepEqual(missedSinceRestore([msg(1, 3), msg(2000, 6), msg(2000, 7)], welcome, byGM), { from: 7, to: 9 });
+  // a player's card of the new epoch moves nothing (a forged high seq would hide events)
+  assert.deepEqual(missedSinceRestore([msg(1, 3), msg(2000, 9, PLAYER)], welcome, byGM), { from: 4, to: 9 });
+  assert.equal(missedSinceRestore([msg(1, 3), msg(2000, 9)], welcome, byGM), null, "all there");
+  // a world that never played the table (a new world): none, not the whole epoch
+  assert.equal(missedSinceRestore([msg(1, 3, GM, "other")], welcome, byGM), null);
+  assert.equal(missedSinceRestore([msg(1, 3)], { ...welcome, epochs: undefined }, byGM), null, "no record: no restore known");
+  // the newest MISSED_CARDS at most
+  const long = { ...welcome, seq: 4 + MISSED_CARDS + 30 };
+  assert.deepEqual(missedSinceRestore([msg(1, 3)], long, byGM), { from: long.seq - MISSED_CARDS, to: long.seq });
+});

@@ -17,19 +17,14 @@
 // Environment: ROLLBRIDGE_PYTHON (the Python with rollbridge), RB_DIR (a scratch
 // directory). Prints one line `RESULT {json}`; exits non-zero on any failure.
 
-import { spawn, spawnSync } from "node:child_process";
-import { createServer } from "node:net";
+import { spawnSync } from "node:child_process";
 import path from "node:path";
 import process from "node:process";
 
-import WebSocket from "ws";
-
-import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
-import { registerCombat } from "../../../adapters/foundry/module/scripts/foundry/combat.mjs";
 import { panelHtml } from "../js/panels.mjs";
-import { registerModuleSettings, settle, Standin, world } from "../js/standin.mjs";
+import { settle, Standin } from "../js/standin.mjs";
+import { cave, endWalk, freePort, GmPage, GOBLIN, player, rollbridge, RUNNER, serve as serveDb, runWalk, stopServer, until } from "./night.mjs";
 
-const PYTHON = process.env.ROLLBRIDGE_PYTHON ?? "python3";
 const DIR = process.env.RB_DIR;
 const DB = path.join(DIR, "night.db");
 const GM = "standinGM000001";
@@ -39,100 +34,20 @@ const USERS = [
   { _id: GM, name: "Gamemaster", role: 4 }, { _id: GM2, name: "Second GM", role: 4, active: false },
   ...PLAYERS.map(([id, name]) => ({ _id: id, name })),
 ];
-const GOBLIN = { body: 3, combat_pool: 2, armor: { ballistic: 3, impact: 1 } };
-const RUNNER = { body: 5, combat_pool: 6, armor: { ballistic: 3, impact: 1 },
-  weapons: [{ name: "Hackler", code: "7M", skill: 6, recoil_compensation: 1 }] };
-/** Dice that hit hard: many successes for the attacker, few for the goblin. */
-const HIT = [6, 6, 6, 6, 6, 6, 5, 5, 5, 1, 1, 1, 1, 1];
 
-const cli = (...args) => {
-  const run = spawnSync(PYTHON, ["-m", "rollbridge", ...args, "--db", DB], { encoding: "utf8" });
-  if (run.status !== 0) throw new Error(`rollbridge ${args[0]}: ${run.stderr}`);
-  return run.stdout;
-};
-
-async function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function until(check, what, ms = 20000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    const value = await check();
-    if (value) return value;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-/** `rollbridge serve` on `port`, up when its port answers. */
-async function serve(port) {
-  const server = spawn(PYTHON, ["-m", "rollbridge", "serve", "--db", DB, "--port", String(port), "--host", "127.0.0.1",
-    "--no-demo", "--log-level", "WARNING"], { stdio: ["ignore", "ignore", "pipe"] });
-  let log = "";
-  server.stderr.on("data", (d) => { log += d; });
-  server.log = () => log;
-  await until(() => new Promise((resolve) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/`);
-    ws.on("error", () => resolve(false));
-    ws.on("open", () => { ws.close(); resolve(true); });
-    ws.on("unexpected-response", () => resolve(true));
-  }), "the server's port");
-  return server;
-}
-
-async function stopServer(server) {
-  server.kill("SIGTERM");
-  await new Promise((resolve) => server.once("exit", resolve));
-}
-
-/** A player: a protocol client of the Foundry dialect, its events kept. */
-async function player(url, token, table, resume = null) {
-  const ws = new WebSocket(url);
-  const events = [];
-  const waiting = new Map();
-  let welcome = null;
-  ws.on("message", (data) => {
-    const frame = JSON.parse(String(data));
-    if (frame.type === "event") events.push(frame);
-    else if (frame.type === "welcome") welcome = frame;
-    waiting.get(frame.id)?.(frame);
-    waiting.delete(frame.id);
-  });
-  await new Promise((resolve, reject) => { ws.once("open", resolve); ws.once("error", reject); });
-  ws.send(JSON.stringify({ type: "hello", id: "hello", table, token, dialect: "foundry", ...(resume ? { resume } : {}) }));
-  await until(() => welcome, "a player's welcome");
-  let n = 0;
-  const request = (message) => new Promise((resolve) => {
-    const id = `p-${++n}`;
-    waiting.set(id, resolve);
-    ws.send(JSON.stringify({ ...message, id }));
-  });
-  return { ws, events, welcome: () => welcome, request, close: () => ws.close() };
-}
+const cli = (...args) => rollbridge(DB, ...args);
+const serve = (port) => serveDb(DB, port);
 
 /** The GM's page: a FoundryClient as the active GM, its combat tracker hooked. */
+const page = new GmPage();
 let gm = null;
-let sync = null;
 async function gmPage() {
-  sync?.unregister();
-  gm?.stop();
-  gm = new FoundryClient();
-  gm.start();
-  sync = registerCombat(gm, { roundQuiet: 0 });
-  await until(() => gm.connection?.welcome, "the GM's welcome");
-  await settle(gm);
+  gm = await page.open();
   return gm;
 }
 
 /** Every goblin's Foundry actor (world actors and unlinked tokens' synthetic ones). */
-const goblins = [];
+let goblins = [];
 
 /** What every client holds of the NPCs: any GM's number in flags, system values, withheld marks. */
 function npcData() {
@@ -176,28 +91,9 @@ async function main() {
   };
   const players = {};
   try {
-    await world({ generation: 13, users: USERS, user: GM, system: "shadowrun5e",
-      settings: { "rollbridge.serverUrl": url, "rollbridge.token": tokens.gm } });
-    globalThis.WebSocket = WebSocket;
-    globalThis.CSS ??= { escape: (s) => s }; // the browser's, which Node lacks
-    await registerModuleSettings();
-    game.ready = true;
-    const scene = Standin.addScene({ _id: "sceneCave0000001", name: "Cave" });
-    const runners = PLAYERS.map(([id, name], i) => Standin.addActor({
-      _id: `fvttRunner00000${i}`, name: `Runner ${name}`, type: "character", system: { track: { physical: { value: 0 }, stun: { value: 0 } } },
-      ownership: { [id]: 3 } }));
-    for (let i = 0; i < 10; i++) {
-      const actor = Standin.addActor({ _id: `fvttGoblinL${String(i).padStart(5, "0")}`, name: `Goblin ${i}`, type: "npc",
-        system: { track: { physical: { value: 0 }, stun: { value: 0 } } }, ownership: { default: 1 } });
-      Standin.addToken(scene, { _id: `tokGoblinL${String(i).padStart(6, "0")}`, name: `Goblin ${i}`, actorId: actor.id, actorLink: true });
-      goblins.push(actor);
-    }
-    const base = Standin.addActor({ _id: "fvttGoblinBase01", name: "Goblin", type: "npc",
-      system: { track: { physical: { value: 0 }, stun: { value: 0 } } }, ownership: { default: 1 } });
-    for (let i = 0; i < 20; i++) {
-      const token = Standin.addToken(scene, { _id: `tokGoblinU${String(i).padStart(6, "0")}`, name: `Goblin U${i}`, actorId: base.id, actorLink: false });
-      goblins.push(token.actor);
-    }
+    const made = await cave({ users: USERS, user: GM, url, token: tokens.gm, linked: 10, unlinked: 20, players: PLAYERS });
+    const { scene, base, runners } = made;
+    goblins = made.goblins;
     await gmPage();
     for (const [i, [, name]] of PLAYERS.entries()) await gm.addActor(runners[i], RUNNER, { controllers: [name] });
     for (const goblin of goblins) await gm.addActor(goblin, GOBLIN);
@@ -214,21 +110,7 @@ async function main() {
     ]);
     await fight.startCombat();
     await until(() => gm.encounter, "the encounter");
-    // the attack's dice supplied: as many of HIT's pattern as the roll uses (a request
-    // refused for their number changes nothing)
-    const attack = async (runner, goblin) => {
-      for (let n = 6; n < 60; n++) {
-        try {
-          return await gm.resolve("attack", {
-            actor: runner.id, targets: [goblin.isToken ? goblin.token.uuid : goblin.id],
-            params: { weapon: "Hackler", rounds: 3, range: "short" }, dice: Array.from({ length: n }, (_, i) => HIT[i % HIT.length]),
-          });
-        } catch (error) {
-          if (!/dice/.test(String(error?.message))) throw error;
-        }
-      }
-      throw new Error("no number of dice fitted");
-    };
+    const attack = (runner, goblin) => page.attack(runner, goblin);
     await attack(runners[0], goblins[9]);
     await attack(runners[1], goblins[12]);
     await fight.nextTurn();
@@ -297,16 +179,9 @@ async function main() {
     note("after restore", { cardsAdded: game.messages.contents.length - posted,
       goblin10: goblins[10].flags?.rollbridge?.common?.status ?? null });
   } finally {
-    sync?.unregister();
-    gm?.stop();
-    for (const p of Object.values(players)) p.close();
-    await stopServer(server);
-    Standin.uninstall();
+    await endWalk({ page, clients: Object.values(players), server });
   }
-  console.log(`RESULT ${JSON.stringify(result)}`);
+  return result;
 }
 
-main().then(() => process.exit(0), (error) => {
-  console.error(error?.stack ?? error);
-  process.exit(1);
-});
+runWalk(main);

@@ -596,4 +596,4 @@ def test_each_client_reads_the_reply_in_its_own_language():
     assert german["event"]["data"]["narration"] == (
         "Neue Kampfrunde: jeder Kampfpool ist wieder voll."
     )
-    assert czech["event"]["data"]["steps"] == ["Nové bojové kolo (SR-14): tukan 6, guard 3"]
+    assert czech["event"]["data"]["steps"] == ["Nové bojové kolo (SR-14): Tukan 6, Guard 3"]

@@ -201,11 +201,11 @@ def test_new_turn_hides_npc_pools_unless_a_setting_shows_them():
     harness.resolve("new_turn")
     gm, player = harness.views()
     assert gm["data"]["outcome"]["pools"] == {"tukan": 6, "guard": 3}
-    assert gm["data"]["steps"] == ["New combat turn (SR-14): tukan 6, guard 3"]
+    assert gm["data"]["steps"] == ["New combat turn (SR-14): Tukan 6, Guard 3"]
     assert player["data"]["outcome"]["pools"] == {"tukan": 6}
     # each NPC's pool is marked on its own: players read "(hidden)" in its place
-    assert player["data"]["steps"] == ["New combat turn (SR-14): tukan 6, guard (hidden)"]
-    assert '"guard": 3' not in json.dumps(player) and "guard 3" not in json.dumps(player)
+    assert player["data"]["steps"] == ["New combat turn (SR-14): Tukan 6, Guard (hidden)"]
+    assert '"guard": 3' not in json.dumps(player) and "Guard 3" not in json.dumps(player)
 
     shown = table(show_npc_sheet=True)
     shown.resolve("new_turn")
@@ -268,15 +268,15 @@ def test_round_start_hook_hides_npc_pools_in_encounter_events():
         assert gm["kind"] in ("encounter.started", "encounter.turn")
         (gm_hook,) = round_starts(gm["data"])
         assert gm_hook["outcome"]["pools"] == {"tukan": 6, "guard": 3}
-        assert gm_hook["steps"] == [f"Combat turn {round_} (SR-14): tukan 6, guard 3"]
+        assert gm_hook["steps"] == [f"Combat turn {round_} (SR-14): Tukan 6, Guard 3"]
         (hook,) = round_starts(player["data"])
         assert hook["outcome"]["pools"] == {"tukan": 6}
-        assert hook["steps"] == [f"Combat turn {round_} (SR-14): tukan 6, guard (hidden)"]
+        assert hook["steps"] == [f"Combat turn {round_} (SR-14): Tukan 6, Guard (hidden)"]
         assert hook["narration"] == f"Combat turn {round_}: every Combat Pool is refilled."
         assert "action" not in hook and hook["dice"] == []
         text = json.dumps(player)
-        assert '"guard": 3' not in text and "guard 3" not in text
-        assert '"guard": 3' in json.dumps(gm) and "guard 3" in json.dumps(gm)
+        assert '"guard": 3' not in text and "Guard 3" not in text
+        assert '"guard": 3' in json.dumps(gm) and "Guard 3" in json.dumps(gm)
 
 
 @pytest.mark.parametrize("setting", ["show_npc_details", "show_npc_sheet"])

@@ -202,21 +202,34 @@ export function tracksHtml(common, { name, i18n = KEYS_ONLY } = {}) {
     + `</div>`;
 }
 
+/** An action's label as the welcome's ruleset gives it (a non-empty string), else its
+ * name as the event gives it (a string), else "".
+ * @param {any} actions  `welcome.ruleset.actions`
+ * @param {any} action   the event's `data.action`
+ */
+export function actionLabel(actions, action) {
+  if (typeof action !== "string" || !action) return "";
+  const spec = actions && typeof actions === "object" && Object.hasOwn(actions, action) ? actions[action] : null;
+  return typeof spec?.label === "string" && spec.label.trim() ? spec.label : action;
+}
+
 /** The chat card of a `roll` or `resolution` event, or of one turn hook's result
  * (core/hooks.mjs hookCard: a resolution's data, titled by its hook). `showWho:
  * false` leaves the actor's name out of the card's head (a chat message shows its
- * speaker); `i18n` gives the card's own words (game.i18n in Foundry).
+ * speaker); `i18n` gives the card's own words (game.i18n in Foundry); `actions`: the
+ * welcome's ruleset actions (`welcome.ruleset.actions`), whose `label` in the user's
+ * language titles a resolution's card (its action's name where it has none).
  * @param {any} event
- * @param {{speakerName?: string, showWho?: boolean, i18n?: import('../client/i18n.mjs').I18n}} [options]
+ * @param {{speakerName?: string, showWho?: boolean, i18n?: import('../client/i18n.mjs').I18n, actions?: any}} [options]
  */
-export function renderCard(event, { speakerName, showWho = true, i18n = KEYS_ONLY } = {}) {
+export function renderCard(event, { speakerName, showWho = true, i18n = KEYS_ONLY, actions = null } = {}) {
   const data = event?.data ?? {};
   const isRoll = event?.kind === "roll";
   const who = speakerName || event?.foundry?.speaker?.alias || data.actor || "";
   const hook = isHookCard(event);
   const title = isRoll
     ? (data.label || data.formula || i18n.localize(CARD_KEYS.roll))
-    : hook ? labelOf(i18n, HOOK_LABELS, data.hook) : (data.action || i18n.localize(CARD_KEYS.action));
+    : hook ? labelOf(i18n, HOOK_LABELS, data.hook) : (actionLabel(actions, data.action) || i18n.localize(CARD_KEYS.action));
   const narration = isRoll ? data.text : data.narration;
   const groups = diceGroups(event).map((group) => groupHtml(group, i18n)).join("");
   const total = isRoll

@@ -47,6 +47,15 @@ import { cardEvent, cardToLocalize, cardView, MODULE_ID, speakerFor } from "../c
 import { rootOf } from "./dom.mjs";
 
 /** Foundry Rolls from the server's Roll JSON (copied: Roll.fromData keeps the objects it is given). */
+/** The actions of the ruleset this page's connection was last welcomed with
+ * (`welcome.ruleset.actions`, in this user's language): their labels title the cards. */
+let rulesetActions = null;
+
+/** Keep the welcome's ruleset actions for the cards' titles (each welcome). */
+export function setRulesetActions(actions) {
+  rulesetActions = actions && typeof actions === "object" ? actions : null;
+}
+
 export function rollsOf(jsons) {
   return (jsons ?? []).map((json) => Roll.fromData(JSON.parse(JSON.stringify(json))));
 }
@@ -70,7 +79,7 @@ export async function postCard(received, { locale = null, role = null, audience 
   const readers = audience ?? { mode: secret ? "blindroll" : "publicroll", author: null, whisper: secret ? gms : [], blind: secret };
   const whisper = readers.whisper;
   // the card's own words in the user's language; the server's texts already are
-  const content = renderCard(event, { speakerName: speaker.alias, showWho: false, i18n: game.i18n });
+  const content = renderCard(event, { speakerName: speaker.alias, showWho: false, i18n: game.i18n, actions: rulesetActions });
   const flags = {
     [MODULE_ID]: {
       table: event.table ?? null,
@@ -160,7 +169,7 @@ export function localizeRenderedCard(message, html, cache) {
   if (!event) return false;
   const speaker = message.speaker ?? {};
   const template = document.createElement("template");
-  template.innerHTML = renderCard(event, { speakerName: speaker.alias, showWho: false, i18n: game.i18n });
+  template.innerHTML = renderCard(event, { speakerName: speaker.alias, showWho: false, i18n: game.i18n, actions: rulesetActions });
   const fresh = /** @type {HTMLElement | null} */ (template.content.firstElementChild);
   if (!fresh) return false;
   fresh.dataset.lang = game.i18n.lang;

@@ -9,8 +9,8 @@
 // arrives in it; when the server has no such locale, its welcome says so in a
 // `locale_unavailable` note, which is shown once as a warning.
 
-import { flagUndoneByRestore } from "./restored.mjs";
-import { localizeRenderedCards, postApprovalCard, postCard } from "./chat.mjs";
+import { flagUndoneByRestore, missedSinceRestore } from "./restored.mjs";
+import { localizeRenderedCards, postApprovalCard, postCard, setRulesetActions } from "./chat.mjs";
 import { gmRecord, setting } from "./settings.mjs";
 import { Connection } from "../client/connection.mjs";
 import { CONNECTION_LABELS, labelOf, ROLE_LABELS } from "../client/i18n.mjs";
@@ -264,6 +264,8 @@ export class FoundryClient {
       onWelcome: (welcome) => {
         // the requests made while the connection was not up go out after this welcome
         for (const mark of this.welcomeWaiters.splice(0)) Object.assign(mark, { epoch: welcome.epoch, seq: welcome.seq });
+        // the ruleset's actions in this user's language: their labels title the cards
+        setRulesetActions(welcome.ruleset?.actions);
         // a resume the server recovered (a reload from the saved cursor) has no
         // snapshot, but the GM's welcome still says what undo and redo take: the
         // missed events after it are in it already (their seqs are up to its seq)
@@ -291,6 +293,9 @@ export class FoundryClient {
         // a snapshot of a new epoch (a restored backup): the cards of the events it undid
         // are flagged so, on every client (foundry/restored.mjs)
         if (this.writer && welcome.resume?.recovered !== true) this.#enqueue(() => flagUndoneByRestore(welcome, this.table ?? null));
+        // and the cards of the restored epoch's events that happened while no GM's
+        // client posted them (the GM away), read from the server, before the live ones
+        if (this.writer && welcome.resume?.recovered !== true) this.#enqueue(() => this.#postMissedSinceRestore(welcome));
         this.#welcomed(welcome);
         // the cards Foundry drew before the welcome (a reload) get their Undo or Redo,
         // Approve and Reject now
@@ -801,6 +806,66 @@ export class FoundryClient {
         log: (level, text) => (level === "error" || level === "warn") && console.warn(`rollbridge | reading event ${seq}: ${redact(text, [token])}`),
       });
       timer = globalThis.setTimeout(() => finish(null), READ_EVENT_MS);
+      reader.start();
+    });
+  }
+
+  /**
+   * Post the cards the chat lacks of a restored epoch's events that happened while
+   * no GM's client posted cards (restored.mjs missedSinceRestore): read from the
+   * server as a resume from the first of them (as #readEvent), each posted once as
+   * a replayed event's; nothing else of them is taken (the welcome's table is newer).
+   */
+  async #postMissedSinceRestore(welcome) {
+    const table = this.table ?? null;
+    const missed = missedSinceRestore(game.messages?.contents ?? [], { table, epoch: welcome.epoch, seq: welcome.seq, epochs: welcome.epochs }, authoredByGM);
+    if (!missed) return;
+    for (const event of await this.#readEvents(welcome.epoch, missed.from, missed.to)) {
+      this.events.add(event);
+      if (shouldPostCard({ event, writer: this.writer, gmPresent: true, ownRequests: this.ownRequests })) {
+        await this.#postOnce(event, { note: this.modes.get(event.request), replayed: true });
+      }
+      for (const card of hookCards(event, { role: this.connection?.welcome?.role ?? null })) await this.#postOnce(card, { replayed: true });
+    }
+  }
+
+  /**
+   * Read the events of epoch `epoch` after seq `from` up to `to` from the server (a
+   * connection of this client's own resuming from `from`, as #readEvent), closed once
+   * they came, or with what came when the server cannot give them all (another epoch,
+   * a snapshot) or after READ_EVENT_MS. Resolves with them, in order.
+   */
+  #readEvents(epoch, from, to) {
+    const url = this.check?.ok ? this.check.url : null;
+    const token = setting("token");
+    if (!url || !token || !this.connection) return Promise.resolve([]);
+    return new Promise((resolve) => {
+      const events = [];
+      let done = false;
+      let reader = null;
+      let timer = null;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        globalThis.clearTimeout(timer);
+        resolve(events);
+        Promise.resolve().then(() => reader?.stop());
+      };
+      reader = this.#reader(url, token, { epoch, seq: from }, {
+        onWelcome: (welcome) => {
+          if (welcome.epoch !== epoch || welcome.resume?.recovered !== true) finish();
+        },
+        onSnapshot: () => finish(),
+        onEvent: (event) => {
+          if (event.epoch === epoch && event.seq > from && event.seq <= to) events.push(event);
+          if (event.epoch !== epoch || event.seq >= to) finish();
+        },
+        onStatus: (status) => {
+          if (status === "refused" || status === "waiting") finish();
+        },
+        log: (level, text) => (level === "error" || level === "warn") && console.warn(`rollbridge | reading events ${from + 1}-${to}: ${redact(text, [token])}`),
+      });
+      timer = globalThis.setTimeout(finish, READ_EVENT_MS);
       reader.start();
     });
   }
