@@ -1099,7 +1099,7 @@ class RedisStore:
     def probe_read(self) -> None:
         """One ``PING`` over a new connection, as :meth:`probe_write` writes: the
         server tries it while only reads fail. :raises StoreError:"""
-        self._call(lambda: self._on_a_new_connection("PING"))
+        self._call(lambda: self._on_a_new_connection("PING"), reading=True)
 
     def _on_a_new_connection(self, *command: Any) -> Any:
         """``command``'s answer over a connection made for it (the password, the
@@ -1116,7 +1116,7 @@ class RedisStore:
     def ping(self) -> None:
         """One ``PING`` over the pool's connections: proves the server answers
         (``/readyz``). :raises StoreError:"""
-        self._call(self.client.ping)
+        self._call(self.client.ping, reading=True)
 
     def close(self) -> None:
         """Close the client's connections. Idempotent; later calls raise StoreError."""
