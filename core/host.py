@@ -102,6 +102,23 @@ WRONG_PARAMETERS = say(
     "{unknown}: take only parameters of ({arguments}), by those names "
     "(docs/plugins.md, 'The hooks')",
 )
+# Translators: {function} is the name of the plugin's function that
+# @hookimpl(specname=…) marks as the hook {hook} (written as in Python).
+WRONG_PARAMETERS_AS = say(
+    "host.wrong_parameters_specname",
+    "plugin {plugin} implements {hook} with {function}({given}) "
+    '(@rollbridge.hookimpl(specname="{hook}")), but rollbridge passes {hook} no '
+    "{unknown}: take only parameters of ({arguments}), by those names "
+    "(docs/plugins.md, 'The hooks')",
+)
+# Translators: {name} is the name the plugin lists (dir()) and gives only through
+# its __getattr__; __getattr__ stays as it is.
+GETATTR_HOOK = say(
+    "host.getattr_hook",
+    "plugin {plugin} gives the hook {hook} only through __getattr__ ({name}), where "
+    "rollbridge does not look for hooks: define or import {name} in the plugin "
+    "itself (docs/plugins.md, 'The hooks')",
+)
 # Translators: {target} is the entry point's value (module:object) as the package
 # declares it.
 NO_HOOKS = say(
@@ -125,6 +142,15 @@ NO_HOOKS_OBJECT = say(
 BY_NAME = say(
     "host.by_name",
     "plugin {plugin} implements {hook}({given}), but rollbridge calls it as {call}, "
+    "passing its arguments by name: take {missing} as a parameter of that name, not "
+    "positional-only (docs/plugins.md, 'The hooks')",
+)
+# Translators: as host.by_name, for a function {function} that
+# @hookimpl(specname=…) marks as the hook {hook}.
+BY_NAME_AS = say(
+    "host.by_name_specname",
+    "plugin {plugin} implements {hook} with {function}({given}) "
+    '(@rollbridge.hookimpl(specname="{hook}")), but rollbridge calls it as {call}, '
     "passing its arguments by name: take {missing} as a parameter of that name, not "
     "positional-only (docs/plugins.md, 'The hooks')",
 )
@@ -432,27 +458,68 @@ class PluginHost:
         except Exception:
             return False
 
+    def _implementations(self, name: str, plugin: object) -> Iterable[tuple[str, str]]:
+        """Each ``(attribute, hook)`` that pluggy registers of ``plugin``: a marked
+        function under a name the plugin lists, implementing the hook of its name or
+        the one its ``@hookimpl(specname=…)`` names — found as pluggy 1.7 finds it,
+        without running the plugin's code. A marked function the plugin gives only
+        through ``__getattr__`` (a lazy module's, a proxy's) is refused
+        (:data:`GETATTR_HOOK`): pluggy 1.3 to 1.6 read it and registered it, 1.7 does
+        not look there, and a plugin would run on one and be silent on the other."""
+        try:
+            listed = dir(plugin)
+        except Exception:
+            return  # pluggy's own dir() of it fails as it registers: REGISTER_FAILED
+        for attribute in listed:
+            if not isinstance(attribute, str):
+                continue
+            if inspect.getattr_static(plugin, attribute, None) is None:
+                self._refuse_dynamic_hook(name, plugin, attribute)
+                continue
+            if not self._marked(plugin, attribute):
+                continue
+            opts = self.manager.parse_hookimpl_opts(plugin, attribute) or {}
+            yield attribute, opts.get("specname") or attribute
+
+    def _refuse_dynamic_hook(self, name: str, plugin: object, attribute: str) -> None:
+        """Raise :data:`GETATTR_HOOK` if ``attribute``, listed by ``plugin`` but not
+        found in it, is a marked hook its ``__getattr__`` gives."""
+        try:
+            given = getattr(plugin, attribute)
+            opts = getattr(given, f"{hookspecs.PROJECT_NAME}_impl", None)
+        except Exception:
+            return
+        if not isinstance(opts, dict):
+            return
+        hook = opts.get("specname") or attribute
+        raise PluginLoadError(
+            GETATTR_HOOK(plugin=repr(name), hook=hook, name=attribute),
+            details={"plugin": name, "hook": hook},
+        )
+
     def _check_parameters(self, name: str, plugin: object) -> None:
         """Refuse a marked hook whose function takes a parameter the hook does not
-        pass (``register_rulesets(reg)``), naming the hook's own parameters; pluggy's
-        refusal of it is a developer's English, several lines long."""
-        for hook, caller in vars(self.manager.hook).items():
-            if hook.startswith("_") or caller.spec is None:
-                continue
-            if not self._marked(plugin, hook):
-                continue
-            function = getattr(plugin, hook)
+        pass (``register_rulesets(reg)``), naming the hook's own parameters — the
+        function named as the hook, or any other that ``@hookimpl(specname=…)`` marks
+        as it; pluggy's refusal of it is a developer's English, several lines long."""
+        for attribute, hook in self._implementations(name, plugin):
+            caller = getattr(self.manager.hook, hook, None)
+            if caller is None or caller.spec is None:
+                continue  # no hook of rollbridge: _check_hook_names refuses it
+            function = getattr(plugin, attribute)
             arguments = tuple(caller.spec.argnames)
             unknown = [p for p in _required(function, implicit=True) if p not in arguments]
             if unknown == ["?"]:  # no signature to read: pluggy's to judge
                 continue
+            named = attribute != hook  # @hookimpl(specname=…)
+            where = {"plugin": repr(name), "hook": hook, "given": _parameters(function)}
+            if named:
+                where["function"] = attribute
             missing = _not_by_name(function, hook, arguments)
             if missing and not unknown:
                 raise PluginLoadError(
-                    BY_NAME(
-                        plugin=repr(name),
-                        hook=hook,
-                        given=_parameters(function),
+                    (BY_NAME_AS if named else BY_NAME)(
+                        **where,
                         call=f"{hook}({', '.join(f'{a}=…' for a in arguments)})",
                         missing=", ".join(map(repr, missing)),
                     ),
@@ -460,12 +527,10 @@ class PluginHost:
                 )
             if not unknown:
                 continue
-            given = ", ".join(inspect.signature(function).parameters)
+            where["given"] = ", ".join(inspect.signature(function).parameters)
             raise PluginLoadError(
-                WRONG_PARAMETERS(
-                    plugin=repr(name),
-                    hook=hook,
-                    given=given,
+                (WRONG_PARAMETERS_AS if named else WRONG_PARAMETERS)(
+                    **where,
                     unknown=", ".join(map(repr, unknown)),
                     arguments=", ".join(arguments),
                 ),

@@ -162,8 +162,11 @@ class Server:
         #: Open connections per client address (for ``limits.per_address``).
         self.per_address = AddressCounts()
         self._token_watch: asyncio.Task | None = None
-        #: The store failing each check: the first failure, then one line a minute.
-        self._token_check_log = Retried(log, "checking for revoked tokens", level=logging.ERROR)
+        #: The store failing each check: the first failure, then one line a minute. The
+        #: lines say what failed: a read of the tokens (the store's words say why).
+        self._token_check_log = Retried(
+            log, "checking for revoked tokens, reading every table's tokens", level=logging.ERROR
+        )
         self.collector = CollectorManager() if manage_gc else None
         self.metrics = ServerMetrics(self)
         self.tables = Tables(

@@ -226,6 +226,16 @@ return 0
 """
 
 
+def _outcome(forward: Forward, answer: Answer | None) -> str:
+    """A forward's outcome as ``rollbridge_forwarded_total`` counts it: ``answered``
+    (the owner ran it), ``taken_over`` (the lease of a process seen running the table
+    was found free: this process took the table from it), ``loaded`` (nobody this
+    process saw ran it: its first load here, or after its runner let it go)."""
+    if answer is not None:
+        return "answered"
+    return "taken_over" if forward.taken_from is not None else "loaded"
+
+
 def _refuses_writes(error: Exception) -> bool:
     """Whether ``error`` is a Redis refusal that lasts (a full Redis under
     ``noeviction``; a failing save with ``stop-writes-on-bgsave-error``; a read-only
@@ -776,7 +786,7 @@ class ClusterServer(Server):
                 effects = table.refuse_forward(forward, StoreError(f"{type(exc).__name__}: {exc}"))
                 self.metrics.forwarded("refused")
             else:  # a bug on the way answers the requester ``internal`` (the table's guard)
-                self.metrics.forwarded("taken_over" if answer is None else "answered")
+                self.metrics.forwarded(_outcome(forward, answer))
                 if answer is None:
                     effects = table.take_over(forward)
                 else:
@@ -824,7 +834,9 @@ class ClusterServer(Server):
         )  # fmt: skip
         deadline = time.monotonic() + self.forward_timeout
         sent_to: str | None = None
-        ran_it: str | None = None  # the last other process found running the table
+        # the last other process found running the table (by this change's forwards or
+        # an earlier one's): a lease found free is taken over from it
+        ran_it: str | None = getattr(forward.table, "ran_by", None)
         resend_at = deadline
         # the last call to Redis failed with this: Redis, not the owner, is silent
         silent: Exception | None = None
@@ -856,12 +868,16 @@ class ClusterServer(Server):
                             raise unknown_table(forward.table_id)
                         if taken:
                             self._took(forward.table_id, ran_it)
-                            forward.reload = True
+                            forward.reload, forward.taken_from = True, ran_it
+                            if forward.table is not None:
+                                forward.table.ran_by = None  # run here now
                             return None
                         continue
                     owner = raw.decode()
                     if owner != self.node:
                         ran_it = owner
+                        if forward.table is not None:
+                            forward.table.ran_by = owner
                     if owner == self.node:  # another change took it first: no reload
                         forward.reload = not self._took(forward.table_id)
                         return None

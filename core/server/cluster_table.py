@@ -282,6 +282,9 @@ class Forward(Effect):
     #: Whether a :meth:`~ClusterTable.take_over` of it must load the table again: False
     #: when this process already held the lease (another change took the table over first).
     reload: bool = True
+    #: The process that ran the table before this one took its lease (None: none this
+    #: process saw; its first load here, or after its runner let it go).
+    taken_from: str | None = None
 
 
 class ClusterTable(TableProtocol):
@@ -322,6 +325,10 @@ class ClusterTable(TableProtocol):
         #: Syncs failed in a row: the first is logged as a WARNING, the others (one a
         #: poll while the error lasts) as DEBUG, and the next that works says so.
         self.sync_failures = 0
+        #: The process last seen running this table while this one forwarded to it
+        #: (None: none seen since this process last held its lease): a lease found
+        #: free after that is a take-over from it, not a first load.
+        self.ran_by: str | None = None
 
     @property
     def used(self) -> bool:

@@ -55,7 +55,7 @@ import dataclasses
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-from rollbridge.exceptions import InvalidRequest, RollbridgeError
+from rollbridge.exceptions import InvalidRequest, RollbridgeError, StoreUnavailable
 from rollbridge.server.address_rates import HttpRate
 from rollbridge.server.admin import ADMIN_METHODS, AdminApi
 from rollbridge.server.export_http import ExportRoute
@@ -230,7 +230,11 @@ class HttpRoutes:
 
     async def unready(self) -> Text | None:
         """Why the server is not ready (stopping, or the store does not answer
-        within :data:`READY_TIMEOUT`), or None."""
+        within :data:`READY_TIMEOUT`), or None. A store that fails as a whole (Redis
+        gone) is an outage of reads for the server's health too, as a client's read
+        that fails is: ``rollbridge_store_failing`` says what ``/readyz`` says, on a
+        process no client uses as on one they do (it said 0 there, under a 503), and
+        the read that works again ends it."""
         server = self.server
         if getattr(server, "stopping", False) or server.writer is None:
             return STOPPING()
@@ -239,9 +243,12 @@ class HttpRoutes:
         except TimeoutError:
             return STORE_SLOW(seconds=READY_TIMEOUT)
         except RollbridgeError as exc:  # the store's refusal: its code and cause
+            if isinstance(exc, StoreUnavailable):
+                server.health.failed(exc, 0, commit=False)  # no request was refused
             return STORE_REFUSED(code=exc.code, reason=_cause(exc))
         except Exception as exc:  # a store that fails or is closed: not ready, and why
             return STORE_FAILED(error=type(exc).__name__)
+        server.health.read()
         return None
 
 

@@ -118,9 +118,10 @@ class _LoopCounters:
         yield _by_label(
             "rollbridge_forwarded",
             "Changes this process sent on to the process that runs their table (on"
-            " Redis; balance by table to keep it low): answered (run there), taken_over"
-            " (nobody ran the table: this process took it), refused (no answer in time,"
-            " or the table gone).",
+            " Redis; balance by table to keep it low): answered (run there), loaded"
+            " (nobody ran the table: this process loaded it, as on its first change),"
+            " taken_over (the process seen running it let its lease lapse: this process"
+            " took it over), refused (no answer in time, or the table gone).",
             "outcome",
             self.forwarded,
         )
@@ -243,8 +244,8 @@ class ServerMetrics:
         self._loop.throttled[limit] = self._loop.throttled.get(limit, 0) + 1
 
     def forwarded(self, outcome: str) -> None:
-        """A change was sent on to its table's process: ``answered``, ``taken_over``
-        or ``refused``."""
+        """A change was sent on to its table's process: ``answered``, ``loaded``,
+        ``taken_over`` or ``refused``."""
         self._loop.forwarded[outcome] = self._loop.forwarded.get(outcome, 0) + 1
 
     def fell_back(self, limit: str) -> None:

@@ -425,8 +425,10 @@ class RedisStore:
     # -- plumbing -----------------------------------------------------------------
 
     @contextmanager
-    def _io(self) -> Iterator[None]:
-        """Errors other than rollbridge's become :class:`StoreError`."""
+    def _io(self, *, reading: bool = False) -> Iterator[None]:
+        """Errors other than rollbridge's become :class:`StoreError`; ``reading``: the
+        calls only read, and the error says that nothing could be read (not what became
+        of a change: there was none)."""
         if self._closed:
             raise StoreError(f"{self!r} is closed")
         try:
@@ -434,17 +436,19 @@ class RedisStore:
         except RollbridgeError:
             raise
         except Exception as exc:
-            raise self._error(exc) from exc
+            raise self._error(exc, reading=reading) from exc
 
     def error_of(self, exc: BaseException) -> StoreError:
         """What a redis-py error raised talking to this store's Redis (by another
         client: the cluster's asyncio one) is, as the store would raise it."""
         return self._error(exc)
 
-    def _error(self, exc: BaseException) -> StoreError:
+    def _error(self, exc: BaseException, *, reading: bool = False) -> StoreError:
         """A redis-py error as a :class:`StoreError` that says what to do: a
         :class:`StoreUnavailable` when Redis refuses every write (or answers
-        nothing), not this one alone."""
+        nothing), not this one alone. ``reading``: of a call that only reads, said as
+        such ("nothing could be read"), not as a change's fate."""
+        nothing = "nothing could be read" if reading else "nothing was written"
         if isinstance(exc, redis.exceptions.OutOfMemoryError):
             return StoreUnavailable(
                 f"{self.where} is out of memory (maxmemory): nothing was written; "
@@ -467,8 +471,8 @@ class RedisStore:
         if isinstance(exc, redis.exceptions.AuthenticationError):  # a ConnectionError
             option = self.option.render() if isinstance(self.option, Text) else self.option
             return StoreUnavailable(
-                f"{self.where} refuses the password (or user) this process gives: nothing "
-                "was written; its requirepass or ACL changed since the process started: "
+                f"{self.where} refuses the password (or user) this process gives: {nothing}; "
+                "its requirepass or ACL changed since the process started: "
                 f"set it back, or start every process again with the new one in {option} "
                 f"({exc})",
                 details={"reason": "refused_password"},
@@ -478,12 +482,18 @@ class RedisStore:
             # (and /readyz's "unreachable"), an operator looked for a Redis that ran
             return StoreUnavailable(
                 f"{self.where} has as many clients as its maxclients allows and refuses a "
-                "new connection: nothing was written; raise maxclients (CONFIG SET "
+                f"new connection: {nothing}; raise maxclients (CONFIG SET "
                 "maxclients, and the limit of open files), or close clients that need not "
                 f"be there ({type(exc).__name__}: {exc})",
                 details={"reason": "max_clients"},
             )
         if isinstance(exc, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
+            if reading:
+                return StoreUnavailable(
+                    f"{self.where} does not answer: nothing could be read; start it, or "
+                    f"check the network ({type(exc).__name__}: {exc})",
+                    details={"reason": "unreachable"},
+                )
             return StoreUnavailable(
                 f"{self.where} does not answer: nothing is acknowledged (a change it got "
                 "before it stopped answering shows once the table is read again); start "
@@ -496,8 +506,8 @@ class RedisStore:
         with self._io():
             return self._scripts[name](keys=list(keys), args=list(args))
 
-    def _call(self, fn: Callable[[], T]) -> T:
-        with self._io():
+    def _call(self, fn: Callable[[], T], *, reading: bool = False) -> T:
+        with self._io(reading=reading):
             return fn()
 
     def call(self, fn: Callable[[], T]) -> T:
@@ -609,7 +619,7 @@ class RedisStore:
 
     def table_ids(self) -> list[str]:
         """The id of every table, oldest first."""
-        ids = self._call(lambda: self.client.zrange(self.keys.glob("tables"), 0, -1))
+        ids = self._call(lambda: self.client.zrange(self.keys.glob("tables"), 0, -1), reading=True)
         return [_text(i) for i in ids]
 
     def tables(self) -> list[TableInfo]:
@@ -1005,7 +1015,7 @@ class RedisStore:
     def token_ids(self) -> set[str]:
         """The id of every token of every table (one round trip after the index)."""
         ids = self.table_ids()
-        with self._io():
+        with self._io(reading=True):
             pipe = self.client.pipeline(transaction=False)
             for table_id in ids:
                 pipe.hkeys(self.keys.table(table_id).tokens)
@@ -1089,7 +1099,7 @@ class RedisStore:
     def probe_read(self) -> None:
         """One ``PING`` over a new connection, as :meth:`probe_write` writes: the
         server tries it while only reads fail. :raises StoreError:"""
-        self._call(lambda: self._on_a_new_connection("PING"))
+        self._call(lambda: self._on_a_new_connection("PING"), reading=True)
 
     def _on_a_new_connection(self, *command: Any) -> Any:
         """``command``'s answer over a connection made for it (the password, the
@@ -1106,7 +1116,7 @@ class RedisStore:
     def ping(self) -> None:
         """One ``PING`` over the pool's connections: proves the server answers
         (``/readyz``). :raises StoreError:"""
-        self._call(self.client.ping)
+        self._call(self.client.ping, reading=True)
 
     def close(self) -> None:
         """Close the client's connections. Idempotent; later calls raise StoreError."""
