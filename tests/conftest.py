@@ -14,6 +14,7 @@ import os
 import signal
 import subprocess
 import sys
+import textwrap
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import ModuleType
@@ -270,3 +271,18 @@ def stop_process(process: subprocess.Popen, timeout: float = 20) -> int | None:
             process.kill()
             process.wait(timeout=timeout)
     return process.returncode
+
+
+def installed_plugin(site: Path, name: str, source: str) -> Path:
+    """``site`` (made) holding the plugin module ``rb_<name>`` of ``source`` (dedented)
+    installed as a package, as pip leaves one: its ``dist-info`` naming the entry point
+    ``name`` in the ``rollbridge`` group. Put ``site`` on ``PYTHONPATH`` to load it."""
+    site.mkdir(parents=True, exist_ok=True)
+    module = f"rb_{name}"
+    (site / f"{module}.py").write_text(textwrap.dedent(source))
+    info = site / f"{module}-1.0.0.dist-info"
+    info.mkdir()
+    dist = module.replace("_", "-")
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0.0\n")
+    (info / "entry_points.txt").write_text(f"[rollbridge]\n{name} = {module}\n")
+    return site

@@ -22,7 +22,6 @@ import json
 import os
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 from typing import Any
@@ -30,7 +29,7 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
-from tests.conftest import stop_process
+from tests.conftest import installed_plugin, stop_process
 from tests.hostile.conftest import _free_port
 
 PLUGIN = """
@@ -97,13 +96,7 @@ class Served:
     """``rollbridge serve`` on a table of the ruleset above, its log in a file."""
 
     def __init__(self, root: Path) -> None:
-        site = root / "site"
-        site.mkdir()
-        (site / "rb_stopping.py").write_text(textwrap.dedent(PLUGIN))
-        info = site / "rb_stopping-1.0.0.dist-info"
-        info.mkdir()
-        (info / "METADATA").write_text("Metadata-Version: 2.1\nName: rb-stopping\nVersion: 1.0.0\n")
-        (info / "entry_points.txt").write_text("[rollbridge]\nstopping = rb_stopping\n")
+        site = installed_plugin(root / "site", "stopping", PLUGIN)
         env = {k: v for k, v in os.environ.items() if not k.startswith("ROLLBRIDGE_")}
         env["PYTHONPATH"] = str(site)
         db = root / "stopping.db"
