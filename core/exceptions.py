@@ -69,7 +69,6 @@ from contextvars import ContextVar
 from typing import Any, ClassVar
 
 __all__ = [
-    "STOPS",
     "AuthenticationFailed",
     "Busy",
     "CannotListen",
@@ -149,7 +148,8 @@ def _says_itself(error: BaseException) -> bool:
 #: What stops the process — the operator's Ctrl-C, ``sys.exit`` — and passes every
 #: guard that takes what a ruleset raises (an exception derived from
 #: ``BaseException`` only too: ``GeneratorExit``, a class of its own) for its
-#: failure: ``except STOPS: raise`` before ``except BaseException``.
+#: failure: ``except STOPS: raise`` before ``except BaseException``. (Not in
+#: ``__all__``, which lists the classes: the engine's, the protocol's.)
 STOPS = (KeyboardInterrupt, SystemExit)
 
 
