@@ -284,9 +284,12 @@ def _continues(resume: Mapping[str, Any], missed: list[Event] | None) -> bool:
 
 def described_ruleset(table: Table, locale: str) -> JSON:
     """The table's ruleset as a ``welcome`` describes it in ``locale`` (its actions and
-    their words; not its example sheets)."""
-    described = table.ruleset.describe(locale)
-    return {k: v for k, v in described.items() if k != "example_sheets"}
+    their words; not its example sheets). :raises InternalError: the ruleset failed
+    to (:meth:`Table.call_ruleset`: a ``describe`` of its own that raises, one
+    derived from ``BaseException`` only too, left a join unanswered)."""
+    return table.call_ruleset(
+        lambda: {k: v for k, v in table.ruleset.describe(locale).items() if k != "example_sheets"}
+    )
 
 
 def welcome_fields(
