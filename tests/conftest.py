@@ -10,6 +10,7 @@ rounds and turns in the participants' states.
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import signal
 import subprocess
@@ -286,3 +287,15 @@ def installed_plugin(site: Path, name: str, source: str) -> Path:
     (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0.0\n")
     (info / "entry_points.txt").write_text(f"[rollbridge]\n{name} = {module}\n")
     return site
+
+
+def created_table(db: Path, ruleset: str, name: str, env: Mapping[str, str]) -> dict[str, Any]:
+    """``rollbridge table create --json`` of a ``ruleset`` table named ``name`` in the
+    SQLite file ``db``, run as a process in ``env``: what it printed (``table``,
+    ``tokens``, …)."""
+    made = subprocess.run(
+        [sys.executable, "-m", "rollbridge", "table", "create", "--ruleset", ruleset,
+         "--name", name, "--json", "--db", str(db)],
+        capture_output=True, text=True, check=True, env=dict(env), timeout=60,
+    )  # fmt: skip
+    return json.loads(made.stdout)

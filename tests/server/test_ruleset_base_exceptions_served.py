@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
-from tests.conftest import installed_plugin, stop_process
+from tests.conftest import created_table, installed_plugin, stop_process
 from tests.hostile.conftest import _free_port
 
 PLUGIN = """
@@ -100,12 +100,7 @@ class Served:
         env = {k: v for k, v in os.environ.items() if not k.startswith("ROLLBRIDGE_")}
         env["PYTHONPATH"] = str(site)
         db = root / "stopping.db"
-        made = subprocess.run(
-            [sys.executable, "-m", "rollbridge", "table", "create", "--ruleset", "stopping",
-             "--name", "Stopping", "--json", "--db", str(db)],
-            capture_output=True, text=True, check=True, env=env, timeout=60,
-        )  # fmt: skip
-        created = json.loads(made.stdout)
+        created = created_table(db, "stopping", "Stopping", env)
         self.table, self.tokens = created["table"], created["tokens"]
         self.port = _free_port()
         self.log = root / "serve.log"
