@@ -145,17 +145,26 @@ def _says_itself(error: BaseException) -> bool:
     return False
 
 
+#: What stops the process — the operator's Ctrl-C, ``sys.exit`` — and passes every
+#: guard that takes what a ruleset raises (an exception derived from
+#: ``BaseException`` only too: ``GeneratorExit``, a class of its own) for its
+#: failure: ``except STOPS: raise`` before ``except BaseException``. (Not in
+#: ``__all__``, which lists the classes: the engine's, the protocol's.)
+STOPS = (KeyboardInterrupt, SystemExit)
+
+
 def said_by(error: BaseException) -> str:
     """``str(error)``, or its class's name where that raises or gives no string — a
     ``__str__`` of a ruleset's that fails (with an exception derived from
-    ``BaseException`` only too, but ``KeyboardInterrupt`` and ``SystemExit``), a
-    ``KeyError`` whose key's repr fails or recurses without end: the refusal holding it
-    is read all the same, never failed with a traceback. (Not in ``__all__``: it is
-    :mod:`rollbridge.text`'s.)"""
+    ``BaseException`` only too, but :data:`STOPS`), a ``KeyError`` whose key's repr
+    fails or recurses without end: the refusal holding it is read all the same, and
+    the server's log line of a ruleset's failure written, never failed with a
+    traceback. (Not in ``__all__``: it is :mod:`rollbridge.text`'s and
+    :mod:`rollbridge.server.logs`'.)"""
     token = _saying.set((*_saying.get(), error))
     try:
         said = str(error)
-    except (KeyboardInterrupt, SystemExit):
+    except STOPS:
         raise
     except BaseException:  # a GeneratorExit from a ruleset's __str__ too
         said = error.__class__.__name__

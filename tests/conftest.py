@@ -10,10 +10,12 @@ rounds and turns in the participants' states.
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import signal
 import subprocess
 import sys
+import textwrap
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import ModuleType
@@ -270,3 +272,30 @@ def stop_process(process: subprocess.Popen, timeout: float = 20) -> int | None:
             process.kill()
             process.wait(timeout=timeout)
     return process.returncode
+
+
+def installed_plugin(site: Path, name: str, source: str) -> Path:
+    """``site`` (made) holding the plugin module ``rb_<name>`` of ``source`` (dedented)
+    installed as a package, as pip leaves one: its ``dist-info`` naming the entry point
+    ``name`` in the ``rollbridge`` group. Put ``site`` on ``PYTHONPATH`` to load it."""
+    site.mkdir(parents=True, exist_ok=True)
+    module = f"rb_{name}"
+    (site / f"{module}.py").write_text(textwrap.dedent(source))
+    info = site / f"{module}-1.0.0.dist-info"
+    info.mkdir()
+    dist = module.replace("_", "-")
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0.0\n")
+    (info / "entry_points.txt").write_text(f"[rollbridge]\n{name} = {module}\n")
+    return site
+
+
+def created_table(db: Path, ruleset: str, name: str, env: Mapping[str, str]) -> dict[str, Any]:
+    """``rollbridge table create --json`` of a ``ruleset`` table named ``name`` in the
+    SQLite file ``db``, run as a process in ``env``: what it printed (``table``,
+    ``tokens``, …)."""
+    made = subprocess.run(
+        [sys.executable, "-m", "rollbridge", "table", "create", "--ruleset", ruleset,
+         "--name", name, "--json", "--db", str(db)],
+        capture_output=True, text=True, check=True, env=dict(env), timeout=60,
+    )  # fmt: skip
+    return json.loads(made.stdout)

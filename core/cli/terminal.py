@@ -133,11 +133,12 @@ def _value(text: str, name: str) -> Any:
         raise InvalidRequest(TOO_DEEP_JSON(option=name)) from None
 
 
-def _typed_json(line: str, key: str, cursor: int) -> tuple[Any, int] | None:
+def _typed_json(line: str, key: str, cursor: int) -> tuple[Any, int, int] | None:
     """The JSON typed right after ``key=`` in ``line`` (at ``cursor`` or later), as it
     was typed — a word's reading (shell-like) takes its double quotes off, and
     ``assume={"n":{"sheet":{"dc":17}}}`` would read as the text ``{n:{sheet:…}}`` —
-    and where it ends; None where no JSON word stands there.
+    where it ends, and how many words past the first its spaces split it into
+    (``assume={"n": {"sheet": {}}}``: two); None where no JSON word stands there.
 
     :raises InvalidRequest: JSON nested too deep, or with a number too long.
     """
@@ -152,7 +153,7 @@ def _typed_json(line: str, key: str, cursor: int) -> tuple[Any, int] | None:
             except (ValueError, RecursionError):  # nested too deep, a number too long
                 raise InvalidRequest(TOO_DEEP_JSON(option=key)) from None
             if end != -1 and (end == len(line) or line[end].isspace()):
-                return value, end
+                return value, end, len(shlex.split(line[at:end])) - 1
         start = line.find(f"{key}=", at)
     return None
 
@@ -231,16 +232,20 @@ def _action_fields(message: JSON, parts: list[str], extra: tuple[str, ...], line
     actor, targets, ``extra`` keys (supply, secret, assume), and the action's
     parameters. A value is JSON where it reads as JSON, as typed (a map's and a
     list's double quotes kept: ``assume={"n":{"sheet":{}}}``) or as read (quoted
-    whole: ``assume='{"n": {"sheet": {}}}'``), else text."""
-    cursor = 0
+    whole: ``assume='{"n": {"sheet": {}}}'``), else text; JSON typed with spaces in
+    it is one value, not the words its spaces split it into."""
+    cursor, inside = 0, 0
     for part in parts:
+        if inside:  # a word of the JSON value before it, split off at a space
+            inside -= 1
+            continue
         key, sep, value = part.partition("=")
         if not sep:
             raise InvalidRequest(NOT_KEY_VALUE(part=repr(part)))
         if value[:1] in ("{", "[") and key not in ("actor", "target", "targets", "supply"):
             typed = _typed_json(line, key, cursor)
             if typed is not None and _value(value, key).__class__ is str:
-                value, cursor = json.dumps(typed[0]), typed[1]
+                value, cursor, inside = json.dumps(typed[0]), typed[1], typed[2]
         if key == "actor":
             message["actor"] = value
         elif key in ("target", "targets"):

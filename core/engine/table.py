@@ -64,6 +64,7 @@ from rollbridge.engine.views import (
     staged_data,
 )
 from rollbridge.exceptions import (
+    STOPS,
     EventTooLarge,
     Forbidden,
     InternalError,
@@ -859,7 +860,7 @@ class Table:
             raise
         except NotPlain:
             raise
-        except (KeyboardInterrupt, SystemExit):
+        except STOPS:
             raise  # the operator's, never a ruleset's answer
         except BaseException as exc:  # a GeneratorExit, a BaseException of its own too:
             # let through, it closed the asker's connection (1011) and left the table

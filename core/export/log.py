@@ -130,7 +130,7 @@ class SessionLog:
     def action_labels(self, locale: str = "en") -> dict[str, str]:
         """The ruleset's words for its actions in ``locale``, by action id (as a
         ``welcome`` describes them; an action without a label keeps its id)."""
-        described = self.table.call_ruleset(lambda: described_ruleset(self.table, locale))
+        described = described_ruleset(self.table, locale)
         actions = described.get("actions") or {}
         return {name: str(action.get("label") or name) for name, action in actions.items()}
 
@@ -158,7 +158,7 @@ class SessionLog:
         at = self.events[0].seq - 1
         view = self.table.view(gm=audience == "gm", at=at, later=self.events, locale=locale)
         member = self.member(audience, locale)
-        described = self.table.call_ruleset(lambda: described_ruleset(self.table, locale))
+        described = described_ruleset(self.table, locale)
         fields = welcome_fields(member.principal, locale, view, described, at)
         frame = member.encode(welcome_message(None, fields))
         return frame if isinstance(frame, str) else frame.decode("utf-8")

@@ -56,6 +56,7 @@ from rollbridge.engine.requests import REQUESTS, Request, parse_request, valid_i
 from rollbridge.engine.table import MAX_ACTORS, MAX_EVENT_BYTES, ApplyFailed, Outcome, Table
 from rollbridge.engine.views import Audience, hides_now
 from rollbridge.exceptions import (
+    STOPS,
     Busy,
     InternalError,
     InvalidRequest,
@@ -285,9 +286,12 @@ def _continues(resume: Mapping[str, Any], missed: list[Event] | None) -> bool:
 
 def described_ruleset(table: Table, locale: str) -> JSON:
     """The table's ruleset as a ``welcome`` describes it in ``locale`` (its actions and
-    their words; not its example sheets)."""
-    described = table.ruleset.describe(locale)
-    return {k: v for k, v in described.items() if k != "example_sheets"}
+    their words; not its example sheets). :raises InternalError: the ruleset failed
+    to (:meth:`Table.call_ruleset`: a ``describe`` of its own that raises, one
+    derived from ``BaseException`` only too, left a join unanswered)."""
+    return table.call_ruleset(
+        lambda: {k: v for k, v in table.ruleset.describe(locale).items() if k != "example_sheets"}
+    )
 
 
 def welcome_fields(
@@ -856,7 +860,11 @@ class TableProtocol:
                 hides = hides_now(table.ruleset, table.ruleset_settings, table.controlled)
             message = error_message(asker.request_id, error, asker.locale, hides)
             frame = asker.member.encode(message) if asker.member is not None else None
-        except Exception:  # a bug rendering the refusal: the request is answered all the same
+        except STOPS:
+            raise  # the operator's, never a refusal's words
+        except BaseException:  # a bug rendering the refusal, or what a ruleset put in
+            # it raising as it is read for this audience (a GeneratorExit, a class of
+            # its own too: an ``instead`` only a player reads): answered all the same
             return self._refused_plainly(asker)
         return Reply(origin=asker.origin, message=message, error=error, frame=frame,
                      request=asker.request_type)  # fmt: skip

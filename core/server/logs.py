@@ -44,6 +44,7 @@ from typing import Any, TextIO
 
 from websockets.frames import Frame
 
+from rollbridge.exceptions import said_by
 from rollbridge.visible import CONTROLS, inert_json, visible
 
 __all__ = [
@@ -206,10 +207,9 @@ def _traceback(text: str, error: BaseException | None) -> str:
     seen: set[int] = set()
     while error is not None and id(error) not in seen:
         seen.add(id(error))
-        try:
-            said = str(error)
-        except Exception:  # a broken __str__: the traceback says so already
-            said = ""
+        # a broken __str__ (raising GeneratorExit too): its class's name, which the
+        # traceback says already; the line of a ruleset's failure is written all the same
+        said = said_by(error)
         if CONTROLS.search(said):
             for version in {said, redact(said)}:  # as SafeLog left it
                 text = text.replace(one_line(version, keep_newlines=True), one_line(version))

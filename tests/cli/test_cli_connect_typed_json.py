@@ -4,8 +4,10 @@ shell does, which takes double quotes off: ``assume={"guard":{"sheet":{"hp":9}}}
 reached the server as the text ``{guard:{sheet:{hp:9}}}``, and a player following
 the server's own word (``odds_hidden``: "state it in assume.guard.sheet") was told
 ``odds.assume: must be of type object, not string`` (the walk of a sixth ruleset
-from docs/plugins.md). A map or a list typed as JSON is sent as it was typed now; one
-quoted whole (``assume='{"guard": {}}'``) as before; a word that is no JSON stays text."""
+from docs/plugins.md). A map or a list typed as JSON is sent as it was typed now (with
+spaces in it too, as ``json.dumps`` writes it: one value, where they split it into
+words not key=value before); one quoted whole (``assume='{"guard": {}}'``) as
+before; a word that is no JSON stays text."""
 
 from __future__ import annotations
 
@@ -28,6 +30,12 @@ ASSUMED = {"guard": {"sheet": {"hp": 9}, "state": {}}}
         ('do move modifiers=[{"label":"cover","value":1}] x=1', "modifiers",
          [{"label": "cover", "value": 1}]),
         ('do move a={"n":1} b={"n":2}', "b", {"n": 2}),
+        # typed with spaces, as json.dumps writes it: one value, not the words the
+        # spaces split it into (refused "'{sheet:' is not key=value" before)
+        ('odds hit actor=ana target=guard assume={"guard": {"sheet": {"hp": 9}, "state": {}}}',
+         "assume", ASSUMED),
+        ('do move a=[1, 2] b={"n": "x y", "m": [3, 4]} c=5', "b", {"n": "x y", "m": [3, 4]}),
+        ('do move a=[1, 2] b={"n": "x y", "m": [3, 4]} c=5', "c", 5),
         ("do move label=[draft]", "label", "[draft]"),
         ("do move note={x}", "note", "{x}"),
     ],
@@ -47,8 +55,13 @@ async def test_a_players_assumption_reaches_the_server_as_a_map(make_tables):  #
             'odds hit actor=ana target=guard assume={"guard":{"sheet":{"hp":9},"state":{}}}'
         )
         line = await terminal.until("!")  # tally gives no odds: refused, but not the type
+        await terminal.type(
+            'odds hit actor=ana target=guard assume={"guard": {"sheet": {"hp": 9}, "state": {}}}'
+        )
+        spaced = await terminal.until("!")
         await terminal.type("quit")
         await terminal.end()
     finally:
         await terminal.stop()
     assert "not string" not in line and "odds.assume" not in line, line
+    assert spaced == line, (spaced, line)  # not "'{sheet:' is not key=value"

@@ -7,9 +7,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import textwrap
 
 import pytest
+
+from tests.conftest import installed_plugin
 
 RULESET = """
     import rollbridge
@@ -38,13 +39,7 @@ RULESET = """
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    root = tmp_path_factory.mktemp("sheetless")
-    (root / "rb_sheetless.py").write_text(textwrap.dedent(RULESET))
-    info = root / "rb_sheetless-1.0.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: rb-sheetless\nVersion: 1.0.0\n")
-    (info / "entry_points.txt").write_text("[rollbridge]\nsheetless = rb_sheetless\n")
-    return root
+    return installed_plugin(tmp_path_factory.mktemp("sheetless"), "sheetless", RULESET)
 
 
 def _run(site, *args, language="C"):

@@ -16,11 +16,11 @@ import signal
 import socket
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 
 from tests.cli.test_cli_reconnect import HANG_GUARD
+from tests.conftest import installed_plugin
 
 ENV = {**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"}
 
@@ -129,13 +129,7 @@ def test_an_admin_token_made_meanwhile_keeps_the_database_of_a_refused_first_sta
     looked for tables only, and removed the file with the token the operator had just
     been shown. A real plugin installed as a package (its ``dist-info`` on the path)
     that fails once the test has made the token; files say when each step is done."""
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "rb_slow.py").write_text(textwrap.dedent(SLOW_PLUGIN))
-    info = site / "rb_slow-1.0.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: rb-slow\nVersion: 1.0.0\n")
-    (info / "entry_points.txt").write_text("[rollbridge]\nslow = rb_slow\n")
+    site = installed_plugin(tmp_path / "site", "slow", SLOW_PLUGIN)
     loading, go = tmp_path / "loading", tmp_path / "go"
     env = {**os.environ, "PYTHONPATH": str(site), "RB_TEST_LOADING": str(loading),
            "RB_TEST_GO": str(go)}  # fmt: skip

@@ -12,10 +12,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 from tests.cli.test_cli_reconnect import HANG_GUARD
+from tests.conftest import installed_plugin
 
 ENV = {**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"}
 
@@ -105,13 +105,7 @@ PLUGIN = """
 
 
 def test_a_package_plugin_kept_out_by_disabled_autoload_is_named(tmp_path: Path):
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "rb_pipped.py").write_text(textwrap.dedent(PLUGIN))
-    info = site / "rb_pipped-1.0.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: rb-pipped\nVersion: 1.0.0\n")
-    (info / "entry_points.txt").write_text("[rollbridge]\npipped = rb_pipped\n")
+    site = installed_plugin(tmp_path / "site", "pipped", PLUGIN)
     installed = {**ENV, "PYTHONPATH": str(site)}
     installed.pop("ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD")
     db = tmp_path / "pipped.db"

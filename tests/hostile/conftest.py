@@ -4,7 +4,6 @@ item 8)."""
 
 from __future__ import annotations
 
-import json
 import os
 import socket
 import subprocess
@@ -16,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import stop_process
+from tests.conftest import created_table, stop_process
 
 
 def _free_port() -> int:
@@ -60,12 +59,7 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
         folder.mkdir()
         db = folder / "hostile.db"
         env = {**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"}
-        made = subprocess.run(
-            [sys.executable, "-m", "rollbridge", "table", "create", "--ruleset", "sr2",
-             "--name", "Hostile", "--json", "--db", str(db)],
-            capture_output=True, text=True, check=True, env=env, timeout=60,
-        )  # fmt: skip
-        created = json.loads(made.stdout)
+        created = created_table(db, "sr2", "Hostile", env)
         port = _free_port()
         log = folder / "serve.log"
         with log.open("w") as sink:

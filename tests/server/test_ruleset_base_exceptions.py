@@ -82,3 +82,23 @@ def test_the_operators_stops_still_pass(seated, tally, monkeypatch, raised):
     monkeypatch.setattr(tally, "resolve", resolve)
     with pytest.raises(raised):
         seated.handle("t", {**RESOLVE, "id": "x"}, Principal("gm", "gm", "t"))
+
+
+@pytest.mark.parametrize("raised", [GeneratorExit, Stopped, ValueError])
+async def test_a_describe_that_raises_answers_the_join_internal(tables, tally, monkeypatch, raised):
+    """A ruleset's ``describe`` (which a welcome reads) ran unguarded: one raising an
+    exception derived from ``BaseException`` only left the player's ``hello``
+    unanswered, the connection open and waiting for good; one raising a ``ValueError``
+    was answered "the server failed" without naming the ruleset. Each is the
+    ruleset's failure now, answered ``internal`` naming it; the next join works."""
+
+    def describe(self, locale="en"):
+        raise raised("the ruleset's words")
+
+    monkeypatch.setattr(type(tally), "describe", describe)
+    _, refused = await tables.join("tally", "player")
+    assert (refused["type"], refused["code"]) == ("error", "internal"), refused
+    assert refused["message"] == "ruleset 'tally' failed"
+    monkeypatch.undo()
+    _, welcome = await tables.join("tally", "player")
+    assert welcome["type"] == "welcome", welcome

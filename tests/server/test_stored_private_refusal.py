@@ -34,3 +34,31 @@ async def test_a_stored_form_reaches_no_player(tables, tally, monkeypatch):
     assert refused["code"] == "too_tough" and refused["details"] == {"hp": "<Private>"}
     # everything but the request's own id (made by the test client: it may hold "100")
     assert "100" not in str({key: value for key, value in refused.items() if key != "id"})
+
+
+async def test_a_stored_form_in_an_outcome_is_data_the_private_is_left_out(
+    tables, tally, monkeypatch
+):
+    """docs/plugins.md ("A private value's stored form"): in an outcome a stored form
+    the ruleset builds is data like any other, sent to players as it is — the guide
+    tells authors to put the ``Private`` there, which players' outcome leaves out
+    (the narration, a text, reads the stored form as private all the same)."""
+    from rollbridge import Resolution
+    from rollbridge.text import Messages, Private
+
+    said = Messages("test_stored_private_refusal")("armor", "armour {armor}")
+
+    def resolve(self, context, dice):
+        target = context.targets[0]
+        kept = {"private": target.sheet["hp"], "of": target.id, "aspect": "sheet"}
+        private = Private(target.sheet["hp"], of=target.id, aspect="sheet")
+        return Resolution(said(armor=kept), outcome={"kept": kept, "private": private})
+
+    monkeypatch.setattr(type(tally), "resolve", resolve)
+    gm, _ = await tables.join("tally", "gm")
+    shown = await gm.request({"type": "settings", "settings": {"ruleset": {"show_damage": True}}})
+    assert shown["status"] == "done", shown
+    player, _ = await tables.join("tally", "player")
+    data = (await player.request(RESOLVE))["event"]["data"]
+    assert data["narration"] == "armour (hidden)"
+    assert data["outcome"] == {"kept": {"private": 100, "of": "guard", "aspect": "sheet"}}
