@@ -65,7 +65,8 @@ class Rerun:
     they first differ (``data.outcome.boxes``, ``actors[1].state``) or ``refused`` holds
     the engine's refusal of the logged request on the logged table; ``skipped``: it
     was not resolved again (``no_table``: a resolution approved with supplied dice
-    whose request the log does not hold, :mod:`~rollbridge.engine.recorded`); ``malformed``:
+    whose request the log does not hold, :mod:`~rollbridge.engine.recorded`; ``words``:
+    an event recording newer words than the installed ruleset's); ``malformed``:
     the log's table before it, its pending request or the event itself is not what
     the engine can execute."""
 
