@@ -171,6 +171,15 @@ UNRESOLVED = {
         "{count} resolutions not resolved again: the table's ruleset is not installed "
         "here, or at another major version",
     ),
+    "words": say.plural(
+        "cli.verify.unresolved_words",
+        "{count} resolution not resolved again: it records newer words than the "
+        "installed ruleset writes (data.words) — a newer version of the ruleset wrote "
+        "it, or the log was altered; install the newer version to check it",
+        "{count} resolutions not resolved again: they record newer words than the "
+        "installed ruleset writes (data.words) — a newer version of the ruleset wrote "
+        "them, or the log was altered; install the newer version to check them",
+    ),
     "secret": say.plural(
         "cli.verify.unresolved_secret",
         "{count} event for the GM only, hidden from this view, was not checked (a secret "

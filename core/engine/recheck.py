@@ -15,7 +15,9 @@ one of a kind the engine does not make (:data:`KNOWN_KINDS`): the log does not h
 the table it ran on; a resumed client's missed events that
 follow a welcome the log has nothing before), ``withheld`` (this view withholds an
 involved NPC's numbers or the event's dice), ``ruleset`` (the table's ruleset is
-not installed here, or at another major version), ``turn_hooks`` (turn hooks'
+not installed here, or at another major version), ``words`` (the event records
+words newer than the installed ruleset's: a newer version of it wrote the event, or
+the log was altered — the ruleset installed here cannot tell), ``turn_hooks`` (turn hooks'
 results in an encounter event of a kind this version does not know), ``dialect``
 (a frame with fields the plain protocol's have not: a client of a dialect, such as
 the Foundry module's, is sent its adapter's translation, which this does not make).
@@ -69,7 +71,7 @@ MALFORMED = say(
     "event itself, is not well-formed",
 )
 #: Why a resolution was not resolved again (see the module docstring).
-REASONS = ("no_table", "withheld", "ruleset", "secret", "turn_hooks", "dialect")
+REASONS = ("no_table", "withheld", "ruleset", "words", "secret", "turn_hooks", "dialect")
 #: The kinds of event the engine makes (each taken to the table from what it carries)
 #: and a secret event's stand-in. After an event of another kind (a later version's,
 #: or a resolution renamed) the table is not known: a new ``welcome`` starts again.

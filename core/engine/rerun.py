@@ -14,7 +14,8 @@ The ruleset writes the event's own version of its words (:func:`logged_words`, t
 ``words`` its data records: :attr:`~rollbridge.contract.Ruleset.words`), so that an
 event an earlier version of the ruleset wrote is compared with what that version
 wrote, word for word; a version newer than the installed ruleset's is not resolved
-again (``skipped``: ``ruleset``).
+again (``skipped``: ``words``: a newer version of the ruleset wrote it, or the log
+was altered; either way the installed ruleset cannot check it).
 Everything the rules decide must be as logged: the narration, outcome, steps, dice
 groups and parameters, the hooks' results, every actor's view after — every value
 the log shows (a field this version writes that the logged event's data lacks is
@@ -64,7 +65,8 @@ class Rerun:
     they first differ (``data.outcome.boxes``, ``actors[1].state``) or ``refused`` holds
     the engine's refusal of the logged request on the logged table; ``skipped``: it
     was not resolved again (``no_table``: a resolution approved with supplied dice
-    whose request the log does not hold, :mod:`~rollbridge.engine.recorded`); ``malformed``:
+    whose request the log does not hold, :mod:`~rollbridge.engine.recorded`; ``words``:
+    an event recording newer words than the installed ruleset's); ``malformed``:
     the log's table before it, its pending request or the event itself is not what
     the engine can execute."""
 
@@ -100,7 +102,7 @@ def rerun(table: LoggedTable, frame: Mapping[str, Any], ruleset: Ruleset) -> Rer
     if type(words) is not int or words < 1:
         return Rerun(False, malformed=True)  # no server writes it
     if words > ruleset.words:
-        return Rerun(False, skipped="ruleset")  # written by a newer version of the ruleset
+        return Rerun(False, skipped="words")  # a newer version of the ruleset's, or forged
     first = _executed(table, frame, ruleset, found, found.dice, words)
     if first.ok or found.chip_dice is None:
         return first

@@ -23,7 +23,7 @@ the players' view, the same for each), whole and from a seq mid-game (``--since`
 two lines swapped, a line dropped, an approval forged into a player's event (naming
 an event that is no request, a settled request, or a stand-in a player's log tells is
 none) or into the GM's, a rejection naming what is no request, a revealed segment's
-commitment changed; each returns None
+commitment changed, a resolution's recorded words changed; each returns None
 where the log has no place for it, and names the problem codes ``rollbridge verify``
 must report.
 """
@@ -495,6 +495,34 @@ def changed_commitment(rng: random.Random, lines: Lines) -> tuple[Lines, set[str
     return forged, {"wrong_seed"}
 
 
+def changed_words(rng: random.Random, lines: Lines) -> tuple[Lines, set[str]] | None:
+    """A resolution's or a turn hook's recorded words (``data.words``, sr2's 2) changed
+    to words no server wrote it in: 1 written out (a server leaves words 1 out, and the
+    texts are words 2's), or no whole number from 1. In a GM's log only (a player's
+    withholds an event involving an NPC from the check), and not in an approved event
+    (one whose request the log may not hold is not resolved again)."""
+    if not lines or lines[0].get("role") != "gm":
+        return None
+    places = []
+    for n in _events(lines):
+        data = lines[n].get("data") or {}
+        if "approved" in data:
+            continue
+        if "words" in data:
+            places.append((n, None))
+        hooks = data.get("hooks") if isinstance(data.get("hooks"), list) else []
+        first = next((i for i, h in enumerate(hooks) if isinstance(h, dict) and "words" in h), None)
+        if first is not None:
+            places.append((n, first))
+    if not places:
+        return None
+    (n, hook), words = rng.choice(places), rng.choice([1, 0, -1, "2", 2.0, True, None])
+    forged = _copy(lines)
+    data = forged[n]["data"]
+    (data if hook is None else data["hooks"][hook])["words"] = words
+    return forged, {"wrong_resolution"}
+
+
 #: Each forgery by name: (its random choices, an honest log) → the forged log and the
 #: codes of which verify must report one, or None where the log has no place for it.
 FORGERIES: dict[str, Callable[[random.Random, Lines], tuple[Lines, set[str]] | None]] = {
@@ -508,4 +536,5 @@ FORGERIES: dict[str, Callable[[random.Random, Lines], tuple[Lines, set[str]] | N
     "approved gm": approved_gm,
     "rejected other": rejected_other,
     "commitment": changed_commitment,
+    "words": changed_words,
 }

@@ -123,16 +123,32 @@ def test_words_no_server_writes_are_a_malformed_event(tmp_path, capsys, words):
     assert "Traceback" not in json.dumps(report)
 
 
-def test_words_newer_than_the_installed_ruleset_are_counted_apart(tmp_path, capsys):
-    """A log a newer sr2 wrote is not resolved again here (``ruleset``), never passed
-    and never called a mismatch."""
+@pytest.mark.parametrize("words", [3, 10**30])
+@pytest.mark.parametrize("forged", [False, True])
+def test_words_newer_than_the_installed_ruleset_are_counted_apart(tmp_path, capsys, words, forged):
+    """A log a newer sr2 wrote is not resolved again here, never passed and never
+    called a mismatch: counted as ``words``, and said so — not as ``ruleset`` (the
+    table's ruleset not installed, or at another major version), which sr2 here is
+    not, and which hid that the event claims words no installed version writes (a
+    forged result under ``words: 3`` read as an uninstalled ruleset's)."""
     play(tmp_path / "t.db", "sr2")
     lines = export(capsys, tmp_path / "t.db", "gm")
     n, event = _new_turn(lines)
-    event["data"]["words"] = 3
-    code, report = verify(capsys, tmp_path, _with(lines, n, event), "--json")
+    event["data"]["words"] = words
+    if forged:
+        event["data"]["steps"] = ["New combat turn (SR-14): Tukan 60, Guard A 90"]
+    changed = _with(lines, n, event)
+    code, report = verify(capsys, tmp_path, changed, "--json")
     assert (code, report["problems"]) == (0, [])
-    assert report["unresolved"] == {"ruleset": 1}
+    assert report["unresolved"] == {"words": 1}
+    code, text = verify(capsys, tmp_path, changed)
+    assert code == 0
+    assert (
+        "1 resolution not resolved again: it records newer words than the installed "
+        "ruleset writes (data.words) — a newer version of the ruleset wrote it, or the "
+        "log was altered; install the newer version to check it"
+    ) in text
+    assert "is not installed here" not in text
 
 
 def _encounter(path: Path) -> None:
