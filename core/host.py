@@ -461,20 +461,25 @@ class PluginHost:
     def _implementations(self, name: str, plugin: object) -> Iterable[tuple[str, str]]:
         """Each ``(attribute, hook)`` that pluggy registers of ``plugin``: a marked
         function under a name the plugin lists, implementing the hook of its name or
-        the one its ``@hookimpl(specname=…)`` names — found as pluggy 1.7 finds it,
-        without running the plugin's code. A marked function the plugin gives only
-        through ``__getattr__`` (a lazy module's, a proxy's) is refused
-        (:data:`GETATTR_HOOK`): pluggy 1.3 to 1.6 read it and registered it, 1.7 does
-        not look there, and a plugin would run on one and be silent on the other."""
+        the one its ``@hookimpl(specname=…)`` names — found as pluggy 1.7 finds it.
+        A marked function the plugin gives only through ``__getattr__`` (a lazy
+        module's, a proxy's) under a hook's name is refused (:data:`GETATTR_HOOK`):
+        pluggy 1.3 to 1.6 read it and registered it, 1.7 does not look there, and a
+        plugin would run on one and be silent on the other. Only a hook's name is
+        asked of ``__getattr__``: a lazy module's other names (its submodules, a
+        heavy import) stay unread, as pluggy 1.7 leaves them (asking each of them
+        imported every lazy submodule of a plugin at the start)."""
         try:
             listed = dir(plugin)
         except Exception:
             return  # pluggy's own dir() of it fails as it registers: REGISTER_FAILED
+        hooks = {hook for hook in vars(self.manager.hook) if not hook.startswith("_")}
         for attribute in listed:
             if not isinstance(attribute, str):
                 continue
             if inspect.getattr_static(plugin, attribute, None) is None:
-                self._refuse_dynamic_hook(name, plugin, attribute)
+                if attribute in hooks:
+                    self._refuse_dynamic_hook(name, plugin, attribute)
                 continue
             if not self._marked(plugin, attribute):
                 continue

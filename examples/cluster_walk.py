@@ -40,6 +40,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import importlib.util
 import json
 import os
 import re
@@ -55,7 +56,10 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
+try:  # rollbridge's own dependency: absent, rollbridge is not installed in this Python
+    from websockets.asyncio.client import ClientConnection, connect
+except ImportError:  # said by main(), as a missing redis-server or nginx is
+    ClientConnection = connect = None  # type: ignore[assignment,misc]
 
 #: docs/redis.md's nginx block, for three processes on this machine and plain HTTP.
 NGINX_BLOCK = """
@@ -389,6 +393,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument("--keep", action="store_true", help="keep the folder (logs, conf)")
     args = parser.parse_args(argv)
+    if connect is None or importlib.util.find_spec("rollbridge") is None:
+        print(f"rollbridge is not installed in this Python ({sys.executable}): in the "
+              "checkout, pip install -e . (in a virtualenv), then run this script with "
+              "that Python", file=sys.stderr)  # fmt: skip
+        return 2
     for tool in ("redis-server", "nginx"):
         if shutil.which(tool) is None and not Path(f"/usr/sbin/{tool}").exists():
             print(f"{tool} is not installed (Debian: apt-get install {tool})", file=sys.stderr)

@@ -229,8 +229,9 @@ return 0
 def _outcome(forward: Forward, answer: Answer | None) -> str:
     """A forward's outcome as ``rollbridge_forwarded_total`` counts it: ``answered``
     (the owner ran it), ``taken_over`` (the lease of a process seen running the table
-    was found free: this process took the table from it), ``loaded`` (nobody this
-    process saw ran it: its first load here, or after its runner let it go)."""
+    was found free, and that process had not stopped: this process took the table
+    from it), ``loaded`` (nobody this process saw ran it, or the one that did
+    stopped: its first load here, or after its runner's SIGTERM)."""
     if answer is not None:
         return "answered"
     return "taken_over" if forward.taken_from is not None else "loaded"
@@ -495,6 +496,10 @@ class ClusterServer(Server):
         for task in list(self._tasks):
             task.cancel()
         if self.redis is not None:
+            # its claim first: a process that finds a lease of it free then knows that
+            # it stopped (counted loaded there, not taken_over: ClusterServer._stopped)
+            await self._bounded(leave(self.redis, self.peers_key, self.node),
+                                "deleting this process's settings")  # fmt: skip
             # and those a forward cancelled above was taking: Redis may have taken the
             # lease before its answer was read (RELEASE deletes only this process's)
             for table_id in self.ownership.owned | set(self._lease_calls.values()):
@@ -504,8 +509,6 @@ class ClusterServer(Server):
                 )
             self.ownership.clear()
             await self._bounded(self.redis.delete(self.inbox, self.replies), "clearing the inbox")
-            await self._bounded(leave(self.redis, self.peers_key, self.node),
-                                "deleting this process's settings")  # fmt: skip
             if self.shared_connections is not None and self._published:
                 # every client is gone: this process's counts, 0, without a lapse
                 await self._bounded(
@@ -869,15 +872,17 @@ class ClusterServer(Server):
                         if taken:
                             self._took(forward.table_id, ran_it)
                             forward.reload, forward.taken_from = True, ran_it
+                            if ran_it is not None and await self._stopped(ran_it):
+                                forward.taken_from = None  # let go, not lost: loaded
                             if forward.table is not None:
                                 forward.table.ran_by = None  # run here now
                             return None
                         continue
                     owner = raw.decode()
+                    if forward.table is not None:  # run here now, or seen run there
+                        forward.table.ran_by = None if owner == self.node else owner
                     if owner != self.node:
                         ran_it = owner
-                        if forward.table is not None:
-                            forward.table.ran_by = owner
                     if owner == self.node:  # another change took it first: no reload
                         forward.reload = not self._took(forward.table_id)
                         return None
@@ -903,6 +908,22 @@ class ClusterServer(Server):
             self._waiting.pop(fid, None)
             if not self.stopping:  # (stopping: the stop releases what it was taking)
                 self._lease_calls.pop(fid, None)
+
+    async def _stopped(self, node: str) -> bool:
+        """Whether process ``node`` stopped, saying goodbye: its claim deleted
+        (:func:`~rollbridge.server.cluster_peers.leave`, after it gave its leases up)
+        and not recorded gone without stopping. A process killed, hung or cut off from
+        Redis keeps its claim for :data:`CLAIM_LEASES` leases, then is recorded gone
+        for as long: a lease of it found free is a take-over. Redis failing: not known
+        to have stopped (a take-over, as before the check)."""
+        assert self.redis is not None
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.hexists(self.peers_key, node).hexists(self.departed_key, node)
+                claimed, gone = await pipe.execute()
+        except REDIS_FAILURES:
+            return False
+        return not claimed and not gone
 
     def _refusal(self, error: Exception, table_id: str) -> StoreError:
         """A Redis error that ended a forward, as the store says it (a

@@ -283,7 +283,7 @@ class Forward(Effect):
     #: when this process already held the lease (another change took the table over first).
     reload: bool = True
     #: The process that ran the table before this one took its lease (None: none this
-    #: process saw; its first load here, or after its runner let it go).
+    #: process saw, or it stopped: its first load here, or after its runner's SIGTERM).
     taken_from: str | None = None
 
 

@@ -39,3 +39,15 @@ def test_the_walk_of_three_processes_behind_nginx_holds_at_every_step():
         f"log of process {i}" for i in range(3)
     ]
     assert not pathlib.Path(document["folder"]).exists()  # removed without --keep
+
+
+def test_the_walk_run_by_a_python_without_rollbridge_says_how_to_install_it():
+    """docs/redis.md's steps on a fresh machine: a Python where rollbridge is not
+    installed (``-S``: no site-packages) ended in a ModuleNotFoundError traceback of
+    websockets; it says what to install and exits 2, as for a missing nginx."""
+    result = subprocess.run([sys.executable, "-S", str(SCRIPT)], capture_output=True,
+                            text=True, timeout=60, cwd=ROOT)  # fmt: skip
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "rollbridge is not installed in this Python" in result.stderr
+    assert "pip install -e ." in result.stderr

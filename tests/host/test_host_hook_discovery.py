@@ -142,3 +142,30 @@ def __dir__():
 """)  # fmt: skip
     host = PluginHost({"coin": plugin}, builtins=False, environ=NO_AUTOLOAD)
     assert host.implements("table_created")
+
+
+def test_a_lazy_modules_other_names_stay_unread_as_pluggy_17_leaves_them():
+    """A lazy module (``__getattr__`` importing a submodule when asked, ``__dir__``
+    listing it: the common pattern) with a hook of its own loads, and its lazy names
+    that are no hook's stay unasked, as pluggy 1.7 registers it: the check of
+    ``__getattr__`` hooks asked every name the module listed, so the start imported
+    every lazy submodule of the plugin (its cost, its side effects) on pluggy 1.7."""
+    asked: list[str] = []
+    plugin = _module("rb_lazy_imports", """
+@rollbridge.hookimpl
+def table_created(table):
+    pass
+
+def __getattr__(name):
+    if name in ("heavy", "reports"):
+        ASKED.append(name)  # where a lazy module imports its submodule
+        return object()
+    raise AttributeError(name)
+
+def __dir__():
+    return [*globals(), "heavy", "reports"]
+""")  # fmt: skip
+    plugin.ASKED = asked
+    host = PluginHost({"coin": plugin}, builtins=False, environ=NO_AUTOLOAD)
+    assert host.implements("table_created")
+    assert asked == []
