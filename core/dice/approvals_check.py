@@ -48,6 +48,7 @@ request too (``approvals_held``).
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -204,12 +205,18 @@ class ApprovalCheck:
         self._welcomed: set[tuple[Any, str]] = set()
         #: Each GM's welcome by epoch: its seq and the ids of the requests it lists as
         #: waiting (every one held at or before that seq and settled after it).
-        self._listings: dict[Any, list[tuple[int, frozenset[str]]]] = {}
+        #: Kept in seq order (then log order), so an approval looks at those from its
+        #: request's seq on alone: a log of many welcomes and approvals is not read
+        #: once per approval.
+        self._listings: dict[Any, list[tuple[int, int, frozenset[str]]]] = {}
         #: The ``hidden`` stand-ins of a player's log and what the log tells of them.
         self.stand_ins = StandIns()
-        #: The table's setting ``approval`` by epoch, as (from seq, on; None: not
-        #: known) in log order (:meth:`setting`).
-        self._setting: dict[Any, list[tuple[int, bool | None]]] = {}
+        #: The table's setting ``approval`` by epoch, as (from seq, its place in the
+        #: log, on; None: not known), in seq order, then log order (:meth:`setting`):
+        #: the one in force at a seq is the last from it or before.
+        self._setting: dict[Any, list[tuple[int, int, bool | None]]] = {}
+        #: How many settings and listings were noted: each one's place in the log.
+        self._noted = 0
         #: The first seq of each epoch the log shows (a welcome's seq after it).
         self._first: dict[Any, int] = {}
         #: Approvals held to their request, and those the log cannot hold to one (of
@@ -229,13 +236,14 @@ class ApprovalCheck:
         """The table's setting ``approval`` from ``since`` on, as a ``welcome`` (its
         seq after it) or an event's ``table_after`` shows it (None: not known, from
         the first seq of a gap on, until an event shows the settings again)."""
-        self._setting.setdefault(epoch, []).append((since, on))
+        self._noted += 1
+        bisect.insort(self._setting.setdefault(epoch, []), (since, self._noted, on))
 
     def _approval_at(self, epoch: Any, seq: int) -> bool | None:
         """The setting ``approval`` when the request at ``seq`` was made (None: not known)."""
-        known = [(since, n) for n, (since, _) in enumerate(self._setting.get(epoch, ()))
-                 if since <= seq]  # fmt: skip
-        return self._setting[epoch][max(known)[1]][1] if known else None
+        settings = self._setting.get(epoch, [])
+        at = bisect.bisect_right(settings, (seq, self._noted + 1))
+        return settings[at - 1][2] if at else None
 
     def welcomed(self, epoch: Any, seq: Any, pending: Any) -> None:
         """The requests a GM's ``welcome`` at ``seq`` lists as waiting (its table's
@@ -253,15 +261,18 @@ class ApprovalCheck:
                 self._welcomed.add((epoch, request["pending"]))
                 ids.add(request["pending"])
         if isinstance(seq, int):
-            self._listings.setdefault(epoch, []).append((seq, frozenset(ids)))
+            self._noted += 1
+            bisect.insort(self._listings.setdefault(epoch, []), (seq, self._noted, frozenset(ids)))
 
     def _unlisted(self, epoch: Any, at: int, request: str) -> int | None:
         """The seq of a GM's welcome, at or after ``at``, that does not list
         ``request`` among the requests then waiting, or None. A request held at
         ``at`` and settled after that welcome waited at it: a welcome put into a log
         to make the request's seq one the client missed must list it."""
-        for seq, ids in self._listings.get(epoch, ()):
-            if seq >= at and request not in ids:
+        listings = self._listings.get(epoch, [])
+        for place in range(bisect.bisect_left(listings, (at,)), len(listings)):
+            seq, _, ids = listings[place]
+            if request not in ids:
                 return seq
         return None
 
