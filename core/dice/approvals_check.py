@@ -18,7 +18,9 @@ log can show, :class:`ApprovalCheck` checks:
 * a rejection (``approval.rejected``) names its request as an approval does, and is
   held alike (``unheld_rejection``): a request held before it, no other kind of event
   at its seq, no stand-in the log shows is no request. One that names what is no
-  request passes a GM's secret event off as a player's request turned down;
+  request passes a GM's secret event off as a player's request turned down. Its
+  ``type`` and ``requested_by`` are the request's where the log shows it, a player's
+  where it does not (else ``other_request``);
 * a request is settled once: approved once, or rejected once (``approval.rejected``,
   which players see too); any second settling of it, an approval or a rejection after
   an approval or a rejection, is ``settled_twice``. An honest server writes none: a
@@ -48,6 +50,7 @@ request too (``approvals_held``).
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -169,6 +172,23 @@ REJECTED_APPROVAL_OFF = say(
     "request's, the table's setting approval was off, so no request was held for the GM",
 )
 
+# Translators: {seq} and {at} are event numbers; {request} a request's id, quoted;
+# {type} and {held} kinds of request, quoted ('roll', 'resolve'); {by} and {requested}
+# who asked, quoted ('player:ana'); requested_by is an event's field: keep it.
+REJECTED_OTHER_REQUEST = say(
+    "verify.rejection_other_request",
+    "seq {seq}: the log says the GM rejected request {request}, a {type} request by {by} "
+    "(its type and requested_by), but that request (seq {at}) is another one: a {held} "
+    "request by {requested}",
+)
+# Translators: {seq} and {at} are event numbers; {request} a request's id, quoted;
+# {by} who the rejection says asked, quoted ('gm'); requested_by is an event's field.
+REJECTED_NOT_A_PLAYER = say(
+    "verify.rejection_not_a_player",
+    "seq {seq}: the log says the GM rejected request {request} (seq {at}) of {by} (its "
+    "requested_by), and only a player's requests are held for the GM's approval",
+)
+
 # Translators: {seq}, {at} and {welcome} are event numbers; {request} a request's id,
 # quoted; "welcome" is the protocol's message, kept as it is; pending is its field.
 UNLISTED = say(
@@ -204,12 +224,18 @@ class ApprovalCheck:
         self._welcomed: set[tuple[Any, str]] = set()
         #: Each GM's welcome by epoch: its seq and the ids of the requests it lists as
         #: waiting (every one held at or before that seq and settled after it).
-        self._listings: dict[Any, list[tuple[int, frozenset[str]]]] = {}
+        #: Kept in seq order (then log order), so an approval looks at those from its
+        #: request's seq on alone: a log of many welcomes and approvals is not read
+        #: once per approval.
+        self._listings: dict[Any, list[tuple[int, int, frozenset[str]]]] = {}
         #: The ``hidden`` stand-ins of a player's log and what the log tells of them.
         self.stand_ins = StandIns()
-        #: The table's setting ``approval`` by epoch, as (from seq, on; None: not
-        #: known) in log order (:meth:`setting`).
-        self._setting: dict[Any, list[tuple[int, bool | None]]] = {}
+        #: The table's setting ``approval`` by epoch, as (from seq, its place in the
+        #: log, on; None: not known), in seq order, then log order (:meth:`setting`):
+        #: the one in force at a seq is the last from it or before.
+        self._setting: dict[Any, list[tuple[int, int, bool | None]]] = {}
+        #: How many settings and listings were noted: each one's place in the log.
+        self._noted = 0
         #: The first seq of each epoch the log shows (a welcome's seq after it).
         self._first: dict[Any, int] = {}
         #: Approvals held to their request, and those the log cannot hold to one (of
@@ -229,13 +255,14 @@ class ApprovalCheck:
         """The table's setting ``approval`` from ``since`` on, as a ``welcome`` (its
         seq after it) or an event's ``table_after`` shows it (None: not known, from
         the first seq of a gap on, until an event shows the settings again)."""
-        self._setting.setdefault(epoch, []).append((since, on))
+        self._noted += 1
+        bisect.insort(self._setting.setdefault(epoch, []), (since, self._noted, on))
 
     def _approval_at(self, epoch: Any, seq: int) -> bool | None:
         """The setting ``approval`` when the request at ``seq`` was made (None: not known)."""
-        known = [(since, n) for n, (since, _) in enumerate(self._setting.get(epoch, ()))
-                 if since <= seq]  # fmt: skip
-        return self._setting[epoch][max(known)[1]][1] if known else None
+        settings = self._setting.get(epoch, [])
+        at = bisect.bisect_right(settings, (seq, self._noted + 1))
+        return settings[at - 1][2] if at else None
 
     def welcomed(self, epoch: Any, seq: Any, pending: Any) -> None:
         """The requests a GM's ``welcome`` at ``seq`` lists as waiting (its table's
@@ -253,15 +280,18 @@ class ApprovalCheck:
                 self._welcomed.add((epoch, request["pending"]))
                 ids.add(request["pending"])
         if isinstance(seq, int):
-            self._listings.setdefault(epoch, []).append((seq, frozenset(ids)))
+            self._noted += 1
+            bisect.insort(self._listings.setdefault(epoch, []), (seq, self._noted, frozenset(ids)))
 
     def _unlisted(self, epoch: Any, at: int, request: str) -> int | None:
         """The seq of a GM's welcome, at or after ``at``, that does not list
         ``request`` among the requests then waiting, or None. A request held at
         ``at`` and settled after that welcome waited at it: a welcome put into a log
         to make the request's seq one the client missed must list it."""
-        for seq, ids in self._listings.get(epoch, ()):
-            if seq >= at and request not in ids:
+        listings = self._listings.get(epoch, [])
+        for place in range(bisect.bisect_left(listings, (at,)), len(listings)):
+            seq, _, ids = listings[place]
+            if request not in ids:
                 return seq
         return None
 
@@ -283,7 +313,7 @@ class ApprovalCheck:
                 self._requests[(epoch, data["pending"])] = _asked(request)
             return []
         if kind == "approval.rejected":
-            return self._rejected(epoch, seq, data.get("pending"), seen)
+            return self._rejected(epoch, seq, data, seen)
         if "approved_by" not in data:
             return []
         return self._approved(epoch, seq, kind, entry, data, seen)
@@ -301,11 +331,14 @@ class ApprovalCheck:
         return int(match.group(1)), self._settle(epoch, seq, request, twice)
 
     def _rejected(
-        self, epoch: Any, seq: int, request: Any, seen: Mapping[tuple[Any, int], Any]
+        self, epoch: Any, seq: int, data: Mapping[str, Any], seen: Mapping[tuple[Any, int], Any]
     ) -> list[tuple[str, Text]]:
-        """A rejection of ``request``: held, as an approval is, to what the log shows at
-        the request's seq (``unheld_rejection``: no request held before it, another kind
-        of event there, or a stand-in the log shows is no request), and settled once."""
+        """A rejection (its event's ``data``) of the request it names: held, as an
+        approval is, to what the log shows at the request's seq (``unheld_rejection``:
+        no request held before it, another kind of event there, or a stand-in the log
+        shows is no request), to the request's type and requester where the log shows
+        it, to a player's where it does not (``other_request``), and settled once."""
+        request = data.get("pending")
         at, problems = self._names(epoch, seq, request, "unheld_rejection", REJECTED_NO_REQUEST)
         if at is None or problems:
             return problems
@@ -313,12 +346,21 @@ class ApprovalCheck:
         there = seen.get((epoch, at))
         if there not in (None, "hidden", "approval.requested"):
             return [("unheld_rejection", REJECTED_UNHELD(**said, kind=repr(there)))]
-        if there is None and (epoch, request) not in self._welcomed:
+        shown = there == "approval.requested" or (epoch, request) in self._welcomed
+        if there is None and not shown:
             missing = self._unlisted(epoch, at, request)
             if missing is not None:
                 return [("unheld_rejection", REJECTED_UNLISTED(**said, welcome=missing))]
         if self._approval_at(epoch, at) is False:
             return [("unheld_rejection", REJECTED_APPROVAL_OFF(**said))]
+        asked, by = data.get("type"), data.get("requested_by")
+        if shown and (asked, by) != self._requests.get((epoch, request), (None, None)):
+            held, requester = self._requests.get((epoch, request), (None, None))
+            return [("other_request", REJECTED_OTHER_REQUEST(
+                **said, type=repr(asked), by=repr(by), held=repr(held), requested=repr(requester),
+            ))]  # fmt: skip
+        if not shown and not _a_players(by):
+            return [("other_request", REJECTED_NOT_A_PLAYER(**said, by=repr(by)))]
         if there == "hidden" and self.stand_ins.gm_seed(epoch, at):
             return [("unheld_rejection", REJECTED_STAND_IN_SEED(**said, reveal=at + 1))]
         if there == "hidden" and self.stand_ins.changed(epoch, at):

@@ -44,20 +44,37 @@ REJECTED_OTHER = say(
 
 class OwnReplies:
     """The replies to a client's own held requests in its log, and the events that
-    settle them held to those replies (module docstring)."""
+    settle them held to those replies (module docstring).
+
+    A request's ``id`` is its client's: the server keeps replies by requester and id,
+    so two players may each send a request ``1``. The replies are noted under the
+    client's label (``role:name``, or the name alone where it is the role's, as an
+    event's ``by`` says it), which its ``welcome`` gives (:meth:`joined`), and only a
+    settling of a request of that requester is held to them; the request ids the
+    replies hold for the GM are the table's, one request's each."""
 
     def __init__(self) -> None:
-        #: By epoch: each held request's client id and the id it was held as, both ways.
-        self._held_as: dict[tuple[Any, str], str] = {}
-        self._asked_as: dict[tuple[Any, str], str] = {}
+        #: The client's label, from its last ``welcome`` (None: none yet).
+        self._label: str | None = None
+        #: By epoch, requester and client id: the ids its replies said it was held as.
+        self._held_as: dict[tuple[Any, str, str], set[str]] = {}
+        #: By epoch and held id: the requester and client id whose reply gave it.
+        self._asked_as: dict[tuple[Any, str], tuple[str, str]] = {}
+
+    def joined(self, role: Any, name: Any) -> None:
+        """A ``welcome`` line: the client is ``role`` named ``name``."""
+        if isinstance(role, str) and isinstance(name, str):
+            self._label = name if name == role else f"{role}:{name}"
+        else:
+            self._label = None
 
     def replied(self, epoch: Any, reply: Mapping[str, Any]) -> None:
         """A ``result`` line of the log: a request held for the GM (``pending``) is
-        noted under its ``id``."""
-        asked, held = reply.get("id"), reply.get("pending")
-        if isinstance(asked, str) and isinstance(held, str):
-            self._held_as.setdefault((epoch, asked), held)
-            self._asked_as.setdefault((epoch, held), asked)
+        noted under the client's label and the request's ``id``."""
+        asked, held, label = reply.get("id"), reply.get("pending"), self._label
+        if isinstance(asked, str) and isinstance(held, str) and label is not None:
+            self._held_as.setdefault((epoch, label, asked), set()).add(held)
+            self._asked_as.setdefault((epoch, held), (label, asked))
 
     def check(self, epoch: Any, seq: int, entry: Mapping[str, Any]) -> list[tuple[str, Text]]:
         """An event of ``epoch`` that settles a request: its two names of it agree with
@@ -65,14 +82,18 @@ class OwnReplies:
         data = entry.get("data") if isinstance(entry.get("data"), Mapping) else {}
         if entry.get("kind") == "approval.rejected":
             request, asked, said = data.get("pending"), data.get("request"), REJECTED_OTHER
+            by = data.get("requested_by")
         elif "approved_by" in data:
             request, asked, said = data.get("approved"), entry.get("request"), APPROVED_OTHER
+            by = entry.get("by")
         else:
             return []
         if not isinstance(request, str) or not isinstance(asked, str):
             return []
-        held = self._held_as.get((epoch, asked), request)
-        if held == request and self._asked_as.get((epoch, request), asked) == asked:
+        held = self._held_as.get((epoch, by, asked), set()) if isinstance(by, str) else set()
+        whose = self._asked_as.get((epoch, request), (by, asked))
+        if (not held or request in held) and whose == (by, asked):
             return []
-        text = said(seq=seq, request=repr(request), asked=repr(asked), held=repr(held))
+        shown = sorted(held)[0] if held and request not in held else request
+        text = said(seq=seq, request=repr(request), asked=repr(asked), held=repr(shown))
         return [("other_request", text)]

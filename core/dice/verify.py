@@ -757,6 +757,7 @@ class LogVerifier:
             return
         if self._other_table(None, table["id"]):
             return
+        self._replies.joined(welcome.get("role"), welcome.get("name"))
         epoch = table.get("epoch", welcome.get("epoch", 1))
         self._enter(epoch)
         resume = welcome.get("resume")

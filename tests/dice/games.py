@@ -22,10 +22,10 @@ the players' view, the same for each), whole and from a seq mid-game (``--since`
 :data:`FORGERIES` change such a log as someone with the file would: one die changed,
 two lines swapped, a line dropped, an approval forged into a player's event (naming
 an event that is no request, a settled request, or a stand-in a player's log tells is
-none) or into the GM's, a rejection naming what is no request, a revealed segment's
-commitment changed, a resolution's recorded words changed; each returns None
-where the log has no place for it, and names the problem codes ``rollbridge verify``
-must report.
+none) or into the GM's, a rejection naming what is no request or said to be of
+another requester or type than its request, a revealed segment's commitment changed, a
+resolution's recorded words changed; each returns None where the log has no place for
+it, and names the problem codes ``rollbridge verify`` must report.
 """
 
 from __future__ import annotations
@@ -523,6 +523,33 @@ def changed_words(rng: random.Random, lines: Lines) -> tuple[Lines, set[str]] | 
     return forged, {"wrong_resolution"}
 
 
+def rejected_requester(rng: random.Random, lines: Lines) -> tuple[Lines, set[str]] | None:
+    """A rejection whose request the log shows (a GM's log: its
+    ``approval.requested``) said to be another requester's, or of another type, than
+    the request: ``other_request``."""
+    requests = {
+        line["seq"]: line["data"]["request"]
+        for line in lines
+        if line.get("type") == "event" and line.get("kind") == "approval.requested"
+    }
+    choices = []
+    for n in _events(lines):
+        data = lines[n].get("data") or {}
+        pending = data.get("pending") if lines[n].get("kind") == "approval.rejected" else None
+        if isinstance(pending, str) and int(pending[1:]) in requests:
+            choices.append(n)
+    if not choices:
+        return None
+    n = rng.choice(choices)
+    forged = _copy(lines)
+    data = forged[n]["data"]
+    if rng.random() < 0.5:
+        data["requested_by"] = f"{data['requested_by']}-other"
+    else:
+        data["type"] = "resolve" if data["type"] == "roll" else "roll"
+    return forged, {"other_request"}
+
+
 #: Each forgery by name: (its random choices, an honest log) → the forged log and the
 #: codes of which verify must report one, or None where the log has no place for it.
 FORGERIES: dict[str, Callable[[random.Random, Lines], tuple[Lines, set[str]] | None]] = {
@@ -535,6 +562,7 @@ FORGERIES: dict[str, Callable[[random.Random, Lines], tuple[Lines, set[str]] | N
     "approved off": approved_off,
     "approved gm": approved_gm,
     "rejected other": rejected_other,
+    "rejected requester": rejected_requester,
     "commitment": changed_commitment,
     "words": changed_words,
 }

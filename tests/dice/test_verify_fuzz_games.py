@@ -8,9 +8,10 @@ on), exports the lost history's file and the restored one as the GM and as a pla
 (whole, and from a seq mid-game), and checks that every honest export verifies (exit
 0, no problem) and that each forgery of it — one die changed, two lines swapped, a
 line dropped, an approval forged (of five kinds), a rejection naming what is no
-request, a revealed segment's commitment changed, a resolution's recorded words
-(``data.words``) changed — is reported with its code (exit 1); and that a few fixed
-games make every forgery at least once.
+request or said to be of another requester or type than its request, a revealed
+segment's commitment changed, a resolution's recorded words (``data.words``) changed —
+is reported with its code (exit 1); and that a few fixed games make every forgery at
+least once.
 
 Reproducible (``derandomize=True``, no example database) and bounded:
 ``ROLLBRIDGE_FUZZ_EXAMPLES`` games (default 3); run it longer with e.g.

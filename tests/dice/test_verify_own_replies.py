@@ -43,6 +43,8 @@ def _client_log(tmp_path) -> tuple[list[dict], dict[str, str]]:
         service.handle("o", {"type": "dice.reveal", "id": "v"}, GM)
     log = []
     for line in _views(tmp_path, db, "o")["player"]:
+        if line.get("type") == "welcome":  # the player's own join, as a client's log has it
+            line = {**line, "name": PLAYER.name}
         log.append(line)
         for asked, reply in replies.items():
             if line.get("seq") == int(reply["pending"][1:]):

@@ -38,9 +38,12 @@ pytestmark = pytest.mark.usefixtures("english_without_stores")
 
 def _rejection(lines: list[dict]) -> dict:
     """A rejection of the night's (a real one made into the player's log: the night
-    has none): the approved roll of r3, made an ``approval.rejected`` of its request."""
+    has none): the approved roll of r3, made an ``approval.rejected`` of its request,
+    with the fields a server writes of it (whose request, of what type)."""
     line = next(line for line in lines if line.get("request") == "r3" and "kind" in line)
-    line.update(kind="approval.rejected", data={"pending": line["data"]["approved"]})
+    data = {"pending": line["data"]["approved"], "request": "r3", "type": "roll",
+            "requested_by": line["by"], "reason": ""}  # fmt: skip
+    line.update(kind="approval.rejected", data=data, by="gm")
     return line
 
 
