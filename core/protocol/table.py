@@ -47,7 +47,7 @@ from rollbridge.dice.sources import DiceSource, SecureDice
 from rollbridge.dice.verifiable import DiceKey
 from rollbridge.engine.approvals import settled_requests
 from rollbridge.engine.context import SECRET_NOTE
-from rollbridge.engine.history import undone_states
+from rollbridge.engine.history import check_undone, undone_states
 from rollbridge.engine.model import Event, Principal
 from rollbridge.engine.odds import answer_odds
 from rollbridge.engine.redaction import Held
@@ -231,6 +231,9 @@ class ReadRetained(Read):
             retain //= 2  # a commit pruned the oldest meanwhile: start later
         return None
 
+
+#: ``state``'s refusal of an ``at`` before the retained log (as the engine's).
+_TOO_OLD = say("state.too_old", "state.at: seq {at} is older than the retained event log")
 
 #: How often :class:`ReadRetained` starts later when the oldest events went meanwhile.
 _RETAINED_TRIES = 5
@@ -1033,6 +1036,7 @@ class TableProtocol:
         at = request.fields.get("at")
         target = self.durable_seq if at is None else at
         if request.fields.get("undone") is not None:
+            check_undone(request.fields["undone"], self.table.info.seq)
             return self._state_undone(request.fields["undone"], target, who, asker)
         if target >= self.durable_seq or target > self.table.info.seq:
             table = self.view(who.is_gm, target, (), locale=asker.locale)
@@ -1049,10 +1053,7 @@ class TableProtocol:
                 return []
             try:
                 if durable is None:
-                    raise InvalidRequest(
-                        f"state.at: seq {target} is older than the retained event log",
-                        details={"field": "at"},
-                    )
+                    raise InvalidRequest(_TOO_OLD(at=target), details={"field": "at"})
                 table = self.view(who.is_gm, target, durable, locale=asker.locale)
             except RollbridgeError as exc:
                 return [self._refuse(asker, exc)]
@@ -1085,10 +1086,7 @@ class TableProtocol:
                                          "read; try again")())  # fmt: skip
                 later = [e for e in durable if e.seq > target]
                 if target < self.durable_seq and (not durable or durable[0].seq > target + 1):
-                    raise InvalidRequest(
-                        f"state.at: seq {target} is older than the retained event log",
-                        details={"field": "at"},
-                    )
+                    raise InvalidRequest(_TOO_OLD(at=target), details={"field": "at"})
                 table = self.view(who.is_gm, target, later, locale=asker.locale)
                 undone = undone_states(durable, asked, self.table.info.epoch, gm=who.is_gm)
             except RollbridgeError as exc:

@@ -24,10 +24,10 @@ async def test_undone_says_the_latest_undo_or_redo_of_each_event_asked(tables):
     assert (await gm.request({"type": "undo", "seq": kept}))["status"] == "done"
     assert (await gm.request({"type": "undo", "seq": second}))["status"] == "done"
     assert (await gm.request({"type": "redo", "seq": second}))["status"] == "done"
-    asked = {"type": "state", "undone": [first, second, kept, 999]}
+    asked = {"type": "state", "undone": [first, second, kept]}
     for peer in (gm, player):
         reply = await peer.request(asked)
-        # undone, redone since; never undone (or not known) left out
+        # undone, redone since; never undone left out
         assert reply["undone"] == {str(second): False, str(kept): True}, reply
         assert reply["table"]["seq"] == kept + 3
     # without `undone` the reply is as before
@@ -65,3 +65,42 @@ async def test_a_bad_undone_is_refused_by_name_and_changes_nothing(tables, undon
     assert reply["type"] == "error" and reply["code"] == "invalid_request", reply
     assert "undone" in reply["message"], reply
     assert (await gm.request({"type": "ping"}))["type"] == "pong"
+
+
+@pytest.mark.parametrize(
+    ("undone", "words"),
+    [
+        # as targets naming an actor twice are refused (it named them once in the reply)
+        (lambda seq: [seq, seq], "is named twice"),
+        # as `at` after the latest seq is (it was left out, as a seq never undone)
+        (lambda seq: [seq, seq + 1], "is after the latest seq"),
+        (lambda seq: [2**62], "is after the latest seq"),
+    ],
+)
+async def test_undone_naming_a_seq_twice_or_after_the_latest_is_refused_before_any_read(
+    tables, undone, words
+):
+    gm, _ = await tables.join("tally", "gm")
+    seq = await _hurt(gm)
+    await gm.request({"type": "undo", "seq": seq})
+    latest = seq + 1
+    before = (await gm.request({"type": "state"}))["table"]
+    reply = await gm.request({"type": "state", "undone": undone(latest)})
+    assert reply["type"] == "error" and reply["code"] == "invalid_request", reply
+    assert words in reply["message"] and "state.undone" in reply["message"], reply
+    assert reply["details"]["field"] == "undone", reply
+    assert (await gm.request({"type": "state"}))["table"] == before
+
+
+async def test_undone_with_an_at_before_the_retained_log_is_refused_in_the_askers_words(
+    make_tables,
+):
+    world = await make_tables(retain=2)
+    gm, _ = await world.join("tally", "gm", locale="de")
+    for _ in range(4):
+        await _hurt(gm)
+    for asked in ({"type": "state", "at": 1}, {"type": "state", "at": 1, "undone": [2]}):
+        reply = await gm.request(asked)
+        assert reply["code"] == "invalid_request" and reply["details"] == {"field": "at"}, reply
+        # German, as the engine's refusal of it (it was English to every client)
+        assert "älter als das aufbewahrte Ereignisprotokoll" in reply["message"], reply
