@@ -155,6 +155,9 @@ def _reshown(
 # -- encounters --------------------------------------------------------------
 
 
+#: The kinds of event that undo or redo another (``data``: ``undoes``, ``redoes``).
+UNDO_KINDS = frozenset({"undo", "redo"})
+
 _TWICE = say("state.undone_twice", "state.undone: seq {seq} is named twice")
 _FUTURE = say("state.undone_future", "state.undone: seq {seq} is after the latest seq {latest}")
 

@@ -6,7 +6,13 @@ server on a real SQLite file."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
+
+from rollbridge.offline import TableService
+from rollbridge.stores.sqlite import SQLiteStore
+from tests.server.conftest import GM, make_host, seed_tables
 
 
 async def _hurt(peer) -> int:
@@ -104,3 +110,43 @@ async def test_undone_with_an_at_before_the_retained_log_is_refused_in_the_asker
         assert reply["code"] == "invalid_request" and reply["details"] == {"field": "at"}, reply
         # German, as the engine's refusal of it (it was English to every client)
         assert "älter als das aufbewahrte Ereignisprotokoll" in reply["message"], reply
+
+
+async def test_undone_reads_the_log_from_the_lowest_seq_asked_off_the_loop(tables, monkeypatch):
+    """A page's lines name recent events: the log before the lowest of them holds no
+    undo of theirs, and is not read (it read every retained event, 40,000 of them in
+    1–3 s on a reader thread, for each such request, and the event loop went through
+    each one: 15–36 ms a request)."""
+    gm, _ = await tables.join("tally", "gm")
+    player, _ = await tables.join("tally", "player")
+    seqs = [await _hurt(gm) for _ in range(12)]
+    await gm.request({"type": "undo", "seq": seqs[-1]})
+    reads: list[tuple[int, bool]] = []
+    read = tables.store.events_after
+
+    def noted(table_id, seq, until=None):
+        reads.append((seq, threading.current_thread() is threading.main_thread()))
+        return read(table_id, seq, until)
+
+    monkeypatch.setattr(tables.store, "events_after", noted)
+    reply = await player.request({"type": "state", "undone": [seqs[-1], seqs[-3]]})
+    assert reply["undone"] == {str(seqs[-1]): True}, reply
+    # read once, on a reader thread, from the lowest seq asked on
+    assert reads == [(seqs[-3], False)], reads
+
+
+def test_the_read_hands_on_the_undos_and_redos_alone(tmp_path, tally):
+    """What the event loop is handed of the log for ``undone``: its undos and redos
+    after the lowest seq asked, sifted on the reader thread (it was every event)."""
+    from rollbridge.protocol.table import ReadUndos
+
+    host = make_host(tally)
+    with SQLiteStore(tmp_path / "undos.db") as store:
+        seed_tables(store, host)
+        service = TableService(store, host)
+        adjust = {"type": "adjust", "actor": "ana", "track": "damage", "delta": 1}
+        seqs = [service.handle("tally", {**adjust, "id": f"a{n}"}, GM)["seq"] for n in range(3)]
+        undo = service.handle("tally", {"type": "undo", "id": "u", "seq": seqs[-1]}, GM)["seq"]
+        redo = service.handle("tally", {"type": "redo", "id": "r", "seq": seqs[-1]}, GM)["seq"]
+        read = ReadUndos(table_id="tally", latest=redo, since=seqs[1])
+        assert [(e.seq, e.kind) for e in read.run(store)] == [(undo, "undo"), (redo, "redo")]
