@@ -94,3 +94,15 @@ async def test_an_undo_missed_by_a_resume_the_server_could_not_recover_is_said(n
     result = await run_case(narrow_world, "resumedPast", script="told.mjs")
     assert result["welcomes"][-1] == {"recovered": False, "missed": 0, "reason": "too_far_behind"}
     assert_said_undone(result)
+
+
+async def test_a_resume_the_server_recovered_asks_nothing_of_state(web_world):
+    """The events missed are resent, the undo among them: the page says it from them
+    and asks nothing of ``state`` (a read of the log for each page back, all of them
+    at once after a server's restart), as docs/web.md says: it asks after a resume
+    the server could not recover alone."""
+    result = await run_case(web_world, "resumedRecovered", script="told.mjs")
+    assert result["welcomes"][-1]["recovered"] is True, result["welcomes"]
+    assert result["asked"] == 0, result
+    result["answered"] = True  # nothing asked: the resent undo says it
+    assert_said_undone(result)

@@ -9,7 +9,7 @@
 import process from "node:process";
 
 import {
-  DESKTOP, flush, gmRequest, hide, joinedPage, openPage, runCase, seqOf, SMALL_PHONE, tukanHitsRook, waitSeq,
+  DESKTOP, connected, flush, gmRequest, hide, joinedPage, openPage, runCase, seqOf, SMALL_PHONE, tukanHitsRook, waitSeq,
 } from "./pages.mjs";
 
 const env = process.env;
@@ -168,6 +168,31 @@ const cases = {
       .map((m) => m.resume ?? null);
     result.answered = await undoneAnswered(player);
     await flush(player);
+    result.after = await linesOf(player);
+  },
+
+  /** Tukan's attack undone by the GM while the phone's line was down a moment: back,
+   * the server resends what it missed (the undo among it), and the page asks nothing
+   * of `state`: what undid its lines' events is among what it is sent. */
+  async resumedRecovered(browser, result) {
+    const { gm, player, attack } = await attacked(browser);
+    result.attack = attack;
+    step("the line goes down; the GM undoes the attack and rolls twice");
+    player.gate.open = false;
+    player.gate.drop();
+    await player.waitForFunction(() => document.body.dataset.status !== "connected");
+    const from = player.gate.sent.length;
+    result.undo = await gmRequest(gm, "web", TOKENS.web.gm, { type: "undo", id: "away-undo" });
+    await gmRolls(gm, "web", TOKENS.web.gm, 2);
+    step("the line is back");
+    player.gate.open = true;
+    await player.evaluate(() => window.dispatchEvent(new Event("online")));
+    await connected(player);
+    result.welcomes = player.gate.frames.map((f) => JSON.parse(f)).filter((m) => m.type === "welcome")
+      .map((m) => m.resume ?? null);
+    await flush(player);
+    result.asked = player.gate.sent.slice(from).map((f) => JSON.parse(f))
+      .filter((m) => m.type === "state" && m.undone !== undefined).length;
     result.after = await linesOf(player);
   },
 };
