@@ -100,6 +100,29 @@ async function attacked(browser) {
   return { gm, player, attack: await linesOf(player) };
 }
 
+/** Tukan's attack (attacked) undone by the GM while the phone's line is down, and
+ * `count` rolls of `formula` after it; the line back and the page connected again:
+ * its pages, and how many frames it had sent before the line went down (`from`). In
+ * `result`: the attack's lines, the undo's reply, the resumes of the welcomes. */
+async function undoneWhileDown(browser, result, count, formula = "1d6") {
+  const { gm, player, attack } = await attacked(browser);
+  result.attack = attack;
+  step(`the line goes down; the GM undoes the attack and rolls ${count} times ${formula}`);
+  player.gate.open = false;
+  player.gate.drop();
+  await player.waitForFunction(() => document.body.dataset.status !== "connected");
+  const from = player.gate.sent.length;
+  result.undo = await gmRequest(gm, "web", TOKENS.web.gm, { type: "undo", id: "away-undo" });
+  await gmRolls(gm, "web", TOKENS.web.gm, count, formula);
+  step("the line is back");
+  player.gate.open = true;
+  await player.evaluate(() => window.dispatchEvent(new Event("online")));
+  await connected(player);
+  result.welcomes = player.gate.frames.map((f) => JSON.parse(f)).filter((m) => m.type === "welcome")
+    .map((m) => m.resume ?? null);
+  return { gm, player, from };
+}
+
 /** Wait (a bound only for a page that never asks) for the page's `state` reply that
  * says what the GM undid; whether it came. */
 const undoneAnswered = (player) => player.gate.until(() => player.gate.frames.map((f) => JSON.parse(f))
@@ -151,21 +174,8 @@ const cases = {
    * the page has the table as it is now and none of the events it missed; its lines
    * said the result. */
   async resumedPast(browser, result) {
-    const { gm, player, attack } = await attacked(browser);
-    result.attack = attack;
-    step("the line goes down; the GM undoes the attack and rolls 40 times 100d6");
-    player.gate.open = false;
-    player.gate.drop();
-    await player.waitForFunction(() => document.body.dataset.status !== "connected");
-    result.undo = await gmRequest(gm, "web", TOKENS.web.gm, { type: "undo", id: "away-undo" });
-    await gmRolls(gm, "web", TOKENS.web.gm, 40, "100d6");
-    step("the line is back");
-    player.gate.open = true;
-    await player.evaluate(() => window.dispatchEvent(new Event("online")));
-    await player.waitForFunction(() => document.body.dataset.status === "connected"
-      && document.querySelector("#log .entry-gap"));
-    result.welcomes = player.gate.frames.map((f) => JSON.parse(f)).filter((m) => m.type === "welcome")
-      .map((m) => m.resume ?? null);
+    const { player } = await undoneWhileDown(browser, result, 40, "100d6");
+    await player.waitForFunction(() => document.querySelector("#log .entry-gap"));
     result.answered = await undoneAnswered(player);
     await flush(player);
     result.after = await linesOf(player);
@@ -175,21 +185,7 @@ const cases = {
    * the server resends what it missed (the undo among it), and the page asks nothing
    * of `state`: what undid its lines' events is among what it is sent. */
   async resumedRecovered(browser, result) {
-    const { gm, player, attack } = await attacked(browser);
-    result.attack = attack;
-    step("the line goes down; the GM undoes the attack and rolls twice");
-    player.gate.open = false;
-    player.gate.drop();
-    await player.waitForFunction(() => document.body.dataset.status !== "connected");
-    const from = player.gate.sent.length;
-    result.undo = await gmRequest(gm, "web", TOKENS.web.gm, { type: "undo", id: "away-undo" });
-    await gmRolls(gm, "web", TOKENS.web.gm, 2);
-    step("the line is back");
-    player.gate.open = true;
-    await player.evaluate(() => window.dispatchEvent(new Event("online")));
-    await connected(player);
-    result.welcomes = player.gate.frames.map((f) => JSON.parse(f)).filter((m) => m.type === "welcome")
-      .map((m) => m.resume ?? null);
+    const { player, from } = await undoneWhileDown(browser, result, 2);
     await flush(player);
     result.asked = player.gate.sent.slice(from).map((f) => JSON.parse(f))
       .filter((m) => m.type === "state" && m.undone !== undefined).length;
