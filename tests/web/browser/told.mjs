@@ -31,11 +31,13 @@ const listen = (page) => page.evaluate(() => {
 });
 const told = (page) => page.evaluate(() => window.rbTold.slice());
 
-/** The player's roll `label` sent on a held line (its reply not come), the GM's
- * secret roll and then an open one `open` made meanwhile: what the player's phone told
- * a screen reader while the roll waited, and after its reply (`settled`, a selector
- * the page shows once it is in). */
-async function whileMineWaits(table, label, open, settled) {
+/** The player's roll `label` sent on a held line (its reply not come), a secret
+ * event and then the GM's open roll `open` made meanwhile: what the player's phone
+ * told a screen reader while the roll waited, and after its reply (`settled`, a
+ * selector the page shows once it is in). The secret is the GM's secret roll, or with
+ * `another`, a roll of another player's page (the table's player token on a laptop)
+ * that waits for the GM's approval. */
+async function whileMineWaits(table, label, open, settled, { another = false } = {}) {
   const gm = await openPage(this.browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble);
   await gm.goto(`${BASE}/tables/${table}`);
   const player = await joinedPage(this.browser, "player", { ...SMALL_PHONE, locale: "ru-RU" }, trouble,
@@ -50,7 +52,9 @@ async function whileMineWaits(table, label, open, settled) {
   await flush(player, { answered: false }); // the roll is on the line, held
   const seq = await seqOf(player);
   const token = TOKENS[table].gm;
-  await gmRequest(gm, table, token, { type: "roll", id: `${table}-secret`, formula: "1d6", secret: true });
+  if (another) {
+    await gmRequest(gm, table, TOKENS[table].player, { type: "roll", id: `${table}-another`, formula: "1d6" });
+  } else await gmRequest(gm, table, token, { type: "roll", id: `${table}-secret`, formula: "1d6", secret: true });
   await gmRequest(gm, table, token, { type: "roll", id: `${table}-open`, formula: "2d6", label: open });
   await waitSeq(player, seq + 2);
   const held = await told(player);
@@ -144,6 +148,14 @@ const cases = {
     step("a roll held at a table with approval");
     Object.assign(result, await whileMineWaits.call({ browser }, "approval", "held roll", "in the open",
       '#log li.kind-mine'));
+  },
+
+  /** As `approval`, the secret another player's roll waiting for the GM: told
+   * after the roll's reply, before the GM's open roll that came behind it. */
+  async anotherPlayer(browser, result) {
+    step("a roll held at a table with approval; another player's roll waits for the GM");
+    Object.assign(result, await whileMineWaits.call({ browser }, "approval", "held roll", "in the open",
+      '#log li.kind-mine', { another: true }));
   },
 
   /** Tukan's attack undone by the GM while the phone had the tab discarded (the
