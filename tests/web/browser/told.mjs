@@ -6,20 +6,12 @@
 // Environment: RB_BASE (http://127.0.0.1:PORT), RB_TOKENS (JSON: table → role →
 // token; never printed), RB_CHROMIUM, RB_CASE.
 
-import process from "node:process";
-
 import {
-  DESKTOP, connected, flush, gmRequest, hide, joinedPage, openPage, runCase, seqOf, SMALL_PHONE, tukanHitsRook, waitSeq,
+  DESKTOP, caseScript, connected, flush, gmRequest, hide, joinedPage, openPage, runCase, seqOf, SMALL_PHONE,
+  tukanHitsRook, waitSeq,
 } from "./pages.mjs";
 
-const env = process.env;
-const BASE = env.RB_BASE;
-const TOKENS = JSON.parse(env.RB_TOKENS);
-const trouble = { errors: [], dialogs: [] };
-
-function step(name) {
-  process.stderr.write(`told: ${name}\n`);
-}
+const { BASE, TOKENS, trouble, step } = caseScript("told");
 
 /** Record each line the page's live region (#announce) is given, as a screen reader
  * hears it: `page.evaluate(() => window.rbTold)`. */
