@@ -257,6 +257,9 @@ class ReadUndos(ReadRetained):
 #: ``state``'s refusal of an ``at`` before the retained log (as the engine's).
 _TOO_OLD = say("state.too_old", "state.at: seq {at} is older than the retained event log")
 
+#: ``state``'s refusal of an ``at`` after the latest seq (as the engine's).
+_FUTURE_AT = say("state.future", "state.at: seq {at} is after the latest seq {seq}")
+
 #: How often :class:`ReadRetained` starts later when the oldest events went meanwhile.
 _RETAINED_TRIES = 5
 
@@ -1059,6 +1062,9 @@ class TableProtocol:
         target = self.durable_seq if at is None else at
         if request.fields.get("undone") is not None:
             check_undone(request.fields["undone"], self.table.info.seq)
+            if at is not None and at > self.table.info.seq:  # refused before any read
+                future = _FUTURE_AT(at=at, seq=self.table.info.seq)
+                raise InvalidRequest(future, details={"field": "at"})
             return self._state_undone(request.fields["undone"], at, who, asker)
         if target >= self.durable_seq or target > self.table.info.seq:
             table = self.view(who.is_gm, target, (), locale=asker.locale)

@@ -135,6 +135,27 @@ async def test_undone_reads_the_log_from_the_lowest_seq_asked_off_the_loop(table
     assert reads == [(seqs[-3], False)], reads
 
 
+async def test_undone_with_an_at_after_the_latest_seq_is_refused_before_any_read(
+    tables, monkeypatch
+):
+    """``at`` after the table's latest seq, with ``undone``: refused as without it,
+    and nothing read (every retained event was read first, then refused)."""
+    gm, _ = await tables.join("tally", "gm")
+    seq = await _hurt(gm)
+    reads: list[int] = []
+    read = tables.store.events_after
+
+    def noted(table_id, after, until=None):
+        reads.append(after)
+        return read(table_id, after, until)
+
+    monkeypatch.setattr(tables.store, "events_after", noted)
+    reply = await gm.request({"type": "state", "at": seq + 5, "undone": [seq]})
+    assert reply["code"] == "invalid_request" and reply["details"] == {"field": "at"}, reply
+    assert "is after the latest seq" in reply["message"], reply
+    assert reads == [], reads
+
+
 def test_the_read_hands_on_the_undos_and_redos_alone(tmp_path, tally):
     """What the event loop is handed of the log for ``undone``: its undos and redos
     after the lowest seq asked, sifted on the reader thread (it was every event)."""
