@@ -63,7 +63,22 @@ async def test_undone_with_at_answers_the_table_then(tables):
 
 @pytest.mark.parametrize(
     "undone",
-    [[0], ["1"], [1.5], list(range(1, 52)), "1", {"1": True}, [None]],
+    [
+        [0],
+        ["1"],
+        [1.5],
+        list(range(1, 52)),
+        "1",
+        {"1": True},
+        [None],
+        [True],
+        [False],
+        True,
+        [2**63],
+        [-(2**63) - 1],
+        [[1]],
+        None,
+    ],
 )
 async def test_a_bad_undone_is_refused_by_name_and_changes_nothing(tables, undone):
     gm, _ = await tables.join("tally", "gm")
