@@ -11,7 +11,13 @@ from rollbridge.engine.places import places
 from rollbridge.engine.redaction import ruleset_settings
 from rollbridge.engine.settings import default_settings, merge_settings
 from rollbridge.engine.views import reshown
-from rollbridge.exceptions import InvalidSettings, NothingToRedo, NothingToUndo, NotLatest
+from rollbridge.exceptions import (
+    InvalidRequest,
+    InvalidSettings,
+    NothingToRedo,
+    NothingToUndo,
+    NotLatest,
+)
 from rollbridge.plain import JSON
 from rollbridge.text import Messages
 
@@ -147,6 +153,30 @@ def _reshown(
 
 
 # -- encounters --------------------------------------------------------------
+
+
+#: The kinds of event that undo or redo another (``data``: ``undoes``, ``redoes``).
+UNDO_KINDS = frozenset({"undo", "redo"})
+
+_TWICE = say("state.undone_twice", "state.undone: seq {seq} is named twice")
+_FUTURE = say("state.undone_future", "state.undone: seq {seq} is after the latest seq {latest}")
+
+
+def check_undone(asked: Iterable[int], latest: int) -> None:
+    """Refuse a ``state`` request's ``undone`` (seqs) that names a seq twice, or one
+    after the table's ``latest`` seq (no event has it yet), before anything is read:
+    as ``targets`` naming an actor twice and ``at`` after the latest seq are.
+
+    :raises InvalidRequest: (``details``: ``field``, ``seq``)."""
+    seen: set[int] = set()
+    for seq in asked:
+        if seq in seen:
+            raise InvalidRequest(_TWICE(seq=seq), details={"field": "undone", "seq": seq})
+        if seq > latest:
+            raise InvalidRequest(
+                _FUTURE(seq=seq, latest=latest), details={"field": "undone", "seq": seq}
+            )
+        seen.add(seq)
 
 
 def undone_states(events: Iterable[Event], asked: Iterable[int], epoch: int, *, gm: bool) -> JSON:

@@ -48,7 +48,7 @@ from rollbridge.dice.verifiable import DiceKey
 from rollbridge.engine.approvals import settled_requests
 from rollbridge.engine.context import SECRET_NOTE
 from rollbridge.engine.epochs import shown as epochs_shown
-from rollbridge.engine.history import undone_states
+from rollbridge.engine.history import UNDO_KINDS, check_undone, undone_states
 from rollbridge.engine.model import Event, Principal
 from rollbridge.engine.odds import answer_odds
 from rollbridge.engine.redaction import Held
@@ -98,6 +98,7 @@ __all__ = [
     "MAX_QUEUED_READS",
     "RECENT_REPLIES",
     "ReadRetained",
+    "ReadUndos",
     "TableProtocol",
     "described_ruleset",
     "echo_id",
@@ -233,6 +234,33 @@ class ReadRetained(Read):
             retain //= 2  # a commit pruned the oldest meanwhile: start later
         return None
 
+
+@dataclass(eq=False, slots=True)
+class ReadUndos(ReadRetained):
+    """The undos and redos of the retained log up to ``latest`` at least that come
+    after ``since`` (None: the log kept moving while it was read): what ``state``'s
+    ``undone`` is told from. An event's undo or redo comes after it, so the log before
+    the lowest seq asked (``since``) is not read, and the rest is sifted here, on the
+    reader thread: the event loop is handed the undos and redos alone."""
+
+    since: int = 0
+
+    def run(self, store: Store) -> list[Event] | None:
+        retain = max(0, store.retain)
+        for _ in range(_RETAINED_TRIES):
+            start = max(0, self.latest - retain, self.since)
+            events = store.events_after(self.table_id, start)
+            if events is not None:
+                return [e for e in events if e.kind in UNDO_KINDS]
+            retain //= 2  # a commit pruned the oldest meanwhile: start later
+        return None
+
+
+#: ``state``'s refusal of an ``at`` before the retained log (as the engine's).
+_TOO_OLD = say("state.too_old", "state.at: seq {at} is older than the retained event log")
+
+#: ``state``'s refusal of an ``at`` after the latest seq (as the engine's).
+_FUTURE_AT = say("state.future", "state.at: seq {at} is after the latest seq {seq}")
 
 #: How often :class:`ReadRetained` starts later when the oldest events went meanwhile.
 _RETAINED_TRIES = 5
@@ -1042,7 +1070,11 @@ class TableProtocol:
         at = request.fields.get("at")
         target = self.durable_seq if at is None else at
         if request.fields.get("undone") is not None:
-            return self._state_undone(request.fields["undone"], target, who, asker)
+            check_undone(request.fields["undone"], self.table.info.seq)
+            if at is not None and at > self.table.info.seq:  # refused before any read
+                future = _FUTURE_AT(at=at, seq=self.table.info.seq)
+                raise InvalidRequest(future, details={"field": "at"})
+            return self._state_undone(request.fields["undone"], at, who, asker)
         if target >= self.durable_seq or target > self.table.info.seq:
             table = self.view(who.is_gm, target, (), locale=asker.locale)
             return [self._reply(asker, {"type": "result", "id": asker.request_id, "table": table},
@@ -1058,10 +1090,7 @@ class TableProtocol:
                 return []
             try:
                 if durable is None:
-                    raise InvalidRequest(
-                        f"state.at: seq {target} is older than the retained event log",
-                        details={"field": "at"},
-                    )
+                    raise InvalidRequest(_TOO_OLD(at=target), details={"field": "at"})
                 table = self.view(who.is_gm, target, durable, locale=asker.locale)
             except RollbridgeError as exc:
                 return [self._refuse(asker, exc)]
@@ -1073,16 +1102,26 @@ class TableProtocol:
         return self._asked(read, asker)
 
     def _state_undone(
-        self, asked: list[int], target: int, who: Principal, asker: _Asker
+        self, asked: list[int], at: int | None, who: Principal, asker: _Asker
     ) -> Effects:
         """``state`` with ``undone``: the table as :meth:`_state` answers it, and whether
         the GM has undone each event ``asked`` names, as the retained log's latest undo
         or redo of it says (:func:`~rollbridge.engine.history.undone_states`), read from
         the log first: a client that missed them (a page loaded anew past the events it
-        reads, a resume the server could not recover) learns what its lines name."""
+        reads, a resume the server could not recover) learns what its lines name.
+        Without ``at`` the log is read from the lowest seq asked, sifted on the reader
+        thread (:class:`ReadUndos`): the event loop sees its undos and redos alone,
+        never every event of a long retained log; with ``at``, every event retained
+        (its table is made from those after ``at``)."""
         self._admit_read()
         self._reading += 1
-        read = ReadRetained(table_id=self.id, latest=self.durable_seq, needed=asker.waiting)
+        latest = self.durable_seq
+        read: ReadRetained
+        if at is None:
+            since = min(asked, default=latest)
+            read = ReadUndos(table_id=self.id, latest=latest, since=since, needed=asker.waiting)
+        else:
+            read = ReadRetained(table_id=self.id, latest=latest, needed=asker.waiting)
 
         def then(stored: list[Event] | None) -> Effects:
             durable = self._read_done(stored)
@@ -1092,13 +1131,13 @@ class TableProtocol:
                 if durable is None:  # the log moved meanwhile: refused as stats is
                     raise StoreError(say("stats.moving", "the log kept changing while it was "
                                          "read; try again")())  # fmt: skip
-                later = [e for e in durable if e.seq > target]
-                if target < self.durable_seq and (not durable or durable[0].seq > target + 1):
-                    raise InvalidRequest(
-                        f"state.at: seq {target} is older than the retained event log",
-                        details={"field": "at"},
-                    )
-                table = self.view(who.is_gm, target, later, locale=asker.locale)
+                if at is None:  # as it is now, the undos and redos read up to now
+                    table = self.view(who.is_gm, locale=asker.locale)
+                else:
+                    if at < self.durable_seq and (not durable or durable[0].seq > at + 1):
+                        raise InvalidRequest(_TOO_OLD(at=at), details={"field": "at"})
+                    later = [e for e in durable if e.seq > at]
+                    table = self.view(who.is_gm, at, later, locale=asker.locale)
                 undone = undone_states(durable, asked, self.table.info.epoch, gm=who.is_gm)
             except RollbridgeError as exc:
                 return [self._refuse(asker, exc)]

@@ -6,7 +6,13 @@ server on a real SQLite file."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
+
+from rollbridge.offline import TableService
+from rollbridge.stores.sqlite import SQLiteStore
+from tests.server.conftest import GM, make_host, seed_tables
 
 
 async def _hurt(peer) -> int:
@@ -24,10 +30,10 @@ async def test_undone_says_the_latest_undo_or_redo_of_each_event_asked(tables):
     assert (await gm.request({"type": "undo", "seq": kept}))["status"] == "done"
     assert (await gm.request({"type": "undo", "seq": second}))["status"] == "done"
     assert (await gm.request({"type": "redo", "seq": second}))["status"] == "done"
-    asked = {"type": "state", "undone": [first, second, kept, 999]}
+    asked = {"type": "state", "undone": [first, second, kept]}
     for peer in (gm, player):
         reply = await peer.request(asked)
-        # undone, redone since; never undone (or not known) left out
+        # undone, redone since; never undone left out
         assert reply["undone"] == {str(second): False, str(kept): True}, reply
         assert reply["table"]["seq"] == kept + 3
     # without `undone` the reply is as before
@@ -57,7 +63,22 @@ async def test_undone_with_at_answers_the_table_then(tables):
 
 @pytest.mark.parametrize(
     "undone",
-    [[0], ["1"], [1.5], list(range(1, 52)), "1", {"1": True}, [None]],
+    [
+        [0],
+        ["1"],
+        [1.5],
+        list(range(1, 52)),
+        "1",
+        {"1": True},
+        [None],
+        [True],
+        [False],
+        True,
+        [2**63],
+        [-(2**63) - 1],
+        [[1]],
+        None,
+    ],
 )
 async def test_a_bad_undone_is_refused_by_name_and_changes_nothing(tables, undone):
     gm, _ = await tables.join("tally", "gm")
@@ -65,3 +86,103 @@ async def test_a_bad_undone_is_refused_by_name_and_changes_nothing(tables, undon
     assert reply["type"] == "error" and reply["code"] == "invalid_request", reply
     assert "undone" in reply["message"], reply
     assert (await gm.request({"type": "ping"}))["type"] == "pong"
+
+
+@pytest.mark.parametrize(
+    ("undone", "words"),
+    [
+        # as targets naming an actor twice are refused (it named them once in the reply)
+        (lambda seq: [seq, seq], "is named twice"),
+        # as `at` after the latest seq is (it was left out, as a seq never undone)
+        (lambda seq: [seq, seq + 1], "is after the latest seq"),
+        (lambda seq: [2**62], "is after the latest seq"),
+    ],
+)
+async def test_undone_naming_a_seq_twice_or_after_the_latest_is_refused_before_any_read(
+    tables, undone, words
+):
+    gm, _ = await tables.join("tally", "gm")
+    seq = await _hurt(gm)
+    await gm.request({"type": "undo", "seq": seq})
+    latest = seq + 1
+    before = (await gm.request({"type": "state"}))["table"]
+    reply = await gm.request({"type": "state", "undone": undone(latest)})
+    assert reply["type"] == "error" and reply["code"] == "invalid_request", reply
+    assert words in reply["message"] and "state.undone" in reply["message"], reply
+    assert reply["details"]["field"] == "undone", reply
+    assert (await gm.request({"type": "state"}))["table"] == before
+
+
+async def test_undone_with_an_at_before_the_retained_log_is_refused_in_the_askers_words(
+    make_tables,
+):
+    world = await make_tables(retain=2)
+    gm, _ = await world.join("tally", "gm", locale="de")
+    for _ in range(4):
+        await _hurt(gm)
+    for asked in ({"type": "state", "at": 1}, {"type": "state", "at": 1, "undone": [2]}):
+        reply = await gm.request(asked)
+        assert reply["code"] == "invalid_request" and reply["details"] == {"field": "at"}, reply
+        # German, as the engine's refusal of it (it was English to every client)
+        assert "älter als das aufbewahrte Ereignisprotokoll" in reply["message"], reply
+
+
+async def test_undone_reads_the_log_from_the_lowest_seq_asked_off_the_loop(tables, monkeypatch):
+    """A page's lines name recent events: the log before the lowest of them holds no
+    undo of theirs, and is not read (it read every retained event, 40,000 of them in
+    1–3 s on a reader thread, for each such request, and the event loop went through
+    each one: 15–36 ms a request)."""
+    gm, _ = await tables.join("tally", "gm")
+    player, _ = await tables.join("tally", "player")
+    seqs = [await _hurt(gm) for _ in range(12)]
+    await gm.request({"type": "undo", "seq": seqs[-1]})
+    reads: list[tuple[int, bool]] = []
+    read = tables.store.events_after
+
+    def noted(table_id, seq, until=None):
+        reads.append((seq, threading.current_thread() is threading.main_thread()))
+        return read(table_id, seq, until)
+
+    monkeypatch.setattr(tables.store, "events_after", noted)
+    reply = await player.request({"type": "state", "undone": [seqs[-1], seqs[-3]]})
+    assert reply["undone"] == {str(seqs[-1]): True}, reply
+    # read once, on a reader thread, from the lowest seq asked on
+    assert reads == [(seqs[-3], False)], reads
+
+
+async def test_undone_with_an_at_after_the_latest_seq_is_refused_before_any_read(
+    tables, monkeypatch
+):
+    """``at`` after the table's latest seq, with ``undone``: refused as without it,
+    and nothing read (every retained event was read first, then refused)."""
+    gm, _ = await tables.join("tally", "gm")
+    seq = await _hurt(gm)
+    reads: list[int] = []
+    read = tables.store.events_after
+
+    def noted(table_id, after, until=None):
+        reads.append(after)
+        return read(table_id, after, until)
+
+    monkeypatch.setattr(tables.store, "events_after", noted)
+    reply = await gm.request({"type": "state", "at": seq + 5, "undone": [seq]})
+    assert reply["code"] == "invalid_request" and reply["details"] == {"field": "at"}, reply
+    assert "is after the latest seq" in reply["message"], reply
+    assert reads == [], reads
+
+
+def test_the_read_hands_on_the_undos_and_redos_alone(tmp_path, tally):
+    """What the event loop is handed of the log for ``undone``: its undos and redos
+    after the lowest seq asked, sifted on the reader thread (it was every event)."""
+    from rollbridge.protocol.table import ReadUndos
+
+    host = make_host(tally)
+    with SQLiteStore(tmp_path / "undos.db") as store:
+        seed_tables(store, host)
+        service = TableService(store, host)
+        adjust = {"type": "adjust", "actor": "ana", "track": "damage", "delta": 1}
+        seqs = [service.handle("tally", {**adjust, "id": f"a{n}"}, GM)["seq"] for n in range(3)]
+        undo = service.handle("tally", {"type": "undo", "id": "u", "seq": seqs[-1]}, GM)["seq"]
+        redo = service.handle("tally", {"type": "redo", "id": "r", "seq": seqs[-1]}, GM)["seq"]
+        read = ReadUndos(table_id="tally", latest=redo, since=seqs[1])
+        assert [(e.seq, e.kind) for e in read.run(store)] == [(undo, "undo"), (redo, "redo")]

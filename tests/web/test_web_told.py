@@ -54,7 +54,12 @@ async def test_a_secret_event_is_told_at_once_while_a_roll_waits_at_a_table_with
 async def test_a_secret_event_while_a_roll_waits_for_approval_is_told_in_order_after_its_reply(
     web_world,
 ):
-    result = await run_case(web_world, "approval", script="told.mjs")
+    assert_told_after_the_reply(await run_case(web_world, "approval", script="told.mjs"))
+
+
+def assert_told_after_the_reply(result: dict) -> None:
+    """Nothing told while the roll waited; then the secret and the open roll, in the
+    order they came, and the roll's own placeholder not at all."""
     # the placeholder may be the roll's own until its reply names it: nothing yet
     assert result["held"] == [], result
     after = result["after"]
@@ -62,6 +67,15 @@ async def test_a_secret_event_while_a_roll_waits_for_approval_is_told_in_order_a
     assert len(after) == 2, result
     assert after[0].startswith(secret_line()), result
     assert "in the open" in after[1], result
+
+
+async def test_another_players_request_waiting_is_told_in_order_after_the_reply(web_world):
+    """Two players' pages at once at a table with approval: the other's roll, waiting
+    for the GM, reaches this phone as a secret placeholder while its own roll waits;
+    it is told after the reply, then the GM's open roll that came behind it, and the
+    phone's own placeholder never (web21's claim, with another player's request as
+    the secret)."""
+    assert_told_after_the_reply(await run_case(web_world, "anotherPlayer", script="told.mjs"))
 
 
 @pytest.fixture
@@ -93,4 +107,16 @@ async def test_an_undo_older_than_the_log_a_reloaded_page_reads_is_said(web_worl
 async def test_an_undo_missed_by_a_resume_the_server_could_not_recover_is_said(narrow_world):
     result = await run_case(narrow_world, "resumedPast", script="told.mjs")
     assert result["welcomes"][-1] == {"recovered": False, "missed": 0, "reason": "too_far_behind"}
+    assert_said_undone(result)
+
+
+async def test_a_resume_the_server_recovered_asks_nothing_of_state(web_world):
+    """The events missed are resent, the undo among them: the page says it from them
+    and asks nothing of ``state`` (a read of the log for each page back, all of them
+    at once after a server's restart), as docs/web.md says: it asks after a resume
+    the server could not recover alone."""
+    result = await run_case(web_world, "resumedRecovered", script="told.mjs")
+    assert result["welcomes"][-1]["recovered"] is True, result["welcomes"]
+    assert result["asked"] == 0, result
+    result["answered"] = True  # nothing asked: the resent undo says it
     assert_said_undone(result)

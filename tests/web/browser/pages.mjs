@@ -30,6 +30,22 @@ export function launch(executablePath, more = []) {
 /** Run the case RB_CASE of `cases` (name → async (browser, result)) in Chromium
  * (RB_CHROMIUM) and print one line `RESULT {json}` of what it recorded, with the
  * pages' `trouble` (errors and dialogs); the browser is closed either way. */
+/**
+ * What a case script (`name`) reads of its environment and shares among its cases:
+ * the server's `BASE` (RB_BASE), the `TOKENS` (RB_TOKENS: table → role → token;
+ * never printed), the `trouble` its pages report into, and `step`, which tells the
+ * test's output what the script does now.
+ * @param {string} name the script's name, before each step
+ */
+export function caseScript(name, env = process.env) {
+  return {
+    BASE: env.RB_BASE,
+    TOKENS: JSON.parse(env.RB_TOKENS),
+    trouble: { errors: [], dialogs: [] },
+    step: (what) => process.stderr.write(`${name}: ${what}\n`),
+  };
+}
+
 export async function runCase(cases, trouble, env = process.env) {
   const browser = await launch(env.RB_CHROMIUM);
   const result = { case: env.RB_CASE };

@@ -6,14 +6,9 @@
 // Environment: RB_BASE (http://127.0.0.1:PORT), RB_TOKENS (JSON: table → role →
 // token; never printed), RB_CHROMIUM, RB_CASE.
 
-import process from "node:process";
+import { DESKTOP, caseScript, joinedPage, runCase, SMALL_PHONE } from "./pages.mjs";
 
-import { DESKTOP, joinedPage, runCase, SMALL_PHONE } from "./pages.mjs";
-
-const env = process.env;
-const BASE = env.RB_BASE;
-const TOKENS = JSON.parse(env.RB_TOKENS);
-const trouble = { errors: [], dialogs: [] };
+const { BASE, TOKENS, trouble } = caseScript("param_keys");
 
 /** The names of the fields of the action form on `page` (the actor's and targets' too). */
 const fieldNames = (page) => page.$$eval("#action label", (labels) => labels.map((label) => label.firstChild?.textContent?.trim() ?? ""));

@@ -6,20 +6,12 @@
 // Environment: RB_BASE (http://127.0.0.1:PORT), RB_TOKENS (JSON: table → role →
 // token; never printed), RB_CHROMIUM, RB_CASE.
 
-import process from "node:process";
-
 import {
-  DESKTOP, flush, gmRequest, hide, joinedPage, openPage, runCase, seqOf, SMALL_PHONE, tukanHitsRook, waitSeq,
+  DESKTOP, caseScript, connected, flush, gmRequest, hide, joinedPage, openPage, runCase, seqOf, SMALL_PHONE,
+  tukanHitsRook, waitSeq,
 } from "./pages.mjs";
 
-const env = process.env;
-const BASE = env.RB_BASE;
-const TOKENS = JSON.parse(env.RB_TOKENS);
-const trouble = { errors: [], dialogs: [] };
-
-function step(name) {
-  process.stderr.write(`told: ${name}\n`);
-}
+const { BASE, TOKENS, trouble, step } = caseScript("told");
 
 /** Record each line the page's live region (#announce) is given, as a screen reader
  * hears it: `page.evaluate(() => window.rbTold)`. */
@@ -31,11 +23,13 @@ const listen = (page) => page.evaluate(() => {
 });
 const told = (page) => page.evaluate(() => window.rbTold.slice());
 
-/** The player's roll `label` sent on a held line (its reply not come), the GM's
- * secret roll and then an open one `open` made meanwhile: what the player's phone told
- * a screen reader while the roll waited, and after its reply (`settled`, a selector
- * the page shows once it is in). */
-async function whileMineWaits(table, label, open, settled) {
+/** The player's roll `label` sent on a held line (its reply not come), a secret
+ * event and then the GM's open roll `open` made meanwhile: what the player's phone
+ * told a screen reader while the roll waited, and after its reply (`settled`, a
+ * selector the page shows once it is in). The secret is the GM's secret roll, or with
+ * `another`, a roll of another player's page (the table's player token on a laptop)
+ * that waits for the GM's approval. */
+async function whileMineWaits(table, label, open, settled, { another = false } = {}) {
   const gm = await openPage(this.browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble);
   await gm.goto(`${BASE}/tables/${table}`);
   const player = await joinedPage(this.browser, "player", { ...SMALL_PHONE, locale: "ru-RU" }, trouble,
@@ -50,7 +44,9 @@ async function whileMineWaits(table, label, open, settled) {
   await flush(player, { answered: false }); // the roll is on the line, held
   const seq = await seqOf(player);
   const token = TOKENS[table].gm;
-  await gmRequest(gm, table, token, { type: "roll", id: `${table}-secret`, formula: "1d6", secret: true });
+  if (another) {
+    await gmRequest(gm, table, TOKENS[table].player, { type: "roll", id: `${table}-another`, formula: "1d6" });
+  } else await gmRequest(gm, table, token, { type: "roll", id: `${table}-secret`, formula: "1d6", secret: true });
   await gmRequest(gm, table, token, { type: "roll", id: `${table}-open`, formula: "2d6", label: open });
   await waitSeq(player, seq + 2);
   const held = await told(player);
@@ -100,6 +96,29 @@ async function attacked(browser) {
   return { gm, player, attack: await linesOf(player) };
 }
 
+/** Tukan's attack (attacked) undone by the GM while the phone's line is down, and
+ * `count` rolls of `formula` after it; the line back and the page connected again:
+ * its pages, and how many frames it had sent before the line went down (`from`). In
+ * `result`: the attack's lines, the undo's reply, the resumes of the welcomes. */
+async function undoneWhileDown(browser, result, count, formula = "1d6") {
+  const { gm, player, attack } = await attacked(browser);
+  result.attack = attack;
+  step(`the line goes down; the GM undoes the attack and rolls ${count} times ${formula}`);
+  player.gate.open = false;
+  player.gate.drop();
+  await player.waitForFunction(() => document.body.dataset.status !== "connected");
+  const from = player.gate.sent.length;
+  result.undo = await gmRequest(gm, "web", TOKENS.web.gm, { type: "undo", id: "away-undo" });
+  await gmRolls(gm, "web", TOKENS.web.gm, count, formula);
+  step("the line is back");
+  player.gate.open = true;
+  await player.evaluate(() => window.dispatchEvent(new Event("online")));
+  await connected(player);
+  result.welcomes = player.gate.frames.map((f) => JSON.parse(f)).filter((m) => m.type === "welcome")
+    .map((m) => m.resume ?? null);
+  return { gm, player, from };
+}
+
 /** Wait (a bound only for a page that never asks) for the page's `state` reply that
  * says what the GM undid; whether it came. */
 const undoneAnswered = (player) => player.gate.until(() => player.gate.frames.map((f) => JSON.parse(f))
@@ -121,6 +140,14 @@ const cases = {
     step("a roll held at a table with approval");
     Object.assign(result, await whileMineWaits.call({ browser }, "approval", "held roll", "in the open",
       '#log li.kind-mine'));
+  },
+
+  /** As `approval`, the secret another player's roll waiting for the GM: told
+   * after the roll's reply, before the GM's open roll that came behind it. */
+  async anotherPlayer(browser, result) {
+    step("a roll held at a table with approval; another player's roll waits for the GM");
+    Object.assign(result, await whileMineWaits.call({ browser }, "approval", "held roll", "in the open",
+      '#log li.kind-mine', { another: true }));
   },
 
   /** Tukan's attack undone by the GM while the phone had the tab discarded (the
@@ -151,23 +178,21 @@ const cases = {
    * the page has the table as it is now and none of the events it missed; its lines
    * said the result. */
   async resumedPast(browser, result) {
-    const { gm, player, attack } = await attacked(browser);
-    result.attack = attack;
-    step("the line goes down; the GM undoes the attack and rolls 40 times 100d6");
-    player.gate.open = false;
-    player.gate.drop();
-    await player.waitForFunction(() => document.body.dataset.status !== "connected");
-    result.undo = await gmRequest(gm, "web", TOKENS.web.gm, { type: "undo", id: "away-undo" });
-    await gmRolls(gm, "web", TOKENS.web.gm, 40, "100d6");
-    step("the line is back");
-    player.gate.open = true;
-    await player.evaluate(() => window.dispatchEvent(new Event("online")));
-    await player.waitForFunction(() => document.body.dataset.status === "connected"
-      && document.querySelector("#log .entry-gap"));
-    result.welcomes = player.gate.frames.map((f) => JSON.parse(f)).filter((m) => m.type === "welcome")
-      .map((m) => m.resume ?? null);
+    const { player } = await undoneWhileDown(browser, result, 40, "100d6");
+    await player.waitForFunction(() => document.querySelector("#log .entry-gap"));
     result.answered = await undoneAnswered(player);
     await flush(player);
+    result.after = await linesOf(player);
+  },
+
+  /** Tukan's attack undone by the GM while the phone's line was down a moment: back,
+   * the server resends what it missed (the undo among it), and the page asks nothing
+   * of `state`: what undid its lines' events is among what it is sent. */
+  async resumedRecovered(browser, result) {
+    const { player, from } = await undoneWhileDown(browser, result, 2);
+    await flush(player);
+    result.asked = player.gate.sent.slice(from).map((f) => JSON.parse(f))
+      .filter((m) => m.type === "state" && m.undone !== undefined).length;
     result.after = await linesOf(player);
   },
 };
