@@ -92,8 +92,16 @@ VERIFIED = say(
 # Translators: {message} says which die of which event does not match.
 NOT_VERIFIED = say("cli.terminal.not_verified", "✗ verifiable dice do not check out: {message}")
 NAME_ACTION = say("cli.terminal.do", "do: name an action, e.g. do attack actor=ana target=guard")
-# Translators: {part} is what was typed, quoted.
-NOT_KEY_VALUE = say("cli.terminal.key_value", "do: {part} is not key=value")
+# Translators: {command} is do or odds: the command word, as typed; {part} is what
+# was typed, quoted.
+NOT_KEY_VALUE = say("cli.terminal.key_value", "{command}: {part} is not key=value")
+# Translators: {part} is what was typed after supply=, quoted; "supply" stays as typed.
+SUPPLY_NUMBERS = say(
+    "cli.terminal.supply", "supply: {part} is not whole numbers split by commas, e.g. supply=6,2,5"
+)
+# Translators: {value} is what was typed after secret=, quoted; true and false stay
+# as typed.
+SECRET_TRUE_FALSE = say("cli.terminal.secret", "secret: give true or false, not {value}")
 # Translators: {command} is what was typed, quoted; "help" is the command word.
 UNKNOWN_COMMAND = say("cli.terminal.unknown", "unknown command {command}; type help")
 CANNOT_CONNECT = say("cli.terminal.cannot_connect", "cannot connect to {url}: {problem}")
@@ -221,14 +229,17 @@ def parse_command(line: str, request_id: str) -> JSON | None:
         if not parts:
             raise InvalidRequest(NAME_ACTION())
         message.update(type="resolve", action=parts[0], params={}, targets=[])
-        return _action_fields(message, parts[1:], ("supply", "secret"), rest)
+        return _action_fields(message, parts[1:], ("supply", "secret"), rest, "do")
     if head[:1].isdigit() or head[:1] in ("d", "(", "-"):
         return {**message, "type": "roll", "formula": line}
     raise InvalidRequest(UNKNOWN_COMMAND(command=repr(head)))
 
 
-def _action_fields(message: JSON, parts: list[str], extra: tuple[str, ...], line: str) -> JSON:
-    """``key=value`` words of ``do`` and ``odds`` (``line``: the words as typed):
+def _action_fields(
+    message: JSON, parts: list[str], extra: tuple[str, ...], line: str, command: str
+) -> JSON:
+    """``key=value`` words of ``do`` and ``odds`` (``command``; ``line``: the words as
+    typed):
     actor, targets, ``extra`` keys (supply, secret, assume), and the action's
     parameters. A value is JSON where it reads as JSON, as typed (a map's and a
     list's double quotes kept: ``assume={"n":{"sheet":{}}}``) or as read (quoted
@@ -241,7 +252,7 @@ def _action_fields(message: JSON, parts: list[str], extra: tuple[str, ...], line
             continue
         key, sep, value = part.partition("=")
         if not sep:
-            raise InvalidRequest(NOT_KEY_VALUE(part=repr(part)))
+            raise InvalidRequest(NOT_KEY_VALUE(command=command, part=repr(part)))
         if value[:1] in ("{", "[") and key not in ("actor", "target", "targets", "supply"):
             typed = _typed_json(line, key, cursor)
             if typed is not None and _value(value, key).__class__ is str:
@@ -251,14 +262,26 @@ def _action_fields(message: JSON, parts: list[str], extra: tuple[str, ...], line
         elif key in ("target", "targets"):
             message["targets"].extend(v for v in value.split(",") if v)
         elif key == "supply" and key in extra:
-            message["dice"] = [int(v) for v in value.split(",") if v]
+            message["dice"] = _supplied(value)
         elif key == "secret" and key in extra:
-            message["secret"] = _value(value, key) is True
+            secret = _value(value, key)
+            if secret is not True and secret is not False:  # "yes" once meant false
+                raise InvalidRequest(SECRET_TRUE_FALSE(value=repr(value)))
+            message["secret"] = secret
         elif key == "assume" and key in extra:
             message["assume"] = _value(value, key)
         else:
             message["params"][key] = _value(value, key)
     return message
+
+
+def _supplied(value: str) -> list[int]:
+    """``supply=6,2,5``'s die results. A word that is no whole number is refused in
+    the terminal's words (it was Python's ``invalid literal for int()``)."""
+    words = [v for v in value.split(",") if v]
+    if not words or not all(v.strip().lstrip("+-").isdecimal() and len(v) <= 20 for v in words):
+        raise InvalidRequest(SUPPLY_NUMBERS(part=repr(value)))
+    return [int(v) for v in words]
 
 
 def _odds_command(message: JSON, rest: str, parts: list[str]) -> JSON:
@@ -268,7 +291,7 @@ def _odds_command(message: JSON, rest: str, parts: list[str]) -> JSON:
     if any(c.isdigit() for c in parts[0]) or parts[0][:1] in ("(", "-"):
         return {**message, "type": "odds", "formula": rest.strip()}
     message.update(type="odds", action=parts[0], params={}, targets=[])
-    return _action_fields(message, parts[1:], ("assume",), rest)
+    return _action_fields(message, parts[1:], ("assume",), rest, "odds")
 
 
 #: ``connection closed (1008: token revoked)`` (:func:`rollbridge.cli.reconnect.closed_text`).
