@@ -287,15 +287,17 @@ export class FoundryClient {
         // what was held may have been settled while this client was away (a reload, an
         // outage): asked again now, not only at the next placeholder
         if (this.held.size) this.#askHeld();
-        // a request that began waiting while this client was away, whose event no resume
-        // brings (a snapshot, a first connection): its card is posted from the welcome
-        if (welcome.resume?.recovered !== true) this.#enqueue(() => this.#postWaitingCards(welcome));
         // a snapshot of a new epoch (a restored backup): the cards of the events it undid
         // are flagged so, on every client (foundry/restored.mjs)
         if (this.writer && welcome.resume?.recovered !== true) this.#enqueue(() => flagUndoneByRestore(welcome, this.table ?? null));
         // and the cards of the restored epoch's events that happened while no GM's
-        // client posted them (the GM away), read from the server, before the live ones
+        // client posted them (the GM away), read from the server, before the live ones:
+        // a request still waiting gets its approval card there, at its event
         if (this.writer && welcome.resume?.recovered !== true) this.#enqueue(() => this.#postMissedSinceRestore(welcome));
+        // a request that began waiting while this client was away, whose event no resume
+        // brings (a snapshot, a first connection) nor the backfill above: its card is
+        // posted from the welcome
+        if (welcome.resume?.recovered !== true) this.#enqueue(() => this.#postWaitingCards(welcome));
         this.#welcomed(welcome);
         // the cards Foundry drew before the welcome (a reload) get their Undo or Redo,
         // Approve and Reject now
@@ -815,13 +817,21 @@ export class FoundryClient {
    * no GM's client posted cards (restored.mjs missedSinceRestore): read from the
    * server as a resume from the first of them (as #readEvent), each posted once as
    * a replayed event's; nothing else of them is taken (the welcome's table is newer).
+   * A request the welcome lists as still waiting gets its approval card at its
+   * `approval.requested` event (with its seq, among the others), once: the GM acts on
+   * it; one settled since gets none (its outcome's event has its card).
    */
   async #postMissedSinceRestore(welcome) {
     const table = this.table ?? null;
     const missed = missedSinceRestore(game.messages?.contents ?? [], { table, epoch: welcome.epoch, seq: welcome.seq, epochs: welcome.epochs }, authoredByGM);
     if (!missed) return;
+    const waiting = new Set((Array.isArray(welcome.table?.pending) ? welcome.table.pending : []).map((entry) => entry?.pending));
     for (const event of await this.#readEvents(welcome.epoch, missed.from, missed.to)) {
       this.events.add(event);
+      const pending = event.kind === "approval.requested" ? event.data?.pending : null;
+      if (typeof pending === "string" && waiting.has(pending) && !this.#approvalPosted(event.epoch, pending)) {
+        await postApprovalCard(event);
+      }
       if (shouldPostCard({ event, writer: this.writer, gmPresent: true, ownRequests: this.ownRequests })) {
         await this.#postOnce(event, { note: this.modes.get(event.request), replayed: true });
       }
