@@ -16,7 +16,7 @@ import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/
 import { registerSettings } from "../../../adapters/foundry/module/scripts/foundry/settings.mjs";
 import { FakeWebSocket } from "./fakes.mjs";
 import { panelHtml } from "./panels.mjs";
-import { registerModuleSettings, rollEvent, settle, Standin, world } from "./standin.mjs";
+import { registerModuleSettings, rollEvent, settle, Standin, until, world } from "./standin.mjs";
 
 const GM = "standinGM000001";
 const PLAYER = "standinPlr00001";
@@ -103,6 +103,22 @@ function welcomedClient(welcome = {}) {
   ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: 0, locale: "en", table: { id: "t1", actors: [] }, ...welcome });
   return ws;
 }
+
+/** An sr5 world (`generation`) whose GM chose the sr5 mapping by hand, its client
+ * welcomed and the guard adjusted at #1: the GM's values of every actor in system data. */
+async function chosenSr5(generation) {
+  const actors = await table(generation, GM, { settings: { "rollbridge.systemMapping": "sr5" } });
+  // the settings as rollbridge.mjs registers them: the mapping's change tells the client
+  registerSettings(() => {}, { onMapping: () => client?.mappingChanged?.() });
+  const ws = welcomedClient({ foundry: { adapter: "test", mappings: [SR5] } });
+  ws.receive(adjusted(1, actors.token.uuid));
+  await settle(client);
+  assert.deepEqual([boxes(actors.guard), boxes(actors.token.actor)], [[7, 2], [7, 2]], "the GM's values, as chosen");
+  return actors;
+}
+
+/** An actor's sr5 physical and stun boxes in its system data. */
+const boxes = (actor) => [actor.system.track.physical.value, actor.system.track.stun.value];
 
 /** What a player's client (another stand-in page of the same world) draws of the
  * guard and the goblin, given them as the GM's client left them. */
@@ -525,20 +541,41 @@ for (const generation of [12, 13]) {
   test(`v${generation}: switched back to auto from a mapping chosen by hand, the GM's values it wrote of an NPC are reset, a player's character's and a typed value kept`, async () => {
     // sr5 chosen by hand writes the GM's boxes of every NPC into system data, which every
     // client receives; back to `auto`, which writes of an NPC only what players see
-    const actors = await table(generation, GM, { settings: { "rollbridge.systemMapping": "sr5" } });
-    // the settings as rollbridge.mjs registers them: the mapping's change tells the client
-    registerSettings(() => {}, { onMapping: () => client?.mappingChanged?.() });
-    const ws = welcomedClient({ foundry: { adapter: "test", mappings: [SR5] } });
-    ws.receive(adjusted(1, actors.token.uuid));
-    await settle(client);
-    const boxes = (actor) => [actor.system.track.physical.value, actor.system.track.stun.value];
-    assert.deepEqual([boxes(actors.guard), boxes(actors.token.actor)], [[7, 2], [7, 2]], "the GM's values, as chosen");
+    const actors = await chosenSr5(generation);
     actors.token.delta._source.system = { track: { physical: { value: 5 } } }; // the GM typed 5 on the goblin's sheet
     await game.settings.set("rollbridge", "systemMapping", "auto");
     await settle(client);
     assert.deepEqual(boxes(actors.guard), [0, 0], "the guard's hidden boxes are gone from system data");
     assert.deepEqual(boxes(actors.token.actor), [5, 0], "the goblin's typed value stays, the GM's stun from the mapping goes");
     assert.deepEqual(boxes(actors.tukan), [2, 0], "a player's character keeps its values");
+    assert.ok(!("mapped" in actors.guard.flags.rollbridge), "the chosen mapping's mark goes with its values");
+  });
+
+  test(`v${generation}: switched back to auto while the GM's client was away, the GM's values the chosen mapping wrote of an NPC are reset at its next welcome, a typed value kept`, async () => {
+    const actors = await chosenSr5(generation);
+    assert.equal(actors.guard.flags.rollbridge.mapped, "sr5", "the flags say the chosen mapping wrote them");
+    client.stop(); // the GM's page closed
+    client = null;
+    await game.settings.set("rollbridge", "systemMapping", "auto"); // another GM's switch
+    actors.token.delta._source.system = { track: { physical: { value: 5 } } }; // typed meanwhile
+    assert.deepEqual(boxes(actors.guard), [7, 2], "no client to reset them: still there");
+    // the GM's next page: a snapshot at #2, the guard hurt further meanwhile (8, 3)
+    const worse = { ...GM_GUARD, tracks: [track("physical", 8), track("stun", 3)] };
+    const players = [view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 2 }), view("tukan", "Tukan", TUKAN, { controllers: ["alice"], seq: 1 }),
+      view(actors.token.uuid, "Goblin A", PLAYERS_GUARD, { limited: true, seq: 1 })];
+    const ws = welcomedClient({ seq: 2, resume: { recovered: false }, foundry: { adapter: "test", mappings: [SR5] }, players: { actors: players },
+      table: { id: "t1", actors: [view("guard", "Guard", worse, { seq: 2 }), view("tukan", "Tukan", TUKAN, { controllers: ["alice"], seq: 1 }),
+        view(actors.token.uuid, "Goblin A", GM_GUARD, { seq: 1 })] } });
+    // the GM's view the mapping wrote: the table at the flags' seq (#1), asked once
+    const asked = await until(() => ws.messages().find((m) => m.type === "state"), "the state at #1");
+    assert.equal(asked.at, 1);
+    ws.receive({ type: "result", id: asked.id, table: { id: "t1", epoch: 1, seq: 1, actors: adjusted(1, actors.token.uuid).actors } });
+    await settle(client);
+    assert.deepEqual(boxes(actors.guard), [0, 0], "the guard's boxes the mapping wrote are gone");
+    assert.deepEqual(boxes(actors.token.actor), [5, 0], "the goblin's typed value stays, the mapping's stun goes");
+    assert.deepEqual(boxes(actors.tukan), [2, 0], "a player's character keeps its values");
+    assert.equal(ws.messages().filter((m) => m.type === "state").length, 1, "one state for the one seq");
+    assert.ok(!("mapped" in actors.guard.flags.rollbridge), "the mark is gone with them");
   });
 
   test(`v${generation}: an upgraded world: the GM's values an older module wrote into an NPC's system data under auto are reset at the GM's connection`, async () => {
