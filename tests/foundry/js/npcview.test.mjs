@@ -267,6 +267,11 @@ for (const generation of [12, 13]) {
     assert.ok(reader.closedWith, "the reading connection is closed once its welcome came");
     assert.deepEqual(reader.messages().map((m) => m.type), ["hello"], "it asks nothing more");
     assert.equal(FakeWebSocket.instances.length, 2, "read once");
+    // the GM's next page (a reload: a recovered resume again) finds this version's flags
+    // only, so it opens no reader: the extra connection is the upgrade's, once per world
+    welcomedClient({ seq: 4, resume: { recovered: true, missed: 0 }, table: { id: "t1", actors: tableNow } });
+    await settle(client);
+    assert.equal(FakeWebSocket.instances.length, 3, "the page's own connection alone");
   });
 
   test(`v${generation}: a player's client with its own connection draws the newer of its connection's view and the flags`, async () => {
@@ -635,6 +640,28 @@ for (const generation of [12, 13]) {
     assert.deepEqual(actors.tukan.flags.rollbridge, tukan);
     const drawn = await playerDraws(generation, actors);
     assert.ok(drawn.guard.includes('data-value="7"'), `a player without a connection sees the boxes at once: ${drawn.guard}`);
+  });
+
+  test(`v${generation}: a reread change resent on a resume carries the table as it is then, and the events after it lead to the same: the flags end as the table stands`, async () => {
+    // the GM's client away from #1 to #3: #2 turned the NPCs' details on (too many NPCs
+    // to store: reread), #3 hurt the guard further. Resent, #2's frame is built now: its
+    // players' copy holds the guard as of #3 (8, 3), under #2's seq; #3 brings the same
+    const at3 = { ...PLAYERS_GUARD, tracks: [track("physical", 8), track("stun", 3)] };
+    const gm3 = { ...GM_GUARD, tracks: [track("physical", 8), track("stun", 3)] };
+    const actors = await table(generation, GM, { settings: { "rollbridge.cursor": { table: "t1", epoch: 1, seq: 1 } } });
+    const ws = welcomedClient({ seq: 3, resume: { recovered: true, missed: 2 }, foundry: { adapter: "test", mappings: [SR5] },
+      table: { id: "t1", actors: [view("guard", "Guard", gm3, { seq: 3 })] } });
+    const two = { type: "event", table: "t1", epoch: 1, seq: 2, kind: "settings", data: {}, actors: [] };
+    ws.receive({ ...two, players: { ...two, reread: true, actors: [view("guard", "Guard", at3, { limited: true, seq: 2 })] } });
+    await settle(client);
+    assert.deepEqual(actors.guard.flags.rollbridge.common, at3, "#2 writes the guard as the table stands");
+    assert.equal(actors.guard.flags.rollbridge.seq, 2, "under the event's seq (outbound.py: a frame's context)");
+    const three = { type: "event", table: "t1", epoch: 1, seq: 3, kind: "adjusted", data: { actor: "guard" }, actors: [view("guard", "Guard", gm3, { seq: 3 })] };
+    ws.receive({ ...three, players: { ...three, actors: [view("guard", "Guard", at3, { limited: true, seq: 3 })] } });
+    await settle(client);
+    assert.deepEqual(actors.guard.flags.rollbridge, { actorId: "guard", table: "t1", seq: 3, epoch: 1, name: "Guard", limited: true, common: at3, view: "players" });
+    assert.deepEqual(boxes(actors.guard), [8, 3], "auto writes what players see now");
+    holdsNone(JSON.stringify(actors.guard.flags), "the guard's flags");
   });
 
   test(`v${generation}: a player's connection told to read the table again asks for its state`, async () => {
