@@ -2,7 +2,9 @@
 
 A restored backup moves its tables to a new epoch that goes on from the backup's
 seq (:meth:`SQLiteStore.finish_restore
-<rollbridge.stores.sqlite.SQLiteStore.finish_restore>`): the events of the old epoch
+<rollbridge.stores.sqlite.SQLiteStore.finish_restore>`), and a Redis fence one that
+goes on from the seq Redis holds (:func:`rollbridge.stores.redis_fence.fence`); each
+records the move here: the events of the old epoch
 after that seq, and of any epoch not in the table's history, are no longer the
 table's. A client that keeps something of each event (the Foundry module's chat
 cards) needs to know which are still the table's; the ``welcome`` tells it
@@ -59,8 +61,9 @@ def moved(
 
 def shown(record: Any, epoch: int) -> list[JSON] | None:
     """The record as a ``welcome`` shows it (``[{"epoch", "from"}, …]``), or None
-    where there is none for the table's ``epoch`` now (a table never restored since
-    it was recorded, or moved to another epoch since, as a Redis fence moves it)."""
+    where there is none for the table's ``epoch`` now (a table never restored nor
+    fenced since it was recorded, or moved to another epoch since by an older server's
+    fence, which did not record it)."""
     known = _valid(record)
     if known is None or known[-1][0] != epoch:
         return None

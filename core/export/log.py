@@ -138,7 +138,8 @@ class SessionLog:
         """The ``welcome`` frame a client of ``audience`` joining just before the first
         event would have been sent (built as the protocol builds one,
         :func:`~rollbridge.protocol.table.welcome_fields`: the table as it stood then,
-        its ``epoch`` and ``seq``; no ``hello`` answered, so its ``id`` is null); None
+        its ``epoch`` and ``seq``, and the ``epochs`` its history ran through where the
+        live welcome has them; no ``hello`` answered, so its ``id`` is null); None
         for a log without events. A view of a past seq has no ``pending``,
         ``can_undo``, ``can_redo`` or ``undo_redo`` (:meth:`Table.view`).
 
@@ -159,7 +160,7 @@ class SessionLog:
         view = self.table.view(gm=audience == "gm", at=at, later=self.events, locale=locale)
         member = self.member(audience, locale)
         described = described_ruleset(self.table, locale)
-        fields = welcome_fields(member.principal, locale, view, described, at)
+        fields = welcome_fields(member.principal, locale, view, described, at, self.table)
         frame = member.encode(welcome_message(None, fields))
         return frame if isinstance(frame, str) else frame.decode("utf-8")
 

@@ -323,12 +323,14 @@ def described_ruleset(table: Table, locale: str) -> JSON:
 
 
 def welcome_fields(
-    principal: Principal, locale: str, view: JSON, described: JSON, seq: int
+    principal: Principal, locale: str, view: JSON, described: JSON, seq: int, table: Table
 ) -> JSON:
     """What a ``welcome`` tells a member besides its backlog: who it is, the table as
     it may see it (``view``, of seq ``seq``), the ruleset ``described``
-    (:func:`described_ruleset`)."""
-    return {
+    (:func:`described_ruleset`), and — for a table moved to a new epoch since the
+    record began (a restore, a Redis fence) — which epochs ``table``'s history ran
+    through (``epochs``: :func:`rollbridge.engine.epochs.shown`)."""
+    fields: JSON = {
         "role": principal.role,
         "name": principal.name,
         "locale": locale,
@@ -337,6 +339,10 @@ def welcome_fields(
         "epoch": view["epoch"],
         "seq": seq,
     }
+    history = epochs_shown(table.epochs, table.info.epoch)
+    if history is not None:
+        fields["epochs"] = history
+    return fields
 
 
 def welcome_message(hello_id: Any, fields: JSON) -> JSON:
@@ -1387,11 +1393,7 @@ class TableProtocol:
             described = described_ruleset(self.table, locale)
             self._described[locale] = described
         view = self.view(principal.is_gm, locale=locale)
-        fields = welcome_fields(principal, locale, view, described, self.durable_seq)
-        history = epochs_shown(self.table.epochs, self.table.info.epoch)
-        if history is not None:  # a restored table's: which epochs its history ran through
-            fields["epochs"] = history
-        return fields
+        return welcome_fields(principal, locale, view, described, self.durable_seq, self.table)
 
     def _welcome(
         self,

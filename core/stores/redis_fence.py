@@ -14,6 +14,8 @@ event is ``(E', S'+1)``, the log keeps the old epoch's events. The commit script
 refuses a commit of an older epoch than the stored one, so a process that has not
 noticed the fence cannot write ``E`` events past it; every process's next read sees
 the new epoch and sends its clients to resume (``recovered: false``, the full state).
+The fence records the move in the table's meta (``epochs``: :mod:`rollbridge.engine.epochs`,
+the new epoch going on from ``S'``), as a restore does, so the ``welcome`` shows it.
 
 **Epochs are never reused** (:func:`new_epoch`): a new epoch is the Unix time in
 milliseconds, or one more than the highest epoch known when that is higher (a clock
@@ -28,10 +30,11 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
-from rollbridge.engine.model import TableInfo
+from rollbridge.engine.epochs import moved as epochs_moved
+from rollbridge.engine.model import Event, TableInfo
 from rollbridge.exceptions import StoreError
 from rollbridge.plain import pack, unpack
 from rollbridge.stores.base import unknown_table
@@ -44,20 +47,24 @@ log = logging.getLogger("rollbridge.fence")
 ATTEMPTS = 5
 
 #: KEYS: info. ARGV: known epoch, known seq, the info blob read, the new info blob,
-#: the new epoch. Moves the table to the new epoch only while it is still behind the
-#: known point and its info is still the one read. Returns false for an unknown
-#: table; {1, epoch, seq}: fenced; {0, epoch, seq}: not behind (fenced already by
-#: another process, or caught up); {2, epoch, seq}: changed since read (read again).
+#: the new epoch, the meta blob read, the new meta blob (its ``epochs`` record moved
+#: on). Moves the table to the new epoch only while it is still behind the known point
+#: and its info and meta are still the ones read; drops ``mtag``, so the next commit
+#: sends its meta whole (docs/redis.md, "A commit sends only what changed"). Returns
+#: false for an unknown table; {1, epoch, seq}: fenced; {0, epoch, seq}: not behind
+#: (fenced already by another process, or caught up); {2, epoch, seq}: changed since
+#: read (read again).
 FENCE = """#!lua
-local h = redis.call('HMGET', KEYS[1], 'epoch', 'seq', 'info')
+local h = redis.call('HMGET', KEYS[1], 'epoch', 'seq', 'info', 'meta')
 if not h[1] then return false end
 local epoch, seq = tonumber(h[1]), tonumber(h[2])
 local kepoch, kseq = tonumber(ARGV[1]), tonumber(ARGV[2])
 if not (epoch < kepoch or (epoch == kepoch and seq < kseq)) then
   return {0, h[1], seq}
 end
-if h[3] ~= ARGV[3] then return {2, h[1], seq} end
-redis.call('HSET', KEYS[1], 'epoch', ARGV[5], 'info', ARGV[4])
+if h[3] ~= ARGV[3] or (h[4] or '') ~= ARGV[6] then return {2, h[1], seq} end
+redis.call('HSET', KEYS[1], 'epoch', ARGV[5], 'info', ARGV[4], 'meta', ARGV[7])
+redis.call('HDEL', KEYS[1], 'mtag')
 return {1, ARGV[5], seq}
 """
 
@@ -105,10 +112,11 @@ def fence(store: Any, table_id: str, epoch: int, seq: int) -> Fenced:
     :raises UnknownTable: the table is not in Redis.
     :raises StoreError: Redis failed, or the table kept changing.
     """
-    info_key = store.keys.table(table_id).info
+    keys = store.keys.table(table_id)
+    info_key = keys.info
     script = store.client.register_script(FENCE)
     for _attempt in range(ATTEMPTS):
-        found = store._call(lambda: store.client.hmget(info_key, "epoch", "seq", "info"))
+        found = store._call(lambda: store.client.hmget(info_key, "epoch", "seq", "info", "meta"))
         if found[0] is None or found[2] is None:
             raise unknown_table(table_id)
         stored = (int(found[0]), int(found[1]))
@@ -118,7 +126,11 @@ def fence(store: Any, table_id: str, epoch: int, seq: int) -> Fenced:
         info = TableInfo.from_dict(unpack(found[2]))
         info.epoch = fresh
         blob = pack(info.to_dict())
-        args = [epoch, seq, found[2], blob, fresh]
+        meta = unpack(found[3]) if found[3] else {}
+        meta["epochs"] = epochs_moved(
+            meta.get("epochs"), _log_rows(store, keys.log), stored[0], stored[1], fresh
+        )
+        args = [epoch, seq, found[2], blob, fresh, found[3] or b"", pack(meta)]
         answer = store._call(lambda a=args: script(keys=[info_key], args=a))  # type: ignore[misc]
         if not answer:
             raise unknown_table(table_id)
@@ -133,6 +145,16 @@ def fence(store: Any, table_id: str, epoch: int, seq: int) -> Fenced:
                 )  # fmt: skip
             return Fenced(now_epoch, now_seq, moved=status == 1)
     raise StoreError(f"table {table_id!r} kept changing while it was fenced; try again")
+
+
+def _log_rows(store: Any, log_key: str) -> Iterator[tuple[int, int, int]]:
+    """``(seq, seq, epoch)`` of each event of the retained log, in seq order (what
+    :func:`rollbridge.engine.epochs.from_log` reads), read only when iterated: only a
+    table whose stored record does not end at its epoch needs it."""
+    blobs = store._call(lambda: store.client.zrange(log_key, 0, -1), reading=True)
+    for blob in blobs:
+        event = Event.from_dict(unpack(blob))
+        yield (event.seq, event.seq, event.epoch)
 
 
 def fence_if_behind(

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -129,6 +131,19 @@ def test_an_export_of_a_pruned_log_verifies(night, tmp_path, capsys):
     assert code == 1 and codes(report)[0] == "uncommitted"
 
 
+@contextmanager
+def restored(path: Path, copy: Path) -> Iterator[TableService]:
+    """A backup of ``path`` at ``copy`` (its dice key beside it), restored, served, its
+    open segment 3 ended by the GM (a restored open segment rolls no dice)."""
+    backup(path, copy)
+    Path(f"{copy}.dice-key").write_bytes(Path(f"{path}.dice-key").read_bytes())
+    with SQLiteStore(copy) as store:
+        assert store.finish_restore() is not None
+        service = TableService(store, HOST)
+        service.handle("t", {"type": "dice.reveal", "id": "r1"}, GM)  # the restored 3
+        yield service
+
+
 def test_an_export_of_a_restored_backup_verifies(tmp_path, capsys):
     """The backup's open segment is revealed in the new epoch: the export holds only
     the new epoch's events, and its first line names that segment, committed in the
@@ -137,12 +152,7 @@ def test_an_export_of_a_restored_backup_verifies(tmp_path, capsys):
     seqs = play(path)
     with SQLiteStore(path) as store:
         _roll(TableService(store, HOST), "c0")  # segment 3 rolls: the restore keeps it open
-    backup(path, tmp_path / "b.db")
-    (tmp_path / "b.db.dice-key").write_bytes((tmp_path / "a.db.dice-key").read_bytes())
-    with SQLiteStore(tmp_path / "b.db") as store:
-        assert store.finish_restore() is not None
-        service = TableService(store, HOST)
-        service.handle("t", {"type": "dice.reveal", "id": "r1"}, GM)  # the restored 3
+    with restored(path, tmp_path / "b.db") as service:
         _roll(service, "d0")
         service.handle("t", {"type": "dice.reveal", "id": "r2"}, GM)
         epoch = service.table("t").info.epoch
@@ -156,6 +166,32 @@ def test_an_export_of_a_restored_backup_verifies(tmp_path, capsys):
     assert report["verified_events"] == 1 and report["epochs"] == [epoch]
     code, report = verify(capsys, tmp_path, lines[1:])  # as it was exported before
     assert code == 1 and codes(report) == ["unknown_segment"]
+
+
+def test_an_export_of_a_restored_backup_says_which_epochs_its_history_ran_through(tmp_path, capsys):
+    """Its first line carries ``epochs`` as the live welcome does (docs/protocol.md):
+    epoch 1 from its start, the restored epoch from the backup's seq; and ``verify``
+    accepts the log with it and without it (an export of an older server)."""
+    path = tmp_path / "a.db"
+    seqs = play(path)
+    with restored(path, tmp_path / "b.db") as service:
+        _roll(service, "d0")
+        epoch = service.table("t").info.epoch
+        live = service.protocol("t").welcome_fields(GM)["epochs"]
+    expected = [{"epoch": 1, "from": 0}, {"epoch": epoch, "from": seqs["commit3"]}]
+    assert live == expected
+    for audience in ("player", "gm"):
+        lines = export(capsys, tmp_path / "b.db", audience=audience)
+        welcome = json.loads(lines[0])
+        assert welcome["epoch"] == epoch and welcome["epochs"] == expected
+        code, report = verify(capsys, tmp_path, lines)
+        assert code == 0, report["problems"]
+        without = json.loads(lines[0])
+        del without["epochs"]
+        code, report = verify(capsys, tmp_path, [json.dumps(without), *lines[1:]])
+        assert code == 0, report["problems"]
+    never = [json.loads(line) for line in export(capsys, path)]  # never restored: none
+    assert "epochs" not in never[0]
 
 
 # -- what the first line can and cannot claim ------------------------------------------

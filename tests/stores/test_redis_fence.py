@@ -62,6 +62,8 @@ def test_a_table_found_behind_moves_to_a_new_epoch_once(store):
     after = store.load("t")[0].info
     assert (after.epoch, after.seq) == (fenced.epoch, 3)
     assert {**after.to_dict(), "epoch": 1} == before.to_dict()  # nothing else changed
+    # the record a welcome shows: epoch 1 from its start, the new one from seq 3
+    assert store.load("t")[0].epochs == [[1, 0], [fenced.epoch, 3]]
     again = store.fence("t", 1, 5)  # another process that found it too: nothing to do
     assert not again.moved and (again.epoch, again.seq) == (fenced.epoch, 3)
     unchanged = raw(store)
@@ -173,6 +175,9 @@ def test_a_commit_of_a_newer_epoch_is_refused_a_fence_lost_is_found_again(store)
     assert raw(store) == before  # nothing written
     again = store.fence("t", fenced.epoch, 9)  # the writer's reload: behind what it knew
     assert again.moved and again.epoch > fenced.epoch and again.seq == 3
+    # the lost fence's epoch is no part of the history: the record goes on from what
+    # this Redis holds (its meta as the replica had it: no record, so the log's)
+    assert store.load("t")[0].epochs == [[1, 0], [again.epoch, 3]]
 
 
 # -- a promoted replica that lagged, found by the cluster protocol ------------------------
@@ -316,6 +321,7 @@ def test_the_owner_s_refused_commit_fences_a_promoted_lagging_replica(failover):
     welcome = frames(f.carry(table.join(back, {"epoch": 1, "seq": 8})), back)[0]
     assert welcome["resume"]["recovered"] is False
     assert (welcome["epoch"], welcome["seq"]) == (info.epoch, 5)
+    assert welcome["epochs"] == [{"epoch": 1, "from": 0}, {"epoch": info.epoch, "from": 5}]
     after = play(f, table, back, "c", 3)
     assert [(m["epoch"], m["seq"]) for m in after if m["type"] == "event"] == [
         (info.epoch, 6), (info.epoch, 7), (info.epoch, 8)
@@ -346,6 +352,7 @@ def test_a_resume_past_the_stored_seq_fences_it(failover, owned):
     assert welcome["resume"]["recovered"] is False
     assert (welcome["epoch"], welcome["seq"]) == (info.epoch, 5)
     assert fresh.table.info.epoch == info.epoch
+    assert welcome["epochs"] == [{"epoch": 1, "from": 0}, {"epoch": info.epoch, "from": 5}]
     if owned:
         after = play(f, fresh, back, "c", 2)
         assert [(m["epoch"], m["seq"]) for m in after if m["type"] == "event"] == [

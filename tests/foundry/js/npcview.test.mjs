@@ -16,7 +16,7 @@ import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/
 import { registerSettings } from "../../../adapters/foundry/module/scripts/foundry/settings.mjs";
 import { FakeWebSocket } from "./fakes.mjs";
 import { panelHtml } from "./panels.mjs";
-import { registerModuleSettings, rollEvent, settle, Standin, world } from "./standin.mjs";
+import { registerModuleSettings, rollEvent, settle, Standin, until, world } from "./standin.mjs";
 
 const GM = "standinGM000001";
 const PLAYER = "standinPlr00001";
@@ -103,6 +103,22 @@ function welcomedClient(welcome = {}) {
   ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: 0, locale: "en", table: { id: "t1", actors: [] }, ...welcome });
   return ws;
 }
+
+/** An sr5 world (`generation`) whose GM chose the sr5 mapping by hand, its client
+ * welcomed and the guard adjusted at #1: the GM's values of every actor in system data. */
+async function chosenSr5(generation) {
+  const actors = await table(generation, GM, { settings: { "rollbridge.systemMapping": "sr5" } });
+  // the settings as rollbridge.mjs registers them: the mapping's change tells the client
+  registerSettings(() => {}, { onMapping: () => client?.mappingChanged?.() });
+  const ws = welcomedClient({ foundry: { adapter: "test", mappings: [SR5] } });
+  ws.receive(adjusted(1, actors.token.uuid));
+  await settle(client);
+  assert.deepEqual([boxes(actors.guard), boxes(actors.token.actor)], [[7, 2], [7, 2]], "the GM's values, as chosen");
+  return actors;
+}
+
+/** An actor's sr5 physical and stun boxes in its system data. */
+const boxes = (actor) => [actor.system.track.physical.value, actor.system.track.stun.value];
 
 /** What a player's client (another stand-in page of the same world) draws of the
  * guard and the goblin, given them as the GM's client left them. */
@@ -251,6 +267,11 @@ for (const generation of [12, 13]) {
     assert.ok(reader.closedWith, "the reading connection is closed once its welcome came");
     assert.deepEqual(reader.messages().map((m) => m.type), ["hello"], "it asks nothing more");
     assert.equal(FakeWebSocket.instances.length, 2, "read once");
+    // the GM's next page (a reload: a recovered resume again) finds this version's flags
+    // only, so it opens no reader: the extra connection is the upgrade's, once per world
+    welcomedClient({ seq: 4, resume: { recovered: true, missed: 0 }, table: { id: "t1", actors: tableNow } });
+    await settle(client);
+    assert.equal(FakeWebSocket.instances.length, 3, "the page's own connection alone");
   });
 
   test(`v${generation}: a player's client with its own connection draws the newer of its connection's view and the flags`, async () => {
@@ -525,20 +546,41 @@ for (const generation of [12, 13]) {
   test(`v${generation}: switched back to auto from a mapping chosen by hand, the GM's values it wrote of an NPC are reset, a player's character's and a typed value kept`, async () => {
     // sr5 chosen by hand writes the GM's boxes of every NPC into system data, which every
     // client receives; back to `auto`, which writes of an NPC only what players see
-    const actors = await table(generation, GM, { settings: { "rollbridge.systemMapping": "sr5" } });
-    // the settings as rollbridge.mjs registers them: the mapping's change tells the client
-    registerSettings(() => {}, { onMapping: () => client?.mappingChanged?.() });
-    const ws = welcomedClient({ foundry: { adapter: "test", mappings: [SR5] } });
-    ws.receive(adjusted(1, actors.token.uuid));
-    await settle(client);
-    const boxes = (actor) => [actor.system.track.physical.value, actor.system.track.stun.value];
-    assert.deepEqual([boxes(actors.guard), boxes(actors.token.actor)], [[7, 2], [7, 2]], "the GM's values, as chosen");
+    const actors = await chosenSr5(generation);
     actors.token.delta._source.system = { track: { physical: { value: 5 } } }; // the GM typed 5 on the goblin's sheet
     await game.settings.set("rollbridge", "systemMapping", "auto");
     await settle(client);
     assert.deepEqual(boxes(actors.guard), [0, 0], "the guard's hidden boxes are gone from system data");
     assert.deepEqual(boxes(actors.token.actor), [5, 0], "the goblin's typed value stays, the GM's stun from the mapping goes");
     assert.deepEqual(boxes(actors.tukan), [2, 0], "a player's character keeps its values");
+    assert.ok(!("mapped" in actors.guard.flags.rollbridge), "the chosen mapping's mark goes with its values");
+  });
+
+  test(`v${generation}: switched back to auto while the GM's client was away, the GM's values the chosen mapping wrote of an NPC are reset at its next welcome, a typed value kept`, async () => {
+    const actors = await chosenSr5(generation);
+    assert.equal(actors.guard.flags.rollbridge.mapped, "sr5", "the flags say the chosen mapping wrote them");
+    client.stop(); // the GM's page closed
+    client = null;
+    await game.settings.set("rollbridge", "systemMapping", "auto"); // another GM's switch
+    actors.token.delta._source.system = { track: { physical: { value: 5 } } }; // typed meanwhile
+    assert.deepEqual(boxes(actors.guard), [7, 2], "no client to reset them: still there");
+    // the GM's next page: a snapshot at #2, the guard hurt further meanwhile (8, 3)
+    const worse = { ...GM_GUARD, tracks: [track("physical", 8), track("stun", 3)] };
+    const players = [view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 2 }), view("tukan", "Tukan", TUKAN, { controllers: ["alice"], seq: 1 }),
+      view(actors.token.uuid, "Goblin A", PLAYERS_GUARD, { limited: true, seq: 1 })];
+    const ws = welcomedClient({ seq: 2, resume: { recovered: false }, foundry: { adapter: "test", mappings: [SR5] }, players: { actors: players },
+      table: { id: "t1", actors: [view("guard", "Guard", worse, { seq: 2 }), view("tukan", "Tukan", TUKAN, { controllers: ["alice"], seq: 1 }),
+        view(actors.token.uuid, "Goblin A", GM_GUARD, { seq: 1 })] } });
+    // the GM's view the mapping wrote: the table at the flags' seq (#1), asked once
+    const asked = await until(() => ws.messages().find((m) => m.type === "state"), "the state at #1");
+    assert.equal(asked.at, 1);
+    ws.receive({ type: "result", id: asked.id, table: { id: "t1", epoch: 1, seq: 1, actors: adjusted(1, actors.token.uuid).actors } });
+    await settle(client);
+    assert.deepEqual(boxes(actors.guard), [0, 0], "the guard's boxes the mapping wrote are gone");
+    assert.deepEqual(boxes(actors.token.actor), [5, 0], "the goblin's typed value stays, the mapping's stun goes");
+    assert.deepEqual(boxes(actors.tukan), [2, 0], "a player's character keeps its values");
+    assert.equal(ws.messages().filter((m) => m.type === "state").length, 1, "one state for the one seq");
+    assert.ok(!("mapped" in actors.guard.flags.rollbridge), "the mark is gone with them");
   });
 
   test(`v${generation}: an upgraded world: the GM's values an older module wrote into an NPC's system data under auto are reset at the GM's connection`, async () => {
@@ -598,6 +640,28 @@ for (const generation of [12, 13]) {
     assert.deepEqual(actors.tukan.flags.rollbridge, tukan);
     const drawn = await playerDraws(generation, actors);
     assert.ok(drawn.guard.includes('data-value="7"'), `a player without a connection sees the boxes at once: ${drawn.guard}`);
+  });
+
+  test(`v${generation}: a reread change resent on a resume carries the table as it is then, and the events after it lead to the same: the flags end as the table stands`, async () => {
+    // the GM's client away from #1 to #3: #2 turned the NPCs' details on (too many NPCs
+    // to store: reread), #3 hurt the guard further. Resent, #2's frame is built now: its
+    // players' copy holds the guard as of #3 (8, 3), under #2's seq; #3 brings the same
+    const at3 = { ...PLAYERS_GUARD, tracks: [track("physical", 8), track("stun", 3)] };
+    const gm3 = { ...GM_GUARD, tracks: [track("physical", 8), track("stun", 3)] };
+    const actors = await table(generation, GM, { settings: { "rollbridge.cursor": { table: "t1", epoch: 1, seq: 1 } } });
+    const ws = welcomedClient({ seq: 3, resume: { recovered: true, missed: 2 }, foundry: { adapter: "test", mappings: [SR5] },
+      table: { id: "t1", actors: [view("guard", "Guard", gm3, { seq: 3 })] } });
+    const two = { type: "event", table: "t1", epoch: 1, seq: 2, kind: "settings", data: {}, actors: [] };
+    ws.receive({ ...two, players: { ...two, reread: true, actors: [view("guard", "Guard", at3, { limited: true, seq: 2 })] } });
+    await settle(client);
+    assert.deepEqual(actors.guard.flags.rollbridge.common, at3, "#2 writes the guard as the table stands");
+    assert.equal(actors.guard.flags.rollbridge.seq, 2, "under the event's seq (outbound.py: a frame's context)");
+    const three = { type: "event", table: "t1", epoch: 1, seq: 3, kind: "adjusted", data: { actor: "guard" }, actors: [view("guard", "Guard", gm3, { seq: 3 })] };
+    ws.receive({ ...three, players: { ...three, actors: [view("guard", "Guard", at3, { limited: true, seq: 3 })] } });
+    await settle(client);
+    assert.deepEqual(actors.guard.flags.rollbridge, { actorId: "guard", table: "t1", seq: 3, epoch: 1, name: "Guard", limited: true, common: at3, view: "players" });
+    assert.deepEqual(boxes(actors.guard), [8, 3], "auto writes what players see now");
+    holdsNone(JSON.stringify(actors.guard.flags), "the guard's flags");
   });
 
   test(`v${generation}: a player's connection told to read the table again asks for its state`, async () => {

@@ -40,16 +40,19 @@ const card = (epoch, seq, author, request = null) => ({
   flags: { rollbridge: { table: "t1", epoch, seq, kind: "roll", view: "players", ...(request ? { request } : {}) } },
 });
 
-/** Welcome `socket`'s hello (a snapshot of epoch 2000 at #7, with the epochs record). */
-function welcome(socket, role) {
+/** Welcome `socket`'s hello (a snapshot of epoch 2000 at #7, with the epochs record;
+ * the GM's lists the requests still `pending`). */
+function welcome(socket, role, pending = []) {
   socket.open();
   const hello = socket.messages().find((m) => m.type === "hello");
+  const table = { id: "t1", actors: [], ...(role === "gm" ? { pending } : {}) };
   socket.receive({ type: "welcome", id: hello.id, protocol: 1, role, epoch: 2000, seq: 7, locale: "en",
-    resume: { recovered: false }, table: { id: "t1", actors: [] }, epochs: EPOCHS });
+    resume: { recovered: false }, table, epochs: EPOCHS });
 }
 
-/** The page of `user`, its chat holding `cards`, welcomed as `role`. */
-async function page(user, role, cards) {
+/** The page of `user`, its chat holding `cards`, welcomed as `role` (`pending`: the
+ * requests the GM's welcome lists as waiting). */
+async function page(user, role, cards, pending = []) {
   client?.stop();
   FakeWebSocket.reset();
   await world({ users: USERS, user, generation: 13 });
@@ -59,7 +62,7 @@ async function page(user, role, cards) {
   client.start();
   await settle(client);
   // a GM's client that is not the active GM's does not connect at all
-  if (FakeWebSocket.instances[0]) welcome(FakeWebSocket.instances[0], role);
+  if (FakeWebSocket.instances[0]) welcome(FakeWebSocket.instances[0], role, pending);
 }
 
 const before = [card(1, 3, GM), card(1, 5, GM)]; // the world played the table before the restore
@@ -90,3 +93,39 @@ for (const [user, role, who] of [[PLAYER, "player", "a player's client"], [GM2, 
     assert.deepEqual(game.messages.contents.filter((m) => m.flags.rollbridge.epoch === 2000), []);
   });
 }
+
+/** A player's request `id` held for approval at `seq` of epoch 2000 (its event). */
+const asked = (seq, id) => {
+  const pending = `fvtt@standinPlr00001-${id}`;
+  const request = { type: "roll", id, fields: { formula: "1d6" }, who: { role: "player", name: "Player" } };
+  return { type: "event", table: "t1", epoch: 2000, seq, kind: "approval.requested", request: pending,
+    data: { pending, request }, actors: [] };
+};
+
+test("a request still waiting gets its approval card at its event, once; one settled since gets none", async () => {
+  const waiting = asked(6, "w6");
+  const entry = { pending: waiting.data.pending, ...waiting.data.request };
+  await page(GM, "gm", before, [entry]);
+  const reader = await until(() => FakeWebSocket.instances[1], "the reader's socket");
+  reader.open();
+  const hello = reader.messages().find((m) => m.type === "hello");
+  reader.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 2000, seq: 7, locale: "en",
+    resume: { recovered: true, missed: 3 }, table: { id: "t1", actors: [], pending: [entry] } });
+  for (const event of [asked(5, "s5"), waiting, roll(7, "fvtt@standinPlr00001-r7")]) reader.receive(event);
+  await settle(client);
+  const ours = game.messages.contents.filter((m) => m.flags.rollbridge.epoch === 2000);
+  assert.deepEqual(ours.map((m) => [m.flags.rollbridge.seq, m.flags.rollbridge.kind, m.flags.rollbridge.pending ?? null]),
+    [[6, "approval.requested", waiting.data.pending], [7, "roll", null]],
+    "the waiting request's card at #6, before #7's; none for s5 (settled: not in the welcome's list)");
+  const card = ours[0];
+  assert.equal(card.author?.id ?? card.author, GM);
+  assert.deepEqual(card.whisper, [GM, GM2], "whispered to the GMs");
+  assert.equal(client.approvals.state(waiting.data.pending), "waiting", "its card gets Approve and Reject");
+});
+
+test("a player's client posts no approval card of the backfill", async () => {
+  await page(PLAYER, "player", before);
+  await settle(client);
+  assert.ok(FakeWebSocket.instances.length <= 1, "no reader opened");
+  assert.deepEqual(game.messages.contents.filter((m) => m.flags.rollbridge.kind === "approval.requested"), []);
+});

@@ -23,7 +23,7 @@ import process from "node:process";
 
 import { panelHtml } from "../js/panels.mjs";
 import { settle, Standin } from "../js/standin.mjs";
-import { cave, endWalk, freePort, GmPage, GOBLIN, player, rollbridge, RUNNER, serve as serveDb, runWalk, stopServer, until } from "./night.mjs";
+import { cave, endWalk, freePort, GmPage, GOBLIN, newTable, player, rollbridge, RUNNER, serve as serveDb, runWalk, stopServer, until } from "./night.mjs";
 
 const DIR = process.env.RB_DIR;
 const DB = path.join(DIR, "night.db");
@@ -74,12 +74,7 @@ function duplicateCards() {
 }
 
 async function main() {
-  const created = JSON.parse(cli("table", "create", "--ruleset", "sr2", "--name", "Night", "--json"));
-  const table = created.table;
-  const tokens = { gm: created.tokens.gm };
-  for (const [, name] of PLAYERS) {
-    tokens[name] = JSON.parse(cli("table", "tokens", table, "--new", "player", "--name", name, "--json")).new.token;
-  }
+  const { table, tokens } = newTable(DB, "sr2", "Night", PLAYERS);
   let port = await freePort();
   let server = await serve(port);
   let url = `ws://127.0.0.1:${port}/tables/${table}`;

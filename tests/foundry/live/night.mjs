@@ -23,6 +23,17 @@ export function rollbridge(db, ...args) {
   return run.stdout;
 }
 
+/** A new table of `ruleset` in `db` and a player's token for each `[userId, name]` of
+ * `players`: {table, tokens: {gm, <name>…}}. */
+export function newTable(db, ruleset, name, players) {
+  const created = JSON.parse(rollbridge(db, "table", "create", "--ruleset", ruleset, "--name", name, "--json"));
+  const tokens = { gm: created.tokens.gm };
+  for (const [, player] of players) {
+    tokens[player] = JSON.parse(rollbridge(db, "table", "tokens", created.table, "--new", "player", "--name", player, "--json")).new.token;
+  }
+  return { table: created.table, tokens };
+}
+
 export async function freePort() {
   return new Promise((resolve) => {
     const server = createServer();
@@ -66,6 +77,10 @@ export async function stopServer(server) {
   await new Promise((resolve) => server.once("exit", resolve));
 }
 
+/** Request ids given so far in this process: a player's two windows (two connections
+ * of one token) must not send the same id, which the server scopes by token. */
+let requestIds = 0;
+
 /** A player: a protocol client of the Foundry dialect, its events kept. */
 export async function player(url, token, table, resume = null) {
   const ws = new WebSocket(url);
@@ -82,9 +97,8 @@ export async function player(url, token, table, resume = null) {
   await new Promise((resolve, reject) => { ws.once("open", resolve); ws.once("error", reject); });
   ws.send(JSON.stringify({ type: "hello", id: "hello", table, token, dialect: "foundry", ...(resume ? { resume } : {}) }));
   await until(() => welcome, "a player's welcome");
-  let n = 0;
   const request = (message) => new Promise((resolve) => {
-    const id = `p-${++n}`;
+    const id = `p-${++requestIds}`;
     waiting.set(id, resolve);
     ws.send(JSON.stringify({ ...message, id }));
   });

@@ -470,11 +470,15 @@ function mappedPaths(view, mapping, { players = null, chosen = false, current = 
 export function actorUpdate(actorView, mapping, current = null, { players = null, chosen = false, epoch = null, mappings = null, reset = true, actor = undefined } = {}) {
   if (!actorView?.foundry?.flags?.[MODULE_ID]) return null;
   const flags = flagsOf(actorView, players, epoch);
+  const paths = flags.removed ? null : mappedPaths(actorView, mapping, { players, chosen, current, mappings, reset, actor });
+  // a mapping chosen by hand wrote the GM's values here: said in the flags (`mapped`), so
+  // a switch back to `auto` made while the GM's client was away is found at its next
+  // welcome (FoundryClient's #resetMappedAway); any write under `auto` drops it
+  if (chosen && paths) flags.mapped = mapping;
   const update = isPlainObject(current)
     ? replaceKeys(`flags.${MODULE_ID}`, current, flags)
     : { [`flags.${MODULE_ID}`]: flags };
   if (flags.removed) return update;
-  const paths = mappedPaths(actorView, mapping, { players, chosen, current, mappings, reset, actor });
   const statuses = STATUS_PATHS[mapping] ?? {};
   for (const [path, value] of Object.entries(paths ?? {})) {
     if (!(path in statuses)) update[path] = value;

@@ -276,6 +276,10 @@ export class FoundryClient {
         this.views.reset(welcome.table?.actors, welcome.epoch, flagEpochs(foundryActors()));
         // an older module's flags (the GM's view of an NPC) go at the writer's connection
         if (this.writer) this.#enqueue(() => this.#replaceOldFlags(welcome));
+        // a mapping chosen by hand switched back to `auto` while this client was away:
+        // what it wrote of the NPCs is reset now (as mappingChanged does when connected;
+        // after a snapshot done already, before its writes, which drop the marks)
+        if (this.writer) this.#enqueue(() => this.#resetMappedAway(welcome));
         // the requests waiting as of the welcome (a reload's, a reconnect's): a card of one
         // settled meanwhile loses Approve and Reject, one still waiting gets them
         // and, after a snapshot, how the server's log says requests were settled: kept in
@@ -287,15 +291,17 @@ export class FoundryClient {
         // what was held may have been settled while this client was away (a reload, an
         // outage): asked again now, not only at the next placeholder
         if (this.held.size) this.#askHeld();
-        // a request that began waiting while this client was away, whose event no resume
-        // brings (a snapshot, a first connection): its card is posted from the welcome
-        if (welcome.resume?.recovered !== true) this.#enqueue(() => this.#postWaitingCards(welcome));
         // a snapshot of a new epoch (a restored backup): the cards of the events it undid
         // are flagged so, on every client (foundry/restored.mjs)
         if (this.writer && welcome.resume?.recovered !== true) this.#enqueue(() => flagUndoneByRestore(welcome, this.table ?? null));
         // and the cards of the restored epoch's events that happened while no GM's
-        // client posted them (the GM away), read from the server, before the live ones
+        // client posted them (the GM away), read from the server, before the live ones:
+        // a request still waiting gets its approval card there, at its event
         if (this.writer && welcome.resume?.recovered !== true) this.#enqueue(() => this.#postMissedSinceRestore(welcome));
+        // a request that began waiting while this client was away, whose event no resume
+        // brings (a snapshot, a first connection) nor the backfill above: its card is
+        // posted from the welcome
+        if (welcome.resume?.recovered !== true) this.#enqueue(() => this.#postWaitingCards(welcome));
         this.#welcomed(welcome);
         // the cards Foundry drew before the welcome (a reload) get their Undo or Redo,
         // Approve and Reject now
@@ -304,6 +310,7 @@ export class FoundryClient {
       onSnapshot: (welcome) => {
         // the table as it stands: the GM's says what undo and redo take (a player's nothing)
         this.undo.reset(welcome.table?.undo_redo);
+        if (this.writer) this.#enqueue(() => this.#resetMappedAway(welcome));
         this.#enqueue(() => this.#applySnapshot(welcome));
       },
       onEvent: (event, info) => {
@@ -815,13 +822,21 @@ export class FoundryClient {
    * no GM's client posted cards (restored.mjs missedSinceRestore): read from the
    * server as a resume from the first of them (as #readEvent), each posted once as
    * a replayed event's; nothing else of them is taken (the welcome's table is newer).
+   * A request the welcome lists as still waiting gets its approval card at its
+   * `approval.requested` event (with its seq, among the others), once: the GM acts on
+   * it; one settled since gets none (its outcome's event has its card).
    */
   async #postMissedSinceRestore(welcome) {
     const table = this.table ?? null;
     const missed = missedSinceRestore(game.messages?.contents ?? [], { table, epoch: welcome.epoch, seq: welcome.seq, epochs: welcome.epochs }, authoredByGM);
     if (!missed) return;
+    const waiting = new Set((Array.isArray(welcome.table?.pending) ? welcome.table.pending : []).map((entry) => entry?.pending));
     for (const event of await this.#readEvents(welcome.epoch, missed.from, missed.to)) {
       this.events.add(event);
+      const pending = event.kind === "approval.requested" ? event.data?.pending : null;
+      if (typeof pending === "string" && waiting.has(pending) && !this.#approvalPosted(event.epoch, pending)) {
+        await postApprovalCard(event);
+      }
       if (shouldPostCard({ event, writer: this.writer, gmPresent: true, ownRequests: this.ownRequests })) {
         await this.#postOnce(event, { note: this.modes.get(event.request), replayed: true });
       }
@@ -1007,18 +1022,76 @@ export class FoundryClient {
     const mapping = this.#mapping();
     const described = mappingsById(this.connection?.welcome)[mapping];
     if (!described) return;
-    const statuses = STATUS_PATHS[mapping] ?? {};
     const writes = [];
     for (const actor of foundryActors()) {
       const flags = actor.flags?.[MODULE_ID];
       if (!isOnTable(actor) || !flags?.actorId || (flags.table ?? null) !== this.table) continue;
-      const paths = chosenLeftovers(described, flags, this.views.get(flags.actorId), actor);
-      if (!paths) continue;
-      const data = Object.fromEntries(Object.entries(paths).filter(([path]) => !(path in statuses)));
-      const off = Object.entries(statuses).filter(([path]) => path in paths).map(([, status]) => ({ status, active: false }));
-      writes.push({ actor, name: actor.name ?? flags.name ?? flags.actorId, update: () => data, statuses: () => this.#setStatuses(actor, off) });
+      const write = this.#leftoversWrite(actor, described, this.views.get(flags.actorId));
+      if (write) writes.push(write);
     }
     if (writes.length) await this.#enqueue(() => this.#write(writes));
+  }
+
+  /**
+   * The write that resets what a mapping chosen by hand (`described`) left of `actor`'s
+   * system data (chosenLeftovers: the paths still holding the GM's values `gm`) and
+   * drops its `mapped` mark; null: nothing to write.
+   */
+  #leftoversWrite(actor, described, gm) {
+    const flags = actor.flags?.[MODULE_ID];
+    const paths = chosenLeftovers(described, flags, gm, actor) ?? {};
+    const statuses = STATUS_PATHS[described.id] ?? {};
+    const data = Object.fromEntries(Object.entries(paths).filter(([path]) => !(path in statuses)));
+    if ("mapped" in (flags ?? {})) data[`flags.${MODULE_ID}.-=mapped`] = null;
+    if (!Object.keys(data).length && !Object.keys(paths).length) return null;
+    const off = Object.entries(statuses).filter(([path]) => path in paths).map(([, status]) => ({ status, active: false }));
+    return { actor, name: actor.name ?? flags?.name ?? flags?.actorId, update: () => data, statuses: () => this.#setStatuses(actor, off) };
+  }
+
+  /**
+   * At the writer's welcome under `auto`: the actors of the table whose flags say a
+   * mapping chosen by hand wrote the GM's values into their system data (`mapped`: the
+   * switch back to `auto` was made while this client was away, so mappingChanged could
+   * not reset them). Each is reset as mappingChanged resets one, against the GM's
+   * view that mapping wrote — the table at the flags' seq, read with `state` (one
+   * request per seq) — so a value the GM typed since stays; where that cannot be read
+   * (another epoch, a seq past the retained log, a refusal), against the welcome's.
+   */
+  async #resetMappedAway(welcome) {
+    if (!this.writer || mappingChosen(setting("systemMapping"))) return;
+    const mappings = mappingsById(welcome);
+    const marked = foundryActors().filter((actor) => {
+      const flags = actor.flags?.[MODULE_ID];
+      return isOnTable(actor) && flags?.actorId && (flags.table ?? null) === this.table && typeof flags.mapped === "string";
+    });
+    const tables = new Map();
+    const writes = [];
+    for (const actor of marked) {
+      const flags = actor.flags[MODULE_ID];
+      const described = mappings[flags.mapped];
+      let gm = this.views.get(flags.actorId);
+      if (flags.epoch === welcome.epoch && Number.isInteger(flags.seq) && flags.seq < welcome.seq) {
+        if (!tables.has(flags.seq)) tables.set(flags.seq, await this.#tableAt(flags.seq));
+        gm = (tables.get(flags.seq)?.actors ?? []).find((view) => view?.id === flags.actorId) ?? gm;
+      }
+      const write = described
+        ? this.#leftoversWrite(actor, described, gm)
+        : { actor, name: actor.name ?? flags.actorId, update: () => ({ [`flags.${MODULE_ID}.-=mapped`]: null }) };
+      if (write) writes.push(write);
+    }
+    if (writes.length) await this.#write(writes);
+  }
+
+  /** The table as it stood at `seq` in this connection's view (`state` with `at`), or
+   * null when the server cannot tell (past the retained log) or the request fails. */
+  async #tableAt(seq) {
+    try {
+      const reply = await this.connection?.request({ type: "state", at: seq });
+      return reply?.table ?? null;
+    } catch (error) {
+      console.warn(`rollbridge | the table at #${seq} could not be read: ${redact(error?.message ?? error)}`);
+      return null;
+    }
   }
 
   /** SWADE's Shaken and Incapacitated through the system's status effects. */
