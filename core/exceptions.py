@@ -276,8 +276,20 @@ class RollbridgeError(Exception):
         return data
 
     def __str__(self) -> str:
+        """The message in English as players read it: a text's or a held message's
+        private arguments "(hidden)" (or their ``instead``), for ``str()`` reaches
+        whoever the string is given to — a log line an operator ships elsewhere, a
+        player. The GM's reading is :attr:`message` (and :meth:`render` with no
+        ``hides``)."""
         message = self.message
-        return message if message.__class__ is str else self.render()
+        if self.text is None and self.held is None:
+            return message if message.__class__ is str else self.render(hides=_hides_all)
+        return self.render(hides=_hides_all)
+
+
+def _hides_all(actor_id: str, aspect: str) -> bool:
+    """An audience that may see no private value: what ``str()`` of an error reads as."""
+    return True
 
 
 class InvalidRequest(RollbridgeError):
@@ -447,10 +459,12 @@ class AuthenticationFailed(Forbidden):
 
 
 class OddsHidden(Forbidden):
-    """The odds a player asked for would depend on an actor's numbers that players
-    do not see; ``details.actor`` names the actor and ``details.part`` what is
-    hidden (``sheet`` or ``state``). Asking again with those stated in ``assume``
-    computes the odds from the assumptions."""
+    """A player asked for odds involving an actor whose sheet or state players do
+    not see in whole (the ruleset's player view of it is None, or makes no valid
+    one), whether the ruleset's ``odds`` would read it or not: players' odds are
+    computed from what they see alone. ``details.actor`` names the actor and
+    ``details.part`` the part (``sheet`` or ``state``). Asking again with it stated
+    in ``assume`` computes the odds from the assumptions."""
 
     code = "odds_hidden"
 

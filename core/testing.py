@@ -104,6 +104,7 @@ from rollbridge.text import (
     message,
     misformatted,
     render,
+    stored_private,
     unreadable_renamings,
     untranslated,
 )
@@ -232,9 +233,11 @@ class RulesetHarness:
         params: Mapping[str, Any] | None = None,
         dice: Sequence[int] | None = None,
         who: Principal = GM,
+        secret: bool = False,
     ) -> JSON:
         """Resolve an action; ``dice`` are supplied results (every one must be
-        used). Returns the event as ``who`` sees it."""
+        used); ``secret``: a secret request (the event the GM's alone, players get
+        a ``hidden`` placeholder). Returns the event as ``who`` sees it."""
         message: JSON = {
             "type": "resolve",
             "action": action,
@@ -243,6 +246,8 @@ class RulesetHarness:
         }
         if actor is not None:
             message["actor"] = actor
+        if secret:
+            message["secret"] = True
         source = ScriptedDice(dice) if dice is not None else None
         reply = self.request(message, who=who, dice=source)
         return reply.get("event", reply)
@@ -329,6 +334,31 @@ def _check_rendered(data: Mapping[str, Any], what: str) -> None:
         assert isinstance(line, str), f"{what}: a step was not rendered: {line!r}"
         assert not line.startswith("["), f"{what}: an undeclared message: {line}"
         assert "{" not in line and "}" not in line, f"{what}: a placeholder is left: {line}"
+
+
+def _stored_forms(value: Any, path: str) -> list[str]:
+    """Where ``value`` holds a stored private form (:func:`rollbridge.text.stored_private`)."""
+    if isinstance(value, Mapping):
+        if "private" in value and "of" in value and stored_private(dict(value)) is not None:
+            return [path]
+        return [p for k, v in value.items() for p in _stored_forms(v, f"{path}.{k}")]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _stored_forms(v, f"{path}[{i}]")]
+    return []
+
+
+def _check_no_stored_form(data: Mapping[str, Any], what: str) -> None:
+    """Players' view of a resolution (every actor an NPC) holds no stored private form:
+    one the ruleset built or kept outside its outcome (a follow-up's ``apply``, a dice
+    group's field) reaches every player as plain data, the number in it."""
+    found = _stored_forms(data, "data")
+    assert not found, (
+        f"{what}: players' view holds a stored private form at {', '.join(found)} "
+        "({'private': …, 'of': …}): every player reads its number there. Give a "
+        "Private(value, of=actor_id, aspect=...) in the outcome (players' outcome leaves "
+        "it out), and keep hidden numbers out of apply and dice groups' fields, which "
+        "everyone who sees the event reads"
+    )
 
 
 def _check_specs(before: Mapping[tuple[str, str, str, str], int], what: str) -> None:
@@ -1489,6 +1519,7 @@ class RulesetConformance(StateConformance):
                 assert not missing, f"{name}: steps {missing} are plain strings, not Texts"
                 for view in harness.views():
                     _check_rendered(view["data"], name)
+                _check_no_stored_form(harness.views()[1]["data"], name)
                 _check_specs(slips, name)
                 rendered += 1
         assert rendered, _none_resolved(refusals)

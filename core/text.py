@@ -88,6 +88,7 @@ __all__ = [
     "revealing",
     "stored",
     "stored_data",
+    "stored_private",
     "unreadable_renamings",
     "untranslated",
     "view_of",
@@ -1198,6 +1199,12 @@ def extract(value: Any, *, where: str = "value") -> tuple[Any, list[list[Any]], 
         of keys and indices) of the texts; ``privates``, one ``[path, of, aspect]``
         (plus ``instead`` and whether it is a text, when given) per private value.
 
+    Under a top-level ``outcome`` key (a resolution's outcome), a stored private form
+    the ruleset built (:func:`stored_private`) is read as the :class:`Private` it
+    stands for, so players never get its value as plain data. Elsewhere such a map is
+    data: a follow-up's ``apply`` keeps private values in that form for the action it
+    names, which gets them back as it kept them.
+
     Whether the data is plain is checked where it is packed and encoded for the
     wire (``Table._stage``), not here.
     """
@@ -1217,6 +1224,10 @@ def _extract(value: Any, path: list[Any], texts: list, privates: list, depth: in
     if kind is dict:
         if depth > MAX_OUTPUT_DEPTH:
             raise NotPlain("/".join(map(str, path)), f"nested more than {MAX_OUTPUT_DEPTH} levels")
+        if "private" in value and "of" in value and path and path[0] == "outcome":
+            made = stored_private(value)
+            if made is not None:  # a stored private form a ruleset built: as its Private
+                return _extract(made, path, texts, privates, depth)
         out = None
         for key, item in value.items():
             k = item.__class__
@@ -1274,6 +1285,29 @@ def _extract(value: Any, path: list[Any], texts: list, privates: list, depth: in
     if isinstance(value, Mapping):
         return _extract(dict(value), path, texts, privates, depth)
     return value  # a scalar, or not plain: the packing refuses it, naming it
+
+
+def stored_private(value: Mapping[str, Any]) -> Private | None:
+    """The :class:`Private` a stored private form stands for — a map of ``private``,
+    ``of`` (an actor id), ``aspect`` and ``instead`` (optional) and nothing else, as
+    :func:`stored` writes one — or None where ``value`` is no such map. :func:`extract`
+    reads one a ruleset built into a resolution's outcome so: a player never gets an
+    NPC's number its ruleset kept in that form and put back."""
+    aspect = value.get("aspect", "details")
+    if (
+        value.__class__ is not dict
+        or not value.keys() <= _STORED_KEYS
+        or value["of"].__class__ is not str
+        or aspect.__class__ is not str
+    ):
+        return None
+    if "instead" in value:
+        return Private(value["private"], of=value["of"], aspect=aspect, instead=value["instead"])
+    return Private(value["private"], of=value["of"], aspect=aspect)
+
+
+#: The keys of a stored private form (:func:`stored`).
+_STORED_KEYS = frozenset(("private", "of", "aspect", "instead"))
 
 
 def stored_data(value: Any) -> Any:

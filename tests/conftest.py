@@ -52,6 +52,7 @@ PROGRAM_VARIABLES = (
     "ROLLBRIDGE_PLUGINS",
     "ROLLBRIDGE_BLOCK_PLUGINS",
     "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD",
+    "ROLLBRIDGE_LOG_PRIVATE",
 )
 # Every test reads English unless it asks for a language, and uses the store, token
 # and plugins it names: the machine's own locale variables, and a tester's own values of

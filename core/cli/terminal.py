@@ -19,6 +19,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from rollbridge.cli.action_words import action_lines
 from rollbridge.cli.odds import odds_reply_lines
 from rollbridge.cli.offline import STATUS_NOTE, TOO_DEEP_JSON, WAITING, not_json
 from rollbridge.cli.open_refused import NO_USE, TRIED_AGAIN, answered_problem, waited_text
@@ -576,9 +577,8 @@ def _typed(line: str, request_id: str, ruleset: JSON, locale: str) -> JSON | Non
         _print(HELP().render(locale))
         return None
     if word == "actions":
-        for name, spec in (ruleset.get("actions") or {}).items():
-            params = ", ".join((spec.get("params") or {}).get("properties", {}))
-            _print(f"  {name}: {spec.get('summary', '')}  [{params}]")
+        for shown in action_lines(ruleset.get("actions") or {}, locale):
+            _print(shown)
         return None
     try:
         return parse_command(line, request_id)

@@ -78,15 +78,18 @@ ONE_OF = say("odds.one_of", "odds: give either formula or action, not both and n
 # Translators: {actor} is an actor's name; assume.{id}.sheet is a field's path: keep it.
 HIDDEN_SHEET = say(
     "odds.hidden.sheet",
-    "the odds depend on {actor}'s sheet, which players do not see; state it in "
-    "assume.{id}.sheet to compute them from your assumption",
+    "players do not see all of {actor}'s sheet, and their odds are computed from what "
+    "they see alone; state it in assume.{id}.sheet to compute them from your assumption",
 )
 # Translators: {actor} is an actor's name; assume.{id}.state is a field's path: keep it.
 HIDDEN_STATE = say(
     "odds.hidden.state",
-    "the odds depend on {actor}'s state, which players do not see; state it in "
-    "assume.{id}.state to compute them from your assumption",
+    "players do not see all of {actor}'s state, and their odds are computed from what "
+    "they see alone; state it in assume.{id}.state to compute them from your assumption",
 )
+# (Until 7 December they said "the odds depend on {actor}'s sheet": the core does not
+# know what the ruleset's odds read; it refuses where the players' view of a part is
+# None or makes no whole one, whether the odds would read that part or not.)
 HIDDEN = {"sheet": HIDDEN_SHEET, "state": HIDDEN_STATE}
 # "odds.hidden" named the part in an argument ({part}: an English word inside every
 # translation) until 6 December; a reply kept from before reads as the new message.

@@ -37,6 +37,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import re
 import sys
 from datetime import UTC, datetime
@@ -44,12 +45,13 @@ from typing import Any, TextIO
 
 from websockets.frames import Frame
 
-from rollbridge.exceptions import said_by
+from rollbridge.exceptions import STOPS, RollbridgeError, said_by
 from rollbridge.visible import CONTROLS, inert_json, visible
 
 __all__ = [
     "FIELDS",
     "FORMATS",
+    "PRIVATE_SETTING",
     "JsonFormatter",
     "SafeLog",
     "TextFormatter",
@@ -60,6 +62,7 @@ __all__ = [
     "one_line",
     "quiet",
     "redact",
+    "said_as_gm",
 ]
 
 #: A token, or as much of one as a truncated log line holds: as text (its ``_``
@@ -77,6 +80,9 @@ _TOKEN_BODY = 16
 _AUTHORIZATION = re.compile(r"(?i)(authorization:\s*)\S[^\r\n]*")
 #: The extra fields a record may carry, in the order a JSON line shows them.
 FIELDS = ("request", "table", "code")
+#: The environment variable that, set to ``1``, makes the log read refusals as the GM
+#: does (:class:`SafeLog`).
+PRIVATE_SETTING = "ROLLBRIDGE_LOG_PRIVATE"
 #: The formats ``rollbridge serve --log-format`` offers.
 FORMATS = ("text", "json")
 _requests = logging.getLogger("rollbridge.requests")
@@ -155,15 +161,28 @@ def _quieted(record: logging.LogRecord) -> bool:
 class SafeLog(logging.Filter):
     """Redacts tokens in every record and its traceback; folds websockets'
     client-caused tracebacks (below WARNING) into their message; drops websockets'
-    INFO lines about a connection the server keeps quiet (:func:`quiet`)."""
+    INFO lines about a connection the server keeps quiet (:func:`quiet`).
+
+    A refusal in a line (``%s`` of it) or a traceback reads as ``str()`` of it does:
+    as players read it, an NPC's number a ``Private`` holds "(hidden)". With
+    :data:`PRIVATE_SETTING` set to ``1`` in the environment (when the filter is
+    made), they read as the GM does (:attr:`~rollbridge.exceptions.RollbridgeError.message`):
+    a debugging setting, for a log no one else reads."""
 
     _format = logging.Formatter()
+
+    def __init__(self, name: str = "") -> None:
+        super().__init__(name)
+        #: Whether refusals read as the GM reads them (:data:`PRIVATE_SETTING`).
+        self.gm_reading = os.environ.get(PRIVATE_SETTING, "") == "1"
 
     def filter(self, record: logging.LogRecord) -> bool:
         if _quieted(record):
             return False
         if record.name.startswith("websockets") and record.args:
             _hold_back_tokens(record)
+        if self.gm_reading:
+            _read_as_gm(record)
         message = record.getMessage()
         if (
             record.exc_info
@@ -177,9 +196,49 @@ class SafeLog(logging.Filter):
         if record.exc_info and not record.exc_text:
             record.exc_text = self._format.formatException(record.exc_info)
         if record.exc_text:
+            if self.gm_reading and record.exc_info:
+                record.exc_text = _traceback_as_gm(record.exc_text, record.exc_info[1])
             record.exc_text = redact(record.exc_text)
         record.msg, record.args = redact(message), None
         return True
+
+
+def _read_as_gm(record: logging.LogRecord) -> None:
+    """``record``'s refusals among its arguments as the GM reads them."""
+    args = record.args
+    if isinstance(args, tuple) and any(isinstance(arg, RollbridgeError) for arg in args):
+        record.args = tuple(
+            said_as_gm(arg) if isinstance(arg, RollbridgeError) else arg for arg in args
+        )
+
+
+def said_as_gm(error: RollbridgeError) -> str:
+    """What a refusal says to the GM, in English (its private arguments shown); its
+    class's name where that cannot be read."""
+    try:
+        message = error.message
+    except STOPS:
+        raise
+    except BaseException:
+        return error.__class__.__name__
+    return message if message.__class__ is str else said_by(error)
+
+
+def _traceback_as_gm(text: str, error: BaseException | None) -> str:
+    """A traceback's lines with each refusal in its chain saying what it says to
+    the GM where it said what players read."""
+    seen: set[int] = set()
+    text += "\n"  # the last line's end, which formatException strips
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        if isinstance(error, RollbridgeError):
+            said, gm = said_by(error), said_as_gm(error)
+            if said != gm:
+                head, found, tail = text.rpartition(f": {said}\n")
+                if found:
+                    text = f"{head}: {gm}\n{tail}"
+        error = error.__cause__ or error.__context__
+    return text[:-1]
 
 
 class TextFormatter(logging.Formatter):

@@ -153,11 +153,37 @@ def test_a_refusal_kept_from_before_reads_as_the_new_message(part):
 
     stored = {"id": "rollbridge.odds.hidden", "args": {"actor": "Guard", "part": part, "id": "npc"}}
     assert render(stored) == (
-        f"the odds depend on Guard's {part}, which players do not see; state it in "
-        f"assume.npc.{part} to compute them from your assumption"
+        f"players do not see all of Guard's {part}, and their odds are computed from what "
+        f"they see alone; state it in assume.npc.{part} to compute them from your assumption"
     )
     czech = render(stored, locale="cs")
     assert not czech.startswith("[") and part not in czech.replace(f"assume.npc.{part}", "")
+
+
+#: The old words' claim, in each language: "the odds depend on Guard's state".
+DEPEND = {"en": "depend", "cs": "závisí", "de": "hängen", "ru": "зависят"}
+#: What the core checks instead: players do not see all of it.
+NOT_ALL = {"en": "do not see all of", "cs": "nevidí celý", "de": "nicht ganz", "ru": "не целиком"}
+
+
+@pytest.mark.parametrize("locale", ["en", "cs", "de", "ru"])
+def test_the_refusal_says_what_the_core_checks_not_what_the_odds_read(locale):
+    """Review plugins-22: ``odds_hidden`` said "the odds depend on Guard's sheet" (or
+    state) where the ruleset's ``odds`` may never read it (examples/hitpoints' attack
+    reads no state, yet a player is asked to state it). The core cannot know what
+    ``odds`` reads: it refuses wherever the players' view hides a part, or shows too
+    little of it to make a whole one, and the asker stated nothing for it. The words
+    say that, in every language."""
+    service = table("bandits", {"kind": "extra", "armour": 3, "pierce": 1})
+    try:
+        service.handle("t", {"type": "odds", "id": "q", **HARM}, PLAYER)
+    except RollbridgeError as exc:
+        assert exc.code == "odds_hidden" and exc.details["part"] == "sheet"
+        said = exc.render(locale)
+    else:
+        raise AssertionError("not refused")
+    assert NOT_ALL[locale] in said and DEPEND[locale] not in said, said
+    assert "assume.npc.sheet" in said and "Guard" in said
 
 
 def test_odds_from_an_assumption_equal_the_gms_odds_of_the_same_numbers():

@@ -36,13 +36,14 @@ async def test_a_stored_form_reaches_no_player(tables, tally, monkeypatch):
     assert "100" not in str({key: value for key, value in refused.items() if key != "id"})
 
 
-async def test_a_stored_form_in_an_outcome_is_data_the_private_is_left_out(
+async def test_a_stored_form_in_an_outcome_is_left_out_as_its_private_is(
     tables, tally, monkeypatch
 ):
-    """docs/plugins.md ("A private value's stored form"): in an outcome a stored form
-    the ruleset builds is data like any other, sent to players as it is — the guide
-    tells authors to put the ``Private`` there, which players' outcome leaves out
-    (the narration, a text, reads the stored form as private all the same)."""
+    """Review plugins-22: in an outcome a stored form the ruleset built (from data it
+    kept: a follow-up's parameters) was data like any other, sent to players as it was —
+    the NPC's number with it; the guide called it the author's duty. The server reads
+    it as the ``Private`` it stands for now: players' outcome leaves it out, the GM's
+    holds the value, as for a ``Private`` (the narration read it as private already)."""
     from rollbridge import Resolution
     from rollbridge.text import Messages, Private
 
@@ -52,7 +53,12 @@ async def test_a_stored_form_in_an_outcome_is_data_the_private_is_left_out(
         target = context.targets[0]
         kept = {"private": target.sheet["hp"], "of": target.id, "aspect": "sheet"}
         private = Private(target.sheet["hp"], of=target.id, aspect="sheet")
-        return Resolution(said(armor=kept), outcome={"kept": kept, "private": private})
+        instead = {**kept, "instead": "?"}
+        not_one = {"private": 5, "of": target.id, "why": "a map of the ruleset's own"}
+        return Resolution(
+            said(armor=kept),
+            outcome={"kept": kept, "private": private, "instead": [instead], "own": not_one},
+        )
 
     monkeypatch.setattr(type(tally), "resolve", resolve)
     gm, _ = await tables.join("tally", "gm")
@@ -61,4 +67,12 @@ async def test_a_stored_form_in_an_outcome_is_data_the_private_is_left_out(
     player, _ = await tables.join("tally", "player")
     data = (await player.request(RESOLVE))["event"]["data"]
     assert data["narration"] == "armour (hidden)"
-    assert data["outcome"] == {"kept": {"private": 100, "of": "guard", "aspect": "sheet"}}
+    own = {"private": 5, "of": "guard", "why": "a map of the ruleset's own"}
+    assert data["outcome"] == {"instead": ["?"], "own": own}, data["outcome"]
+
+    def resolutions(peer) -> list[dict]:
+        return [e for e in peer.events if e.get("kind") == "resolution"]
+
+    await gm.wait_for(resolutions)
+    gm_data = resolutions(gm)[0]["data"]
+    assert gm_data["outcome"] == {"kept": 100, "private": 100, "instead": [100], "own": own}

@@ -1,0 +1,203 @@
+"""What ``rollbridge connect``'s ``actions`` prints: each action of the table's ruleset
+and, for each parameter, what a player must type — its type, the values it allows
+(an ``enum``, with the ruleset's words for them), its range or length, its default,
+whether it is required, and its hint — in the reader's language, from the action's
+schema and the words the welcome carries (``labels``, ``hints``, ``choices``,
+rendered in the member's locale; a parameter without a hint shows its schema's
+``description``, as forms do).
+
+Values one types (an ``enum``'s value, a default, a bound) are written as they are
+typed: a string as it is, anything else as JSON (``null``, ``true``, ``[]``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from rollbridge.contract import _choice_key
+from rollbridge.plain import JSON
+from rollbridge.text import Messages, Text
+
+__all__ = ["action_lines"]
+
+say = Messages("rollbridge")
+# Translators: the types of an action's parameter, as `connect`'s `actions` lists them.
+TYPES = {
+    "integer": say("cli.actions.type.integer", "whole number"),
+    "number": say("cli.actions.type.number", "number"),
+    "string": say("cli.actions.type.string", "text"),
+    "boolean": say("cli.actions.type.boolean", "true or false"),
+    "array": say("cli.actions.type.array", "list (JSON)"),
+    "object": say("cli.actions.type.object", "object (JSON)"),
+    "null": say("cli.actions.type.null", "null"),
+}
+# Translators: {values} are the values one may type, as they are typed (keep them).
+ONE_OF = say("cli.actions.one_of", "one of {values}")
+# Translators: {minimum} and {maximum} are numbers.
+RANGE = say("cli.actions.range", "from {minimum} to {maximum}")
+# Translators: {minimum} is a number.
+AT_LEAST = say("cli.actions.at_least", "at least {minimum}")
+# Translators: {maximum} is a number.
+AT_MOST = say("cli.actions.at_most", "at most {maximum}")
+# Translators: the longest text a parameter takes.
+LONGEST = say.plural(
+    "cli.actions.longest", "at most {count} character", "at most {count} characters"
+)
+# Translators: {value} is the value used when the parameter is left out, as typed.
+DEFAULT = say("cli.actions.default", "default {value}")
+REQUIRED = say("cli.actions.required", "required")
+OPTIONAL = say("cli.actions.optional", "optional")
+# Translators: {field} is a field's name in the sheet or state (weapons, stats): keep it.
+FROM_CHOICES = {
+    ("sheet", "actor"): say("cli.actions.from.sheet", "one the actor's sheet offers ({field})"),
+    ("state", "actor"): say("cli.actions.from.state", "one the actor's state offers ({field})"),
+    ("sheet", "target"): say(
+        "cli.actions.from.target_sheet", "one the target's sheet offers ({field})"
+    ),
+    ("state", "target"): say(
+        "cli.actions.from.target_state", "one the target's state offers ({field})"
+    ),
+}
+ACTOR = {
+    "required": say("cli.actions.actor.required", "actor=ID required"),
+    "optional": say("cli.actions.actor.optional", "actor=ID optional"),
+}
+# Translators: how many target=ID an action takes; {count} is a number.
+TARGETS = say.plural("cli.actions.targets", "{count} target", "{count} targets")
+# Translators: {least} and {most} are numbers of targets.
+TARGETS_RANGE = say.plural(
+    "cli.actions.targets_range",
+    "{least} to {most} target",
+    "{least} to {most} targets",
+    count="most",
+)
+# Translators: {least} is a number of targets.
+TARGETS_MORE = say.plural(
+    "cli.actions.targets_more", "{count} target or more", "{count} targets or more"
+)
+EVERY_ACTOR = say("cli.actions.every_actor", "every actor as targets")
+GM_ONLY = say("cli.actions.gm_only", "GM only")
+NO_PARAMS = say("cli.actions.no_params", "no parameters")
+
+
+def action_lines(actions: Mapping[str, Any], locale: str) -> list[str]:
+    """The lines ``actions`` prints for the welcome's ``actions`` (name → the action
+    as :meth:`~rollbridge.contract.ActionSpec.to_dict` gives it) in ``locale``."""
+    lines: list[str] = []
+    for name, action in actions.items():
+        if not isinstance(action, Mapping):
+            continue
+        lines.append(_heading(name, action, locale))
+        schema = _words(action, "params")
+        properties = _words(schema, "properties")
+        required = schema.get("required") if isinstance(schema.get("required"), list) else []
+        if not properties:
+            lines.append(f"      {NO_PARAMS().render(locale)}")
+        for param, spec in properties.items():
+            lines.extend(_parameter(param, spec, param in required, action, locale))
+    return lines
+
+
+def _words(action: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    found = action.get(key)
+    return found if isinstance(found, Mapping) else {}
+
+
+def _heading(name: str, action: Mapping[str, Any], locale: str) -> str:
+    """``  name — Label: summary  [actor=ID required; 1 target; GM only]``."""
+    label = action.get("label")
+    titled = f"{name} — {label}" if isinstance(label, str) and label and label != name else name
+    summary = action.get("summary")
+    head = f"  {titled}: {summary}" if isinstance(summary, str) and summary else f"  {titled}"
+    notes = []
+    actor = ACTOR.get(action.get("actor"))  # type: ignore[arg-type]
+    if actor is not None:
+        notes.append(actor().render(locale))
+    targets = _targets(action)
+    if targets is not None:
+        notes.append(targets.render(locale))
+    if action.get("gm_only") is True:
+        notes.append(GM_ONLY().render(locale))
+    return f"{head}  [{'; '.join(notes)}]" if notes else head
+
+
+def _targets(action: Mapping[str, Any]) -> Text | None:
+    if action.get("every_actor") is True:
+        return EVERY_ACTOR()
+    least, most = action.get("min_targets"), action.get("max_targets")
+    least = least if isinstance(least, int) else 0
+    if most is None:
+        return TARGETS_MORE(count=least) if least else None
+    if not isinstance(most, int) or most == 0:
+        return None
+    if least == most:
+        return TARGETS(count=most)
+    return TARGETS_RANGE(least=least, most=most)
+
+
+def _parameter(
+    name: str, spec: Any, required: bool, action: Mapping[str, Any], locale: str
+) -> list[str]:
+    """A parameter's line, and its hint's where it has one."""
+    spec = spec if isinstance(spec, Mapping) else {}
+    label = _words(action, "labels").get(name)
+    titled = f"{name} ({label})" if isinstance(label, str) and label and label != name else name
+    facts = [_kind(spec, locale)]
+    enum = spec.get("enum")
+    if isinstance(enum, list) and enum:
+        named = _words(_words(action, "choices"), name) if name in _words(action, "choices") else {}
+        facts.append(ONE_OF(values=[_choice(value, named) for value in enum]).render(locale))
+    choices_from = spec.get("choicesFrom")
+    if isinstance(choices_from, Mapping):
+        part = "sheet" if "sheet" in choices_from else "state"
+        whose = "target" if choices_from.get("of") == "target" else "actor"
+        field = choices_from.get(part)
+        facts.append(FROM_CHOICES[part, whose](field=str(field)).render(locale))
+    bounds = _bounds(spec)
+    if bounds is not None:
+        facts.append(bounds.render(locale))
+    if isinstance(spec.get("maxLength"), int):
+        facts.append(LONGEST(count=spec["maxLength"]).render(locale))
+    if "default" in spec:
+        facts.append(DEFAULT(value=_typed(spec["default"])).render(locale))
+    facts.append((REQUIRED if required else OPTIONAL)().render(locale))
+    lines = [f"      {titled}: {'; '.join(fact for fact in facts if fact)}"]
+    hint = _words(action, "hints").get(name) or spec.get("description")
+    if isinstance(hint, str) and hint:
+        lines.append(f"          {hint}")
+    return lines
+
+
+def _kind(spec: Mapping[str, Any], locale: str) -> str:
+    kinds = spec.get("type")
+    kinds = kinds if isinstance(kinds, list) else [kinds]
+    return " / ".join(TYPES[k]().render(locale) for k in kinds if k in TYPES)
+
+
+def _bounds(spec: Mapping[str, Any]) -> Text | None:
+    least, most = spec.get("minimum"), spec.get("maximum")
+    least = least if isinstance(least, int | float) and not isinstance(least, bool) else None
+    most = most if isinstance(most, int | float) and not isinstance(most, bool) else None
+    if least is not None and most is not None:
+        return RANGE(minimum=_typed(least), maximum=_typed(most))
+    if least is not None:
+        return AT_LEAST(minimum=_typed(least))
+    if most is not None:
+        return AT_MOST(maximum=_typed(most))
+    return None
+
+
+def _choice(value: Any, named: Mapping[str, Any]) -> str:
+    """An ``enum``'s value as typed, with the ruleset's word for it where it differs."""
+    typed = _typed(value)
+    word = named.get(_choice_key(value))
+    return f"{typed} ({word})" if isinstance(word, str) and word and word != typed else typed
+
+
+def _typed(value: JSON) -> str:
+    """A value as one types it: a string as it is (an empty one as ``""``), anything
+    else as JSON."""
+    if isinstance(value, str) and value:
+        return value
+    return json.dumps(value, ensure_ascii=False)

@@ -1,0 +1,95 @@
+"""``rollbridge connect``'s ``actions`` says what a player must type (review plugins-22):
+it listed each action's parameter names only (``attack: …  [weapon, code, …]``), so a
+player learned neither a parameter's type, nor the values an ``enum`` allows, nor its
+range, default or whether it is required. Each parameter now reads so, in the
+terminal's language, with the ruleset's words for it (sr2's labels and choices: SR-6
+to SR-11's attack). A real ``rollbridge connect`` against the tests' server."""
+
+from __future__ import annotations
+
+import pytest
+
+from rollbridge.cli.action_words import action_lines
+from tests.cli.test_cli_reconnect import Terminal
+from tests.server.conftest import make_tables  # noqa: F401  (a fixture)
+
+#: The attack's heading, its damage_type and its rounds, in each language.
+LINES = {
+    "en": (
+        "  attack — Attack: SR-6 to SR-11: attack test, resistance test, staging and "
+        "damage.  [actor=ID required; 1 target]",
+        "      damage_type (Damage type): text; one of physical (Physical), stun (Stun); optional",
+        "      rounds (Rounds fired): whole number; from 1 to 100; default 1; optional",
+    ),
+    "de": (
+        "  attack — Angriff: SR-6 bis SR-11: Angriffsprobe, Widerstandsprobe, "
+        "Schadensstufen und Schaden.  [actor=ID erforderlich; 1 Ziel]",
+        "      damage_type (Schadensart): Text; eines von physical (Körperlich), stun "
+        "(Geistig); optional",
+        "      rounds (Anzahl Schüsse): ganze Zahl; von 1 bis 100; Vorgabe 1; optional",
+    ),
+    "cs": (
+        "  attack — Útok: SR-6 až SR-11: hod na útok, hod na odolání, posun úrovně a "
+        "poškození.  [actor=ID povinný; 1 cíl]",
+        "      damage_type (Typ poškození): text; jedno z: physical (Zranění), stun "
+        "(Omráčení); nepovinný",
+        "      rounds (Počet nábojů): celé číslo; od 1 do 100; výchozí 1; nepovinný",
+    ),
+    "ru": (
+        "  attack — Атака: SR-6 — SR-11: проверка атаки, проверка сопротивления, смещение "
+        "уровня и урон.  [actor=ID обязателен; 1 цель]",
+        "      damage_type (Тип урона): текст; одно из: physical (Физический урон), stun "
+        "(Оглушение); необязательный",
+        "      rounds (Число патронов): целое число; от 1 до 100; по умолчанию 1; необязательный",
+    ),
+}
+
+
+@pytest.mark.parametrize("locale", sorted(LINES))
+async def test_actions_says_each_parameters_type_values_range_and_default(
+    make_tables,  # noqa: F811
+    locale,
+):
+    world = await make_tables()
+    player = await Terminal.start(
+        f"{world.server.url}tables/sr2", world.tokens["sr2"]["player"], "--locale", locale
+    )
+    try:
+        await player.until("help")
+        first = len(player.lines)
+        await player.type("actions")
+        await player.type("help")  # its first line ends what actions printed
+        await player.until("2d6+3 | roll FORMULA")
+    finally:
+        await player.stop()
+    printed = [line.rstrip("\n") for line in player.lines[first:]]
+    heading, damage_type, rounds = LINES[locale]
+    at = printed.index(heading)  # the attack's lines follow its heading
+    attack = printed[at : at + 30]
+    assert damage_type in attack and rounds in attack, "\n".join(printed)
+    assert not any(line.endswith("rounds, recoil_compensation]") for line in printed)
+
+
+def test_required_parameters_ranges_and_targets_read_as_the_schema_says():
+    """A parameter the schema requires says so; an open range, a length, a list of
+    targets and a parameterless GM action read as their schema and spec say."""
+    actions = {
+        "heal": {
+            "label": "Heal", "summary": "Mend wounds.", "actor": "none",
+            "min_targets": 1, "max_targets": None, "gm_only": True,
+            "params": {"type": "object", "required": ["amount"], "properties": {
+                "amount": {"type": "integer", "minimum": 1},
+                "note": {"type": ["string", "null"], "maxLength": 1, "default": None},
+            }},
+            "labels": {}, "hints": {"amount": "Hit points back."}, "choices": {},
+        },
+        "rest": {"summary": "", "actor": "optional", "max_targets": 0, "params": {}},
+    }  # fmt: skip
+    assert action_lines(actions, "en") == [
+        "  heal — Heal: Mend wounds.  [1 target or more; GM only]",
+        "      amount: whole number; at least 1; required",
+        "          Hit points back.",
+        "      note: text / null; at most 1 character; default null; optional",
+        "  rest  [actor=ID optional]",
+        "      no parameters",
+    ]

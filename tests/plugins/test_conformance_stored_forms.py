@@ -1,0 +1,60 @@
+"""A stored private form (``{"private": 4, "of": "a1", "aspect": "sheet"}``, what an
+event keeps a ``Private`` as) that a ruleset builds into its result (review
+plugins-22). In the outcome the server reads it as the ``Private`` it stands for now
+(players' outcome leaves it out: tests/server/test_stored_private_refusal.py); in a
+follow-up's ``apply`` it is data everyone who sees the event reads — the NPC's number
+to every player. The conformance suite passed such a ruleset; it fails it now, saying
+where and how to mend it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rollbridge.testing import RulesetHarness
+from tests.plugins.rollunder import RollUnder, conformance_of, failure_of
+
+SUITE_TEST = "test_texts_are_data_and_render_for_every_audience"
+
+
+def guard_kept(context) -> dict:
+    """The target's guard in its stored form, as a ruleset would keep it."""
+    target = context.targets[0]
+    return {"private": target.sheet["guard"], "of": target.id, "aspect": "sheet"}
+
+
+class KeepsGuardInApply(RollUnder):
+    """Names itself as a follow-up with the target's guard kept in stored form."""
+
+    def resolve(self, context, dice):
+        resolution = super().resolve(context, dice)
+        return replace(
+            resolution, apply={"action": "test", "params": {"guard": guard_kept(context)}}
+        )
+
+
+class KeepsGuardInOutcome(RollUnder):
+    """Puts the target's guard, in stored form, back in its outcome."""
+
+    def resolve(self, context, dice):
+        resolution = super().resolve(context, dice)
+        return replace(resolution, outcome={**resolution.outcome, "guard": guard_kept(context)})
+
+
+def test_the_suite_fails_a_stored_form_players_read_saying_how_to_mend_it():
+    said = failure_of(KeepsGuardInApply(), SUITE_TEST)
+    assert said.startswith(
+        "test: players' view holds a stored private form at data.apply.params.guard "
+        "({'private': …, 'of': …}): every player reads its number there. Give a "
+        "Private(value, of=actor_id, aspect=...) in the outcome"
+    ), said
+
+
+def test_in_the_outcome_it_reaches_no_player_and_the_suite_passes():
+    table = RulesetHarness(KeepsGuardInOutcome())
+    table.add_actor("Hero", {"skill": 7, "guard": 1, "toughness": 4}, actor_id="hero")
+    table.add_actor("Bandit", {"skill": 9, "guard": 4, "toughness": 3}, actor_id="bandit")
+    table.resolve("test", actor="hero", targets=["bandit"], dice=[1])
+    gm, players = table.views()
+    assert gm["data"]["outcome"]["guard"] == 4
+    assert "guard" not in players["data"]["outcome"], players["data"]["outcome"]
+    getattr(conformance_of(KeepsGuardInOutcome()), SUITE_TEST)()
