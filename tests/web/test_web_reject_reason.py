@@ -245,3 +245,18 @@ async def test_a_line_kept_through_a_restore_is_not_taken_for_the_restored_table
     undone = catalog("cs")["ROLLBRIDGE.Web.Message.Undone"].split("}")[-1]
     assert undone not in after["roll"], after
     assert after["roll"] == before["roll"], (before, after)
+
+
+async def test_an_approval_said_before_a_restore_is_not_taken_for_the_restored_tables_event(
+    web_world, tmp_path
+):
+    """The same with the GM's approval of the player's roll on the message line (*PJ
+    to schválil: …*, naming the roll's seq): on the restored table the GM rolls up to
+    that seq and undoes the roll there; the player's message line stays as it was."""
+    result = await run_restored(web_world, tmp_path, "restoredUndoApproved")
+    assert result["gmRolled"] == result["rolled"], result  # the same seq, two events
+    assert result["undo"] == result["rolled"] + 1, result
+    before, after = result["before"], result["after"]
+    approved = catalog("cs")["ROLLBRIDGE.Web.Message.Approved"].split("{")[0]
+    assert before["message"].startswith(approved), before
+    assert after["message"] == before["message"], (before, after)

@@ -326,6 +326,39 @@ const cases = {
     }
   },
 
+  /** The same with the GM's approval said on the message line (it names the roll's
+   * seq): the player's roll approved before the restore, the GM rolling on the
+   * restored table up to that seq and undoing the roll there. */
+  async restoredUndoApproved(browser, result) {
+    const { page: player, line } = await joinedOnMovableLine(browser, "player", "cs-CZ", TOKENS.approval.player);
+    try {
+      const pending = await asks(player, "approved before the restore");
+      const seq = await seqOf(player);
+      await gmRequest(player, "approval", TOKENS.approval.gm, { type: "approve", id: "approve-it", request: pending });
+      await waitSeq(player, seq + 1);
+      await player.waitForFunction((p) => !document.getElementById("message").textContent.includes(`(${p})`),
+        pending);
+      result.rolled = await seqOf(player);
+      result.before = await linesOf(player);
+      step("the table restored, the page loaded throughout; the GM rolls there up to that seq and undoes it");
+      const { helper } = await throughRestore(browser, player, line, "approval");
+      let rolled = 0;
+      for (let n = 0; rolled < result.rolled && n < 10; n++) {
+        const reply = await gmRequest(helper, "approval", TOKENS.approval.gm,
+          { type: "roll", id: `restored-roll-${n}`, formula: "1d6", label: `the GM's ${n}` });
+        rolled = reply.seq ?? reply.event?.seq ?? 0;
+      }
+      result.gmRolled = rolled;
+      const undone = await gmRequest(helper, "approval", TOKENS.approval.gm, { type: "undo", id: "restored-undo" });
+      result.undo = undone.seq ?? undone.event?.seq ?? null;
+      await waitSeq(player, rolled + 1);
+      await player.locator(`#log li[data-seq="${rolled + 1}"]`).waitFor();
+      result.after = await linesOf(player);
+    } finally {
+      line.close();
+    }
+  },
+
   /** The same, the page loaded through the restore. */
   askedRestoredLive(browser, result) {
     return cases.askedRestored(browser, result, { reload: false });
