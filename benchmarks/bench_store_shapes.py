@@ -170,7 +170,9 @@ def time_shape(
                     (*log[:5], log[5] + b"".join(r[2] for r in rs), log[6]) for log, rs in chunk
                 ]
             conn.execute(
-                f"INSERT INTO log VALUES {_values(len(logs), 7)}", [v for r in logs for v in r]
+                f'INSERT INTO log ("table", first, last, epoch, info, events, state) VALUES'
+                f" {_values(len(logs), 7)}",
+                [v for r in logs for v in r],
             )
             replies = [r for _, rs in chunk for r in rs]
             if with_replies and replies:

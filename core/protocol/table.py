@@ -48,7 +48,7 @@ from rollbridge.dice.verifiable import DiceKey
 from rollbridge.engine.approvals import settled_requests
 from rollbridge.engine.context import SECRET_NOTE
 from rollbridge.engine.epochs import shown as epochs_shown
-from rollbridge.engine.history import UNDO_KINDS, check_undone, undone_states
+from rollbridge.engine.history import check_undone, undone_states
 from rollbridge.engine.model import Event, Principal
 from rollbridge.engine.odds import answer_odds
 from rollbridge.engine.redaction import Held
@@ -99,6 +99,7 @@ __all__ = [
     "RECENT_REPLIES",
     "ReadRetained",
     "ReadUndos",
+    "ReadUndosAt",
     "TableProtocol",
     "described_ruleset",
     "echo_id",
@@ -238,22 +239,32 @@ class ReadRetained(Read):
 @dataclass(eq=False, slots=True)
 class ReadUndos(ReadRetained):
     """The undos and redos of the retained log up to ``latest`` at least that come
-    after ``since`` (None: the log kept moving while it was read): what ``state``'s
-    ``undone`` is told from. An event's undo or redo comes after it, so the log before
-    the lowest seq asked (``since``) is not read, and the rest is sifted here, on the
-    reader thread: the event loop is handed the undos and redos alone."""
+    after ``since``: what ``state``'s ``undone`` is told from. An event's undo or redo
+    comes after it, so the log before the lowest seq asked (``since``) holds none of
+    theirs; the store reads the undos and redos alone (:meth:`Store.undos_after
+    <rollbridge.stores.base.Store.undos_after>`), never decoding the other events."""
 
     since: int = 0
 
     def run(self, store: Store) -> list[Event] | None:
-        retain = max(0, store.retain)
-        for _ in range(_RETAINED_TRIES):
-            start = max(0, self.latest - retain, self.since)
-            events = store.events_after(self.table_id, start)
-            if events is not None:
-                return [e for e in events if e.kind in UNDO_KINDS]
-            retain //= 2  # a commit pruned the oldest meanwhile: start later
-        return None
+        return store.undos_after(self.table_id, self.since)
+
+
+@dataclass(eq=False, slots=True)
+class ReadUndosAt(ReadUndos):
+    """:class:`ReadUndos` and every event after ``at`` (what the table at ``at`` is
+    walked back through), in seq order; ``[]`` when those have left the log (``at``
+    is older than it): ``state`` with ``at`` and ``undone``. The log before ``at`` is
+    read for its undos and redos alone."""
+
+    at: int = 0
+
+    def run(self, store: Store) -> list[Event] | None:
+        later = store.events_after(self.table_id, self.at)
+        if later is None:  # ``at`` left the log: refused as too old
+            return []
+        undos = [e for e in store.undos_after(self.table_id, self.since) if e.seq <= self.at]
+        return [*undos, *later]
 
 
 #: ``state``'s refusal of an ``at`` before the retained log (as the engine's).
@@ -1115,19 +1126,19 @@ class TableProtocol:
         or redo of it says (:func:`~rollbridge.engine.history.undone_states`), read from
         the log first: a client that missed them (a page loaded anew past the events it
         reads, a resume the server could not recover) learns what its lines name.
-        Without ``at`` the log is read from the lowest seq asked, sifted on the reader
-        thread (:class:`ReadUndos`): the event loop sees its undos and redos alone,
-        never every event of a long retained log; with ``at``, every event retained
-        (its table is made from those after ``at``)."""
+        The store reads the undos and redos after the lowest seq asked alone
+        (:class:`ReadUndos`), not the events between them; with ``at``, every event
+        after ``at`` too (:class:`ReadUndosAt`: its table is made from those)."""
         self._admit_read()
         self._reading += 1
         latest = self.durable_seq
-        read: ReadRetained
+        since = min(asked, default=latest)
+        read: ReadUndos
         if at is None:
-            since = min(asked, default=latest)
             read = ReadUndos(table_id=self.id, latest=latest, since=since, needed=asker.waiting)
         else:
-            read = ReadRetained(table_id=self.id, latest=latest, needed=asker.waiting)
+            read = ReadUndosAt(table_id=self.id, latest=latest, since=since, at=at,
+                               needed=asker.waiting)  # fmt: skip
 
         def then(stored: list[Event] | None) -> Effects:
             durable = self._read_done(stored)
@@ -1140,7 +1151,7 @@ class TableProtocol:
                 if at is None:  # as it is now, the undos and redos read up to now
                     table = self.view(who.is_gm, locale=asker.locale)
                 else:
-                    if at < self.durable_seq and (not durable or durable[0].seq > at + 1):
+                    if at < self.durable_seq and all(e.seq != at + 1 for e in durable):
                         raise InvalidRequest(_TOO_OLD(at=at), details={"field": "at"})
                     later = [e for e in durable if e.seq > at]
                     table = self.view(who.is_gm, at, later, locale=asker.locale)

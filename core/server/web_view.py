@@ -90,6 +90,7 @@ WEB_FILES = (
     "keeper.mjs",
     "stats.mjs",
     "statspanel.mjs",
+    "topbar.mjs",
     "texts.mjs",
     "web.css",
     "overlay.css",

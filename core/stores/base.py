@@ -177,6 +177,14 @@ class Store(Protocol):
         (a ranged read: ``[]`` when ``until <= seq``) — in order; None if some of
         them have left the retained log."""
 
+    def undos_after(self, table_id: str, seq: int) -> list[Event]:
+        """The ``undo`` and ``redo`` events of the retained log with a seq above
+        ``seq``, in order: what ``state``'s ``undone`` is told from, read at the cost
+        of those events, not of the log (a store keeps them apart).
+
+        :raises UnknownTable:
+        """
+
     def event(self, table_id: str, seq: int) -> Event | None:
         """One retained event, or None if it is not (or no longer) in the log."""
 

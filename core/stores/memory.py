@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hmac
 
+from rollbridge.engine.history import UNDO_KINDS
 from rollbridge.engine.model import ActorRecord, Commit, Event, TableInfo, TableSnapshot
 from rollbridge.exceptions import Conflict, StoreError
 from rollbridge.plain import JSON, pack, unpack
@@ -88,6 +89,16 @@ class MemoryStore:
         if seq + 1 not in row["events"]:
             return None
         return [Event.from_dict(unpack(row["events"][s])) for s in range(seq + 1, last + 1)]
+
+    def undos_after(self, table_id: str, seq: int) -> list[Event]:
+        """The undos and redos of the retained log with a seq above ``seq``, in order
+        (as :meth:`SQLiteStore.undos_after <rollbridge.stores.sqlite.SQLiteStore.undos_after>`)."""
+        events = self._table(table_id)["events"]
+        return [
+            event
+            for event in (Event.from_dict(unpack(events[s])) for s in sorted(events) if s > seq)
+            if event.kind in UNDO_KINDS
+        ]
 
     def follow_log(self, table_id: str, after: int) -> LogTail:
         """The table's epoch and seq, the lowest seq an undo or redo entry may have

@@ -60,6 +60,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 import redis
 from redis.commands.core import Script
 
+from rollbridge.engine.history import UNDO_KINDS
 from rollbridge.engine.model import ActorRecord, Commit, Event, TableInfo, TableSnapshot
 from rollbridge.engine.table import HISTORY_IN_MEMORY
 from rollbridge.exceptions import Conflict, RollbridgeError, StoreError, StoreUnavailable
@@ -151,6 +152,9 @@ class PreparedRedisCommit(NamedTuple):
     #: changes), then its epoch and seq.
     info_head: bytes
     info_tail: bytes
+    #: The indexes among :attr:`events` of the undos and redos, by commas (the
+    #: commit script keeps those apart too: :meth:`RedisStore.undos_after`).
+    undos: str = ""
 
 
 class Followed(NamedTuple):
@@ -252,6 +256,7 @@ def prepare(commit: Commit) -> PreparedRedisCommit:
             digest=_digest(fields if fields[-1] else fields[:-1]),
             info_head=info_head,
             info_tail=info_tail,
+            undos=",".join(str(k) for k, e in enumerate(commit.events) if e.kind in UNDO_KINDS),
         )
     except Exception as exc:
         raise StoreError(f"the commit cannot be stored: {type(exc).__name__}: {exc}") from exc
@@ -293,6 +298,7 @@ def commit_args(
         len(p.order),
         base,
         p.info_tail,
+        p.undos,
     ]
     for pair in (*p.events, *p.actors):
         args += pair
@@ -301,7 +307,7 @@ def commit_args(
         args += pair
     args += p.order
     keys_ = [keys.info, keys.actors, keys.order, keys.log, keys.replies, keys.reply_seqs]
-    return [*keys_, keys.owner, keys.commits], args
+    return [*keys_, keys.owner, keys.commits, keys.undos], args
 
 
 def _snapshot(info: bytes, meta: bytes, records: Sequence[bytes]) -> TableSnapshot:
@@ -312,6 +318,11 @@ def _snapshot(info: bytes, meta: bytes, records: Sequence[bytes]) -> TableSnapsh
         data = unpack(blob)
         actors[data["id"]] = ActorRecord.from_dict(data, fresh=True)
     return TableSnapshot.from_meta(TableInfo.from_dict(unpack(info)), actors, unpack(meta))
+
+
+#: The kinds ``undo`` and ``redo`` as packed: an event's bytes without either are
+#: neither (:meth:`RedisStore.undos_after` decodes only those with one).
+_UNDO_BYTES = (pack("undo"), pack("redo"))
 
 
 def _text(value: bytes | str) -> str:
@@ -727,6 +738,29 @@ class RedisStore:
         if not found:
             raise unknown_table(table_id)
         return self._after(found[1:], seq, int(found[0]), until)
+
+    def undos_after(self, table_id: str, seq: int) -> list[Event]:
+        """The undos and redos of the retained log with a seq above ``seq``, in
+        order, in one atomic read (:data:`~rollbridge.stores.redis_scripts.UNDOS_AFTER`):
+        from the table's ``undos`` set, which the commit script fills, so the other
+        events are neither sent nor decoded. The part of a log older than the set (a
+        table last written before it was kept, or by a process of that version) comes
+        from the log, and only its events whose bytes name an undo or redo are
+        decoded.
+
+        :raises UnknownTable:
+        """
+        k = self.keys.table(table_id)
+        found = self._run("UNDOS_AFTER", [k.info, k.log, k.undos], [int(seq), max(0, self.retain)])
+        if not found:
+            raise unknown_table(table_id)
+        events = {e.seq: e for e in map(Event.unpacked, found[1])}
+        for blob in found[2]:
+            if _UNDO_BYTES[0] in blob or _UNDO_BYTES[1] in blob:  # else no undo nor redo
+                event = Event.unpacked(blob)
+                if event.kind in UNDO_KINDS:
+                    events[event.seq] = event
+        return [events[s] for s in sorted(events)]
 
     def follow_log(self, table_id: str, after: int) -> LogTail:
         """What a follower that applies the events to its table in memory reads

@@ -22,7 +22,7 @@ DEFAULT_PREFIX = "rb:"
 #: The keys of one table, in the order the scripts receive them.
 TABLE_KINDS = (
     "info",  # hash: info, meta, epoch, seq, wanted (undo/redo seqs), created, pos,
-    # mtag, ihead, m:KEY (what the last commit left, in parts: docs/redis.md)
+    # undos, mtag, ihead, m:KEY (what the last commit left, in parts: docs/redis.md)
     "actors",  # hash: actor id -> packed record
     "order",  # sorted set: actor id by the position it was added at
     "log",  # sorted set: packed event by seq (the last ``retain``)
@@ -34,6 +34,8 @@ TABLE_KINDS = (
     "token_by_hash",  # hash: token hash -> token id
     "token_hash_of",  # hash: token id -> token hash
     "token_order",  # sorted set: token id by the position it was added at
+    "undos",  # sorted set: packed undo and redo events by seq (those of the log), from
+    # the seq in info's ``undos`` on (a table's first commit by a rollbridge keeping it)
 )
 
 #: The keys that belong to no table.
@@ -66,6 +68,7 @@ class TableKeys:
     token_by_hash: str
     token_hash_of: str
     token_order: str
+    undos: str
     #: The pub/sub channel a commit publishes ``"{epoch}:{seq}"`` on.
     channel: str
 

@@ -36,6 +36,7 @@ __all__ = [
     "REPLY_KEYS",
     "REVOKE_ADMIN_TOKEN",
     "REVOKE_TOKEN",
+    "UNDOS_AFTER",
 ]
 
 #: The first line of every script that writes: with a shebang, Redis (7.0 or later)
@@ -60,9 +61,10 @@ local function hmget(key, ids)
 end
 """
 
-#: KEYS: info actors order log replies reply_seqs owner commits.
+#: KEYS: info actors order log replies reply_seqs owner commits undos.
 #: ARGV: writer, epoch, seq, events, actors, removed, replies, info head, meta,
-#: wanted, retain, window, channel, digest, order, base, info tail; then events
+#: wanted, retain, window, channel, digest, order, base, info tail, undos (the
+#: indexes among the commit's events of its undos and redos, by commas); then events
 #: (seq, bytes), actors (id, bytes), removed ids, replies (key, flag byte + bytes),
 #: every actor id in order (when the commit gives the order: ``order`` of them,
 #: else none). ``base`` is the digest of the commit the writer wrote last to the
@@ -84,7 +86,7 @@ local ne, na, nr, np = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]),
 local retain, window = tonumber(ARGV[11]), tonumber(ARGV[12])
 local no = tonumber(ARGV[15])
 local against = ARGV[16]
-local e0 = 18
+local e0 = 19
 local a0 = e0 + 2 * ne
 local r0 = a0 + 2 * na
 local p0 = r0 + nr
@@ -152,6 +154,20 @@ if retain > 0 then
 else
   redis.call('DEL', KEYS[4])
 end
+-- the undos and redos again, apart (read alone: UNDOS_AFTER), kept as long as the log;
+-- the set holds every one from info's undos to its undos_to: a commit that finds the
+-- last one written by a process that keeps no set (an older version) starts it anew
+if ne > 0 then
+  if tonumber(redis.call('HGET', KEYS[1], 'undos_to')) ~= stored then
+    redis.call('HSET', KEYS[1], 'undos', ARGV[e0])
+  end
+  redis.call('HSET', KEYS[1], 'undos_to', cseq)
+end
+for k in string.gmatch(ARGV[18], '%d+') do
+  k = tonumber(k)
+  redis.call('ZADD', KEYS[9], ARGV[e0 + 2 * k], ARGV[e0 + 2 * k + 1])
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[9], '-inf', cseq - math.max(retain, 1))
 if ne > 0 then
   redis.call('ZADD', KEYS[8], cseq, ARGV[14])
   redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', cseq - math.max(retain, 1))
@@ -297,6 +313,34 @@ if seq >= last or seq < latest - retain then return {latest} end
 local out = redis.call('ZRANGE', KEYS[2], '(' .. seq, last, 'BYSCORE')
 table.insert(out, 1, latest)
 return out
+"""
+)
+
+#: KEYS: info log undos. ARGV: seq, retain. Returns false for an unknown table, else
+#: {latest seq, the undos and redos after seq in the retained log that the undos set
+#: holds (from info's undos to its undos_to), the log's events after seq outside
+#: that span (those of a log older than the set, or written by a process that keeps
+#: none: the reader sifts them)}.
+UNDOS_AFTER = (
+    _READS
+    + """
+local h = redis.call('HMGET', KEYS[1], 'seq', 'undos', 'undos_to')
+if not h[1] then return false end
+local latest = tonumber(h[1])
+local start = math.max(tonumber(ARGV[1]), latest - tonumber(ARGV[2]))
+local from, to = tonumber(h[2]) or latest + 1, tonumber(h[3]) or latest
+local undos = redis.call('ZRANGE', KEYS[3], '(' .. start, to, 'BYSCORE')
+local older = {}
+if from - 1 > start then
+  older = redis.call('ZRANGE', KEYS[2], '(' .. start, math.min(from - 1, latest), 'BYSCORE')
+end
+if to < latest then
+  for _, e in ipairs(redis.call('ZRANGE', KEYS[2], '(' .. math.max(to, start), latest,
+      'BYSCORE')) do
+    table.insert(older, e)
+  end
+end
+return {latest, undos, older}
 """
 )
 

@@ -18,7 +18,8 @@ Schema (version :data:`SCHEMA_VERSION`, kept in ``PRAGMA user_version``;
 :data:`MIGRATIONS` brings an older file up to date when it is opened)::
 
     tables(id PK, name, ruleset, ruleset_version, settings, epoch, seq, meta, state, created)
-    log("table", first, last, epoch, info, events, state, UNIQUE("table", first))  a row a commit
+    log("table", first, last, epoch, info, events, state, undos, UNIQUE("table", first))
+                                                           a row a commit
     replies("table", key, reply, seq, PK("table", key))   idempotency keys
     tokens(id PK, "table", role, name, hash, created, UNIQUE("table", hash))
     admin_tokens(id PK, name, created, hash UNIQUE)        the server's admin tokens
@@ -33,7 +34,10 @@ table's last, under ``changed`` (schema 6; a row written before holds the whole 
 and meta, and is read as it is). The writer knows the last ones from its previous
 commit of the table, kept as long as the table's head is (below; a field of 1 KiB
 or more as its SHA-256); when it does not, the row holds them all. Plus one
-``replies`` row per request it answers. Nothing is updated in place.
+``replies`` row per request it answers; its undos and redos are also in ``undos``
+(schema 7; NULL when it has none, a partial index over the others), which
+``state``'s ``undone`` reads alone (:meth:`SQLiteStore.undos_after`). Nothing is
+updated in place.
 A table's state is its *snapshot* in ``tables`` (info, meta, and ``state``: every
 actor record in order, as of ``seq``) with the log rows after it folded in; every
 :data:`SNAPSHOT_EVERY` events a commit also writes a fresh snapshot and prunes the
@@ -85,6 +89,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, NoReturn
 
 from rollbridge.engine.epochs import moved as epochs_moved
+from rollbridge.engine.history import UNDO_KINDS
 from rollbridge.engine.model import ActorRecord, Commit, Event, TableInfo, TableSnapshot
 from rollbridge.exceptions import Conflict, RollbridgeError, StoreError, UnknownTable
 from rollbridge.paths import file_in_the_way
@@ -263,7 +268,7 @@ def _append_only_v3(conn: sqlite3.Connection) -> None:
         conn.execute("UPDATE tables SET state = ? WHERE id = ?", (pack(records), table_id))
         info = pack(_info_data(name, ruleset, version, unpack(settings), epoch))
         conn.executemany(
-            "INSERT INTO log VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO log VALUES (?, ?, ?, ?, ?, ?, ?)",  # (v3: seven columns)
             [
                 (table_id, seq, seq, epoch, info, _array([Packed(data)]), nothing)
                 for seq, data in conn.execute(
@@ -307,6 +312,24 @@ def _changes_only_v6(conn: sqlite3.Connection) -> None:
     del conn  # nothing to rewrite
 
 
+def _undos_v7(conn: sqlite3.Connection) -> None:
+    """v7: a log row keeps its commit's undos and redos apart, packed, in ``undos``
+    (NULL when it has none), under a partial index: ``state``'s ``undone`` reads
+    them alone (:meth:`SQLiteStore.undos_after`), never decoding the rest of the log.
+    The rows written before are read once here to fill it."""
+    conn.execute("ALTER TABLE log ADD COLUMN undos BLOB")
+    conn.execute('CREATE INDEX log_undos ON log ("table", first) WHERE undos IS NOT NULL')
+    filled = []
+    for table_id, first, blob in conn.execute('SELECT "table", first, events FROM log'):
+        try:
+            found = [e for e in unpack(blob) if e.get("kind") in UNDO_KINDS]
+        except Exception:  # a damaged row: its reads say so, as before
+            continue
+        if found:
+            filled.append((_array(found), table_id, first))
+    conn.executemany('UPDATE log SET undos = ? WHERE "table" = ? AND first = ?', filled)
+
+
 #: A reply key of a server before schema 4 whose id may have been an integer.
 _DIGITS_KEY = re.compile(r"(.+)/(0|[1-9][0-9]{0,18})")
 
@@ -342,6 +365,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _admin_tokens_v4,
     _token_created_v5,
     _changes_only_v6,
+    _undos_v7,
 )
 
 #: The schema version this code writes (``PRAGMA user_version``).
@@ -477,6 +501,8 @@ class PreparedCommit(NamedTuple):
     #: The table's info (name, ruleset, its version, settings, epoch), packed.
     info: bytes
     events: bytes
+    #: Its undos and redos (packed as ``events``), or None when it has none.
+    undos: bytes | None
     #: The records the commit changed and removed (and the order): a msgpack map.
     state: bytes
     #: Each field of the table's meta after the commit, packed, in the meta's order.
@@ -491,6 +517,7 @@ def _prepare(commit: Commit) -> PreparedCommit:
         fields["order"] = commit.order
     fields["actors"] = Packed(_array([Packed(r.packed()) for r in commit.actors]))
     state = pack_map(fields)
+    undos = [e for e in commit.events if e.kind in UNDO_KINDS]
     return PreparedCommit(
         epoch=int(info.epoch),
         seq=int(info.seq),
@@ -501,6 +528,7 @@ def _prepare(commit: Commit) -> PreparedCommit:
             )
         ),
         events=_array([Packed(e.packed()) for e in commit.events]),
+        undos=_array([Packed(e.packed()) for e in undos]) if undos else None,
         state=state,
         meta=tuple([(key, _pack_field(value)) for key, value in commit.meta.items()]),
         replies=tuple((key, pack(reply)) for key, reply in commit.replies.items()),
@@ -1153,6 +1181,24 @@ class SQLiteStore:
             return None
         return events
 
+    def undos_after(self, table_id: str, seq: int) -> list[Event]:
+        """The undos and redos of the retained log with a seq above ``seq``, in
+        order: only the log rows that hold one are read (the partial index on
+        ``undos``), and only those events decoded, however long the log.
+
+        :raises UnknownTable: StoreError: a log row cannot be read (it names the
+            table and the seqs).
+        """
+        with self._transaction() as conn:
+            _, latest, _ = self._head(conn, table_id)
+            start = max(seq, latest - self.retain)
+            rows = conn.execute(
+                'SELECT first, last, undos FROM log WHERE "table" = ? AND last > ?'
+                " AND undos IS NOT NULL ORDER BY first",
+                (table_id, start),
+            ).fetchall()
+        return [e for row in rows for e in _row_events(table_id, *row) if start < e.seq <= latest]
+
     def event(self, table_id: str, seq: int) -> Event | None:
         """One retained event, or None if it is not (or no longer) in the log.
 
@@ -1271,11 +1317,12 @@ class SQLiteStore:
                 head[0], head[1] = p.epoch, p.seq
                 info, state = _as_stored(head, p)
                 if p.seqs:
-                    rows.append((table_id, p.seqs[0], p.seqs[-1], p.epoch, info, p.events, state))
+                    rows.append((table_id, p.seqs[0], p.seqs[-1], p.epoch, info, p.events, state,
+                                 p.undos))  # fmt: skip
                 else:
                     empty.append((table_id, (p.seq, info, state)))
                 replies += [(table_id, key, reply, p.seq) for key, reply in p.replies]
-            _insert(conn, "INSERT INTO log VALUES", 7, rows)
+            _insert(conn, "INSERT INTO log VALUES", 8, rows)
             _insert(conn, 'INSERT OR REPLACE INTO replies ("table", key, reply, seq) VALUES',
                     4, replies)  # fmt: skip
             forced = {t for t, _ in empty}

@@ -50,7 +50,7 @@ def test_each_shape_is_written_with_the_stores_pragmas(tmp_path):
     for name, value in pragmas.items():
         assert conn.execute(f"PRAGMA {name}").fetchone()[0] == value, name
     with pytest.raises(sqlite3.IntegrityError):  # a log row of no table: refused, as the store's
-        conn.execute("INSERT INTO log VALUES ('t-none', 1, 1, 1, x'', x'', x'')")
+        conn.execute("INSERT INTO log VALUES ('t-none', 1, 1, 1, x'', x'', x'', NULL)")
     conn.close()
 
 

@@ -60,14 +60,14 @@ from tests.hostile.verify_fuzzing import TABLES, play_night
 COLUMNS = {
     "tables": ("id", "name", "ruleset", "ruleset_version", "settings", "epoch", "seq", "meta",
                "created", "state"),
-    "log": ("table", "first", "last", "epoch", "info", "events", "state"),
+    "log": ("table", "first", "last", "epoch", "info", "events", "state", "undos"),
     "tokens": ("id", "table", "role", "name", "hash", "created"),
     "replies": ("table", "key", "reply", "seq"),
     "admin_tokens": ("id", "name", "created", "hash"),
 }  # fmt: skip
 #: What a dropped name may be: a table, an index.
 DROPPED = ("TABLE log", "TABLE tokens", "TABLE replies", "TABLE admin_tokens",
-           "TABLE tables", "INDEX replies_by_seq")  # fmt: skip
+           "TABLE tables", "INDEX replies_by_seq", "INDEX log_undos")  # fmt: skip
 #: A table's own refusal (docs/operations.md: a table being loaded is named, not the
 #: file): its id as the file holds it, which the damage may have changed to anything.
 TABLE_REFUSED = re.compile(

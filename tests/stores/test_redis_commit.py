@@ -435,6 +435,9 @@ class TestKeys:
             store.create_table(make_info(table_id), [gm])
             store.commit(table_id, make_commit(store, table_id, actors=[actor("ana")],
                                                replies={"k": {"seq": 1}}))  # fmt: skip
+            undo = make_commit(store, table_id)  # kept in the undos set too
+            undo.events[0].kind, undo.events[0].data = "undo", {"undoes": 1}
+            store.commit(table_id, undo)
             store.client.set(store.keys.table(table_id).owner, "proc")
         store.add_admin_token(new_admin_token("ops")[1])
         prefix = store.keys.prefix
@@ -453,7 +456,7 @@ class TestKeys:
         assert all(len(slots) == 1 for slots in by_table.values())
         assert by_table["t"] == {key_slot(b"t")}
         per_table = {k for k in keys if "{t}" in k}
-        assert len(per_table) == 12  # every kind of redis_keys.TABLE_KINDS is in use
+        assert len(per_table) == 13  # every kind of redis_keys.TABLE_KINDS is in use
         assert set(globals_) <= set(GLOBAL_KINDS) and "tables" in globals_
 
     def test_a_prefix_with_a_brace_is_refused(self, redis_server):

@@ -150,7 +150,7 @@ class TestSettings:
 
     def test_schema_version_is_recorded(self, store, db):
         plain = sqlite3.connect(db)
-        assert plain.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
+        assert plain.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
         plain.close()
 
     def test_closed_store_refuses_calls(self, db):
@@ -205,7 +205,7 @@ class TestMigrations:
             store.create_table(info(), [])
             assert store.list_admin_tokens() == []
         plain = sqlite3.connect(db)
-        assert plain.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
+        assert plain.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
         plain.close()
 
     def test_a_version_1_file_is_brought_up_to_date_keeping_replies(self, db):

@@ -75,7 +75,7 @@ async def test_the_web_view_loads_whole_under_the_default_rate_and_is_counted(pr
     wanted = ["/tables/web", *named, "/static/web/lang/en.json", "/static/web/lang/de.json",
               "/tables/web/export"]  # fmt: skip
     assert fetched == sorted(wanted)
-    assert len(fetched) == 24  # as docs/operations.md counts them
+    assert len(fetched) == 25  # as docs/operations.md counts them
     assert {status for _, status in result["requests"]} == {200}
     # counted all the same: that address has the rest of its burst, not a fresh one
     assert 429 in await flood(server.port, CLIENT)

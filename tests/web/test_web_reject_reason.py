@@ -226,3 +226,37 @@ async def test_a_page_loaded_through_a_restore_shows_the_restored_tables_log(web
     assert result["after"] == 1, result
     assert result["gone"] == 0, result
     assert result["gaps"] == 1, result
+
+
+async def test_a_line_kept_through_a_restore_is_not_taken_for_the_restored_tables_event(
+    web_world, tmp_path
+):
+    """A player's roll form says its result (the line names the roll's seq); the table
+    is restored from a backup taken before it, the page loaded throughout, and there
+    the GM rolls at that seq and undoes the roll. The page followed its lines by seq
+    alone: the player's line said the GM had undone the player's roll (*(PJ to vzal
+    zpět)*), which the restored table never had. A line of the epoch before names an
+    event of that epoch: it stays as it was."""
+    result = await run_restored(web_world, tmp_path, "restoredUndo")
+    assert result["gmRolled"] == result["rolled"], result  # the same seq, two events
+    assert result["undo"] == result["rolled"] + 1, result
+    before, after = result["before"], result["after"]
+    assert before["roll"], before
+    undone = catalog("cs")["ROLLBRIDGE.Web.Message.Undone"].split("}")[-1]
+    assert undone not in after["roll"], after
+    assert after["roll"] == before["roll"], (before, after)
+
+
+async def test_an_approval_said_before_a_restore_is_not_taken_for_the_restored_tables_event(
+    web_world, tmp_path
+):
+    """The same with the GM's approval of the player's roll on the message line (*PJ
+    to schválil: …*, naming the roll's seq): on the restored table the GM rolls up to
+    that seq and undoes the roll there; the player's message line stays as it was."""
+    result = await run_restored(web_world, tmp_path, "restoredUndoApproved")
+    assert result["gmRolled"] == result["rolled"], result  # the same seq, two events
+    assert result["undo"] == result["rolled"] + 1, result
+    before, after = result["before"], result["after"]
+    approved = catalog("cs")["ROLLBRIDGE.Web.Message.Approved"].split("{")[0]
+    assert before["message"].startswith(approved), before
+    assert after["message"] == before["message"], (before, after)

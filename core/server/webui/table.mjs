@@ -38,6 +38,7 @@ import {
 } from "./session.mjs";
 import { renderOdds } from "./stats.mjs";
 import { StatsPanel } from "./statspanel.mjs";
+import { followTopBar } from "./topbar.mjs";
 import {
   KIND_WORDS, LANGUAGES, LANGUAGE_NAMES, chooseLanguage, counted, chosenLanguage, i18n, localizePage, pageLanguage, useLanguage,
 } from "./texts.mjs";
@@ -1219,6 +1220,7 @@ function changeLanguageNow() {
 }
 
 offerLanguages();
+followTopBar();
 // back online, or the page shown again (a phone's tab): try now, not at the backoff's next step
 window.addEventListener("online", nudge);
 window.addEventListener("offline", nudge);

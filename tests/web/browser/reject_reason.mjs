@@ -107,11 +107,11 @@ async function movableLine(page) {
 }
 
 /** A page of `name` on a phone in `locale`, joined to the approval table with
- * `token` over a line movableLine moves (`line`). */
-async function joinedOnMovableLine(browser, name, locale, token) {
+ * `token` over a line movableLine moves (`line`); to `table` when given. */
+async function joinedOnMovableLine(browser, name, locale, token, table = "approval") {
   const page = await openPage(browser, name, { ...SMALL_PHONE, locale }, trouble);
   const line = await movableLine(page);
-  await page.goto(`${BASE}/tables/approval#token=${token}`);
+  await page.goto(`${BASE}/tables/${table}#token=${token}`);
   await connected(page);
   return { page, line };
 }
@@ -125,6 +125,20 @@ async function rollOnRestored(browser, id) {
   const other = await gmRequest(helper, "approval", TOKENS.approval.player,
     { type: "roll", id, formula: "1d6", label: "after the restore" });
   return { helper, other };
+}
+
+/** The table restored under `player`'s page, loaded throughout (its line moved to the
+ * restored server, RB_RESTORED, and back): a page of that server's `table` to send
+ * requests from, once the player's page is connected there with the line that says
+ * it came back; and the seq the player's page is at then. */
+async function throughRestore(browser, player, line, table) {
+  const helper = await openPage(browser, "helper", DESKTOP, trouble);
+  await helper.goto(`${RESTORED}/tables/${table}`);
+  line.moveTo(RESTORED);
+  await player.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+  await player.waitForFunction(() => document.body.dataset.status === "connected"
+    && document.querySelector("#log .entry-gap"));
+  return { helper, seq: await seqOf(player) };
 }
 
 const cases = {
@@ -272,13 +286,7 @@ const cases = {
       await player.waitForFunction((p) => document.querySelector(`#log li[data-seq="${p.slice(1)}"]`),
         result.before);
       step("the table restored, the page loaded throughout; the GM rolls there");
-      const helper = await openPage(browser, "helper", DESKTOP, trouble);
-      await helper.goto(`${RESTORED}/tables/approval`);
-      line.moveTo(RESTORED);
-      await player.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
-      await player.waitForFunction(() => document.body.dataset.status === "connected"
-        && document.querySelector("#log .entry-gap"));
-      const seq = await seqOf(player);
+      const { helper, seq } = await throughRestore(browser, player, line, "approval");
       const rolled = await gmRequest(helper, "approval", TOKENS.approval.gm,
         { type: "roll", id: "restored-log-roll", formula: "1d6", label: "after the restore" });
       result.rolled = rolled.seq ?? rolled.event?.seq ?? null;
@@ -288,6 +296,64 @@ const cases = {
       result.after = await player.locator("#log li", { hasText: "after the restore" }).count();
       result.gone = await player.locator("#log li", { hasText: "before the restore" }).count();
       result.gaps = await player.locator("#log .entry-gap").count();
+    } finally {
+      line.close();
+    }
+  },
+
+  /** A Czech player's roll said beside its form (the line names its seq); the table
+   * restored from a backup taken before it, the page loaded throughout; there the GM
+   * rolls at the seq the player's roll had, and undoes that roll. */
+  async restoredUndo(browser, result) {
+    const { page: player, line } = await joinedOnMovableLine(browser, "player", "cs-CZ", TOKENS.web.player, "web");
+    try {
+      await submitForm(player.locator("form.roll-form"), { formula: "2d6", label: "before the restore" });
+      const entry = player.locator("#log li.kind-roll", { hasText: "before the restore" }).first();
+      result.rolled = Number(await entry.getAttribute("data-seq"));
+      result.before = await linesOf(player);
+      step("the table restored, the page loaded throughout; the GM rolls there and undoes it");
+      const { helper, seq } = await throughRestore(browser, player, line, "web");
+      const rolled = await gmRequest(helper, "web", TOKENS.web.gm,
+        { type: "roll", id: "restored-undo-roll", formula: "1d6", label: "the GM's, undone" });
+      result.gmRolled = rolled.seq ?? rolled.event?.seq ?? null;
+      const undone = await gmRequest(helper, "web", TOKENS.web.gm, { type: "undo", id: "restored-undo" });
+      result.undo = undone.seq ?? undone.event?.seq ?? null;
+      await waitSeq(player, seq + 2);
+      await player.locator(`#log li[data-seq="${seq + 2}"]`).waitFor();
+      result.after = await linesOf(player);
+    } finally {
+      line.close();
+    }
+  },
+
+  /** The same with the GM's approval said on the message line (it names the roll's
+   * seq): the player's roll approved before the restore, the GM rolling on the
+   * restored table up to that seq and undoing the roll there. */
+  async restoredUndoApproved(browser, result) {
+    const { page: player, line } = await joinedOnMovableLine(browser, "player", "cs-CZ", TOKENS.approval.player);
+    try {
+      const pending = await asks(player, "approved before the restore");
+      const seq = await seqOf(player);
+      await gmRequest(player, "approval", TOKENS.approval.gm, { type: "approve", id: "approve-it", request: pending });
+      await waitSeq(player, seq + 1);
+      await player.waitForFunction((p) => !document.getElementById("message").textContent.includes(`(${p})`),
+        pending);
+      result.rolled = await seqOf(player);
+      result.before = await linesOf(player);
+      step("the table restored, the page loaded throughout; the GM rolls there up to that seq and undoes it");
+      const { helper } = await throughRestore(browser, player, line, "approval");
+      let rolled = 0;
+      for (let n = 0; rolled < result.rolled && n < 10; n++) {
+        const reply = await gmRequest(helper, "approval", TOKENS.approval.gm,
+          { type: "roll", id: `restored-roll-${n}`, formula: "1d6", label: `the GM's ${n}` });
+        rolled = reply.seq ?? reply.event?.seq ?? 0;
+      }
+      result.gmRolled = rolled;
+      const undone = await gmRequest(helper, "approval", TOKENS.approval.gm, { type: "undo", id: "restored-undo" });
+      result.undo = undone.seq ?? undone.event?.seq ?? null;
+      await waitSeq(player, rolled + 1);
+      await player.locator(`#log li[data-seq="${rolled + 1}"]`).waitFor();
+      result.after = await linesOf(player);
     } finally {
       line.close();
     }

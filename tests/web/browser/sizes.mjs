@@ -23,8 +23,11 @@ function step(name) {
 
 /** How a page is laid out now: the body's text size, the screen's width and the
  * page's, what reaches past the right edge of the screen's own width, and each visible control
- * that text overlaps (text scrolled out of its scrolling box does not count). */
+ * that text overlaps (text scrolled out of its scrolling box does not count). Measured
+ * at the page's top: on a phone the top bar stays at the screen's top (web.css), and
+ * what the page is scrolled under it passes behind it, which is no overlap. */
 const layout = (page) => page.evaluate((width) => {
+  window.scrollTo(0, 0);
   const screen = window.innerWidth;
   const shown = (node) => node.getClientRects().length > 0 && !node.closest("[hidden], details:not([open]) > :not(summary)");
   const nodes = [...document.querySelectorAll("body *")].filter(shown);

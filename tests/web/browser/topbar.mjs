@@ -1,0 +1,114 @@
+// The top bar on a phone (tests/web/test_web_topbar.py): offline, down at the forms
+// and in the log, reached by the keyboard alone, upright (360×740) and turned
+// (740×360), in German and Russian (the longest words). RB_CASE: "bar".
+import { SMALL_PHONE, caseScript, joinedPage, runCase } from "./pages.mjs";
+
+const { BASE, TOKENS, trouble, step } = caseScript("topbar");
+
+/** Where the bar, the connection's word and the focused element are on screen. */
+const seen = (page) => page.evaluate(() => {
+  const box = (node) => {
+    const at = node.getBoundingClientRect();
+    return { top: Math.round(at.top), bottom: Math.round(at.bottom), height: Math.round(at.height) };
+  };
+  const bar = document.querySelector("header.topbar");
+  const status = document.getElementById("status");
+  const active = document.activeElement;
+  const focus = box(active);
+  // what a tap in the middle of the focused element's first line hits
+  const hit = document.elementFromPoint(active.getBoundingClientRect().left + 4,
+    Math.min(focus.top + 8, window.innerHeight - 1));
+  return {
+    bar: box(bar), status: { ...box(status), text: status.textContent }, screen: window.innerHeight,
+    focus: { ...focus, what: `${active.tagName}.${active.getAttribute("name") ?? active.id}`,
+      hit: hit === active || active.contains(hit) },
+    scrolled: Math.round(window.scrollY), wide: document.documentElement.scrollWidth,
+  };
+});
+
+/** Tab (the keyboard alone) from the table's heading to the element `selector`;
+ * `back`: Shift+Tab from where the focus is. */
+async function tabTo(page, selector, back = false) {
+  if (!back) await page.focus("#title");
+  for (let i = 0; i < 300; i++) {
+    await page.keyboard.press(back ? "Shift+Tab" : "Tab");
+    if (await page.evaluate((wanted) => document.activeElement?.matches(wanted), selector)) return true;
+  }
+  return false;
+}
+
+const cases = {
+  async bar(browser, result) {
+    for (const [name, locale, viewport] of [
+      ["de", "de-DE", { width: 360, height: 740 }],
+      ["ru", "ru-RU", { width: 360, height: 740 }],
+      ["deTurned", "de-DE", { width: 740, height: 360 }],
+      ["ruTurned", "ru-RU", { width: 740, height: 360 }],
+    ]) {
+      step(name);
+      const player = await joinedPage(browser, name, { ...SMALL_PHONE, viewport, locale }, trouble,
+        `${BASE}/tables/web`, TOKENS.web.player);
+      await player.locator("form.roll-form").waitFor();
+      await player.context().setOffline(true);
+      await player.waitForSelector('body[data-status="offline"]');
+      const got = {};
+      got.formula = (await tabTo(player, 'form.roll-form input[name="formula"]')) && await seen(player);
+      got.log = (await tabTo(player, "#log")) && await seen(player);
+      got.stats = (await tabTo(player, '#stats-form button[name="stats"]')) && await seen(player);
+      // back up the page: what the focus reaches above comes to rest under the bar
+      got.labelBack = (await tabTo(player, 'form.roll-form input[name="label"]', true)) && await seen(player);
+      got.logBack = (await tabTo(player, "#log", true)) && await seen(player);
+      await player.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      got.end = await seen(player);
+      result[name] = got;
+      await player.context().setOffline(false);
+      await player.context().close();
+    }
+  },
+};
+
+/** Every stop of the focus from the table's heading to the page's end (Tab alone),
+ * each where it rests: what it is, and whether it is hidden under the bar, past the
+ * screen's bottom, or under something else (a tap on it hits another element). */
+async function walk(page) {
+  const stops = [];
+  await page.focus("#title");
+  while (stops.length < 400) {
+    await page.keyboard.press("Tab");
+    const stop = await page.evaluate(() => {
+      const active = document.activeElement;
+      if (!active || active === document.body) return null;
+      const bar = document.querySelector("header.topbar").getBoundingClientRect();
+      const at = active.getBoundingClientRect();
+      const inBar = Boolean(active.closest("header.topbar"));
+      const x = Math.min(Math.max(at.left + 4, 0), window.innerWidth - 1);
+      const y = Math.min(Math.max(at.top + Math.min(8, at.height / 2), 0), window.innerHeight - 1);
+      const hit = document.elementFromPoint(x, y);
+      return { what: `${active.tagName}.${active.getAttribute("name") ?? active.id ?? ""}`,
+        under: !inBar && at.top < bar.bottom - 1, below: at.top >= window.innerHeight,
+        covered: !(hit === active || active.contains(hit) || hit?.closest("label")?.control === active) };
+    });
+    if (!stop || (stops.length && stop.what === stops[0].what)) break; // out of the page, or round again
+    stops.push(stop);
+  }
+  return stops;
+}
+
+cases.walk = async (browser, result) => {
+  for (const [name, locale, viewport] of [
+    ["csUpright", "cs-CZ", { width: 360, height: 740 }],
+    ["ruTurned", "ru-RU", { width: 740, height: 360 }],
+  ]) {
+    step(`walk ${name}`);
+    for (const role of ["player", "gm"]) {
+      const page = await joinedPage(browser, `${name}-${role}`, { ...SMALL_PHONE, viewport, locale }, trouble,
+        `${BASE}/tables/web`, TOKENS.web[role]);
+      await page.locator("form.roll-form").waitFor();
+      const stops = await walk(page);
+      result[`${name}-${role}`] = { count: stops.length, wrong: stops.filter((s) => s.under || s.below || s.covered) };
+      await page.context().close();
+    }
+  }
+};
+
+await runCase(cases, trouble);

@@ -1,0 +1,53 @@
+"""The top bar on a phone: held at the top of the screen (web.css, topbar.mjs), so
+the connection's word — here "offline" — is in view down at the forms and deep in
+the log (it scrolled away with the page); and what the keyboard's focus reaches comes
+to rest under the bar, never behind it (WCAG 2.4.11). Upright (360×740) and turned
+(740×360), in German and Russian. Real Chromium against a real server
+(browser/topbar.mjs)."""
+
+from __future__ import annotations
+
+from tests.web.test_web_browser import CHROMIUM, pytestmark  # noqa: F401
+from tests.web.test_web_phone import run_case
+
+OFFLINE = {
+    "de": "offline: kein Netz",
+    "ru": "нет сети",
+    "deTurned": "offline: kein Netz",
+    "ruTurned": "нет сети",
+}
+
+
+async def test_the_bar_stays_in_view_and_covers_nothing_focused(web_world):
+    result = await run_case(web_world, "bar", "topbar.mjs")
+    for name in OFFLINE:
+        for where in ("formula", "log", "stats", "labelBack", "logBack", "end"):
+            got = result[name][where]
+            assert got, (name, where)  # reached by Tab
+            bar, status, said = got["bar"], got["status"], (name, where, got)
+            # the bar and its word on screen, at the top, wherever the page is
+            assert bar["top"] == 0 and 0 <= status["top"] < status["bottom"] <= bar["bottom"], said
+            assert status["text"] == OFFLINE[name], said
+            assert got["wide"] <= (740 if name.endswith("Turned") else 360), said
+            if where != "end":  # the focused element rests under the bar, in view
+                focus = got["focus"]
+                assert focus["top"] >= bar["bottom"], said
+                assert focus["top"] < got["screen"] and focus["hit"], said
+        end = result[name]["end"]
+        # the page was scrolled: down at the forms, the bar is still there
+        assert end["scrolled"] > 0, result[name]
+        # it takes at most a quarter of the screen
+        assert end["bar"]["height"] * 4 <= end["screen"], result[name]
+
+
+async def test_every_stop_of_the_keyboard_rests_in_view(web_world):
+    """Tab alone from the table's heading through the whole page, a player's and the
+    GM's, on a Czech phone upright and a Russian one turned: every control is reached
+    (the page's end comes), and each one focused is on screen, not under the bar, and
+    not under anything else."""
+    result = await run_case(web_world, "walk", "topbar.mjs")
+    for name in ("csUpright", "ruTurned"):
+        for role in ("player", "gm"):
+            got = result[f"{name}-{role}"]
+            assert got["count"] > 10, (name, role, got)
+            assert got["wrong"] == [], (name, role, got)
