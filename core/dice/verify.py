@@ -272,14 +272,23 @@ class Report:
     #: Of :attr:`approvals_unseen`, those whose request's seq is after the log's first
     #: line but not in the log: events a client missed, before a later ``welcome``.
     approvals_missed: int = 0
+    #: Of :attr:`approvals_held`, those held to a request only a GM's ``welcome``
+    #: lists (its ``pending``; no line of the log shows the request): that it was
+    #: held, whose and what, is that welcome's word.
+    approvals_welcomed: int = 0
     #: The runs of seqs a client's log skipped at a ``welcome`` that did not recover
     #: them (a new connection's, after the log's last line of that epoch), each
-    #: ``[first, last]``: events the client was away for, by that welcome's word.
-    unreceived: list[list[int]] = field(default_factory=list)
+    #: ``{"epoch", "first", "last"}`` (a restored table's epochs each count their own
+    #: seqs): events the client was away for, by that welcome's word.
+    unreceived: list[dict[str, Any]] = field(default_factory=list)
     #: Of :attr:`hidden`, the stand-ins the log tells (:mod:`rollbridge.dice.stand_ins`):
     #: the GM's seed at a reveal, and requests an approval or a rejection names.
     stand_in_seeds: int = 0
     stand_in_requests: int = 0
+    #: Of :attr:`stand_in_requests`, those the client's own replies tie to a request
+    #: of its own (:mod:`rollbridge.dice.own_replies`): the rest pass every check the
+    #: log allows, yet each could be a secret roll the GM made, passed off as a request.
+    stand_in_own: int = 0
     #: The table's epochs in log order, when the log spans more than one (a restored
     #: backup, a table moved): each starts its own seqs and segments.
     epochs: list[int] = field(default_factory=list)
@@ -322,9 +331,11 @@ class Report:
             "approvals_unseen": self.approvals_unseen,
             "approvals_before_log": self.approvals_before_log,
             "approvals_missed": self.approvals_missed,
-            "unreceived": [list(run) for run in self.unreceived],
+            "approvals_welcomed": self.approvals_welcomed,
+            "unreceived": [dict(run) for run in self.unreceived],
             "stand_in_seeds": self.stand_in_seeds,
             "stand_in_requests": self.stand_in_requests,
+            "stand_in_own": self.stand_in_own,
             "epochs": list(self.epochs),
             "segments": {str(k): v for k, v in self.segments.items()},
             "welcomed": {str(k): v for k, v in self.welcomed.items()},
@@ -775,11 +786,14 @@ class LogVerifier:
                 if self._last_seq is not None and self._last_seq < seq:
                     # the events between the log's last and this welcome are not in it
                     self._approvals.setting(self._epoch, self._last_seq + 1, None)
-                    self.report.unreceived.append([self._last_seq + 1, seq])
+                    run = {"epoch": self._epoch, "first": self._last_seq + 1, "last": seq}
+                    self.report.unreceived.append(run)
                 self._approvals.begins(self._epoch, seq + 1)
             self._settings(table, seq + 1 if _whole(seq) else None)
             self._actors(table.get("actors"))
-            self._approvals.welcomed(self._epoch, seq, table.get("pending"))
+            listed = self._approvals.welcomed(self._epoch, seq, table.get("pending"), self._seen)
+            for code, text in listed:
+                self._problem(seq if _whole(seq) else None, code, text)
         if not recovered and _whole(seq):  # a resume that recovered: the missed follow
             self._next = seq + 1
         dice = table.get("dice")
@@ -850,9 +864,15 @@ class LogVerifier:
         # the client's own replies are asked only of a settling the log holds no other
         # fault of (a forged one is said once)
         settling = self._approvals.feed(self._epoch, seq, entry, self._seen)
-        for code, text in settling or self._replies.check(self._epoch, seq, entry):
+        owned = [] if settling else self._replies.check(self._epoch, seq, entry)
+        for code, text in settling or owned:
             self._problem(seq, code, text)
+        if not settling and not owned:
+            at = self._replies.own_request(self._epoch, entry)
+            if at is not None:  # the client's reply ties this request to its own
+                self._approvals.stand_ins.own(self._epoch, at)
         report.approvals_held = self._approvals.held
+        report.approvals_welcomed = self._approvals.held_welcomed
         report.approvals_unseen = self._approvals.unseen
         report.approvals_before_log = self._approvals.before_log
         report.approvals_missed = self._approvals.missed
@@ -1218,7 +1238,7 @@ class LogVerifier:
             if isinstance(entry.get("data"), Mapping) and "approved_by" in entry["data"]
         )
         told = self._approvals.stand_ins.told()
-        self.report.stand_in_seeds, self.report.stand_in_requests = told
+        self.report.stand_in_seeds, self.report.stand_in_requests, self.report.stand_in_own = told
         return self.report
 
 
