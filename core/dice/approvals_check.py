@@ -21,6 +21,10 @@ log can show, :class:`ApprovalCheck` checks:
   request passes a GM's secret event off as a player's request turned down. Its
   ``type`` and ``requested_by`` are the request's where the log shows it, a player's
   where it does not (else ``other_request``);
+* the approver (``approved_by``) is a GM: only the GM's ``approve`` settles a
+  request (else ``unheld_approval``); and where the log shows the request, the
+  client's own id of it (the approved event's ``request``, a rejection's
+  ``data.request``) is the request's ``id`` (else ``other_request``);
 * a request is settled once: approved once, or rejected once (``approval.rejected``,
   which players see too); any second settling of it, an approval or a rejection after
   an approval or a rejection, is ``settled_twice``. An honest server writes none: a
@@ -31,11 +35,16 @@ log can show, :class:`ApprovalCheck` checks:
 
 A GM's client log that begins later has the requests waiting then in its
 ``welcome`` (the table's ``pending``, :meth:`ApprovalCheck.welcomed`): an approval
-of one is held to it as to a request the log shows. And a request held at or before a
-GM's welcome's seq and settled after it was waiting then: one that welcome does not
-list is no request (``unheld_approval``, ``unheld_rejection``). Without that, a
-``welcome`` put into a log, the lines under it taken out, made any seq there one
-the client missed, and an approval naming it passed.
+of one is held to it as to a request the log shows (counted apart,
+:attr:`ApprovalCheck.held_welcomed`: such a request is that welcome's word alone;
+nothing in a log signs a welcome). A listed request the log shows otherwise — no
+``p`` and seq at or before the welcome's, another kind of event there, settled before
+the welcome, or another type, requester or client id than its
+``approval.requested`` — is ``welcome_pending``: the log's word wins over the line's.
+And a request held at or before a GM's welcome's seq and settled after it was
+waiting then: one that welcome does not list is no request (``unheld_approval``,
+``unheld_rejection``). Without that, a ``welcome`` put into a log, the lines under it
+taken out, made any seq there one the client missed, and an approval naming it passed.
 
 What it cannot show: that a request whose seq is a ``hidden`` stand-in (a player's
 log) was a request rather than a secret roll or the GM's seed at a reveal, and
@@ -84,6 +93,13 @@ OTHER_REQUEST = say(
     "seq {seq}: the log says the GM approved request {request}, but that request (seq "
     "{at}) is another one: a {type} request by {requested}, where this event is a {kind} "
     "by {by}",
+)
+# Translators: {seq} is an event number; {request} a request's id, quoted ('p12');
+# {by} who the event says approved it, quoted ('player'); approved_by is its field.
+NOT_A_GM = say(
+    "verify.approved_by_not_a_gm",
+    "seq {seq}: the log says {by} approved request {request} (its approved_by), and only a "
+    "GM approves requests",
 )
 # Translators: {seq} and {settled} are event numbers; {request} a request's id, quoted.
 SETTLED_TWICE = say(
@@ -479,6 +495,10 @@ class ApprovalCheck:
         at, problems = self._names(epoch, seq, request, "unheld_approval", NO_REQUEST)
         if at is None or problems:
             return problems
+        approver = data.get("approved_by")
+        if not isinstance(approver, str) or approver.partition(":")[0] != "gm":
+            said = NOT_A_GM(seq=seq, request=repr(request), by=repr(approver))
+            return [("unheld_approval", said)]
         self.stand_ins.named(epoch, at)
         there = seen.get((epoch, at))
         if there is None and (epoch, request) in self._welcomed:

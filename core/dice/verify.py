@@ -31,9 +31,14 @@ each as a client got it (an ``event`` frame or the bare event) — and checks:
   not the GM's seed of a reveal and changed no actor), made while the table's setting
   ``approval`` was on (where the log shows it), a player's, settled once
   (:mod:`rollbridge.dice.approvals_check`, :mod:`rollbridge.dice.stand_ins`); a
-  rejection alike; and, in a client's log holding the replies to its own requests,
-  an approval or rejection of one of them names the id its reply gave it
-  (:mod:`rollbridge.dice.own_replies`);
+  rejection alike; the approver is a GM; a settling names the request's client id
+  where the log shows the request; a GM's ``welcome`` lists as waiting no request the
+  log shows otherwise (``welcome_pending``); and, in a client's log holding the
+  replies to its own requests, an approval or rejection of one of them names the id
+  its reply gave it (:mod:`rollbridge.dice.own_replies`);
+* **streams**: a roll on the GM's stream is secret, approved or an NPC's
+  (``public_on_gm``), and one that is any of these is on the GM's stream of a segment
+  that has one (``gm_on_public``);
 * **seeds**: no segment commits to a seed (of either stream) an earlier one did;
 * **epochs**: each epoch of the table (a ``welcome`` that names another one: a
   client's resume after a restore or a fence) has its own seqs and segments; an event
@@ -128,6 +133,13 @@ PUBLIC_ON_GM = say(
     "verify.public_on_gm",
     "seq {seq}: a roll that is not secret and rolls for no NPC was drawn on the GM's "
     "stream, whose seed players never see: its dice belonged on the public stream",
+)
+# Translators: {seq} is an event number; an NPC is an actor no player controls.
+GM_ON_PUBLIC = say(
+    "verify.gm_on_public",
+    "seq {seq}: a roll that is secret, approved by the GM or for an NPC was drawn on the "
+    "public stream of a segment that has a GM stream: such dice are always drawn on the GM's "
+    "stream, so the event is not the one the server rolled",
 )
 NO_DRAWS = say(
     "verify.no_draws",
@@ -684,6 +696,9 @@ class LogVerifier:
         self._approval: bool | None = None
         #: Whether a player controls each actor the log showed, by id, as last shown.
         self._controlled: dict[Any, bool] = {}
+        #: Whether each actor the log showed is an NPC, by id, as last shown: its view
+        #: lists its ``controllers``, and none (a view without the list: not known).
+        self._npc: dict[Any, bool] = {}
         #: Each approved event held to the request it names (unheld_approval, …).
         self._approvals = ApprovalCheck()
         #: The replies to the client's own held requests (a client's log).
@@ -908,6 +923,8 @@ class LogVerifier:
                 return []
             if stream == "gm" and self._public_roll(entry, data):
                 self._problem(seq, "public_on_gm", PUBLIC_ON_GM(seq=seq))
+            elif stream == "public" and segment.gm_commitment and self._gm_roll(entry, data):
+                self._problem(seq, "gm_on_public", GM_ON_PUBLIC(seq=seq))
             # what the draws must agree with needs no seed: checked now, so a log
             # exported before the reveal shows an edited total or die already
             if not self._consistent(entry):
@@ -929,6 +946,7 @@ class LogVerifier:
         for view in views if isinstance(views, list) else ():
             if isinstance(view, Mapping) and isinstance(view.get("id"), str):
                 self._controlled[view["id"]] = bool(view.get("controllers"))
+                self._npc[view["id"]] = view.get("controllers") == []
 
     def _public_roll(self, entry: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
         """Whether ``entry`` is a roll the server must draw on the public stream: not
@@ -940,6 +958,19 @@ class LogVerifier:
             return False
         actor = data.get("actor")
         return actor is None or self._controlled.get(actor) is True
+
+    def _gm_roll(self, entry: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
+        """Whether ``entry`` is a roll the server draws on the GM's stream alone: secret
+        (``gm_only``), approved by the GM, or for an actor the log last showed with no
+        controller (rollbridge.engine.segments.stream_of). Drawn on the public stream
+        of a segment that has a GM stream, it is no event the server rolled: its
+        public dice said to be a secret roll's or an NPC's (a player's roll passed off
+        as the NPC's). A segment without a GM stream (the first verifiable version's)
+        drew every roll on the public one."""
+        if entry.get("kind") not in _DRAWN_FOR:
+            return False
+        secret = entry.get("gm_only") is True or "approved_by" in data
+        return secret or self._npc.get(data.get("actor")) is True
 
     def _settings(self, table: Any, since: int | None) -> None:
         """Note the table's ``player_dice`` and ``approval`` from a welcome's table or
