@@ -9,7 +9,10 @@ whose inputs the log holds is resolved again with its dice by the ruleset instal
 here, on the table the log shows before it (:mod:`rollbridge.engine.recheck`); those
 it cannot are counted by reason. The exit status is 0
 when nothing is wrong, 1 at the first problem (printed with its line and seq),
-2 for a file that cannot be read. ``--json`` prints the whole report.
+2 for a file that cannot be read, 3 when nothing is wrong but resolutions were left
+that the rulesets installed here cannot check (newer words, a ruleset not installed:
+:data:`INCOMPLETE_REASONS`), so the log is neither forged nor verified. ``--json``
+prints the whole report (``complete``: false for such a log).
 """
 
 from __future__ import annotations
@@ -273,6 +276,55 @@ UNRECEIVED = say.plural(
     "seqs {seqs}; that the client was away then is those welcomes' word, and what the "
     "events were only the GM's log shows",
 )
+# Translators: {count} events the GM approved, held to requests that only a GM's
+# welcome line lists (its pending); "welcome" is the protocol's message, kept as it is.
+APPROVALS_WELCOMED = say.plural(
+    "cli.verify.approvals_welcomed",
+    "{count} of them is held to a request only a GM's welcome line lists (its pending; "
+    "no line of this log shows the request): that it was held, whose it was and what it "
+    "asked is that welcome's word, and another log of the table (an export, a player's "
+    "log) shows what its seq was",
+    "{count} of them are held to requests only a GM's welcome line lists (its pending; "
+    "no line of this log shows them): that they were held, whose they were and what they "
+    "asked is that welcome's word, and another log of the table (an export, a player's "
+    "log) shows what their seqs were",
+)
+# Translators: {count} hidden stand-ins that an approval or a rejection names as
+# requests; approval is a table setting's name: keep it.
+STAND_INS_UNPROVEN = say.plural(
+    "cli.verify.stand_ins_unproven",
+    "{count} of the requests so told passes every check this log allows, yet could be a "
+    "secret roll or action the GM made while approval was on, passed off as a player's "
+    "request: only the GM's log shows what it was (a client's own requests are tied to "
+    "their stand-ins by the server's replies, where its log keeps them)",
+    "{count} of the requests so told pass every check this log allows, yet each could be "
+    "a secret roll or action the GM made while approval was on, passed off as a player's "
+    "request: only the GM's log shows what they were (a client's own requests are tied to "
+    "their stand-ins by the server's replies, where its log keeps them)",
+)
+# Translators: {count} hidden stand-ins that are this client's own requests.
+STAND_INS_OWN = say.plural(
+    "cli.verify.stand_ins_own",
+    "{count} of the requests so told is this client's own, as the server's reply to it "
+    "says (the id it was held as)",
+    "{count} of the requests so told are this client's own, as the server's replies to "
+    "them say (the ids they were held as)",
+)
+# Translators: {count} resolutions the rulesets installed here could not check; the
+# verifier says the log is neither forged nor verified.
+INCOMPLETE = say.plural(
+    "cli.verify.incomplete",
+    "INCOMPLETE: no mismatch found, but {count} resolution could not be checked by the "
+    "rulesets installed here (above): the log is not verified; install the ruleset's "
+    "version that wrote it and run verify again (exit status 3)",
+    "INCOMPLETE: no mismatch found, but {count} resolutions could not be checked by the "
+    "rulesets installed here (above): the log is not verified; install the rulesets' "
+    "versions that wrote them and run verify again (exit status 3)",
+)
+#: The reasons a resolution was not resolved again that a verifier with the right
+#: rulesets installed would have checked: a log with such a resolution and no
+#: mismatch is incomplete (exit status 3), neither verified nor forged.
+INCOMPLETE_REASONS = ("words", "ruleset", "turn_hooks")
 #: At most this many runs of :data:`UNRECEIVED` are named (the rest: "…").
 UNRECEIVED_RUNS = 10
 # Translators: {count} hidden stand-ins (GM-only events as a player's view gets
@@ -331,7 +383,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
                 "(an NPC's numbers withheld from a player's view, secret events, a ruleset not "
                 "installed, a log without its welcome line, a dialect's frames) are counted "
                 "apart by reason. Exit status: 0 nothing wrong, 1 a problem, 2 an unreadable "
-                "file.",
+                "file, 3 incomplete: no problem, but resolutions the rulesets installed here "
+                "cannot check (newer words, a ruleset not installed).",
             )
         ),
     )
@@ -438,10 +491,16 @@ def _refusal(entry: Any) -> bool:
     )
 
 
-def _unreceived(runs: list[list[int]]) -> Text:
-    """:data:`UNRECEIVED` of ``runs`` (``[first, last]`` each)."""
-    count = sum(last - first + 1 for first, last in runs)
-    named = [str(first) if first == last else f"{first}–{last}" for first, last in runs]
+def _unreceived(runs: list[dict[str, Any]], epochs: int) -> Text:
+    """:data:`UNRECEIVED` of ``runs`` (``{"epoch", "first", "last"}`` each); in a log
+    of more than one epoch (``epochs``) each run names its epoch as a segment does
+    (``9–11@2``): a restored table's epochs count their own seqs."""
+    count = sum(run["last"] - run["first"] + 1 for run in runs)
+    named = []
+    for run in runs:
+        first, last = run["first"], run["last"]
+        seqs = str(first) if first == last else f"{first}–{last}"
+        named.append(f"{seqs}@{run['epoch']}" if epochs > 1 else seqs)
     more = ["…"] if len(named) > UNRECEIVED_RUNS else []
     return UNRECEIVED(count=count, seqs=", ".join(named[:UNRECEIVED_RUNS] + more))
 
@@ -486,6 +545,8 @@ def render_report(report: Report, locale: str = "en", every: bool = False) -> li
             lines.append(UNRESOLVED[reason](count=count).render(locale))
     if report.approvals_held:
         lines.append(APPROVALS_HELD(count=report.approvals_held).render(locale))
+    if report.approvals_welcomed:
+        lines.append(APPROVALS_WELCOMED(count=report.approvals_welcomed).render(locale))
     not_in_log = report.approvals_before_log + report.approvals_missed
     stand_in_approvals = report.approvals_unseen - not_in_log
     if stand_in_approvals:
@@ -495,13 +556,18 @@ def render_report(report: Report, locale: str = "en", every: bool = False) -> li
     if report.approvals_missed:
         lines.append(APPROVALS_MISSED(count=report.approvals_missed).render(locale))
     if report.unreceived:
-        lines.append(_unreceived(report.unreceived).render(locale))
+        lines.append(_unreceived(report.unreceived, len(report.epochs)).render(locale))
     told = report.stand_in_seeds + report.stand_in_requests
     if told:
         said = STAND_INS_TOLD(
             count=told, seeds=report.stand_in_seeds, requests=report.stand_in_requests
         )
         lines.append(said.render(locale))
+    if report.stand_in_own:
+        lines.append(STAND_INS_OWN(count=report.stand_in_own).render(locale))
+    if report.stand_in_requests - report.stand_in_own:
+        unproven = report.stand_in_requests - report.stand_in_own
+        lines.append(STAND_INS_UNPROVEN(count=unproven).render(locale))
     if report.hidden - told:
         lines.append(STAND_INS(count=report.hidden - told).render(locale))
     problems = sorted(report.problems, key=lambda p: (p.position, p.seq or 0))
@@ -509,11 +575,21 @@ def render_report(report: Report, locale: str = "en", every: bool = False) -> li
         lines.append(PROBLEM(line=problem.position, message=problem.text).render(locale))
     if not report.events:
         lines.append(NO_EVENTS().render(locale))
-    if report.ok:
+    unchecked = incomplete(report)
+    if report.ok and unchecked:
+        lines.append(INCOMPLETE(count=unchecked).render(locale))
+    elif report.ok:
         revealed = "revealed" in report.segments.values()
         done = ALL_GOOD if report.verified_events else NONE_SEEN if revealed else NONE_YET
         lines.append((done if report.segments else NOTHING)().render(locale))
     return [visible(line) for line in lines]
+
+
+def incomplete(report: Report) -> int:
+    """How many resolutions of ``report`` the rulesets installed here could not check
+    though a verifier with the right ones would have (:data:`INCOMPLETE_REASONS`): a
+    log with any and no mismatch is incomplete, exit status 3."""
+    return sum(report.unresolved.get(reason, 0) for reason in INCOMPLETE_REASONS)
 
 
 def recheck(entries: list[dict[str, Any]], report: Report) -> None:
@@ -547,11 +623,12 @@ def _verify(args: argparse.Namespace) -> int:
         return _unreadable(args, UndecodableFrame(said))
     report = verify_events(entries)
     recheck(entries, report)
+    unchecked = incomplete(report)
     if args.json:
-        print_json(report.to_dict(args.locale))
+        print_json({**report.to_dict(args.locale), "complete": not unchecked})
     else:
         print("\n".join(render_report(report, args.locale, args.all)))
-    return 0 if report.ok else 1
+    return 1 if not report.ok else 3 if unchecked else 0
 
 
 def _unreadable(args: argparse.Namespace, error: RollbridgeError) -> int:

@@ -21,6 +21,10 @@ log can show, :class:`ApprovalCheck` checks:
   request passes a GM's secret event off as a player's request turned down. Its
   ``type`` and ``requested_by`` are the request's where the log shows it, a player's
   where it does not (else ``other_request``);
+* the approver (``approved_by``) is a GM: only the GM's ``approve`` settles a
+  request (else ``unheld_approval``); and where the log shows the request, the
+  client's own id of it (the approved event's ``request``, a rejection's
+  ``data.request``) is the request's ``id`` (else ``other_request``);
 * a request is settled once: approved once, or rejected once (``approval.rejected``,
   which players see too); any second settling of it, an approval or a rejection after
   an approval or a rejection, is ``settled_twice``. An honest server writes none: a
@@ -31,11 +35,16 @@ log can show, :class:`ApprovalCheck` checks:
 
 A GM's client log that begins later has the requests waiting then in its
 ``welcome`` (the table's ``pending``, :meth:`ApprovalCheck.welcomed`): an approval
-of one is held to it as to a request the log shows. And a request held at or before a
-GM's welcome's seq and settled after it was waiting then: one that welcome does not
-list is no request (``unheld_approval``, ``unheld_rejection``). Without that, a
-``welcome`` put into a log, the lines under it taken out, made any seq there one
-the client missed, and an approval naming it passed.
+of one is held to it as to a request the log shows (counted apart,
+:attr:`ApprovalCheck.held_welcomed`: such a request is that welcome's word alone;
+nothing in a log signs a welcome). A listed request the log shows otherwise — no
+``p`` and seq at or before the welcome's, another kind of event there, settled before
+the welcome, or another type, requester or client id than its
+``approval.requested`` — is ``welcome_pending``: the log's word wins over the line's.
+And a request held at or before a GM's welcome's seq and settled after it was
+waiting then: one that welcome does not list is no request (``unheld_approval``,
+``unheld_rejection``). Without that, a ``welcome`` put into a log, the lines under it
+taken out, made any seq there one the client missed, and an approval naming it passed.
 
 What it cannot show: that a request whose seq is a ``hidden`` stand-in (a player's
 log) was a request rather than a secret roll or the GM's seed at a reveal, and
@@ -84,6 +93,13 @@ OTHER_REQUEST = say(
     "seq {seq}: the log says the GM approved request {request}, but that request (seq "
     "{at}) is another one: a {type} request by {requested}, where this event is a {kind} "
     "by {by}",
+)
+# Translators: {seq} is an event number; {request} a request's id, quoted ('p12');
+# {by} who the event says approved it, quoted ('player'); approved_by is its field.
+NOT_A_GM = say(
+    "verify.approved_by_not_a_gm",
+    "seq {seq}: the log says {by} approved request {request} (its approved_by), and only a "
+    "GM approves requests",
 )
 # Translators: {seq} and {settled} are event numbers; {request} a request's id, quoted.
 SETTLED_TWICE = say(
@@ -207,6 +223,61 @@ REJECTED_UNLISTED = say(
     "list it",
 )
 
+# Translators: {seq} and {at} are event numbers; {request} a request's id, quoted
+# ('p12'); {asked} and {held} a client's own ids of its request, quoted ('r1');
+# request is an event's field: keep it.
+APPROVED_OTHER_ID = say(
+    "verify.approval_other_id",
+    "seq {seq}: the log says the GM approved request {request}, sent as {asked} (this "
+    "event's request), but that request (seq {at}) was sent as {held}: the approval "
+    "settles another request than the one it names",
+)
+# Translators: {seq} and {at} are event numbers; {request} a request's id, quoted
+# ('p12'); {asked} and {held} a client's own ids of its request, quoted ('r1');
+# data.request is an event's field: keep it.
+REJECTED_OTHER_ID = say(
+    "verify.rejection_other_id",
+    "seq {seq}: the log says the GM rejected request {request}, sent as {asked} (its "
+    "data.request), but that request (seq {at}) was sent as {held}: the rejection "
+    "settles another request than the one it names",
+)
+
+# A GM's welcome lists the requests waiting at its seq (its table's pending); where
+# the log itself shows such a request (its approval.requested, its settling), the
+# listing must agree with it: a forged welcome could otherwise make any request the
+# log shows another player's, or one already settled waiting again.
+# Translators: {welcome} is an event number (the welcome's seq); {request} a
+# request's id, quoted ('p12'); "welcome" is the protocol's message, pending its field.
+WELCOME_NO_REQUEST = say(
+    "verify.welcome_pending_no_request",
+    "the GM's welcome line at seq {welcome}, in its pending (the requests waiting then), "
+    "lists {request}, but that names no request held at or before it: a request's id is "
+    "'p' and the seq of its approval.requested",
+)
+# Translators: {welcome} and {at} are event numbers; {request} a request's id, quoted;
+# {kind} the kind of event the log holds at {at}, quoted ('roll').
+WELCOME_UNHELD = say(
+    "verify.welcome_pending_unheld",
+    "the GM's welcome line at seq {welcome}, in its pending, lists request {request}, but seq "
+    "{at} of the log is a {kind} event, not a request held for approval",
+)
+# Translators: {welcome} and {settled} are event numbers; {request} a request's id,
+# quoted.
+WELCOME_SETTLED = say(
+    "verify.welcome_pending_settled",
+    "the GM's welcome line at seq {welcome}, in its pending, lists request {request}, but seq "
+    "{settled} of the log already settled it",
+)
+# Translators: {welcome} and {at} are event numbers; {request} a request's id, quoted;
+# {type}/{held} kinds of request ('roll'), {by}/{requested} who asked ('player:ana'),
+# {asked}/{sent} the client's own ids of the request ('r1'), each quoted.
+WELCOME_OTHER = say(
+    "verify.welcome_pending_other",
+    "the GM's welcome line at seq {welcome}, in its pending, lists request {request} as a "
+    "{type} request by {by} sent as {asked}, but the log shows that request (seq {at}) as "
+    "a {held} request by {requested} sent as {sent}",
+)
+
 #: A request's id: ``p`` and the seq of its ``approval.requested`` event.
 _REQUEST_ID = re.compile(r"p([1-9][0-9]{0,18}|0)")
 
@@ -216,8 +287,11 @@ class ApprovalCheck:
     (module docstring)."""
 
     def __init__(self) -> None:
-        #: The requests the log shows whole, by epoch and id: (type, requester).
-        self._requests: dict[tuple[Any, str], tuple[Any, Any]] = {}
+        #: The requests the log shows whole, by epoch and id: (type, requester, the
+        #: client's own id of it).
+        self._requests: dict[tuple[Any, str], tuple[Any, Any, Any]] = {}
+        #: Of those, the ones an ``approval.requested`` line of the log shows.
+        self._logged: set[tuple[Any, str]] = set()
         #: Where each request was settled, by epoch and id: the settling event's seq.
         self._settled: dict[tuple[Any, str], int] = {}
         #: The requests known from a GM's welcome alone (before the log), by epoch and id.
@@ -242,6 +316,8 @@ class ApprovalCheck:
         #: which ``before_log``: their request held before the log's first line;
         #: ``missed``: at a later seq the log does not hold, before a later welcome).
         self.held = 0
+        #: Of :attr:`held`, those held to a request only a GM's welcome lists.
+        self.held_welcomed = 0
         self.unseen = 0
         self.before_log = 0
         self.missed = 0
@@ -264,24 +340,58 @@ class ApprovalCheck:
         at = bisect.bisect_right(settings, (seq, self._noted + 1))
         return settings[at - 1][2] if at else None
 
-    def welcomed(self, epoch: Any, seq: Any, pending: Any) -> None:
+    def welcomed(
+        self, epoch: Any, seq: Any, pending: Any, seen: Mapping[tuple[Any, int], Any]
+    ) -> list[tuple[str, Text]]:
         """The requests a GM's ``welcome`` at ``seq`` lists as waiting (its table's
-        ``pending``: each with its id, ``type`` and ``who``): held before the log
-        began, so an approval of one is held to it as to a request the log shows; and
-        a request of a seq up to ``seq`` that it does not list was not waiting then,
-        so no later event settles it (:meth:`_unlisted`). A player's welcome, and an
-        export's first line, list none (no ``pending``)."""
+        ``pending``: each with its id, ``type``, ``who`` and the client's ``id``):
+        held before the log began, so an approval of one is held to it as to a
+        request the log shows; and a request of a seq up to ``seq`` that it does not
+        list was not waiting then, so no later event settles it (:meth:`_unlisted`). A
+        player's welcome, and an export's first line, list none (no ``pending``).
+        ``seen``: the kind of every event the log has shown, by epoch and seq. Where
+        the log shows a listed request (its line, its settling), the listing must
+        agree with it: the problems found are returned (``welcome_pending``)."""
         if not isinstance(pending, list):
-            return
-        ids = set()
+            return []
+        ids, problems = set(), []
         for request in pending:
             if isinstance(request, Mapping) and isinstance(request.get("pending"), str):
-                self._requests[(epoch, request["pending"])] = _asked(request)
-                self._welcomed.add((epoch, request["pending"]))
+                problems += self._listed(epoch, seq, request, seen)
                 ids.add(request["pending"])
         if isinstance(seq, int):
             self._noted += 1
             bisect.insort(self._listings.setdefault(epoch, []), (seq, self._noted, frozenset(ids)))
+        return problems
+
+    def _listed(
+        self, epoch: Any, seq: Any, request: Mapping[str, Any], seen: Mapping[tuple[Any, int], Any]
+    ) -> list[tuple[str, Text]]:
+        """One request a GM's welcome at ``seq`` lists, held to what the log shows of
+        it; one the log does not show is taken as the welcome says."""
+        pending = request["pending"]
+        key, listed = (epoch, pending), _asked(request)
+        match = _REQUEST_ID.fullmatch(pending)
+        said = {"welcome": seq, "request": repr(pending)}
+        whole = isinstance(seq, int) and not isinstance(seq, bool)
+        if match is None or (whole and int(match.group(1)) > seq):
+            return [("welcome_pending", WELCOME_NO_REQUEST(**said))]
+        at = int(match.group(1))
+        there = seen.get((epoch, at))
+        if there not in (None, "hidden", "approval.requested"):
+            return [("welcome_pending", WELCOME_UNHELD(**said, at=at, kind=repr(there)))]
+        if key in self._settled and (not whole or self._settled[key] <= seq):
+            return [("welcome_pending", WELCOME_SETTLED(**said, settled=self._settled[key]))]
+        if key in self._logged and self._requests[key] != listed:
+            (held, requested, sent), (asked, by, own) = self._requests[key], listed
+            return [("welcome_pending", WELCOME_OTHER(
+                **said, at=at, type=repr(asked), by=repr(by), asked=repr(own),
+                held=repr(held), requested=repr(requested), sent=repr(sent),
+            ))]  # fmt: skip
+        if key not in self._logged:
+            self._requests[key] = listed
+            self._welcomed.add(key)
+        return []
 
     def _unlisted(self, epoch: Any, at: int, request: str) -> int | None:
         """The seq of a GM's welcome, at or after ``at``, that does not list
@@ -311,6 +421,7 @@ class ApprovalCheck:
             request = data.get("request")
             if isinstance(data.get("pending"), str) and isinstance(request, Mapping):
                 self._requests[(epoch, data["pending"])] = _asked(request)
+                self._logged.add((epoch, data["pending"]))
             return []
         if kind == "approval.rejected":
             return self._rejected(epoch, seq, data, seen)
@@ -354,11 +465,14 @@ class ApprovalCheck:
         if self._approval_at(epoch, at) is False:
             return [("unheld_rejection", REJECTED_APPROVAL_OFF(**said))]
         asked, by = data.get("type"), data.get("requested_by")
-        if shown and (asked, by) != self._requests.get((epoch, request), (None, None)):
-            held, requester = self._requests.get((epoch, request), (None, None))
+        held, requester, sent = self._requests.get((epoch, request), (None, None, None))
+        if shown and (asked, by) != (held, requester):
             return [("other_request", REJECTED_OTHER_REQUEST(
                 **said, type=repr(asked), by=repr(by), held=repr(held), requested=repr(requester),
             ))]  # fmt: skip
+        if shown and data.get("request") != sent:
+            own = repr(data.get("request"))
+            return [("other_request", REJECTED_OTHER_ID(**said, asked=own, held=repr(sent)))]
         if not shown and not _a_players(by):
             return [("other_request", REJECTED_NOT_A_PLAYER(**said, by=repr(by)))]
         if there == "hidden" and self.stand_ins.gm_seed(epoch, at):
@@ -381,6 +495,10 @@ class ApprovalCheck:
         at, problems = self._names(epoch, seq, request, "unheld_approval", NO_REQUEST)
         if at is None or problems:
             return problems
+        approver = data.get("approved_by")
+        if not isinstance(approver, str) or approver.partition(":")[0] != "gm":
+            said = NOT_A_GM(seq=seq, request=repr(request), by=repr(approver))
+            return [("unheld_approval", said)]
         self.stand_ins.named(epoch, at)
         there = seen.get((epoch, at))
         if there is None and (epoch, request) in self._welcomed:
@@ -424,7 +542,7 @@ class ApprovalCheck:
     ) -> list[tuple[str, Text]]:
         """Hold the approval at ``seq`` to the request the log shows at ``at``: the
         same requester and kind (``other_request``)."""
-        asked, requester = self._requests.get((epoch, request), (None, None))
+        asked, requester, sent = self._requests.get((epoch, request), (None, None, None))
         by = entry.get("by")
         if (asked == "roll") != (kind == "roll") or by != requester:  # no by: no one's
             said = OTHER_REQUEST(
@@ -432,7 +550,15 @@ class ApprovalCheck:
                 requested=repr(requester), kind=repr(kind), by=repr(by),
             )  # fmt: skip
             return [("other_request", said)]
+        if entry.get("request") != sent:  # the approved event names the client's id
+            said = APPROVED_OTHER_ID(
+                seq=seq, request=repr(request), at=at, asked=repr(entry.get("request")),
+                held=repr(sent),
+            )  # fmt: skip
+            return [("other_request", said)]
         self.held += 1
+        if (epoch, request) not in self._logged:
+            self.held_welcomed += 1  # the request is that welcome's word alone
         return []
 
     def _settle(self, epoch: Any, seq: int, request: str, twice: Message) -> list[tuple[str, Text]]:
@@ -445,12 +571,12 @@ class ApprovalCheck:
         return [("settled_twice", twice(seq=seq, request=repr(request), settled=settled))]
 
 
-def _asked(request: Mapping[str, Any]) -> tuple[Any, Any]:
-    """A held request's type and requester (a role and name as an event's ``by``
-    writes them: ``player:ana``, or ``gm``)."""
+def _asked(request: Mapping[str, Any]) -> tuple[Any, Any, Any]:
+    """A held request's type, requester (a role and name as an event's ``by`` writes
+    them: ``player:ana``, or ``gm``) and the client's own id of it (``id``)."""
     who = request.get("who") if isinstance(request.get("who"), Mapping) else {}
     role, name = who.get("role"), who.get("name")
-    return request.get("type"), name if name == role else f"{role}:{name}"
+    return request.get("type"), name if name == role else f"{role}:{name}", request.get("id")
 
 
 def _a_players(by: Any) -> bool:

@@ -76,18 +76,25 @@ class OwnReplies:
             self._held_as.setdefault((epoch, label, asked), set()).add(held)
             self._asked_as.setdefault((epoch, held), (label, asked))
 
+    def own_request(self, epoch: Any, entry: Mapping[str, Any]) -> int | None:
+        """The seq of the request an event of ``epoch`` settles when the client's own
+        reply ties it to a request of the client's (the settling names the client,
+        and the id its reply said that request was held as), else None: in a
+        player's log, that request's stand-in was the client's own request, not a
+        secret roll of the GM's passed off as one."""
+        request, asked, by = _names(entry)
+        if not isinstance(request, str) or not isinstance(asked, str) or by != self._label:
+            return None
+        if request not in self._held_as.get((epoch, by, asked), set()):
+            return None
+        seq = request[1:]
+        return int(seq) if request.startswith("p") and seq.isdigit() else None
+
     def check(self, epoch: Any, seq: int, entry: Mapping[str, Any]) -> list[tuple[str, Text]]:
         """An event of ``epoch`` that settles a request: its two names of it agree with
         the replies the log holds. Returns the problems found, each a code and its text."""
-        data = entry.get("data") if isinstance(entry.get("data"), Mapping) else {}
-        if entry.get("kind") == "approval.rejected":
-            request, asked, said = data.get("pending"), data.get("request"), REJECTED_OTHER
-            by = data.get("requested_by")
-        elif "approved_by" in data:
-            request, asked, said = data.get("approved"), entry.get("request"), APPROVED_OTHER
-            by = entry.get("by")
-        else:
-            return []
+        said = REJECTED_OTHER if entry.get("kind") == "approval.rejected" else APPROVED_OTHER
+        request, asked, by = _names(entry)
         if not isinstance(request, str) or not isinstance(asked, str):
             return []
         held = self._held_as.get((epoch, by, asked), set()) if isinstance(by, str) else set()
@@ -97,3 +104,16 @@ class OwnReplies:
         shown = sorted(held)[0] if held and request not in held else request
         text = said(seq=seq, request=repr(request), asked=repr(asked), held=repr(shown))
         return [("other_request", text)]
+
+
+def _names(entry: Mapping[str, Any]) -> tuple[Any, Any, Any]:
+    """The request an event settles (its ``p`` id), the client's own id of it and its
+    requester: a rejection's ``data.pending``, ``data.request`` and
+    ``data.requested_by``; an approved event's ``data.approved``, ``request`` and
+    ``by``; (None, None, None) for an event that settles none."""
+    data = entry.get("data") if isinstance(entry.get("data"), Mapping) else {}
+    if entry.get("kind") == "approval.rejected":
+        return data.get("pending"), data.get("request"), data.get("requested_by")
+    if "approved_by" in data:
+        return data.get("approved"), entry.get("request"), entry.get("by")
+    return None, None, None

@@ -39,6 +39,8 @@ class StandIns:
         self._reveals: set[tuple[Any, int]] = set()
         #: The stand-ins an approval or a rejection names as its request.
         self._named: set[tuple[Any, int]] = set()
+        #: Of those, the ones the client's own replies tie to its own request.
+        self._own: set[tuple[Any, int]] = set()
 
     def hidden(self, epoch: Any, seq: int, changed: bool) -> None:
         """A stand-in at ``seq``; ``changed``: it lists actors it changed."""
@@ -55,6 +57,11 @@ class StandIns:
         """An approval or a rejection names the request at ``seq``."""
         self._named.add((epoch, seq))
 
+    def own(self, epoch: Any, seq: int) -> None:
+        """The client's own reply ties the request at ``seq`` to a request of its own
+        (:meth:`rollbridge.dice.own_replies.OwnReplies.own_request`)."""
+        self._own.add((epoch, seq))
+
     def changed(self, epoch: Any, seq: int) -> bool:
         """Whether the stand-in at ``seq`` changed actors."""
         return self._changed.get((epoch, seq), False)
@@ -65,9 +72,11 @@ class StandIns:
         reveal is read: an approval that names it comes after both."""
         return (epoch, seq + 1) in self._reveals
 
-    def told(self) -> tuple[int, int]:
-        """How many stand-ins the log tells: GM's seeds at reveals, and requests an
-        approval or a rejection names (not one of those)."""
+    def told(self) -> tuple[int, int, int]:
+        """How many stand-ins the log tells: GM's seeds at reveals, requests an
+        approval or a rejection names (not one of those), and of those requests the
+        ones the client's own replies tie to its own (the rest could be secret rolls
+        of the GM's passed off as requests)."""
         seeds = sum(1 for epoch, seq in self._changed if self.gm_seed(epoch, seq))
-        requests = sum(1 for key in self._changed if key in self._named and not self.gm_seed(*key))
-        return seeds, requests
+        named = [key for key in self._changed if key in self._named and not self.gm_seed(*key)]
+        return seeds, len(named), sum(1 for key in named if key in self._own)

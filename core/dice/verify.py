@@ -31,9 +31,14 @@ each as a client got it (an ``event`` frame or the bare event) — and checks:
   not the GM's seed of a reveal and changed no actor), made while the table's setting
   ``approval`` was on (where the log shows it), a player's, settled once
   (:mod:`rollbridge.dice.approvals_check`, :mod:`rollbridge.dice.stand_ins`); a
-  rejection alike; and, in a client's log holding the replies to its own requests,
-  an approval or rejection of one of them names the id its reply gave it
-  (:mod:`rollbridge.dice.own_replies`);
+  rejection alike; the approver is a GM; a settling names the request's client id
+  where the log shows the request; a GM's ``welcome`` lists as waiting no request the
+  log shows otherwise (``welcome_pending``); and, in a client's log holding the
+  replies to its own requests, an approval or rejection of one of them names the id
+  its reply gave it (:mod:`rollbridge.dice.own_replies`);
+* **streams**: a roll on the GM's stream is secret, approved or an NPC's
+  (``public_on_gm``), and one that is any of these is on the GM's stream of a segment
+  that has one (``gm_on_public``);
 * **seeds**: no segment commits to a seed (of either stream) an earlier one did;
 * **epochs**: each epoch of the table (a ``welcome`` that names another one: a
   client's resume after a restore or a fence) has its own seqs and segments; an event
@@ -128,6 +133,13 @@ PUBLIC_ON_GM = say(
     "verify.public_on_gm",
     "seq {seq}: a roll that is not secret and rolls for no NPC was drawn on the GM's "
     "stream, whose seed players never see: its dice belonged on the public stream",
+)
+# Translators: {seq} is an event number; an NPC is an actor no player controls.
+GM_ON_PUBLIC = say(
+    "verify.gm_on_public",
+    "seq {seq}: a roll that is secret, approved by the GM or for an NPC was drawn on the "
+    "public stream of a segment that has a GM stream: such dice are always drawn on the GM's "
+    "stream, so the event is not the one the server rolled",
 )
 NO_DRAWS = say(
     "verify.no_draws",
@@ -272,14 +284,23 @@ class Report:
     #: Of :attr:`approvals_unseen`, those whose request's seq is after the log's first
     #: line but not in the log: events a client missed, before a later ``welcome``.
     approvals_missed: int = 0
+    #: Of :attr:`approvals_held`, those held to a request only a GM's ``welcome``
+    #: lists (its ``pending``; no line of the log shows the request): that it was
+    #: held, whose and what, is that welcome's word.
+    approvals_welcomed: int = 0
     #: The runs of seqs a client's log skipped at a ``welcome`` that did not recover
     #: them (a new connection's, after the log's last line of that epoch), each
-    #: ``[first, last]``: events the client was away for, by that welcome's word.
-    unreceived: list[list[int]] = field(default_factory=list)
+    #: ``{"epoch", "first", "last"}`` (a restored table's epochs each count their own
+    #: seqs): events the client was away for, by that welcome's word.
+    unreceived: list[dict[str, Any]] = field(default_factory=list)
     #: Of :attr:`hidden`, the stand-ins the log tells (:mod:`rollbridge.dice.stand_ins`):
     #: the GM's seed at a reveal, and requests an approval or a rejection names.
     stand_in_seeds: int = 0
     stand_in_requests: int = 0
+    #: Of :attr:`stand_in_requests`, those the client's own replies tie to a request
+    #: of its own (:mod:`rollbridge.dice.own_replies`): the rest pass every check the
+    #: log allows, yet each could be a secret roll the GM made, passed off as a request.
+    stand_in_own: int = 0
     #: The table's epochs in log order, when the log spans more than one (a restored
     #: backup, a table moved): each starts its own seqs and segments.
     epochs: list[int] = field(default_factory=list)
@@ -322,9 +343,11 @@ class Report:
             "approvals_unseen": self.approvals_unseen,
             "approvals_before_log": self.approvals_before_log,
             "approvals_missed": self.approvals_missed,
-            "unreceived": [list(run) for run in self.unreceived],
+            "approvals_welcomed": self.approvals_welcomed,
+            "unreceived": [dict(run) for run in self.unreceived],
             "stand_in_seeds": self.stand_in_seeds,
             "stand_in_requests": self.stand_in_requests,
+            "stand_in_own": self.stand_in_own,
             "epochs": list(self.epochs),
             "segments": {str(k): v for k, v in self.segments.items()},
             "welcomed": {str(k): v for k, v in self.welcomed.items()},
@@ -673,6 +696,9 @@ class LogVerifier:
         self._approval: bool | None = None
         #: Whether a player controls each actor the log showed, by id, as last shown.
         self._controlled: dict[Any, bool] = {}
+        #: Whether each actor the log showed is an NPC, by id, as last shown: its view
+        #: lists its ``controllers``, and none (a view without the list: not known).
+        self._npc: dict[Any, bool] = {}
         #: Each approved event held to the request it names (unheld_approval, …).
         self._approvals = ApprovalCheck()
         #: The replies to the client's own held requests (a client's log).
@@ -775,11 +801,14 @@ class LogVerifier:
                 if self._last_seq is not None and self._last_seq < seq:
                     # the events between the log's last and this welcome are not in it
                     self._approvals.setting(self._epoch, self._last_seq + 1, None)
-                    self.report.unreceived.append([self._last_seq + 1, seq])
+                    run = {"epoch": self._epoch, "first": self._last_seq + 1, "last": seq}
+                    self.report.unreceived.append(run)
                 self._approvals.begins(self._epoch, seq + 1)
             self._settings(table, seq + 1 if _whole(seq) else None)
             self._actors(table.get("actors"))
-            self._approvals.welcomed(self._epoch, seq, table.get("pending"))
+            listed = self._approvals.welcomed(self._epoch, seq, table.get("pending"), self._seen)
+            for code, text in listed:
+                self._problem(seq if _whole(seq) else None, code, text)
         if not recovered and _whole(seq):  # a resume that recovered: the missed follow
             self._next = seq + 1
         dice = table.get("dice")
@@ -850,9 +879,15 @@ class LogVerifier:
         # the client's own replies are asked only of a settling the log holds no other
         # fault of (a forged one is said once)
         settling = self._approvals.feed(self._epoch, seq, entry, self._seen)
-        for code, text in settling or self._replies.check(self._epoch, seq, entry):
+        owned = [] if settling else self._replies.check(self._epoch, seq, entry)
+        for code, text in settling or owned:
             self._problem(seq, code, text)
+        if not settling and not owned:
+            at = self._replies.own_request(self._epoch, entry)
+            if at is not None:  # the client's reply ties this request to its own
+                self._approvals.stand_ins.own(self._epoch, at)
         report.approvals_held = self._approvals.held
+        report.approvals_welcomed = self._approvals.held_welcomed
         report.approvals_unseen = self._approvals.unseen
         report.approvals_before_log = self._approvals.before_log
         report.approvals_missed = self._approvals.missed
@@ -888,6 +923,8 @@ class LogVerifier:
                 return []
             if stream == "gm" and self._public_roll(entry, data):
                 self._problem(seq, "public_on_gm", PUBLIC_ON_GM(seq=seq))
+            elif stream == "public" and segment.gm_commitment and self._gm_roll(entry, data):
+                self._problem(seq, "gm_on_public", GM_ON_PUBLIC(seq=seq))
             # what the draws must agree with needs no seed: checked now, so a log
             # exported before the reveal shows an edited total or die already
             if not self._consistent(entry):
@@ -909,6 +946,7 @@ class LogVerifier:
         for view in views if isinstance(views, list) else ():
             if isinstance(view, Mapping) and isinstance(view.get("id"), str):
                 self._controlled[view["id"]] = bool(view.get("controllers"))
+                self._npc[view["id"]] = view.get("controllers") == []
 
     def _public_roll(self, entry: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
         """Whether ``entry`` is a roll the server must draw on the public stream: not
@@ -920,6 +958,19 @@ class LogVerifier:
             return False
         actor = data.get("actor")
         return actor is None or self._controlled.get(actor) is True
+
+    def _gm_roll(self, entry: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
+        """Whether ``entry`` is a roll the server draws on the GM's stream alone: secret
+        (``gm_only``), approved by the GM, or for an actor the log last showed with no
+        controller (rollbridge.engine.segments.stream_of). Drawn on the public stream
+        of a segment that has a GM stream, it is no event the server rolled: its
+        public dice said to be a secret roll's or an NPC's (a player's roll passed off
+        as the NPC's). A segment without a GM stream (the first verifiable version's)
+        drew every roll on the public one."""
+        if entry.get("kind") not in _DRAWN_FOR:
+            return False
+        secret = entry.get("gm_only") is True or "approved_by" in data
+        return secret or self._npc.get(data.get("actor")) is True
 
     def _settings(self, table: Any, since: int | None) -> None:
         """Note the table's ``player_dice`` and ``approval`` from a welcome's table or
@@ -1218,7 +1269,7 @@ class LogVerifier:
             if isinstance(entry.get("data"), Mapping) and "approved_by" in entry["data"]
         )
         told = self._approvals.stand_ins.told()
-        self.report.stand_in_seeds, self.report.stand_in_requests = told
+        self.report.stand_in_seeds, self.report.stand_in_requests, self.report.stand_in_own = told
         return self.report
 
 

@@ -543,11 +543,32 @@ def rejected_requester(rng: random.Random, lines: Lines) -> tuple[Lines, set[str
     n = rng.choice(choices)
     forged = _copy(lines)
     data = forged[n]["data"]
-    if rng.random() < 0.5:
+    choice = rng.randrange(3)
+    if choice == 0:
         data["requested_by"] = f"{data['requested_by']}-other"
-    else:
+    elif choice == 1:
         data["type"] = "resolve" if data["type"] == "roll" else "roll"
+    else:  # the client's own id of another request (before dice-22: not compared)
+        data["request"] = f"{data.get('request')}-other"
     return forged, {"other_request"}
+
+
+def secret_public(rng: random.Random, lines: Lines) -> tuple[Lines, set[str]] | None:
+    """A roll drawn on the public stream said to be secret (``gm_only``), as a player
+    might pass off its own roll as one it was not: the server draws secret rolls on
+    the GM's stream alone, ``gm_on_public`` (before dice-22: verified)."""
+    choices = [
+        n
+        for n in _events(lines)
+        if lines[n].get("kind") == "roll"
+        and ((lines[n].get("data") or {}).get("draws") or {}).get("stream", "public") == "public"
+        and _draws(lines[n])
+    ]
+    if not choices:
+        return None
+    forged = _copy(lines)
+    forged[rng.choice(choices)]["gm_only"] = True
+    return forged, {"gm_on_public"}
 
 
 #: Each forgery by name: (its random choices, an honest log) → the forged log and the
@@ -563,6 +584,7 @@ FORGERIES: dict[str, Callable[[random.Random, Lines], tuple[Lines, set[str]] | N
     "approved gm": approved_gm,
     "rejected other": rejected_other,
     "rejected requester": rejected_requester,
+    "secret public": secret_public,
     "commitment": changed_commitment,
     "words": changed_words,
 }

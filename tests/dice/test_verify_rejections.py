@@ -184,8 +184,9 @@ def test_the_report_names_the_seqs_a_welcome_skipped(tmp_path):
     log, seqs = _gm_client_log(tmp_path)
     welcome = next(line for line in log[1:] if line.get("type") == "welcome")["table"]["seq"]
     status, report = _verified(tmp_path, log)
-    assert status == 0 and report["unreceived"] == [[seqs["r1"], welcome]], report
-    said = [line for line in render_report(verify_events(log)) if "welcome line" in line]
+    run = {"epoch": 1, "first": seqs["r1"], "last": welcome}
+    assert status == 0 and report["unreceived"] == [run], report
+    said = [line for line in render_report(verify_events(log)) if "skipped at" in line]
     assert said == [
         f"{welcome - seqs['r1'] + 1} events after this log's first line are in none of its "
         "lines, skipped at later welcome lines (new connections, which did not get the "

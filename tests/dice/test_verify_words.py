@@ -130,7 +130,10 @@ def test_words_newer_than_the_installed_ruleset_are_counted_apart(tmp_path, caps
     called a mismatch: counted as ``words``, and said so — not as ``ruleset`` (the
     table's ruleset not installed, or at another major version), which sr2 here is
     not, and which hid that the event claims words no installed version writes (a
-    forged result under ``words: 3`` read as an uninstalled ruleset's)."""
+    forged result under ``words: 3`` read as an uninstalled ruleset's). Nor is it
+    verified: the exit status is 3, incomplete (before, 0: a script reading only the
+    status took a forged result under newer words for a verified log), and the report
+    ends saying so."""
     play(tmp_path / "t.db", "sr2")
     lines = export(capsys, tmp_path / "t.db", "gm")
     n, event = _new_turn(lines)
@@ -139,10 +142,16 @@ def test_words_newer_than_the_installed_ruleset_are_counted_apart(tmp_path, caps
         event["data"]["steps"] = ["New combat turn (SR-14): Tukan 60, Guard A 90"]
     changed = _with(lines, n, event)
     code, report = verify(capsys, tmp_path, changed, "--json")
-    assert (code, report["problems"]) == (0, [])
+    assert (code, report["problems"], report["complete"]) == (3, [], False)
     assert report["unresolved"] == {"words": 1}
     code, text = verify(capsys, tmp_path, changed)
-    assert code == 0
+    assert code == 3
+    assert text.rstrip().splitlines()[-1] == (
+        "INCOMPLETE: no mismatch found, but 1 resolution could not be checked by the "
+        "rulesets installed here (above): the log is not verified; install the ruleset's "
+        "version that wrote it and run verify again (exit status 3)"
+    )
+    assert "every revealed server die checks out" not in text
     assert (
         "1 resolution not resolved again: it records newer words than the installed "
         "ruleset writes (data.words) — a newer version of the ruleset wrote it, or the "

@@ -10,6 +10,7 @@ run it longer with e.g. ``ROLLBRIDGE_FUZZ_EXAMPLES=2000``, and with
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -69,3 +70,18 @@ def test_an_empty_log_verifies_as_one_with_nothing_to_check(tmp_path, options):
     fault, not the command's)."""
     verifier = Verifier(tmp_path, verify_codes())
     assert verifier.check(b"", *options) == 0
+
+
+@pytest.mark.parametrize("options", [("--json",), ()])
+def test_an_export_of_a_ruleset_not_installed_is_incomplete(exports, tmp_path, options):
+    """A mutation that renames the table's ruleset (or raises an event's words past
+    the installed ruleset's) leaves resolutions no installed ruleset checks: exit 3,
+    incomplete, its report saying so last — no longer 0 (dice-22, 6 December). The
+    checker took 3 for a status the command never gives."""
+    name = next(name for name, text in sorted(exports.items()) if b'"resolution"' in text)
+    first, rest = exports[name].split(b"\n", 1)
+    welcome = json.loads(first)
+    welcome["table"]["ruleset"] = "nosuchruleset"
+    verifier = Verifier(tmp_path, verify_codes())
+    assert verifier.check(json.dumps(welcome).encode() + b"\n" + rest, *options) == 3
+    assert verifier.outcomes == {"incomplete": 1}

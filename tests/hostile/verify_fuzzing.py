@@ -12,8 +12,10 @@ invalid UTF-8, a byte-order mark, CRLF line ends. :func:`check_verify` runs the 
 command on it in a subprocess and asserts what docs/dice.md ("Checking") and the
 command's help promise:
 
-- the exit status is 0 (nothing wrong), 1 (a problem) or 2 (a file that cannot be
-  read), never anything else;
+- the exit status is 0 (nothing wrong), 1 (a problem), 2 (a file that cannot be
+  read) or 3 (incomplete: no problem, but resolutions the rulesets installed here
+  cannot check, its report's last line saying so, ``complete`` false), never anything
+  else;
 - no traceback on standard error, whatever the file holds;
 - a 2 is one line, ``rollbridge: error: …``, naming the file and its line;
 - a 1 names its problems, each with a code docs/dice.md's table lists (``--json``),
@@ -332,7 +334,7 @@ class Verifier:
         code, out, err = self.run(text, *options)
         where = f"exit {code}; stderr:\n{err[-4000:]}\nstdout:\n{out[-2000:]}"
         assert "Traceback" not in err and "Traceback" not in out, where
-        assert code in (0, 1, 2), where
+        assert code in (0, 1, 2, 3), where  # 3: incomplete (docs/dice.md, "Checking")
         said = "ok"
         refusal = _refusal(out) if "--json" in options else None
         if refusal is not None:  # with --json an error is JSON on stdout, as the API's
@@ -355,11 +357,13 @@ class Verifier:
             except ValueError:
                 raise AssertionError(f"--json printed no JSON; {where}") from None
             assert isinstance(report, dict) and isinstance(report.get("problems"), list), where
-            assert report["ok"] is (code == 0), where
+            assert report["ok"] is (code in (0, 3)), where
+            # incomplete: no mismatch, but resolutions the rulesets here cannot check
+            assert report.get("complete") is (code != 3) or code == 1, where
             problems = [problem["code"] for problem in report["problems"]]
-            assert code == 0 or problems, where
+            assert code in (0, 3) or problems, where
             assert set(problems) <= self.problems, where
-            said = ",".join(sorted(set(problems))) or "ok"
+            said = ",".join(sorted(set(problems))) or ("incomplete" if code == 3 else "ok")
         elif code == 1 and err.startswith("rollbridge: error: "):
             head = err.removeprefix("rollbridge: error: ").split(":", 1)[0]
             assert head in self.codes and len(err.splitlines()) == 1, where
@@ -367,6 +371,10 @@ class Verifier:
         elif code == 1:
             assert "MISMATCH at line" in out, where
             said = "mismatch"
+        elif code == 3:  # no mismatch, and it says the check is incomplete, last
+            assert out.rstrip().splitlines()[-1].startswith("INCOMPLETE: "), where
+            assert "MISMATCH" not in out, where
+            said = "incomplete"
         else:  # 0: its report, with no mismatch in it, saying what it checked or why none
             assert any(verdict in out for verdict in verdicts()), where
             assert "MISMATCH" not in out, where
