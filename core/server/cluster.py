@@ -205,25 +205,43 @@ return 0
 """
 #: Take the lease (KEYS[1]) for ARGV[1], for ARGV[2] ms, if nobody holds it and the
 #: table is stored (its info hash, KEYS[2], exists): 1 taken, 0 held by another
-#: process, -1 no such table. A deleted table's lease is never taken: ``DELETE_TABLE``
-#: removes it with the table, and a plain ``SET NX`` after that made it again — for
-#: good, when a reply parked for an event of the deleted table kept the table in use.
+#: process, -1 no such table; 2 taken, and the table's ``let_go`` note (KEYS[3])
+#: named ARGV[3], the process last seen running it: it let the table go unused
+#: (:data:`RELEASE`), no take-over. The note is deleted by any take (a later lapse of
+#: the same process's lease is news of its own). A deleted table's lease is never
+#: taken: ``DELETE_TABLE`` removes it with the table, and a plain ``SET NX`` after
+#: that made it again — for good, when a reply parked for an event of the deleted
+#: table kept the table in use.
 TAKE = """#!lua
 if redis.call('EXISTS', KEYS[2]) == 0 then
   return -1
 end
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  if KEYS[3] then
+    local by = redis.call('GET', KEYS[3])
+    if by then
+      redis.call('DEL', KEYS[3])
+      if by == ARGV[3] then return 2 end
+    end
+  end
   return 1
 end
 return 0
 """
-#: Delete the lease (KEYS[1]) if ARGV[1] holds it: 1, else 0.
+#: Delete the lease (KEYS[1]) if ARGV[1] holds it: 1, else 0. With KEYS[2] (the
+#: table's ``let_go`` note), a lease let go unused: the note names ARGV[1] for ARGV[2]
+#: ms, so the process that takes the table next counts ``loaded``, not ``taken_over``.
 RELEASE = """#!lua flags=allow-oom
 if redis.call('GET', KEYS[1]) == ARGV[1] then
+  if KEYS[2] then
+    redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
+  end
   return redis.call('DEL', KEYS[1])
 end
 return 0
 """
+#: How long a ``let_go`` note stays (ms) when no process takes the table: a day.
+LET_GO_KEEP_MS = 86_400_000
 
 
 def _outcome(forward: Forward, answer: Answer | None) -> str:
@@ -862,17 +880,19 @@ class ClusterServer(Server):
                     if raw is None:
                         if self.stopping:  # a stop has given the leases up, or is about to
                             raise _stopping(forward.table_id)
-                        info_key = self.keys.table(forward.table_id).info
+                        keys = self.keys.table(forward.table_id)
                         self._lease_calls[fid] = forward.table_id  # a stop meanwhile releases it
-                        taken = await self._take(keys=[owner_key, info_key],
-                                                 args=[self.node, self.lease_ms])  # fmt: skip
+                        taken = await self._take(
+                            keys=[owner_key, keys.info, keys.let_go],
+                            args=[self.node, self.lease_ms, ran_it or ""],
+                        )
                         del self._lease_calls[fid]
                         if taken == -1:  # deleted (its lease with it): nobody runs it now
                             raise unknown_table(forward.table_id)
                         if taken:
                             self._took(forward.table_id, ran_it)
                             forward.reload, forward.taken_from = True, ran_it
-                            if ran_it is not None and await self._stopped(ran_it):
+                            if ran_it is not None and (taken == 2 or await self._stopped(ran_it)):
                                 forward.taken_from = None  # let go, not lost: loaded
                             if forward.table is not None:
                                 forward.table.ran_by = None  # run here now
@@ -1212,7 +1232,8 @@ class ClusterServer(Server):
         key = uuid.uuid4().hex  # a stop that cancels the release meanwhile releases it
         self._lease_calls[key] = table_id
         try:
-            await self._release(keys=[self.keys.table(table_id).owner], args=[self.node])
+            keys = self.keys.table(table_id)  # noted let go: no take-over (TAKE)
+            await self._release(keys=[keys.owner, keys.let_go], args=[self.node, LET_GO_KEEP_MS])
         except REDIS_FAILURES as exc:  # it runs out by itself
             log.warning("releasing the lease of table %s: %s", table_id, exc)
         finally:
