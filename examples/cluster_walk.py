@@ -73,6 +73,7 @@ upstream rollbridge {{
 }}
 server {{
     listen 127.0.0.1:{listen};
+    proxy_connect_timeout 2s;
     proxy_http_version 1.1;
     proxy_set_header Upgrade $http_upgrade;
     proxy_set_header Connection "upgrade";
@@ -158,13 +159,17 @@ class Serve:
         self.log = folder / f"serve-{index}.log"
         self.port, self.env = free_port(), env
         self.process: subprocess.Popen | None = None
+        #: The Python that runs it (another's rollbridge: an older release's).
+        self.python = sys.executable
+        #: More options of ``serve``.
+        self.extra: tuple[str, ...] = ()
 
     def start(self) -> None:
         with self.log.open("a") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "rollbridge", "serve", "--host", "127.0.0.1",
+                [self.python, "-m", "rollbridge", "serve", "--host", "127.0.0.1",
                  "--port", str(self.port), "--no-demo", "--trusted-proxy", "127.0.0.1",
-                 "--log-level", "INFO"],
+                 "--log-level", "INFO", *self.extra],
                 stdout=log, stderr=subprocess.STDOUT, env=self.env,
             )  # fmt: skip
         wait_port(self.port, self.process)
@@ -238,6 +243,12 @@ class Client:
 class Walk:
     """The processes, Redis and nginx of the walk, and what each step saw."""
 
+    #: nginx's connections per worker (two a proxied client: the client's and the
+    #: process's).
+    worker_connections = 64
+    #: More options of every ``serve``.
+    extra: tuple[str, ...] = ()
+
     def __init__(self, folder: Path, say: Any) -> None:
         self.folder, self.say = folder, say
         self.redis = Redis(folder)
@@ -264,7 +275,9 @@ class Walk:
         owned = [metric(text, "rollbridge_tables_owned") for text in self.metrics()]
         return owned.index(1.0) if owned.count(1.0) == 1 else None
 
-    def start(self) -> None:
+    def start(self, python: str | None = None) -> None:
+        """Redis, the table, the three processes (run by ``python``, else this one)
+        and nginx; every ``/readyz`` checked."""
         self.redis.start()
         env = {**os.environ, "ROLLBRIDGE_REDIS": self.redis.url}
         made = subprocess.run(
@@ -276,15 +289,17 @@ class Walk:
         self.table, self.tokens = document["table"], document["tokens"]
         self.serves = [Serve(self.folder, i, env) for i in range(3)]
         for serve in self.serves:
+            serve.python, serve.extra = python or serve.python, self.extra
             serve.start()
         self.listen = free_port()
-        servers = " ".join(f"server 127.0.0.1:{s.port};" for s in self.serves)
+        servers = " ".join(f"server 127.0.0.1:{s.port} max_fails=0;" for s in self.serves)
         conf = self.folder / "nginx.conf"
         temps = "".join(f"    {k}_temp_path {self.folder / k};\n"
                         for k in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))  # fmt: skip
         conf.write_text(
             f"worker_processes 1;\npid {self.folder / 'nginx.pid'};\n"
-            f"error_log {self.folder / 'nginx-error.log'};\nevents {{ worker_connections 64; }}\n"
+            f"error_log {self.folder / 'nginx-error.log'};\n"
+            f"events {{ worker_connections {self.worker_connections}; }}\n"
             f"http {{\n    access_log {self.folder / 'nginx-access.log'};\n{temps}"
             + NGINX_BLOCK.format(servers=servers, listen=self.listen)
             + "}\n"

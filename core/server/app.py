@@ -300,6 +300,7 @@ class Server:
         if self._prober is not None:
             self._prober.cancel()
             self._prober = None
+        self.http.ready.cancel()
         if self.collector is not None:
             self.collector.stop()
         if self._server is not None:

@@ -123,6 +123,7 @@ from rollbridge.server.cluster_table import (
 )
 from rollbridge.server.limits import HTTP_BURST_SECONDS
 from rollbridge.server.logs import log_refusal
+from rollbridge.server.redis_advice import advice
 from rollbridge.server.shared_limits import (
     COUNT_LEASES,
     REDIS_FAILURES,
@@ -205,25 +206,43 @@ return 0
 """
 #: Take the lease (KEYS[1]) for ARGV[1], for ARGV[2] ms, if nobody holds it and the
 #: table is stored (its info hash, KEYS[2], exists): 1 taken, 0 held by another
-#: process, -1 no such table. A deleted table's lease is never taken: ``DELETE_TABLE``
-#: removes it with the table, and a plain ``SET NX`` after that made it again — for
-#: good, when a reply parked for an event of the deleted table kept the table in use.
+#: process, -1 no such table; 2 taken, and the table's ``let_go`` note (KEYS[3])
+#: named ARGV[3], the process last seen running it: it let the table go unused
+#: (:data:`RELEASE`), no take-over. The note is deleted by any take (a later lapse of
+#: the same process's lease is news of its own). A deleted table's lease is never
+#: taken: ``DELETE_TABLE`` removes it with the table, and a plain ``SET NX`` after
+#: that made it again — for good, when a reply parked for an event of the deleted
+#: table kept the table in use.
 TAKE = """#!lua
 if redis.call('EXISTS', KEYS[2]) == 0 then
   return -1
 end
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  if KEYS[3] then
+    local by = redis.call('GET', KEYS[3])
+    if by then
+      redis.call('DEL', KEYS[3])
+      if by == ARGV[3] then return 2 end
+    end
+  end
   return 1
 end
 return 0
 """
-#: Delete the lease (KEYS[1]) if ARGV[1] holds it: 1, else 0.
+#: Delete the lease (KEYS[1]) if ARGV[1] holds it: 1, else 0. With KEYS[2] (the
+#: table's ``let_go`` note), a lease let go unused: the note names ARGV[1] for ARGV[2]
+#: ms, so the process that takes the table next counts ``loaded``, not ``taken_over``.
 RELEASE = """#!lua flags=allow-oom
 if redis.call('GET', KEYS[1]) == ARGV[1] then
+  if KEYS[2] then
+    redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
+  end
   return redis.call('DEL', KEYS[1])
 end
 return 0
 """
+#: How long a ``let_go`` note stays (ms) when no process takes the table: a day.
+LET_GO_KEEP_MS = 86_400_000
 
 
 def _outcome(forward: Forward, answer: Answer | None) -> str:
@@ -400,7 +419,7 @@ class ClusterServer(Server):
         #: without being written again (a killed process's stop counting after it).
         self.count_ttl = lease_ms * COUNT_LEASES / 1000
         #: When Redis did not answer a shared limit: this process's own decide alone.
-        self.fallback = Fallback(self.metrics.fell_back)
+        self.fallback = Fallback(self.metrics.fell_back, advice=self._advice)
         #: The addresses this process may have a count of in Redis (written, or
         #: being written).
         self._published: set[str] = set()
@@ -423,14 +442,17 @@ class ClusterServer(Server):
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loops: list[asyncio.Task[Any]] = []
         # the loops' failures while Redis is down: the first, then one a minute
-        self._inbox_log = Retried(log, "reading the inbox")
-        self._subscription_log = Retried(log, "the event subscription")
-        self._poll_log = Retried(log, "polling the stored seqs")
-        self._renew_log = Retried(log, "renewing the leases")
-        self._count_log = Retried(log, "renewing the counts of connections per address")
+        # (each line: what Redis did, what to check, redis-py's words as the detail)
+        said = self._advice
+        self._inbox_log = Retried(log, "reading this process's inbox", advice=said)
+        self._subscription_log = Retried(log, "subscribing to the tables' events", advice=said)
+        self._poll_log = Retried(log, "polling the stored seqs of followed tables", advice=said)
+        self._renew_log = Retried(log, "renewing the leases", advice=said)
+        self._count_log = Retried(log, "renewing the counts of connections per address",
+                                  advice=said)  # fmt: skip
         # forwards meeting a Redis that does not answer (each tries every 0.2 s): the
         # first, then one a minute, for them all (a refusal is the store's health's)
-        self._forward_log = Retried(log, "forwarding")
+        self._forward_log = Retried(log, "forwarding", advice=said)
         #: The tables taken over from each process, until it is found gone.
         self.departures = Departures()
         #: A process with other settings was logged (:meth:`_renew_settings`).
@@ -537,18 +559,26 @@ class ClusterServer(Server):
             _done, pending = await asyncio.wait(pending, timeout=min(0.1, left))
         for task in self._loops:  # a loop that failed: its error is logged, not lost
             if task.done() and not task.cancelled() and task.exception() is not None:
-                log.warning("a background loop had failed: %r", task.exception())
+                error = task.exception()  # a bug: the loops log and go on otherwise
+                log.warning(
+                    "a background loop of this process had stopped with an error (a bug, "
+                    "to report): %s: %s", type(error).__name__, cause(error),
+                )  # fmt: skip
         self._loops = []
 
-    @staticmethod
-    async def _bounded(call: Awaitable[Any], what: str) -> None:
+    async def _bounded(self, call: Awaitable[Any], what: str) -> None:
         """Await ``call`` for at most :data:`STOP_TIMEOUT`; a failure or a timeout is
         logged, not raised (the stop goes on)."""
         try:
             async with asyncio.timeout(STOP_TIMEOUT):
                 await call
         except REDIS_FAILURES as exc:
-            log.warning("%s: %s", what, exc or type(exc).__name__)
+            log.warning("stopping, %s failed: %s", what, self._advice(exc))
+
+    def _advice(self, error: BaseException) -> str:
+        """What a Redis error a loop met means and what to check, redis-py's words
+        as its detail (:func:`~rollbridge.server.redis_advice.advice`)."""
+        return advice(error, self.store_where)
 
     def _spawn(self, job: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(job)
@@ -862,17 +892,19 @@ class ClusterServer(Server):
                     if raw is None:
                         if self.stopping:  # a stop has given the leases up, or is about to
                             raise _stopping(forward.table_id)
-                        info_key = self.keys.table(forward.table_id).info
+                        keys = self.keys.table(forward.table_id)
                         self._lease_calls[fid] = forward.table_id  # a stop meanwhile releases it
-                        taken = await self._take(keys=[owner_key, info_key],
-                                                 args=[self.node, self.lease_ms])  # fmt: skip
+                        taken = await self._take(
+                            keys=[owner_key, keys.info, keys.let_go],
+                            args=[self.node, self.lease_ms, ran_it or ""],
+                        )
                         del self._lease_calls[fid]
                         if taken == -1:  # deleted (its lease with it): nobody runs it now
                             raise unknown_table(forward.table_id)
                         if taken:
                             self._took(forward.table_id, ran_it)
                             forward.reload, forward.taken_from = True, ran_it
-                            if ran_it is not None and await self._stopped(ran_it):
+                            if ran_it is not None and (taken == 2 or await self._stopped(ran_it)):
                                 forward.taken_from = None  # let go, not lost: loaded
                             if forward.table is not None:
                                 forward.table.ran_by = None  # run here now
@@ -968,7 +1000,11 @@ class ClusterServer(Server):
                 return
             except REDIS_FAILURES as exc:
                 if attempt == 2:  # the sender sends its request again, or times out
-                    log.warning("a forwarded reply to %s was lost: %s", origin.node, cause(exc))
+                    log.warning(
+                        "the answer to a change process %s forwarded was lost (it sends "
+                        "the change again, or tells its client store_error): %s",
+                        named(origin.node), self._advice(exc),
+                    )  # fmt: skip
                 else:
                     await asyncio.sleep(0.1)
 
@@ -1212,9 +1248,11 @@ class ClusterServer(Server):
         key = uuid.uuid4().hex  # a stop that cancels the release meanwhile releases it
         self._lease_calls[key] = table_id
         try:
-            await self._release(keys=[self.keys.table(table_id).owner], args=[self.node])
+            keys = self.keys.table(table_id)  # noted let go: no take-over (TAKE)
+            await self._release(keys=[keys.owner, keys.let_go], args=[self.node, LET_GO_KEEP_MS])
         except REDIS_FAILURES as exc:  # it runs out by itself
-            log.warning("releasing the lease of table %s: %s", table_id, exc)
+            log.warning("giving up the lease of table %s failed (it runs out by itself "
+                        "within --lease-ms): %s", table_id, self._advice(exc))  # fmt: skip
         finally:
             if not self.stopping:
                 self._lease_calls.pop(key, None)
@@ -1304,7 +1342,7 @@ class ClusterServer(Server):
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                self._subscription_log.failed(exc, "failed; subscribing again")
+                self._subscription_log.failed(exc, "(lost; subscribing again)")
             finally:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()

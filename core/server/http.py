@@ -7,8 +7,10 @@ handshake as before::
 
     GET  /metrics      Prometheus' text format (rollbridge.server.metrics)
     GET  /healthz      200 "ok": the process serves
-    GET  /readyz       200 "ready": the store answers a read and the server is not
-                       stopping; else 503 and why (a store's refusal: its code and cause)
+    GET  /readyz       200 "ready": the store answers a read (over its connections
+                       and over a new one: rollbridge.server.ready_probe) and the
+                       server is not stopping; else 503 and why (a store's refusal:
+                       its code and cause)
     *    /admin/...    the admin API (rollbridge.server.admin), JSON
     GET  /tables/ID/export  the session log for a join token (rollbridge.server.export_http)
     GET  /tables/ID, /tables/ID/overlay, /static/...
@@ -50,20 +52,19 @@ websockets' own DEBUG lines.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-from rollbridge.exceptions import InvalidRequest, RollbridgeError, StoreUnavailable
+from rollbridge.exceptions import InvalidRequest, RollbridgeError
 from rollbridge.server.address_rates import HttpRate
 from rollbridge.server.admin import ADMIN_METHODS, AdminApi
 from rollbridge.server.export_http import ExportRoute
 from rollbridge.server.metrics import CONTENT_TYPE
 from rollbridge.server.proxy_hint import UnnamedProxyHint
+from rollbridge.server.ready_probe import ReadyProbe
 from rollbridge.server.web import (
     handshake,
-    in_reader,
     json_answer,
     no_content,
     path_segments,
@@ -128,6 +129,8 @@ class HttpRoutes:
         self.web = WebViewRoute()
         self.rate = HttpRate(server.limits, server.metrics)
         self.unnamed_proxy = UnnamedProxyHint(server.limits.trusted_proxies)
+        #: The store's tries for ``/readyz``.
+        self.ready = ReadyProbe(server)
 
     async def process_request(
         self, connection: ServerConnection, request: Request
@@ -230,26 +233,27 @@ class HttpRoutes:
 
     async def unready(self) -> Text | None:
         """Why the server is not ready (stopping, or the store does not answer
-        within :data:`READY_TIMEOUT`), or None. A store that fails as a whole (Redis
-        gone) is an outage of reads for the server's health too, as a client's read
-        that fails is: ``rollbridge_store_failing`` says what ``/readyz`` says, on a
-        process no client uses as on one they do (it said 0 there, under a 503), and
-        the read that works again ends it."""
+        within :data:`READY_TIMEOUT`, over its connections and over a new one:
+        :mod:`rollbridge.server.ready_probe`), or None. A store that fails as a whole
+        (Redis gone, a password refused, a Redis that never answers) is an outage of
+        reads for the server's health too, as a client's read that fails is:
+        ``rollbridge_store_failing`` says what ``/readyz`` says, on a process no
+        client uses as on one they do, and the tries that work again end it."""
         server = self.server
         if getattr(server, "stopping", False) or server.writer is None:
             return STOPPING()
         try:
-            await asyncio.wait_for(in_reader(server, server.store.ping), READY_TIMEOUT)
-        except TimeoutError:
+            error = await self.ready.check(READY_TIMEOUT)
+        except TimeoutError:  # the try goes on: its end tells the store's health
+            failing = server.health.failing
+            if failing is not None:  # out, said by a try (or a commit) that ended
+                return STORE_REFUSED(code=failing.code, reason=_cause(failing))
             return STORE_SLOW(seconds=READY_TIMEOUT)
-        except RollbridgeError as exc:  # the store's refusal: its code and cause
-            if isinstance(exc, StoreUnavailable):
-                server.health.failed(exc, 0, commit=False)  # no request was refused
-            return STORE_REFUSED(code=exc.code, reason=_cause(exc))
-        except Exception as exc:  # a store that fails or is closed: not ready, and why
-            return STORE_FAILED(error=type(exc).__name__)
-        server.health.read()
-        return None
+        if error is None:
+            return None
+        if isinstance(error, RollbridgeError):  # the store's refusal: its code and cause
+            return STORE_REFUSED(code=error.code, reason=_cause(error))
+        return STORE_FAILED(error=type(error).__name__)  # a store failing or closed
 
 
 def _cause(error: RollbridgeError) -> str:

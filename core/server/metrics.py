@@ -120,8 +120,9 @@ class _LoopCounters:
             "Changes this process sent on to the process that runs their table (on"
             " Redis; balance by table to keep it low): answered (run there), loaded"
             " (nobody ran the table: this process loaded it, as on its first change),"
-            " taken_over (a process seen running it, and not stopped, left its lease:"
-            " this process took it over), refused (no answer in time, or the table gone).",
+            " taken_over (a process seen running it lost its lease, neither stopped nor"
+            " letting the table go unused: killed, hung or cut off; this process took it"
+            " over), refused (no answer in time, or the table gone).",
             "outcome",
             self.forwarded,
         )

@@ -154,12 +154,14 @@ class Fallback:
     :param counted: called with the limit (``http_rate``, ``per_address``) whose
         shared count was not asked or did not answer.
     :param clock: monotonic seconds.
+    :param advice: what a Redis error means, for the log lines (:class:`Retried`).
     """
 
     def __init__(
         self,
         counted: Callable[[str], None],
         clock: Callable[[], float] = time.monotonic,
+        advice: Callable[[BaseException], str] | None = None,
     ) -> None:
         self.counted = counted
         self.clock = clock
@@ -170,7 +172,7 @@ class Fallback:
         self._probing = False
         self._log = Retried(
             log, "the per-address limits shared in Redis (each process's own limits "
-            "decide alone meanwhile)",
+            "decide alone meanwhile)", advice=advice,
         )  # fmt: skip
 
     def usable(self, limit: str) -> bool:

@@ -74,9 +74,15 @@ class Retried:
 
     :param log: the logger; ``level`` the level of the failure lines.
     :param what: what failed, as the lines name it (``reading the inbox``).
+    :param advice: what an error means and what to check, with the library's words
+        as its detail (:func:`rollbridge.server.redis_advice.advice`); without it,
+        the error's own words.
     """
 
-    __slots__ = ("_clock", "_interval", "_kind", "_log", "_throttle", "failures", "level", "what")
+    __slots__ = (
+        "_advice", "_clock", "_interval", "_kind", "_log", "_throttle", "failures", "level",
+        "what",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -86,9 +92,11 @@ class Retried:
         level: int = logging.WARNING,
         interval: float = 60.0,
         clock: Callable[[], float] = time.monotonic,
+        advice: Callable[[BaseException], str] | None = None,
     ) -> None:
         self._log = log
         self.what = what
+        self._advice = advice
         self.level = level
         self._interval, self._clock = interval, clock
         self._throttle = Throttle(interval, clock)
@@ -110,9 +118,10 @@ class Retried:
         if held is None:
             return
         what = f"{self.what} {detail}".rstrip()
-        said = cause(error)
+        said = cause(error) if self._advice is None else self._advice(error)
         if self.failures == 1:
-            self._log.log(self.level, "%s: %s", what, said)
+            line = "%s: %s" if self._advice is None else "%s failed: %s"
+            self._log.log(self.level, line, what, said)
         else:
             self._log.log(self.level, "%s: still failing (%d times since it began): %s",
                           what, self.failures, said)  # fmt: skip

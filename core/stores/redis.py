@@ -1138,9 +1138,14 @@ class RedisStore:
     def _on_a_new_connection(self, *command: Any) -> Any:
         """``command``'s answer over a connection made for it (the password, the
         database and TLS of the pool's own), closed after: what a new connection
-        meets now, not what one made earlier still may."""
+        meets now, not what one made earlier still may. Bounded by the client's
+        timeouts, at most :data:`CLIENT_TIMEOUTS`' (a URL's longer or unset one too):
+        a Redis that accepts and never answers fails it within seconds."""
         pool = self.client.connection_pool
-        connection = pool.connection_class(**pool.connection_kwargs)
+        kwargs = dict(pool.connection_kwargs)
+        for name, most in CLIENT_TIMEOUTS.items():
+            kwargs[name] = min(kwargs.get(name) or most, most)
+        connection = pool.connection_class(**kwargs)
         try:
             connection.send_command(*command)
             return connection.read_response()

@@ -71,6 +71,9 @@ class TableKeys:
     undos: str
     #: The pub/sub channel a commit publishes ``"{epoch}:{seq}"`` on.
     channel: str
+    #: string: the process that let the table's lease go unused, until a process
+    #: takes it (or a day passes); not in :data:`TABLE_KINDS`, which scripts read.
+    let_go: str
 
     def all(self) -> list[str]:
         """Every key of the table (not the channel), in :data:`TABLE_KINDS` order."""
@@ -110,4 +113,5 @@ class RedisKeys:
 @lru_cache(maxsize=4096)
 def _table_keys(prefix: str, table_id: str) -> TableKeys:
     base = f"{prefix}{{{table_id}}}:"
-    return TableKeys(*(base + kind for kind in TABLE_KINDS), channel=base + "events")
+    kinds = (base + kind for kind in TABLE_KINDS)
+    return TableKeys(*kinds, channel=base + "events", let_go=base + "let_go")

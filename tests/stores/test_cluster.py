@@ -1055,4 +1055,4 @@ def test_a_short_reply_timeout_in_the_url_leaves_an_idle_inbox_quiet(redis_facto
         await all_sent([on_a, on_b], second["seq"])
 
     logs = cluster.run(play)
-    assert "reading the inbox" not in logs, logs
+    assert "reading this process's inbox" not in logs, logs

@@ -10,7 +10,8 @@ import re
 import urllib.request
 from typing import Any
 
-from tests.stores.cluster_harness import Cluster
+from tests.stores.cluster_harness import Cluster, Player
+from tests.stores.test_cluster import until
 
 
 def scrape(port: int) -> dict[str, float]:
@@ -20,6 +21,30 @@ def scrape(port: int) -> dict[str, float]:
     return {
         match[1]: float(match[2]) for match in re.finditer(r"^(rollbridge_\S+) (\S+)$", text, re.M)
     }
+
+
+async def run_by_a(cluster: Cluster) -> list[Player]:
+    """A client on each of two processes; A's change makes A run the table, B's is
+    forwarded to A and answered."""
+    on_a, on_b = await cluster.joined(0, 1)
+    reply = await on_a.ask({"type": "roll", "id": "a", "formula": "1d6"})
+    assert reply["type"] == "result" and cluster.owner() is cluster.processes[0], reply
+    reply = await on_b.ask({"type": "roll", "id": "b1", "formula": "1d6"})
+    assert reply["type"] == "result", reply  # run by A
+    return [on_a, on_b]
+
+
+def forwarded(process: Any) -> dict[str, float]:
+    """A process's ``rollbridge_forwarded_total``, by label."""
+    prefix = "rollbridge_forwarded_total"
+    return {k: v for k, v in scrape(process.port).items() if k.startswith(prefix)}
+
+
+async def b_runs_it(cluster: Cluster, on_b: Player) -> dict[str, float]:
+    """B's next change, once A no longer runs the table: B runs it; B's counts."""
+    reply = await on_b.ask({"type": "roll", "id": "b2", "formula": "1d6"})
+    assert reply["type"] == "result" and cluster.owner() is cluster.processes[1], reply
+    return forwarded(cluster.processes[1])
 
 
 def test_each_process_says_what_it_owns_and_what_it_forwarded(redis_factory):
@@ -57,22 +82,16 @@ def test_a_table_taken_from_a_process_gone_counts_apart_from_a_first_load(redis_
     ``loaded`` (docs/operations.md's metrics table)."""
     redis = redis_factory()
     cluster = Cluster(redis.url, 2)
-    a_process, b_process = cluster.processes
+    a_process = cluster.processes[0]
 
     async def play() -> None:
-        on_a, on_b = await cluster.joined(0, 1)
-        reply = await on_a.ask({"type": "roll", "id": "a", "formula": "1d6"})
-        assert reply["type"] == "result" and cluster.owner() is a_process, reply
-        reply = await on_b.ask({"type": "roll", "id": "b1", "formula": "1d6"})
-        assert reply["type"] == "result", reply  # run by A
+        on_a, on_b = await run_by_a(cluster)
         a_process.kill()  # no lease given up: B takes the table once it lapses
         await on_a.close()
-        reply = await on_b.ask({"type": "roll", "id": "b2", "formula": "1d6"})
-        assert reply["type"] == "result" and cluster.owner() is b_process, reply
-        b = scrape(b_process.port)
-        assert b['rollbridge_forwarded_total{outcome="answered"}'] == 1
-        assert b['rollbridge_forwarded_total{outcome="taken_over"}'] == 1
-        assert 'rollbridge_forwarded_total{outcome="loaded"}' not in b
+        assert await b_runs_it(cluster, on_b) == {
+            'rollbridge_forwarded_total{outcome="answered"}': 1,
+            'rollbridge_forwarded_total{outcome="taken_over"}': 1,
+        }
         await on_b.close()
 
     cluster.run(play)
@@ -91,10 +110,6 @@ def test_a_table_its_runner_let_go_as_it_stopped_is_loaded_one_killed_taken_over
     redis = redis_factory()
     cluster = Cluster(redis.url, 3)
     a_process, b_process, c_process = cluster.processes
-
-    def forwarded(process: Any) -> dict[str, float]:
-        prefix = "rollbridge_forwarded_total"
-        return {k: v for k, v in scrape(process.port).items() if k.startswith(prefix)}
 
     async def play() -> None:
         on_a, on_b, on_c = await cluster.joined(0, 1, 2)
@@ -122,5 +137,31 @@ def test_a_table_its_runner_let_go_as_it_stopped_is_loaded_one_killed_taken_over
             'rollbridge_forwarded_total{outcome="taken_over"}': 1,
         }
         await on_c.close()
+
+    cluster.run(play)
+
+
+def test_a_table_its_live_runner_let_go_unused_is_loaded_not_taken_over(redis_factory):
+    """The owner, alive, lets a table go that nobody at it uses (its own client gone,
+    nothing running, for 4 leases) while a client of another process is still at
+    it: that process's next change takes the table — no process was lost, yet it
+    counted ``taken_over`` (the count that says processes are lost grew on a healthy
+    cluster whose clients paused). The owner notes the lease let go
+    (``rb:{T}:let_go``), and the next change counts ``loaded``
+    (docs/operations.md's metrics table)."""
+    redis = redis_factory()
+    cluster = Cluster(redis.url, 2)
+    a_process = cluster.processes[0]
+
+    async def play() -> None:
+        on_a, on_b = await run_by_a(cluster)
+        await on_a.close()  # A's own client leaves; B's stays, idle
+        await until(lambda: not a_process.owns(cluster.table), what="A letting the table go")
+        assert a_process.process is not None and a_process.process.poll() is None  # alive
+        assert await b_runs_it(cluster, on_b) == {
+            'rollbridge_forwarded_total{outcome="answered"}': 1,
+            'rollbridge_forwarded_total{outcome="loaded"}': 1,
+        }
+        await on_b.close()
 
     cluster.run(play)

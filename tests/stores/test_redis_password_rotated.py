@@ -40,6 +40,15 @@ ROTATIONS = {
 }  # fmt: skip
 
 
+def with_password(server: Any, password: str) -> tuple[redis.Redis, str]:
+    """``server``'s ``requirepass`` set to ``password``: an admin client (signed in)
+    and the URL a process serves with."""
+    admin = redis.Redis(port=server.port)
+    admin.config_set("requirepass", password)
+    admin.execute_command("AUTH", password)
+    return admin, f"redis://:{password}@127.0.0.1:{server.port}/0"
+
+
 @pytest.mark.parametrize("rotation", sorted(ROTATIONS))
 def test_a_probe_meets_what_a_new_connection_meets(redis_factory, rotation):
     server = redis_factory()
@@ -73,11 +82,7 @@ def test_a_probe_meets_what_a_new_connection_meets(redis_factory, rotation):
 async def test_an_outage_goes_on_while_new_connections_are_refused(
     redis_factory: Any, tmp_path: Path
 ) -> None:
-    server = redis_factory()
-    admin = redis.Redis(port=server.port)
-    admin.config_set("requirepass", OLD)
-    admin.execute_command("AUTH", OLD)
-    url = f"redis://:{OLD}@127.0.0.1:{server.port}/0"
+    admin, url = with_password(redis_factory(), OLD)
     table, tokens = make_table("--redis", url)
     served = Serve(tmp_path / "serve.log", "--redis", url)
     try:
