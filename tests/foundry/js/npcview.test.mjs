@@ -120,6 +120,23 @@ async function chosenSr5(generation) {
 /** An actor's sr5 physical and stun boxes in its system data. */
 const boxes = (actor) => [actor.system.track.physical.value, actor.system.track.stun.value];
 
+/**
+ * An sr5 world under `auto` where the actor `name` (of table()) carries flags naming the
+ * guard, marked `mapped` by the mapping `mapped` at #1, its sr5 boxes `[physical, stun]`
+ * in system data; the GM's client welcomed as a resume at #2 (the guard's GM's view),
+ * its `state` requests answered with the table at #1. Returns {actors, asked}.
+ */
+async function markedAtWelcome(generation, name, mapped, [physical, stun]) {
+  const flags = { actorId: "guard", table: "t1", epoch: 1, seq: 1, mapped, name: "Guard", limited: true, view: "players", common: PLAYERS_GUARD };
+  const actors = await table(generation, GM, { flags: { [name]: flags } });
+  actors[name]._source.system = { track: { physical: { value: physical }, stun: { value: stun } } };
+  const ws = welcomedClient({ seq: 2, resume: { recovered: true, missed: 0 }, foundry: { adapter: "test", mappings: [SR5] },
+    table: { id: "t1", actors: [view("guard", "Guard", GM_GUARD, { seq: 2 })] } });
+  const asked = answersState(ws, () => ({ id: "t1", epoch: 1, seq: 1, actors: adjusted(1, actors.token.uuid).actors }));
+  await settle(client);
+  return { actors, asked };
+}
+
 /** `ws` answers each `state` the client sends with `at` as a server would, with the
  * table `tableAt(at)`; returns the seqs asked, in order. */
 function answersState(ws, tableAt) {
@@ -602,15 +619,16 @@ for (const generation of [12, 13]) {
     // Tukan is the player's: Foundry lets its owner write its flags. The player names the
     // guard there, with a chosen mapping's mark and an earlier seq, and types guesses of
     // the guard's boxes into Tukan's system data (physical 7: right; stun 5: wrong)
-    const forged = { actorId: "guard", table: "t1", epoch: 1, seq: 1, mapped: "sr5", name: "Guard", limited: true, view: "players", common: PLAYERS_GUARD };
-    const actors = await table(generation, GM, { flags: { tukan: forged } });
-    actors.tukan._source.system = { track: { physical: { value: 7 }, stun: { value: 5 } } };
-    const ws = welcomedClient({ seq: 2, resume: { recovered: true, missed: 0 }, foundry: { adapter: "test", mappings: [SR5] },
-      table: { id: "t1", actors: [view("guard", "Guard", GM_GUARD, { seq: 2 })] } });
-    const asked = answersState(ws, () => ({ id: "t1", epoch: 1, seq: 1, actors: adjusted(1, actors.token.uuid).actors }));
-    await settle(client);
+    const { actors, asked } = await markedAtWelcome(generation, "tukan", "sr5", [7, 5]);
     assert.deepEqual(boxes(actors.tukan), [7, 5], "a reset of the right guess alone would have told the guard's boxes");
     assert.deepEqual(asked, [], "no table read at the seq the player chose");
+  });
+
+  test(`v${generation}: an NPC marked by a mapping the welcome no longer describes loses its mark alone, no table read for it`, async () => {
+    const { actors, asked } = await markedAtWelcome(generation, "guard", "sr4", [7, 2]);
+    assert.deepEqual(boxes(actors.guard), [7, 2], "its paths are not known: left");
+    assert.ok(!("mapped" in actors.guard.flags.rollbridge), "the mark goes");
+    assert.deepEqual(asked, [], "nothing to compare a table with: none read");
   });
 
   test(`v${generation}: many NPCs marked at as many seqs: the table is read at ${MAPPED_READS} of them, the others reset against the welcome's view`, async () => {

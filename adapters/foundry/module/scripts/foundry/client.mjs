@@ -1084,15 +1084,18 @@ export class FoundryClient {
     const writes = [];
     for (const actor of marked) {
       const flags = actor.flags[MODULE_ID];
-      const described = mappings[flags.mapped];
+      // a mapping the welcome does not describe (any more): its paths are not known
+      const described = Object.hasOwn(mappings, flags.mapped) ? mappings[flags.mapped] : null;
+      if (!described) {
+        writes.push({ actor, name: actor.name ?? flags.actorId, update: () => ({ [`flags.${MODULE_ID}.-=mapped`]: null }) });
+        continue;
+      }
       let gm = this.views.get(flags.actorId);
       if (!ownedByPlayer(actor) && flags.epoch === welcome.epoch && Number.isInteger(flags.seq) && flags.seq < welcome.seq) {
         if (!tables.has(flags.seq) && tables.size < MAPPED_READS) tables.set(flags.seq, await this.#tableAt(flags.seq));
         gm = (tables.get(flags.seq)?.actors ?? []).find((view) => view?.id === flags.actorId) ?? gm;
       }
-      const write = described
-        ? this.#leftoversWrite(actor, described, gm)
-        : { actor, name: actor.name ?? flags.actorId, update: () => ({ [`flags.${MODULE_ID}.-=mapped`]: null }) };
+      const write = this.#leftoversWrite(actor, described, gm);
       if (write) writes.push(write);
     }
     if (writes.length) await this.#write(writes);
