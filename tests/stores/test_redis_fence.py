@@ -18,9 +18,11 @@ from typing import Any
 import pytest
 import redis
 
+from rollbridge.engine.epochs import shown
 from rollbridge.engine.model import Principal
 from rollbridge.exceptions import UnknownTable
 from rollbridge.offline import TableService
+from rollbridge.plain import pack, unpack
 from rollbridge.protocol.effects import Close, Deliver, Effect, LoadTable, Persist, Read, Reply
 from rollbridge.protocol.members import Member
 from rollbridge.server.cluster_table import ClusterTable, Forward, Ownership
@@ -234,6 +236,23 @@ def test_a_commit_changing_only_the_meta_between_the_fence_s_read_and_its_script
     snapshot = store.load("t")[0]
     assert snapshot.dice == dice
     assert snapshot.epochs == [[1, 0], [fenced.epoch, 3]]
+
+
+def test_a_table_fenced_by_an_older_server_and_again_before_any_event(store):
+    """An older server's fence kept no record; fenced again before any event of that
+    epoch, the log (all of epoch 1, up to the table's seq) tells that the fenced epoch
+    went on from seq 3 and wrote nothing: the record names it so, every ``from`` known
+    after the first — not a null there, which a client's record check refuses."""
+    first = store.fence("t", 1, 5)
+    key = store.keys.table("t").info
+    stored = unpack(store.client.hget(key, "meta"))
+    del stored["epochs"]  # as an older server's fence left it
+    store.client.hset(key, "meta", pack(stored))
+    second = store.fence("t", first.epoch, 4)
+    assert second.moved and second.seq == 3
+    record = [[1, 0], [first.epoch, 3], [second.epoch, 3]]
+    assert store.load("t")[0].epochs == record
+    assert shown(record, second.epoch) == [{"epoch": e, "from": f} for e, f in record]
 
 
 def _sent(server: Any) -> int:
