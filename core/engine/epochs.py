@@ -46,12 +46,16 @@ def moved(
 ) -> list[list[Any]]:
     """The record after the table of ``epoch`` at ``seq`` moves to epoch ``new``: the
     stored ``record`` where it is one and ends at ``epoch``, else the one the
-    retained log ``rows`` show (:func:`from_log`), and the new epoch from ``seq``."""
+    retained log ``rows`` show (:func:`from_log`), and the new epoch from ``seq``.
+    A retained log with no event of ``epoch`` reaches the table's ``seq`` with an
+    earlier epoch's: ``epoch`` went on from ``seq`` and wrote nothing (a table moved
+    twice with no event between, the first move unrecorded); only an empty log leaves
+    its start unknown, as the record's first entry."""
     known = _valid(record)
     if known is None or known[-1][0] != epoch:
         known = from_log(rows)
         if not known or known[-1][0] != epoch:  # no event of this epoch retained
-            known.append([epoch, None])
+            known.append([epoch, seq if known else None])
     known.append([new, seq])
     if len(known) > MOST:  # what went before the oldest kept is not known any more
         known = known[-MOST:]

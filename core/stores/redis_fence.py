@@ -45,6 +45,8 @@ log = logging.getLogger("rollbridge.fence")
 
 #: Attempts at a fence when the table changes between its read and the script.
 ATTEMPTS = 5
+#: Events read at once where a fence reads the retained log event by event.
+CHUNK = 64
 
 #: KEYS: info. ARGV: known epoch, known seq, the info blob read, the new info blob,
 #: the new epoch, the meta blob read, the new meta blob (its ``epochs`` record moved
@@ -148,13 +150,42 @@ def fence(store: Any, table_id: str, epoch: int, seq: int) -> Fenced:
 
 
 def _log_rows(store: Any, log_key: str) -> Iterator[tuple[int, int, int]]:
-    """``(seq, seq, epoch)`` of each event of the retained log, in seq order (what
+    """``(first, last, epoch)`` of the retained log in seq order (what
     :func:`rollbridge.engine.epochs.from_log` reads), read only when iterated: only a
-    table whose stored record does not end at its epoch needs it."""
-    blobs = store._call(lambda: store.client.zrange(log_key, 0, -1), reading=True)
-    for blob in blobs:
-        event = Event.from_dict(unpack(blob))
-        yield (event.seq, event.seq, event.epoch)
+    table whose stored record does not end at its epoch needs it.
+
+    Epochs only grow along a log (the commit script writes the stored epoch alone, and
+    a fence or a restore moves a table to a newer one), so a log whose first and last
+    events are of one epoch is of that epoch throughout: one row, from two events read
+    — a table's first fence, however long its log. Else each event, :data:`CHUNK` at a
+    time (a log fenced by an older server, which kept no record): never the whole log
+    of up to ``retain`` events of up to ``max-event-size`` each at once."""
+    ends = [_log_event(store, log_key, rank) for rank in (0, -1)]
+    if ends[0] is None or ends[1] is None:
+        return
+    if ends[0].epoch == ends[1].epoch:
+        yield (ends[0].seq, ends[1].seq, ends[0].epoch)
+        return
+    after = "-inf"
+    while True:
+        blobs = store._call(
+            lambda a=after: store.client.zrange(
+                log_key, a, "+inf", byscore=True, offset=0, num=CHUNK
+            ),
+            reading=True,
+        )
+        for blob in blobs:
+            event = Event.from_dict(unpack(blob))
+            yield (event.seq, event.seq, event.epoch)
+        if len(blobs) < CHUNK:
+            return
+        after = f"({event.seq}"
+
+
+def _log_event(store: Any, log_key: str, rank: int) -> Event | None:
+    """The retained log's event at ``rank`` (0 the first, -1 the last), or None."""
+    got = store._call(lambda: store.client.zrange(log_key, rank, rank), reading=True)
+    return Event.from_dict(unpack(got[0])) if got else None
 
 
 def fence_if_behind(

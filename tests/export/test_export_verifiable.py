@@ -194,6 +194,33 @@ def test_an_export_of_a_restored_backup_says_which_epochs_its_history_ran_throug
     assert "epochs" not in never[0]
 
 
+def test_an_edited_epochs_makes_no_forged_result_pass(tmp_path, capsys):
+    """``epochs`` tells a client which epochs the history ran through; ``verify`` reads
+    nothing from it. A player who forges a roll's total and edits ``epochs`` (to put
+    the roll outside the history, or name epochs that never were) still gets
+    ``wrong_roll``; an edited ``epochs`` alone changes no verdict."""
+    play(tmp_path / "a.db")
+    with restored(tmp_path / "a.db", tmp_path / "b.db") as service:
+        _roll(service, "d0")
+        service.handle("t", {"type": "dice.reveal", "id": "r2"}, GM)
+    first, *rest = (json.loads(line) for line in export(capsys, tmp_path / "b.db"))
+    forged = next(e for e in rest if e["kind"] == "roll" and "total" in e["data"])
+    forged["data"]["total"] += 1
+    edits = [[{"epoch": first["epoch"], "from": forged["seq"]}], [{"epoch": 12345, "from": 0}], "x"]
+
+    def verdicts() -> list[tuple[int, list[str]]]:
+        out = []
+        for epochs in edits:
+            lines = [json.dumps(e) for e in [{**first, "epochs": epochs}, *rest]]
+            code, report = verify(capsys, tmp_path, lines)
+            out.append((code, codes(report)))
+        return out
+
+    assert verdicts() == [(1, ["wrong_roll"])] * len(edits)
+    forged["data"]["total"] -= 1  # as it was shown
+    assert verdicts() == [(0, [])] * len(edits)
+
+
 # -- what the first line can and cannot claim ------------------------------------------
 
 

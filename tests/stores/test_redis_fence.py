@@ -18,9 +18,11 @@ from typing import Any
 import pytest
 import redis
 
+from rollbridge.engine.epochs import shown
 from rollbridge.engine.model import Principal
 from rollbridge.exceptions import UnknownTable
 from rollbridge.offline import TableService
+from rollbridge.plain import pack, unpack
 from rollbridge.protocol.effects import Close, Deliver, Effect, LoadTable, Persist, Read, Reply
 from rollbridge.protocol.members import Member
 from rollbridge.server.cluster_table import ClusterTable, Forward, Ownership
@@ -29,7 +31,7 @@ from rollbridge.stores.redis_fence import behind, new_epoch
 from rollbridge.testing import host_with
 from tests.conftest import GM
 from tests.stores.test_redis_commit import raw
-from tests.stores.test_store_contract import make_commit, make_info
+from tests.stores.test_store_contract import make_commit, make_info, meta
 
 ROLL = {"type": "roll", "formula": "1d20"}
 
@@ -178,6 +180,119 @@ def test_a_commit_of_a_newer_epoch_is_refused_a_fence_lost_is_found_again(store)
     # the lost fence's epoch is no part of the history: the record goes on from what
     # this Redis holds (its meta as the replica had it: no record, so the log's)
     assert store.load("t")[0].epochs == [[1, 0], [again.epoch, 3]]
+
+
+def racing(store: RedisStore, racer: Any) -> None:
+    """``store``'s next fence runs ``racer`` between its read of the table and its
+    script, once: another process's write landing exactly then."""
+    register = store.client.register_script
+    pending = [racer]
+
+    def registered(text: str) -> Any:
+        script = register(text)
+
+        def run(*args: Any, **kwargs: Any) -> Any:
+            while pending:
+                pending.pop()()
+            return script(*args, **kwargs)
+
+        return run
+
+    store.client.register_script = registered  # type: ignore[method-assign]
+
+
+def test_a_commit_landing_between_the_fence_s_read_and_its_script(store, redis_server):
+    """The script finds the table changed since the read (its info holds the seq) and
+    the fence reads it again: the new epoch goes on from the seq the racing commit left,
+    and its record says so — not from the seq first read, which would leave the racing
+    event out of the table's history for every client that reads ``epochs``."""
+    other = RedisStore(redis_server.url, prefix=store.keys.prefix)
+    try:
+        racing(store, lambda: other.commit("t", make_commit(other, events=1)))  # (1, 4)
+        fenced = store.fence("t", 1, 6)
+    finally:
+        other.close()
+    assert fenced.moved and fenced.seq == 4
+    assert store.load("t")[0].epochs == [[1, 0], [fenced.epoch, 4]]
+    assert [(e.epoch, e.seq) for e in store.events_after("t", 0)][-1] == (1, 4)  # kept
+
+
+def test_a_commit_changing_only_the_meta_between_the_fence_s_read_and_its_script(
+    store, redis_server
+):
+    """A commit without events leaves the info as it was but writes the meta: the script
+    also checks the meta read, so the fence reads again and keeps what that commit
+    wrote, with the record added — not the meta it first read, putting the other
+    process's change back."""
+    other = RedisStore(redis_server.url, prefix=store.keys.prefix)
+    dice = {"segment": 2, "open": False}
+    try:
+        change = make_commit(other, events=0, meta_=meta(dice=dice))
+        racing(store, lambda: other.commit("t", change))
+        fenced = store.fence("t", 1, 6)
+    finally:
+        other.close()
+    assert fenced.moved and fenced.seq == 3
+    snapshot = store.load("t")[0]
+    assert snapshot.dice == dice
+    assert snapshot.epochs == [[1, 0], [fenced.epoch, 3]]
+
+
+def test_a_table_fenced_by_an_older_server_and_again_before_any_event(store):
+    """An older server's fence kept no record; fenced again before any event of that
+    epoch, the log (all of epoch 1, up to the table's seq) tells that the fenced epoch
+    went on from seq 3 and wrote nothing: the record names it so, every ``from`` known
+    after the first — not a null there, which a client's record check refuses."""
+    first = store.fence("t", 1, 5)
+    key = store.keys.table("t").info
+    stored = unpack(store.client.hget(key, "meta"))
+    del stored["epochs"]  # as an older server's fence left it
+    store.client.hset(key, "meta", pack(stored))
+    second = store.fence("t", first.epoch, 4)
+    assert second.moved and second.seq == 3
+    record = [[1, 0], [first.epoch, 3], [second.epoch, 3]]
+    assert store.load("t")[0].epochs == record
+    assert shown(record, second.epoch) == [{"epoch": e, "from": f} for e, f in record]
+
+
+def _sent(server: Any) -> int:
+    """The bytes ``server`` has sent its clients so far (``INFO stats``)."""
+    return int(redis.Redis.from_url(server.url).info("stats")["total_net_output_bytes"])
+
+
+def test_a_first_fence_of_a_long_log_reads_two_events_of_it(redis_factory):
+    """A table never restored nor fenced has no record: the fence makes it from the
+    retained log, which may be ``retain`` events of up to ``max-event-size`` each
+    (135 MB at the defaults' worst). Epochs only grow along the log, so one whose first
+    and last events are of one epoch is that epoch's alone: the fence reads those two,
+    not the whole log (before, all of it, at every attempt)."""
+    server = redis_factory()
+    opened = RedisStore(server.url)
+    try:
+        opened.create_table(make_info(), [])
+        label = "x" * 8_000
+        for _ in range(4):  # 200 events of ~8 KB: 1.6 MB of log
+            opened.commit("t", make_commit(opened, events=50, data={"label": label}))
+        before = _sent(server)
+        fenced = opened.fence("t", 1, 205)
+        read = _sent(server) - before
+        assert fenced.moved and opened.load("t")[0].epochs == [[1, 0], [fenced.epoch, 200]]
+    finally:
+        opened.close()
+    assert read < 100_000, f"the fence read {read} bytes"
+
+
+def test_a_fence_of_a_log_of_several_epochs_without_a_record_reads_it_all(store):
+    """A log that went through an older server's fence (which kept no record) has
+    events of two epochs: the fence reads it event by event, a chunk at a time, and
+    records each epoch from where it went on."""
+    store.commit("t", make_commit(store, events=97))  # epoch 1: seqs 1..100
+    first = store.fence("t", 1, 105)
+    store.commit("t", make_commit(store, events=150))  # its meta has no record, as then
+    assert store.load("t")[0].epochs is None
+    second = store.fence("t", first.epoch, 260)
+    assert second.moved and second.seq == 250
+    assert store.load("t")[0].epochs == [[1, 0], [first.epoch, 100], [second.epoch, 250]]
 
 
 # -- a promoted replica that lagged, found by the cluster protocol ------------------------

@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 
-import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
+import { FoundryClient, MAPPED_READS } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { registerSettings } from "../../../adapters/foundry/module/scripts/foundry/settings.mjs";
 import { FakeWebSocket } from "./fakes.mjs";
 import { panelHtml } from "./panels.mjs";
@@ -119,6 +119,38 @@ async function chosenSr5(generation) {
 
 /** An actor's sr5 physical and stun boxes in its system data. */
 const boxes = (actor) => [actor.system.track.physical.value, actor.system.track.stun.value];
+
+/**
+ * An sr5 world under `auto` where the actor `name` (of table()) carries flags naming the
+ * guard, marked `mapped` by the mapping `mapped` at #1, its sr5 boxes `[physical, stun]`
+ * in system data; the GM's client welcomed as a resume at #2 (the guard's GM's view),
+ * its `state` requests answered with the table at #1. Returns {actors, asked}.
+ */
+async function markedAtWelcome(generation, name, mapped, [physical, stun]) {
+  const flags = { actorId: "guard", table: "t1", epoch: 1, seq: 1, mapped, name: "Guard", limited: true, view: "players", common: PLAYERS_GUARD };
+  const actors = await table(generation, GM, { flags: { [name]: flags } });
+  actors[name]._source.system = { track: { physical: { value: physical }, stun: { value: stun } } };
+  const ws = welcomedClient({ seq: 2, resume: { recovered: true, missed: 0 }, foundry: { adapter: "test", mappings: [SR5] },
+    table: { id: "t1", actors: [view("guard", "Guard", GM_GUARD, { seq: 2 })] } });
+  const asked = answersState(ws, () => ({ id: "t1", epoch: 1, seq: 1, actors: adjusted(1, actors.token.uuid).actors }));
+  await settle(client);
+  return { actors, asked };
+}
+
+/** `ws` answers each `state` the client sends with `at` as a server would, with the
+ * table `tableAt(at)`; returns the seqs asked, in order. */
+function answersState(ws, tableAt) {
+  const asked = [];
+  const send = ws.send.bind(ws);
+  ws.send = (data) => {
+    send(data);
+    const message = JSON.parse(data);
+    if (message.type !== "state") return;
+    asked.push(message.at);
+    setImmediate(() => ws.receive({ type: "result", id: message.id, table: tableAt(message.at) }));
+  };
+  return asked;
+}
 
 /** What a player's client (another stand-in page of the same world) draws of the
  * guard and the goblin, given them as the GM's client left them. */
@@ -581,6 +613,41 @@ for (const generation of [12, 13]) {
     assert.deepEqual(boxes(actors.tukan), [2, 0], "a player's character keeps its values");
     assert.equal(ws.messages().filter((m) => m.type === "state").length, 1, "one state for the one seq");
     assert.ok(!("mapped" in actors.guard.flags.rollbridge), "the mark is gone with them");
+  });
+
+  test(`v${generation}: a player's own actor, its flags written by the player as another actor's mapped by hand, is not reset against the GM's view of that one: nothing to learn`, async () => {
+    // Tukan is the player's: Foundry lets its owner write its flags. The player names the
+    // guard there, with a chosen mapping's mark and an earlier seq, and types guesses of
+    // the guard's boxes into Tukan's system data (physical 7: right; stun 5: wrong)
+    const { actors, asked } = await markedAtWelcome(generation, "tukan", "sr5", [7, 5]);
+    assert.deepEqual(boxes(actors.tukan), [7, 5], "a reset of the right guess alone would have told the guard's boxes");
+    assert.deepEqual(asked, [], "no table read at the seq the player chose");
+  });
+
+  test(`v${generation}: an NPC marked by a mapping the welcome no longer describes loses its mark alone, no table read for it`, async () => {
+    const { actors, asked } = await markedAtWelcome(generation, "guard", "sr4", [7, 2]);
+    assert.deepEqual(boxes(actors.guard), [7, 2], "its paths are not known: left");
+    assert.ok(!("mapped" in actors.guard.flags.rollbridge), "the mark goes");
+    assert.deepEqual(asked, [], "nothing to compare a table with: none read");
+  });
+
+  test(`v${generation}: many NPCs marked at as many seqs: the table is read at ${MAPPED_READS} of them, the others reset against the welcome's view`, async () => {
+    await table(generation, GM);
+    const count = MAPPED_READS + 4;
+    const npcs = [];
+    for (let n = 1; n <= count; n++) {
+      const flags = { actorId: `npc${n}`, table: "t1", epoch: 1, seq: n, mapped: "sr5", name: `NPC ${n}`, limited: true, view: "players", common: PLAYERS_GUARD };
+      npcs.push(Standin.addActor({ _id: `fvttNpc${String(n).padStart(9, "0")}`, name: `NPC ${n}`, type: "npc", ownership: { [PLAYER]: LIMITED },
+        system: { track: { physical: { value: 7 }, stun: { value: 2 } } }, flags: { rollbridge: flags } }));
+    }
+    const gmViews = npcs.map((_, i) => view(`npc${i + 1}`, `NPC ${i + 1}`, GM_GUARD, { seq: i + 1 }));
+    const ws = welcomedClient({ seq: 50, resume: { recovered: true, missed: 0 }, foundry: { adapter: "test", mappings: [SR5] },
+      table: { id: "t1", actors: [view("guard", "Guard", GM_GUARD), ...gmViews] } });
+    const asked = answersState(ws, (at) => ({ id: "t1", epoch: 1, seq: at, actors: gmViews }));
+    await settle(client);
+    assert.deepEqual(asked, [1, 2, 3, 4, 5, 6, 7, 8].slice(0, MAPPED_READS), "one read per seq, the first ones");
+    assert.deepEqual(npcs.map(boxes), npcs.map(() => [0, 0]), "every NPC's boxes the chosen mapping wrote are gone");
+    assert.ok(npcs.every((npc) => !("mapped" in npc.flags.rollbridge)), "with their marks");
   });
 
   test(`v${generation}: an upgraded world: the GM's values an older module wrote into an NPC's system data under auto are reset at the GM's connection`, async () => {

@@ -102,16 +102,28 @@ const asked = (seq, id) => {
     data: { pending, request }, actors: [] };
 };
 
-test("a request still waiting gets its approval card at its event, once; one settled since gets none", async () => {
-  const waiting = asked(6, "w6");
+/** The GM's page welcomed at #7 with `waiting` (a request's `approval.requested` event)
+ * listed as pending: its entry in the welcome's list and the backfill's reader socket. */
+async function waitingPage(waiting) {
   const entry = { pending: waiting.data.pending, ...waiting.data.request };
   await page(GM, "gm", before, [entry]);
-  const reader = await until(() => FakeWebSocket.instances[1], "the reader's socket");
+  return { entry, reader: await until(() => FakeWebSocket.instances[1], "the reader's socket") };
+}
+
+/** The backfill's `reader` answered as a server answers its resume from #4: `events`
+ * (#5 to #7), the welcome listing `entry` as still pending. */
+function answerBackfill(reader, entry, events) {
   reader.open();
   const hello = reader.messages().find((m) => m.type === "hello");
   reader.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 2000, seq: 7, locale: "en",
-    resume: { recovered: true, missed: 3 }, table: { id: "t1", actors: [], pending: [entry] } });
-  for (const event of [asked(5, "s5"), waiting, roll(7, "fvtt@standinPlr00001-r7")]) reader.receive(event);
+    resume: { recovered: true, missed: events.length }, table: { id: "t1", actors: [], pending: [entry] } });
+  for (const event of events) reader.receive(event);
+}
+
+test("a request still waiting gets its approval card at its event, once; one settled since gets none", async () => {
+  const waiting = asked(6, "w6");
+  const { entry, reader } = await waitingPage(waiting);
+  answerBackfill(reader, entry, [asked(5, "s5"), waiting, roll(7, "fvtt@standinPlr00001-r7")]);
   await settle(client);
   const ours = game.messages.contents.filter((m) => m.flags.rollbridge.epoch === 2000);
   assert.deepEqual(ours.map((m) => [m.flags.rollbridge.seq, m.flags.rollbridge.kind, m.flags.rollbridge.pending ?? null]),
@@ -128,4 +140,19 @@ test("a player's client posts no approval card of the backfill", async () => {
   await settle(client);
   assert.ok(FakeWebSocket.instances.length <= 1, "no reader opened");
   assert.deepEqual(game.messages.contents.filter((m) => m.flags.rollbridge.kind === "approval.requested"), []);
+});
+
+test("a request settled while the backfill reads gets its card at its event, drawn settled: no Approve nor Reject", async () => {
+  const waiting = asked(6, "w6");
+  const { entry, reader } = await waitingPage(waiting);
+  // rejected (on another GM's page) before the reader's events came: the outcome comes
+  // live on the page's own connection, while the backfill waits for the reader
+  FakeWebSocket.instances[0].receive({ type: "event", table: "t1", epoch: 2000, seq: 8, kind: "approval.rejected",
+    data: { pending: waiting.data.pending, reason: "no" }, actors: [] });
+  await until(() => client.approvals.state(waiting.data.pending) === "rejected", "the rejection seen");
+  answerBackfill(reader, entry, [roll(5, "fvtt@standinPlr00001-r5"), waiting, roll(7, "fvtt@standinPlr00001-r7")]);
+  await settle(client);
+  const cards = game.messages.contents.filter((m) => m.flags.rollbridge.kind === "approval.requested");
+  assert.deepEqual(cards.map((m) => m.flags.rollbridge.seq), [6], "its card once, at its event (not again from the welcome's list)");
+  assert.equal(client.approvals.state(waiting.data.pending), "rejected", "drawn as rejected (buttons.mjs reads this)");
 });

@@ -65,6 +65,17 @@ const undoTargets = (tracker) => `${tracker.latestUndo()} ${tracker.latestRedo()
 const NOT_ACTIVE_GM = "ROLLBRIDGE.Notice.NotActiveGM";
 /** How long the GM's client waits for the server to give it a card's event (a relayed apply). */
 export const READ_EVENT_MS = 8000;
+/** The most seqs the writer's welcome reads the table at (`state` `at`) to reset what a
+ * mapping chosen by hand left (#resetMappedAway): each is a read of the server's log and
+ * a reply of the whole table, one after another before the welcome's other writes; an
+ * actor marked at another seq is reset against the welcome's view. */
+export const MAPPED_READS = 8;
+
+/** Whether a user who is not a GM owns `actor` (OWNER, as Foundry's Actor#hasPlayerOwner
+ * tells): that user may write its flags. */
+function ownedByPlayer(actor) {
+  return (game.users?.contents ?? []).some((user) => !user.isGM && Boolean(actor?.testUserPermission?.(user, 3)));
+}
 
 /** The GM client's own failures before the server answered a request (no connection,
  * a connection stopped or refused, a request too large): a relayed apply failing so
@@ -1039,7 +1050,10 @@ export class FoundryClient {
    */
   #leftoversWrite(actor, described, gm) {
     const flags = actor.flags?.[MODULE_ID];
-    const paths = chosenLeftovers(described, flags, gm, actor) ?? {};
+    // an actor a player owns: its flags are that player's to write (another actor's id,
+    // a mark, a seq), and which of its values a reset took would tell the player whether
+    // they were the GM's values of the actor those flags name
+    const paths = ownedByPlayer(actor) ? {} : chosenLeftovers(described, flags, gm, actor) ?? {};
     const statuses = STATUS_PATHS[described.id] ?? {};
     const data = Object.fromEntries(Object.entries(paths).filter(([path]) => !(path in statuses)));
     if ("mapped" in (flags ?? {})) data[`flags.${MODULE_ID}.-=mapped`] = null;
@@ -1054,8 +1068,10 @@ export class FoundryClient {
    * switch back to `auto` was made while this client was away, so mappingChanged could
    * not reset them). Each is reset as mappingChanged resets one, against the GM's
    * view that mapping wrote — the table at the flags' seq, read with `state` (one
-   * request per seq) — so a value the GM typed since stays; where that cannot be read
-   * (another epoch, a seq past the retained log, a refusal), against the welcome's.
+   * request per seq, MAPPED_READS seqs at most) — so a value the GM typed since stays;
+   * where that is not read (another epoch, a seq past the retained log, a refusal, a
+   * seq past the first MAPPED_READS), against the welcome's. An actor a player owns is
+   * not reset and no table is read for it (#leftoversWrite): its mark goes alone.
    */
   async #resetMappedAway(welcome) {
     if (!this.writer || mappingChosen(setting("systemMapping"))) return;
@@ -1068,15 +1084,18 @@ export class FoundryClient {
     const writes = [];
     for (const actor of marked) {
       const flags = actor.flags[MODULE_ID];
-      const described = mappings[flags.mapped];
+      // a mapping the welcome does not describe (any more): its paths are not known
+      const described = Object.hasOwn(mappings, flags.mapped) ? mappings[flags.mapped] : null;
+      if (!described) {
+        writes.push({ actor, name: actor.name ?? flags.actorId, update: () => ({ [`flags.${MODULE_ID}.-=mapped`]: null }) });
+        continue;
+      }
       let gm = this.views.get(flags.actorId);
-      if (flags.epoch === welcome.epoch && Number.isInteger(flags.seq) && flags.seq < welcome.seq) {
-        if (!tables.has(flags.seq)) tables.set(flags.seq, await this.#tableAt(flags.seq));
+      if (!ownedByPlayer(actor) && flags.epoch === welcome.epoch && Number.isInteger(flags.seq) && flags.seq < welcome.seq) {
+        if (!tables.has(flags.seq) && tables.size < MAPPED_READS) tables.set(flags.seq, await this.#tableAt(flags.seq));
         gm = (tables.get(flags.seq)?.actors ?? []).find((view) => view?.id === flags.actorId) ?? gm;
       }
-      const write = described
-        ? this.#leftoversWrite(actor, described, gm)
-        : { actor, name: actor.name ?? flags.actorId, update: () => ({ [`flags.${MODULE_ID}.-=mapped`]: null }) };
+      const write = this.#leftoversWrite(actor, described, gm);
       if (write) writes.push(write);
     }
     if (writes.length) await this.#write(writes);

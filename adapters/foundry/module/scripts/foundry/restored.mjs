@@ -11,8 +11,9 @@
 // card stands where its epoch's part of that history holds its seq, and is undone
 // where it does not and its seq is above what the record cannot tell (the first
 // epoch's start, where the record does not know it); a flagged card that stands
-// again (a later restore of a later backup) loses its flag. A welcome without it (an
-// older server, a table moved by a Redis fence) is read as before: the point the new
+// again (a later restore of a later backup) loses its flag. A Redis fence records the
+// move as a restore does. A welcome without it (an older server, a table moved by an
+// older server's Redis fence, which did not record it) is read as before: the point the new
 // epoch began at is the lowest of the welcome's seq and the seq before the earliest
 // GM's card of the new epoch in the chat.
 //
