@@ -303,7 +303,8 @@ const cases = {
 
   /** A Czech player's roll said beside its form (the line names its seq); the table
    * restored from a backup taken before it, the page loaded throughout; there the GM
-   * rolls at the seq the player's roll had, and undoes that roll. */
+   * changes an actor at the seq the player's roll had (an undoable event: a roll is
+   * none), and undoes that change. */
   async restoredUndo(browser, result) {
     const { page: player, line } = await joinedOnMovableLine(browser, "player", "cs-CZ", TOKENS.web.player, "web");
     try {
@@ -311,13 +312,16 @@ const cases = {
       const entry = player.locator("#log li.kind-roll", { hasText: "before the restore" }).first();
       result.rolled = Number(await entry.getAttribute("data-seq"));
       result.before = await linesOf(player);
-      step("the table restored, the page loaded throughout; the GM rolls there and undoes it");
+      step("the table restored, the page loaded throughout; the GM changes an actor there and undoes it");
       const { helper, seq } = await throughRestore(browser, player, line, "web");
-      const rolled = await gmRequest(helper, "web", TOKENS.web.gm,
-        { type: "roll", id: "restored-undo-roll", formula: "1d6", label: "the GM's, undone" });
-      result.gmRolled = rolled.seq ?? rolled.event?.seq ?? null;
-      const undone = await gmRequest(helper, "web", TOKENS.web.gm, { type: "undo", id: "restored-undo" });
+      const changed = await gmRequest(helper, "web", TOKENS.web.gm,
+        { type: "adjust", id: "restored-undo-adjust", actor: "rook", track: "physical", delta: 1 });
+      result.gmRolled = changed.seq ?? changed.event?.seq ?? null;
+      const undone = await gmRequest(helper, "web", TOKENS.web.gm,
+        { type: "undo", id: "restored-undo", seq: result.gmRolled });
       result.undo = undone.seq ?? undone.event?.seq ?? null;
+      result.undoes = undone.event?.data?.undoes ?? null;
+      result.undoReply = undone;
       await waitSeq(player, seq + 2);
       await player.locator(`#log li[data-seq="${seq + 2}"]`).waitFor();
       result.after = await linesOf(player);
@@ -340,17 +344,22 @@ const cases = {
         pending);
       result.rolled = await seqOf(player);
       result.before = await linesOf(player);
-      step("the table restored, the page loaded throughout; the GM rolls there up to that seq and undoes it");
-      const { helper } = await throughRestore(browser, player, line, "approval");
-      let rolled = 0;
-      for (let n = 0; rolled < result.rolled && n < 10; n++) {
+      step("the table restored, the page loaded throughout; the GM rolls there up to that seq, changes an actor at it and undoes that");
+      const { helper, seq: restoredAt } = await throughRestore(browser, player, line, "approval");
+      let rolled = restoredAt;
+      for (let n = 0; rolled < result.rolled - 1 && n < 10; n++) {
         const reply = await gmRequest(helper, "approval", TOKENS.approval.gm,
           { type: "roll", id: `restored-roll-${n}`, formula: "1d6", label: `the GM's ${n}` });
         rolled = reply.seq ?? reply.event?.seq ?? 0;
       }
+      const changed = await gmRequest(helper, "approval", TOKENS.approval.gm,
+        { type: "adjust", id: "restored-adjust", actor: "guard-a", track: "physical", delta: 1 });
+      rolled = changed.seq ?? changed.event?.seq ?? 0;
       result.gmRolled = rolled;
-      const undone = await gmRequest(helper, "approval", TOKENS.approval.gm, { type: "undo", id: "restored-undo" });
+      const undone = await gmRequest(helper, "approval", TOKENS.approval.gm,
+        { type: "undo", id: "restored-undo", seq: rolled });
       result.undo = undone.seq ?? undone.event?.seq ?? null;
+      result.undoReply = undone;
       await waitSeq(player, rolled + 1);
       await player.locator(`#log li[data-seq="${rolled + 1}"]`).waitFor();
       result.after = await linesOf(player);
