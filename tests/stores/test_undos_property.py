@@ -23,6 +23,7 @@ import pytest
 
 from rollbridge.engine.history import UNDO_KINDS, undone_states
 from rollbridge.engine.model import Commit, Event
+from rollbridge.protocol.table import _RETAINED_TRIES
 from rollbridge.stores.backup import backup
 from rollbridge.stores.migrate import dump_table
 from tests.stores import test_store_contract as contract
@@ -38,13 +39,11 @@ SEEDS = range(4)
 #: Players' texts that hold the words the Redis read sifts an event's bytes by.
 NAMES = ("undo", "redo", "Undo", "¤undo", "undone", "a redo", "Grim")
 
-#: The read before (``ReadUndos.run`` of ``00a03c90^1``): its tries.
-_RETAINED_TRIES = 8
-
 
 def read_before(store: Any, table_id: str, latest: int, since: int) -> list[Event] | None:
-    """``state``'s ``undone`` read before the stores kept the undos apart, verbatim:
-    every retained event after the lowest seq asked, sifted."""
+    """``state``'s ``undone`` read before the stores kept the undos apart (``ReadUndos.run``
+    of ``00a03c90^1``, verbatim): every retained event after the lowest seq asked,
+    sifted."""
     retain = max(0, store.retain)
     for _ in range(_RETAINED_TRIES):
         start = max(0, latest - retain, since)
