@@ -2,8 +2,8 @@
 the other events (docs/protocol.md, ``state``'s ``undone``): every store gives the
 same answer (the contract), SQLite from its ``undos`` column (schema 7, filled for a
 file of schema 6 when it is opened), Redis from its ``undos`` set (filled by the commit
-script; a log older than the set, or commits of a process of the version before, are
-read from the log)."""
+script and ``migrate``'s import; a log older than the set, or commits of a process of
+the version before, are read from the log; a set that version's delete left is not)."""
 
 from __future__ import annotations
 
