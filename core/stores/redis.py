@@ -589,7 +589,9 @@ class RedisStore:
         one script: its snapshot (info, actors in order, meta), its retained
         ``events`` (written as the bytes :meth:`Event.packed` gives), its
         ``replies`` (idempotency key, reply, the seq of the commit that stored
-        it) and its join ``tokens`` in order. The table goes last in the index.
+        it) and its join ``tokens`` in order. The table goes last in the index. Its
+        undos and redos go to its ``undos`` set too, which then holds every one of
+        the log (:meth:`undos_after` reads no event of the log).
 
         :raises Conflict: if a table with this id exists (nothing is written).
         :raises StoreError: the table cannot be stored, or Redis refused it.
@@ -610,6 +612,7 @@ class RedisStore:
                 len(events),
                 len(replies),
                 len(tokens),
+                ",".join(str(k) for k, e in enumerate(events) if e.kind in UNDO_KINDS),
             ]
             for actor_id, record in snapshot.actors.items():
                 args += [actor_id, record.packed()]
@@ -624,7 +627,7 @@ class RedisStore:
         k = self.keys.table(info.id)
         keys = [k.info, k.actors, k.order, k.log, k.replies, k.reply_seqs,
                 *self._token_keys(info.id)[1:], self.keys.glob("tables"),
-                self.keys.glob("counter")]  # fmt: skip
+                self.keys.glob("counter"), k.undos]  # fmt: skip
         if not self._run("IMPORT_TABLE", keys, args):
             raise Conflict(TABLE_EXISTS(table=repr(info.id)), details={"table": info.id})
 

@@ -155,10 +155,13 @@ else
   redis.call('DEL', KEYS[4])
 end
 -- the undos and redos again, apart (read alone: UNDOS_AFTER), kept as long as the log;
--- the set holds every one from info's undos to its undos_to: a commit that finds the
--- last one written by a process that keeps no set (an older version) starts it anew
+-- the set holds every one from info's undos to its undos_to, and nothing else: a
+-- commit that finds the last one written by a process that keeps no set (an older
+-- version; or none, a table that version moved in, maybe over a set its delete left)
+-- starts it anew, empty
 if ne > 0 then
   if tonumber(redis.call('HGET', KEYS[1], 'undos_to')) ~= stored then
+    redis.call('DEL', KEYS[9])
     redis.call('HSET', KEYS[1], 'undos', ARGV[e0])
   end
   redis.call('HSET', KEYS[1], 'undos_to', cseq)
@@ -329,7 +332,10 @@ if not h[1] then return false end
 local latest = tonumber(h[1])
 local start = math.max(tonumber(ARGV[1]), latest - tonumber(ARGV[2]))
 local from, to = tonumber(h[2]) or latest + 1, tonumber(h[3]) or latest
-local undos = redis.call('ZRANGE', KEYS[3], '(' .. start, to, 'BYSCORE')
+local undos = {}
+if to > math.max(start, from - 1) then  -- what the set answers for: from .. to alone
+  undos = redis.call('ZRANGE', KEYS[3], '(' .. math.max(start, from - 1), to, 'BYSCORE')
+end
 local older = {}
 if from - 1 > start then
   older = redis.call('ZRANGE', KEYS[2], '(' .. start, math.min(from - 1, latest), 'BYSCORE')
@@ -526,21 +532,27 @@ return 1
 )
 
 #: KEYS: info actors order log replies reply_seqs tokens token_by_hash token_hash_of
-#: token_order tables counter. ARGV: id, info, meta, epoch, seq, wanted, created,
-#: then the counts of actors, events, replies, tokens, then actors (id, bytes) in
-#: order, events (seq, bytes), replies (key, flag byte + bytes, seq), tokens (id,
-#: bytes, hash) in order. A whole table moved from another store
-#: (:mod:`rollbridge.stores.migrate`). Returns 0 if the table exists (nothing
-#: written), 1 once written.
+#: token_order tables counter undos. ARGV: id, info, meta, epoch, seq, wanted, created,
+#: then the counts of actors, events, replies, tokens, the indexes among the events of
+#: the undos and redos (by commas), then actors (id, bytes) in order, events (seq,
+#: bytes), replies (key, flag byte + bytes, seq), tokens (id, bytes, hash) in order. A
+#: whole table moved from another store (:mod:`rollbridge.stores.migrate`), its undos
+#: and redos in the undos set (a set left under its id, by a delete of a version that
+#: kept none, dropped), which then holds every one of the log. Returns 0 if the table
+#: exists (nothing written), 1 once written.
 IMPORT_TABLE = (
     _WRITES
     + """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 local na, ne, nr, nt = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10]),
   tonumber(ARGV[11])
-local at = 12
+local at = 13
+local e0 = at + 2 * na
+local from = tonumber(ARGV[5]) + 1
+if ne > 0 then from = tonumber(ARGV[e0]) end
 redis.call('HSET', KEYS[1], 'info', ARGV[2], 'meta', ARGV[3], 'epoch', ARGV[4],
-  'seq', ARGV[5], 'wanted', ARGV[6], 'created', ARGV[7], 'pos', na, 'tokpos', nt)
+  'seq', ARGV[5], 'wanted', ARGV[6], 'created', ARGV[7], 'pos', na, 'tokpos', nt,
+  'undos', from, 'undos_to', ARGV[5])
 for k = 1, na do
   redis.call('HSET', KEYS[2], ARGV[at], ARGV[at + 1])
   redis.call('ZADD', KEYS[3], k, ARGV[at])
@@ -549,6 +561,11 @@ end
 for k = 1, ne do
   redis.call('ZADD', KEYS[4], ARGV[at], ARGV[at + 1])
   at = at + 2
+end
+redis.call('DEL', KEYS[13])
+for k in string.gmatch(ARGV[12], '%d+') do
+  k = tonumber(k)
+  redis.call('ZADD', KEYS[13], ARGV[e0 + 2 * k], ARGV[e0 + 2 * k + 1])
 end
 for k = 1, nr do
   redis.call('HSET', KEYS[5], ARGV[at], ARGV[at + 1])

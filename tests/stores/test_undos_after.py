@@ -2,8 +2,8 @@
 the other events (docs/protocol.md, ``state``'s ``undone``): every store gives the
 same answer (the contract), SQLite from its ``undos`` column (schema 7, filled for a
 file of schema 6 when it is opened), Redis from its ``undos`` set (filled by the commit
-script; a log older than the set, or commits of a process of the version before, are
-read from the log)."""
+script and ``migrate``'s import; a log older than the set, or commits of a process of
+the version before, are read from the log; a set that version's delete left is not)."""
 
 from __future__ import annotations
 
@@ -122,6 +122,71 @@ def test_redis_reads_what_a_process_of_the_version_before_wrote_from_the_log(
         expected = [(2, "undo"), (4, "redo"), (7, "undo"), (8, "redo"), (9, "undo"), (11, "undo")]
         assert _seen(store.undos_after("t", 0)) == expected
         assert _seen(store.undos_after("t", 8)) == expected[-2:]
-        # read from the set, which holds this version's alone
+        # read from the set, which holds this version's alone, since its commit after
+        # the version before's (10: 8 is read from the log again)
         kept = store.client.zrange(store.keys.table("t").undos, 0, -1, withscores=True)
-        assert [int(s) for _, s in kept] == [8, 11]
+        assert [int(s) for _, s in kept] == [11]
+
+
+def _delete_as_before(store, table_id: str) -> None:
+    """``delete_table`` of the version before: its DELETE_TABLE was sent every key of
+    the table it knew (redis_keys.TABLE_KINDS), which held no undos set."""
+    keys = [k for k in store.keys.table(table_id).all() if k != store.keys.table(table_id).undos]
+    assert store._run("DELETE_TABLE", [*keys, store.keys.glob("tables")], [table_id]) == 1
+
+
+@pytest.mark.parametrize("again", ["moved", "created"])
+def test_a_set_a_delete_of_the_version_before_left_is_not_read(redis_server, redis_prefix, again):
+    """A table deleted by a process of the version before (its delete left the undos
+    set), then moved in again from SQLite (``migrate``: the same id, the same epoch) or
+    created with its id: the old set's undos and redos, of seqs the new log uses again,
+    were answered as the new table's (an event never undone said undone)."""
+    from rollbridge.stores.migrate import dump_table
+    from rollbridge.stores.redis import RedisStore
+
+    with RedisStore(redis_server.url, prefix=redis_prefix) as store:
+        store.create_table(make_info(), [])
+        for _ in range(4):
+            store.commit("t", make_commit(store))
+        at_4 = dump_table(store, "t")
+        store.commit("t", make_commit(store))
+        store.commit("t", _as(make_commit(store), ("undo", {"undoes": 3})))  # 6
+        _delete_as_before(store, "t")
+        assert store.client.zcard(store.keys.table("t").undos) == 1  # left behind
+        if again == "moved":
+            store.import_table(at_4.snapshot, at_4.events, [], [])
+        else:
+            store.create_table(make_info(), [])
+            for _ in range(4):
+                store.commit("t", make_commit(store))
+        assert store.undos_after("t", 0) == []
+        for _ in range(3):
+            store.commit("t", make_commit(store))  # 5-7: rolls, none an undo
+        assert store.undos_after("t", 0) == []
+        store.commit("t", _as(make_commit(store), ("redo", {"redoes": 3})))  # 8
+        assert _seen(store.undos_after("t", 0)) == [(8, "redo")]
+
+
+def test_a_table_moved_into_redis_has_its_undos_in_the_set(redis_server, redis_prefix, tmp_path):
+    """``migrate`` (``import_table``) fills the undos set from the events it moves: the
+    undone read of a moved table reads no event of its log (it read every retained
+    one, sifted by bytes, until as many commits as the log retains had passed)."""
+    from rollbridge.stores.migrate import SQLiteSource, migrate
+    from rollbridge.stores.redis import RedisStore
+
+    with SQLiteStore(tmp_path / "t.db") as sqlite:
+        sqlite.create_table(make_info(), [])
+        _fill(sqlite)
+    source = SQLiteSource(tmp_path / "t.db")
+    with RedisStore(redis_server.url, prefix=redis_prefix) as store:
+        try:
+            assert migrate(source, store).ok
+        finally:
+            source.close()
+        k = store.keys.table("t")
+        for _ in range(2):  # moved; then a roll committed after
+            found = store._run("UNDOS_AFTER", [k.info, k.log, k.undos], [0, store.retain])
+            assert found[2] == []  # no event of the log to sift
+            assert _seen(store.undos_after("t", 0)) == [(2, "undo"), (4, "redo"), (7, "undo")]
+            store.commit("t", make_commit(store))
+        assert store.client.hmget(k.info, "undos", "undos_to") == [b"1", b"9"]

@@ -233,13 +233,16 @@ async def test_a_line_kept_through_a_restore_is_not_taken_for_the_restored_table
 ):
     """A player's roll form says its result (the line names the roll's seq); the table
     is restored from a backup taken before it, the page loaded throughout, and there
-    the GM rolls at that seq and undoes the roll. The page followed its lines by seq
-    alone: the player's line said the GM had undone the player's roll (*(PJ to vzal
-    zpět)*), which the restored table never had. A line of the epoch before names an
-    event of that epoch: it stays as it was."""
+    the GM changes an actor at that seq and undoes the change. The page followed its
+    lines by seq alone: the player's line said the GM had undone the player's roll
+    (*(PJ to vzal zpět)*), which the restored table never had. A line of the epoch
+    before names an event of that epoch: it stays as it was. (The GM undid a roll
+    here before, which no undo takes back: the undo took back the last actor made,
+    another seq, and the test passed on the page that followed lines by seq.)"""
     result = await run_restored(web_world, tmp_path, "restoredUndo")
     assert result["gmRolled"] == result["rolled"], result  # the same seq, two events
     assert result["undo"] == result["rolled"] + 1, result
+    assert result["undoReply"]["event"]["data"]["undoes"] == result["rolled"], result
     before, after = result["before"], result["after"]
     assert before["roll"], before
     undone = catalog("cs")["ROLLBRIDGE.Web.Message.Undone"].split("}")[-1]
@@ -252,10 +255,12 @@ async def test_an_approval_said_before_a_restore_is_not_taken_for_the_restored_t
 ):
     """The same with the GM's approval of the player's roll on the message line (*PJ
     to schválil: …*, naming the roll's seq): on the restored table the GM rolls up to
-    that seq and undoes the roll there; the player's message line stays as it was."""
+    that seq, changes an actor at it and undoes that; the player's message line stays
+    as it was."""
     result = await run_restored(web_world, tmp_path, "restoredUndoApproved")
     assert result["gmRolled"] == result["rolled"], result  # the same seq, two events
     assert result["undo"] == result["rolled"] + 1, result
+    assert result["undoReply"]["event"]["data"]["undoes"] == result["rolled"], result
     before, after = result["before"], result["after"]
     approved = catalog("cs")["ROLLBRIDGE.Web.Message.Approved"].split("{")[0]
     assert before["message"].startswith(approved), before

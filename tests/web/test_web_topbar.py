@@ -51,3 +51,24 @@ async def test_every_stop_of_the_keyboard_rests_in_view(web_world):
             got = result[f"{name}-{role}"]
             assert got["count"] > 10, (name, role, got)
             assert got["wrong"] == [], (name, role, got)
+
+
+async def test_cs_de_ru_on_a_phone_upright_turned_and_a_laptop(web_world):
+    """Offline (the bar's longest: its word and the Reconnect button), in Czech, German
+    and Russian, at 360×740, 740×360 and 1366×768: every stop of the keyboard rests on
+    screen, under nothing (the bar nor another element); scrolled to the page's end,
+    the connection's word is on screen, the bar held at the top on a phone (a quarter
+    of the screen at most), in the page's flow on a laptop (three columns)."""
+    result = await run_case(web_world, "grid", "topbar.mjs")
+    for locale in ("cs", "de", "ru"):
+        for size in ("upright", "turned", "laptop"):
+            got = result[f"{locale}-{size}"]
+            said = (locale, size, got)
+            assert got["count"] > 10 and got["wrong"] == [], said
+            end = got["end"]
+            assert got["sticky"] == ("static" if size == "laptop" else "sticky"), said
+            assert got["end"]["wide"] <= {"upright": 360, "turned": 740, "laptop": 1366}[size]
+            if size != "laptop":
+                assert end["bar"]["top"] == 0 and end["bar"]["height"] * 4 <= end["screen"], said
+                status = end["status"]
+                assert 0 <= status["top"] < status["bottom"] <= end["bar"]["bottom"], said

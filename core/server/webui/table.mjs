@@ -136,6 +136,18 @@ function summaryOf(seq) {
   return event ? eventSummary(event, (id) => session.nameOf(id), session.words()) : null;
 }
 
+/** The table is in another epoch (restored from a backup): the lines that name an
+ * event by its seq (a result, *the GM approved it: …*) stay as they are said, but
+ * follow that seq no more, nor are kept for a reload, since it names another event
+ * there (the GM's undo of that one said the player's line undone, with that event's
+ * summary in it). */
+function forgetEventLines() {
+  if (Number.isInteger(lines.message?.line?.seq)) lines.message = null;
+  for (const [key, entry] of [...lines.forms]) {
+    if (Number.isInteger(entry.line?.seq)) lines.forms.delete(key);
+  }
+}
+
 /** Show the lines kept before the reload that can be shown now: a form's once it is
  * built (an action's once the viewer chooses it again), one naming an event once the
  * event is known. With `last` (the log from before the page joined is in), a line
@@ -958,6 +970,7 @@ function joined(token, welcome, { first }) {
     undoneNow.clear();
     restoring = null;
     linedForms.clear();
+    if (epoch !== askedOf.epoch) forgetEventLines();
     askedOf = { identity: joinedAs, epoch };
   }
   if (first) {

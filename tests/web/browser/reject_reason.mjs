@@ -141,6 +141,22 @@ async function throughRestore(browser, player, line, table) {
   return { helper, seq: await seqOf(player) };
 }
 
+/** On the restored `table` (its page `helper`), the GM changes the actor `actor` (an
+ * undoable event: a roll is none) and undoes that change by its seq; in `result`: the
+ * change's seq (gmRolled), the undo's and its reply, and what `player`'s lines say
+ * once the page has seen the undo. */
+async function changedAndUndone(helper, player, table, actor, result) {
+  const changed = await gmRequest(helper, table, TOKENS[table].gm,
+    { type: "adjust", id: "restored-adjust", actor, track: "physical", delta: 1 });
+  result.gmRolled = changed.seq ?? changed.event?.seq ?? null;
+  result.undoReply = await gmRequest(helper, table, TOKENS[table].gm,
+    { type: "undo", id: "restored-undo", seq: result.gmRolled });
+  result.undo = result.undoReply.seq ?? result.undoReply.event?.seq ?? null;
+  await waitSeq(player, result.undo);
+  await player.locator(`#log li[data-seq="${result.undo}"]`).waitFor();
+  result.after = await linesOf(player);
+}
+
 const cases = {
   /** A Czech player's rolls rejected by an English GM: at once, then with a reason
    * written by keyboard while another request comes in, then Russian chosen. */
@@ -303,7 +319,8 @@ const cases = {
 
   /** A Czech player's roll said beside its form (the line names its seq); the table
    * restored from a backup taken before it, the page loaded throughout; there the GM
-   * rolls at the seq the player's roll had, and undoes that roll. */
+   * changes an actor at the seq the player's roll had (an undoable event: a roll is
+   * none), and undoes that change. */
   async restoredUndo(browser, result) {
     const { page: player, line } = await joinedOnMovableLine(browser, "player", "cs-CZ", TOKENS.web.player, "web");
     try {
@@ -311,16 +328,9 @@ const cases = {
       const entry = player.locator("#log li.kind-roll", { hasText: "before the restore" }).first();
       result.rolled = Number(await entry.getAttribute("data-seq"));
       result.before = await linesOf(player);
-      step("the table restored, the page loaded throughout; the GM rolls there and undoes it");
-      const { helper, seq } = await throughRestore(browser, player, line, "web");
-      const rolled = await gmRequest(helper, "web", TOKENS.web.gm,
-        { type: "roll", id: "restored-undo-roll", formula: "1d6", label: "the GM's, undone" });
-      result.gmRolled = rolled.seq ?? rolled.event?.seq ?? null;
-      const undone = await gmRequest(helper, "web", TOKENS.web.gm, { type: "undo", id: "restored-undo" });
-      result.undo = undone.seq ?? undone.event?.seq ?? null;
-      await waitSeq(player, seq + 2);
-      await player.locator(`#log li[data-seq="${seq + 2}"]`).waitFor();
-      result.after = await linesOf(player);
+      step("the table restored, the page loaded throughout; the GM changes an actor there and undoes it");
+      const { helper } = await throughRestore(browser, player, line, "web");
+      await changedAndUndone(helper, player, "web", "rook", result);
     } finally {
       line.close();
     }
@@ -328,7 +338,7 @@ const cases = {
 
   /** The same with the GM's approval said on the message line (it names the roll's
    * seq): the player's roll approved before the restore, the GM rolling on the
-   * restored table up to that seq and undoing the roll there. */
+   * restored table up to the seq before it, changing an actor at it and undoing that. */
   async restoredUndoApproved(browser, result) {
     const { page: player, line } = await joinedOnMovableLine(browser, "player", "cs-CZ", TOKENS.approval.player);
     try {
@@ -340,20 +350,15 @@ const cases = {
         pending);
       result.rolled = await seqOf(player);
       result.before = await linesOf(player);
-      step("the table restored, the page loaded throughout; the GM rolls there up to that seq and undoes it");
-      const { helper } = await throughRestore(browser, player, line, "approval");
-      let rolled = 0;
-      for (let n = 0; rolled < result.rolled && n < 10; n++) {
+      step("the table restored, the page loaded throughout; the GM rolls there up to that seq, changes an actor at it and undoes that");
+      const { helper, seq: restoredAt } = await throughRestore(browser, player, line, "approval");
+      let rolled = restoredAt;
+      for (let n = 0; rolled < result.rolled - 1 && n < 10; n++) {
         const reply = await gmRequest(helper, "approval", TOKENS.approval.gm,
           { type: "roll", id: `restored-roll-${n}`, formula: "1d6", label: `the GM's ${n}` });
         rolled = reply.seq ?? reply.event?.seq ?? 0;
       }
-      result.gmRolled = rolled;
-      const undone = await gmRequest(helper, "approval", TOKENS.approval.gm, { type: "undo", id: "restored-undo" });
-      result.undo = undone.seq ?? undone.event?.seq ?? null;
-      await waitSeq(player, rolled + 1);
-      await player.locator(`#log li[data-seq="${rolled + 1}"]`).waitFor();
-      result.after = await linesOf(player);
+      await changedAndUndone(helper, player, "approval", "guard-a", result);
     } finally {
       line.close();
     }

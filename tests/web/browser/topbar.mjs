@@ -111,4 +111,32 @@ cases.walk = async (browser, result) => {
   }
 };
 
+// Every stop of the keyboard, offline (the bar then has its Reconnect button too), and
+// the connection's word scrolled down to the page's end: Czech, German and Russian on
+// a phone upright and turned and on a laptop (whose bar is not held: three columns).
+cases.grid = async (browser, result) => {
+  for (const [size, options] of [
+    ["upright", { ...SMALL_PHONE, viewport: { width: 360, height: 740 } }],
+    ["turned", { ...SMALL_PHONE, viewport: { width: 740, height: 360 } }],
+    ["laptop", { viewport: { width: 1366, height: 768 }, deviceScaleFactor: 1 }],
+  ]) {
+    for (const locale of ["cs-CZ", "de-DE", "ru-RU"]) {
+      const name = `${locale.slice(0, 2)}-${size}`;
+      step(`grid ${name}`);
+      const page = await joinedPage(browser, name, { ...options, locale }, trouble,
+        `${BASE}/tables/web`, TOKENS.web.player);
+      await page.locator("form.roll-form").waitFor();
+      await page.context().setOffline(true);
+      await page.waitForSelector('body[data-status="offline"]');
+      const stops = await walk(page);
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      result[name] = { count: stops.length, wrong: stops.filter((s) => s.under || s.below || s.covered),
+        end: await seen(page), sticky: await page.evaluate(
+          () => getComputedStyle(document.querySelector("header.topbar")).position) };
+      await page.context().setOffline(false);
+      await page.context().close();
+    }
+  }
+};
+
 await runCase(cases, trouble);
