@@ -7,8 +7,8 @@ count is exact on any machine, however loaded.
 * A success stands for :data:`FRESH_FOR` seconds: forty polls, one connection.
 * A refusal stands as long: a password refused was asked anew at every request —
   under a balancer's polls (or an attacker's, ``/readyz`` needing no token)
-  hundreds of connections a second, each refused and left in ``TIME_WAIT``
-  (measured: 1,333 in 8 s from eight pollers; docs/operations.md).
+  a connection a request, each refused and left in ``TIME_WAIT`` (some 160 a
+  second from eight pollers: docs/operations.md's ``/readyz`` row).
 * A success found before an outage began does not end it: a client's read refused
   on a new connection (the password rotated) began one, and the next ``/readyz``
   ended it with the pool's ping and the new connection's success of a moment before
