@@ -52,6 +52,7 @@ websockets' own DEBUG lines.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
@@ -238,12 +239,19 @@ class HttpRoutes:
         (Redis gone, a password refused, a Redis that never answers) is an outage of
         reads for the server's health too, as a client's read that fails is:
         ``rollbridge_store_failing`` says what ``/readyz`` says, on a process no
-        client uses as on one they do, and the tries that work again end it."""
+        client uses as on one they do, and the tries that work again end it. A
+        request waiting when the server stops, which cancels the tries, is answered
+        "stopping" (it was left unanswered until its caller gave up)."""
         server = self.server
         if getattr(server, "stopping", False) or server.writer is None:
             return STOPPING()
         try:
             error = await self.ready.check(READY_TIMEOUT)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():  # this request's own end
+                raise
+            return STOPPING()  # the stop cancelled the tries it waited for: answered
         except TimeoutError:  # the try goes on: its end tells the store's health
             failing = server.health.failing
             if failing is not None:  # out, said by a try (or a commit) that ended

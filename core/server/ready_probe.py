@@ -13,10 +13,15 @@ threads, even against a Redis that hangs):
   leaves the pool's connections authenticated and refuses every new one; ``/readyz``
   judged by the pool alone answered 200, and its read that worked ended the outage
   that the clients' reads (needing new connections) began again: the outage flipped
-  back and forth. A new connection's answer that worked is reused for
-  :data:`FRESH_FOR` seconds (a connection a second at most, however often
-  ``/readyz`` is polled); a refusal is not, so the outage's end is seen at the next
-  request. A store with no ``probe_read`` (SQLite) is asked its ``ping`` only.
+  back and forth. A new connection's answer, whatever it was, stands for
+  :data:`FRESH_FOR` seconds after it came: a new connection a second at most,
+  however often ``/readyz`` is polled and whatever Redis says — a refusal reused too
+  (a password refused was asked anew at each request: under a balancer's polls, or
+  an attacker's, hundreds of connections a second, each left in ``TIME_WAIT``), so
+  the outage's end is seen within a second. A success is not reused past the start of
+  an outage begun after the try that found it (a client's read refused on a new
+  connection): the next request tries anew, and only a try begun in the outage ends
+  it. A store with no ``probe_read`` (SQLite) is asked its ``ping`` only.
 
 Each try tells :attr:`Server.health <rollbridge.server.app.Server.health>` what it
 found when it ends, also after the ``/readyz`` that began it stopped waiting: a Redis
@@ -30,6 +35,7 @@ which only reads failed.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import math
 import time
 from collections.abc import Callable
@@ -43,11 +49,23 @@ if TYPE_CHECKING:
 
 __all__ = ["FRESH_FOR", "ReadyProbe"]
 
-#: Seconds a new connection's answer that worked stands for the next ``/readyz``.
+#: Seconds a new connection's answer (its success or its refusal) stands for the
+#: next ``/readyz`` requests.
 FRESH_FOR = 1.0
 
 #: A try's end: None (the store answered) or what it raised.
 Outcome = BaseException | None
+
+
+@dataclasses.dataclass(eq=False, slots=True)
+class _Try:
+    """One new connection's try: its task, when it ended, and how many outages of
+    the store had begun when it began (:attr:`StoreHealth.outages
+    <rollbridge.server.store_health.StoreHealth.outages>`)."""
+
+    began: int
+    task: asyncio.Task[Outcome] = dataclasses.field(init=False)
+    ended: float = -math.inf
 
 
 class ReadyProbe:
@@ -62,57 +80,79 @@ class ReadyProbe:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.server = server
-        #: Seconds a new connection's answer that worked is reused.
+        #: Seconds a new connection's answer is reused.
         self.fresh_for = fresh_for
         self._clock = clock
         self._ping: asyncio.Task[Outcome] | None = None
-        self._fresh: asyncio.Task[Outcome] | None = None
-        self._fresh_at = -math.inf
+        self._fresh: _Try | None = None
 
     async def check(self, timeout: float) -> Outcome:
         """None when the store answers both tries, else the first one's error.
         :raises TimeoutError: no answer within ``timeout`` seconds (the tries go on,
         and tell the store's health how they end)."""
-        store = self.server.store
+        store, health = self.server.store, self.server.health
         if self._ping is None or self._ping.done():
             self._ping = self._start(store.ping)
         ping = self._ping
-        fresh: asyncio.Task[Outcome] | None = None
         probe = getattr(store, "probe_read", None)
-        if probe is not None:
-            stale = self._clock() - self._fresh_at >= self.fresh_for
-            if self._fresh is None or (self._fresh.done() and stale):
-                self._fresh = self._start(probe, fresh=True)
-            fresh = self._fresh
+        fresh = None if probe is None else self._fresh_try(probe)
         async with asyncio.timeout(timeout):
             error = await asyncio.shield(ping)
-            if error is None and fresh is not None:
-                error = await asyncio.shield(fresh)
-        if error is None:
-            self.server.health.read()  # both answered: an outage of reads ends
+            if error is None and probe is not None and fresh is not None:
+                error = await asyncio.shield(fresh.task)
+                if error is None and self._older(fresh):  # begun before this outage
+                    fresh = self._fresh_try(probe)
+                    error = await asyncio.shield(fresh.task)
+        if error is None and (fresh is None or not self._older(fresh)):
+            health.read()  # both answered, in the outage if one goes on: it ends
         return error
 
     def cancel(self) -> None:
         """Stop waiting for the tries under way (the server stops)."""
-        for task in (self._ping, self._fresh):
+        fresh = None if self._fresh is None else self._fresh.task
+        for task in (self._ping, fresh):
             if task is not None:
                 task.cancel()
 
-    def _start(self, call: Callable[[], Any], *, fresh: bool = False) -> asyncio.Task[Outcome]:
+    def _fresh_try(self, probe: Callable[[], Any]) -> _Try:
+        """The new connection's try that stands now: the one under way, or one that
+        ended less than :attr:`fresh_for` seconds ago (a success only if no outage
+        began after it began); else one begun now."""
+        last = self._fresh
+        if last is not None:
+            if not last.task.done():
+                return last
+            recent = self._clock() - last.ended < self.fresh_for
+            # a refusal stands as it is; a success, unless an outage began after it
+            if (
+                recent
+                and not last.task.cancelled()
+                and (last.task.result() is not None or not self._older(last))
+            ):
+                return last
+        fresh = self._fresh = _Try(began=self.server.health.outages)
+        fresh.task = self._start(probe, fresh)
+        return fresh
+
+    def _older(self, fresh: _Try) -> bool:
+        """Whether an outage goes on that began after ``fresh`` began."""
+        health = self.server.health
+        return health.failing is not None and fresh.began != health.outages
+
+    def _start(self, call: Callable[[], Any], fresh: _Try | None = None) -> asyncio.Task[Outcome]:
         return asyncio.get_running_loop().create_task(self._try(call, fresh))
 
-    async def _try(self, call: Callable[[], Any], fresh: bool) -> Outcome:
+    async def _try(self, call: Callable[[], Any], fresh: _Try | None) -> Outcome:
         """``call`` on a reader thread; a refusal of the store as a whole is told to
         the store's health (no request was refused for it), whoever still waits."""
+        outcome: Outcome = None
         try:
             await in_reader(self.server, call)
         except StoreUnavailable as exc:
             self.server.health.failed(exc, 0, commit=False)
-            self._fresh_at = -math.inf if fresh else self._fresh_at
-            return exc
+            outcome = exc
         except Exception as exc:  # a store closed, a bug: not ready, and why
-            self._fresh_at = -math.inf if fresh else self._fresh_at
-            return exc
-        if fresh:
-            self._fresh_at = self._clock()
-        return None
+            outcome = exc
+        if fresh is not None:
+            fresh.ended = self._clock()
+        return outcome

@@ -58,6 +58,10 @@ class StoreHealth:
         #: Commits (and probes) failed since the start: a probe's success that comes
         #: back after one more failed is older news (:meth:`succeeded`).
         self.commit_failures = 0
+        #: Outages begun since the start: a try of the store that began before the
+        #: current one began speaks not for it (``/readyz``'s new connection:
+        #: :mod:`rollbridge.server.ready_probe`).
+        self.outages = 0
 
     @property
     def changes_failing(self) -> bool:
@@ -94,6 +98,7 @@ class StoreHealth:
             if self.failing is None or reason != self._reason:
                 if self.failing is None:
                     self._since, self.refused = now, requests
+                    self.outages += 1
                 self.failing, self._reason = error, reason
                 self._remind = Throttle(self.remind_every, self._clock)
                 self._remind.allow()  # this line: the next reminder after remind_every

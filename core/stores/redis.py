@@ -560,8 +560,10 @@ class RedisStore:
             raise Conflict(TABLE_EXISTS(table=repr(info.id)), details={"table": info.id})
 
     def delete_table(self, table_id: str) -> None:
-        """Remove a table and everything of it (its lease too). :raises UnknownTable:"""
-        keys = [*self.keys.table(table_id).all(), self.keys.glob("tables")]
+        """Remove a table and everything of it (its lease too, and the note of a lease
+        let go: ``let_go``, which else stayed a day). :raises UnknownTable:"""
+        table = self.keys.table(table_id)
+        keys = [*table.all(), table.let_go, self.keys.glob("tables")]
         self.sent.forget(table_id)
         if not self._run("DELETE_TABLE", keys, [table_id]):
             raise unknown_table(table_id)

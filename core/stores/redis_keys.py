@@ -72,7 +72,8 @@ class TableKeys:
     #: The pub/sub channel a commit publishes ``"{epoch}:{seq}"`` on.
     channel: str
     #: string: the process that let the table's lease go unused, until a process
-    #: takes it (or a day passes); not in :data:`TABLE_KINDS`, which scripts read.
+    #: takes it (or a day passes, or the table is deleted); not in
+    #: :data:`TABLE_KINDS`, which the scripts that read a table take.
     let_go: str
 
     def all(self) -> list[str]:

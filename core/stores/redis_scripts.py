@@ -417,7 +417,8 @@ return 1
 """
 )
 
-#: KEYS: the table's (TABLE_KINDS order), then tables. ARGV: id.
+#: KEYS: the table's (TABLE_KINDS order, then any more of it to delete), then tables.
+#: ARGV: id.
 #: Returns 0 for an unknown table, 1 once deleted.
 DELETE_TABLE = (
     _WRITES

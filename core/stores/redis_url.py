@@ -34,6 +34,7 @@ __all__ = [
     "check_database",
     "safe_error",
     "server_of",
+    "tls_refused",
     "why_not_opened",
     "without_password",
 ]
@@ -374,6 +375,13 @@ def _why_not_connected(
             return TLS_ONLY(error=str(exc), option=option)
         return DROPPED(error=str(exc), option=option)
     return NO_REDIS(error=str(exc), option=option)
+
+
+def tls_refused(exc: BaseException) -> bool:
+    """Whether a connection's TLS handshake was answered in TLS and failed: a
+    certificate this side did not accept (expired, of another CA, made out to another
+    host), or a TLS alert (the other side refused this one's, or its lack of one)."""
+    return _certificate_refused(exc) or _tls_alert(exc)
 
 
 def _certificate_refused(exc: BaseException) -> bool:
