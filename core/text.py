@@ -637,9 +637,6 @@ def _read_message(message: Any, locale: str, hides: Hides) -> str:
     return render(message, locale=locale, hides=hides)
 
 
-exceptions.read_messages_with(_read_message)
-
-
 #: How many private arguments the renderer has met (in this process): a text whose
 #: rendering did not move it reads the same to every audience. Threads render too
 #: (reads of a past seq, exports): ``_privates_met[0] += 1`` is one step to them, for
@@ -655,6 +652,9 @@ def privates_met() -> int:
     """How many private arguments rendering has met so far (a counter: a view whose
     building did not move it holds no private argument in its texts)."""
     return _privates_met[0]
+
+
+exceptions.read_messages_with(_read_message, privates_met)
 
 
 def _read_renamed(
@@ -1226,8 +1226,10 @@ def _extract(value: Any, path: list[Any], texts: list, privates: list, depth: in
             raise NotPlain("/".join(map(str, path)), f"nested more than {MAX_OUTPUT_DEPTH} levels")
         if "private" in value and "of" in value and path and path[0] == "outcome":
             made = stored_private(value)
-            if made is not None:  # a stored private form a ruleset built: as its Private
-                return _extract(made, path, texts, privates, depth)
+            if made is not None:  # a stored private form a ruleset built: as its Private,
+                # one level deeper, as the map was (a chain of forms, each the value of the
+                # next, is refused past MAX_OUTPUT_DEPTH, never a RecursionError)
+                return _extract(made, path, texts, privates, depth + 1)
         out = None
         for key, item in value.items():
             k = item.__class__

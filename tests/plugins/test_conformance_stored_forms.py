@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
+from rollbridge.exceptions import InternalError
 from rollbridge.testing import RulesetHarness
 from tests.plugins.rollunder import RollUnder, conformance_of, failure_of
 
@@ -58,3 +61,39 @@ def test_in_the_outcome_it_reaches_no_player_and_the_suite_passes():
     assert gm["data"]["outcome"]["guard"] == 4
     assert "guard" not in players["data"]["outcome"], players["data"]["outcome"]
     getattr(conformance_of(KeepsGuardInOutcome()), SUITE_TEST)()
+
+
+class ChainsForms(RollUnder):
+    """Puts a chain of stored forms, each the value of the next, in its outcome."""
+
+    links = 5000
+
+    def resolve(self, context, dice):
+        resolution = super().resolve(context, dice)
+        value: object = context.targets[0].sheet["guard"]
+        for _ in range(self.links):
+            value = {"private": value, "of": context.targets[0].id}
+        return replace(resolution, outcome={"chain": value})
+
+
+def test_a_chain_of_stored_forms_is_refused_as_too_deep_as_the_maps_were():
+    """Review rev-22p: the server read each form of the chain as its ``Private`` at the
+    same depth, so a chain nested past the 64 levels an outcome may have was taken in
+    (as one value), and a long one failed the request with a RecursionError (answered
+    ``internal``, "the server failed", a traceback logged) — before it was refused,
+    naming the ruleset and the depth, as the nested maps it is."""
+    table = RulesetHarness(ChainsForms())
+    table.add_actor("Hero", {"skill": 7, "guard": 1, "toughness": 4}, actor_id="hero")
+    table.add_actor("Bandit", {"skill": 9, "guard": 4, "toughness": 3}, actor_id="bandit")
+    for links in (5000, 70):
+        ChainsForms.links = links
+        with pytest.raises(InternalError) as refused:
+            table.resolve("test", actor="hero", targets=["bandit"], dice=[1])
+        assert str(refused.value) == (
+            "ruleset 'rollunder' returned a result that cannot be stored or sent: "
+            "outcome/chain: nested more than 64 levels"
+        ), refused.value
+    ChainsForms.links = 3  # a short one reads as the Private it stands for
+    table.resolve("test", actor="hero", targets=["bandit"], dice=[1])
+    gm, players = table.views()
+    assert gm["data"]["outcome"] == {"chain": 4} and players["data"]["outcome"] == {}
