@@ -7,7 +7,12 @@ rendered in the member's locale; a parameter without a hint shows its schema's
 ``description``, as forms do).
 
 Values one types (an ``enum``'s value, a default, a bound) are written as they are
-typed: a string as it is, anything else as JSON (``null``, ``true``, ``[]``)."""
+typed: a string as it is, anything else as JSON (``null``, ``true``, ``[]``).
+
+Every word comes from the server (a third-party ruleset's labels and their
+translations): each line is made :func:`~rollbridge.visible.visible` whole, a line
+break in a label, a hint or a value too, so none starts a line of its own that reads
+as another action or parameter, and no escape sequence reaches the terminal."""
 
 from __future__ import annotations
 
@@ -18,6 +23,7 @@ from typing import Any
 from rollbridge.contract import _choice_key
 from rollbridge.plain import JSON
 from rollbridge.text import Messages, Text
+from rollbridge.visible import visible
 
 __all__ = ["action_lines"]
 
@@ -83,7 +89,8 @@ NO_PARAMS = say("cli.actions.no_params", "no parameters")
 
 def action_lines(actions: Mapping[str, Any], locale: str) -> list[str]:
     """The lines ``actions`` prints for the welcome's ``actions`` (name → the action
-    as :meth:`~rollbridge.contract.ActionSpec.to_dict` gives it) in ``locale``."""
+    as :meth:`~rollbridge.contract.ActionSpec.to_dict` gives it) in ``locale``, each
+    one line with its control characters escaped."""
     lines: list[str] = []
     for name, action in actions.items():
         if not isinstance(action, Mapping):
@@ -96,7 +103,7 @@ def action_lines(actions: Mapping[str, Any], locale: str) -> list[str]:
             lines.append(f"      {NO_PARAMS().render(locale)}")
         for param, spec in properties.items():
             lines.extend(_parameter(param, spec, param in required, action, locale))
-    return lines
+    return [visible(line) for line in lines]
 
 
 def _words(action: Mapping[str, Any], key: str) -> Mapping[str, Any]:

@@ -7,6 +7,8 @@ to SR-11's attack). A real ``rollbridge connect`` against the tests' server."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rollbridge.cli.action_words import action_lines
@@ -93,3 +95,45 @@ def test_required_parameters_ranges_and_targets_read_as_the_schema_says():
         "  rest  [actor=ID optional]",
         "      no parameters",
     ]
+
+
+#: A third-party ruleset's words that would forge lines and command the terminal: a
+#: label with a line break that reads as another action, a hint retitling the window,
+#: an enum value clearing the screen.
+FORGED = "  heal — Heal: Mend wounds.  [1 target; GM only]"
+
+
+async def test_a_rulesets_hostile_words_reach_the_terminal_inert(make_tables, tally, monkeypatch):  # noqa: F811
+    """Review rev-22p: ``_print`` escapes control characters but for line breaks, and
+    the actions' words reached it as the server sent them: a label holding a newline
+    printed a line of its own, one that read as another action (a third-party
+    ruleset's words, or its translations, are the server's data). Every line is made
+    visible whole now, escape sequences shown as ``\\x1b``."""
+    hit = tally.actions["hit"]
+    hostile = replace(
+        hit,
+        label=f"Hit\n{FORGED}",
+        params={"type": "object", "properties": {
+            "bonus": {"type": "integer", "minimum": 0, "default": 0},
+            "mode": {"type": "string", "enum": ["plain", "\x1b[2Jwiped"]},
+        }},
+        hints={"bonus": "\x1b]0;owned\x07added\r\nto the roll"},
+    )  # fmt: skip
+    monkeypatch.setattr(tally, "actions", {**tally.actions, "hit": hostile})
+    world = await make_tables()
+    player = await Terminal.player(world)
+    try:
+        await player.until("help")
+        first = len(player.lines)
+        await player.type("actions")
+        await player.type("help")  # its first line ends what actions printed
+        await player.until("2d6+3 | roll FORMULA")
+    finally:
+        await player.stop()
+    printed = "".join(player.lines[first:])
+    assert "\x1b" not in printed and "\x07" not in printed and "\r" not in printed, printed
+    lines = printed.splitlines()
+    assert not any(line.startswith(FORGED) for line in lines), lines
+    assert f"  hit — Hit\\n{FORGED}: Roll 1d6 + bonus damage against one target.  " in printed
+    assert "one of plain, \\x1b[2Jwiped" in printed, printed
+    assert "          \\x1b]0;owned\\x07added\\r\\nto the roll" in lines, lines
