@@ -47,6 +47,20 @@ LINES = {
 }
 
 
+async def actions_printed(terminal: Terminal) -> list[str]:
+    """The lines ``terminal`` printed for ``actions`` (and the first of ``help``'s after
+    them), raw; the terminal stopped then."""
+    try:
+        await terminal.until("help")
+        first = len(terminal.lines)
+        await terminal.type("actions")
+        await terminal.type("help")  # its first line ends what actions printed
+        await terminal.until("2d6+3 | roll FORMULA")
+    finally:
+        await terminal.stop()
+    return terminal.lines[first:]
+
+
 @pytest.mark.parametrize("locale", sorted(LINES))
 async def test_actions_says_each_parameters_type_values_range_and_default(
     make_tables,  # noqa: F811
@@ -56,15 +70,7 @@ async def test_actions_says_each_parameters_type_values_range_and_default(
     player = await Terminal.start(
         f"{world.server.url}tables/sr2", world.tokens["sr2"]["player"], "--locale", locale
     )
-    try:
-        await player.until("help")
-        first = len(player.lines)
-        await player.type("actions")
-        await player.type("help")  # its first line ends what actions printed
-        await player.until("2d6+3 | roll FORMULA")
-    finally:
-        await player.stop()
-    printed = [line.rstrip("\n") for line in player.lines[first:]]
+    printed = [line.rstrip("\n") for line in await actions_printed(player)]
     heading, damage_type, rounds = LINES[locale]
     at = printed.index(heading)  # the attack's lines follow its heading
     attack = printed[at : at + 30]
@@ -122,15 +128,7 @@ async def test_a_rulesets_hostile_words_reach_the_terminal_inert(make_tables, ta
     monkeypatch.setattr(tally, "actions", {**tally.actions, "hit": hostile})
     world = await make_tables()
     player = await Terminal.player(world)
-    try:
-        await player.until("help")
-        first = len(player.lines)
-        await player.type("actions")
-        await player.type("help")  # its first line ends what actions printed
-        await player.until("2d6+3 | roll FORMULA")
-    finally:
-        await player.stop()
-    printed = "".join(player.lines[first:])
+    printed = "".join(await actions_printed(player))
     assert "\x1b" not in printed and "\x07" not in printed and "\r" not in printed, printed
     lines = printed.splitlines()
     assert not any(line.startswith(FORGED) for line in lines), lines
