@@ -135,3 +135,65 @@ async def test_a_rulesets_hostile_words_reach_the_terminal_inert(make_tables, ta
     assert f"  hit — Hit\\n{FORGED}: Roll 1d6 + bonus damage against one target.  " in printed
     assert "one of plain, \\x1b[2Jwiped" in printed, printed
     assert "          \\x1b]0;owned\\x07added\\r\\nto the roll" in lines, lines
+
+
+def test_lists_objects_lengths_and_choices_the_rules_do_not_bind_read_as_the_schema_says():
+    """Review rev-22p: a list parameter read "list (JSON)" alone (bandits' modifiers:
+    not what an item is, nor how many), an object's keys were not named, a shortest
+    length was left out, and a ``choicesFrom`` read "one the actor's sheet offers"
+    where its ``only`` is not true — the rules take another value there too
+    (docs/plugins.md, "Choices from the sheet")."""
+    actions = {
+        "shoot": {
+            "summary": "", "actor": "required", "max_targets": 0,
+            "params": {"type": "object", "properties": {
+                "gun": {"type": "string", "minLength": 2, "maxLength": 9,
+                        "choicesFrom": {"sheet": "guns"}},
+                "knife": {"type": "string", "choicesFrom": {"state": "knives", "only": True}},
+                "mods": {"type": "array", "minItems": 1, "maxItems": 3, "items": {
+                    "type": ["integer", "object"], "minimum": -2, "maximum": 2,
+                    "properties": {"label": {"type": "string"}, "value": {"type": "integer"}},
+                    "required": ["value"],
+                }},
+                "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}},
+            }},
+        },
+    }  # fmt: skip
+    assert action_lines(actions, "en") == [
+        "  shoot  [actor=ID required]",
+        "      gun: text; one the actor's sheet offers (guns), or another value; "
+        "at least 2 characters; at most 9 characters; optional",
+        "      knife: text; one the actor's state offers (knives); optional",
+        "      mods: list (JSON); each item: whole number / object (JSON), from -2 to 2, "
+        "keys label, value (required); at least 1 item; at most 3 items; optional",
+        "      tags: list (JSON); each item: text, one of a, b; optional",
+    ]
+    assert action_lines(actions, "ru")[3] == (
+        "      mods: список (JSON); каждый элемент: целое число / объект (JSON), от -2 до 2, "
+        "ключи label, value (обязательный); не меньше 1 элемента; не больше 3 элементов; "
+        "необязательный"
+    )
+
+
+@pytest.mark.parametrize(
+    ("locale", "line"),
+    [
+        ("en", "      modifiers (Modifiers): list (JSON); each item: whole number / object "
+               "(JSON), from -20 to 20, keys label, value (required); at most 20 items; "
+               "default []; optional"),
+        ("cs", "      modifiers (Modifikátory): seznam (JSON); každá položka: celé číslo / "
+               "objekt (JSON), od -20 do 20, klíče label, value (povinný); nejvýše 20 položek; "
+               "výchozí []; nepovinný"),
+        ("de", "      modifiers (Modifikatoren): Liste (JSON); jeder Eintrag: ganze Zahl / "
+               "Objekt (JSON), von -20 bis 20, Schlüssel label, value (erforderlich); "
+               "höchstens 20 Einträge; Vorgabe []; optional"),
+    ],
+)  # fmt: skip
+def test_bandits_modifiers_say_what_each_item_is(locale, line):
+    """bandits' ``move`` takes modifiers as numbers or ``{label, value}`` (BD-1): what a
+    player types there, in each language, from the welcome's words for it."""
+    from rollbridge.host import PluginHost
+
+    host = PluginHost({}, environ={})
+    actions = host.rulesets["bandits"].describe(locale)["actions"]
+    assert line in action_lines(actions, locale)
