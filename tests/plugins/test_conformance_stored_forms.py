@@ -12,8 +12,9 @@ from dataclasses import replace
 
 import pytest
 
-from rollbridge.exceptions import InternalError
+from rollbridge.exceptions import InternalError, RuleViolation
 from rollbridge.testing import RulesetHarness
+from rollbridge.text import Messages, Private
 from tests.plugins.rollunder import RollUnder, conformance_of, failure_of
 
 SUITE_TEST = "test_texts_are_data_and_render_for_every_audience"
@@ -48,8 +49,11 @@ def test_the_suite_fails_a_stored_form_players_read_saying_how_to_mend_it():
     assert said.startswith(
         "test: players' view holds a stored private form at data.apply.params.guard "
         "({'private': …, 'of': …}): every player reads its number there. Give a "
-        "Private(value, of=actor_id, aspect=...) in the outcome"
+        "Private(value, of=actor_id, aspect=...) in its place"
     ), said
+    assert said.endswith(
+        "keep hidden numbers out of apply, which everyone who sees the event reads"
+    )
 
 
 def test_in_the_outcome_it_reaches_no_player_and_the_suite_passes():
@@ -97,3 +101,44 @@ def test_a_chain_of_stored_forms_is_refused_as_too_deep_as_the_maps_were():
     table.resolve("test", actor="hero", targets=["bandit"], dice=[1])
     gm, players = table.views()
     assert gm["data"]["outcome"] == {"chain": 4} and players["data"]["outcome"] == {}
+
+
+class KeepsGuardInDiceTarget(RollUnder):
+    """Gives its dice group's target as the target's guard in stored form."""
+
+    def resolve(self, context, dice):
+        resolution = super().resolve(context, dice)
+        group = replace(resolution.dice[0], target=guard_kept(context))
+        return replace(resolution, dice=[group])
+
+
+def test_for_a_dice_groups_field_the_suite_says_to_give_a_private_there():
+    """Review rev-22p: the suite told an author to keep hidden numbers out of a dice
+    group's fields, where a ``Private`` is what they take (docs/plugins.md, "Secret
+    requests": a group's ``total``, ``target``, ``note`` may be private); it says to
+    give one there, and names ``apply`` alone as no place for a hidden number."""
+    said = failure_of(KeepsGuardInDiceTarget(), SUITE_TEST)
+    assert "at data.dice[0].target " in said, said
+    assert "Private(value, of=actor_id, aspect=...) in its place" in said, said
+    assert "out of apply" in said and "dice groups' fields" not in said, said
+
+
+TOO_TOUGH = Messages("rollunder_tests")("refused.too_tough", "{target}'s guard {guard} is too high")
+
+
+class AlwaysTooTough(RollUnder):
+    """Refuses every test, quoting the target's guard as a Private."""
+
+    def resolve(self, context, dice):
+        target = context.targets[0]
+        guard = Private(target.sheet["guard"] + 40, of=target.id, aspect="sheet")
+        raise RuleViolation(TOO_TOUGH(target=target.name, guard=guard), code="too_tough")
+
+
+def test_the_suite_tells_its_author_the_refusals_words_as_the_gm_reads_them():
+    """Review rev-22p: since ``str()`` of a refusal is the players' reading, the suite's
+    "no action example resolved" named the rule that refused as "Bandit's guard
+    (hidden) is too high": the author, who wrote the number, could not tell which
+    number was refused. The suite's words are the author's: the GM's reading."""
+    said = failure_of(AlwaysTooTough(), "test_actions_resolve_through_the_engine")
+    assert "('test': too_tough: Bandit's guard 42 is too high)" in said, said
