@@ -13,7 +13,7 @@ from dataclasses import replace
 import pytest
 
 from rollbridge.exceptions import InternalError, RuleViolation
-from rollbridge.testing import RulesetHarness
+from rollbridge.testing import PLAYER, RulesetHarness
 from rollbridge.text import Messages, Private
 from tests.plugins.rollunder import RollUnder, conformance_of, failure_of
 
@@ -142,3 +142,26 @@ def test_the_suite_tells_its_author_the_refusals_words_as_the_gm_reads_them():
     number was refused. The suite's words are the author's: the GM's reading."""
     said = failure_of(AlwaysTooTough(), "test_actions_resolve_through_the_engine")
     assert "('test': too_tough: Bandit's guard 42 is too high)" in said, said
+
+
+class FollowsUpWithNoAction(RollUnder):
+    """Names a follow-up that is none of its actions, the target's guard kept in it."""
+
+    def resolve(self, context, dice):
+        resolution = super().resolve(context, dice)
+        kept = {**guard_kept(context), "private": 7173}
+        return replace(resolution, apply={"action": "nope", "params": {"guard": kept}})
+
+
+def test_a_bad_follow_ups_error_quotes_no_stored_forms_number():
+    """Review rev-22p: the ``internal`` error of a follow-up naming no action quoted
+    ``repr(apply)``, a stored form's number with it, to the requester — a player —
+    and the log. The form reads as a ``Private`` there, as in a refusal's details."""
+    table = RulesetHarness(FollowsUpWithNoAction())
+    table.add_actor("Hero", {"skill": 7, "guard": 1, "toughness": 4}, actor_id="hero", player=True)
+    table.add_actor("Bandit", {"skill": 9, "guard": 4, "toughness": 3}, actor_id="bandit")
+    with pytest.raises(InternalError) as failed:
+        table.resolve("test", actor="hero", targets=["bandit"], dice=[1], who=PLAYER)
+    said = failed.value.render()
+    assert "'action': 'nope'" in said and "7173" not in said, said
+    assert "Private(<hidden>, of='bandit', aspect='sheet')" in said, said
