@@ -356,9 +356,10 @@ def _check_no_stored_form(data: Mapping[str, Any], what: str) -> None:
     assert not found, (
         f"{what}: players' view holds a stored private form at {', '.join(found)} "
         "({'private': …, 'of': …}): every player reads its number there. Give a "
-        "Private(value, of=actor_id, aspect=...) in its place (in the outcome or a dice "
-        "group's total, target or note players' view leaves it out), and keep hidden "
-        "numbers out of apply, which everyone who sees the event reads"
+        "Private(value, of=actor_id, aspect=...) in its place (in the outcome, or a dice "
+        "group's total, target, note or another field but its dice, players' view leaves "
+        "it out), and keep hidden numbers out of apply, which everyone who sees the event "
+        "reads"
     )
 
 
