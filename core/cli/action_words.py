@@ -71,6 +71,17 @@ MOST_ITEMS = say.plural("cli.actions.most_items", "at most {count} item", "at mo
 # Translators: the keys an object (a map typed as JSON) takes; {keys} are their names
 # as typed, each required one marked by cli.actions.required in parentheses.
 KEYS = say("cli.actions.keys", "keys {keys}")
+# Translators: an object whose keys one chooses; {value} is what each key's value must be
+# (its type, values, range: cli.actions.type.* and the like, joined by commas).
+ANY_KEY = say("cli.actions.any_key", "any key, each: {value}")
+# Translators: as cli.actions.any_key, for an object whose named keys cli.actions.keys
+# listed before it.
+OTHER_KEYS = say("cli.actions.other_keys", "other keys, each: {value}")
+# Translators: what a value is where the schema says nothing of it.
+ANY_VALUE = say("cli.actions.any_value", "any value")
+# Translators: in place of a parameter's name, for the parameters an action takes
+# under names it does not list.
+OTHER_PARAMS = say("cli.actions.other_params", "other parameters")
 # Translators: {value} is the value used when the parameter is left out, as typed.
 DEFAULT = say("cli.actions.default", "default {value}")
 REQUIRED = say("cli.actions.required", "required")
@@ -120,11 +131,25 @@ def action_lines(actions: Mapping[str, Any], locale: str) -> list[str]:
         schema = _words(action, "params")
         properties = _words(schema, "properties")
         required = schema.get("required") if isinstance(schema.get("required"), list) else []
-        if not properties:
+        others = _others(schema.get("additionalProperties"), locale)
+        if not properties and not others:
             lines.append(f"      {NO_PARAMS().render(locale)}")
         for param, spec in properties.items():
             lines.extend(_parameter(param, spec, param in required, action, locale))
+        if others:
+            lines.append(f"      {OTHER_PARAMS().render(locale)}: {others}")
     return [visible(line) for line in lines]
+
+
+def _others(schema: Any, locale: str) -> str:
+    """What a value must be under a name an object's ``properties`` do not list
+    (``additionalProperties``: a schema, or true for any value); empty where none is
+    taken (false, the default here)."""
+    if schema is True:
+        return ANY_VALUE().render(locale)
+    if isinstance(schema, Mapping):
+        return ", ".join(_facts(schema, {}, locale)) or ANY_VALUE().render(locale)
+    return ""
 
 
 def _words(action: Mapping[str, Any], key: str) -> Mapping[str, Any]:
@@ -209,7 +234,7 @@ def _facts(
 ) -> list[str]:
     """What a value of ``spec`` must be: its type, the values its ``enum`` allows (with
     the ruleset's words for them, ``named``), where they are ``offered``, its range,
-    its length, an object's keys."""
+    its length, an object's keys and what its other keys take."""
     facts = [_kind(spec, locale)]
     enum = spec.get("enum")
     if isinstance(enum, list) and enum:
@@ -224,6 +249,9 @@ def _facts(
     keys = _keys(spec, locale)
     if keys:
         facts.append(KEYS(keys=keys).render(locale))
+    others = _others(spec.get("additionalProperties"), locale)
+    if others:
+        facts.append((OTHER_KEYS if keys else ANY_KEY)(value=others).render(locale))
     return [fact for fact in facts if fact]
 
 

@@ -197,3 +197,33 @@ def test_bandits_modifiers_say_what_each_item_is(locale, line):
     host = PluginHost({}, environ={})
     actions = host.rulesets["bandits"].describe(locale)["actions"]
     assert line in action_lines(actions, locale)
+
+
+def test_keys_and_parameters_a_schema_leaves_open_read_as_it_takes_them():
+    """Review rev-22p: an object whose keys one chooses (bandits' ``kept_wounds``: each
+    bandit's id, a slot 1–3, BD-11) read "object (JSON)" alone, and an action whose
+    ``params`` take parameters under any name (``additionalProperties``) read "no
+    parameters" — the opposite of what it takes."""
+    actions = {
+        "free": {"params": {"type": "object", "additionalProperties": True}},
+        "mixed": {"params": {"type": "object", "properties": {
+            "tags": {"type": "object", "properties": {"main": {"type": "string"}},
+                     "additionalProperties": {"type": "string", "maxLength": 4}},
+        }, "additionalProperties": {"type": "integer", "minimum": 0}}},
+    }  # fmt: skip
+    assert action_lines(actions, "en") == [
+        "  free",
+        "      other parameters: any value",
+        "  mixed",
+        "      tags: object (JSON); keys main; other keys, each: text, at most 4 characters; "
+        "optional",
+        "      other parameters: whole number, at least 0",
+    ]
+    from rollbridge.host import PluginHost
+
+    bandits = PluginHost({}, environ={}).rulesets["bandits"]
+    said = action_lines(bandits.describe("de")["actions"], "de")
+    assert (
+        "      kept_wounds (Behaltene Wunden): Objekt (JSON); beliebige Schlüssel, jeweils: "
+        "ganze Zahl, von 1 bis 3; Vorgabe {}; optional"
+    ) in said, said
