@@ -123,12 +123,21 @@ __all__ = [
 #: ``(message, locale, hides)``. :mod:`rollbridge.text`, which imports this module
 #: (and defines ``Private``), gives its ``render`` with :func:`read_messages_with`.
 _reader: list[Callable[[Any, str, Any], str]] = [lambda message, locale, hides: str(message)]
+#: How many private values rendering has met so far (:func:`rollbridge.text.privates_met`,
+#: given with :func:`read_messages_with`): a message whose English reading did not move
+#: it reads the same to players.
+_privates_met: list[Callable[[], int]] = [lambda: 0]
 
 
-def read_messages_with(reader: Callable[[Any, str, Any], str]) -> None:
+def read_messages_with(
+    reader: Callable[[Any, str, Any], str], privates_met: Callable[[], int] | None = None
+) -> None:
     """Read an error's message that is neither a string nor a text with ``reader``
-    (``reader(message, locale, hides)``): :mod:`rollbridge.text` gives its renderer."""
+    (``reader(message, locale, hides)``): :mod:`rollbridge.text` gives its renderer,
+    and its count of the private values rendering met (``privates_met``)."""
     _reader[0] = reader
+    if privates_met is not None:
+        _privates_met[0] = privates_met
 
 
 #: The errors whose own ``__str__`` is being read (:func:`said_by`).
@@ -193,6 +202,7 @@ class RollbridgeError(Exception):
     ) -> None:
         #: The message as a text (None: a plain English string).
         self.text: Any = None
+        met = _privates_met[0]()
         #: The message as given where it is a list, a tuple, a map or an exception,
         #: which may hold a ``Private`` value (a ruleset's slip): rendered for each
         #: audience, as inside a text, never as its repr (which holds the value); it is
@@ -216,6 +226,20 @@ class RollbridgeError(Exception):
         #: player: ``rollbridge resolve --as player``): their ``hides``, taken by
         #: :meth:`render` where it is given none. None: the GM, or said by the caller.
         self.hides: Any = None
+        if _privates_met[0]() != met or isinstance(self.text, BaseException):
+            # a private value in it (an error given as the message kept its English
+            # reading, counting none): its arguments, which ``repr()`` and any code
+            # reading ``args`` show (an asyncio task's repr, ``%r``, a list of errors
+            # in a log line), are the players' reading too, as ``str()`` is
+            try:
+                said = self.render(hides=_hides_all)
+            except STOPS:
+                raise
+            except BaseException:  # an ``instead`` that fails as it is read (a
+                # ruleset's bug): where it is read for an audience, that request alone
+                # is answered ``internal``; the GM's reading stands
+                said = self.__class__.__name__
+            self.args = (said,)
 
     def __getattr__(self, name: str) -> Any:
         """What :meth:`__init__` sets, for an error of a subclass whose own
@@ -285,6 +309,12 @@ class RollbridgeError(Exception):
         if self.text is None and self.held is None:
             return message if message.__class__ is str else self.render(hides=_hides_all)
         return self.render(hides=_hides_all)
+
+    def __repr__(self) -> str:
+        """``RuleViolation('…')`` of what ``str()`` says — the players' reading — for
+        Python's own repr shows the arguments, which a subclass that keeps its own
+        (never calling ``__init__``) may hold a private value's stored form in."""
+        return f"{self.__class__.__name__}({said_by(self)!r})"
 
 
 def _hides_all(actor_id: str, aspect: str) -> bool:

@@ -96,6 +96,7 @@ from rollbridge.odds import Odds
 from rollbridge.offline import TableService
 from rollbridge.plain import JSON
 from rollbridge.schema import check_schema, validate
+from rollbridge.server.logs import said_as_gm
 from rollbridge.stats.tally import hook_views
 from rollbridge.stores.memory import MemoryStore
 from rollbridge.testing_compare import pytest_assertrepr_compare
@@ -355,9 +356,10 @@ def _check_no_stored_form(data: Mapping[str, Any], what: str) -> None:
     assert not found, (
         f"{what}: players' view holds a stored private form at {', '.join(found)} "
         "({'private': …, 'of': …}): every player reads its number there. Give a "
-        "Private(value, of=actor_id, aspect=...) in the outcome (players' outcome leaves "
-        "it out), and keep hidden numbers out of apply and dice groups' fields, which "
-        "everyone who sees the event reads"
+        "Private(value, of=actor_id, aspect=...) in its place (in the outcome, or a dice "
+        "group's total, target, note or another field but its dice, players' view leaves "
+        "it out), and keep hidden numbers out of apply, which everyone who sees the event "
+        "reads"
     )
 
 
@@ -644,7 +646,9 @@ def _check_code(refused: RollbridgeError, where: str) -> None:
 
 def _none_resolved(refusals: Mapping[str, RuleViolation]) -> str:
     """Why no action example resolved: each action's first refusal, and what to do."""
-    said = "; ".join(f"{name!r}: {refused.code}: {refused}" for name, refused in refusals.items())
+    said = "; ".join(
+        f"{name!r}: {refused.code}: {said_as_gm(refused)}" for name, refused in refusals.items()
+    )
     return (
         "no action example resolved with any seed — the rules refused each "
         f"({said or 'no action has an example'}): give at least one action an example "
@@ -1206,7 +1210,7 @@ class RulesetConformance(StateConformance):
                     continue
                 except RollbridgeError as exc:
                     raise AssertionError(
-                        f"action {name!r} with its example failed: {exc.code}: {exc}"
+                        f"action {name!r} with its example failed: {exc.code}: {said_as_gm(exc)}"
                     ) from exc
                 resolved += 1
                 _json_roundtrip(event["data"], f"{name}: resolution")
@@ -1275,9 +1279,10 @@ class RulesetConformance(StateConformance):
                     raise AssertionError(
                         f"{name}: a player's request with its example was held for the GM's "
                         f"approval and refused only when the GM approved it ({refused.code}: "
-                        f"{refused}): at a table with approval a request is checked by running "
-                        "resolve up to its first die, so make every refusal before drawing "
-                        "any die (the dice a refused request drew are shown nowhere)"
+                        f"{said_as_gm(refused)}): at a table with approval a request is "
+                        "checked by running resolve up to its first die, so make every refusal "
+                        "before drawing any die (the dice a refused request drew are shown "
+                        "nowhere)"
                     ) from None
 
     def _without_approval(self, seed: int, name: str, params: JSON) -> RollbridgeError | None:
@@ -1323,7 +1328,7 @@ class RulesetConformance(StateConformance):
                     try:
                         harness.request({**request, "delta": delta})
                     except (InternalError, PluginError) as exc:
-                        raise AssertionError(f"{where}: {exc.code}: {exc}") from exc
+                        raise AssertionError(f"{where}: {exc.code}: {said_as_gm(exc)}") from exc
                     except RuleViolation as refused:
                         _check_code(refused, f"{where}: refused")
                         continue  # the rules do not take it
@@ -1381,7 +1386,7 @@ class RulesetConformance(StateConformance):
             try:
                 harness.request(step)
             except (InternalError, PluginError) as exc:
-                raise AssertionError(f"{step['type']}: {exc.code}: {exc}") from exc
+                raise AssertionError(f"{step['type']}: {exc.code}: {said_as_gm(exc)}") from exc
             except RollbridgeError:
                 continue  # a ruleset may refuse a step; the rest still count
             views.extend(harness.views())
@@ -1430,7 +1435,7 @@ class RulesetConformance(StateConformance):
                 try:
                     harness.resolve(name, params=case["params"], **self._request_for(name, ids))
                 except (InternalError, PluginError) as exc:
-                    raise AssertionError(f"{name}: {exc.code}: {exc}") from exc
+                    raise AssertionError(f"{name}: {exc.code}: {said_as_gm(exc)}") from exc
                 except RollbridgeError:
                     continue
             self._encounter_views(harness, ids)  # a hook the engine refuses fails here

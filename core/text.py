@@ -637,9 +637,6 @@ def _read_message(message: Any, locale: str, hides: Hides) -> str:
     return render(message, locale=locale, hides=hides)
 
 
-exceptions.read_messages_with(_read_message)
-
-
 #: How many private arguments the renderer has met (in this process): a text whose
 #: rendering did not move it reads the same to every audience. Threads render too
 #: (reads of a past seq, exports): ``_privates_met[0] += 1`` is one step to them, for
@@ -655,6 +652,9 @@ def privates_met() -> int:
     """How many private arguments rendering has met so far (a counter: a view whose
     building did not move it holds no private argument in its texts)."""
     return _privates_met[0]
+
+
+exceptions.read_messages_with(_read_message, privates_met)
 
 
 def _read_renamed(
@@ -688,7 +688,7 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
         try:
             return template.format_map(_NO_ARGS)
         except _SLIPS:  # a stored text without its args
-            return _leniently(declared, template, _NO_ARGS, locale)
+            return _leniently(declared, template, _NO_ARGS, locale, _NO_ARGS)
     # English without format specs takes nested texts as plain strings (no _Verbatim)
     plain = locale == "en" and message_id not in _SPECS
     template = None
@@ -744,7 +744,7 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
     try:
         return template.format_map(values)
     except _SLIPS:  # an argument its spec does not fit
-        return _leniently(declared, template, values, locale)
+        return _leniently(declared, template, values, locale, args)
 
 
 _NO_ARGS: dict[str, Any] = {}
@@ -834,13 +834,20 @@ def _live(text: Text, locale: str, hides: Hides) -> str:
     return rendered
 
 
-def _leniently(declared: Message, template: str, values: Mapping[str, Any], locale: str) -> str:
+def _leniently(
+    declared: Message,
+    template: str,
+    values: Mapping[str, Any],
+    locale: str,
+    args: Mapping[str, Any],
+) -> str:
     """``template`` filled placeholder by placeholder, where filling it at once failed.
 
     An argument its format spec does not fit — None or a float under ``{n:d}``, text
     under ``{n:,}`` — reads as its plain value, without the spec, and is noted
     (:func:`misformatted`; a WARNING the first time for each message, naming the
-    argument and the spec): a ruleset's slip must not take the table's request down.
+    argument and the spec, and its value where ``args``, the arguments as given, hold
+    it plainly): a ruleset's slip must not take the table's request down.
     A placeholder without an argument (a text stored by another version of its
     ruleset) reads as the word for a hidden value."""
     parts = []
@@ -857,7 +864,7 @@ def _leniently(declared: Message, template: str, values: Mapping[str, Any], loca
         try:
             parts.append(format(value, spec))
         except (ValueError, TypeError, OverflowError):  # OverflowError: -1 under {n:c}
-            _note_misformatted(declared.id, name, spec, value)
+            _note_misformatted(declared.id, name, spec, value, args.get(name))
             parts.append(format(value, ""))
     return "".join(parts)
 
@@ -890,20 +897,35 @@ def _warn_once(key: str | tuple[str, str], said: str, *args: Any) -> None:
         log.warning(said, *args)
 
 
-def _note_misformatted(message_id: str, name: str, spec: str, value: Any) -> None:
-    """Count an argument rendered without its spec; WARN the first time for the message."""
+def _note_misformatted(message_id: str, name: str, spec: str, value: Any, given: Any) -> None:
+    """Count an argument rendered without its spec; WARN the first time for the message,
+    quoting the value where it was ``given`` plainly (a scalar), else naming its type
+    alone: a private value rendered for the GM is an NPC's number, and the log line
+    reaches whoever reads the log (a player's request renders the GM's view too); a
+    list, a map or a text may hold one."""
     plain = value.value if value.__class__ is _Number else value
     if plain.__class__ is _Nothing:
         plain = None
-    key = (message_id, name, spec, type(plain).__name__)
+    kind = type(plain).__name__
+    key = (message_id, name, spec, kind)
     _misformatted[key] = _misformatted.get(key, 0) + 1
+    if given.__class__ in _QUOTABLE:
+        said = repr(plain)
+    elif given.__class__ is Private or (isinstance(given, Mapping) and "of" in given):
+        said = f"a private {kind}"
+    else:
+        said = f"a {kind}"
     _warn_once(
         message_id,
-        "message %r: its argument %r, %r, does not fit the format spec %r; it reads "
+        "message %r: its argument %r, %s, does not fit the format spec %r; it reads "
         "without the spec (give the template a spec every value of the argument fits, "
         "or the argument a value the spec formats)",
-        message_id, name, plain, spec,
+        message_id, name, said, spec,
     )  # fmt: skip
+
+
+#: The arguments a WARNING about a format spec quotes (a scalar holds no private value).
+_QUOTABLE = frozenset((int, float, str, bool, type(None)))
 
 
 #: Whether a translated template names only the message's placeholders.
@@ -1226,8 +1248,10 @@ def _extract(value: Any, path: list[Any], texts: list, privates: list, depth: in
             raise NotPlain("/".join(map(str, path)), f"nested more than {MAX_OUTPUT_DEPTH} levels")
         if "private" in value and "of" in value and path and path[0] == "outcome":
             made = stored_private(value)
-            if made is not None:  # a stored private form a ruleset built: as its Private
-                return _extract(made, path, texts, privates, depth)
+            if made is not None:  # a stored private form a ruleset built: as its Private,
+                # one level deeper, as the map was (a chain of forms, each the value of the
+                # next, is refused past MAX_OUTPUT_DEPTH, never a RecursionError)
+                return _extract(made, path, texts, privates, depth + 1)
         out = None
         for key, item in value.items():
             k = item.__class__

@@ -1,13 +1,20 @@
 """What ``rollbridge connect``'s ``actions`` prints: each action of the table's ruleset
 and, for each parameter, what a player must type — its type, the values it allows
-(an ``enum``, with the ruleset's words for them), its range or length, its default,
-whether it is required, and its hint — in the reader's language, from the action's
+(an ``enum``, with the ruleset's words for them; a ``choicesFrom``'s sheet or state,
+and whether another value is taken too), its range or length, an object's keys, a
+list's items and their count, its default, whether it is required, and its hint —
+in the reader's language, from the action's
 schema and the words the welcome carries (``labels``, ``hints``, ``choices``,
 rendered in the member's locale; a parameter without a hint shows its schema's
 ``description``, as forms do).
 
 Values one types (an ``enum``'s value, a default, a bound) are written as they are
-typed: a string as it is, anything else as JSON (``null``, ``true``, ``[]``)."""
+typed: a string as it is, anything else as JSON (``null``, ``true``, ``[]``).
+
+Every word comes from the server (a third-party ruleset's labels and their
+translations): each line is made :func:`~rollbridge.visible.visible` whole, a line
+break in a label, a hint or a value too, so none starts a line of its own that reads
+as another action or parameter, and no escape sequence reaches the terminal."""
 
 from __future__ import annotations
 
@@ -18,6 +25,7 @@ from typing import Any
 from rollbridge.contract import _choice_key
 from rollbridge.plain import JSON
 from rollbridge.text import Messages, Text
+from rollbridge.visible import visible
 
 __all__ = ["action_lines"]
 
@@ -44,6 +52,36 @@ AT_MOST = say("cli.actions.at_most", "at most {maximum}")
 LONGEST = say.plural(
     "cli.actions.longest", "at most {count} character", "at most {count} characters"
 )
+# Translators: the shortest text a parameter takes.
+SHORTEST = say.plural(
+    "cli.actions.shortest", "at least {count} character", "at least {count} characters"
+)
+# Translators: after cli.actions.from.*: the rules take a value the sheet or state
+# does not offer too.
+OR_ANOTHER = say("cli.actions.or_another", "or another value")
+# Translators: what each item of a list parameter is; {item} is its type, values and
+# range (cli.actions.type.* and the like, joined by commas).
+EACH_ITEM = say("cli.actions.each_item", "each item: {item}")
+# Translators: the fewest items a list parameter takes.
+LEAST_ITEMS = say.plural(
+    "cli.actions.least_items", "at least {count} item", "at least {count} items"
+)
+# Translators: the most items a list parameter takes.
+MOST_ITEMS = say.plural("cli.actions.most_items", "at most {count} item", "at most {count} items")
+# Translators: the keys an object (a map typed as JSON) takes; {keys} are their names
+# as typed, each required one marked by cli.actions.required in parentheses.
+KEYS = say("cli.actions.keys", "keys {keys}")
+# Translators: an object whose keys one chooses; {value} is what each key's value must be
+# (its type, values, range: cli.actions.type.* and the like, joined by commas).
+ANY_KEY = say("cli.actions.any_key", "any key, each: {value}")
+# Translators: as cli.actions.any_key, for an object whose named keys cli.actions.keys
+# listed before it.
+OTHER_KEYS = say("cli.actions.other_keys", "other keys, each: {value}")
+# Translators: what a value is where the schema says nothing of it.
+ANY_VALUE = say("cli.actions.any_value", "any value")
+# Translators: in place of a parameter's name, for the parameters an action takes
+# under names it does not list.
+OTHER_PARAMS = say("cli.actions.other_params", "other parameters")
 # Translators: {value} is the value used when the parameter is left out, as typed.
 DEFAULT = say("cli.actions.default", "default {value}")
 REQUIRED = say("cli.actions.required", "required")
@@ -83,7 +121,8 @@ NO_PARAMS = say("cli.actions.no_params", "no parameters")
 
 def action_lines(actions: Mapping[str, Any], locale: str) -> list[str]:
     """The lines ``actions`` prints for the welcome's ``actions`` (name → the action
-    as :meth:`~rollbridge.contract.ActionSpec.to_dict` gives it) in ``locale``."""
+    as :meth:`~rollbridge.contract.ActionSpec.to_dict` gives it) in ``locale``, each
+    one line with its control characters escaped."""
     lines: list[str] = []
     for name, action in actions.items():
         if not isinstance(action, Mapping):
@@ -92,11 +131,25 @@ def action_lines(actions: Mapping[str, Any], locale: str) -> list[str]:
         schema = _words(action, "params")
         properties = _words(schema, "properties")
         required = schema.get("required") if isinstance(schema.get("required"), list) else []
-        if not properties:
+        others = _others(schema.get("additionalProperties"), locale)
+        if not properties and not others:
             lines.append(f"      {NO_PARAMS().render(locale)}")
         for param, spec in properties.items():
             lines.extend(_parameter(param, spec, param in required, action, locale))
-    return lines
+        if others:
+            lines.append(f"      {OTHER_PARAMS().render(locale)}: {others}")
+    return [visible(line) for line in lines]
+
+
+def _others(schema: Any, locale: str) -> str:
+    """What a value must be under a name an object's ``properties`` do not list
+    (``additionalProperties``: a schema, or true for any value); empty where none is
+    taken (false, the default here)."""
+    if schema is True:
+        return ANY_VALUE().render(locale)
+    if isinstance(schema, Mapping):
+        return ", ".join(_facts(schema, {}, locale)) or ANY_VALUE().render(locale)
+    return ""
 
 
 def _words(action: Mapping[str, Any], key: str) -> Mapping[str, Any]:
@@ -143,22 +196,15 @@ def _parameter(
     spec = spec if isinstance(spec, Mapping) else {}
     label = _words(action, "labels").get(name)
     titled = f"{name} ({label})" if isinstance(label, str) and label and label != name else name
-    facts = [_kind(spec, locale)]
-    enum = spec.get("enum")
-    if isinstance(enum, list) and enum:
-        named = _words(_words(action, "choices"), name) if name in _words(action, "choices") else {}
-        facts.append(ONE_OF(values=[_choice(value, named) for value in enum]).render(locale))
-    choices_from = spec.get("choicesFrom")
-    if isinstance(choices_from, Mapping):
-        part = "sheet" if "sheet" in choices_from else "state"
-        whose = "target" if choices_from.get("of") == "target" else "actor"
-        field = choices_from.get(part)
-        facts.append(FROM_CHOICES[part, whose](field=str(field)).render(locale))
-    bounds = _bounds(spec)
-    if bounds is not None:
-        facts.append(bounds.render(locale))
-    if isinstance(spec.get("maxLength"), int):
-        facts.append(LONGEST(count=spec["maxLength"]).render(locale))
+    facts = _facts(spec, _words(_words(action, "choices"), name), locale, _offered(spec, locale))
+    items = spec.get("items")
+    if isinstance(items, Mapping):
+        item = ", ".join(_facts(items, {}, locale))
+        if item:
+            facts.append(EACH_ITEM(item=item).render(locale))
+    for key, counted in (("minItems", LEAST_ITEMS), ("maxItems", MOST_ITEMS)):
+        if _count(spec.get(key)) is not None:
+            facts.append(counted(count=spec[key]).render(locale))
     if "default" in spec:
         facts.append(DEFAULT(value=_typed(spec["default"])).render(locale))
     facts.append((REQUIRED if required else OPTIONAL)().render(locale))
@@ -167,6 +213,61 @@ def _parameter(
     if isinstance(hint, str) and hint:
         lines.append(f"          {hint}")
     return lines
+
+
+def _offered(spec: Mapping[str, Any], locale: str) -> str:
+    """Where a parameter's ``choicesFrom`` takes its choices, and whether the rules take
+    another value too (``only`` not true); empty where it has none."""
+    choices_from = spec.get("choicesFrom")
+    if not isinstance(choices_from, Mapping):
+        return ""
+    part = "sheet" if "sheet" in choices_from else "state"
+    whose = "target" if choices_from.get("of") == "target" else "actor"
+    offered = FROM_CHOICES[part, whose](field=str(choices_from.get(part))).render(locale)
+    if choices_from.get("only") is not True:  # a help for forms: the rules take others
+        offered = f"{offered}, {OR_ANOTHER().render(locale)}"
+    return offered
+
+
+def _facts(
+    spec: Mapping[str, Any], named: Mapping[str, Any], locale: str, offered: str = ""
+) -> list[str]:
+    """What a value of ``spec`` must be: its type, the values its ``enum`` allows (with
+    the ruleset's words for them, ``named``), where they are ``offered``, its range,
+    its length, an object's keys and what its other keys take."""
+    facts = [_kind(spec, locale)]
+    enum = spec.get("enum")
+    if isinstance(enum, list) and enum:
+        facts.append(ONE_OF(values=[_choice(value, named) for value in enum]).render(locale))
+    facts.append(offered)
+    bounds = _bounds(spec)
+    if bounds is not None:
+        facts.append(bounds.render(locale))
+    for key, counted in (("minLength", SHORTEST), ("maxLength", LONGEST)):
+        if _count(spec.get(key)) is not None:
+            facts.append(counted(count=spec[key]).render(locale))
+    keys = _keys(spec, locale)
+    if keys:
+        facts.append(KEYS(keys=keys).render(locale))
+    others = _others(spec.get("additionalProperties"), locale)
+    if others:
+        facts.append((OTHER_KEYS if keys else ANY_KEY)(value=others).render(locale))
+    return [fact for fact in facts if fact]
+
+
+def _keys(spec: Mapping[str, Any], locale: str) -> str:
+    """An object's keys as typed, each required one marked so; none where it has none."""
+    properties = spec.get("properties")
+    if not isinstance(properties, Mapping) or not properties:
+        return ""
+    required = spec.get("required") if isinstance(spec.get("required"), list) else []
+    marked = REQUIRED().render(locale)
+    return ", ".join(f"{key} ({marked})" if key in required else str(key) for key in properties)
+
+
+def _count(value: Any) -> int | None:
+    """``value`` where it is a count (a whole number, no bool), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _kind(spec: Mapping[str, Any], locale: str) -> str:

@@ -169,7 +169,14 @@ def error_words(error: RollbridgeError, locale: str = "en") -> str:
 
 def inert_text(value: Any) -> Any:
     """``value`` (a :class:`~rollbridge.text.Text`'s argument) with every text in it
-    made :func:`~rollbridge.visible.visible`; numbers and the like as they are."""
+    made :func:`~rollbridge.visible.visible`; numbers and the like as they are. A
+    refusal among them reads as its text (or the list it was given), its private
+    values left for the reader's rendering: ``str()`` of it is the players' reading,
+    which the GM would read too."""
+    if isinstance(value, RollbridgeError):
+        words = value.text if value.text is not None else value.held
+        if isinstance(words, Text | Private | RollbridgeError | list | tuple):
+            return inert_text(words)
     if isinstance(value, str | os.PathLike | BaseException):  # a Path, an OSError: as text
         return visible(str(value))
     if isinstance(value, Text):

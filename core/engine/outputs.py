@@ -16,7 +16,7 @@ from typing import Any
 from rollbridge.contract import Resolution, Ruleset
 from rollbridge.exceptions import InternalError
 from rollbridge.plain import JSON, NotPlain, ensure_plain
-from rollbridge.text import Messages, extract
+from rollbridge.text import Messages, extract, privatized
 
 __all__ = ["Output", "resolution_output"]
 
@@ -41,12 +41,14 @@ def _follow_up(ruleset: Ruleset, apply: Any) -> JSON:
         except NotPlain:
             plain = False
     if action not in ruleset.actions or not plain:
+        # a stored private form in it as the Private it stands for: the requester (a
+        # player) reads this, and the log
         raise InternalError(
             say(
                 "internal.bad_follow_up",
                 "ruleset {ruleset} returned a follow-up that is not one of its actions "
                 "with parameters of plain data: {apply}",
-            )(ruleset=repr(ruleset.id), apply=repr(apply)[:200]),
+            )(ruleset=repr(ruleset.id), apply=repr(privatized(apply))[:200]),
             details={"field": "apply"},
         )
     return {"action": action, "params": dict(params)}

@@ -24,7 +24,10 @@ actors and ``table_after``, may leave out no key the state before it had, as the
 carries it on). Not compared: the time
 (``at``), the frame's ``type`` and ``table``, and the data that is no ruleset's —
 ``draws`` (the dice check's), ``approved`` and ``approved_by`` (an approval's,
-where the approval is not executed again), the GM's ``pending``.
+where the approval is not executed again), the GM's ``pending``. A stored private
+form a ruleset built into an outcome reads as its value on both sides: an event
+written before 7 December kept the form itself, where the server now reads it as
+the ``Private`` it stands for (:func:`_outcomes_read`).
 
 The table it runs on does not hold the requests for the GM's approval (the logged
 event is the approved request's) and rolls no verifiable dice (the dice are given):
@@ -47,7 +50,7 @@ from rollbridge.engine.table import Table
 from rollbridge.engine.views import Audience
 from rollbridge.exceptions import RollbridgeError
 from rollbridge.plain import JSON, NotPlain, dumps_json
-from rollbridge.text import Text
+from rollbridge.text import MAX_OUTPUT_DEPTH, Text, stored_private
 
 __all__ = ["Rerun", "logged_words", "rerun"]
 
@@ -226,6 +229,38 @@ def _changed_only(frame: JSON, table: LoggedTable) -> JSON:
     return {**frame, "actors": changed}
 
 
+def _outcomes_read(data: dict[str, Any]) -> None:
+    """``data``'s outcome, and each hook's, with every stored private form in it read as
+    its value, as the server reads one a ruleset built there (since 7 December:
+    :func:`~rollbridge.text.extract`): an event written before kept the form as data,
+    the number in it, and reads so to the GM, where the same resolution made again
+    holds the value — the same result, not a mismatch."""
+    if isinstance(data.get("outcome"), Mapping):
+        data["outcome"] = _forms_read(data["outcome"], 0)
+    hooks = data.get("hooks")
+    if isinstance(hooks, list):
+        data["hooks"] = [
+            {**hook, "outcome": _forms_read(hook["outcome"], 0)}
+            if isinstance(hook, Mapping) and isinstance(hook.get("outcome"), Mapping)
+            else hook
+            for hook in hooks
+        ]
+
+
+def _forms_read(value: Any, depth: int) -> Any:
+    """``value`` with each stored private form in it read as its value (an outcome
+    nests at most :data:`~rollbridge.text.MAX_OUTPUT_DEPTH` levels: deeper is left)."""
+    if depth > MAX_OUTPUT_DEPTH:
+        return value
+    if isinstance(value, dict):
+        if "private" in value and "of" in value and stored_private(value) is not None:
+            return _forms_read(value["private"], depth + 1)
+        return {key: _forms_read(item, depth + 1) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_forms_read(item, depth + 1) for item in value]
+    return value
+
+
 def _comparable(frame: Mapping[str, Any]) -> JSON:
     found = {k: v for k, v in frame.items() if k not in _NOT_COMPARED}
     data = found.get("data")
@@ -234,6 +269,7 @@ def _comparable(frame: Mapping[str, Any]) -> JSON:
         if isinstance(data, Mapping)
         else {}
     )
+    _outcomes_read(found["data"])
     after = found.get("table_after")
     if isinstance(after, Mapping):
         after = {k: v for k, v in after.items() if k != "pending"}

@@ -269,9 +269,13 @@ def _traceback(text: str, error: BaseException | None) -> str:
         # a broken __str__ (raising GeneratorExit too): its class's name, which the
         # traceback says already; the line of a ruleset's failure is written all the same
         said = said_by(error)
-        if CONTROLS.search(said):
-            for version in {said, redact(said)}:  # as SafeLog left it
-                text = text.replace(one_line(version, keep_newlines=True), one_line(version))
+        # a refusal's GM reading too, which SafeLog wrote in its place where the log
+        # reads refusals as the GM (PRIVATE_SETTING): a private value may hold a newline
+        readings = {said, said_as_gm(error)} if isinstance(error, RollbridgeError) else {said}
+        for reading in readings:
+            if CONTROLS.search(reading):
+                for version in {reading, redact(reading)}:  # as SafeLog left it
+                    text = text.replace(one_line(version, keep_newlines=True), one_line(version))
         error = error.__cause__ or error.__context__
     return text
 

@@ -84,3 +84,30 @@ def test_a_refusal_of_a_tuple_reads_in_the_locale_its_control_characters_shown(
     guard = HIDDEN().render("cs") if as_player else "2"
     assert f"Bandit is too quick: guard {guard}, 1,5, \\x1b[2J" in err, err
     assert "\x1b" not in err
+
+
+WHY = say("why", "the blow is turned: {why}")
+
+
+class RefusesWithARefusalInside(RollUnder):
+    """Refuses every test with a text whose argument is a refusal naming the guard."""
+
+    def resolve(self, context, dice):
+        target = context.targets[0]
+        guard = Private(target.sheet["guard"], of=target.id, aspect="sheet")
+        inner = RuleViolation(TOO_QUICK(target=target.name, guard=guard), code="too_quick")
+        raise RuleViolation(WHY(why=inner), code="turned")
+
+
+@pytest.mark.parametrize(("as_player", "guard"), [(False, "2"), (True, HIDDEN().render())])
+def test_a_refusal_given_as_an_argument_reads_as_each_audience_does(
+    monkeypatch, capsys, as_player, guard
+):
+    """Review rev-22p: the command made a refusal among a text's arguments a string with
+    ``str()`` — the players' reading since plugins22, so the GM read "(hidden)" where
+    the server sends the GM the number (before, ``str()`` was the GM's, and a player
+    at ``--as player`` read the number). Each reads it as the server tells them now."""
+    monkeypatch.setattr(offline, "offline_host", lambda: host_with(RefusesWithARefusalInside()))
+    assert main(["resolve", "rollunder", "test", *(["--as", "player"] if as_player else [])]) == 1
+    said = capsys.readouterr().err
+    assert f"the blow is turned: Bandit is too quick: guard {guard}" in said, said

@@ -10,7 +10,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rollbridge.testing import RulesetHarness
+import pytest
+
+from rollbridge.exceptions import InternalError, RuleViolation
+from rollbridge.testing import PLAYER, RulesetHarness
+from rollbridge.text import Messages, Private
 from tests.plugins.rollunder import RollUnder, conformance_of, failure_of
 
 SUITE_TEST = "test_texts_are_data_and_render_for_every_audience"
@@ -45,8 +49,11 @@ def test_the_suite_fails_a_stored_form_players_read_saying_how_to_mend_it():
     assert said.startswith(
         "test: players' view holds a stored private form at data.apply.params.guard "
         "({'private': …, 'of': …}): every player reads its number there. Give a "
-        "Private(value, of=actor_id, aspect=...) in the outcome"
+        "Private(value, of=actor_id, aspect=...) in its place"
     ), said
+    assert said.endswith(
+        "keep hidden numbers out of apply, which everyone who sees the event reads"
+    )
 
 
 def test_in_the_outcome_it_reaches_no_player_and_the_suite_passes():
@@ -58,3 +65,103 @@ def test_in_the_outcome_it_reaches_no_player_and_the_suite_passes():
     assert gm["data"]["outcome"]["guard"] == 4
     assert "guard" not in players["data"]["outcome"], players["data"]["outcome"]
     getattr(conformance_of(KeepsGuardInOutcome()), SUITE_TEST)()
+
+
+class ChainsForms(RollUnder):
+    """Puts a chain of stored forms, each the value of the next, in its outcome."""
+
+    links = 5000
+
+    def resolve(self, context, dice):
+        resolution = super().resolve(context, dice)
+        value: object = context.targets[0].sheet["guard"]
+        for _ in range(self.links):
+            value = {"private": value, "of": context.targets[0].id}
+        return replace(resolution, outcome={"chain": value})
+
+
+def test_a_chain_of_stored_forms_is_refused_as_too_deep_as_the_maps_were():
+    """Review rev-22p: the server read each form of the chain as its ``Private`` at the
+    same depth, so a chain nested past the 64 levels an outcome may have was taken in
+    (as one value), and a long one failed the request with a RecursionError (answered
+    ``internal``, "the server failed", a traceback logged) — before it was refused,
+    naming the ruleset and the depth, as the nested maps it is."""
+    table = RulesetHarness(ChainsForms())
+    table.add_actor("Hero", {"skill": 7, "guard": 1, "toughness": 4}, actor_id="hero")
+    table.add_actor("Bandit", {"skill": 9, "guard": 4, "toughness": 3}, actor_id="bandit")
+    for links in (5000, 70):
+        ChainsForms.links = links
+        with pytest.raises(InternalError) as refused:
+            table.resolve("test", actor="hero", targets=["bandit"], dice=[1])
+        assert str(refused.value) == (
+            "ruleset 'rollunder' returned a result that cannot be stored or sent: "
+            "outcome/chain: nested more than 64 levels"
+        ), refused.value
+    ChainsForms.links = 3  # a short one reads as the Private it stands for
+    table.resolve("test", actor="hero", targets=["bandit"], dice=[1])
+    gm, players = table.views()
+    assert gm["data"]["outcome"] == {"chain": 4} and players["data"]["outcome"] == {}
+
+
+class KeepsGuardInDiceTarget(RollUnder):
+    """Gives its dice group's target as the target's guard in stored form."""
+
+    def resolve(self, context, dice):
+        resolution = super().resolve(context, dice)
+        group = replace(resolution.dice[0], target=guard_kept(context))
+        return replace(resolution, dice=[group])
+
+
+def test_for_a_dice_groups_field_the_suite_says_to_give_a_private_there():
+    """Review rev-22p: the suite told an author to keep hidden numbers out of a dice
+    group's fields, where a ``Private`` is what they take (docs/plugins.md, "Secret
+    requests": a group's ``total``, ``target``, ``note`` may be private); it says to
+    give one there, and names ``apply`` alone as no place for a hidden number."""
+    said = failure_of(KeepsGuardInDiceTarget(), SUITE_TEST)
+    assert "at data.dice[0].target " in said, said
+    assert "Private(value, of=actor_id, aspect=...) in its place" in said, said
+    assert "out of apply" in said and "dice groups' fields" not in said, said
+
+
+TOO_TOUGH = Messages("rollunder_tests")("refused.too_tough", "{target}'s guard {guard} is too high")
+
+
+class AlwaysTooTough(RollUnder):
+    """Refuses every test, quoting the target's guard as a Private."""
+
+    def resolve(self, context, dice):
+        target = context.targets[0]
+        guard = Private(target.sheet["guard"] + 40, of=target.id, aspect="sheet")
+        raise RuleViolation(TOO_TOUGH(target=target.name, guard=guard), code="too_tough")
+
+
+def test_the_suite_tells_its_author_the_refusals_words_as_the_gm_reads_them():
+    """Review rev-22p: since ``str()`` of a refusal is the players' reading, the suite's
+    "no action example resolved" named the rule that refused as "Bandit's guard
+    (hidden) is too high": the author, who wrote the number, could not tell which
+    number was refused. The suite's words are the author's: the GM's reading."""
+    said = failure_of(AlwaysTooTough(), "test_actions_resolve_through_the_engine")
+    assert "('test': too_tough: Bandit's guard 42 is too high)" in said, said
+
+
+class FollowsUpWithNoAction(RollUnder):
+    """Names a follow-up that is none of its actions, the target's guard kept in it."""
+
+    def resolve(self, context, dice):
+        resolution = super().resolve(context, dice)
+        kept = {**guard_kept(context), "private": 7173}
+        return replace(resolution, apply={"action": "nope", "params": {"guard": kept}})
+
+
+def test_a_bad_follow_ups_error_quotes_no_stored_forms_number():
+    """Review rev-22p: the ``internal`` error of a follow-up naming no action quoted
+    ``repr(apply)``, a stored form's number with it, to the requester — a player —
+    and the log. The form reads as a ``Private`` there, as in a refusal's details."""
+    table = RulesetHarness(FollowsUpWithNoAction())
+    table.add_actor("Hero", {"skill": 7, "guard": 1, "toughness": 4}, actor_id="hero", player=True)
+    table.add_actor("Bandit", {"skill": 9, "guard": 4, "toughness": 3}, actor_id="bandit")
+    with pytest.raises(InternalError) as failed:
+        table.resolve("test", actor="hero", targets=["bandit"], dice=[1], who=PLAYER)
+    said = failed.value.render()
+    assert "'action': 'nope'" in said and "7173" not in said, said
+    assert "Private(<hidden>, of='bandit', aspect='sheet')" in said, said

@@ -7,6 +7,7 @@ refusals as the GM does. ``error.message`` stays the GM's reading."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import sys
@@ -79,3 +80,72 @@ def test_the_debugging_setting_makes_the_log_read_it_as_the_gm(monkeypatch):
     assert "(hidden)" not in text, text
     assert "failed: the guard's armour 7173 turns the blow" in text, text
     assert "RuleViolation: the guard's armour 7173 turns the blow" in text, text
+
+
+class KeepsItsOwn(RuleViolation):
+    """A ruleset's refusal that keeps its arguments itself (never calling ``__init__``)."""
+
+    def __init__(self, hp) -> None:
+        self.hp = hp
+
+
+def test_repr_and_args_of_a_refusal_are_the_players_reading_too():
+    """Review rev-22p: ``str()`` read as players did, but ``repr()`` and ``args`` held the
+    GM's reading: ``%r`` in a log line, a list of refusals in one (``%s`` of a list is its
+    items' reprs), an asyncio task's repr ("Task exception was never retrieved") showed
+    the NPC's number. A refusal given another refusal as its message read its English
+    (the GM's) too; a subclass keeping its own arguments showed a stored form's number."""
+    error = refusal()
+    assert repr(error) == 'RuleViolation("the guard\'s armour (hidden) turns the blow")'
+    assert error.args == ("the guard's armour (hidden) turns the blow",)
+    assert "7173" not in f"{[error]!s} {error!r} {(error,)}"
+    wrapped = RuleViolation(refusal(), code="too_tough")
+    assert "7173" not in repr(wrapped) + str(wrapped.args), repr(wrapped)
+    assert wrapped.message == error.message  # the GM's reading stays
+    own = KeepsItsOwn({"private": 7173, "of": "guard", "aspect": "sheet"})
+    assert repr(own) == "KeepsItsOwn('(hidden)')" and own.message == "7173"
+    plain = RuleViolation(TOUGH(armor=3), code="x")  # nothing private: as Python has it
+    assert repr(plain) == 'RuleViolation("the guard\'s armour 3 turns the blow")'
+
+
+async def test_a_failed_tasks_repr_and_a_log_line_with_r_hide_the_number():
+    async def refused():
+        raise refusal()
+
+    task = asyncio.ensure_future(refused())
+    await asyncio.sleep(0)
+    assert "(hidden)" in repr(task) and "7173" not in repr(task), repr(task)
+    task.exception()
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    handler.setFormatter(TextFormatter())
+    handler.addFilter(SafeLog())
+    record = logging.LogRecord(
+        "rollbridge.test.refusal_reading", logging.WARNING, __file__, 1,
+        "failed: %r; all: %s", (refusal(), [refusal()]), None,
+    )  # fmt: skip
+    handler.handle(record)
+    assert "7173" not in out.getvalue() and "(hidden)" in out.getvalue(), out.getvalue()
+
+
+def test_with_the_debugging_setting_a_private_newline_starts_no_line(monkeypatch):
+    """Review rev-22p: with ``ROLLBRIDGE_LOG_PRIVATE=1`` a traceback's refusal reads as the
+    GM does, but the text log escaped the control characters of the players' reading
+    alone: a private value holding a newline (a sheet's text) started a line of its own
+    in the traceback, one that could read as the server's (docs/operations.md, "Logs")."""
+    monkeypatch.setenv(PRIVATE_SETTING, "1")
+    forged = "7\n2026-12-07 00:00:00,000 ERROR rollbridge.server: forged"
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    handler.setFormatter(TextFormatter())
+    handler.addFilter(SafeLog())
+    try:
+        raise RuleViolation(TOUGH(armor=Private(forged, of="guard")), code="too_tough")
+    except RuleViolation:
+        failed = sys.exc_info()
+    handler.handle(
+        logging.LogRecord("rollbridge.test", logging.ERROR, __file__, 1, "failed", (), failed)
+    )
+    lines = out.getvalue().splitlines()
+    assert not any(line.startswith("2026-12-07 00:00:00,000") for line in lines), lines
+    assert "RuleViolation: the guard's armour 7\\n2026-12-07" in lines[-1], lines
