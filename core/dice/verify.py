@@ -898,7 +898,12 @@ class LogVerifier:
         report.approvals_missed = self._approvals.missed
         self._actors(entry.get("actors"))
         if kind == "actor.removed":
-            self._controlled.pop(data.get("actor"), None)
+            removed = data.get("actor")
+            if isinstance(removed, str):
+                self._controlled.pop(removed, None)
+                self._npc.pop(removed, None)
+            else:
+                self._problem(seq, "bad_event", BAD_ACTOR(seq=seq))
         if kind == "resolution" or isinstance(data.get("hooks"), list):
             self._carried(seq, data)
         if kind == "dice.committed":

@@ -139,3 +139,17 @@ def test_a_roll_whose_actor_is_no_id_is_a_bad_event(
     assert report["problems"][0]["message"] == (
         f"seq {rolled['seq']}: its actor (data.actor) names no actor: an actor's id is a string"
     )
+
+
+@pytest.mark.parametrize("actor", [["npc"], {"id": "npc"}])
+def test_a_removal_whose_actor_is_no_id_is_a_bad_event(served, tmp_path, capsys, actor):
+    """An ``actor.removed`` event naming a list or an object as its actor. Before,
+    verify ended in a traceback (``TypeError: unhashable type``) forgetting whether a
+    player controlled it (found by mutating served logs' fields, review of dice-22)."""
+    lines = _lines(served["gm"])
+    last = max(line["seq"] for line in lines if line.get("type") == "event")
+    removed = {"type": "event", "table": lines[0]["table"]["id"], "kind": "actor.removed",
+               "epoch": 1, "seq": last + 1, "data": {"actor": actor}, "by": "gm"}  # fmt: skip
+    status, report = _verified(tmp_path, [*lines, removed], capsys)
+    assert status == 1
+    assert [(p["code"], p["seq"]) for p in report["problems"]] == [("bad_event", last + 1)]
