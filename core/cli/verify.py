@@ -10,7 +10,8 @@ here, on the table the log shows before it (:mod:`rollbridge.engine.recheck`); t
 it cannot are counted by reason. The exit status is 0
 when nothing is wrong, 1 at the first problem (printed with its line and seq),
 2 for a file that cannot be read, 3 when nothing is wrong but resolutions were left
-that the rulesets installed here cannot check (newer words, a ruleset not installed:
+that the rulesets installed here cannot check (newer words, a ruleset not installed,
+an event of a kind this version does not know:
 :data:`INCOMPLETE_REASONS`), so the log is neither forged nor verified. ``--json``
 prints the whole report (``complete``: false for such a log).
 """
@@ -159,6 +160,17 @@ UNRESOLVED = {
         "on (no welcome line before it, or events missing)",
         "{count} resolutions not resolved again: the log does not hold the table they "
         "ran on (no welcome line before them, or events missing)",
+    ),
+    "unknown_kind": say.plural(
+        "cli.verify.unresolved_unknown_kind",
+        "{count} resolution not resolved again: an event before it is of a kind this "
+        "version of rollbridge does not know (a newer version wrote the log, or it was "
+        "altered), so the table it ran on is not known here; check the log with the "
+        "rollbridge that wrote it",
+        "{count} resolutions not resolved again: an event before them is of a kind this "
+        "version of rollbridge does not know (a newer version wrote the log, or it was "
+        "altered), so the table they ran on is not known here; check the log with the "
+        "rollbridge that wrote it",
     ),
     "withheld": say.plural(
         "cli.verify.unresolved_withheld",
@@ -324,7 +336,7 @@ INCOMPLETE = say.plural(
 #: The reasons a resolution was not resolved again that a verifier with the right
 #: rulesets installed would have checked: a log with such a resolution and no
 #: mismatch is incomplete (exit status 3), neither verified nor forged.
-INCOMPLETE_REASONS = ("words", "ruleset", "turn_hooks")
+INCOMPLETE_REASONS = ("unknown_kind", "words", "ruleset", "turn_hooks")
 #: At most this many runs of :data:`UNRECEIVED` are named (the rest: "…").
 UNRECEIVED_RUNS = 10
 # Translators: {count} hidden stand-ins (GM-only events as a player's view gets
@@ -383,8 +395,9 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
                 "(an NPC's numbers withheld from a player's view, secret events, a ruleset not "
                 "installed, a log without its welcome line, a dialect's frames) are counted "
                 "apart by reason. Exit status: 0 nothing wrong, 1 a problem, 2 an unreadable "
-                "file, 3 incomplete: no problem, but resolutions the rulesets installed here "
-                "cannot check (newer words, a ruleset not installed).",
+                "file or a usage error, 3 incomplete: no problem, but resolutions this "
+                "rollbridge and the rulesets installed here cannot check (newer words, a "
+                "ruleset not installed, an event of a kind this version does not know).",
             )
         ),
     )

@@ -141,6 +141,11 @@ GM_ON_PUBLIC = say(
     "public stream of a segment that has a GM stream: such dice are always drawn on the GM's "
     "stream, so the event is not the one the server rolled",
 )
+# Translators: {seq} is an event number; data.actor is an event's field: keep it.
+BAD_ACTOR = say(
+    "verify.bad_actor",
+    "seq {seq}: its actor (data.actor) names no actor: an actor's id is a string",
+)
 NO_DRAWS = say(
     "verify.no_draws",
     "seq {seq} shows dice while segment {segment} is open, but neither names its draws "
@@ -893,7 +898,12 @@ class LogVerifier:
         report.approvals_missed = self._approvals.missed
         self._actors(entry.get("actors"))
         if kind == "actor.removed":
-            self._controlled.pop(data.get("actor"), None)
+            removed = data.get("actor")
+            if isinstance(removed, str):
+                self._controlled.pop(removed, None)
+                self._npc.pop(removed, None)
+            else:
+                self._problem(seq, "bad_event", BAD_ACTOR(seq=seq))
         if kind == "resolution" or isinstance(data.get("hooks"), list):
             self._carried(seq, data)
         if kind == "dice.committed":
@@ -921,7 +931,10 @@ class LogVerifier:
             if segment.revealed(stream):
                 self._problem(seq, "after_reveal", AFTER_REVEAL(seq=seq, segment=number))
                 return []
-            if stream == "gm" and self._public_roll(entry, data):
+            actor = data.get("actor")
+            if entry.get("kind") in _DRAWN_FOR and not isinstance(actor, str | None):
+                self._problem(seq, "bad_event", BAD_ACTOR(seq=seq))  # no stream to judge
+            elif stream == "gm" and self._public_roll(entry, data):
                 self._problem(seq, "public_on_gm", PUBLIC_ON_GM(seq=seq))
             elif stream == "public" and segment.gm_commitment and self._gm_roll(entry, data):
                 self._problem(seq, "gm_on_public", GM_ON_PUBLIC(seq=seq))

@@ -10,10 +10,12 @@ resolved, again on the table as of the seq before it, with its dice
 event as logged is a problem (``wrong_resolution``), reported with its line and seq.
 
 A resolution it cannot resolve again is counted apart, by reason (:data:`REASONS`),
-never passed: ``no_table`` (no ``welcome`` before it, an event missing between, or
-one of a kind the engine does not make (:data:`KNOWN_KINDS`): the log does not hold
-the table it ran on; a resumed client's missed events that
-follow a welcome the log has nothing before), ``withheld`` (this view withholds an
+never passed: ``no_table`` (no ``welcome`` before it, or an event missing between:
+the log does not hold the table it ran on; a resumed client's missed events that
+follow a welcome the log has nothing before), ``unknown_kind`` (an event before it,
+since the last ``welcome``, is of a kind the engine does not make, :data:`KNOWN_KINDS`:
+a later version's, or a line altered — the table after it is not known here, as a
+verifier of that version would know it), ``withheld`` (this view withholds an
 involved NPC's numbers or the event's dice), ``ruleset`` (the table's ruleset is
 not installed here, or at another major version), ``words`` (the event records
 words newer than the installed ruleset's: a newer version of it wrote the event, or
@@ -71,7 +73,9 @@ MALFORMED = say(
     "event itself, is not well-formed",
 )
 #: Why a resolution was not resolved again (see the module docstring).
-REASONS = ("no_table", "withheld", "ruleset", "words", "secret", "turn_hooks", "dialect")
+REASONS = (
+    "no_table", "unknown_kind", "withheld", "ruleset", "words", "secret", "turn_hooks", "dialect"
+)  # fmt: skip
 #: The kinds of event the engine makes (each taken to the table from what it carries)
 #: and a secret event's stand-in. After an event of another kind (a later version's,
 #: or a resolution renamed) the table is not known: a new ``welcome`` starts again.
@@ -101,6 +105,10 @@ class ResolutionCheck:
         #: had not the table before it: the missed events up to it that follow are
         #: in that table already.
         self._resumed_at: int | None = None
+        #: Whether the table was lost to an event of a kind this version does not
+        #: know (since the last ``welcome``): the resolutions after it are
+        #: ``unknown_kind``, not ``no_table``.
+        self._unknown = False
 
     def feed(self, entry: Mapping[str, Any], position: int) -> None:
         """One entry of the log, at its line ``position``."""
@@ -129,7 +137,7 @@ class ResolutionCheck:
         if table is not None and isinstance(kind, str) and kind in KNOWN_KINDS:
             table.apply(entry)
         elif table is not None:  # not the engine's: what it left is not known (a follower reloads)
-            self.table = None
+            self.table, self._unknown = None, True
 
     def _welcome(self, welcome: Mapping[str, Any]) -> None:
         """A client's join or resume, or an export's first line: the table from here.
@@ -143,7 +151,7 @@ class ResolutionCheck:
         if recovered and held is not None and shown is not None and shown.epoch == held.epoch:
             return  # the missed events continue the table held
         self._resumed_at = shown.seq if recovered and shown is not None else None
-        self.table, self.ruleset = shown, None
+        self.table, self.ruleset, self._unknown = shown, None, False
         if self.table is None:
             return
         info = TableInfo(self.table.id, self.table.name, self.table.ruleset,
@@ -156,7 +164,7 @@ class ResolutionCheck:
     def _resolution(self, entry: Mapping[str, Any], position: int) -> None:
         table, data = self.table, entry.get("data")
         if table is None:
-            self.skipped["no_table"] += 1
+            self.skipped["unknown_kind" if self._unknown else "no_table"] += 1
             return
         if not isinstance(data, Mapping):
             self.problems.append(Problem(position, entry["seq"], "wrong_resolution",

@@ -118,3 +118,38 @@ def test_an_approval_said_to_be_a_players_is_a_mismatch(served, tmp_path, capsys
             f"seq {approved['seq']}: the log says {approver!r} approved request {request!r} "
             "(its approved_by), and only a GM approves requests"
         )
+
+
+@pytest.mark.parametrize("who", ["gm", "player"])
+@pytest.mark.parametrize("actor", [["npc"], {"id": "npc"}])
+@pytest.mark.parametrize("request_id", ["r1", "g1"], ids=["public", "gm stream"])
+def test_a_roll_whose_actor_is_no_id_is_a_bad_event(
+    served, tmp_path, capsys, who, actor, request_id
+):
+    """A roll's ``data.actor`` that is a list or an object (an honest server writes an
+    actor's id, a string, or none). Before, verify ended in a traceback (``TypeError:
+    unhashable type``) judging its stream: the public roll since ``gm_on_public``, the
+    GM stream's since ``public_on_gm``."""
+    lines = _lines(served[who])
+    rolled = _roll(lines, request_id)
+    rolled["data"]["actor"] = actor
+    status, report = _verified(tmp_path, lines, capsys)
+    assert status == 1
+    assert [(p["code"], p["seq"]) for p in report["problems"]] == [("bad_event", rolled["seq"])]
+    assert report["problems"][0]["message"] == (
+        f"seq {rolled['seq']}: its actor (data.actor) names no actor: an actor's id is a string"
+    )
+
+
+@pytest.mark.parametrize("actor", [["npc"], {"id": "npc"}])
+def test_a_removal_whose_actor_is_no_id_is_a_bad_event(served, tmp_path, capsys, actor):
+    """An ``actor.removed`` event naming a list or an object as its actor. Before,
+    verify ended in a traceback (``TypeError: unhashable type``) forgetting whether a
+    player controlled it (found by mutating served logs' fields, review of dice-22)."""
+    lines = _lines(served["gm"])
+    last = max(line["seq"] for line in lines if line.get("type") == "event")
+    removed = {"type": "event", "table": lines[0]["table"]["id"], "kind": "actor.removed",
+               "epoch": 1, "seq": last + 1, "data": {"actor": actor}, "by": "gm"}  # fmt: skip
+    status, report = _verified(tmp_path, [*lines, removed], capsys)
+    assert status == 1
+    assert [(p["code"], p["seq"]) for p in report["problems"]] == [("bad_event", last + 1)]
