@@ -28,6 +28,7 @@ from rollbridge.engine.table import Table
 from rollbridge.exceptions import InvalidRequest, StoreError
 from rollbridge.protocol.members import Delivery, Member
 from rollbridge.protocol.table import described_ruleset, welcome_fields, welcome_message
+from rollbridge.stores.base import first_held
 from rollbridge.text import Messages
 
 if TYPE_CHECKING:
@@ -198,7 +199,8 @@ def read_log(
             raise InvalidRequest(FUTURE_SINCE(since=since, seq=latest), details={"field": "since"})
         ruleset = Table.check_ruleset(snapshot.info, rulesets)
         start = max(since, latest - max(0, store.retain))
-        events = store.events_after(table_id, start)
+        # a log written with a shorter ``retain`` than this store's starts later
+        events = store.events_after(table_id, first_held(store, table_id, start, latest))
         if events is not None:  # None: a commit pruned the log between the two reads
             kept = [e for e in events if e.seq <= latest and e.epoch == snapshot.info.epoch]
             table = Table(snapshot, ruleset, history)

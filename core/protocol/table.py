@@ -87,7 +87,7 @@ from rollbridge.protocol.frames import encode, payload_size
 from rollbridge.protocol.keys import KeySet
 from rollbridge.protocol.members import Delivery, Member, npcs_of, result_frame, wants_public_view
 from rollbridge.stats import check_scope, stats_counter
-from rollbridge.stores.base import reply_window
+from rollbridge.stores.base import first_held, reply_window
 from rollbridge.text import Hides, Messages, catalogue_generation, privatized
 
 __all__ = [
@@ -233,7 +233,9 @@ class ReadRetained(Read):
             if events is not None:
                 return events
             retain //= 2  # a commit pruned the oldest meanwhile: start later
-        return None
+        # a log written with a shorter ``retain`` than this store's (``serve`` with
+        # ``--retain`` changed) starts later than any halving found
+        return store.events_after(self.table_id, first_held(store, self.table_id, 0, self.latest))
 
 
 @dataclass(eq=False, slots=True)

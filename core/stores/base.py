@@ -38,6 +38,7 @@ __all__ = [
     "WITH_DETAIL",
     "LogTail",
     "Store",
+    "first_held",
     "in_order",
     "reply_window",
     "unexpected",
@@ -118,6 +119,27 @@ def reply_window(retain: int) -> int:
     event log (10,000 by default), so a retry is answered long after its event
     left the log, while the store does not grow without end."""
     return max(1, retain) * 10
+
+
+def first_held(store: Store, table_id: str, start: int, latest: int) -> int:
+    """The lowest seq from ``start`` on after which ``store`` still holds every event
+    up to ``latest``: ``start`` itself when it holds them, else found by halving
+    (about log2 of the gap, each a one-event read). A store opened with a longer
+    ``retain`` than the one that wrote the log (``table export`` of a file a
+    ``serve --retain 50`` kept) finds its log shorter than its own ``retain`` says;
+    pruning only ever drops the oldest events, so what is held is one run to the
+    latest. Blocking: a reader thread's or the CLI's.
+    """
+    if store.events_after(table_id, start, until=start + 1) is not None:
+        return start
+    low, high = start + 1, latest  # after ``latest`` nothing is asked: held
+    while low < high:
+        middle = (low + high) // 2
+        if store.events_after(table_id, middle, until=middle + 1) is None:
+            low = middle + 1
+        else:
+            high = middle
+    return low
 
 
 V = TypeVar("V")

@@ -39,12 +39,12 @@ def _roll(service: TableService, rid: str, who: Principal = PLAYER, **fields: An
     return service.handle("t", message, who)["seq"]
 
 
-def play(path: Path) -> dict[str, int]:
+def play(path: Path, **store_options: Any) -> dict[str, int]:
     """A verifiable bandits table on SQLite (its dice key the file beside it):
     segment 1 rolled and revealed, segment 2 rolled and revealed, segment 3 open.
     Returns the seqs by name."""
     seqs: dict[str, int] = {}
-    with SQLiteStore(path) as store:
+    with SQLiteStore(path, **store_options) as store:
         service = TableService(store, HOST)
         service.create_table("t", "bandits", table_id="t", settings={"verifiable": True})
         for n in range(3):
@@ -129,6 +129,42 @@ def test_an_export_of_a_pruned_log_verifies(night, tmp_path, capsys):
     assert (code, report["verified_events"]) == (0, 2), report["problems"]
     code, report = verify(capsys, tmp_path, lines[1:])  # as it was exported before
     assert code == 1 and codes(report)[0] == "uncommitted"
+
+
+def short_lived(path: Path) -> int:
+    """:func:`play` on a store keeping 3 events, then rolls past its pruning (a
+    snapshot every 128 events prunes the log); returns the latest seq."""
+    play(path, retain=3)
+    with SQLiteStore(path, retain=3) as store:
+        service = TableService(store, HOST)
+        return max(_roll(service, f"c{n}") for n in range(140))
+
+
+def test_an_export_of_a_log_a_shorter_retain_pruned_starts_where_it_is_held(tmp_path, capsys):
+    """A file written by a store with a shorter ``retain`` (``serve --retain 3``)
+    holds less than the export's own ``retain`` reads back: the export starts at the
+    oldest event held, where it answered "kept changing while it was read" every
+    time (found by rev22d)."""
+    latest = short_lived(tmp_path / "short.db")
+    lines = export(capsys, tmp_path / "short.db", audience="gm")
+    events = [json.loads(line) for line in lines[1:]]
+    assert events[-1]["seq"] == latest and len(events) < latest - 100  # pruned
+    assert [e["seq"] for e in events] == list(range(events[0]["seq"], latest + 1))
+    code, report = verify(capsys, tmp_path, lines)
+    assert code == 0, report["problems"]
+
+
+def test_stats_of_a_log_a_shorter_retain_pruned_counts_what_is_held(tmp_path, capsys):
+    """``stats`` reads the retained log the same way (:class:`ReadRetained`), and
+    found none of it in a file a shorter ``retain`` wrote."""
+    from rollbridge.protocol.table import ReadRetained
+
+    latest = short_lived(tmp_path / "short.db")
+    with SQLiteStore(tmp_path / "short.db") as store:
+        events = ReadRetained("t", latest=latest).run(store)
+    assert events is not None
+    assert events[-1].seq == latest and len(events) < latest - 100  # pruned
+    assert [e.seq for e in events] == list(range(events[0].seq, latest + 1))
 
 
 @contextmanager
