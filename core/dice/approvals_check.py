@@ -362,9 +362,10 @@ class ApprovalCheck:
         list was not waiting then, so no later event settles it (:meth:`_unlisted`). A
         player's welcome, and an export's first line, list none (no ``pending``:
         :data:`NOT_LISTED`); a ``pending`` that is no list of requests (null too) is
-        ``welcome_pending``, as no server writes it. ``seen``: the kind of every event the log has shown, by epoch and seq. Where
-        the log shows a listed request (its line, its settling), the listing must
-        agree with it: the problems found are returned (``welcome_pending``)."""
+        ``welcome_pending``, as no server writes it. ``seen``: the kind of every event
+        the log has shown, by epoch and seq. Where the log shows a listed request (its
+        line, its settling), the listing must agree with it: the problems found are
+        returned (``welcome_pending``)."""
         if pending is NOT_LISTED:
             return []
         malformed = _malformed_listing(pending)
@@ -591,12 +592,18 @@ def _malformed_listing(pending: Any) -> str | None:
     to 60 characters): not a list, or an entry of it that is not an object with its id
     (a string) in ``pending``; None for a well-formed listing."""
     if isinstance(pending, list):
-        wrong = [r for r in pending if not (isinstance(r, Mapping) and isinstance(r.get("pending"), str))]
+        wrong = [r for r in pending if not _request_entry(r)]
         if not wrong:
             return None
         pending = wrong[0]
     shown = repr(pending)
     return shown if len(shown) <= 60 else shown[:59] + "…"
+
+
+def _request_entry(entry: Any) -> bool:
+    """Whether an entry of a GM's welcome's ``pending`` is a request: an object with
+    its id, a string, in ``pending``."""
+    return isinstance(entry, Mapping) and isinstance(entry.get("pending"), str)
 
 
 def _asked(request: Mapping[str, Any]) -> tuple[Any, Any, Any]:
