@@ -60,6 +60,7 @@ request too (``approvals_held``).
 from __future__ import annotations
 
 import bisect
+import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -279,7 +280,7 @@ WELCOME_OTHER = say(
 )
 
 # Translators: {welcome} is an event number (the welcome's seq); {value} what the line
-# holds instead, quoted; "welcome" is the protocol's message, pending its field.
+# holds instead, as JSON; "welcome" is the protocol's message, pending its field.
 WELCOME_MALFORMED = say(
     "verify.welcome_pending_malformed",
     "the GM's welcome line at seq {welcome} has a pending (the requests waiting then) that "
@@ -588,15 +589,15 @@ class ApprovalCheck:
 
 
 def _malformed_listing(pending: Any) -> str | None:
-    """What is wrong with a GM's welcome's ``pending`` that no server writes (quoted, cut
-    to 60 characters): not a list, or an entry of it that is not an object with its id
-    (a string) in ``pending``; None for a well-formed listing."""
+    """What is wrong with a GM's welcome's ``pending`` that no server writes (as JSON, as
+    the line holds it, cut to 60 characters): not a list, or an entry of it that is not
+    an object with its id (a string) in ``pending``; None for a well-formed listing."""
     if isinstance(pending, list):
         wrong = [r for r in pending if not _request_entry(r)]
         if not wrong:
             return None
         pending = wrong[0]
-    shown = repr(pending)
+    shown = json.dumps(pending, ensure_ascii=False)
     return shown if len(shown) <= 60 else shown[:59] + "…"
 
 

@@ -26,12 +26,12 @@ __all__ = ["served"]
 @pytest.mark.parametrize(
     ("pending", "shown"),
     [
-        ("p5", "'p5'"),
-        ({"p5": {"type": "roll"}}, "{'p5': {'type': 'roll'}}"),
-        (None, "None"),
-        (["p5"], "'p5'"),
-        ([{"id": "r2", "type": "roll"}], "{'id': 'r2', 'type': 'roll'}"),
-        ([{"pending": 5}], "{'pending': 5}"),
+        ("p5", '"p5"'),
+        ({"p5": {"type": "roll"}}, '{"p5": {"type": "roll"}}'),
+        (None, "null"),
+        (["p5"], '"p5"'),
+        ([{"id": "r2", "type": "roll"}], '{"id": "r2", "type": "roll"}'),
+        ([{"pending": 5}], '{"pending": 5}'),
     ],
 )
 def test_a_welcome_whose_pending_is_no_list_of_requests_is_a_mismatch(
