@@ -27,6 +27,11 @@ class Adapter(ABC):
     name: ClassVar[str]
     #: The adapter's own version.
     version: ClassVar[str] = "0.0.0"
+    #: The fields this dialect's ``event`` frames have beside the plain protocol's
+    #: (what :meth:`outbound` adds, and ``players`` where ``public_view`` asks for
+    #: it): ``rollbridge verify`` tells a dialect's frame by them, and reports a field
+    #: that neither the protocol nor any dialect installed knows (docs/dice.md).
+    event_fields: ClassVar[frozenset[str]] = frozenset()
 
     def connect(self, hello: Mapping[str, Any]) -> Adapter:
         """The adapter for one connection, given its ``hello``; the default

@@ -58,6 +58,10 @@ class FoundryAdapter(Adapter):
     id: ClassVar[str] = "foundry"
     name: ClassVar[str] = "Foundry VTT"
     version: ClassVar[str] = __version__
+    #: Its event frames' own fields: ``foundry`` (outbound.py: the chat card's rolls,
+    #: speaker and texts; the turn hooks' rolls) and the GM's ``players``
+    #: (``public_view``).
+    event_fields: ClassVar[frozenset[str]] = frozenset({"foundry", "players"})
     #: The event kinds whose GM frames carry the players' view (core/protocol/members.py).
     public_view: ClassVar[frozenset[str]] = frozenset(
         (

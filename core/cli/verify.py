@@ -11,8 +11,9 @@ it cannot are counted by reason. The exit status is 0
 when nothing is wrong, 1 at the first problem (printed with its line and seq),
 2 for a file that cannot be read, 3 when nothing is wrong but resolutions were left
 that the rulesets installed here cannot check (newer words, a ruleset not installed,
-an event of a kind this version does not know:
-:data:`INCOMPLETE_REASONS`), so the log is neither forged nor verified. ``--json``
+an event of a kind this version does not know, a frame's field neither the protocol
+nor an installed dialect knows: :data:`INCOMPLETE_REASONS`, each with its own advice,
+:data:`INCOMPLETE_ADVICE`), so the log is neither forged nor verified. ``--json``
 prints the whole report (``complete``: false for such a log).
 """
 
@@ -172,6 +173,18 @@ UNRESOLVED = {
         "altered), so the table they ran on is not known here; check the log with the "
         "rollbridge that wrote it",
     ),
+    # Translators: a frame is one line of the log (an event as a client received it).
+    "unknown_field": say.plural(
+        "cli.verify.unresolved_unknown_field",
+        "{count} resolution not checked whole: its frame has a field neither the protocol "
+        "nor a dialect installed here knows (a newer version wrote the log, or it was "
+        "altered); resolved again without it where it was the frame's only addition, "
+        "what the field says is not known here",
+        "{count} resolutions not checked whole: their frames have a field neither the "
+        "protocol nor a dialect installed here knows (a newer version wrote the log, or "
+        "it was altered); resolved again without it where it was the frame's only "
+        "addition, what the field says is not known here",
+    ),
     "withheld": say.plural(
         "cli.verify.unresolved_withheld",
         "{count} resolution not resolved again: this view withholds an NPC's numbers "
@@ -322,21 +335,58 @@ STAND_INS_OWN = say.plural(
     "{count} of the requests so told are this client's own, as the server's replies to "
     "them say (the ids they were held as)",
 )
-# Translators: {count} resolutions the rulesets installed here could not check; the
-# verifier says the log is neither forged nor verified.
+# Translators: {count} resolutions this rollbridge or the rulesets installed here
+# could not check; {advice} says what would check them (INCOMPLETE_ADVICE, joined by
+# "; "); the verifier says the log is neither forged nor verified.
 INCOMPLETE = say.plural(
-    "cli.verify.incomplete",
-    "INCOMPLETE: no mismatch found, but {count} resolution could not be checked by the "
-    "rulesets installed here (above): the log is not verified; install the ruleset's "
-    "version that wrote it and run verify again (exit status 3)",
-    "INCOMPLETE: no mismatch found, but {count} resolutions could not be checked by the "
-    "rulesets installed here (above): the log is not verified; install the rulesets' "
-    "versions that wrote them and run verify again (exit status 3)",
+    "cli.verify.incomplete_advised",
+    "INCOMPLETE: no mismatch found, but {count} resolution could not be checked here "
+    "(above): the log is not verified; {advice} (exit status 3)",
+    "INCOMPLETE: no mismatch found, but {count} resolutions could not be checked here "
+    "(above): the log is not verified; {advice} (exit status 3)",
 )
+#: What would check the resolutions left for each reason of :data:`INCOMPLETE_REASONS`:
+#: a newer ruleset only for newer words or a ruleset not installed; an event kind or a
+#: turn hook's kind, or a frame's field, is rollbridge's, never a ruleset's, so a
+#: renamed kind (a line altered) is not taken for a ruleset's newer version.
+INCOMPLETE_ADVICE = {
+    # Translators: data.words is an event's field, kept as it is.
+    "words": say(
+        "cli.verify.advice_words",
+        "install the ruleset's newer version that wrote what data.words records and run "
+        "verify again",
+    ),
+    # Translators: "welcome" is the protocol's message, kept as it is.
+    "ruleset": say(
+        "cli.verify.advice_ruleset",
+        "install the table's ruleset, at the major version the log's welcome line names, "
+        "and run verify again",
+    ),
+    "unknown_kind": say(
+        "cli.verify.advice_unknown_kind",
+        "an event's kind is rollbridge's, not a ruleset's, so no ruleset installed makes "
+        "it known: run verify with the newer rollbridge that wrote the log; if this "
+        "version wrote it, the kind was renamed and the line altered (compare it with "
+        "an export of the table)",
+    ),
+    "turn_hooks": say(
+        "cli.verify.advice_turn_hooks",
+        "an encounter event's kind is rollbridge's, not a ruleset's: run verify with the "
+        "newer rollbridge that wrote the log; if this version wrote it, the line was "
+        "altered",
+    ),
+    # Translators: a frame is one line of the log (an event as a client received it).
+    "unknown_field": say(
+        "cli.verify.advice_unknown_field",
+        "a frame's fields are rollbridge's and its adapters', not a ruleset's: run verify "
+        "with the newer rollbridge (or the adapter) that wrote the log; if this version "
+        "wrote it, the field was added and the line altered",
+    ),
+}
 #: The reasons a resolution was not resolved again that a verifier with the right
 #: rulesets installed would have checked: a log with such a resolution and no
 #: mismatch is incomplete (exit status 3), neither verified nor forged.
-INCOMPLETE_REASONS = ("unknown_kind", "words", "ruleset", "turn_hooks")
+INCOMPLETE_REASONS = ("unknown_kind", "unknown_field", "words", "ruleset", "turn_hooks")
 #: At most this many runs of :data:`UNRECEIVED` are named (the rest: "…").
 UNRECEIVED_RUNS = 10
 # Translators: {count} hidden stand-ins (GM-only events as a player's view gets
@@ -397,7 +447,9 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
                 "apart by reason. Exit status: 0 nothing wrong, 1 a problem, 2 an unreadable "
                 "file or a usage error, 3 incomplete: no problem, but resolutions this "
                 "rollbridge and the rulesets installed here cannot check (newer words, a "
-                "ruleset not installed, an event of a kind this version does not know).",
+                "ruleset not installed, an event of a kind this version does not know, a "
+                "frame's field that neither the protocol nor a dialect installed here "
+                "knows).",
             )
         ),
     )
@@ -590,12 +642,20 @@ def render_report(report: Report, locale: str = "en", every: bool = False) -> li
         lines.append(NO_EVENTS().render(locale))
     unchecked = incomplete(report)
     if report.ok and unchecked:
-        lines.append(INCOMPLETE(count=unchecked).render(locale))
+        lines.append(INCOMPLETE(count=unchecked, advice=_advice(report, locale)).render(locale))
     elif report.ok:
         revealed = "revealed" in report.segments.values()
         done = ALL_GOOD if report.verified_events else NONE_SEEN if revealed else NONE_YET
         lines.append((done if report.segments else NOTHING)().render(locale))
     return [visible(line) for line in lines]
+
+
+def _advice(report: Report, locale: str) -> str:
+    """What would check the resolutions ``report`` left incomplete, each reason's own
+    (:data:`INCOMPLETE_ADVICE`), in ``locale``, in the order of
+    :data:`INCOMPLETE_REASONS`."""
+    found = [r for r in INCOMPLETE_REASONS if report.unresolved.get(r, 0)]
+    return "; ".join(INCOMPLETE_ADVICE[r]().render(locale) for r in found)
 
 
 def incomplete(report: Report) -> int:
@@ -616,7 +676,9 @@ def recheck(entries: list[dict[str, Any]], report: Report) -> None:
     # a logged state the ruleset fails on is this log's mismatch, not a traceback here
     engine_log.disabled = True
     try:
-        check = check_resolutions(entries, offline_host().rulesets)
+        host = offline_host()
+        fields = frozenset().union(*(a.event_fields for a in host.adapters.values()))
+        check = check_resolutions(entries, host.rulesets, fields)
     finally:
         engine_log.disabled = quiet
     report.resolved = check.checked

@@ -60,6 +60,7 @@ request too (``approvals_held``).
 from __future__ import annotations
 
 import bisect
+import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -67,7 +68,7 @@ from typing import Any
 from rollbridge.dice.stand_ins import StandIns
 from rollbridge.text import Message, Messages, Text
 
-__all__ = ["ApprovalCheck"]
+__all__ = ["NOT_LISTED", "ApprovalCheck"]
 
 say = Messages("rollbridge")
 # Translators: {seq} is an event number; {request} the id it names, quoted ('p12');
@@ -278,6 +279,18 @@ WELCOME_OTHER = say(
     "a {held} request by {requested} sent as {sent}",
 )
 
+# Translators: {welcome} is an event number (the welcome's seq); {value} what the line
+# holds instead, as JSON; "welcome" is the protocol's message, pending its field.
+WELCOME_MALFORMED = say(
+    "verify.welcome_pending_malformed",
+    "the GM's welcome line at seq {welcome} has a pending (the requests waiting then) that "
+    "is not a list of requests, each an object with its id in pending: {value}; no server "
+    "writes it, so the line was altered or the client that wrote the log is broken",
+)
+
+#: What a welcome without ``pending`` lists (a player's, an export's first line).
+NOT_LISTED: Any = object()
+
 #: A request's id: ``p`` and the seq of its ``approval.requested`` event.
 _REQUEST_ID = re.compile(r"p([1-9][0-9]{0,18}|0)")
 
@@ -348,17 +361,21 @@ class ApprovalCheck:
         held before the log began, so an approval of one is held to it as to a
         request the log shows; and a request of a seq up to ``seq`` that it does not
         list was not waiting then, so no later event settles it (:meth:`_unlisted`). A
-        player's welcome, and an export's first line, list none (no ``pending``).
-        ``seen``: the kind of every event the log has shown, by epoch and seq. Where
-        the log shows a listed request (its line, its settling), the listing must
-        agree with it: the problems found are returned (``welcome_pending``)."""
-        if not isinstance(pending, list):
+        player's welcome, and an export's first line, list none (no ``pending``:
+        :data:`NOT_LISTED`); a ``pending`` that is no list of requests (null too) is
+        ``welcome_pending``, as no server writes it. ``seen``: the kind of every event
+        the log has shown, by epoch and seq. Where the log shows a listed request (its
+        line, its settling), the listing must agree with it: the problems found are
+        returned (``welcome_pending``)."""
+        if pending is NOT_LISTED:
             return []
+        malformed = _malformed_listing(pending)
+        if malformed is not None:
+            return [("welcome_pending", WELCOME_MALFORMED(welcome=seq, value=malformed))]
         ids, problems = set(), []
         for request in pending:
-            if isinstance(request, Mapping) and isinstance(request.get("pending"), str):
-                problems += self._listed(epoch, seq, request, seen)
-                ids.add(request["pending"])
+            problems += self._listed(epoch, seq, request, seen)
+            ids.add(request["pending"])
         if isinstance(seq, int):
             self._noted += 1
             bisect.insort(self._listings.setdefault(epoch, []), (seq, self._noted, frozenset(ids)))
@@ -569,6 +586,25 @@ class ApprovalCheck:
         if settled == seq:
             return []
         return [("settled_twice", twice(seq=seq, request=repr(request), settled=settled))]
+
+
+def _malformed_listing(pending: Any) -> str | None:
+    """What is wrong with a GM's welcome's ``pending`` that no server writes (as JSON, as
+    the line holds it, cut to 60 characters): not a list, or an entry of it that is not
+    an object with its id (a string) in ``pending``; None for a well-formed listing."""
+    if isinstance(pending, list):
+        wrong = [r for r in pending if not _request_entry(r)]
+        if not wrong:
+            return None
+        pending = wrong[0]
+    shown = json.dumps(pending, ensure_ascii=False)
+    return shown if len(shown) <= 60 else shown[:59] + "…"
+
+
+def _request_entry(entry: Any) -> bool:
+    """Whether an entry of a GM's welcome's ``pending`` is a request: an object with
+    its id, a string, in ``pending``."""
+    return isinstance(entry, Mapping) and isinstance(entry.get("pending"), str)
 
 
 def _asked(request: Mapping[str, Any]) -> tuple[Any, Any, Any]:

@@ -67,7 +67,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from rollbridge.dice.approvals_check import ApprovalCheck
+from rollbridge.dice.approvals_check import NOT_LISTED, ApprovalCheck
 from rollbridge.dice.evaluate import roll_formula
 from rollbridge.dice.own_replies import OwnReplies
 from rollbridge.dice.sources import MAX_FACES, ScriptedDice
@@ -811,7 +811,8 @@ class LogVerifier:
                 self._approvals.begins(self._epoch, seq + 1)
             self._settings(table, seq + 1 if _whole(seq) else None)
             self._actors(table.get("actors"))
-            listed = self._approvals.welcomed(self._epoch, seq, table.get("pending"), self._seen)
+            pending = table.get("pending", NOT_LISTED)
+            listed = self._approvals.welcomed(self._epoch, seq, pending, self._seen)
             for code, text in listed:
                 self._problem(seq if _whole(seq) else None, code, text)
         if not recovered and _whole(seq):  # a resume that recovered: the missed follow

@@ -21,8 +21,13 @@ not installed here, or at another major version), ``words`` (the event records
 words newer than the installed ruleset's: a newer version of it wrote the event, or
 the log was altered — the ruleset installed here cannot tell), ``turn_hooks`` (turn hooks'
 results in an encounter event of a kind this version does not know), ``dialect``
-(a frame with fields the plain protocol's have not: a client of a dialect, such as
-the Foundry module's, is sent its adapter's translation, which this does not make).
+(a frame with fields the plain protocol's have not, each a dialect's own — its
+adapter's ``event_fields``: a client of a dialect, such as the Foundry module's, is
+sent its adapter's translation, which this does not make), ``unknown_field`` (a frame
+with a field neither the protocol nor any dialect installed here knows: a newer
+version's, or a line altered; resolved again without it where it has no dialect's
+field, so a forged result is a mismatch, and counted here when it agrees, as what the
+field says is not known).
 A secret event reaches players as a ``hidden`` stand-in that does not say what it
 was: those are counted as ``secret``.
 """
@@ -74,7 +79,8 @@ MALFORMED = say(
 )
 #: Why a resolution was not resolved again (see the module docstring).
 REASONS = (
-    "no_table", "unknown_kind", "withheld", "ruleset", "words", "secret", "turn_hooks", "dialect"
+    "no_table", "unknown_kind", "unknown_field", "withheld", "ruleset", "words", "secret",
+    "turn_hooks", "dialect",
 )  # fmt: skip
 #: The kinds of event the engine makes (each taken to the table from what it carries)
 #: and a secret event's stand-in. After an event of another kind (a later version's,
@@ -92,10 +98,15 @@ class ResolutionCheck:
     """Feed a log's entries in order (:meth:`feed`); see the module docstring.
 
     :param rulesets: the rulesets installed here, by id.
+    :param dialect_fields: the fields the dialects installed here add to an event
+        frame (each adapter's ``event_fields``): a frame with such a field is a
+        dialect's; one with a field neither the protocol nor a dialect knows is
+        ``unknown_field``.
     """
 
-    def __init__(self, rulesets: Mapping[str, Ruleset]) -> None:
+    def __init__(self, rulesets: Mapping[str, Ruleset], dialect_fields: Iterable[str] = ()) -> None:
         self.rulesets = rulesets
+        self.dialect_fields = frozenset(dialect_fields)
         self.table: LoggedTable | None = None
         self.ruleset: Ruleset | None = None
         self.checked = 0
@@ -180,13 +191,17 @@ class ResolutionCheck:
         if self._public_on_gm(table, entry, data):
             self.problems.append(Problem(position, entry["seq"], "public_on_gm",
                                          PUBLIC_ON_GM(seq=entry["seq"])))  # fmt: skip
-        if not FRAME_FIELDS.issuperset(entry):
-            self.skipped["dialect"] += 1  # an adapter's fields: not this engine's frame
+        extra = entry.keys() - FRAME_FIELDS
+        unknown = extra - self.dialect_fields
+        if extra and extra != unknown:  # an adapter's fields: not this engine's frame
+            self.skipped["unknown_field" if unknown else "dialect"] += 1
             return
+        if unknown:  # no one's field: resolved again without it, what it says not known
+            entry = {key: value for key, value in entry.items() if key in FRAME_FIELDS}
         if (isinstance(draws, Mapping) and draws.get("withheld")) or any(
             table.limited(a) for a in self._involved(table, entry) if isinstance(a, str)
         ):
-            self.skipped["withheld"] += 1
+            self.skipped["unknown_field" if unknown else "withheld"] += 1
             return
         self.checked += 1
         found = rerun(table, entry, self.ruleset)
@@ -195,6 +210,9 @@ class ResolutionCheck:
             self.skipped[found.skipped] += 1
             return
         if found.ok:
+            if unknown:  # agrees without the field; what the field says is not known
+                self.checked -= 1
+                self.skipped["unknown_field"] += 1
             return
         seq = entry["seq"]
         if found.malformed:
@@ -244,10 +262,13 @@ class ResolutionCheck:
 
 
 def check_resolutions(
-    entries: Iterable[Mapping[str, Any]], rulesets: Mapping[str, Ruleset]
+    entries: Iterable[Mapping[str, Any]],
+    rulesets: Mapping[str, Ruleset],
+    dialect_fields: Iterable[str] = (),
 ) -> ResolutionCheck:
-    """Check every resolution of a whole log (entries in order, one a line)."""
-    check = ResolutionCheck(rulesets)
+    """Check every resolution of a whole log (entries in order, one a line), knowing
+    the installed dialects' frame fields (:class:`ResolutionCheck`)."""
+    check = ResolutionCheck(rulesets, dialect_fields)
     for position, entry in enumerate(entries, start=1):
         check.feed(entry, position)
     return check

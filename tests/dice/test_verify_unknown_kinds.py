@@ -60,3 +60,49 @@ def test_a_log_without_its_table_stays_the_logs_view(tmp_path, capsys):
     code, report = verify(capsys, tmp_path, lines, "--json")
     unresolved: dict[str, Any] = report["unresolved"]
     assert (code, report["complete"], list(unresolved)) == (0, True, ["no_table"])
+
+
+def test_a_renamed_kind_is_not_taken_for_a_newer_ruleset(tmp_path, capsys):
+    """The log's words are known (words the installed sr2 writes): the kind renamed is
+    rollbridge's, and the last line says to run verify with the rollbridge that wrote
+    the log or to take the line for altered — never to install a ruleset's version.
+    Before, every reason for INCOMPLETE ended "install the ruleset's version that
+    wrote it", which no ruleset can help with here."""
+    play(tmp_path / "t.db", "sr2")
+    lines, after = _renamed(export(capsys, tmp_path / "t.db", "gm"), forged=True)
+    code, text = verify(capsys, tmp_path, lines)
+    assert code == 3
+    assert text.rstrip().splitlines()[-1] == (
+        f"INCOMPLETE: no mismatch found, but {after} resolutions could not be checked here "
+        "(above): the log is not verified; an event's kind is rollbridge's, not a "
+        "ruleset's, so no ruleset installed makes it known: run verify with the newer "
+        "rollbridge that wrote the log; if this version wrote it, the kind was renamed and "
+        "the line altered (compare it with an export of the table) (exit status 3)"
+    )
+    assert "install the ruleset" not in text.rstrip().splitlines()[-1]
+
+
+@pytest.mark.parametrize("locale", ["cs", "de", "ru"])
+def test_each_reasons_advice_is_its_own_in_every_language(tmp_path, capsys, locale):
+    """A renamed kind and newer words in one log: the last line gives both reasons'
+    advice, each translated, and they differ (the renamed kind's names no ruleset)."""
+    from rollbridge.cli.verify import INCOMPLETE_ADVICE
+
+    play(tmp_path / "t.db", "sr2")
+    lines = export(capsys, tmp_path / "t.db", "gm")
+    events = [json.loads(line) for line in lines]
+    at = next(n for n, e in enumerate(events) if e.get("kind") == "resolution")
+    events[at]["data"]["words"] = 99
+    later = next(e for e in events[at:] if e.get("kind") not in (None, "resolution"))
+    later["kind"] = "renamed.kind"
+    lines = [json.dumps(e) for e in events]
+    code, text = verify(capsys, tmp_path, lines, "--locale", locale)
+    assert code == 3
+    last = text.rstrip().splitlines()[-1]
+    kind = INCOMPLETE_ADVICE["unknown_kind"]().render(locale)
+    words = INCOMPLETE_ADVICE["words"]().render(locale)
+    assert f"{kind}; {words} (" in last
+    assert kind != INCOMPLETE_ADVICE["unknown_kind"]().render("en")
+    assert len({INCOMPLETE_ADVICE[r]().render(locale) for r in INCOMPLETE_ADVICE}) == len(
+        INCOMPLETE_ADVICE
+    )

@@ -147,9 +147,9 @@ def test_words_newer_than_the_installed_ruleset_are_counted_apart(tmp_path, caps
     code, text = verify(capsys, tmp_path, changed)
     assert code == 3
     assert text.rstrip().splitlines()[-1] == (
-        "INCOMPLETE: no mismatch found, but 1 resolution could not be checked by the "
-        "rulesets installed here (above): the log is not verified; install the ruleset's "
-        "version that wrote it and run verify again (exit status 3)"
+        "INCOMPLETE: no mismatch found, but 1 resolution could not be checked here "
+        "(above): the log is not verified; install the ruleset's newer version that wrote "
+        "what data.words records and run verify again (exit status 3)"
     )
     assert "every revealed server die checks out" not in text
     assert (

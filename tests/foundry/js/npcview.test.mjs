@@ -615,6 +615,36 @@ for (const generation of [12, 13]) {
     assert.ok(!("mapped" in actors.guard.flags.rollbridge), "the mark is gone with them");
   });
 
+  test(`v${generation}: a chosen mapping's writes from before the mapped mark are marked at the GM's first welcome since, so a switch back to auto while the GM's client was away resets them; a player's own actor is neither marked nor reset`, async () => {
+    // as a module from before the mark left them, sr5 chosen by hand: the players' view in
+    // the flags of #1, no mark, the GM's boxes of the guard in its sr5 paths. Tukan is
+    // the player's: its owner wrote its flags as the guard's, and guesses of the guard's
+    // boxes into its system data (physical 7: right; stun 5: wrong)
+    const old = { actorId: "guard", table: "t1", epoch: 1, seq: 1, name: "Guard", limited: true, view: "players", common: PLAYERS_GUARD };
+    const actors = await table(generation, GM, { flags: { guard: { ...old }, tukan: { ...old } }, settings: { "rollbridge.systemMapping": "sr5", "rollbridge.cursor": { table: "t1", epoch: 1, seq: 2 } } });
+    actors.guard._source.system = { track: { physical: { value: 7 }, stun: { value: 2 } } };
+    actors.tukan._source.system = { track: { physical: { value: 7 }, stun: { value: 5 } } };
+    // the GM's first page since the upgrade: a reload whose resume recovered (no snapshot: nothing written)
+    const resumed = { seq: 2, resume: { recovered: true, missed: 0 }, foundry: { adapter: "test", mappings: [SR5] },
+      table: { id: "t1", actors: [view("guard", "Guard", GM_GUARD, { seq: 2 })] } };
+    welcomedClient(resumed);
+    await settle(client);
+    assert.equal(actors.guard.flags.rollbridge.mapped, "sr5", "the guard's earlier write is marked as the chosen mapping's");
+    assert.equal(actors.guard.flags.rollbridge.seq, 1, "at the seq of that write: the GM's view it wrote");
+    assert.deepEqual(boxes(actors.guard), [7, 2], "under the chosen mapping nothing is reset");
+    assert.ok(!("mapped" in actors.tukan.flags.rollbridge), "a player's own actor is not marked");
+    client.stop(); // the GM's page closed
+    client = null;
+    await game.settings.set("rollbridge", "systemMapping", "auto"); // another GM's switch
+    const ws = welcomedClient(resumed);
+    const asked = answersState(ws, () => ({ id: "t1", epoch: 1, seq: 1, actors: adjusted(1, actors.token.uuid).actors }));
+    await settle(client);
+    assert.deepEqual(boxes(actors.guard), [0, 0], "the GM's boxes the chosen mapping wrote before the mark are gone");
+    assert.ok(!("mapped" in actors.guard.flags.rollbridge), "with the mark");
+    assert.deepEqual(asked, [1], "against the GM's view at the marked write's seq");
+    assert.deepEqual(boxes(actors.tukan), [7, 5], "the player's own actor: never reset against the GM's view, nothing to learn");
+  });
+
   test(`v${generation}: a player's own actor, its flags written by the player as another actor's mapped by hand, is not reset against the GM's view of that one: nothing to learn`, async () => {
     // Tukan is the player's: Foundry lets its owner write its flags. The player names the
     // guard there, with a chosen mapping's mark and an earlier seq, and types guesses of

@@ -291,6 +291,9 @@ export class FoundryClient {
         // what it wrote of the NPCs is reset now (as mappingChanged does when connected;
         // after a snapshot done already, before its writes, which drop the marks)
         if (this.writer) this.#enqueue(() => this.#resetMappedAway(welcome));
+        // under a mapping chosen by hand: what a module from before the `mapped` mark wrote
+        // is marked now, so a switch to `auto` while this client is away is found too
+        if (this.writer) this.#enqueue(() => this.#markChosenWrites(welcome));
         // the requests waiting as of the welcome (a reload's, a reconnect's): a card of one
         // settled meanwhile loses Approve and Reject, one still waiting gets them
         // and, after a snapshot, how the server's log says requests were settled: kept in
@@ -1098,6 +1101,36 @@ export class FoundryClient {
       const write = this.#leftoversWrite(actor, described, gm);
       if (write) writes.push(write);
     }
+    if (writes.length) await this.#write(writes);
+  }
+
+  /**
+   * At the writer's welcome under a mapping chosen by hand (`sr5`, `swade`): the actors
+   * of the table whose flags carry no `mapped` mark are marked with it. A module from
+   * before the mark (7 December 2026) wrote the GM's values there under that mapping
+   * all the same, and without the mark a switch back to `auto` made while this client
+   * is away was found only once the mapping had written the actor again. The flags'
+   * `seq` is kept: the GM's view that write wrote, which #resetMappedAway reads. A mark
+   * on an actor the mapping left alone resets nothing (chosenLeftovers resets only
+   * paths holding the GM's values). An actor a player owns is not marked: its flags
+   * are that player's to write, and it is never reset against the GM's view
+   * (#leftoversWrite). Once marked (or written under the mapping, which marks), an
+   * actor is not written here again: after the first welcome since the upgrade this
+   * writes nothing.
+   */
+  async #markChosenWrites(welcome) {
+    if (!this.writer || !mappingChosen(setting("systemMapping"))) return;
+    const mapping = this.#mapping();
+    if (!Object.hasOwn(mappingsById(welcome), mapping)) return;
+    const unmarked = foundryActors().filter((actor) => {
+      const flags = actor.flags?.[MODULE_ID];
+      return isOnTable(actor) && flags?.actorId && (flags.table ?? null) === this.table
+        && !("mapped" in flags) && !flags.removed && !ownedByPlayer(actor);
+    });
+    const mark = { [`flags.${MODULE_ID}.mapped`]: mapping };
+    const writes = unmarked.map((actor) => ({
+      actor, name: actor.name ?? actor.flags[MODULE_ID].actorId, update: () => ({ ...mark }), statuses: async () => {},
+    }));
     if (writes.length) await this.#write(writes);
   }
 
