@@ -190,3 +190,31 @@ def test_a_table_moved_into_redis_has_its_undos_in_the_set(redis_server, redis_p
             assert _seen(store.undos_after("t", 0)) == [(2, "undo"), (4, "redo"), (7, "undo")]
             store.commit("t", make_commit(store))
         assert store.client.hmget(k.info, "undos", "undos_to") == [b"1", b"9"]
+
+
+def test_a_row_damaged_before_schema_7_is_reported_by_the_undone_read(tmp_path):
+    """A log row that could not be read when schema 7 filled ``undos`` was left
+    without one: the undone read skipped it (answering as though it held no undo)
+    where ``events_after`` and ``event`` report it (a StoreError naming the table and
+    its seqs, tests/stores/test_sqlite_corrupt_rows.py). It reports it the same way."""
+    from rollbridge.exceptions import StoreError
+
+    path = tmp_path / "t.db"
+    with SQLiteStore(path) as store:
+        store.create_table(make_info(), [])
+        _fill(store)
+    with sqlite3.connect(path) as plain:  # schema 6, its row of seq 3 garbage
+        plain.execute("DROP INDEX log_undos")
+        plain.execute("ALTER TABLE log DROP COLUMN undos")
+        plain.execute("PRAGMA user_version = 6")
+        plain.execute("UPDATE log SET events = X'c1c1' WHERE \"table\" = 't' AND first = 3")
+    with SQLiteStore(path) as store:
+        reports = []
+        for read in (lambda: store.events_after("t", 0), lambda: store.undos_after("t", 0)):
+            with pytest.raises(StoreError) as caught:
+                read()
+            reports.append((caught.value.code, caught.value.details, str(caught.value)))
+        assert reports[0] == reports[1]
+        assert reports[1][:2] == ("store_error", {"table": "t", "first": 3, "last": 3})
+        # after the damaged row, read as before
+        assert _seen(store.undos_after("t", 3)) == [(4, "redo"), (7, "undo")]
