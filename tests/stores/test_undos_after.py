@@ -218,3 +218,51 @@ def test_a_row_damaged_before_schema_7_is_reported_by_the_undone_read(tmp_path):
         assert reports[1][:2] == ("store_error", {"table": "t", "first": 3, "last": 3})
         # after the damaged row, read as before
         assert _seen(store.undos_after("t", 3)) == [(4, "redo"), (7, "undo")]
+
+
+def _undone_now(store, asked: list[int]) -> dict:
+    """``state``'s ``undone`` (the GM's) of ``asked`` as the table is now."""
+    from rollbridge.engine.history import undone_states
+
+    return undone_states(store.undos_after("t", 0), asked, gm=True)
+
+
+def test_an_undo_before_a_sqlite_restore_is_answered_after_it(tmp_path):
+    """A backup restored and served moves the table to a new epoch, its log kept: the
+    undos and redos in that log (of the epoch before) are its history, and ``state``'s
+    ``undone`` says them; it said nothing of them (never undone) after a restore."""
+    import shutil
+
+    from rollbridge.stores.backup import backup
+
+    path = tmp_path / "t.db"
+    with SQLiteStore(path) as store:
+        store.create_table(make_info(), [])
+        _fill(store)  # 2 undoes 1, 4 redoes it, 7 undoes 6
+        backup(path, tmp_path / "copy.db")
+        store.commit("t", _as(make_commit(store), ("redo", {"redoes": 6})))  # 8: lost
+    path.unlink()
+    shutil.copyfile(tmp_path / "copy.db", path)
+    with SQLiteStore(path) as store:
+        before = store.load("t")[0].info.epoch
+        assert store.finish_restore() is not None
+        assert store.load("t")[0].info.epoch != before  # a new epoch
+        assert _undone_now(store, [1, 3, 6]) == {"1": False, "6": True}
+        store.commit("t", _as(make_commit(store), ("undo", {"undoes": 3})))  # 8, the new epoch
+        assert _undone_now(store, [1, 3, 6]) == {"1": False, "3": True, "6": True}
+
+
+def test_an_undo_before_a_redis_fence_is_answered_after_it(redis_server, redis_prefix):
+    """Redis fenced to a new epoch (a restore of an older copy, a failover to a replica
+    that lagged): the undos and redos its log kept from the epoch before are answered."""
+    from rollbridge.stores.redis import RedisStore
+
+    with RedisStore(redis_server.url, prefix=redis_prefix) as store:
+        store.create_table(make_info(), [])
+        _fill(store)
+        info = store.load("t")[0].info
+        assert store.fence("t", info.epoch, info.seq + 1).moved  # seq 8 was lost
+        assert store.load("t")[0].info.epoch != info.epoch
+        assert _undone_now(store, [1, 3, 6]) == {"1": False, "6": True}
+        store.commit("t", _as(make_commit(store), ("undo", {"undoes": 3})))
+        assert _undone_now(store, [1, 3, 6]) == {"1": False, "3": True, "6": True}
