@@ -874,7 +874,7 @@ const cases = {
     const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
       TOKENS.web.gm);
     await roll(gm, "2d6", "something to undo");
-    await gm.waitForSelector('#history button[name="undo"]:not([disabled])');
+    await gm.waitForSelector('#history button[name="undo"]:not([aria-disabled="true"])');
     result.stops = await focusStops(gm);
   },
 
