@@ -167,7 +167,8 @@ async function focusStops(page) {
     await page.keyboard.press("Tab");
     const stop = await page.evaluate(() => {
       const node = document.activeElement;
-      if (node?.closest("header.topbar")) return { header: true }; // its buttons (Leave), before the panels
+      // the bar's button and the line under it (Leave, the language), before the panels
+      if (node?.closest("header.topbar, .bar-tools")) return { header: true };
       const panel = node?.closest("section.panel");
       if (!panel) return null;
       const box = panel.getBoundingClientRect();
