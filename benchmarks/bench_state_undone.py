@@ -101,7 +101,6 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         protocol = service.protocol("t")
         latest = protocol.table.info.seq
         figures: dict[str, float] = {"events": float(latest)}
-        epoch = protocol.table.info.epoch
         for name, request in (("undone", {"type": "state", "id": "s", "undone": [1]}),
                               ("at", {"type": "state", "id": "t", "undone": [1],
                                       "at": latest - 2})):  # fmt: skip
@@ -114,8 +113,8 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
                 old = lambda: before_at(store, "t", latest)  # noqa: E731
             old_ms, old_gc, then = timed(old, args.repeats)
             read.resume(now)  # answered: the next request's read is sent at once
-            same = undone_states(now, [1, latest - 1], epoch, gm=False) == undone_states(
-                then, [1, latest - 1], epoch, gm=False
+            same = undone_states(now, [1, latest - 1], gm=False) == undone_states(
+                then, [1, latest - 1], gm=False
             )
             figures |= {f"{name}_ms": now_ms, f"{name}_before_ms": old_ms,
                         f"{name}_events": float(len(now)),

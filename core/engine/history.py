@@ -179,17 +179,20 @@ def check_undone(asked: Iterable[int], latest: int) -> None:
         seen.add(seq)
 
 
-def undone_states(events: Iterable[Event], asked: Iterable[int], epoch: int, *, gm: bool) -> JSON:
+def undone_states(events: Iterable[Event], asked: Iterable[int], *, gm: bool) -> JSON:
     """Whether the GM has undone each event of ``asked`` (seqs), as the latest ``undo``
-    or ``redo`` of it among ``events`` of ``epoch`` says: ``{"12": true}`` (undone),
-    ``{"12": false}`` (redone since), in seq order; a seq that none of them names is
-    left out (as far as they tell, never undone). For players and observers a GM-only
-    undo or redo (a secret's) is not counted: it reaches them as a placeholder, which
-    names nothing (docs/protocol.md, ``state``'s ``undone``)."""
+    or ``redo`` of it among ``events`` (the table's retained log) says: ``{"12": true}``
+    (undone), ``{"12": false}`` (redone since), in seq order; a seq that none of them
+    names is left out (as far as they tell, never undone). The log is the table's
+    history whatever epoch wrote each event: a restore or a Redis fence moves the table
+    to a new epoch and keeps the log it goes on from, so an undo written before it is
+    counted (it was not: such an event was said never undone). For players and
+    observers a GM-only undo or redo (a secret's) is not counted: it reaches them as a
+    placeholder, which names nothing (docs/protocol.md, ``state``'s ``undone``)."""
     wanted = set(asked)
     states: dict[int, bool] = {}
     for event in events:
-        if event.epoch != epoch or (event.gm_only and not gm):
+        if event.gm_only and not gm:
             continue
         key = {"undo": "undoes", "redo": "redoes"}.get(event.kind)
         seq = event.data.get(key) if key else None

@@ -1157,7 +1157,7 @@ class TableProtocol:
                         raise InvalidRequest(_TOO_OLD(at=at), details={"field": "at"})
                     later = [e for e in durable if e.seq > at]
                     table = self.view(who.is_gm, at, later, locale=asker.locale)
-                undone = undone_states(durable, asked, self.table.info.epoch, gm=who.is_gm)
+                undone = undone_states(durable, asked, gm=who.is_gm)
             except RollbridgeError as exc:
                 return [self._refuse(asker, exc)]
             message = {"type": "result", "id": asker.request_id, "table": table, "undone": undone}

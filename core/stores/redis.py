@@ -759,7 +759,9 @@ class RedisStore:
         found = self._run("UNDOS_AFTER", [k.info, k.log, k.undos], [int(seq), max(0, self.retain)])
         if not found:
             raise unknown_table(table_id)
-        events = {e.seq: e for e in map(Event.unpacked, found[1])}
+        # the set's: sifted by bytes when a commit filled it from a log an older
+        # version wrote, so of the kinds alone
+        events = {e.seq: e for e in map(Event.unpacked, found[1]) if e.kind in UNDO_KINDS}
         for blob in found[2]:
             if _UNDO_BYTES[0] in blob or _UNDO_BYTES[1] in blob:  # else no undo nor redo
                 event = Event.unpacked(blob)

@@ -155,14 +155,31 @@ else
   redis.call('DEL', KEYS[4])
 end
 -- the undos and redos again, apart (read alone: UNDOS_AFTER), kept as long as the log;
--- the set holds every one from info's undos to its undos_to, and nothing else: a
--- commit that finds the last one written by a process that keeps no set (an older
--- version; or none, a table that version moved in, maybe over a set its delete left)
--- starts it anew, empty
+-- the set holds every one from info's undos to its undos_to, and nothing else. A
+-- commit that finds the last one written by a process that keeps no set sifts the log
+-- into it once, at most retain events (their bytes naming an undo or redo kind; the
+-- reader checks the kind): the commits of an older version after undos_to when the
+-- set answers up to where they began; else (a table none of this version wrote yet;
+-- or one an older version moved in, maybe over a set its delete left) the whole log,
+-- the set made anew
 if ne > 0 then
-  if tonumber(redis.call('HGET', KEYS[1], 'undos_to')) ~= stored then
-    redis.call('DEL', KEYS[9])
-    redis.call('HSET', KEYS[1], 'undos', ARGV[e0])
+  local to = tonumber(redis.call('HGET', KEYS[1], 'undos_to'))
+  if to ~= stored then
+    local after = to
+    if not (to and to < stored and redis.call('HEXISTS', KEYS[1], 'undos') == 1) then
+      redis.call('DEL', KEYS[9])
+      local low = redis.call('ZRANGE', KEYS[4], 0, 0, 'WITHSCORES')
+      redis.call('HSET', KEYS[1], 'undos', low[2] or ARGV[e0])
+      after = -1
+    end
+    local sifted = redis.call('ZRANGE', KEYS[4], '(' .. after, stored, 'BYSCORE', 'WITHSCORES')
+    for k = 1, #sifted, 2 do
+      local e = sifted[k]
+      if string.find(e, '\\164kind\\164undo', 1, true)
+          or string.find(e, '\\164kind\\164redo', 1, true) then
+        redis.call('ZADD', KEYS[9], sifted[k + 1], e)
+      end
+    end
   end
   redis.call('HSET', KEYS[1], 'undos_to', cseq)
 end

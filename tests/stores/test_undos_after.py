@@ -106,26 +106,62 @@ def test_redis_reads_what_a_process_of_the_version_before_wrote_from_the_log(
     redis_server, redis_prefix
 ):
     """A rolling upgrade: commits by a process of the version before (which keeps no
-    undos set) between commits of this one; and a table whose whole log predates it."""
+    undos set) between commits of this one; and a table whose whole log predates it.
+    Until this version's first commit the log is read (sifted by bytes); that commit
+    sifts the log into the set once, and a later one the version before's commits
+    since the set's end: the undone read then reads no event of the log (it read every
+    retained one on each request until ``retain`` commits of this version had
+    passed)."""
+    from rollbridge.stores.redis import RedisStore
+    from tests.stores.redis_commit_before import commit_before
+
+    with RedisStore(redis_server.url, prefix=redis_prefix) as store:
+        k = store.keys.table("t")
+
+        def sifted() -> list:  # the log's events the undone read is sent to sift
+            return store._run("UNDOS_AFTER", [k.info, k.log, k.undos], [0, store.retain])[2]
+
+        store.create_table(make_info(), [])
+        _fill(store, write=lambda c: commit_before(store, "t", c))  # the log predates the set
+        assert store.client.zcard(k.undos) == 0
+        assert len(sifted()) == 7  # every event of the log
+        assert _seen(store.undos_after("t", 0)) == [(2, "undo"), (4, "redo"), (7, "undo")]
+        store.commit("t", _as(make_commit(store), ("redo", {"redoes": 6})))  # 8, in the set
+        assert sifted() == []
+        assert _seen(store.undos_after("t", 0)) == [
+            (2, "undo"),
+            (4, "redo"),
+            (7, "undo"),
+            (8, "redo"),
+        ]
+        assert commit_before(store, "t", _as(make_commit(store), ("undo", {"undoes": 6})))[0] == 1
+        assert len(sifted()) == 1  # the version before's 9
+        store.commit("t", make_commit(store))  # 10: after the version before's 9
+        store.commit("t", _as(make_commit(store), ("undo", {"undoes": 10})))  # 11
+        assert sifted() == []
+        expected = [(2, "undo"), (4, "redo"), (7, "undo"), (8, "redo"), (9, "undo"), (11, "undo")]
+        assert _seen(store.undos_after("t", 0)) == expected
+        assert _seen(store.undos_after("t", 8)) == expected[-2:]
+        kept = store.client.zrange(k.undos, 0, -1, withscores=True)
+        assert [int(s) for _, s in kept] == [2, 4, 7, 8, 9, 11]
+        assert store.client.hmget(k.info, "undos", "undos_to") == [b"1", b"11"]
+
+
+def test_redis_fills_the_set_with_the_undo_kinds_alone(redis_server, redis_prefix):
+    """The log a version before wrote is sifted into the set by bytes: a roll whose
+    data holds ``{"kind": "undo"}`` (as its bytes an undo's kind) is kept there, and
+    the read answers the undos and redos alone, as the log's own read does."""
     from rollbridge.stores.redis import RedisStore
     from tests.stores.redis_commit_before import commit_before
 
     with RedisStore(redis_server.url, prefix=redis_prefix) as store:
         store.create_table(make_info(), [])
-        _fill(store, write=lambda c: commit_before(store, "t", c))  # the log predates the set
-        assert store.client.zcard(store.keys.table("t").undos) == 0
-        assert _seen(store.undos_after("t", 0)) == [(2, "undo"), (4, "redo"), (7, "undo")]
-        store.commit("t", _as(make_commit(store), ("redo", {"redoes": 6})))  # 8, in the set
-        assert commit_before(store, "t", _as(make_commit(store), ("undo", {"undoes": 6})))[0] == 1
-        store.commit("t", make_commit(store))  # 10: after the version before's 9
-        store.commit("t", _as(make_commit(store), ("undo", {"undoes": 10})))  # 11
-        expected = [(2, "undo"), (4, "redo"), (7, "undo"), (8, "redo"), (9, "undo"), (11, "undo")]
-        assert _seen(store.undos_after("t", 0)) == expected
-        assert _seen(store.undos_after("t", 8)) == expected[-2:]
-        # read from the set, which holds this version's alone, since its commit after
-        # the version before's (10: 8 is read from the log again)
-        kept = store.client.zrange(store.keys.table("t").undos, 0, -1, withscores=True)
-        assert [int(s) for _, s in kept] == [11]
+        write = lambda c: commit_before(store, "t", c)  # noqa: E731
+        write(_as(make_commit(store), ("roll", {"kind": "undo", "undoes": 1})))
+        _fill(store, write=write)  # 2-8
+        store.commit("t", make_commit(store))  # 9: fills the set
+        assert store.client.zcard(store.keys.table("t").undos) == 4  # the roll's too
+        assert _seen(store.undos_after("t", 0)) == [(3, "undo"), (5, "redo"), (8, "undo")]
 
 
 def _delete_as_before(store, table_id: str) -> None:
@@ -190,3 +226,79 @@ def test_a_table_moved_into_redis_has_its_undos_in_the_set(redis_server, redis_p
             assert _seen(store.undos_after("t", 0)) == [(2, "undo"), (4, "redo"), (7, "undo")]
             store.commit("t", make_commit(store))
         assert store.client.hmget(k.info, "undos", "undos_to") == [b"1", b"9"]
+
+
+def test_a_row_damaged_before_schema_7_is_reported_by_the_undone_read(tmp_path):
+    """A log row that could not be read when schema 7 filled ``undos`` was left
+    without one: the undone read skipped it (answering as though it held no undo)
+    where ``events_after`` and ``event`` report it (a StoreError naming the table and
+    its seqs, tests/stores/test_sqlite_corrupt_rows.py). It reports it the same way."""
+    from rollbridge.exceptions import StoreError
+
+    path = tmp_path / "t.db"
+    with SQLiteStore(path) as store:
+        store.create_table(make_info(), [])
+        _fill(store)
+    with sqlite3.connect(path) as plain:  # schema 6, its row of seq 3 garbage
+        plain.execute("DROP INDEX log_undos")
+        plain.execute("ALTER TABLE log DROP COLUMN undos")
+        plain.execute("PRAGMA user_version = 6")
+        plain.execute("UPDATE log SET events = X'c1c1' WHERE \"table\" = 't' AND first = 3")
+    with SQLiteStore(path) as store:
+        reports = []
+        for read in (lambda: store.events_after("t", 0), lambda: store.undos_after("t", 0)):
+            with pytest.raises(StoreError) as caught:
+                read()
+            reports.append((caught.value.code, caught.value.details, str(caught.value)))
+        assert reports[0] == reports[1]
+        assert reports[1][:2] == ("store_error", {"table": "t", "first": 3, "last": 3})
+        # after the damaged row, read as before
+        assert _seen(store.undos_after("t", 3)) == [(4, "redo"), (7, "undo")]
+
+
+def _undone_now(store, asked: list[int]) -> dict:
+    """``state``'s ``undone`` (the GM's) of ``asked`` as the table is now."""
+    from rollbridge.engine.history import undone_states
+
+    return undone_states(store.undos_after("t", 0), asked, gm=True)
+
+
+def test_an_undo_before_a_sqlite_restore_is_answered_after_it(tmp_path):
+    """A backup restored and served moves the table to a new epoch, its log kept: the
+    undos and redos in that log (of the epoch before) are its history, and ``state``'s
+    ``undone`` says them; it said nothing of them (never undone) after a restore."""
+    import shutil
+
+    from rollbridge.stores.backup import backup
+
+    path = tmp_path / "t.db"
+    with SQLiteStore(path) as store:
+        store.create_table(make_info(), [])
+        _fill(store)  # 2 undoes 1, 4 redoes it, 7 undoes 6
+        backup(path, tmp_path / "copy.db")
+        store.commit("t", _as(make_commit(store), ("redo", {"redoes": 6})))  # 8: lost
+    path.unlink()
+    shutil.copyfile(tmp_path / "copy.db", path)
+    with SQLiteStore(path) as store:
+        before = store.load("t")[0].info.epoch
+        assert store.finish_restore() is not None
+        assert store.load("t")[0].info.epoch != before  # a new epoch
+        assert _undone_now(store, [1, 3, 6]) == {"1": False, "6": True}
+        store.commit("t", _as(make_commit(store), ("undo", {"undoes": 3})))  # 8, the new epoch
+        assert _undone_now(store, [1, 3, 6]) == {"1": False, "3": True, "6": True}
+
+
+def test_an_undo_before_a_redis_fence_is_answered_after_it(redis_server, redis_prefix):
+    """Redis fenced to a new epoch (a restore of an older copy, a failover to a replica
+    that lagged): the undos and redos its log kept from the epoch before are answered."""
+    from rollbridge.stores.redis import RedisStore
+
+    with RedisStore(redis_server.url, prefix=redis_prefix) as store:
+        store.create_table(make_info(), [])
+        _fill(store)
+        info = store.load("t")[0].info
+        assert store.fence("t", info.epoch, info.seq + 1).moved  # seq 8 was lost
+        assert store.load("t")[0].info.epoch != info.epoch
+        assert _undone_now(store, [1, 3, 6]) == {"1": False, "6": True}
+        store.commit("t", _as(make_commit(store), ("undo", {"undoes": 3})))
+        assert _undone_now(store, [1, 3, 6]) == {"1": False, "3": True, "6": True}

@@ -81,7 +81,7 @@ def random_commit(rng: random.Random, store: Any, table_id: str = "t") -> Commit
 
 def check(store: Any, table_id: str = "t") -> None:
     """The undos after each seq, and the states of every seq, as the read before."""
-    epoch, latest = _head(store, table_id)
+    _, latest = _head(store, table_id)
     retain = max(0, store.retain)
     for since in {0, *range(max(0, latest - retain - 2), latest + 2)}:
         now = store.undos_after(table_id, since)
@@ -90,8 +90,8 @@ def check(store: Any, table_id: str = "t") -> None:
         assert [e.to_dict() for e in now] == [e.to_dict() for e in before], since
     asked = list(range(1, latest + 1))
     for gm in (True, False):
-        now_states = undone_states(store.undos_after(table_id, 0), asked, epoch, gm=gm)
-        before_states = undone_states(read_before(store, table_id, latest, 0), asked, epoch, gm=gm)
+        now_states = undone_states(store.undos_after(table_id, 0), asked, gm=gm)
+        before_states = undone_states(read_before(store, table_id, latest, 0), asked, gm=gm)
         assert now_states == before_states
 
 

@@ -57,5 +57,8 @@ async def test_a_tap_on_roll_that_ends_a_composed_word_sends_the_roll(web_world,
     assert result["deferred"] is True, result
     assert result["sent"] is True, result
     assert result["label"] == "Tukan dodges", result
-    assert result["waiting"] == {"disabled": True, "waiting": "sending"}, result
-    assert result["after"] == {"disabled": False, "waiting": None, "rolls": 1}, result
+    # waiting: aria-disabled (focusable, read as unavailable), never truly disabled
+    waiting = {"unavailable": True, "disabled": False, "waiting": "sending"}
+    assert result["waiting"] == waiting, result
+    after = {"unavailable": False, "disabled": False, "waiting": None, "rolls": 1}
+    assert result["after"] == after, result

@@ -42,6 +42,7 @@ async def test_a_player_downloads_the_log_and_rollbridge_verify_checks_it(web_wo
     to run rollbridge verify on that file, and it verifies, the roll's dice too."""
     saved = tmp_path / "saved.jsonl"
     result = await run_case(web_world, "download", "log_download.mjs", {"RB_SAVE": str(saved)})
+    assert "failed" not in result, result["failed"]
     # before the GM turned verifiable dice on, the line promised the dice a check no
     # reveal would ever come for (verify says "no verifiable dice in this log")
     assert result["unverifiable"] == _line("cs", "ROLLBRIDGE.Web.Log.VerifyActions"), result
@@ -60,5 +61,13 @@ async def test_a_player_downloads_the_log_and_rollbridge_verify_checks_it(web_wo
     report = json.loads(out.getvalue())
     assert status == 0 and report["ok"], (report, err.getvalue())
     assert report["verified_events"] >= 1 and report["verified_dice"] >= 4, report  # the roll
+    # the keyboard alone, the export held: the button keeps the focus while it waits,
+    # aria-disabled (read as unavailable), never disabled (which dropped the focus to
+    # the page's body); Enter again fetched nothing more; then the button is free
+    keyboard = result["keyboard"]
+    waiting = {"unavailable": True, "disabled": False, "focused": True}
+    assert keyboard["waiting"] == waiting == keyboard["again"], keyboard
+    assert keyboard["held"] == keyboard["fetched"] == 1, keyboard
+    assert keyboard["after"] == {"unavailable": False, "disabled": False, "focused": True}, keyboard
     for lang in ("en", "de", "ru"):  # the line as pages in the other languages show it
         assert result["languages"][lang] == _line(lang), (lang, result["languages"][lang])

@@ -2,9 +2,9 @@
 real headless Chromium against a real server: browser/phone.mjs runs one case per
 test (RB_CASE) and this judges what the pages showed and sent.
 
-- a request made once however often it is tapped: its button disabled and saying
-  it is being sent, or will be once the connection is back; a repeat submit is the
-  same request (same id), so a slow or broken line never makes two rolls;
+- a request made once however often it is tapped: its button aria-disabled (the
+  focus stays on it) and saying it is being sent, or will be once the connection is
+  back; a repeat submit sends nothing, so a slow or broken line never makes two rolls;
 - the result of a tap, or the error, beside the form, on screen;
 - a request waiting for the GM: the page says when the GM approved or rejected it;
 - reconnecting at once on the browser's ``online`` and ``visibilitychange``, and
@@ -62,20 +62,26 @@ async def run_case(
 
 async def test_a_roll_tapped_again_while_it_waits_is_made_once(web_world):
     result = await run_case(web_world, "once")
-    # a slow line: the button is disabled and says it is sending; two more submits
-    # sent nothing more; one roll
+    # a slow line: the button says it is sending, aria-disabled (read as unavailable),
+    # never truly disabled, so the focus stays on the button the player pressed (a
+    # disabled one dropped it to the page's body); Enter and Space on it, a script's
+    # submit, a click on it and Enter in the formula field sent nothing more; one roll
     slow = result["slow"]
-    assert slow["disabled"] is True and slow["button"] == "Sending…"
+    waiting = {"unavailable": True, "disabled": False, "focused": True, "button": "Sending…"}
+    assert {k: slow[k] for k in waiting} == waiting, slow
+    assert {k: slow["pressed"][k] for k in waiting} == waiting, slow["pressed"]
     assert slow["flushed"] is True  # what the page sent was all seen and answered, no sleep
-    assert len(slow["sent"]) == 1 and slow["rolls"] == 1
-    assert slow["after"]["disabled"] is False and slow["after"]["button"] == "Roll"
+    assert len(slow["sent"]) == 1 and slow["rolls"] == 1, slow["sent"]
+    free = {"unavailable": False, "disabled": False, "button": "Roll"}
+    assert {k: slow["after"][k] for k in free} == free, slow["after"]
     # the line down: it says it will be sent on reconnect; sent again after the
     # reconnect with the same id only; one roll
     down = result["down"]
-    assert down["disabled"] is True and down["button"] == "Will be sent on reconnect"
+    down_waiting = {"unavailable": True, "disabled": False, "button": "Will be sent on reconnect"}
+    assert {k: down[k] for k in down_waiting} == down_waiting, down
     assert down["sent"] and len(set(down["sent"])) == 1, down["sent"]
     assert down["flushed"] is True and down["rolls"] == 1
-    assert down["after"]["disabled"] is False and down["after"]["button"] == "Roll"
+    assert {k: down["after"][k] for k in free} == free, down["after"]
 
 
 async def test_a_roll_whose_answer_the_line_lost_is_made_once(web_world):
@@ -88,11 +94,12 @@ async def test_a_roll_whose_answer_the_line_lost_is_made_once(web_world):
     result = await run_case(web_world, "lostReply")
     assert result["made"] is True and result["frozen"] is True, result
     waiting = result["waiting"]
-    assert waiting["disabled"] is True and waiting["button"] == "Will be sent on reconnect", waiting
+    assert waiting["unavailable"] is True and waiting["disabled"] is False, waiting
+    assert waiting["button"] == "Will be sent on reconnect", waiting
     assert result["sent"] and len(set(result["sent"])) == 1, result["sent"]
     assert result["flushed"] is True and result["rolls"] == 1 and result["gmRolls"] == 1, result
     after = result["after"]
-    assert after["disabled"] is False, after
+    assert after["unavailable"] is False and after["disabled"] is False, after
     assert after["status"].startswith("lost answer — Tukan — 2d6 ["), after
     assert result["welcome"][-1] == {"recovered": True, "missed": 1}, result["welcome"]
 

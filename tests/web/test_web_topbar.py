@@ -1,8 +1,9 @@
-"""The top bar on a phone: held at the top of the screen (web.css, topbar.mjs), so
-the connection's word — here "offline" — is in view down at the forms and deep in
-the log (it scrolled away with the page); and what the keyboard's focus reaches comes
-to rest under the bar, never behind it (WCAG 2.4.11). Upright (360×740) and turned
-(740×360), in German and Russian. Real Chromium against a real server
+"""The top bar: held at the top of the screen on a phone and a laptop (web.css,
+topbar.mjs), so the connection's word — here "offline" — is in view down at the forms
+and deep in the log (it scrolled away with the page); one line with Reconnect in every
+language; and what the keyboard's focus reaches comes to rest under the bar, never
+behind it (WCAG 2.4.11). Upright (360×740) and turned (740×360), in German and
+Russian (and Czech, English; a laptop). Real Chromium against a real server
 (browser/topbar.mjs)."""
 
 from __future__ import annotations
@@ -72,3 +73,27 @@ async def test_cs_de_ru_on_a_phone_upright_turned_and_a_laptop(web_world):
                 assert end["bar"]["top"] == 0 and end["bar"]["height"] * 4 <= end["screen"], said
                 status = end["status"]
                 assert 0 <= status["top"] < status["bottom"] <= end["bar"]["bottom"], said
+
+
+async def test_the_bar_is_one_line_with_reconnect_in_every_language(web_world):
+    """Offline, Reconnect shown, in Czech, German, Russian and English: the bar is one
+    line (the table's name cut short where the room is needed; who the viewer is,
+    Leave and the language on a line under it, which scrolls away) at 360×740 and
+    740×360, at most 60 px (a German phone's was three lines, 139 px; a Czech and a
+    Russian one's two, 89 px), Reconnect whole in it and on screen at the page's top
+    and, on a phone, scrolled to its end; on a 1366×768 laptop one line as well, in the
+    page's flow (its log scrolls in its own panel, held in view)."""
+    result = await run_case(web_world, "compact", "topbar.mjs")
+    for locale in ("cs", "de", "ru", "en"):
+        for size in ("upright", "turned", "laptop"):
+            got = result[f"{locale}-{size}"]
+            for where in ("top", "end"):
+                bar, said = got[where], (locale, size, where, got)
+                assert bar["lines"] == 1 and bar["height"] <= 60, said
+                assert bar["parts"] == ["title", "status", "reconnect"], said
+                assert bar["wide"] <= {"upright": 360, "turned": 740, "laptop": 1366}[size], said
+                if size != "laptop" or where == "top":  # a laptop's scrolls away with the page
+                    assert bar["reconnect"] is True and bar["top"] == 0, said
+            assert got["end"]["scrolled"] > 0, got
+        # the laptop's bar scrolled away: the page is a few hundred px longer than the screen
+        assert result[f"{locale}-laptop"]["end"]["top"] < 0, result[f"{locale}-laptop"]

@@ -2,7 +2,7 @@
 // adjusting an actor's track) and the encounter's order with its buttons.
 
 import { askedFor, el, renderActor } from "./render.mjs";
-import { afterLift, composingIn, field, select, pressedIn } from "./forms.mjs";
+import { afterLift, composingIn, field, select, pressedIn, waitsForAnswer } from "./forms.mjs";
 import { i18n } from "./texts.mjs";
 
 /**
@@ -269,6 +269,7 @@ export function adjustForm(session, send) {
     el("p", "form-status"));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
+    if (waitsForAnswer(form)) return;
     send({ type: "adjust", actor: actor.value, track: track.value, delta: Number.parseInt(delta.value, 10) }, form);
   });
   return form;

@@ -120,7 +120,9 @@ export function showLogDownload(box, { table, token, locale, audience, verifiabl
   let part = false;
   button.textContent = i18n.localize("ROLLBRIDGE.Web.Log.Download");
   button.onclick = async () => {
-    button.disabled = true;
+    // aria-disabled while it waits, not disabled: the keyboard's focus stays on it
+    if (button.getAttribute("aria-disabled") === "true") return; // asked already
+    button.setAttribute("aria-disabled", "true");
     try {
       const latest = latestSeq?.() ?? 0;
       const { blob, name, since } = part
@@ -137,7 +139,7 @@ export function showLogDownload(box, { table, token, locale, audience, verifiabl
         hint.textContent = i18n.localize("ROLLBRIDGE.Web.Log.TooLarge");
       } else hint.textContent = i18n.format("ROLLBRIDGE.Web.Log.DownloadFailed", { reason: error.message });
     } finally {
-      button.disabled = false;
+      button.removeAttribute("aria-disabled");
     }
   };
 }

@@ -7,8 +7,9 @@
 // schema's defaults apply at the server, which checks everything again.
 //
 // Each form has a key (`data-form`: "roll", "action:NAME") and a status line
-// beside its button: while its request waits, the button is disabled and says
-// so (showWaiting), and the answer is shown there (showOutcome), next to the
+// beside its button: while its request waits, the button is aria-disabled (the
+// focus stays on it; a submit then sends nothing: waitsForAnswer) and says so
+// (showWaiting), and the answer is shown there (showOutcome), next to the
 // form the viewer used, wherever the log is on the page. A form rebuilt while the
 // viewer types in it keeps what was typed and the focus (replaceKeeping).
 
@@ -365,6 +366,7 @@ export function actionForm(session, actionName, spec, submit, odds = null) {
   };
   form.addEventListener("submit", (event) => {
     event.preventDefault();
+    if (waitsForAnswer(form)) return;
     const message = collect("resolve");
     if (!message) return;
     if (secret?.checked) message.secret = true;
@@ -425,6 +427,7 @@ export function rollForm(session, submit, odds = null) {
   form.append(...formButtons(button, odds), el("p", "form-status"), el("div", "form-odds"));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
+    if (waitsForAnswer(form)) return;
     const message = { type: "roll", formula: formula.value.trim() };
     if (label.value.trim()) message.label = label.value.trim();
     if (actor.value) message.actor = actor.value;
@@ -444,9 +447,12 @@ const WAITING_WORDS = {
 };
 
 /**
- * Show whether a form's request waits: `how` "sending" or "queued" disables its
- * button and says so on it; null gives the button back its own words. Focus the
- * disabled button lost goes back to it.
+ * Show whether a form's request waits: `how` "sending" or "queued" makes its button
+ * aria-disabled and says so on it; null gives the button back its own words. Not
+ * `disabled`: a disabled button loses the keyboard's focus (to the page's body) and
+ * a screen reader's place; an aria-disabled one keeps them, is read as unavailable,
+ * and a submit meanwhile sends nothing (waitsForAnswer). Focus a form built anew
+ * meanwhile left on the page's body goes back to its button.
  * @param {HTMLFormElement} form a form of this module
  * @param {"sending"|"queued"|null} how
  */
@@ -456,18 +462,24 @@ export function showWaiting(form, how) {
   button.dataset.words ??= button.textContent;
   if (how) {
     if (document.activeElement === button) form.dataset.hadFocus = "true";
-    button.disabled = true;
+    button.setAttribute("aria-disabled", "true");
     button.textContent = i18n.localize(WAITING_WORDS[how]);
     form.dataset.waiting = how;
     return;
   }
-  button.disabled = false;
+  button.removeAttribute("aria-disabled");
   button.textContent = button.dataset.words;
   delete form.dataset.waiting;
   if (form.dataset.hadFocus && (!document.activeElement || document.activeElement === document.body)) {
     button.focus();
   }
   delete form.dataset.hadFocus;
+}
+
+/** Whether a form's request waits for its answer (showWaiting): its submit — a
+ * click on its aria-disabled button, Enter in a field — then sends nothing. */
+export function waitsForAnswer(form) {
+  return Boolean(form.dataset.waiting);
 }
 
 /** Say how a form's request ended on its status line (`kind` "error" for a

@@ -4,8 +4,9 @@
 // rolls and resolutions — and the forms this viewer's role may use.
 //
 // A form's request is made once however often it is submitted: while it waits
-// its button is disabled and says whether it is being sent or waits for the
-// connection, and a repeat submit sends the same request (same id). Its answer
+// its button is aria-disabled (the keyboard's focus stays on it) and says whether
+// it is being sent or waits for the connection, and a repeat submit sends nothing.
+// Its answer
 // is shown beside the form (on a phone the log is far above it), and a request
 // waiting for the GM's approval is followed to the GM's answer. New results, the
 // viewer's own and a lost or restored connection are told to screen readers in
@@ -88,8 +89,9 @@ function announce(text) {
 }
 
 /** The requests of this page's forms still waiting for their answer, by the
- * form's key (data-form): its button stays disabled, and a repeat submit sends
- * the same request (same id: the connection and the server take it as one). */
+ * form's key (data-form): its button stays aria-disabled, the form's submit sends
+ * nothing (waitsForAnswer), and a repeat send here is the same request (same id:
+ * the connection and the server take it as one). */
 const waiting = new Map();
 /** This page's requests waiting for the GM's approval: pending id → {form, request},
  * the form's key and the request as it was sent (its id too: askAgain asks the

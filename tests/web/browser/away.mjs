@@ -468,12 +468,12 @@ const cases = {
     const line = () => player.$eval("#log-download", (box) => ({
       button: box.querySelector("button").textContent, hint: box.querySelector("output").textContent }));
     result.seq = await seqOf(player);
-    await player.click("#log-download button"); // disabled until it is answered
-    await player.waitForFunction(() => !document.querySelector("#log-download button").disabled);
+    await player.click("#log-download button"); // aria-disabled until it is answered
+    await player.waitForFunction(() => document.querySelector("#log-download button").getAttribute("aria-disabled") !== "true");
     result.refused = await line();
     const [download] = await Promise.all([player.waitForEvent("download"), player.click("#log-download button")]);
     await download.saveAs(env.RB_SAVE);
-    await player.waitForFunction(() => !document.querySelector("#log-download button").disabled);
+    await player.waitForFunction(() => document.querySelector("#log-download button").getAttribute("aria-disabled") !== "true");
     result.saved = await line();
     result.fetched = player.requests.filter((address) => address.includes("/export"));
     // Chromium's console notes each refused fetch: the two 413s are what the case asks for

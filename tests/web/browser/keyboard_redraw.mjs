@@ -118,14 +118,15 @@ const cases = {
     await player.waitForFunction(() => document.querySelector("form.roll-form") !== window.rbForm);
     result.waiting = await player.evaluate(() => {
       const button = document.querySelector('form.roll-form button[type="submit"]');
-      return { disabled: button.disabled, waiting: button.form.dataset.waiting ?? null };
+      return { unavailable: button.getAttribute("aria-disabled") === "true", disabled: button.disabled,
+        waiting: button.form.dataset.waiting ?? null };
     });
     gate.release();
     await player.locator("#log li.kind-roll", { hasText: "Tukan dodges" }).first().waitFor();
     result.after = await player.evaluate(() => {
       const button = document.querySelector('form.roll-form button[type="submit"]');
-      return { disabled: button.disabled, waiting: button.form.dataset.waiting ?? null,
-        rolls: document.querySelectorAll("#log li.kind-roll").length };
+      return { unavailable: button.getAttribute("aria-disabled") === "true", disabled: button.disabled,
+        waiting: button.form.dataset.waiting ?? null, rolls: document.querySelectorAll("#log li.kind-roll").length };
     });
   },
 };

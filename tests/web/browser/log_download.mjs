@@ -29,6 +29,33 @@ try {
   result.after = await line(player);
   // the address the page fetched it from: the token only in the header
   result.fetched = player.requests.filter((address) => address.includes("/export"));
+  // the keyboard alone, the export held on its way: the focus stays on the button
+  // while it waits, and Enter pressed again fetches nothing more
+  const held = [];
+  let reached;
+  const first = new Promise((resolve) => { reached = resolve; });
+  await player.route(/\/export/, (route) => { held.push(route); reached(); });
+  await player.focus("#log-download button");
+  await player.keyboard.press("Enter");
+  await first;
+  const button = () => player.$eval("#log-download button", (node) => ({
+    unavailable: node.getAttribute("aria-disabled") === "true", disabled: node.disabled,
+    focused: document.activeElement === node }));
+  result.keyboard = { waiting: await button() };
+  const saving = player.waitForEvent("download");
+  saving.catch(() => {}); // a step failing below: said as result.failed
+  await player.keyboard.press("Enter");
+  result.keyboard.again = await button();
+  result.keyboard.held = held.length;
+  for (const route of held) await route.continue();
+  await player.unroute(/\/export/);
+  await (await saving).path();
+  await player.waitForFunction(() => {
+    const node = document.querySelector("#log-download button");
+    return node.getAttribute("aria-disabled") !== "true" && !node.disabled;
+  });
+  result.keyboard.after = await button();
+  result.keyboard.fetched = held.length;
   for (const locale of ["en-US", "de-DE", "ru-RU"]) {
     const page = await joinedPage(browser, locale, { ...DESKTOP, locale }, trouble, url, TOKENS.web.player);
     result.languages[locale.slice(0, 2)] = await line(page);

@@ -27,12 +27,14 @@ function step(name) {
   process.stderr.write(`phone: ${name}\n`);
 }
 
-/** The roll form's button and status line, and the page's message line. */
+/** The roll form's button (whether it is aria-disabled, truly disabled, and has the
+ * focus) and status line, and the page's message line. */
 const rollFormState = (page) => page.evaluate(() => {
   const form = document.querySelector("form.roll-form");
   const button = form.querySelector('button[type="submit"]');
   return {
-    disabled: button.disabled, button: button.textContent,
+    unavailable: button.getAttribute("aria-disabled") === "true", disabled: button.disabled,
+    focused: document.activeElement === button, button: button.textContent,
     status: form.querySelector(".form-status")?.textContent ?? null,
     message: document.getElementById("message").textContent,
   };
@@ -46,9 +48,13 @@ async function tapRoll(page, formula, label) {
   await form.locator('button[type="submit"]').click();
 }
 
-/** Submit the roll form again as an impatient player can: a disabled button takes
- * no tap, but the form can still be submitted. */
+/** Submit the roll form again as an impatient player can: a script's submit, a
+ * click on its (aria-disabled) button, Enter in its formula field. */
 const submitAgain = (page) => page.evaluate(() => document.querySelector("form.roll-form").requestSubmit());
+
+/** The roll form's button is free again: its request answered. */
+const rollFree = (page) => page.waitForFunction(
+  () => document.querySelector('form.roll-form button[type="submit"]').getAttribute("aria-disabled") !== "true");
 
 /** The roll requests a page sent with `label`: their ids. */
 const sentRolls = (gate, label) => gate.sent.map((f) => JSON.parse(f))
@@ -161,7 +167,8 @@ async function focusStops(page) {
     await page.keyboard.press("Tab");
     const stop = await page.evaluate(() => {
       const node = document.activeElement;
-      if (node?.closest("header.topbar")) return { header: true }; // its buttons (Leave), before the panels
+      // the bar's button and the line under it (Leave, the language), before the panels
+      if (node?.closest("header.topbar, .bar-tools")) return { header: true };
       const panel = node?.closest("section.panel");
       if (!panel) return null;
       const box = panel.getBoundingClientRect();
@@ -186,12 +193,19 @@ const cases = {
     gate.hold = true;
     await tapRoll(player, "2d6", "slow tap");
     result.slow = await rollFormState(player);
+    // the keyboard on the button it tapped: Enter, Space; then a click (forced: Playwright
+    // waits for an aria-disabled button to be enabled, a player's finger does not)
+    await player.keyboard.press("Enter");
+    await player.keyboard.press(" ");
+    result.slow.pressed = await rollFormState(player);
     await submitAgain(player);
+    await player.locator('form.roll-form button[type="submit"]').click({ force: true });
+    await player.locator('form.roll-form input[name="formula"]').press("Enter");
     await submitAgain(player);
     result.slow.flushed = await flush(player, { answered: false }); // the page's sends so far, all held
     gate.release();
     await player.locator("#log li.kind-roll", { hasText: "slow tap" }).first().waitFor();
-    await player.waitForFunction(() => !document.querySelector('form.roll-form button[type="submit"]').disabled);
+    await rollFree(player);
     // a second roll, were there one, was sent before this ping and answered before its pong
     result.slow.flushed &&= await flush(player);
     result.slow.rolls = await rollsShown(player, "slow tap");
@@ -209,7 +223,7 @@ const cases = {
     await submitAgain(player);
     gate.open = true;
     await player.locator("#log li.kind-roll", { hasText: "down tap" }).first().waitFor({ timeout: 60_000 });
-    await player.waitForFunction(() => !document.querySelector('form.roll-form button[type="submit"]').disabled);
+    await rollFree(player);
     result.down.flushed = await flush(player);
     result.down.rolls = await rollsShown(player, "down tap");
     result.down.sent = sentRolls(gate, "down tap");
@@ -250,7 +264,7 @@ const cases = {
     await player.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
     await connected(player);
     await player.locator("#log li.kind-roll", { hasText: "lost answer" }).first().waitFor();
-    await player.waitForFunction(() => !document.querySelector('form.roll-form button[type="submit"]').disabled);
+    await rollFree(player);
     result.flushed = await flush(player);
     result.after = await rollFormState(player);
     result.sent = sentRolls(gate, "lost answer");
@@ -288,7 +302,7 @@ const cases = {
     result.buttonShown = await seen('form.roll-form button[type="submit"]');
     await player.keyboard.press("Enter");
     await player.locator("#log li.kind-roll", { hasText: "half a screen" }).first().waitFor();
-    await player.waitForFunction(() => !document.querySelector('form.roll-form button[type="submit"]').disabled);
+    await rollFree(player);
     result.flushed = await flush(player);
     result.sent = sentRolls(player.gate, "half a screen");
     result.rolls = await rollsShown(player, "half a screen");
@@ -861,7 +875,7 @@ const cases = {
     const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/web`,
       TOKENS.web.gm);
     await roll(gm, "2d6", "something to undo");
-    await gm.waitForSelector('#history button[name="undo"]:not([disabled])');
+    await gm.waitForSelector('#history button[name="undo"]:not([aria-disabled="true"])');
     result.stops = await focusStops(gm);
   },
 

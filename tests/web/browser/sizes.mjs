@@ -50,7 +50,10 @@ const layout = (page) => page.evaluate((width) => {
       if (!text.textContent.trim() || !shown(text.parentElement) || text.parentElement.closest(".visually-hidden")) continue;
       const range = document.createRange();
       range.selectNodeContents(text);
-      if (range.getBoundingClientRect().right > edge + 1) out.push(`${name(text.parentElement)} "${text.textContent.slice(0, 30)}"`);
+      // cut short by its box (an ellipsis, overflow hidden), which fits: nothing drawn past it
+      const cut = ["hidden", "clip"].includes(getComputedStyle(text.parentElement).overflowX)
+        && text.parentElement.getBoundingClientRect().right <= edge + 1;
+      if (!cut && range.getBoundingClientRect().right > edge + 1) out.push(`${name(text.parentElement)} "${text.textContent.slice(0, 30)}"`);
     }
     return out;
   };

@@ -1,7 +1,7 @@
 // The top bar on a phone (tests/web/test_web_topbar.py): offline, down at the forms
 // and in the log, reached by the keyboard alone, upright (360×740) and turned
 // (740×360), in German and Russian (the longest words). RB_CASE: "bar".
-import { SMALL_PHONE, caseScript, joinedPage, runCase } from "./pages.mjs";
+import { SMALL_PHONE, caseScript, joinedPage, roll, runCase } from "./pages.mjs";
 
 const { BASE, TOKENS, trouble, step } = caseScript("topbar");
 
@@ -80,7 +80,10 @@ async function walk(page) {
       if (!active || active === document.body) return null;
       const bar = document.querySelector("header.topbar").getBoundingClientRect();
       const at = active.getBoundingClientRect();
-      const inBar = Boolean(active.closest("header.topbar"));
+      // in the bar, or on its line (a laptop's Leave and language, drawn at its right end)
+      const tools = active.closest(".bar-tools");
+      const inBar = Boolean(active.closest("header.topbar"))
+        || Boolean(tools && getComputedStyle(tools).position === "absolute");
       const x = Math.min(Math.max(at.left + 4, 0), window.innerWidth - 1);
       const y = Math.min(Math.max(at.top + Math.min(8, at.height / 2), 0), window.innerHeight - 1);
       const hit = document.elementFromPoint(x, y);
@@ -133,6 +136,53 @@ cases.grid = async (browser, result) => {
       result[name] = { count: stops.length, wrong: stops.filter((s) => s.under || s.below || s.covered),
         end: await seen(page), sticky: await page.evaluate(
           () => getComputedStyle(document.querySelector("header.topbar")).position) };
+      await page.context().setOffline(false);
+      await page.context().close();
+    }
+  }
+};
+
+// The bar offline (its Reconnect button shown) in every language, on a phone upright
+// and turned and on a laptop, at the page's top and scrolled to its end: its height,
+// how many lines its parts take, and whether Reconnect is on screen and in it.
+cases.compact = async (browser, result) => {
+  for (const [size, options] of [
+    ["upright", { ...SMALL_PHONE, viewport: { width: 360, height: 740 } }],
+    ["turned", { ...SMALL_PHONE, viewport: { width: 740, height: 360 } }],
+    ["laptop", { viewport: { width: 1366, height: 768 }, deviceScaleFactor: 1 }],
+  ]) {
+    for (const locale of ["cs-CZ", "de-DE", "ru-RU", "en-US"]) {
+      const name = `${locale.slice(0, 2)}-${size}`;
+      step(`compact ${name}`);
+      const page = await joinedPage(browser, name, { ...options, locale }, trouble,
+        `${BASE}/tables/web`, TOKENS.web.player);
+      await page.locator("form.roll-form").waitFor();
+      for (let i = 0; i < 12; i++) await roll(page, "2d6", `long page ${i}`); // a page to scroll
+      await page.context().setOffline(true);
+      await page.waitForSelector('body[data-status="offline"]');
+      const measure = () => page.evaluate(() => {
+        const bar = document.querySelector("header.topbar");
+        const at = bar.getBoundingClientRect();
+        const shown = [...bar.children].filter((node) => node.getBoundingClientRect().height > 1);
+        // its lines: a part that starts below the bottom of the line before starts one
+        let lines = 0;
+        let bottom = -Infinity;
+        for (const node of [...shown].sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)) {
+          const box = node.getBoundingClientRect();
+          if (box.top >= bottom - 1) lines += 1;
+          bottom = Math.max(bottom, box.bottom);
+        }
+        const reconnect = document.getElementById("reconnect").getBoundingClientRect();
+        return { top: Math.round(at.top), height: Math.round(at.height), lines,
+          parts: shown.map((node) => node.id || node.className),
+          reconnect: reconnect.height > 0 && reconnect.top >= at.top && reconnect.bottom <= at.bottom + 0.5
+            && reconnect.top >= 0 && reconnect.right <= window.innerWidth,
+          wide: document.documentElement.scrollWidth, screen: window.innerHeight,
+          scrolled: Math.round(window.scrollY) };
+      });
+      const top = await measure();
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      result[name] = { top, end: await measure() };
       await page.context().setOffline(false);
       await page.context().close();
     }
