@@ -133,10 +133,11 @@ from rollbridge.server.shared_limits import (
     bounded,
 )
 from rollbridge.server.shared_tokens import SharedWrongTokens
-from rollbridge.server.throttle import Retried, cause
+from rollbridge.server.throttle import Retried
 from rollbridge.server.writer import STOPPING
 from rollbridge.stores.base import unknown_table
 from rollbridge.stores.redis import CLIENT_TIMEOUTS, RedisStore
+from rollbridge.stores.redis_causes import redis_words as cause
 from rollbridge.stores.redis_fence import behind, delivered
 from rollbridge.text import Messages, stored
 from rollbridge.words import counted
