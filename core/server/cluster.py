@@ -274,6 +274,12 @@ def _outcome(forward: Forward, answer: Answer | None) -> str:
     return "taken_over" if forward.taken_from is not None else "loaded"
 
 
+def _timed_out(error: BaseException) -> bool:
+    """Whether a call to Redis failed because its reply did not come within the
+    client's timeout (the connection is closed and made again by the next call)."""
+    return isinstance(error, redis.TimeoutError | TimeoutError)
+
+
 def _refuses_writes(error: Exception) -> bool:
     """Whether ``error`` is a Redis refusal that lasts (a full Redis under
     ``noeviction``; a failing save with ``stop-writes-on-bgsave-error``; a read-only
@@ -1059,13 +1065,21 @@ class ClusterServer(Server):
         # never taken for a dead connection
         reply_timeout = self.redis.connection_pool.connection_kwargs.get("socket_timeout")
         wait = 1.0 if not reply_timeout else max(0.05, min(1.0, reply_timeout / 2))
+        late = False  # the last pop's reply came too late (the connection is made again)
         while not self.stopping:
             try:
                 popped = await self.redis.blpop([self.replies, self.inbox], timeout=wait)
             except REDIS_FAILURES as exc:
+                if _timed_out(exc) and not late:
+                    # one reply late is this process's own load (a machine busy enough to
+                    # hold it past its reply timeout, or the process paused), not a Redis
+                    # that hangs: said when the next pop, on a new connection, fails too
+                    late = True
+                    continue
                 self._inbox_log.failed(exc)
                 await asyncio.sleep(0.2)
                 continue
+            late = False
             self._inbox_log.worked()
             if popped is None:
                 continue
