@@ -203,8 +203,9 @@ GIVE_BACK_WAIT = 2.0
 #: Redis out of memory too (``allow-oom``: it takes none): a full Redis refuses every
 #: change anyway, and its leases no longer lapse and move meanwhile (as :data:`RELEASE`).
 #: With KEYS[2] (the table's info hash) and ARGV[3], ARGV[4] (the epoch and seq the
-#: holder knows stored), a lease found free is taken again by the process that held
-#: it (2) when the table is stored as that process knows it: nobody committed since
+#: holder knows stored; given after a renewal Redis did not answer), a lease found
+#: free is taken again by the process that held it (2) when the table is stored as
+#: that process knows it: nobody committed since
 #: its lease ran out, so its table in memory is the stored one and no other writer
 #: was there. A Redis restarted (or unanswering) for longer than a lease let the
 #: leases run out, and the first forward after it took the table from its live owner.
@@ -489,6 +490,9 @@ class ClusterServer(Server):
         self._bad_key_told = False
         #: When a call to Redis last failed here (monotonic seconds).
         self._failed_at = -math.inf
+        #: The tables whose last renewal Redis did not answer: a lease of theirs that
+        #: ran out meanwhile is taken again if nobody wrote the table (:data:`RENEW`).
+        self._unrenewed: set[str] = set()
 
     # -- lifecycle ----------------------------------------------------------------
 
@@ -1273,7 +1277,8 @@ class ClusterServer(Server):
             await self._give_up(table_id, protocol)
             return
         keys, args = [owner_key], [self.node, self.lease_ms]
-        if isinstance(protocol, ClusterTable):  # its lease run out: taken again if stored so
+        if table_id in self._unrenewed and isinstance(protocol, ClusterTable):
+            # its lease may have run out while Redis failed: taken again if stored so
             keys.append(self.keys.table(table_id).info)
             args += [protocol.table.info.epoch, protocol.durable_seq]
         try:
@@ -1283,8 +1288,10 @@ class ClusterServer(Server):
             # renewal that Redis answers says whether the lease is still this one's
             self._renew_log.failed(exc, f"(table {table_id})")
             self._failed_at = time.monotonic()
+            self._unrenewed.add(table_id)
             return
         self._renew_log.worked()
+        self._unrenewed.discard(table_id)
         if kept:
             self._renewed[table_id] = time.monotonic()
             if kept == 2:
@@ -1305,6 +1312,7 @@ class ClusterServer(Server):
         assert self.redis is not None
         self.ownership.drop(table_id)  # from now on its changes are forwarded
         self._renewed.pop(table_id, None)
+        self._unrenewed.discard(table_id)
         self._used.pop(table_id, None)
         # out of memory before the await: the subscription loop, which would subscribe
         # to the channel of a table held here but no longer owned, never sees it
@@ -1330,6 +1338,7 @@ class ClusterServer(Server):
         log.warning("this process no longer runs table %s (its lease is gone)", table_id)
         self.ownership.drop(table_id)
         self._renewed.pop(table_id, None)
+        self._unrenewed.discard(table_id)
         self._used.pop(table_id, None)  # kept only for tables owned here
         protocol = self.tables.open.get(table_id)
         if isinstance(protocol, ClusterTable):
