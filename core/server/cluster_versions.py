@@ -67,9 +67,11 @@ class OlderProcesses:
         the claims' hash that has no mark, once. The processes found older.
         :raises redis.RedisError: Redis failed."""
         pipe = redis.pipeline(transaction=False)
-        pipe.set(mark_key(self.prefix, self.node), LEASE_PROTOCOL, px=ttl_ms)
+        pipe.pexpire(mark_key(self.prefix, self.node), ttl_ms)  # (a SET only if it is gone)
         pipe.hkeys(self.peers_key)
-        _, nodes = await pipe.execute()
+        renewed, nodes = await pipe.execute()
+        if not renewed:  # Redis lost it (a restart without its data): marked again
+            await redis.set(mark_key(self.prefix, self.node), LEASE_PROTOCOL, px=ttl_ms)
         claimed = {n.decode() if isinstance(n, bytes) else str(n) for n in nodes}
         others = sorted((claimed | self._seen) - {self.node})
         self._seen = set()

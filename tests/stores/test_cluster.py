@@ -996,7 +996,9 @@ def test_a_full_redis_refuses_a_forwarded_change_at_once_and_the_store_fails(red
     fails = [line for line in told.splitlines() if "the store fails" in line]
     assert len(fails) == 1 and "ERROR" in fails[0] and "is out of memory" in fails[0], fails
     # what Redis said, not redis-py's pipeline command with the packed request before it
-    assert "(command not allowed when used memory > 'maxmemory'.)" in fails[0], fails
+    assert "(OutOfMemoryError: command not allowed when used memory > 'maxmemory'.)" in fails[0], (
+        fails
+    )
     assert "RPUSH" not in told and "pipeline caused error" not in told, told
     assert "a change forwarded for table" not in told, told  # not a second line each
     assert told.count("the store works again") == 1, told
