@@ -9,8 +9,9 @@ table protocol, plus what a cluster needs, all over redis-py's asyncio client:
   for a table nobody owns takes it (:data:`TAKE`: ``SET … NX PX lease``, if the table
   is still stored: a deleted one's change is refused ``unknown_table``), loads the
   table again and executes; it renews each lease every third of its length with a
-  compare-then-extend script (:data:`RENEW`), and gives it up when it stops
-  (:data:`RELEASE`). The lease is only an optimisation of who executes: what keeps
+  compare-then-extend script (:data:`RENEW`; a lease that ran out while Redis failed
+  is taken again by it if nobody wrote the table meanwhile), and gives it up when it
+  stops (:data:`RELEASE`). The lease is only an optimisation of who executes: what keeps
   two processes from both writing is the commit script — it refuses a commit from a
   process that is not the owner named in Redis, and one that does not continue the
   stored seq (docs/redis.md, "The commit script"). A paused owner's late commit is
@@ -46,7 +47,8 @@ table protocol, plus what a cluster needs, all over redis-py's asyncio client:
   to its own tables: while it holds the lease every commit is its own, and each
   notice would only come back to it to be read and dropped (1–2.5 % of a process's
   CPU, measured). Nothing is lost by it: when the lease ends (the lease keeper,
-  renewing every third of a lease, finds it taken or gone; or this process gives it
+  renewing every third of a lease, finds it taken, or gone with the table written
+  since; or this process gives it
   up) and the table stays in memory, its channel is subscribed to again and the table
   synced right after subscribing, which reads what the new owner committed before;
   meanwhile the poll, which reads the stored seq of every table held, owned or not,
@@ -121,6 +123,7 @@ from rollbridge.server.cluster_table import (
     Forward,
     Ownership,
 )
+from rollbridge.server.cluster_versions import OlderProcesses, mark
 from rollbridge.server.limits import HTTP_BURST_SECONDS
 from rollbridge.server.logs import log_refusal
 from rollbridge.server.redis_advice import advice
@@ -133,10 +136,11 @@ from rollbridge.server.shared_limits import (
     bounded,
 )
 from rollbridge.server.shared_tokens import SharedWrongTokens
-from rollbridge.server.throttle import Retried, cause
+from rollbridge.server.throttle import Retried
 from rollbridge.server.writer import STOPPING
 from rollbridge.stores.base import unknown_table
 from rollbridge.stores.redis import CLIENT_TIMEOUTS, RedisStore
+from rollbridge.stores.redis_causes import redis_words as cause
 from rollbridge.stores.redis_fence import behind, delivered
 from rollbridge.text import Messages, stored
 from rollbridge.words import counted
@@ -198,9 +202,24 @@ GIVE_BACK_WAIT = 2.0
 #: Extend the lease (KEYS[1]) by ARGV[2] ms if ARGV[1] holds it: 1, else 0. Run by a
 #: Redis out of memory too (``allow-oom``: it takes none): a full Redis refuses every
 #: change anyway, and its leases no longer lapse and move meanwhile (as :data:`RELEASE`).
+#: With KEYS[2] (the table's info hash) and ARGV[3], ARGV[4] (the epoch and seq the
+#: holder knows stored; given after a renewal Redis did not answer), a lease found
+#: free is taken again by the process that held it (2) when the table is stored as
+#: that process knows it: nobody committed since
+#: its lease ran out, so its table in memory is the stored one and no other writer
+#: was there. A Redis restarted (or unanswering) for longer than a lease let the
+#: leases run out, and the first forward after it took the table from its live owner.
 RENEW = """#!lua flags=allow-oom
-if redis.call('GET', KEYS[1]) == ARGV[1] then
+local held = redis.call('GET', KEYS[1])
+if held == ARGV[1] then
   return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+if not held and KEYS[2] and ARGV[4] then
+  local head = redis.call('HMGET', KEYS[2], 'epoch', 'seq')
+  if head[1] == ARGV[3] and head[2] == ARGV[4] then
+    redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+    return 2
+  end
 end
 return 0
 """
@@ -254,6 +273,12 @@ def _outcome(forward: Forward, answer: Answer | None) -> str:
     if answer is not None:
         return "answered"
     return "taken_over" if forward.taken_from is not None else "loaded"
+
+
+def _timed_out(error: BaseException) -> bool:
+    """Whether a call to Redis failed because its reply did not come within the
+    client's timeout (the connection is closed and made again by the next call)."""
+    return isinstance(error, redis.TimeoutError | TimeoutError)
 
 
 def _refuses_writes(error: Exception) -> bool:
@@ -455,12 +480,19 @@ class ClusterServer(Server):
         self._forward_log = Retried(log, "forwarding", advice=said)
         #: The tables taken over from each process, until it is found gone.
         self.departures = Departures()
+        #: The processes on this Redis of an older lease protocol (said once each).
+        self.older = OlderProcesses(self.keys.prefix, self.node, self.peers_key)
         #: A process with other settings was logged (:meth:`_renew_settings`).
         self._differ_told = False
         #: This process's settings are claimed in Redis (:meth:`claim_settings`).
         self._claimed = False
         #: A value in Redis that is no dice key was logged (:meth:`_check_dice_key`).
         self._bad_key_told = False
+        #: When a call to Redis last failed here (monotonic seconds).
+        self._failed_at = -math.inf
+        #: The tables whose last renewal Redis did not answer: a lease of theirs that
+        #: ran out meanwhile is taken again if nobody wrote the table (:data:`RENEW`).
+        self._unrenewed: set[str] = set()
 
     # -- lifecycle ----------------------------------------------------------------
 
@@ -871,6 +903,7 @@ class ClusterServer(Server):
         # an earlier one's): a lease found free is taken over from it
         ran_it: str | None = getattr(forward.table, "ran_by", None)
         resend_at = deadline
+        grace = 0.0  # until when a lease found free is left to its owner (Redis failed)
         # the last call to Redis failed with this: Redis, not the owner, is silent
         silent: Exception | None = None
         try:
@@ -892,6 +925,13 @@ class ClusterServer(Server):
                     if raw is None:
                         if self.stopping:  # a stop has given the leases up, or is about to
                             raise _stopping(forward.table_id)
+                        if ran_it is not None and self._outage_recent(2 * self.lease_ms / 1000):
+                            # a lease that ran out while Redis failed: its live owner takes
+                            # it again (RENEW) at its next renewal; taken here a lease on
+                            grace = grace or time.monotonic() + self.lease_ms / 1000
+                            if time.monotonic() < grace:
+                                await asyncio.sleep(0.05)
+                                continue
                         keys = self.keys.table(forward.table_id)
                         self._lease_calls[fid] = forward.table_id  # a stop meanwhile releases it
                         taken = await self._take(
@@ -915,6 +955,7 @@ class ClusterServer(Server):
                         forward.table.ran_by = None if owner == self.node else owner
                     if owner != self.node:
                         ran_it = owner
+                        self.older.saw(owner)
                     if owner == self.node:  # another change took it first: no reload
                         forward.reload = not self._took(forward.table_id)
                         return None
@@ -930,6 +971,7 @@ class ClusterServer(Server):
                         # once (the log says it once, as the store's health)
                         raise self._refusal(exc, forward.table_id) from None
                     self._forward_log.failed(exc, f"to table {forward.table_id}")
+                    self._failed_at = time.monotonic()
                     silent = exc
                     await asyncio.sleep(min(0.2, max(left, 0)))
                     continue
@@ -1027,13 +1069,21 @@ class ClusterServer(Server):
         # never taken for a dead connection
         reply_timeout = self.redis.connection_pool.connection_kwargs.get("socket_timeout")
         wait = 1.0 if not reply_timeout else max(0.05, min(1.0, reply_timeout / 2))
+        late = False  # the last pop's reply came too late (the connection is made again)
         while not self.stopping:
             try:
                 popped = await self.redis.blpop([self.replies, self.inbox], timeout=wait)
             except REDIS_FAILURES as exc:
+                if _timed_out(exc) and not late:
+                    # one reply late is this process's own load (a machine busy enough to
+                    # hold it past its reply timeout, or the process paused), not a Redis
+                    # that hangs: said when the next pop, on a new connection, fails too
+                    late = True
+                    continue
                 self._inbox_log.failed(exc)
                 await asyncio.sleep(0.2)
                 continue
+            late = False
             self._inbox_log.worked()
             if popped is None:
                 continue
@@ -1136,8 +1186,10 @@ class ClusterServer(Server):
         ttl = self.lease_ms * CLAIM_LEASES
         call = getattr(self.store, "call", None)
         assert call is not None, "a cluster process runs on a Redis store"
-        call(lambda: claim(self.store.client, self.peers_key,  # type: ignore[attr-defined]
-                           self.departed_key, self.node, self.shared_settings, ttl))  # fmt: skip
+        client = self.store.client  # type: ignore[attr-defined]
+        call(lambda: mark(client, self.keys.prefix, self.node, ttl))  # before its claim
+        call(lambda: claim(client, self.peers_key, self.departed_key, self.node,
+                           self.shared_settings, ttl))  # fmt: skip
         self._claimed = True
 
     def _unclaim_unstarted(self) -> None:
@@ -1168,7 +1220,10 @@ class ClusterServer(Server):
                 args=[self.node, self.shared_settings, self.lease_ms * CLAIM_LEASES, 1],
             )
         except REDIS_FAILURES:  # the lease renewals that follow say that Redis fails
+            self._failed_at = time.monotonic()
             return
+        with contextlib.suppress(*REDIS_FAILURES):  # (said by the leases' renewals)
+            await self.older.renew(self.redis, self.lease_ms * CLAIM_LEASES)
         self.departures.gone(gone)  # an empty answer too: who is no longer gone
         if found and not self._differ_told:
             self._differ_told = True
@@ -1180,15 +1235,18 @@ class ClusterServer(Server):
             self._differ_told = False
 
     async def _keep_leases(self) -> None:
-        """Renew every lease held, every third of its length; a lease found taken (or
-        not renewed for a whole lease) is given up here too, and so is the lease of a
+        """Renew every lease held, every third of its length (every 0.1 s while Redis
+        fails); a lease found taken, or run out with the table written since, is given
+        up here too (one that Redis does not answer for is kept meanwhile), and so is the lease of a
         table unused (no client here, nothing running) for :attr:`idle_leases`
         lease lengths, and at once that of a table whose reloads keep failing here
         (:attr:`ClusterTable.stuck <rollbridge.server.cluster_table.ClusterTable.stuck>`):
         another process takes it when it needs it."""
         assert self.redis is not None
         while not self.stopping:
-            await asyncio.sleep(self.lease_ms / 3000)
+            # Redis failing: tried again soon, so that the leases that ran out meanwhile
+            # are taken again by their owners before another process's forward
+            await asyncio.sleep(self.lease_ms / 3000 if not self._outage_recent(0.5) else 0.1)
             try:
                 await self._renew_settings()
             except Exception:  # a bug: logged, never the loop's end
@@ -1218,19 +1276,33 @@ class ClusterServer(Server):
         elif now - self._used.setdefault(table_id, now) > self.idle_leases * (self.lease_ms / 1000):
             await self._give_up(table_id, protocol)
             return
+        keys, args = [owner_key], [self.node, self.lease_ms]
+        if table_id in self._unrenewed and isinstance(protocol, ClusterTable):
+            # its lease may have run out while Redis failed: taken again if stored so
+            keys.append(self.keys.table(table_id).info)
+            args += [protocol.table.info.epoch, protocol.durable_seq]
         try:
-            kept = await self._renew(keys=[owner_key], args=[self.node, self.lease_ms])
+            kept = await self._renew(keys=keys, args=args)
         except REDIS_FAILURES as exc:
+            # kept meanwhile: while Redis fails nobody commits through it, and the
+            # renewal that Redis answers says whether the lease is still this one's
             self._renew_log.failed(exc, f"(table {table_id})")
-            if time.monotonic() - self._renewed.get(table_id, 0) < self.lease_ms / 1000:
-                return
-            kept = 0
-        else:
-            self._renew_log.worked()
+            self._failed_at = time.monotonic()
+            self._unrenewed.add(table_id)
+            return
+        self._renew_log.worked()
+        self._unrenewed.discard(table_id)
         if kept:
             self._renewed[table_id] = time.monotonic()
+            if kept == 2:
+                log.info("table %s: its lease ran out while Redis failed; taken again "
+                         "(nobody wrote it meanwhile)", table_id)  # fmt: skip
         else:
             self._lost(table_id)
+
+    def _outage_recent(self, seconds: float) -> bool:
+        """Whether a call to Redis failed here within the last ``seconds``."""
+        return time.monotonic() - self._failed_at < seconds
 
     async def _give_up(
         self, table_id: str, protocol: ClusterTable | None, why: str = "unused"
@@ -1240,6 +1312,7 @@ class ClusterServer(Server):
         assert self.redis is not None
         self.ownership.drop(table_id)  # from now on its changes are forwarded
         self._renewed.pop(table_id, None)
+        self._unrenewed.discard(table_id)
         self._used.pop(table_id, None)
         # out of memory before the await: the subscription loop, which would subscribe
         # to the channel of a table held here but no longer owned, never sees it
@@ -1265,6 +1338,7 @@ class ClusterServer(Server):
         log.warning("this process no longer runs table %s (its lease is gone)", table_id)
         self.ownership.drop(table_id)
         self._renewed.pop(table_id, None)
+        self._unrenewed.discard(table_id)
         self._used.pop(table_id, None)  # kept only for tables owned here
         protocol = self.tables.open.get(table_id)
         if isinstance(protocol, ClusterTable):

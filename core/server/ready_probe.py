@@ -4,9 +4,12 @@ Two tries, each shared by the ``/readyz`` requests that come while it runs (a
 balancer polling every half second never stacks calls on the two store-reading
 threads, even against a Redis that hangs):
 
-* the store's ``ping`` over its own connections (the pool's), asked anew for each
-  request once the last one has answered: a Redis stopped a moment ago is said at
-  once;
+* the store's ``ping`` over its own connections (the pool's), asked anew once the
+  last one has answered and :data:`PING_FRESH_FOR` seconds (a tenth) have passed: a
+  Redis stopped a moment ago is said within a tenth of a second, and a poller
+  without a pause (asked anew at each answer, it kept one of the two reader threads
+  pinging without end) costs some ten pings a second, however often it polls; a
+  success is not reused past the start of an outage (as below);
 * the store's ``probe_read`` — Redis's: a ``PING`` over a new connection, bounded by
   the client's timeouts — which meets what a new connection meets now. A password
   rotated while the process serves (``CONFIG SET requirepass``, ``ACL SETUSER``)
@@ -47,11 +50,16 @@ from rollbridge.server.web import in_reader
 if TYPE_CHECKING:
     from rollbridge.server.app import Server
 
-__all__ = ["FRESH_FOR", "ReadyProbe"]
+__all__ = ["FRESH_FOR", "PING_FRESH_FOR", "ReadyProbe"]
 
 #: Seconds a new connection's answer (its success or its refusal) stands for the
 #: next ``/readyz`` requests.
 FRESH_FOR = 1.0
+
+#: Seconds the pool's ping's answer stands for the next ``/readyz`` requests: a
+#: poller without a pause (a thousand requests a second) costs about ten pings a
+#: second, not one reader thread busy with pings.
+PING_FRESH_FOR = 0.1
 
 #: A try's end: None (the store answered) or what it raised.
 Outcome = BaseException | None
@@ -59,8 +67,8 @@ Outcome = BaseException | None
 
 @dataclasses.dataclass(eq=False, slots=True)
 class _Try:
-    """One new connection's try: its task, when it ended, and how many outages of
-    the store had begun when it began (:attr:`StoreHealth.outages
+    """One try (the pool's ping, or a new connection's): its task, when it ended,
+    and how many outages of the store had begun when it began (:attr:`StoreHealth.outages
     <rollbridge.server.store_health.StoreHealth.outages>`)."""
 
     began: int
@@ -77,13 +85,16 @@ class ReadyProbe:
         server: Server,
         *,
         fresh_for: float = FRESH_FOR,
+        ping_fresh_for: float = PING_FRESH_FOR,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.server = server
         #: Seconds a new connection's answer is reused.
         self.fresh_for = fresh_for
         self._clock = clock
-        self._ping: asyncio.Task[Outcome] | None = None
+        #: Seconds the pool's ping's answer is reused.
+        self.ping_fresh_for = ping_fresh_for
+        self._ping: _Try | None = None
         self._fresh: _Try | None = None
 
     async def check(self, timeout: float) -> Outcome:
@@ -91,17 +102,20 @@ class ReadyProbe:
         :raises TimeoutError: no answer within ``timeout`` seconds (the tries go on,
         and tell the store's health how they end)."""
         store, health = self.server.store, self.server.health
-        if self._ping is None or self._ping.done():
-            self._ping = self._start(store.ping)
-        ping = self._ping
+        ping = self._ping = self._reuse(self._ping, store.ping, self.ping_fresh_for)
         probe = getattr(store, "probe_read", None)
-        fresh = None if probe is None else self._fresh_try(probe)
+        fresh = None
+        if probe is not None:
+            fresh = self._fresh = self._reuse(self._fresh, probe, self.fresh_for)
         async with asyncio.timeout(timeout):
-            error = await asyncio.shield(ping)
+            error = await asyncio.shield(ping.task)
+            if error is None and self._older(ping):  # begun before this outage
+                ping = self._ping = self._reuse(None, store.ping, self.ping_fresh_for)
+                error = await asyncio.shield(ping.task)
             if error is None and probe is not None and fresh is not None:
                 error = await asyncio.shield(fresh.task)
-                if error is None and self._older(fresh):  # begun before this outage
-                    fresh = self._fresh_try(probe)
+                if error is None and self._older(fresh):
+                    fresh = self._fresh = self._reuse(None, probe, self.fresh_for)
                     error = await asyncio.shield(fresh.task)
         if error is None and (fresh is None or not self._older(fresh)):
             health.read()  # both answered, in the outage if one goes on: it ends
@@ -109,20 +123,18 @@ class ReadyProbe:
 
     def cancel(self) -> None:
         """Stop waiting for the tries under way (the server stops)."""
-        fresh = None if self._fresh is None else self._fresh.task
-        for task in (self._ping, fresh):
-            if task is not None:
-                task.cancel()
+        for last in (self._ping, self._fresh):
+            if last is not None:
+                last.task.cancel()
 
-    def _fresh_try(self, probe: Callable[[], Any]) -> _Try:
-        """The new connection's try that stands now: the one under way, or one that
-        ended less than :attr:`fresh_for` seconds ago (a success only if no outage
-        began after it began); else one begun now."""
-        last = self._fresh
+    def _reuse(self, last: _Try | None, call: Callable[[], Any], fresh_for: float) -> _Try:
+        """The try of ``call`` that stands now: ``last`` if under way, or if it ended
+        less than ``fresh_for`` seconds ago (a success only if no outage began after
+        it began); else one begun now."""
         if last is not None:
             if not last.task.done():
                 return last
-            recent = self._clock() - last.ended < self.fresh_for
+            recent = self._clock() - last.ended < fresh_for
             # a refusal stands as it is; a success, unless an outage began after it
             if (
                 recent
@@ -130,8 +142,8 @@ class ReadyProbe:
                 and (last.task.result() is not None or not self._older(last))
             ):
                 return last
-        fresh = self._fresh = _Try(began=self.server.health.outages)
-        fresh.task = self._start(probe, fresh)
+        fresh = _Try(began=self.server.health.outages)
+        fresh.task = asyncio.get_running_loop().create_task(self._try(call, fresh))
         return fresh
 
     def _older(self, fresh: _Try) -> bool:
@@ -139,10 +151,7 @@ class ReadyProbe:
         health = self.server.health
         return health.failing is not None and fresh.began != health.outages
 
-    def _start(self, call: Callable[[], Any], fresh: _Try | None = None) -> asyncio.Task[Outcome]:
-        return asyncio.get_running_loop().create_task(self._try(call, fresh))
-
-    async def _try(self, call: Callable[[], Any], fresh: _Try | None) -> Outcome:
+    async def _try(self, call: Callable[[], Any], fresh: _Try) -> Outcome:
         """``call`` on a reader thread; a refusal of the store as a whole is told to
         the store's health (no request was refused for it), whoever still waits."""
         outcome: Outcome = None
@@ -153,6 +162,5 @@ class ReadyProbe:
             outcome = exc
         except Exception as exc:  # a store closed, a bug: not ready, and why
             outcome = exc
-        if fresh is not None:
-            fresh.ended = self._clock()
+        fresh.ended = self._clock()
         return outcome

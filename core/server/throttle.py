@@ -17,9 +17,10 @@ import logging
 import time
 from collections.abc import Callable
 
+from rollbridge.stores.redis_causes import redis_words
 from rollbridge.words import counted
 
-__all__ = ["Retried", "Throttle", "cause"]
+__all__ = ["Retried", "Throttle"]
 
 
 class Throttle:
@@ -48,21 +49,6 @@ class Throttle:
             return None
         self._last, held, self.held = now, self.held, 0
         return held
-
-
-#: How redis-py's error of a command in a pipeline goes on after the command and its
-#: arguments (which it puts first), before what Redis answered.
-_PIPELINE = ") of pipeline caused error: "
-
-
-def cause(error: BaseException) -> str:
-    """What ``error`` says, for a log line. Of a command in a redis-py pipeline, only
-    what Redis answered: redis-py puts the command and its arguments first — a
-    packed request (bytes shown as garbage), a player's message."""
-    text = str(error) or type(error).__name__
-    if text.startswith("Command # ") and _PIPELINE in text:
-        return text.split(_PIPELINE, 1)[1]
-    return text
 
 
 class Retried:
@@ -118,7 +104,7 @@ class Retried:
         if held is None:
             return
         what = f"{self.what} {detail}".rstrip()
-        said = cause(error) if self._advice is None else self._advice(error)
+        said = redis_words(error) if self._advice is None else self._advice(error)
         if self.failures == 1:
             line = "%s: %s" if self._advice is None else "%s failed: %s"
             self._log.log(self.level, line, what, said)

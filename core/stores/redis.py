@@ -74,6 +74,8 @@ from rollbridge.stores.base import (
     reply_window,
     unknown_table,
 )
+from rollbridge.stores.redis_causes import READ_ONLY as READ_ONLY_CAUSE
+from rollbridge.stores.redis_causes import cause_of, redis_words
 from rollbridge.stores.redis_durability import DurabilityWatch, check_durability
 from rollbridge.stores.redis_keys import DEFAULT_PREFIX, RedisKeys, TableKeys
 from rollbridge.stores.redis_sent import SENT_BYTES, Sent, SentMemory
@@ -172,15 +174,6 @@ class Followed(NamedTuple):
     #: Every event after ``after`` up to the table's seq; None when some of them
     #: have left the log (as :meth:`RedisStore.events_after`).
     events: list[Event] | None
-
-
-def _max_clients(exc: BaseException) -> bool:
-    """Whether Redis refused a new connection for its ``maxclients``: a
-    ``ConnectionError`` with Redis's own words (redis-py's newer
-    ``MaxClientsReachedError``, its older plain ``ConnectionError``)."""
-    return isinstance(exc, redis.exceptions.ConnectionError) and (
-        "max number of clients reached" in str(exc)
-    )
 
 
 def _whole(result: Any) -> bool:
@@ -459,59 +452,29 @@ class RedisStore:
         :class:`StoreUnavailable` when Redis refuses every write (or answers
         nothing), not this one alone. ``reading``: of a call that only reads, said as
         such ("nothing could be read"), not as a change's fate."""
-        nothing = "nothing could be read" if reading else "nothing was written"
-        if isinstance(exc, redis.exceptions.OutOfMemoryError):
-            return StoreUnavailable(
-                f"{self.where} is out of memory (maxmemory): nothing was written; "
-                f"free memory or raise maxmemory ({exc})",
-                details={"reason": "out_of_memory"},
-            )
-        if isinstance(exc, redis.exceptions.ReadOnlyError):
+        found = cause_of(exc)
+        if found is READ_ONLY_CAUSE:
             return StoreUnavailable(
                 READ_ONLY(where=self.where, error=str(exc), option=self.option),
                 details={"reason": "read_only"},
             )
-        if isinstance(exc, redis.exceptions.ResponseError) and str(exc).startswith("MISCONF"):
-            return StoreUnavailable(
-                f"{self.where} cannot save to its disk and refuses writes: nothing was "
-                "written; its log says why (a failed RDB save or AOF write: a full or "
-                "unwritable disk, its dir); mend that, then BGSAVE (or BGREWRITEAOF) ("
-                f"{str(exc)[:120]}…)",
-                details={"reason": "not_persisting"},
+        if reading:
+            nothing = "nothing could be read"
+        elif found.reason == "unreachable":  # no answer: a change may have been applied
+            nothing = (
+                "nothing is acknowledged (a change it got before it stopped answering "
+                "shows once the table is read again)"
             )
-        if isinstance(exc, redis.exceptions.AuthenticationError):  # a ConnectionError
-            option = self.option.render() if isinstance(self.option, Text) else self.option
-            return StoreUnavailable(
-                f"{self.where} refuses the password (or user) this process gives: {nothing}; "
-                "its requirepass or ACL changed since the process started: "
-                f"set it back, or start every process again with the new one in {option} "
-                f"({exc})",
-                details={"reason": "refused_password"},
-            )
-        if _max_clients(exc):  # a ConnectionError
-            # it answers: said as "does not answer … start it, or check the network"
-            # (and /readyz's "unreachable"), an operator looked for a Redis that ran
-            return StoreUnavailable(
-                f"{self.where} has as many clients as its maxclients allows and refuses a "
-                f"new connection: {nothing}; raise maxclients (CONFIG SET "
-                "maxclients, and the limit of open files), or close clients that need not "
-                f"be there ({type(exc).__name__}: {exc})",
-                details={"reason": "max_clients"},
-            )
-        if isinstance(exc, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
-            if reading:
-                return StoreUnavailable(
-                    f"{self.where} does not answer: nothing could be read; start it, or "
-                    f"check the network ({type(exc).__name__}: {exc})",
-                    details={"reason": "unreachable"},
-                )
-            return StoreUnavailable(
-                f"{self.where} does not answer: nothing is acknowledged (a change it got "
-                "before it stopped answering shows once the table is read again); start "
-                f"it, or check the network ({type(exc).__name__}: {exc})",
-                details={"reason": "unreachable"},
-            )
-        return StoreError(f"{self.where}: {type(exc).__name__}: {exc}")
+        else:
+            nothing = "nothing was written"
+        option = self.option.render() if isinstance(self.option, Text) else self.option
+        said = (
+            f"{self.where} {found.did}: {nothing}; {found.check_in(option)} "
+            f"({type(exc).__name__}: {redis_words(exc)})"
+        )
+        if found.reason is None:
+            return StoreError(said)
+        return StoreUnavailable(said, details={"reason": found.reason})
 
     def _run(self, name: str, keys: Sequence[str], args: Sequence[Any] = ()) -> Any:
         with self._io():

@@ -83,7 +83,8 @@ def test_a_redis_that_hangs_is_counted_out(redis_factory: Any, tmp_path: Path) -
         assert ready(served.port) == (200, "ready\n")
         assert served.metric("rollbridge_store_failing") == 0
         os.kill(pid, signal.SIGSTOP)  # connections accepted (the kernel's), no answer
-        status, _body = ready(served.port)
+        # the pool's answer of a moment ago stands a tenth of a second (PING_FRESH_FOR)
+        status, _body = until_status(served.port, 503)
         assert status == 503
         assert until_metric(served, "rollbridge_store_failing", 1) == 1
         assert ready(served.port) == (

@@ -30,7 +30,7 @@ import redis
 from rollbridge.exceptions import StoreUnavailable
 from rollbridge.host import PluginHost
 from rollbridge.server.app import Server
-from rollbridge.server.ready_probe import FRESH_FOR, ReadyProbe
+from rollbridge.server.ready_probe import FRESH_FOR, PING_FRESH_FOR, ReadyProbe
 from rollbridge.stores.redis import RedisStore
 from tests.stores.test_redis_password_rotated import with_password
 
@@ -137,4 +137,35 @@ async def test_a_success_found_before_an_outage_began_does_not_end_it(redis_fact
         # the pool's connection still answers; the success of before speaks not for now
         assert await ready(served) == REFUSED
         assert served.health.failing is not None  # the outage goes on: no flip
+    admin.close()
+
+
+def pings(admin: redis.Redis) -> int:
+    """The PINGs Redis has answered since it started (INFO commandstats)."""
+    return int(admin.info("commandstats").get("cmdstat_ping", {}).get("calls", 0))
+
+
+async def test_a_poller_without_a_pause_costs_a_ping_a_tenth_of_a_second(redis_factory: Any):
+    """A poller with no pause between its requests kept a reader thread pinging:
+    each ``/readyz`` asked the pool's ping anew once the last had answered, a PING
+    a request. Two hundred polls on the test's clock, which stands still, are one
+    pool's PING (and the new connection's one), then one more a tenth of a second on."""
+    server = redis_factory()
+    admin = redis.Redis(port=server.port)
+    async with serving(server.url) as (served, clock):
+        assert await ready(served) == READY
+        before = pings(admin)
+        polls = [ready(served) for _ in range(200)]
+        for answer in await asyncio.gather(*polls[:100]):  # many at once
+            assert answer == READY
+        for poll in polls[100:]:  # one after another, none between
+            assert await poll == READY
+        assert pings(admin) == before  # the pool's answer of a moment ago reused
+        clock.now += PING_FRESH_FOR
+        assert await ready(served) == READY
+        assert pings(admin) == before + 1  # a tenth of a second on: one more
+        server.stop()  # a Redis gone is said at the next ping, a tenth on
+        clock.now += PING_FRESH_FOR
+        status, _ = await ready(served)
+        assert status == 503
     admin.close()

@@ -33,11 +33,11 @@ async def test_a_readyz_waiting_as_the_server_stops_is_answered_stopping(redis_f
     await server.start()
     try:
         assert await ready(server) == READY
-        clock.now += FRESH_FOR  # the next request asks a new connection too
+        clock.now += FRESH_FOR  # the next request asks a new connection (and the pool) anew
         os.kill(pid, signal.SIGSTOP)  # accepts, never answers
         waiting = asyncio.create_task(ready(server))
         async with asyncio.timeout(30):  # a bound: the request reaches the store's tries
-            while probe._ping is None or probe._ping.done():
+            while probe._ping is None or probe._ping.task.done():
                 await asyncio.sleep(0.01)
         await server.stop()
         assert await waiting == (503, "not ready: the server is stopping\n")

@@ -40,7 +40,7 @@ def test_the_token_checks_error_line_says_a_read_of_the_tokens_failed(redis_fact
         (line,) = [r.getMessage() for r in caplog.records if "revoked tokens" in r.getMessage()]
         assert line.startswith(
             f"checking for revoked tokens, reading every table's tokens: {server.store.where} "
-            "does not answer: nothing could be read; start it, or check the network ("
+            "does not answer: nothing could be read; check that it runs ("
         ), line
         assert "acknowledged" not in line and "a change" not in line
 
