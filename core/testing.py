@@ -348,6 +348,44 @@ def _stored_forms(value: Any, path: str) -> list[str]:
     return []
 
 
+def _look_alikes(value: Any, path: str) -> list[tuple[str, list[str]]]:
+    """Where ``value`` holds a map with ``private`` and ``of`` that is no stored private
+    form (other keys, or ``of`` or ``aspect`` not a string), with its other keys."""
+    if isinstance(value, Mapping):
+        if "private" in value and "of" in value and stored_private(dict(value)) is None:
+            extra = sorted(map(str, value.keys() - _FORM_KEYS))
+            return [(path, extra)]
+        return [p for k, v in value.items() for p in _look_alikes(v, f"{path}.{k}")]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _look_alikes(v, f"{path}[{i}]")]
+    return []
+
+
+#: The keys a stored private form may have (:func:`rollbridge.text.stored`).
+_FORM_KEYS = frozenset(("private", "of", "aspect", "instead"))
+
+
+def _check_no_look_alike(data: Mapping[str, Any], what: str) -> None:
+    """Players' view of a resolution holds no map that looks like a stored private form
+    but is none (``{"private": 7, "of": "orc", "note": …}``): the server reads only
+    the exact form as a private value, so such a map reaches every player, its number
+    with it — what its author, who wrote ``private``, did not mean."""
+    found = _look_alikes(data, "data")
+    if not found:
+        return
+    said = ", ".join(
+        f"{path} (other keys: {', '.join(extra)})" if extra else f"{path} (of or aspect not text)"
+        for path, extra in found
+    )
+    raise AssertionError(
+        f"{what}: players' view holds a map with 'private' and 'of' that is not a stored "
+        f"private form, at {said}: it is plain data, and every player reads its "
+        "'private'. Give a Private(value, of=actor_id, aspect=...) there (or a stored "
+        "form with only private, of, aspect and instead, of and aspect text), or name "
+        "the keys otherwise if the value is not private"
+    )
+
+
 def _check_no_stored_form(data: Mapping[str, Any], what: str) -> None:
     """Players' view of a resolution (every actor an NPC) holds no stored private form:
     one the ruleset built or kept outside its outcome (a follow-up's ``apply``, a dice
@@ -1525,6 +1563,7 @@ class RulesetConformance(StateConformance):
                 for view in harness.views():
                     _check_rendered(view["data"], name)
                 _check_no_stored_form(harness.views()[1]["data"], name)
+                _check_no_look_alike(harness.views()[1]["data"], name)
                 _check_specs(slips, name)
                 rendered += 1
         assert rendered, _none_resolved(refusals)
