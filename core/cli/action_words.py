@@ -47,7 +47,9 @@ TYPES = {
 ONE_OF = say("cli.actions.one_of", "one of {values}")
 # Translators: after the first values of a long enum (cli.actions.one_of): how many
 # more it allows, not listed.
-MORE_VALUES = say.plural("cli.actions.more_values", "and {count} more", "and {count} more")
+MORE_VALUES = say.plural(
+    "cli.actions.more_values", "and {count} more value", "and {count} more values"
+)
 # Translators: {pattern} is a regular expression a text must match, as the ruleset
 # wrote it (keep it as it is).
 PATTERN = say("cli.actions.pattern", "matching the regular expression {pattern}")

@@ -232,13 +232,13 @@ def test_keys_and_parameters_a_schema_leaves_open_read_as_it_takes_them():
 #: A long enum's first values and the count of the rest, and a text's pattern, in
 #: each language (the values and the regular expression as typed).
 LONG_AND_PATTERNED = {
-    "en": ("one of s0, s1, s2, s3, s4, s5, s6, s7, and 32 more",
+    "en": ("one of s0, s1, s2, s3, s4, s5, s6, s7, and 32 more values",
            "matching the regular expression ^[A-Z]{2}-[0-9]{3}$"),
-    "de": ("eines von s0, s1, s2, s3, s4, s5, s6, s7, und 32 weitere",
+    "de": ("eines von s0, s1, s2, s3, s4, s5, s6, s7, und 32 weitere Werte",
            "passend zum regulären Ausdruck ^[A-Z]{2}-[0-9]{3}$"),
-    "cs": ("jedno z: s0, s1, s2, s3, s4, s5, s6, s7, a 32 dalších",
+    "cs": ("jedno z: s0, s1, s2, s3, s4, s5, s6, s7, a 32 dalších hodnot",
            "odpovídající regulárnímu výrazu ^[A-Z]{2}-[0-9]{3}$"),
-    "ru": ("одно из: s0, s1, s2, s3, s4, s5, s6, s7, и ещё 32",
+    "ru": ("одно из: s0, s1, s2, s3, s4, s5, s6, s7, и ещё 32 значения",
            "соответствует регулярному выражению ^[A-Z]{2}-[0-9]{3}$"),
 }  # fmt: skip
 
