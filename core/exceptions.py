@@ -89,6 +89,7 @@ __all__ = [
     "InvalidState",
     "LimitExceeded",
     "NameControl",
+    "NeverResolvedWarning",
     "NotFound",
     "NotLatest",
     "NotRemembered",
@@ -612,6 +613,16 @@ class InternalError(RollbridgeError):
     """Something failed that is not the caller's fault (a ruleset raised)."""
 
     code = "internal"
+
+
+class NeverResolvedWarning(UserWarning):
+    """The conformance suite's warning (:mod:`rollbridge.testing`): an action's example
+    the rules refused with every seed, so that none of the suite's checks of a
+    resolution (its texts, its private values, its dice) reached that action. A
+    warning, not a failure: the built-in rulesets' and older plugins' examples of
+    actions for a wounded actor are so; ``example_states`` on the conformance class
+    starts the example actors where the action can be done, and ``-W
+    error::rollbridge.exceptions.NeverResolvedWarning`` makes it fail."""
 
 
 class PlainWordsWarning(UserWarning):

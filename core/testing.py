@@ -84,6 +84,7 @@ from rollbridge.engine.views import Audience
 from rollbridge.exceptions import (
     InternalError,
     InvalidState,
+    NeverResolvedWarning,
     PlainWordsWarning,
     PluginError,
     RollbridgeError,
@@ -695,6 +696,20 @@ def _none_resolved(refusals: Mapping[str, RuleViolation]) -> str:
     )
 
 
+def _never_resolved(refusals: Mapping[str, RuleViolation]) -> str:
+    """Which action examples the rules refused with every seed, and what to do: none
+    of the suite's checks of a resolution (texts, private values, dice) reached them."""
+    said = "; ".join(
+        f"{name!r}: {refused.code}: {said_as_gm(refused)}" for name, refused in refusals.items()
+    )
+    return (
+        f"an action example never resolved with any seed ({said}), so no check of a "
+        "resolution reached it: give it an example the example actors can do, or start "
+        "them in the state it needs (example_states = {sheet name: state} on your "
+        "conformance class: a pool to spend, a stake the GM set)"
+    )
+
+
 def _domain_of(message_id: str) -> str:
     declared = message(message_id)
     return declared.domain if declared is not None else message_id.split(".", 1)[0]
@@ -1067,12 +1082,24 @@ class RulesetConformance(StateConformance):
     seeds: ClassVar[Sequence[int]] = tuple(range(12))
     #: The locales every text must read in (None: each the ruleset ships a catalogue of).
     locales: ClassVar[Sequence[str] | None] = None
+    #: A state to start an example actor in, by example sheet name (a GM's supplied
+    #: state: ``validate_state`` completes it): for an action whose example the fresh
+    #: actors cannot do (a pool to spend, a stake the GM set in secret). The others
+    #: start fresh (``initial_state``).
+    example_states: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+
+    def _example_state(self, name: str, sheet: Mapping[str, Any]) -> dict[str, Any]:
+        """The example actor ``name``'s starting state (:attr:`example_states`)."""
+        given = self.example_states.get(name)
+        if given is None:
+            return self.ruleset.initial_state(sheet)
+        return self.ruleset.validate_state(sheet, dict(given))
 
     def _actors(self) -> list[Actor]:
         actors = []
         for index, (name, sheet) in enumerate(_example_sheets(self.ruleset).items()):
             valid = _example_sheet(self.ruleset, name, sheet)
-            actors.append(Actor(f"a{index}", name, valid, self.ruleset.initial_state(valid)))
+            actors.append(Actor(f"a{index}", name, valid, self._example_state(name, valid)))
         return actors
 
     def test_contract_is_valid(self) -> None:
@@ -1219,7 +1246,8 @@ class RulesetConformance(StateConformance):
         ids = []
         for i, (name, sheet) in enumerate(_example_sheets(self.ruleset).items()):
             _example_sheet(self.ruleset, name, sheet)  # refused: says which, and why
-            ids.append(harness.add_actor(name, sheet, actor_id=f"a{i}"))
+            state = self.example_states.get(name)
+            ids.append(harness.add_actor(name, sheet, actor_id=f"a{i}", state=state))
         return harness, ids
 
     def _request_for(self, name: str, ids: list[str]) -> JSON:
@@ -1232,6 +1260,7 @@ class RulesetConformance(StateConformance):
 
     def test_actions_resolve_through_the_engine(self) -> None:
         resolved = 0
+        done: set[str] = set()
         refusals: dict[str, RuleViolation] = {}
         for seed in self.seeds:
             harness, ids = self._harness(seed)
@@ -1251,6 +1280,7 @@ class RulesetConformance(StateConformance):
                         f"action {name!r} with its example failed: {exc.code}: {said_as_gm(exc)}"
                     ) from exc
                 resolved += 1
+                done.add(name)
                 _json_roundtrip(event["data"], f"{name}: resolution")
                 assert event["data"]["narration"], f"{name}: the narration is empty"
                 for actor_id in ids:
@@ -1278,6 +1308,9 @@ class RulesetConformance(StateConformance):
                         f"{name}: {actor_id}",
                     )
         assert resolved, _none_resolved(refusals)
+        never = {name: refused for name, refused in refusals.items() if name not in done}
+        if never:
+            _warn_at_ruleset(self.ruleset, NeverResolvedWarning(_never_resolved(never)))
 
     def test_refusals_come_before_the_first_die(self) -> None:
         """At a table with ``approval`` a player's request is checked by running
@@ -1292,7 +1325,10 @@ class RulesetConformance(StateConformance):
             ids = []
             for i, (name, sheet) in enumerate(_example_sheets(self.ruleset).items()):
                 sheet = _example_sheet(self.ruleset, name, sheet)
-                ids.append(harness.add_actor(name, sheet, actor_id=f"a{i}", player=i == 0))
+                state = self.example_states.get(name)
+                ids.append(
+                    harness.add_actor(name, sheet, actor_id=f"a{i}", player=i == 0, state=state)
+                )
             for name, case in self._cases():
                 if self.ruleset.actions[name].gm_only:
                     continue
