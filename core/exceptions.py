@@ -57,9 +57,10 @@ Rulesets refuse an action the rules do not allow with :class:`RuleViolation`
 and a code of their own (``pool_exhausted``, ``layer_occupied``, …), which
 their docs list; the base code is ``rule_violation``.
 
-Beside the tree, one warning, no error (it travels nowhere and has no code):
-:class:`PlainWordsWarning`, the conformance suite's word that a ruleset's words
-for readers are plain strings.
+Beside the tree, two warnings, no errors (they travel nowhere and have no code), the
+conformance suite's words: :class:`PlainWordsWarning`, that a ruleset's words for
+readers are plain strings, and :class:`NeverResolvedWarning`, that an action's
+example was refused with every seed, so no check of a resolution reached it.
 """
 
 from __future__ import annotations
