@@ -1297,7 +1297,11 @@ def _extract(value: Any, path: list[Any], texts: list, privates: list, depth: in
             # what stands instead, and whether it is a text (_instead renders it
             # then): the mark, not the place, tells, for the value itself is a text
             # only if it is one
-            instead = _hidden_within(value.instead, path[:1] == ["outcome"], path, depth + 1)
+            instead = value.instead
+            kind = instead.__class__
+            if not (kind is Text or kind is str or kind is int or kind is float or kind is bool):
+                # a container (or a Private) may hold a private value: hidden within
+                instead = _hidden_within(instead, path[:1] == ["outcome"], path, depth + 1)
             instead_text = instead.__class__ is Text
             if instead is _LEFT_OUT:  # nothing players may see stands instead
                 privates.append(entry)
