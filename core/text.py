@@ -1298,15 +1298,16 @@ def _extract(value: Any, path: list[Any], texts: list, privates: list, depth: in
             # then): the mark, not the place, tells, for the value itself is a text
             # only if it is one
             instead = value.instead
-            kind = instead.__class__
-            if not (kind is Text or kind is str or kind is int or kind is float or kind is bool):
-                # a container (or a Private) may hold a private value: hidden within
+            within: list[list[Any]] = []
+            read = _extract(instead, path, [], within, depth + 1)
+            if within:  # a private value (in an outcome, a stored form) within: hidden
                 instead = _hidden_within(instead, path[:1] == ["outcome"], path, depth + 1)
+                if instead is _LEFT_OUT:  # nothing players may see stands instead
+                    privates.append(entry)
+                    return _extract(value.value, path, texts, privates, depth)
+                read = _extract(instead, path, [], [], depth + 1)
             instead_text = instead.__class__ is Text
-            if instead is _LEFT_OUT:  # nothing players may see stands instead
-                privates.append(entry)
-                return _extract(value.value, path, texts, privates, depth)
-            entry += [_extract(instead, path, [], [], depth + 1), instead_text]
+            entry += [read, instead_text]
             if instead_text and not isinstance(value.value, Mapping):
                 # noted among the texts as well, as before the mark, for code that
                 # reads events without it (a map there it would take for a text)
