@@ -57,9 +57,10 @@ Rulesets refuse an action the rules do not allow with :class:`RuleViolation`
 and a code of their own (``pool_exhausted``, ``layer_occupied``, …), which
 their docs list; the base code is ``rule_violation``.
 
-Beside the tree, one warning, no error (it travels nowhere and has no code):
-:class:`PlainWordsWarning`, the conformance suite's word that a ruleset's words
-for readers are plain strings.
+Beside the tree, two warnings, no errors (they travel nowhere and have no code), the
+conformance suite's words: :class:`PlainWordsWarning`, that a ruleset's words for
+readers are plain strings, and :class:`NeverResolvedWarning`, that an action's
+example was refused with every seed, so no check of a resolution reached it.
 """
 
 from __future__ import annotations
@@ -89,6 +90,7 @@ __all__ = [
     "InvalidState",
     "LimitExceeded",
     "NameControl",
+    "NeverResolvedWarning",
     "NotFound",
     "NotLatest",
     "NotRemembered",
@@ -612,6 +614,16 @@ class InternalError(RollbridgeError):
     """Something failed that is not the caller's fault (a ruleset raised)."""
 
     code = "internal"
+
+
+class NeverResolvedWarning(UserWarning):
+    """The conformance suite's warning (:mod:`rollbridge.testing`): an action's example
+    the rules refused with every seed, so that none of the suite's checks of a
+    resolution (its texts, its private values, its dice) reached that action. A
+    warning, not a failure: the built-in rulesets' and older plugins' examples of
+    actions for a wounded actor are so; ``example_states`` on the conformance class
+    starts the example actors where the action can be done, and ``-W
+    error::rollbridge.exceptions.NeverResolvedWarning`` makes it fail."""
 
 
 class PlainWordsWarning(UserWarning):

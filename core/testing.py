@@ -84,6 +84,7 @@ from rollbridge.engine.views import Audience
 from rollbridge.exceptions import (
     InternalError,
     InvalidState,
+    NeverResolvedWarning,
     PlainWordsWarning,
     PluginError,
     RollbridgeError,
@@ -346,6 +347,44 @@ def _stored_forms(value: Any, path: str) -> list[str]:
     if isinstance(value, list):
         return [p for i, v in enumerate(value) for p in _stored_forms(v, f"{path}[{i}]")]
     return []
+
+
+def _look_alikes(value: Any, path: str) -> list[tuple[str, list[str]]]:
+    """Where ``value`` holds a map with ``private`` and ``of`` that is no stored private
+    form (other keys, or ``of`` or ``aspect`` not a string), with its other keys."""
+    if isinstance(value, Mapping):
+        if "private" in value and "of" in value and stored_private(dict(value)) is None:
+            extra = sorted(map(str, value.keys() - _FORM_KEYS))
+            return [(path, extra)]
+        return [p for k, v in value.items() for p in _look_alikes(v, f"{path}.{k}")]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _look_alikes(v, f"{path}[{i}]")]
+    return []
+
+
+#: The keys a stored private form may have (:func:`rollbridge.text.stored`).
+_FORM_KEYS = frozenset(("private", "of", "aspect", "instead"))
+
+
+def _check_no_look_alike(data: Mapping[str, Any], what: str) -> None:
+    """Players' view of a resolution holds no map that looks like a stored private form
+    but is none (``{"private": 7, "of": "orc", "note": …}``): the server reads only
+    the exact form as a private value, so such a map reaches every player, its number
+    with it — what its author, who wrote ``private``, did not mean."""
+    found = _look_alikes(data, "data")
+    if not found:
+        return
+    said = ", ".join(
+        f"{path} (other keys: {', '.join(extra)})" if extra else f"{path} (of or aspect not text)"
+        for path, extra in found
+    )
+    raise AssertionError(
+        f"{what}: players' view holds a map with 'private' and 'of' that is not a stored "
+        f"private form, at {said}: it is plain data, and every player reads its "
+        "'private'. Give a Private(value, of=actor_id, aspect=...) there (or a stored "
+        "form with only private, of, aspect and instead, of and aspect text), or name "
+        "the keys otherwise if the value is not private"
+    )
 
 
 def _check_no_stored_form(data: Mapping[str, Any], what: str) -> None:
@@ -654,6 +693,20 @@ def _none_resolved(refusals: Mapping[str, RuleViolation]) -> str:
         f"({said or 'no action has an example'}): give at least one action an example "
         "the example actors can do fresh (the first example sheet acts and the next are "
         "its targets; with no acting actor, the targets are the first ones)"
+    )
+
+
+def _never_resolved(refusals: Mapping[str, RuleViolation]) -> str:
+    """Which action examples the rules refused with every seed, and what to do: none
+    of the suite's checks of a resolution (texts, private values, dice) reached them."""
+    said = "; ".join(
+        f"{name!r}: {refused.code}: {said_as_gm(refused)}" for name, refused in refusals.items()
+    )
+    return (
+        f"an action example never resolved with any seed ({said}), so no check of a "
+        "resolution reached it: give it an example the example actors can do, or start "
+        "them in the state it needs (example_states = {sheet name: state} on your "
+        "conformance class: a pool to spend, a stake the GM set)"
     )
 
 
@@ -1029,12 +1082,24 @@ class RulesetConformance(StateConformance):
     seeds: ClassVar[Sequence[int]] = tuple(range(12))
     #: The locales every text must read in (None: each the ruleset ships a catalogue of).
     locales: ClassVar[Sequence[str] | None] = None
+    #: A state to start an example actor in, by example sheet name (a GM's supplied
+    #: state: ``validate_state`` completes it): for an action whose example the fresh
+    #: actors cannot do (a pool to spend, a stake the GM set in secret). The others
+    #: start fresh (``initial_state``).
+    example_states: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+
+    def _example_state(self, name: str, sheet: Mapping[str, Any]) -> dict[str, Any]:
+        """The example actor ``name``'s starting state (:attr:`example_states`)."""
+        given = self.example_states.get(name)
+        if given is None:
+            return self.ruleset.initial_state(sheet)
+        return self.ruleset.validate_state(sheet, dict(given))
 
     def _actors(self) -> list[Actor]:
         actors = []
         for index, (name, sheet) in enumerate(_example_sheets(self.ruleset).items()):
             valid = _example_sheet(self.ruleset, name, sheet)
-            actors.append(Actor(f"a{index}", name, valid, self.ruleset.initial_state(valid)))
+            actors.append(Actor(f"a{index}", name, valid, self._example_state(name, valid)))
         return actors
 
     def test_contract_is_valid(self) -> None:
@@ -1181,7 +1246,8 @@ class RulesetConformance(StateConformance):
         ids = []
         for i, (name, sheet) in enumerate(_example_sheets(self.ruleset).items()):
             _example_sheet(self.ruleset, name, sheet)  # refused: says which, and why
-            ids.append(harness.add_actor(name, sheet, actor_id=f"a{i}"))
+            state = self.example_states.get(name)
+            ids.append(harness.add_actor(name, sheet, actor_id=f"a{i}", state=state))
         return harness, ids
 
     def _request_for(self, name: str, ids: list[str]) -> JSON:
@@ -1194,6 +1260,7 @@ class RulesetConformance(StateConformance):
 
     def test_actions_resolve_through_the_engine(self) -> None:
         resolved = 0
+        done: set[str] = set()
         refusals: dict[str, RuleViolation] = {}
         for seed in self.seeds:
             harness, ids = self._harness(seed)
@@ -1213,6 +1280,7 @@ class RulesetConformance(StateConformance):
                         f"action {name!r} with its example failed: {exc.code}: {said_as_gm(exc)}"
                     ) from exc
                 resolved += 1
+                done.add(name)
                 _json_roundtrip(event["data"], f"{name}: resolution")
                 assert event["data"]["narration"], f"{name}: the narration is empty"
                 for actor_id in ids:
@@ -1240,6 +1308,9 @@ class RulesetConformance(StateConformance):
                         f"{name}: {actor_id}",
                     )
         assert resolved, _none_resolved(refusals)
+        never = {name: refused for name, refused in refusals.items() if name not in done}
+        if never:
+            _warn_at_ruleset(self.ruleset, NeverResolvedWarning(_never_resolved(never)))
 
     def test_refusals_come_before_the_first_die(self) -> None:
         """At a table with ``approval`` a player's request is checked by running
@@ -1254,7 +1325,10 @@ class RulesetConformance(StateConformance):
             ids = []
             for i, (name, sheet) in enumerate(_example_sheets(self.ruleset).items()):
                 sheet = _example_sheet(self.ruleset, name, sheet)
-                ids.append(harness.add_actor(name, sheet, actor_id=f"a{i}", player=i == 0))
+                state = self.example_states.get(name)
+                ids.append(
+                    harness.add_actor(name, sheet, actor_id=f"a{i}", player=i == 0, state=state)
+                )
             for name, case in self._cases():
                 if self.ruleset.actions[name].gm_only:
                     continue
@@ -1525,6 +1599,7 @@ class RulesetConformance(StateConformance):
                 for view in harness.views():
                     _check_rendered(view["data"], name)
                 _check_no_stored_form(harness.views()[1]["data"], name)
+                _check_no_look_alike(harness.views()[1]["data"], name)
                 _check_specs(slips, name)
                 rendered += 1
         assert rendered, _none_resolved(refusals)

@@ -79,6 +79,7 @@ __all__ = [
     "catalogue_generation",
     "extract",
     "forget",
+    "instead_in_outcome",
     "message",
     "misformatted",
     "privates_met",
@@ -1296,8 +1297,17 @@ def _extract(value: Any, path: list[Any], texts: list, privates: list, depth: in
             # what stands instead, and whether it is a text (_instead renders it
             # then): the mark, not the place, tells, for the value itself is a text
             # only if it is one
-            instead_text = value.instead.__class__ is Text
-            entry += [_extract(value.instead, path, [], [], depth + 1), instead_text]
+            instead = value.instead
+            within: list[list[Any]] = []
+            read = _extract(instead, path, [], within, depth + 1)
+            if within:  # a private value (in an outcome, a stored form) within: hidden
+                instead = _hidden_within(instead, path[:1] == ["outcome"], path, depth + 1)
+                if instead is _LEFT_OUT:  # nothing players may see stands instead
+                    privates.append(entry)
+                    return _extract(value.value, path, texts, privates, depth)
+                read = _extract(instead, path, [], [], depth + 1)
+            instead_text = instead.__class__ is Text
+            entry += [read, instead_text]
             if instead_text and not isinstance(value.value, Mapping):
                 # noted among the texts as well, as before the mark, for code that
                 # reads events without it (a map there it would take for a text)
@@ -1309,6 +1319,52 @@ def _extract(value: Any, path: list[Any], texts: list, privates: list, depth: in
     if isinstance(value, Mapping):
         return _extract(dict(value), path, texts, privates, depth)
     return value  # a scalar, or not plain: the packing refuses it, naming it
+
+
+#: What :func:`_hidden_within` reads a private value with nothing instead as.
+_LEFT_OUT = object()
+
+
+def _hidden_within(value: Any, outcome: bool, path: list[Any], depth: int) -> Any:
+    """A private value's ``instead`` as the audience that gets it may read it: each
+    :class:`Private` in it (and in an outcome each stored form, as :func:`extract`
+    reads one there) replaced by what stands instead of it, or left out — from a map,
+    from a list, or the whole ``instead`` (:data:`_LEFT_OUT`) where it is one itself.
+    That audience may not see the value ``instead`` stands for, nor, so, another one
+    within (review plugins-23: its number reached players as plain data)."""
+    if depth > MAX_OUTPUT_DEPTH:
+        raise NotPlain("/".join(map(str, path)), f"nested more than {MAX_OUTPUT_DEPTH} levels")
+    kind = value.__class__
+    if kind is dict and outcome and "private" in value and "of" in value:
+        value = stored_private(value) or value
+        kind = value.__class__
+    if kind is Private:
+        if value.instead is _NO_INSTEAD:
+            return _LEFT_OUT
+        return _hidden_within(value.instead, outcome, path, depth + 1)
+    if kind is dict or (kind is not Text and isinstance(value, Mapping)):
+        items = {k: _hidden_within(v, outcome, path, depth + 1) for k, v in value.items()}
+        if all(items[k] is v for k, v in value.items()):
+            return value
+        return {k: v for k, v in items.items() if v is not _LEFT_OUT}
+    if kind is list or kind is tuple:
+        found = [_hidden_within(item, outcome, path, depth + 1) for item in value]
+        if all(new is old for new, old in zip(found, value, strict=True)):
+            return value
+        return [item for item in found if item is not _LEFT_OUT]
+    return value
+
+
+def instead_in_outcome(instead: Any) -> tuple[Any, bool]:
+    """An ``instead`` in an outcome as :func:`extract` keeps it since 7 December 2026
+    (each private value or stored form in it hidden, :func:`_hidden_within`), and
+    whether anything of it is left (:mod:`rollbridge.engine.forms` reads so the
+    ``instead`` of an event stored before)."""
+    try:
+        found = _hidden_within(instead, True, ["outcome"], 0)
+    except NotPlain:
+        return instead, True
+    return (None, False) if found is _LEFT_OUT else (found, True)
 
 
 def stored_private(value: Mapping[str, Any]) -> Private | None:

@@ -2,14 +2,17 @@
 and, for each parameter, what a player must type — its type, the values it allows
 (an ``enum``, with the ruleset's words for them; a ``choicesFrom``'s sheet or state,
 and whether another value is taken too), its range or length, an object's keys, a
-list's items and their count, its default, whether it is required, and its hint —
+list's items and their count, a text's pattern (the regular expression, labelled),
+its default, whether it is required, and its hint —
 in the reader's language, from the action's
 schema and the words the welcome carries (``labels``, ``hints``, ``choices``,
 rendered in the member's locale; a parameter without a hint shows its schema's
 ``description``, as forms do).
 
 Values one types (an ``enum``'s value, a default, a bound) are written as they are
-typed: a string as it is, anything else as JSON (``null``, ``true``, ``[]``).
+typed: a string as it is, anything else as JSON (``null``, ``true``, ``[]``). A long
+``enum`` shows its first :data:`SHOWN_VALUES` values and "and N more"; a long
+``pattern`` its first :data:`SHOWN_PATTERN` characters.
 
 Every word comes from the server (a third-party ruleset's labels and their
 translations): each line is made :func:`~rollbridge.visible.visible` whole, a line
@@ -42,6 +45,14 @@ TYPES = {
 }
 # Translators: {values} are the values one may type, as they are typed (keep them).
 ONE_OF = say("cli.actions.one_of", "one of {values}")
+# Translators: after the first values of a long enum (cli.actions.one_of): how many
+# more it allows, not listed.
+MORE_VALUES = say.plural(
+    "cli.actions.more_values", "and {count} more value", "and {count} more values"
+)
+# Translators: {pattern} is a regular expression a text must match, as the ruleset
+# wrote it (keep it as it is).
+PATTERN = say("cli.actions.pattern", "matching the regular expression {pattern}")
 # Translators: {minimum} and {maximum} are numbers.
 RANGE = say("cli.actions.range", "from {minimum} to {maximum}")
 # Translators: {minimum} is a number.
@@ -117,6 +128,13 @@ TARGETS_MORE = say.plural(
 EVERY_ACTOR = say("cli.actions.every_actor", "every actor as targets")
 GM_ONLY = say("cli.actions.gm_only", "GM only")
 NO_PARAMS = say("cli.actions.no_params", "no parameters")
+
+
+#: How many of an ``enum``'s values are listed: a longer one reads as these and "and N
+#: more" (a ruleset's list of every skill or spell would fill the screen).
+SHOWN_VALUES = 8
+#: How many characters of a ``pattern`` are shown; a longer one ends in "…".
+SHOWN_PATTERN = 80
 
 
 def action_lines(actions: Mapping[str, Any], locale: str) -> list[str]:
@@ -238,8 +256,16 @@ def _facts(
     facts = [_kind(spec, locale)]
     enum = spec.get("enum")
     if isinstance(enum, list) and enum:
-        facts.append(ONE_OF(values=[_choice(value, named) for value in enum]).render(locale))
+        values = [_choice(value, named) for value in enum[:SHOWN_VALUES]]
+        if len(enum) > SHOWN_VALUES:
+            values.append(MORE_VALUES(count=len(enum) - SHOWN_VALUES).render(locale))
+        facts.append(ONE_OF(values=values).render(locale))
     facts.append(offered)
+    pattern = spec.get("pattern")
+    if isinstance(pattern, str) and pattern:
+        if len(pattern) > SHOWN_PATTERN:
+            pattern = pattern[: SHOWN_PATTERN - 1] + "\u2026"
+        facts.append(PATTERN(pattern=pattern).render(locale))
     bounds = _bounds(spec)
     if bounds is not None:
         facts.append(bounds.render(locale))

@@ -48,6 +48,9 @@ STATE = say("cli.actor.state", "state: {state}")
 # words) and {who} the name of whoever asked for it.
 EVENT_BY = say("cli.event.by", "#{seq} {kind} by {who}")
 EVENT = say("cli.event", "#{seq} {kind}")
+# Translators: under the GM's line of a secret event (a secret roll or resolution, an
+# approval request): players were sent only that something happened at this number.
+SECRET = say("cli.event.secret", "(secret: players see only that something happened)")
 # Translators: {round} a number; {order} the actors in turn order, the one whose turn
 # it is marked with ▶ (keep the ▶ as it is).
 ENCOUNTER = say("cli.encounter", "encounter, round {round}: {order}")
@@ -304,6 +307,8 @@ def render_event(
         lines.append(f"  {label}{data.get('text', data.get('total'))}")
     if kind == "hidden":
         lines.append("  " + GM_ONLY().render(locale))
+    elif event.get("gm_only") is True:  # the GM's view of a secret event
+        lines.append("  " + SECRET().render(locale))
     if kind == "approval.requested" and isinstance(data.get("request"), Mapping):
         what = _asked_for(data["request"], names or {})
         lines.append("  " + ASKS(what=what, pending=data.get("pending", "")).render(locale))

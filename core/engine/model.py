@@ -18,6 +18,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from rollbridge.engine.forms import MARK, has_outcome, read_forms
 from rollbridge.plain import JSON, pack, unpack
 from rollbridge.text import Places, stored
 
@@ -239,6 +240,10 @@ class Event:
         table stores): it keeps none, and players' views of it carry ``"reread":
         true`` instead, telling a client to read the table's ``state`` again.
         Stored only when True.
+    :param forms: its outcomes' stored private forms were read as private values when
+        it was made (every event made since 7 December 2026): stored as ``"forms":
+        true`` on an event with an outcome. An event read without it has them read so
+        then (:mod:`rollbridge.engine.forms`).
     """
 
     table: str
@@ -257,6 +262,7 @@ class Event:
     at: float | None = None
     shown: list[JSON] = field(default_factory=list)
     reread: bool = False
+    forms: bool = True
     #: Views already built, by audience; not stored.
     views: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
     #: The table as this event left it, as its views depend on it (the settings and
@@ -293,6 +299,8 @@ class Event:
             data["shown"] = self.shown
         if self.reread:
             data["reread"] = True
+        if self.forms and has_outcome(self.data):
+            data[MARK] = True
         return data
 
     def packed(self) -> bytes:
@@ -322,7 +330,10 @@ class Event:
 
     @classmethod
     def from_dict(cls, data: JSON) -> Event:
-        return cls(
+        """An event from its stored form (:meth:`to_dict`); one stored before its
+        outcomes' private forms were read has them read now
+        (:func:`~rollbridge.engine.forms.read_forms`)."""
+        event = cls(
             table=data["table"],
             epoch=int(data["epoch"]),
             seq=int(data["seq"]),
@@ -340,6 +351,9 @@ class Event:
             shown=list(data.get("shown") or []),
             reread=data.get("reread") is True,
         )
+        if data.get(MARK) is not True and has_outcome(event.data):
+            read_forms(event.data, event.texts, event.private)
+        return event
 
     @classmethod
     def unpacked(cls, blob: bytes) -> Event:

@@ -227,3 +227,48 @@ def test_keys_and_parameters_a_schema_leaves_open_read_as_it_takes_them():
         "      kept_wounds (Behaltene Wunden): Objekt (JSON); beliebige Schlüssel, jeweils: "
         "ganze Zahl, von 1 bis 3; Vorgabe {}; optional"
     ) in said, said
+
+
+#: A long enum's first values and the count of the rest, and a text's pattern, in
+#: each language (the values and the regular expression as typed).
+LONG_AND_PATTERNED = {
+    "en": ("one of s0, s1, s2, s3, s4, s5, s6, s7, and 32 more values",
+           "matching the regular expression ^[A-Z]{2}-[0-9]{3}$"),
+    "de": ("eines von s0, s1, s2, s3, s4, s5, s6, s7, und 32 weitere Werte",
+           "passend zum regulären Ausdruck ^[A-Z]{2}-[0-9]{3}$"),
+    "cs": ("jedno z: s0, s1, s2, s3, s4, s5, s6, s7, a 32 dalších hodnot",
+           "odpovídající regulárnímu výrazu ^[A-Z]{2}-[0-9]{3}$"),
+    "ru": ("одно из: s0, s1, s2, s3, s4, s5, s6, s7, и ещё 32 значения",
+           "соответствует регулярному выражению ^[A-Z]{2}-[0-9]{3}$"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("locale", sorted(LONG_AND_PATTERNED))
+async def test_a_long_enum_is_cut_short_and_a_pattern_is_shown(
+    make_tables,  # noqa: F811
+    tally,
+    monkeypatch,
+    locale,
+):
+    """Review plugins-22's closing note: a text parameter's ``pattern`` was not shown
+    (a player learned what the server took only from its refusal), and an ``enum`` of
+    40 values printed whole, one line the width of several screens. The pattern reads
+    as the regular expression, labelled; an enum past 8 values as its first 8 and how
+    many more, in the terminal's language."""
+    hit = tally.actions["hit"]
+    wide = replace(
+        hit,
+        params={"type": "object", "properties": {
+            "spell": {"type": "string", "enum": [f"s{index}" for index in range(40)]},
+            "code": {"type": "string", "pattern": "^[A-Z]{2}-[0-9]{3}$"},
+        }},
+    )  # fmt: skip
+    monkeypatch.setattr(tally, "actions", {**tally.actions, "hit": wide})
+    world = await make_tables()
+    player = await Terminal.player(world, "--locale", locale)
+    printed = [line.rstrip("\n") for line in await actions_printed(player)]
+    spell = next(line for line in printed if line.startswith("      spell: "))
+    code = next(line for line in printed if line.startswith("      code: "))
+    enum, pattern = LONG_AND_PATTERNED[locale]
+    assert enum in spell and "s8" not in spell, spell
+    assert pattern in code, code

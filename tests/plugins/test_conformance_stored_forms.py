@@ -165,3 +165,27 @@ def test_a_bad_follow_ups_error_quotes_no_stored_forms_number():
     said = failed.value.render()
     assert "'action': 'nope'" in said and "7173" not in said, said
     assert "Private(<hidden>, of='bandit', aspect='sheet')" in said, said
+
+
+class KeepsGuardWithANote(RollUnder):
+    """Puts the target's guard in its outcome as a stored form with a key of its own."""
+
+    def resolve(self, context, dice):
+        resolution = super().resolve(context, dice)
+        kept = {**guard_kept(context), "note": "kept for the next turn"}
+        return replace(resolution, outcome={**resolution.outcome, "kept": [kept]})
+
+
+def test_a_look_alike_with_other_keys_fails_the_suite_naming_its_path_and_the_fix():
+    """Review plugins-22's closing note: a map with ``private`` and ``of`` and another
+    key (``note``) is no stored form: the server sends it to every player as data, the
+    guard with it, and the suite passed it. An author who wrote ``private`` meant it
+    hidden: the suite fails it now, saying where, which keys are too many, and what to
+    give instead."""
+    said = failure_of(KeepsGuardWithANote(), SUITE_TEST)
+    assert said.startswith(
+        "test: players' view holds a map with 'private' and 'of' that is not a stored "
+        "private form, at data.outcome.kept[0] (other keys: note): it is plain data, and "
+        "every player reads its 'private'. Give a Private(value, of=actor_id, aspect=...)"
+    ), said
+    assert said.endswith("or name the keys otherwise if the value is not private"), said
