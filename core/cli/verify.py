@@ -217,13 +217,6 @@ UNRESOLVED = {
         "rolls or actions, approval requests, or the GM's seed at each reveal: only the "
         "GM's log checks them)",
     ),
-    "dialect": say.plural(
-        "cli.verify.unresolved_dialect",
-        "{count} resolution not resolved again: its frame is a dialect's (an adapter's "
-        "fields, such as the Foundry module's); verify an export instead",
-        "{count} resolutions not resolved again: their frames are a dialect's (an "
-        "adapter's fields, such as the Foundry module's); verify an export instead",
-    ),
     "turn_hooks": say.plural(
         "cli.verify.unresolved_turn_hooks",
         "{count} encounter event ran turn hooks whose resolutions are not resolved again",
@@ -443,7 +436,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
                 "from the log's welcome line on) resolved again by the ruleset installed here "
                 "and compared with the event as logged. Resolutions it cannot resolve again "
                 "(an NPC's numbers withheld from a player's view, secret events, a ruleset not "
-                "installed, a log without its welcome line, a dialect's frames) are counted "
+                "installed, a log without its welcome line) are counted "
                 "apart by reason. Exit status: 0 nothing wrong, 1 a problem, 2 an unreadable "
                 "file or a usage error, 3 incomplete: no problem, but resolutions this "
                 "rollbridge and the rulesets installed here cannot check (newer words, a "
@@ -668,6 +661,7 @@ def incomplete(report: Report) -> int:
 def recheck(entries: list[dict[str, Any]], report: Report) -> None:
     """Resolve every resolution of ``entries`` again (:mod:`rollbridge.engine.recheck`,
     with the rulesets installed here) and add what it found to ``report``."""
+    from rollbridge.adapter import plain_frame
     from rollbridge.cli.offline import offline_host
     from rollbridge.engine.recheck import check_resolutions
 
@@ -677,8 +671,9 @@ def recheck(entries: list[dict[str, Any]], report: Report) -> None:
     engine_log.disabled = True
     try:
         host = offline_host()
-        fields = frozenset().union(*(a.event_fields for a in host.adapters.values()))
-        check = check_resolutions(entries, host.rulesets, fields)
+        dialects = list(host.adapters.values())
+        plain = [plain_frame(entry, dialects) for entry in entries]
+        check = check_resolutions(plain, host.rulesets)
     finally:
         engine_log.disabled = quiet
     report.resolved = check.checked

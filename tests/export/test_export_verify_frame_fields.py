@@ -19,6 +19,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from websockets.asyncio.client import connect
 
 from rollbridge.cli import main
@@ -82,7 +83,7 @@ async def test_honest_logs_of_foundry_the_terminal_and_the_web_view_verify(
     logs = await _played(tables)
     assert "foundry" in _damage(logs["foundry"])
     expected = {
-        "foundry": (0, {"dialect": 2}),
+        "foundry": (2, {}),
         "terminal": (2, {}),
         "web": (1, {"withheld": 1, "secret": 1}),
     }
@@ -124,3 +125,26 @@ async def test_a_made_up_field_on_an_honest_frame_is_incomplete(tables, tmp_path
         assert main(["verify", str(log)]) == 3
         last = capsys.readouterr().out.rstrip().splitlines()[-1]
         assert "a frame's fields are rollbridge's and its adapters', not a ruleset's" in last
+
+
+@pytest.mark.parametrize(
+    ("client", "added"), [("foundry", {}), ("terminal", {"foundry": {}, "players": {}})]
+)
+async def test_a_forged_resolution_under_a_dialects_field_is_a_mismatch(
+    tables, tmp_path, capsys, client, added
+):
+    """A dialect's fields are taken off and the frame resolved again as the plain
+    protocol's (adapters' ``plain``): the Foundry GM's damage forged, or the terminal
+    client's with the Foundry adapter's own field names added (``foundry``,
+    ``players``) to pass it off as that dialect's frame, is ``wrong_resolution``, exit
+    1. Before, a frame with a dialect's field was not resolved again (``dialect``):
+    the same forgeries verified, exit 0."""
+    lines = (await _played(tables))[client]
+    damage = _damage(lines)
+    damage["data"]["outcome"]["boxes"] += 1
+    damage.update(added)
+    status, report = _verified(tmp_path, lines, capsys)
+    assert status == 1, report["unresolved"]
+    assert [(p["code"], p["seq"]) for p in report["problems"]] == [
+        ("wrong_resolution", damage["seq"])
+    ]
