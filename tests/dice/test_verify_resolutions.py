@@ -438,3 +438,33 @@ def test_an_event_of_a_kind_the_engine_does_not_make_loses_the_table(tmp_path, c
     lines[n] = json.dumps(event)
     code, report = verify(capsys, tmp_path, lines, "--json")
     assert (code, report["unresolved"]) == (3, {"unknown_kind": after})
+
+
+@pytest.mark.parametrize("audience", ["gm", "player"])
+@pytest.mark.parametrize("ruleset", sorted(SESSIONS))
+def test_a_log_in_the_foundry_dialect_is_resolved_again_as_the_plain_one(
+    tmp_path, capsys, ruleset, audience
+):
+    """Every line of an export (the session, an encounter's turn hooks) as the Foundry
+    adapter translates it for its client (``foundry`` beside the event and in each
+    actor view): verify takes the adapter's additions off (``plain``) and reports what
+    it reports of the plain log — every resolution resolved again, nothing withheld
+    but what the plain log withholds (docs/dice.md, "Checking"). Before 7 December
+    2026 each was counted ``dialect``, not resolved again."""
+    from rollbridge.adapters.foundry.adapter import FoundryAdapter
+
+    play(tmp_path / "t.db", ruleset)
+    with SQLiteStore(tmp_path / "t.db") as store:
+        service = TableService(store, HOST)
+        start = {"type": "encounter.start", "id": "e0", "order": ["pc", "npc"]}
+        assert service.handle("t", start, GM)["status"] == "done"
+        assert service.handle("t", {"type": "encounter.next", "id": "e1"}, GM)["status"] == "done"
+    lines = export(capsys, tmp_path / "t.db", audience)
+    _, plain = verify(capsys, tmp_path, lines, "--json")
+    adapter = FoundryAdapter()
+    translated = [json.dumps(adapter.outbound(json.loads(line))) for line in lines]
+    assert translated != lines and "foundry" in json.loads(translated[0])
+    code, report = verify(capsys, tmp_path, translated, "--json")
+    assert (code, report["problems"]) == (0, [])
+    assert (report["resolved"], report["unresolved"]) == (plain["resolved"], plain["unresolved"])
+    assert report["resolved"] > 0 or audience == "player"  # (techlevel's withholds each)
