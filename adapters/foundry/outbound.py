@@ -101,13 +101,19 @@ def plain(frame: Mapping[str, Any]) -> JSON:
     ``event``). What ``rollbridge verify`` resolves again: a result placed under the
     dialect's fields is never read there, so it hides no forged one. Anything it does
     not know the shape of is left as it is."""
+    out = _plain_frame(frame)
+    if isinstance(out.get("event"), Mapping):  # a result's (one level: no recursion)
+        out["event"] = _plain_frame(out["event"])
+    return out
+
+
+def _plain_frame(frame: Mapping[str, Any]) -> JSON:
+    """``frame`` without its ``foundry`` and ``players`` and its actor views' ``foundry``."""
     out = {key: value for key, value in frame.items() if key not in ("foundry", "players")}
     if isinstance(out.get("actors"), list):
         out["actors"] = [_plain_actor(actor) for actor in out["actors"]]
     if isinstance(out.get("table"), Mapping) and isinstance(out["table"].get("actors"), list):
         out["table"] = {**out["table"], "actors": [_plain_actor(a) for a in out["table"]["actors"]]}
-    if isinstance(out.get("event"), Mapping):
-        out["event"] = plain(out["event"])
     return out
 
 

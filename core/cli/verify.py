@@ -177,13 +177,13 @@ UNRESOLVED = {
     "unknown_field": say.plural(
         "cli.verify.unresolved_unknown_field",
         "{count} resolution not checked whole: its frame has a field neither the protocol "
-        "nor a dialect installed here knows (a newer version wrote the log, or it was "
-        "altered); resolved again without it where it was the frame's only addition, "
-        "what the field says is not known here",
+        "nor a dialect installed here knows (a newer version of rollbridge or an adapter "
+        "not installed here wrote the log, or it was altered); it agrees resolved again "
+        "without the field, but what the field says is not known here",
         "{count} resolutions not checked whole: their frames have a field neither the "
-        "protocol nor a dialect installed here knows (a newer version wrote the log, or "
-        "it was altered); resolved again without it where it was the frame's only "
-        "addition, what the field says is not known here",
+        "protocol nor a dialect installed here knows (a newer version of rollbridge or an "
+        "adapter not installed here wrote the log, or it was altered); they agree resolved "
+        "again without the field, but what the field says is not known here",
     ),
     "withheld": say.plural(
         "cli.verify.unresolved_withheld",
