@@ -128,7 +128,14 @@ async def test_a_made_up_field_on_an_honest_frame_is_incomplete(tables, tmp_path
 
 
 @pytest.mark.parametrize(
-    ("client", "added"), [("foundry", {}), ("terminal", {"foundry": {}, "players": {}})]
+    ("client", "added"),
+    [
+        ("foundry", {}),
+        ("terminal", {"foundry": {}, "players": {}}),
+        # names differing by case or by a look-alike letter (Cyrillic о) are no one's
+        ("terminal", {"Foundry": {}}),
+        ("foundry", {"f\u043eundry": {}, "Players": {}}),
+    ],
 )
 async def test_a_forged_resolution_under_a_dialects_field_is_a_mismatch(
     tables, tmp_path, capsys, client, added
@@ -138,7 +145,8 @@ async def test_a_forged_resolution_under_a_dialects_field_is_a_mismatch(
     client's with the Foundry adapter's own field names added (``foundry``,
     ``players``) to pass it off as that dialect's frame, is ``wrong_resolution``, exit
     1. Before, a frame with a dialect's field was not resolved again (``dialect``):
-    the same forgeries verified, exit 0."""
+    the same forgeries verified, exit 0. A name like a dialect's field (another case,
+    a look-alike letter) is no one's: the frame is resolved again without it."""
     lines = (await _played(tables))[client]
     damage = _damage(lines)
     damage["data"]["outcome"]["boxes"] += 1
