@@ -1,17 +1,19 @@
-"""``rollbridge verify`` tells a dialect's frame by the dialect's own fields, and
-reports a field neither the protocol nor a dialect installed here knows
-(``unknown_field``): logs of a real server on a real SQLite file, over real sockets
-(docs/dice.md, "Checking").
+"""``rollbridge verify`` takes a dialect's additions off its frames (the adapters'
+``plain``) and resolves them again as the plain protocol's, and reports a field
+neither the protocol nor a dialect installed here knows (``unknown_field``): logs of
+a real server on a real SQLite file, over real sockets (docs/dice.md, "Checking").
 
 Before, any field beside the plain protocol's made a frame a dialect's: not resolved
 again, counted ``dialect``, exit 0. So a resolution forged in a terminal client's log
 (the plain protocol ``rollbridge connect`` speaks), with one made-up field added,
-verified. Now the Foundry adapter names its fields (``event_fields``: ``foundry``,
-``players``); a frame with any other is resolved again without it where it has no
-dialect's field (a forged result: ``wrong_resolution``, exit 1), and otherwise counted
-``unknown_field``, incomplete (exit 3): a newer version's field, or a line altered.
-The honest logs of all three clients — the Foundry module's frames, a terminal
-client's frames, the export the web view downloads — still verify, exit 0."""
+verified; and, once the Foundry adapter named its fields (``event_fields``:
+``foundry``, ``players``), a forged resolution in a Foundry client's log, or in any
+log with one of those names added, still did. Now every frame is resolved again: a
+field no one knows is taken off first (a forged result: ``wrong_resolution``, exit
+1; an honest one: ``unknown_field``, incomplete, exit 3 — a newer version's field, an
+adapter not installed here, or a line altered). The honest logs of all three
+clients — the Foundry module's frames, a terminal client's frames, the export the
+web view downloads — still verify, exit 0."""
 
 from __future__ import annotations
 
