@@ -11,10 +11,10 @@ the protocol only, never a store.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
-__all__ = ["Adapter"]
+__all__ = ["Adapter", "plain_frame"]
 
 
 class Adapter(ABC):
@@ -29,9 +29,17 @@ class Adapter(ABC):
     version: ClassVar[str] = "0.0.0"
     #: The fields this dialect's ``event`` frames have beside the plain protocol's
     #: (what :meth:`outbound` adds, and ``players`` where ``public_view`` asks for
-    #: it): ``rollbridge verify`` tells a dialect's frame by them, and reports a field
+    #: it): :meth:`plain` takes them off, and ``rollbridge verify`` reports a field
     #: that neither the protocol nor any dialect installed knows (docs/dice.md).
     event_fields: ClassVar[frozenset[str]] = frozenset()
+
+    def plain(self, frame: Mapping[str, Any]) -> dict[str, Any]:
+        """``frame`` (a line of a client's log) without what this dialect adds to the
+        plain protocol's: what ``rollbridge verify`` resolves again, so a field of the
+        dialect's holds nothing a forged result could hide behind. The default takes
+        off :attr:`event_fields`; an adapter that adds fields inside a frame (an
+        actor view's) takes those off too. A frame without them is returned as it is."""
+        return {key: value for key, value in frame.items() if key not in self.event_fields}
 
     def connect(self, hello: Mapping[str, Any]) -> Adapter:
         """The adapter for one connection, given its ``hello``; the default
@@ -49,3 +57,11 @@ class Adapter(ABC):
     @abstractmethod
     def outbound(self, message: Mapping[str, Any]) -> dict[str, Any]:
         """Translate a protocol v1 reply or event for the VTT."""
+
+
+def plain_frame(frame: Mapping[str, Any], adapters: Iterable[Adapter]) -> Mapping[str, Any]:
+    """``frame`` with what each of ``adapters`` adds to the plain protocol's taken off
+    (:meth:`Adapter.plain`, each in turn)."""
+    for adapter in adapters:
+        frame = adapter.plain(frame)
+    return frame

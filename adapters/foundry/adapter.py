@@ -81,3 +81,8 @@ class FoundryAdapter(Adapter):
 
     def outbound(self, message: Mapping[str, Any]) -> dict[str, Any]:
         return outbound.translate(message, self.version)
+
+    def plain(self, frame: Mapping[str, Any]) -> dict[str, Any]:
+        """``frame`` without the ``foundry`` fields :meth:`outbound` adds (its own and
+        each actor view's) and the GM's ``players`` (:func:`outbound.plain`)."""
+        return outbound.plain(frame)

@@ -41,7 +41,7 @@ from .actors import with_foundry
 from .dice_out import roll_from_group, roll_from_result
 from .mappings import MAPPINGS
 
-__all__ = ["chat_html", "translate"]
+__all__ = ["chat_html", "plain", "translate"]
 
 log = logging.getLogger("rollbridge.adapters.foundry")
 
@@ -92,6 +92,36 @@ def _translate(message: Mapping[str, Any], version: str) -> JSON:
             "mappings": [mapping.describe() for mapping in MAPPINGS.values()],
         }
     return out
+
+
+def plain(frame: Mapping[str, Any]) -> JSON:
+    """The plain protocol's frame a Foundry-dialect ``frame`` was translated from:
+    its ``foundry`` and ``players`` taken off, and each actor view's ``foundry`` (an
+    event's ``actors``, a welcome's or a result's ``table.actors``, a result's
+    ``event``). What ``rollbridge verify`` resolves again: a result placed under the
+    dialect's fields is never read there, so it hides no forged one. Anything it does
+    not know the shape of is left as it is."""
+    out = _plain_frame(frame)
+    if isinstance(out.get("event"), Mapping):  # a result's (one level: no recursion)
+        out["event"] = _plain_frame(out["event"])
+    return out
+
+
+def _plain_frame(frame: Mapping[str, Any]) -> JSON:
+    """``frame`` without its ``foundry`` and ``players`` and its actor views' ``foundry``."""
+    out = {key: value for key, value in frame.items() if key not in ("foundry", "players")}
+    if isinstance(out.get("actors"), list):
+        out["actors"] = [_plain_actor(actor) for actor in out["actors"]]
+    if isinstance(out.get("table"), Mapping) and isinstance(out["table"].get("actors"), list):
+        out["table"] = {**out["table"], "actors": [_plain_actor(a) for a in out["table"]["actors"]]}
+    return out
+
+
+def _plain_actor(actor: Any) -> Any:
+    """An actor view without the ``foundry`` field :func:`with_foundry` gave it."""
+    if not isinstance(actor, Mapping) or "foundry" not in actor:
+        return actor
+    return {key: value for key, value in actor.items() if key != "foundry"}
 
 
 def _table(table: Mapping[str, Any]) -> JSON:

@@ -156,10 +156,15 @@ def _printable(*streams: object) -> None:
     """Let ``streams`` write what their encoding lacks, as ``\\u0441`` escapes: a
     terminal in Latin-1 (``PYTHONIOENCODING``, a legacy locale) given ``--locale ru``
     or a table's name in Cyrillic. Before, such a line ended the command with a
-    traceback — ``table create`` after the table was made, its tokens never shown."""
+    traceback — ``table create`` after the table was made, its tokens never shown.
+    A stream that writes with ``surrogateescape`` (Python's UTF-8 mode, on by itself in
+    the C locale) is changed too: a lone surrogate a log's JSON holds as an escape
+    (``"\ud800"``, named in ``verify``'s report) is written as its escape, where it
+    ended ``verify`` with a traceback."""
     for stream in streams:
         reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None and getattr(stream, "errors", None) == "strict":
+        errors = getattr(stream, "errors", None)
+        if reconfigure is not None and errors in ("strict", "surrogateescape"):
             reconfigure(errors="backslashreplace")
 
 

@@ -177,13 +177,13 @@ UNRESOLVED = {
     "unknown_field": say.plural(
         "cli.verify.unresolved_unknown_field",
         "{count} resolution not checked whole: its frame has a field neither the protocol "
-        "nor a dialect installed here knows (a newer version wrote the log, or it was "
-        "altered); resolved again without it where it was the frame's only addition, "
-        "what the field says is not known here",
+        "nor a dialect installed here knows (a newer version of rollbridge or an adapter "
+        "not installed here wrote the log, or it was altered); it agrees resolved again "
+        "without the field, but what the field says is not known here",
         "{count} resolutions not checked whole: their frames have a field neither the "
-        "protocol nor a dialect installed here knows (a newer version wrote the log, or "
-        "it was altered); resolved again without it where it was the frame's only "
-        "addition, what the field says is not known here",
+        "protocol nor a dialect installed here knows (a newer version of rollbridge or an "
+        "adapter not installed here wrote the log, or it was altered); they agree resolved "
+        "again without the field, but what the field says is not known here",
     ),
     "withheld": say.plural(
         "cli.verify.unresolved_withheld",
@@ -216,13 +216,6 @@ UNRESOLVED = {
         "{count} events for the GM only, hidden from this view, were not checked (secret "
         "rolls or actions, approval requests, or the GM's seed at each reveal: only the "
         "GM's log checks them)",
-    ),
-    "dialect": say.plural(
-        "cli.verify.unresolved_dialect",
-        "{count} resolution not resolved again: its frame is a dialect's (an adapter's "
-        "fields, such as the Foundry module's); verify an export instead",
-        "{count} resolutions not resolved again: their frames are a dialect's (an "
-        "adapter's fields, such as the Foundry module's); verify an export instead",
     ),
     "turn_hooks": say.plural(
         "cli.verify.unresolved_turn_hooks",
@@ -443,7 +436,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
                 "from the log's welcome line on) resolved again by the ruleset installed here "
                 "and compared with the event as logged. Resolutions it cannot resolve again "
                 "(an NPC's numbers withheld from a player's view, secret events, a ruleset not "
-                "installed, a log without its welcome line, a dialect's frames) are counted "
+                "installed, a log without its welcome line) are counted "
                 "apart by reason. Exit status: 0 nothing wrong, 1 a problem, 2 an unreadable "
                 "file or a usage error, 3 incomplete: no problem, but resolutions this "
                 "rollbridge and the rulesets installed here cannot check (newer words, a "
@@ -668,6 +661,7 @@ def incomplete(report: Report) -> int:
 def recheck(entries: list[dict[str, Any]], report: Report) -> None:
     """Resolve every resolution of ``entries`` again (:mod:`rollbridge.engine.recheck`,
     with the rulesets installed here) and add what it found to ``report``."""
+    from rollbridge.adapter import plain_frame
     from rollbridge.cli.offline import offline_host
     from rollbridge.engine.recheck import check_resolutions
 
@@ -677,8 +671,9 @@ def recheck(entries: list[dict[str, Any]], report: Report) -> None:
     engine_log.disabled = True
     try:
         host = offline_host()
-        fields = frozenset().union(*(a.event_fields for a in host.adapters.values()))
-        check = check_resolutions(entries, host.rulesets, fields)
+        dialects = list(host.adapters.values())
+        plain = [plain_frame(entry, dialects) for entry in entries]
+        check = check_resolutions(plain, host.rulesets)
     finally:
         engine_log.disabled = quiet
     report.resolved = check.checked

@@ -20,14 +20,12 @@ involved NPC's numbers or the event's dice), ``ruleset`` (the table's ruleset is
 not installed here, or at another major version), ``words`` (the event records
 words newer than the installed ruleset's: a newer version of it wrote the event, or
 the log was altered — the ruleset installed here cannot tell), ``turn_hooks`` (turn hooks'
-results in an encounter event of a kind this version does not know), ``dialect``
-(a frame with fields the plain protocol's have not, each a dialect's own — its
-adapter's ``event_fields``: a client of a dialect, such as the Foundry module's, is
-sent its adapter's translation, which this does not make), ``unknown_field`` (a frame
-with a field neither the protocol nor any dialect installed here knows: a newer
-version's, or a line altered; resolved again without it where it has no dialect's
-field, so a forged result is a mismatch, and counted here when it agrees, as what the
-field says is not known).
+results in an encounter event of a kind this version does not know), ``unknown_field``
+(a frame with a field the plain protocol's have not: a newer version's, a dialect not
+installed here, or a line altered; resolved again without it, so a forged result is a
+mismatch, and counted here when it agrees, as what the field says is not known). A
+dialect's frames (the Foundry module's) are given here as the plain protocol's, what
+their adapters add taken off (:func:`rollbridge.adapter.plain_frame`, by the caller).
 A secret event reaches players as a ``hidden`` stand-in that does not say what it
 was: those are counted as ``secret``.
 """
@@ -80,14 +78,14 @@ MALFORMED = say(
 #: Why a resolution was not resolved again (see the module docstring).
 REASONS = (
     "no_table", "unknown_kind", "unknown_field", "withheld", "ruleset", "words", "secret",
-    "turn_hooks", "dialect",
+    "turn_hooks",
 )  # fmt: skip
 #: The kinds of event the engine makes (each taken to the table from what it carries)
 #: and a secret event's stand-in. After an event of another kind (a later version's,
 #: or a resolution renamed) the table is not known: a new ``welcome`` starts again.
 KNOWN_KINDS = APPLIED_KINDS | {"dice.abandoned", "hidden"}
 #: The fields of an ``event`` frame of the plain protocol (docs/protocol.md); a frame
-#: with others is a dialect's (an adapter's ``foundry``, ``players``).
+#: with others is ``unknown_field`` (a dialect's are taken off before: the caller's).
 FRAME_FIELDS = frozenset(
     {"type", "table", "kind", "epoch", "seq", "data", "actors", "request", "by", "at",
      "table_after", "gm_only"}
@@ -98,15 +96,10 @@ class ResolutionCheck:
     """Feed a log's entries in order (:meth:`feed`); see the module docstring.
 
     :param rulesets: the rulesets installed here, by id.
-    :param dialect_fields: the fields the dialects installed here add to an event
-        frame (each adapter's ``event_fields``): a frame with such a field is a
-        dialect's; one with a field neither the protocol nor a dialect knows is
-        ``unknown_field``.
     """
 
-    def __init__(self, rulesets: Mapping[str, Ruleset], dialect_fields: Iterable[str] = ()) -> None:
+    def __init__(self, rulesets: Mapping[str, Ruleset]) -> None:
         self.rulesets = rulesets
-        self.dialect_fields = frozenset(dialect_fields)
         self.table: LoggedTable | None = None
         self.ruleset: Ruleset | None = None
         self.checked = 0
@@ -185,17 +178,12 @@ class ResolutionCheck:
             self.skipped["ruleset"] += 1
             return
         draws = data.get("draws")
-        # judged on a dialect's frame too: an adapter adds fields beside the event's
-        # (the Foundry module's "foundry") and keeps its data, draws and actors as they
-        # are, and a field added must not keep a resolution's stream from the check
+        # judged with a field no one knows too: a field added must not keep a
+        # resolution's stream from the check
         if self._public_on_gm(table, entry, data):
             self.problems.append(Problem(position, entry["seq"], "public_on_gm",
                                          PUBLIC_ON_GM(seq=entry["seq"])))  # fmt: skip
-        extra = entry.keys() - FRAME_FIELDS
-        unknown = extra - self.dialect_fields
-        if extra and extra != unknown:  # an adapter's fields: not this engine's frame
-            self.skipped["unknown_field" if unknown else "dialect"] += 1
-            return
+        unknown = entry.keys() - FRAME_FIELDS
         if unknown:  # no one's field: resolved again without it, what it says not known
             entry = {key: value for key, value in entry.items() if key in FRAME_FIELDS}
         if (isinstance(draws, Mapping) and draws.get("withheld")) or any(
@@ -262,13 +250,11 @@ class ResolutionCheck:
 
 
 def check_resolutions(
-    entries: Iterable[Mapping[str, Any]],
-    rulesets: Mapping[str, Ruleset],
-    dialect_fields: Iterable[str] = (),
+    entries: Iterable[Mapping[str, Any]], rulesets: Mapping[str, Ruleset]
 ) -> ResolutionCheck:
-    """Check every resolution of a whole log (entries in order, one a line), knowing
-    the installed dialects' frame fields (:class:`ResolutionCheck`)."""
-    check = ResolutionCheck(rulesets, dialect_fields)
+    """Check every resolution of a whole log (entries in order, one a line, each the
+    plain protocol's: a dialect's additions taken off, :func:`~rollbridge.adapter.plain_frame`)."""
+    check = ResolutionCheck(rulesets)
     for position, entry in enumerate(entries, start=1):
         check.feed(entry, position)
     return check

@@ -76,8 +76,8 @@ def test_a_resolution_naming_an_npc_is_the_gms_business(tmp_path, exports):
 
 
 def test_a_field_added_to_the_frame_does_not_keep_the_stream_from_the_check(tmp_path, exports):
-    """A frame with a field the plain protocol's have not is a dialect's (the Foundry
-    module's ``foundry``), and is not resolved again (``dialect``). Before, its stream
+    """A frame with the Foundry module's ``foundry`` field: resolved again without it
+    (since 7 December 2026; before, counted ``dialect``, not resolved again). Before, its stream
     was not judged either: a server had only to add such a field to a player's trait
     test drawn on the GM's stream for the player's export to verify (exit 0)."""
     lines = exports["player"]
@@ -93,10 +93,13 @@ def test_a_field_added_to_the_frame_does_not_keep_the_stream_from_the_check(tmp_
 def test_an_honest_log_in_the_foundry_dialect_still_verifies(tmp_path, exports, who):
     """Every event with the adapter's ``foundry`` field beside it (its data, draws and
     actors as they were): the NPC's attacks on the GM's stream are the GM's business
-    there too, and nothing is a mismatch."""
+    there too, and nothing is a mismatch: the adapter's field taken off, every
+    resolution the plain log resolves again is resolved again."""
     lines = exports[who]
+    status, plain = _verified(tmp_path, lines)
     for line in lines[1:]:
         line["foundry"] = {"rolls": [], "speaker": None}
     status, report = _verified(tmp_path, lines)
     assert status == 0 and report["ok"], report["problems"]
-    assert report["unresolved"]["dialect"] > 0
+    assert (report["resolved"], report["unresolved"]) == (plain["resolved"], plain["unresolved"])
+    assert report["resolved"] > 0

@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import copy
 import json
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -438,3 +441,62 @@ def test_an_event_of_a_kind_the_engine_does_not_make_loses_the_table(tmp_path, c
     lines[n] = json.dumps(event)
     code, report = verify(capsys, tmp_path, lines, "--json")
     assert (code, report["unresolved"]) == (3, {"unknown_kind": after})
+
+
+@pytest.mark.parametrize("audience", ["gm", "player"])
+@pytest.mark.parametrize("ruleset", sorted(SESSIONS))
+def test_a_log_in_the_foundry_dialect_is_resolved_again_as_the_plain_one(
+    tmp_path, capsys, ruleset, audience
+):
+    """Every line of an export (the session, an encounter's turn hooks) as the Foundry
+    adapter translates it for its client (``foundry`` beside the event and in each
+    actor view): verify takes the adapter's additions off (``plain``) and reports what
+    it reports of the plain log — every resolution resolved again, nothing withheld
+    but what the plain log withholds (docs/dice.md, "Checking"). Before 7 December
+    2026 each was counted ``dialect``, not resolved again."""
+    from rollbridge.adapters.foundry.adapter import FoundryAdapter
+
+    play(tmp_path / "t.db", ruleset)
+    with SQLiteStore(tmp_path / "t.db") as store:
+        service = TableService(store, HOST)
+        start = {"type": "encounter.start", "id": "e0", "order": ["pc", "npc"]}
+        assert service.handle("t", start, GM)["status"] == "done"
+        assert service.handle("t", {"type": "encounter.next", "id": "e1"}, GM)["status"] == "done"
+    lines = export(capsys, tmp_path / "t.db", audience)
+    _, plain = verify(capsys, tmp_path, lines, "--json")
+    adapter = FoundryAdapter()
+    translated = [json.dumps(adapter.outbound(json.loads(line))) for line in lines]
+    assert translated != lines and "foundry" in json.loads(translated[0])
+    code, report = verify(capsys, tmp_path, translated, "--json")
+    assert (code, report["problems"]) == (0, [])
+    assert (report["resolved"], report["unresolved"]) == (plain["resolved"], plain["unresolved"])
+    assert report["resolved"] > 0 or audience == "player"  # (techlevel's withholds each)
+
+
+@pytest.mark.parametrize("options", [(), ("--json",)])
+def test_a_lone_surrogate_in_a_logs_field_is_reported_not_a_traceback(tmp_path, capsys, options):
+    """A log's JSON may hold a lone surrogate as an escape (``"\\ud800x"``), which no
+    UTF-8 output can write: a field of that name added to a resolution's data is
+    named in the mismatch as its escape, as printed and with ``--json`` (which reads
+    back as the same name). Before, both ended in a UnicodeEncodeError's traceback
+    where stdout's errors were surrogateescape (fuzzed, ROLLBRIDGE_FUZZ_SEED=723119)."""
+    play(tmp_path / "t.db", "bandits")
+    lines = [json.loads(line) for line in export(capsys, tmp_path / "t.db", "gm")]
+    resolution = next(line for line in lines if line.get("kind") == "resolution")
+    resolution["data"]["\ud800x"] = None
+    log = tmp_path / "log.jsonl"
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    # Python's UTF-8 mode (on by itself in the C locale: a container, cron) writes
+    # stdout with surrogateescape, which no lone high surrogate passes
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONIOENCODING"}
+    run = subprocess.run(
+        [sys.executable, "-m", "rollbridge", "verify", str(log), *options],
+        capture_output=True, check=False, env={**env, "PYTHONUTF8": "1"},
+    )  # fmt: skip
+    assert (run.returncode, run.stderr) == (1, b"")
+    if options:
+        problem = json.loads(run.stdout)["problems"][0]
+        assert problem["code"] == "wrong_resolution"
+        assert "data.\ud800x" in problem["message"]
+    else:
+        assert b"data.\\ud800x" in run.stdout

@@ -1,17 +1,19 @@
-"""``rollbridge verify`` tells a dialect's frame by the dialect's own fields, and
-reports a field neither the protocol nor a dialect installed here knows
-(``unknown_field``): logs of a real server on a real SQLite file, over real sockets
-(docs/dice.md, "Checking").
+"""``rollbridge verify`` takes a dialect's additions off its frames (the adapters'
+``plain``) and resolves them again as the plain protocol's, and reports a field
+neither the protocol nor a dialect installed here knows (``unknown_field``): logs of
+a real server on a real SQLite file, over real sockets (docs/dice.md, "Checking").
 
 Before, any field beside the plain protocol's made a frame a dialect's: not resolved
 again, counted ``dialect``, exit 0. So a resolution forged in a terminal client's log
 (the plain protocol ``rollbridge connect`` speaks), with one made-up field added,
-verified. Now the Foundry adapter names its fields (``event_fields``: ``foundry``,
-``players``); a frame with any other is resolved again without it where it has no
-dialect's field (a forged result: ``wrong_resolution``, exit 1), and otherwise counted
-``unknown_field``, incomplete (exit 3): a newer version's field, or a line altered.
-The honest logs of all three clients — the Foundry module's frames, a terminal
-client's frames, the export the web view downloads — still verify, exit 0."""
+verified; and, once the Foundry adapter named its fields (``event_fields``:
+``foundry``, ``players``), a forged resolution in a Foundry client's log, or in any
+log with one of those names added, still did. Now every frame is resolved again: a
+field no one knows is taken off first (a forged result: ``wrong_resolution``, exit
+1; an honest one: ``unknown_field``, incomplete, exit 3 — a newer version's field, an
+adapter not installed here, or a line altered). The honest logs of all three
+clients — the Foundry module's frames, a terminal client's frames, the export the
+web view downloads — still verify, exit 0."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from websockets.asyncio.client import connect
 
 from rollbridge.cli import main
@@ -82,7 +85,7 @@ async def test_honest_logs_of_foundry_the_terminal_and_the_web_view_verify(
     logs = await _played(tables)
     assert "foundry" in _damage(logs["foundry"])
     expected = {
-        "foundry": (0, {"dialect": 2}),
+        "foundry": (2, {}),
         "terminal": (2, {}),
         "web": (1, {"withheld": 1, "secret": 1}),
     }
@@ -124,3 +127,34 @@ async def test_a_made_up_field_on_an_honest_frame_is_incomplete(tables, tmp_path
         assert main(["verify", str(log)]) == 3
         last = capsys.readouterr().out.rstrip().splitlines()[-1]
         assert "a frame's fields are rollbridge's and its adapters', not a ruleset's" in last
+
+
+@pytest.mark.parametrize(
+    ("client", "added"),
+    [
+        ("foundry", {}),
+        ("terminal", {"foundry": {}, "players": {}}),
+        # names differing by case or by a look-alike letter (Cyrillic о) are no one's
+        ("terminal", {"Foundry": {}}),
+        ("foundry", {"f\u043eundry": {}, "Players": {}}),
+    ],
+)
+async def test_a_forged_resolution_under_a_dialects_field_is_a_mismatch(
+    tables, tmp_path, capsys, client, added
+):
+    """A dialect's fields are taken off and the frame resolved again as the plain
+    protocol's (adapters' ``plain``): the Foundry GM's damage forged, or the terminal
+    client's with the Foundry adapter's own field names added (``foundry``,
+    ``players``) to pass it off as that dialect's frame, is ``wrong_resolution``, exit
+    1. Before, a frame with a dialect's field was not resolved again (``dialect``):
+    the same forgeries verified, exit 0. A name like a dialect's field (another case,
+    a look-alike letter) is no one's: the frame is resolved again without it."""
+    lines = (await _played(tables))[client]
+    damage = _damage(lines)
+    damage["data"]["outcome"]["boxes"] += 1
+    damage.update(added)
+    status, report = _verified(tmp_path, lines, capsys)
+    assert status == 1, report["unresolved"]
+    assert [(p["code"], p["seq"]) for p in report["problems"]] == [
+        ("wrong_resolution", damage["seq"])
+    ]

@@ -80,10 +80,13 @@ async def test_a_resumed_gms_log_goes_on_with_the_table_it_held(tables, tmp_path
         assert (report["resolved"], report["unresolved"]) == (resolved, unresolved)
 
 
-async def test_a_foundry_gms_frames_are_counted_apart_not_failed(tables, tmp_path, capsys):
+async def test_a_foundry_gms_frames_are_resolved_again_as_the_plain_protocols(
+    tables, tmp_path, capsys
+):
     """A client of the Foundry dialect is sent its adapter's translation (``foundry``
-    fields, the players' frame): not what the engine makes, so its resolutions are
-    counted apart (``dialect``), not reported as mismatches; its dice still verify."""
+    fields, the players' frame): taken off again (the adapter's ``plain``), its
+    resolutions are resolved again as the plain protocol's, and agree; its dice still
+    verify. Before 7 December 2026 they were counted apart (``dialect``)."""
     peer = Peer(await connect(tables.server.url))
     tables.peers.append(peer)
     hello = {"type": "hello", "table": "sr2", "token": tables.tokens["sr2"]["gm"],
@@ -98,7 +101,7 @@ async def test_a_foundry_gms_frames_are_counted_apart_not_failed(tables, tmp_pat
     log.write_text("".join(f"{frame}\n" for frame in peer.frames), encoding="utf-8")
     assert main(["verify", str(log), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert (report["resolved"], report["unresolved"]) == (0, {"dialect": 1})
+    assert (report["resolved"], report["unresolved"]) == (1, {})
 
 
 async def test_a_log_whose_welcome_names_a_region_is_resolved_again_in_its_language(
