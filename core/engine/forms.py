@@ -17,6 +17,11 @@ beside it. Nothing is walked on the way out (a view): the event read so is one
 like today's. An event stored before texts were data (no texts, no marks, no time)
 is left as it is: players get none of its details anyway
 (:mod:`rollbridge.engine.legacy`).
+
+What was stored as a bare value cannot be told from data and is not hidden: a
+:class:`~rollbridge.text.Private` inside an ``instead`` (every version before dropped
+its mark), or a stored form inside one that the versions from eb0f4ee9 until the
+mark read as its value — players read such an old ``instead`` as they did then.
 """
 
 from __future__ import annotations
