@@ -47,32 +47,33 @@ def read_forms(data: JSON, texts: list[list[Any]], private: list[list[Any]]) -> 
     """Each stored private form in ``data``'s outcomes (an unmarked event's) read as
     its value, ``private`` given its mark, ``texts`` following what moved (a text in
     a form's ``private`` is now at the form's place; one in its ``instead`` is the
-    mark's). Changes the three in place; whether anything changed. Where ``data``
-    cannot be read so (nested past what an outcome may be), it is left as it is."""
+    mark's). Changes the three in place; whether every outcome was read. An outcome
+    that cannot be read so (nested past what an outcome may be: no version stored
+    one) is left as it is, and False said: the event keeps no mark when stored again
+    (review plugins-23), so whatever reads it later reads it anew."""
     if not (texts or private):  # written before texts were data: withheld as such
-        return False
-    changed = False
+        return True
+    read = True
     outcomes = list(_outcomes(data))
     for index, entry in enumerate(private):  # an instead, as made since, in an outcome
         if len(entry) > 3 and any(_under(entry[0], prefix) for prefix, _ in outcomes):
             instead, left = instead_in_outcome(entry[3])
             if instead is not entry[3] or not left:
                 private[index] = [*entry[:3], instead, *entry[4:]] if left else entry[:3]
-                changed = True
     for prefix, outcome in outcomes:
         try:
             found, _, marked = extract({"outcome": outcome})
         except NotPlain:
+            read = False
             continue
         if not marked:
             continue
-        changed = True
         _put(data, prefix, found["outcome"])
         for entry in sorted(marked, key=lambda entry: len(entry[0])):
             where = [*prefix, *entry[0]]
             texts[:] = _texts_moved(texts, where, entry)
             private.append([where, *entry[1:]])
-    return changed
+    return read
 
 
 def _outcomes(data: JSON) -> Iterator[tuple[list[Any], Any]]:

@@ -215,3 +215,23 @@ async def test_every_audience_and_dialect_gets_the_players_outcome(tmp_path, bin
         assert outcomes(peers["foundry"].events)[0] == GMS_OUTCOME
         for peer in peers.values():
             await peer.close()
+
+
+def test_an_outcome_too_deep_to_read_stays_unmarked_when_stored_again():
+    """Review plugins-23: an unmarked event whose outcome cannot be read (nested past
+    what an outcome may be: a chain of 100 forms, which no version stored — a damaged
+    or hand-made log) was left as it was, no RecursionError, no traceback — but read
+    back it was an event like today's, so storing it again (``rollbridge migrate`` to
+    Redis, an ``import_table``) marked it ``"forms": true``: a later reading, able to
+    read it, would take it as read. It keeps no mark; one that was read does."""
+    chain: object = 99
+    for _ in range(100):
+        chain = {"private": chain, "of": "orc", "aspect": "sheet"}
+    stored = Event("t", 1, 3, "resolution", data={"outcome": {"k": chain}},
+                   texts=[["narration"]]).to_dict()  # fmt: skip
+    del stored["forms"]
+    event = Event.from_dict(stored)
+    assert event.data == {"outcome": {"k": chain}} and event.private == []
+    assert "forms" not in Event.unpacked(event.packed()).to_dict()
+    readable = {**stored, "data": {"outcome": {"k": {"private": 7, "of": "orc"}}}}
+    assert Event.from_dict(readable).to_dict()["forms"] is True
