@@ -621,9 +621,10 @@ class NeverResolvedWarning(UserWarning):
     the rules refused with every seed, so that none of the suite's checks of a
     resolution (its texts, its private values, its dice) reached that action. A
     warning, not a failure: the built-in rulesets' and older plugins' examples of
-    actions for a wounded actor are so; ``example_states`` on the conformance class
-    starts the example actors where the action can be done, and ``-W
-    error::rollbridge.exceptions.NeverResolvedWarning`` makes it fail."""
+    actions for a wounded actor were so; ``example_states`` on the conformance class
+    starts the example actors where the action can be done (``action_states``: just
+    before that action), and ``-W error::rollbridge.exceptions.NeverResolvedWarning``
+    makes it fail."""
 
 
 class PlainWordsWarning(UserWarning):

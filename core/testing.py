@@ -706,7 +706,9 @@ def _never_resolved(refusals: Mapping[str, RuleViolation]) -> str:
         f"an action example never resolved with any seed ({said}), so no check of a "
         "resolution reached it: give it an example the example actors can do, or start "
         "them in the state it needs (example_states = {sheet name: state} on your "
-        "conformance class: a pool to spend, a stake the GM set)"
+        "conformance class: a pool to spend, a stake the GM set), or just before that "
+        "action where they could do nothing else in it (action_states = {action: {sheet "
+        "name: state}}: a dying character to stabilise)"
     )
 
 
@@ -1087,6 +1089,13 @@ class RulesetConformance(StateConformance):
     #: actors cannot do (a pool to spend, a stake the GM set in secret). The others
     #: start fresh (``initial_state``).
     example_states: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    #: States to put example actors in just before one action's example, by action
+    #: name, then example sheet name (a GM's ``actor.update``; ``validate_state``
+    #: completes each): for an action whose example needs a state in which an actor
+    #: can do nothing else, so :attr:`example_states` would refuse the others (a
+    #: dying character to stabilise, who then cannot attack). The actors stay so for
+    #: the examples after it.
+    action_states: ClassVar[Mapping[str, Mapping[str, Mapping[str, Any]]]] = {}
 
     def _example_state(self, name: str, sheet: Mapping[str, Any]) -> dict[str, Any]:
         """The example actor ``name``'s starting state (:attr:`example_states`)."""
@@ -1250,7 +1259,13 @@ class RulesetConformance(StateConformance):
             ids.append(harness.add_actor(name, sheet, actor_id=f"a{i}", state=state))
         return harness, ids
 
-    def _request_for(self, name: str, ids: list[str]) -> JSON:
+    def _request_for(self, name: str, ids: list[str], harness: RulesetHarness) -> JSON:
+        """Who acts in the action's example and whom it targets at ``harness``, its
+        example actors put in the states :attr:`action_states` gives for it first."""
+        names = list(_example_sheets(self.ruleset))
+        for sheet_name, state in self.action_states.get(name, {}).items():
+            update = {"type": "actor.update", "actor": ids[names.index(sheet_name)]}
+            harness.request({**update, "state": dict(state)})
         spec = self.ruleset.actions[name]
         actor = ids[0] if spec.actor != "none" else None
         others = [i for i in ids if i != actor] or ids
@@ -1265,7 +1280,7 @@ class RulesetConformance(StateConformance):
         for seed in self.seeds:
             harness, ids = self._harness(seed)
             for name, case in self._cases():
-                where = self._request_for(name, ids)
+                where = self._request_for(name, ids, harness)
                 before = {i: harness.state(i) for i in ids}
                 try:
                     event = harness.resolve(name, params=case["params"], **where)
@@ -1332,7 +1347,7 @@ class RulesetConformance(StateConformance):
             for name, case in self._cases():
                 if self.ruleset.actions[name].gm_only:
                     continue
-                where = self._request_for(name, ids)
+                where = self._request_for(name, ids, harness)
                 try:
                     reply = harness.resolve(name, params=case["params"], who=PLAYER, **where)
                 except RuleViolation as refused:
@@ -1373,8 +1388,9 @@ class RulesetConformance(StateConformance):
             )
             for i, (sheet_name, sheet) in enumerate(_example_sheets(self.ruleset).items())
         ]
+        where = self._request_for(name, ids, harness)
         try:
-            harness.resolve(name, params=params, who=PLAYER, **self._request_for(name, ids))
+            harness.resolve(name, params=params, who=PLAYER, **where)
         except (InternalError, PluginError) as failed:
             return failed
         except RollbridgeError:
@@ -1435,8 +1451,9 @@ class RulesetConformance(StateConformance):
         for seed in self.seeds[:4]:
             harness, ids = self._harness(seed)
             for name, case in self._cases():
+                where = self._request_for(name, ids, harness)
                 try:
-                    harness.resolve(name, params=case["params"], **self._request_for(name, ids))
+                    harness.resolve(name, params=case["params"], **where)
                 except RuleViolation:
                     continue
                 for view in harness.views():
@@ -1474,6 +1491,13 @@ class RulesetConformance(StateConformance):
         action takes one), the next ones are its targets."""
         spec = self.ruleset.actions[name]
         params = validate(spec.params, case["params"])
+        given = self.action_states.get(name, {})
+        actors = [
+            Actor(a.id, a.name, a.sheet, self.ruleset.validate_state(a.sheet, dict(given[a.name])))
+            if a.name in given
+            else a
+            for a in actors
+        ]
         actor = actors[0] if spec.actor != "none" else None
         others = [a for a in actors if a is not actor] or actors
         wanted = spec.min_targets or (1 if (spec.max_targets or 0) >= 1 else 0)
@@ -1506,8 +1530,9 @@ class RulesetConformance(StateConformance):
         for seed in self.seeds[:4]:
             harness, ids = self._harness(seed, verifiable=True)
             for name, case in self._cases():
+                where = self._request_for(name, ids, harness)
                 try:
-                    harness.resolve(name, params=case["params"], **self._request_for(name, ids))
+                    harness.resolve(name, params=case["params"], **where)
                 except (InternalError, PluginError) as exc:
                     raise AssertionError(f"{name}: {exc.code}: {said_as_gm(exc)}") from exc
                 except RollbridgeError:
@@ -1581,7 +1606,7 @@ class RulesetConformance(StateConformance):
         for seed in self.seeds[:4]:
             harness, ids = self._harness(seed)
             for name, case in self._cases():
-                where = self._request_for(name, ids)
+                where = self._request_for(name, ids, harness)
                 try:
                     harness.resolve(name, params=case["params"], **where)
                 except RuleViolation as refused:  # rendered in English as it was made
@@ -1674,7 +1699,7 @@ class RulesetConformance(StateConformance):
         for seed in self.seeds[:3]:
             harness, ids = self._harness(seed)
             for name, case in self._cases():
-                where = self._request_for(name, ids)
+                where = self._request_for(name, ids, harness)
                 try:
                     harness.resolve(name, params=case["params"], **where)
                 except RuleViolation as refused:
@@ -1739,7 +1764,7 @@ class RulesetConformance(StateConformance):
         refusals: list[tuple[str, RollbridgeError]] = []
         harness, ids = self._harness(self.seeds[0])
         for name, case in self._cases():
-            where = self._request_for(name, ids)
+            where = self._request_for(name, ids, harness)
             for key in case["params"]:
                 for wrong in self.wrong_values:
                     slips = misformatted()  # a refusal is rendered in English as it is made

@@ -17,6 +17,11 @@ beside it. Nothing is walked on the way out (a view): the event read so is one
 like today's. An event stored before texts were data (no texts, no marks, no time)
 is left as it is: players get none of its details anyway
 (:mod:`rollbridge.engine.legacy`).
+
+What was stored as a bare value cannot be told from data and is not hidden: a
+:class:`~rollbridge.text.Private` inside an ``instead`` (every version before dropped
+its mark), or a stored form inside one that the versions from eb0f4ee9 until the
+mark read as its value — players read such an old ``instead`` as they did then.
 """
 
 from __future__ import annotations
@@ -42,32 +47,33 @@ def read_forms(data: JSON, texts: list[list[Any]], private: list[list[Any]]) -> 
     """Each stored private form in ``data``'s outcomes (an unmarked event's) read as
     its value, ``private`` given its mark, ``texts`` following what moved (a text in
     a form's ``private`` is now at the form's place; one in its ``instead`` is the
-    mark's). Changes the three in place; whether anything changed. Where ``data``
-    cannot be read so (nested past what an outcome may be), it is left as it is."""
+    mark's). Changes the three in place; whether every outcome was read. An outcome
+    that cannot be read so (nested past what an outcome may be: no version stored
+    one) is left as it is, and False said: the event keeps no mark when stored again
+    (review plugins-23), so whatever reads it later reads it anew."""
     if not (texts or private):  # written before texts were data: withheld as such
-        return False
-    changed = False
+        return True
+    read = True
     outcomes = list(_outcomes(data))
     for index, entry in enumerate(private):  # an instead, as made since, in an outcome
         if len(entry) > 3 and any(_under(entry[0], prefix) for prefix, _ in outcomes):
             instead, left = instead_in_outcome(entry[3])
             if instead is not entry[3] or not left:
                 private[index] = [*entry[:3], instead, *entry[4:]] if left else entry[:3]
-                changed = True
     for prefix, outcome in outcomes:
         try:
             found, _, marked = extract({"outcome": outcome})
         except NotPlain:
+            read = False
             continue
         if not marked:
             continue
-        changed = True
         _put(data, prefix, found["outcome"])
         for entry in sorted(marked, key=lambda entry: len(entry[0])):
             where = [*prefix, *entry[0]]
             texts[:] = _texts_moved(texts, where, entry)
             private.append([where, *entry[1:]])
-    return changed
+    return read
 
 
 def _outcomes(data: JSON) -> Iterator[tuple[list[Any], Any]]:

@@ -243,7 +243,8 @@ class Event:
     :param forms: its outcomes' stored private forms were read as private values when
         it was made (every event made since 7 December 2026): stored as ``"forms":
         true`` on an event with an outcome. An event read without it has them read so
-        then (:mod:`rollbridge.engine.forms`).
+        then (:mod:`rollbridge.engine.forms`), and is marked when stored again only
+        where each of its outcomes could be read.
     """
 
     table: str
@@ -352,7 +353,7 @@ class Event:
             reread=data.get("reread") is True,
         )
         if data.get(MARK) is not True and has_outcome(event.data):
-            read_forms(event.data, event.texts, event.private)
+            event.forms = read_forms(event.data, event.texts, event.private)
         return event
 
     @classmethod

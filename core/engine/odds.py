@@ -6,7 +6,8 @@ It changes nothing and draws no dice. For a formula it is
 ``resolve`` checks it (:func:`~rollbridge.engine.rolls.action_inputs`: the action,
 its parameters, actor and targets; not whether the asker controls the actor), and
 the ruleset's optional :meth:`~rollbridge.contract.Ruleset.odds` hook is asked on
-the actors **as the asker sees them**:
+the actors **as the asker sees them** (a ruleset without the hook of its own answers
+``odds_unavailable`` first, whoever asks and whatever they assume: :func:`gives_odds`):
 
 * the GM, and anyone for an actor some player controls: the actor as the table
   holds it;
@@ -44,7 +45,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from rollbridge.contract import ActionContext, Actor
+from rollbridge.contract import ActionContext, Actor, Ruleset
 from rollbridge.dice.notation import parse
 from rollbridge.dice.sources import ScriptedDice
 from rollbridge.engine.context import RequestContext
@@ -71,7 +72,7 @@ from rollbridge.text import Messages
 if TYPE_CHECKING:
     from rollbridge.engine.table import Table
 
-__all__ = ["OUTCOME_BYTES", "answer_odds", "formula_distribution"]
+__all__ = ["OUTCOME_BYTES", "answer_odds", "formula_distribution", "gives_odds"]
 
 say = Messages("rollbridge")
 ONE_OF = say("odds.one_of", "odds: give either formula or action, not both and not neither")
@@ -224,6 +225,15 @@ def _seen_actor(
     return Actor(record.id, record.name, sheet, state), limited
 
 
+def gives_odds(ruleset: Ruleset) -> bool:
+    """Whether ``ruleset`` has an :meth:`~rollbridge.contract.Ruleset.odds` hook of its
+    own: the contract's answers None for every action. Without one a player is told
+    there are no odds (``odds_unavailable``), not asked to state an NPC's hidden part
+    in ``assume`` (review plugins-23: no assumption would have given any)."""
+    hook = getattr(ruleset, "odds", None)
+    return hook is not None and getattr(hook, "__func__", hook) is not Ruleset.odds
+
+
 def _check_size(reply: JSON, limit: int) -> JSON:
     size = len(dumps_json(reply).encode())
     if size > limit:
@@ -273,6 +283,10 @@ def _action_odds(
             raise InvalidRequest(
                 NOT_NAMED(actor=repr(actor_id)), details={"field": "assume", "actor": actor_id}
             )
+    if not gives_odds(table.ruleset):  # no answer follows from any assumption: said first
+        raise OddsUnavailable(
+            NO_ODDS(ruleset=table.ruleset.id, action=spec.name), details={"action": spec.name}
+        )
     limited: list[str] = []
 
     def seen(record: ActorRecord) -> Actor:

@@ -352,3 +352,27 @@ def test_a_view_that_makes_no_whole_state_asks_for_the_state_not_a_field():
     layer = {"name": "Vest", "kind": "armour", "tl": 3}  # over the boxes players see
     stated = {"npc": {"sheet": techlevel_npc(3, []), "state": {"armour": layer}}}
     assert "odds" in ask(service, PLAYER, **{**TL_HIT, "assume": stated})
+
+
+def test_a_ruleset_without_odds_says_so_not_that_a_hidden_part_must_be_assumed():
+    """Review plugins-23: a ruleset that gives no odds at all (tests/plugins/pushluck.py
+    leaves the hook out) answered a player's odds against an NPC whose sheet players
+    do not see with ``odds_hidden`` — "state it in assume…" —, an assumption no answer
+    would follow; stating it got ``odds_unavailable``. It is ``odds_unavailable`` at
+    once, for the GM and players alike, with or without an assumption."""
+    from rollbridge.host import PluginHost
+    from tests.plugins import pushluck
+
+    host = PluginHost({"pushluck": pushluck}, environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})
+    service = TableService(MemoryStore(), host)
+    service.create_table("t", "pushluck", table_id="t", settings={})
+    for index, (name, controllers) in enumerate((("Gambler", ["pat"]), ("Dealer", []))):
+        service.handle("t", {"type": "actor.create", "id": f"c{index}", "actor": {
+            "id": name.lower(), "name": name, "sheet": {"nerve": 4},
+            "controllers": controllers}}, GM)  # fmt: skip
+    push = {"action": "push", "actor": "gambler", "targets": ["dealer"], "params": {"dice": 1}}
+    assumed = {"dealer": {"sheet": {"nerve": 1}, "state": {"house": 3}}}
+    for who, fields in ((PLAYER, push), (GM, push), (PLAYER, {**push, "assume": assumed})):
+        code, message, details = ask(service, who, **fields)
+        assert code == "odds_unavailable" and details == {"action": "push"}, (who, message)
+        assert message == "ruleset pushluck gives no odds for action push"

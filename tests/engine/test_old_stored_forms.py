@@ -183,3 +183,55 @@ async def test_a_form_inside_an_instead_reaches_no_player_on_the_wire(tmp_path):
         assert not any(number in str(player.frames) for number in NUMBERS), player.frames
         for peer in peers.values():
             await peer.close()
+
+
+@pytest.mark.parametrize("binary", [False, True], ids=["json", "msgpack"])
+async def test_every_audience_and_dialect_gets_the_players_outcome(tmp_path, binary):
+    """Review plugins-23: what players read of the old events (a resume's backfill)
+    and of one made today (a form inside an ``instead``), in JSON and in msgpack, to
+    a player of the plain protocol and in the players' copy a Foundry GM's frames
+    carry (``players``): the same outcome, no number of the NPC's in any frame."""
+    async with served(tmp_path) as server:
+        peers = {}
+        for who, role, dialect in (("player", "player", None), ("foundry", "gm", "foundry")):
+            peer = Peer(await connect(server.url), binary=binary)
+            hello = {"type": "hello", "table": "keeper", "token": TOKENS[role],
+                     "resume": {"epoch": 1, "seq": 2}}  # fmt: skip
+            if dialect:
+                hello["dialect"] = dialect
+            assert (await peer.request(hello))["resume"]["recovered"] is True
+            await peer.wait_for(lambda p: len(p.events) == 2)
+            peers[who] = peer
+        keep = {"type": "resolve", "action": "keep", "actor": "hero", "targets": ["bandit"]}
+        assert (await peers["foundry"].request(keep))["status"] == "done"
+        for peer in peers.values():
+            await peer.wait_for(lambda p: any(e["seq"] == 5 for e in p.events))
+        copies = [e["players"] for e in peers["foundry"].events]
+        for events in (peers["player"].events, copies):
+            assert outcomes(events) == (PLAYERS_OUTCOME, {"guards": {"hero": 1}})
+            assert next(e for e in events if e["seq"] == 5)["data"]["outcome"] == PLAYERS_OUTCOME
+            assert not any(n in str(events) for n in NUMBERS), events
+        assert not any(n in str(peers["player"].frames) for n in NUMBERS)
+        assert outcomes(peers["foundry"].events)[0] == GMS_OUTCOME
+        for peer in peers.values():
+            await peer.close()
+
+
+def test_an_outcome_too_deep_to_read_stays_unmarked_when_stored_again():
+    """Review plugins-23: an unmarked event whose outcome cannot be read (nested past
+    what an outcome may be: a chain of 100 forms, which no version stored — a damaged
+    or hand-made log) was left as it was, no RecursionError, no traceback — but read
+    back it was an event like today's, so storing it again (``rollbridge migrate`` to
+    Redis, an ``import_table``) marked it ``"forms": true``: a later reading, able to
+    read it, would take it as read. It keeps no mark; one that was read does."""
+    chain: object = 99
+    for _ in range(100):
+        chain = {"private": chain, "of": "orc", "aspect": "sheet"}
+    stored = Event("t", 1, 3, "resolution", data={"outcome": {"k": chain}},
+                   texts=[["narration"]]).to_dict()  # fmt: skip
+    del stored["forms"]
+    event = Event.from_dict(stored)
+    assert event.data == {"outcome": {"k": chain}} and event.private == []
+    assert "forms" not in Event.unpacked(event.packed()).to_dict()
+    readable = {**stored, "data": {"outcome": {"k": {"private": 7, "of": "orc"}}}}
+    assert Event.from_dict(readable).to_dict()["forms"] is True

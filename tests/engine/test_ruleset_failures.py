@@ -50,6 +50,8 @@ def test_a_rulesets_failure_names_the_ruleset_only_and_is_logged(seated, monkeyp
         seated.handle("t", {"type": "resolve", "id": "h", "action": "hit",
                             "targets": ["guard"], "dice": [3]}, GM)  # fmt: skip
     monkeypatch.setattr(Tally, method, broken)
+    if case == "player_view-in-odds":  # a ruleset without odds is refused before any view
+        monkeypatch.setattr(Tally, "odds", lambda self, context: None)
     with (
         caplog.at_level(logging.ERROR, logger="rollbridge.engine"),
         pytest.raises(InternalError) as raised,

@@ -22,6 +22,9 @@ PLUGIN = Path(bandits.__file__).resolve().parent
 
 class TestBanditsConforms(RulesetConformance):
     ruleset = BanditsRuleset()
+    #: BD-8: only a dying bandit is stabilised (Boris, whom the example targets)
+    action_states = {"stabilise": {"Boris": {"slots": {"lightly": True, "seriously": True,
+        "heavily": True, "dying": True}, "dying": True}}}  # fmt: skip
 
 
 def test_registered_as_a_builtin():

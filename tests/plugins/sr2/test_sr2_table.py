@@ -22,10 +22,15 @@ TUKAN = {
     "weapons": [{"name": "Hackler", "code": "7M", "skill": 7, "recoil_compensation": 3}],
 }
 GUARD = {"body": 4, "combat_pool": 3, "armor": {"ballistic": 4}}
+#: SR-13: Physical full, dying, not yet stabilised.
+DYING = {"physical": 10}
 
 
 class TestSR2Conforms(RulesetConformance):
     ruleset = SR2Ruleset()
+    #: SR-13: only a dying character bleeds or is stabilised; Tukan, whom the examples
+    #: of actions without an actor target, acts in the others (dying, he could not)
+    action_states = {"bleed": {"Tukan": DYING}, "stabilise": {"Tukan": DYING}}
 
 
 def test_registered_as_a_builtin():

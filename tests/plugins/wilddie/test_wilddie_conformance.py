@@ -13,6 +13,8 @@ from rollbridge.text import Text
 
 class TestWildDieConforms(RulesetConformance):
     ruleset = WildDieRuleset()
+    #: WD-9: only a Shaken character rolls to recover
+    action_states = {"recover": {"Ana": {"shaken": True}}}
 
 
 def test_registered_as_a_builtin_plugin():
