@@ -8,6 +8,8 @@ Russian (and Czech, English; a laptop). Real Chromium against a real server
 
 from __future__ import annotations
 
+import json
+
 from tests.web.test_web_browser import CHROMIUM, pytestmark  # noqa: F401
 from tests.web.test_web_phone import run_case
 
@@ -97,3 +99,30 @@ async def test_the_bar_is_one_line_with_reconnect_in_every_language(web_world):
             assert got["end"]["scrolled"] > 0, got
         # the laptop's bar scrolled away: the page is a few hundred px longer than the screen
         assert result[f"{locale}-laptop"]["end"]["top"] < 0, result[f"{locale}-laptop"]
+
+
+#: A table's name written right to left (Hebrew: "The great Friday night in Seattle's
+#: lower city"), longer than a phone's bar.
+RTL_NAME = "ליל שישי הגדול בעיר התחתית של סיאטל"
+
+
+async def test_a_name_written_right_to_left_is_cut_at_its_end(web_world):
+    """A table named right to left, longer than a phone's bar (offline: Reconnect
+    shown, German): the name is cut short at its end, its first letter drawn in the
+    heading (upright and at 200 % zoom; turned it is whole). The heading took the
+    page's direction (left to right): the name's start, drawn at its right end, was
+    cut off, its end read."""
+    from rollbridge.host import PluginHost
+    from rollbridge.offline import TableService
+
+    _, tokens = TableService(web_world.store, PluginHost()).create_table(
+        RTL_NAME, "sr2", table_id="rtl"
+    )
+    extra = {"RB_RTL": json.dumps({"table": "rtl", "token": tokens["player"]})}
+    result = await run_case(web_world, "rtl", "topbar.mjs", extra)
+    for size in ("upright", "turned", "zoomed"):
+        got = result[size]
+        assert got["text"].startswith(RTL_NAME), got
+        assert got["first"], (size, got)  # its start is read, cut or whole
+        assert got["cut"] == (size != "turned"), (size, got)
+        assert got["height"] <= 60 and got["wide"] <= got["screen"], (size, got)
