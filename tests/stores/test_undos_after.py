@@ -302,3 +302,32 @@ def test_an_undo_before_a_redis_fence_is_answered_after_it(redis_server, redis_p
         assert _undone_now(store, [1, 3, 6]) == {"1": False, "6": True}
         store.commit("t", _as(make_commit(store), ("undo", {"undoes": 3})))
         assert _undone_now(store, [1, 3, 6]) == {"1": False, "3": True, "6": True}
+
+
+def test_an_undo_lost_with_redis_gone_back_marks_nothing_after_the_fence(
+    redis_server, redis_prefix
+):
+    """Redis gone back to an older copy (every key of the table as it was before seq 8,
+    a redo of 6, was committed; restored with DUMP and RESTORE), fenced to a new epoch
+    that reuses seq 8 for an undo of 3: the lost redo is in neither the log nor the
+    undos set, so 6 is still undone; the new 8 is answered (the epoch is not filtered:
+    docs/protocol.md)."""
+    from rollbridge.stores.redis import RedisStore
+
+    with RedisStore(redis_server.url, prefix=redis_prefix) as store:
+        store.create_table(make_info(), [])
+        _fill(store)  # 2 undoes 1, 4 redoes it, 7 undoes 6
+        keys = list(store.client.scan_iter(match=f"{redis_prefix}*"))
+        copy = {key: store.client.dump(key) for key in keys}
+        info = store.load("t")[0].info
+        store.commit("t", _as(make_commit(store), ("redo", {"redoes": 6})))  # 8: lost
+        assert _undone_now(store, [1, 3, 6]) == {"1": False, "6": False}
+        for key in store.client.scan_iter(match=f"{redis_prefix}*"):
+            store.client.delete(key)
+        for key, blob in copy.items():
+            store.client.restore(key, 0, blob)
+        assert store.fence("t", info.epoch, info.seq + 1).moved  # 8 was committed
+        assert _undone_now(store, [1, 3, 6]) == {"1": False, "6": True}
+        store.commit("t", _as(make_commit(store), ("undo", {"undoes": 3})))  # 8 again
+        assert store.load("t")[0].info.seq == 8
+        assert _undone_now(store, [1, 3, 6, 8]) == {"1": False, "3": True, "6": True}
