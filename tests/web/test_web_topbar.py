@@ -126,3 +126,25 @@ async def test_a_name_written_right_to_left_is_cut_at_its_end(web_world):
         assert got["first"], (size, got)  # its start is read, cut or whole
         assert got["cut"] == (size != "turned"), (size, got)
         assert got["height"] <= 60 and got["wide"] <= got["screen"], (size, got)
+
+
+#: A player's token named at length (by the GM: whose phone it is).
+LONG_TOKEN = "Anna – Tukans Spielerin, das Telefon im Wohnzimmer, Freitagsrunde"
+
+
+async def test_a_long_token_name_on_a_laptop_stays_on_the_bar(web_world):
+    """A player whose token has a long name, German, on a laptop (1366 and 1024 px
+    wide): who the viewer is, Leave and the language stay within the bar's height,
+    over nothing of the page's main content, each of them clickable."""
+    from rollbridge.tokens import new_token
+
+    secret, record = new_token("web", "player", name=LONG_TOKEN)
+    web_world.store.add_token(record)
+    extra = {"RB_TOOLS": json.dumps({"table": "web", "token": secret})}
+    result = await run_case(web_world, "tools", "topbar.mjs", extra)
+    for size in ("wide", "narrow"):
+        got = result[size]
+        assert LONG_TOKEN in got["role"], got
+        assert got["tools"]["bottom"] <= got["bar"]["bottom"] + 1, (size, got)
+        assert got["main"]["top"] >= got["tools"]["bottom"], (size, got)
+        assert all(got["shown"]) and got["wide"] <= got["screen"], (size, got)

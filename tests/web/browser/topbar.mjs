@@ -226,4 +226,37 @@ cases.rtl = async (browser, result) => {
   }
 };
 
+// A player's token with a long name (RB_TOOLS: its table and token), German, on a
+// laptop (1366×768 and 1024×768): where the bar, the line under it (who the viewer
+// is, Leave, the language) and the page's main content are drawn.
+cases.tools = async (browser, result) => {
+  const { table, token } = JSON.parse(process.env.RB_TOOLS);
+  for (const [size, viewport] of [["wide", { width: 1366, height: 768 }], ["narrow", { width: 1024, height: 768 }]]) {
+    step(`tools ${size}`);
+    const page = await joinedPage(browser, size, { viewport, deviceScaleFactor: 1, locale: "de-DE" }, trouble,
+      `${BASE}/tables/${table}`, token);
+    await page.locator("form.roll-form").waitFor();
+    result[size] = await page.evaluate(() => {
+      const box = (node) => {
+        const at = node.getBoundingClientRect();
+        return { top: Math.round(at.top), bottom: Math.round(at.bottom), left: Math.round(at.left),
+          right: Math.round(at.right) };
+      };
+      const main = [...document.querySelectorAll("main")].find((node) => !node.hidden);
+      const tools = document.querySelector(".bar-tools");
+      // each of the line's controls: what a click in its middle hits
+      const hit = (node) => {
+        const at = node.getBoundingClientRect();
+        const found = document.elementFromPoint(at.left + at.width / 2, at.top + at.height / 2);
+        return found === node || node.contains(found);
+      };
+      return { bar: box(document.querySelector("header.topbar")), tools: box(tools), main: box(main),
+        role: document.getElementById("role").textContent,
+        shown: [...tools.children].filter((node) => node.getBoundingClientRect().height > 1).map(hit),
+        wide: document.documentElement.scrollWidth, screen: window.innerWidth };
+    });
+    await page.context().close();
+  }
+};
+
 await runCase(cases, trouble);
