@@ -331,3 +331,48 @@ def test_an_undo_lost_with_redis_gone_back_marks_nothing_after_the_fence(
         store.commit("t", _as(make_commit(store), ("undo", {"undoes": 3})))  # 8 again
         assert store.load("t")[0].info.seq == 8
         assert _undone_now(store, [1, 3, 6, 8]) == {"1": False, "3": True, "6": True}
+
+
+def test_redis_fills_the_set_of_a_long_old_log_a_bounded_part_a_commit(redis_server, redis_prefix):
+    """A retained log of 5,000 events the version before wrote (every 500th an undo):
+    each commit of this version sifts at most UNDOS_FILL of them into the set (2,000:
+    its own and 3,001-5,000, then 1,001, then 1), answering as the log does throughout;
+    it sifted the whole retained log inside the first commit (0.75 s of Redis serving
+    nothing else at 100,000 events, past its 5 s busy threshold at some 700,000).
+    Then an older process's run longer than UNDOS_FILL starts the set anew, filled the
+    same way."""
+    from rollbridge.stores.redis import RedisStore
+    from rollbridge.stores.redis_scripts import UNDOS_FILL
+    from tests.stores.redis_commit_before import commit_before
+
+    assert UNDOS_FILL == 2000
+
+    def old_commits(store, count: int) -> None:  # 500 events each, the first an undo
+        for _ in range(count):
+            commit = make_commit(store, events=500)
+            _as(commit, ("undo", {"undoes": commit.events[0].seq - 1}), *[("roll", {})] * 499)
+            assert commit_before(store, "t", commit)[0] == 1
+
+    with RedisStore(redis_server.url, prefix=redis_prefix, retain=20_000) as store:
+        k = store.keys.table("t")
+        store.create_table(make_info(), [])
+        old_commits(store, 10)  # 1-5000
+        whole = _seen(store.undos_after("t", 0))
+        assert len(whole) == 10
+        filled = []
+        for _ in range(4):
+            store.commit("t", make_commit(store))
+            filled.append(int(store.client.hget(k.info, "undos")))
+            assert _seen(store.undos_after("t", 0)) == whole
+        assert filled == [3001, 1001, 1, 1]  # 5,001 first, 3,001-5,000; then on down
+        assert store.client.zcard(k.undos) == 10
+        old_commits(store, 6)  # 5005-8004: 3,000 events of the version before
+        whole = _seen(store.undos_after("t", 0))
+        assert len(whole) == 16
+        store.commit("t", make_commit(store))  # 8005: the set anew, 6,005-8,004 sifted
+        assert int(store.client.hget(k.info, "undos")) == 6005
+        for _ in range(4):
+            assert _seen(store.undos_after("t", 0)) == whole
+            store.commit("t", make_commit(store))
+        assert int(store.client.hget(k.info, "undos")) == 1
+        assert _seen(store.undos_after("t", 0)) == whole
