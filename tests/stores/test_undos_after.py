@@ -228,12 +228,18 @@ def test_a_table_moved_into_redis_has_its_undos_in_the_set(redis_server, redis_p
         assert store.client.hmget(k.info, "undos", "undos_to") == [b"1", b"9"]
 
 
-def test_a_row_damaged_before_schema_7_is_reported_by_the_undone_read(tmp_path):
+@pytest.mark.parametrize("damage", ["garbage", "no events"])
+def test_a_row_damaged_before_schema_7_is_reported_by_the_undone_read(tmp_path, damage):
     """A log row that could not be read when schema 7 filled ``undos`` was left
     without one: the undone read skipped it (answering as though it held no undo)
     where ``events_after`` and ``event`` report it (a StoreError naming the table and
-    its seqs, tests/stores/test_sqlite_corrupt_rows.py). It reports it the same way."""
+    its seqs, tests/stores/test_sqlite_corrupt_rows.py). It reports it the same way:
+    bytes that are no MessagePack, and MessagePack that holds no events (a map with a
+    kind alone, which the fill read as no undo while every other read refuses it)."""
     from rollbridge.exceptions import StoreError
+    from rollbridge.plain import pack
+
+    blob = b"\xc1\xc1" if damage == "garbage" else pack([{"kind": "roll"}])
 
     path = tmp_path / "t.db"
     with SQLiteStore(path) as store:
@@ -243,7 +249,7 @@ def test_a_row_damaged_before_schema_7_is_reported_by_the_undone_read(tmp_path):
         plain.execute("DROP INDEX log_undos")
         plain.execute("ALTER TABLE log DROP COLUMN undos")
         plain.execute("PRAGMA user_version = 6")
-        plain.execute("UPDATE log SET events = X'c1c1' WHERE \"table\" = 't' AND first = 3")
+        plain.execute("UPDATE log SET events = ? WHERE \"table\" = 't' AND first = 3", (blob,))
     with SQLiteStore(path) as store:
         reports = []
         for read in (lambda: store.events_after("t", 0), lambda: store.undos_after("t", 0)):
