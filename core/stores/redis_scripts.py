@@ -61,6 +61,11 @@ local function hmget(key, ids)
 end
 """
 
+#: The log's events a commit sifts into a table's undos set at most (COMMIT): the set
+#: of a log an older version wrote fills over several commits, each holding Redis some
+#: 15 ms (docs/redis.md), never the whole log's time at once.
+UNDOS_FILL = 2000
+
 #: KEYS: info actors order log replies reply_seqs owner commits undos.
 #: ARGV: writer, epoch, seq, events, actors, removed, replies, info head, meta,
 #: wanted, retain, window, channel, digest, order, base, info tail, undos (the
@@ -156,32 +161,43 @@ else
 end
 -- the undos and redos again, apart (read alone: UNDOS_AFTER), kept as long as the log;
 -- the set holds every one from info's undos to its undos_to, and nothing else. A
--- commit that finds the last one written by a process that keeps no set sifts the log
--- into it once, at most retain events (their bytes naming an undo or redo kind; the
--- reader checks the kind): the commits of an older version after undos_to when the
--- set answers up to where they began; else (a table none of this version wrote yet;
--- or one an older version moved in, maybe over a set its delete left) the whole log,
--- the set made anew
+-- commit that finds the last one written by a process that keeps no set takes the
+-- commits of an older version after undos_to into it when the set answers up to where
+-- they began and they are at most UNDOS_FILL events; else (a table none of this
+-- version wrote yet; or one an older version moved in, maybe over a set its delete
+-- left; or an older version's long run) starts it anew, empty, from its own seq. Then
+-- every commit sifts at most UNDOS_FILL of the log's events under undos into it (their
+-- bytes naming an undo or redo kind; the reader checks the kind), undos moved down to
+-- the lowest: a whole retained log in one commit held Redis 0.75 s at 100,000 events,
+-- and past 5 s (busy-reply-threshold) it could not be killed
 if ne > 0 then
-  local to = tonumber(redis.call('HGET', KEYS[1], 'undos_to'))
-  if to ~= stored then
-    local after = to
-    if not (to and to < stored and redis.call('HEXISTS', KEYS[1], 'undos') == 1) then
-      redis.call('DEL', KEYS[9])
-      local low = redis.call('ZRANGE', KEYS[4], 0, 0, 'WITHSCORES')
-      redis.call('HSET', KEYS[1], 'undos', low[2] or ARGV[e0])
-      after = -1
-    end
-    local sifted = redis.call('ZRANGE', KEYS[4], '(' .. after, stored, 'BYSCORE', 'WITHSCORES')
-    for k = 1, #sifted, 2 do
-      local e = sifted[k]
+  local function sift(found)
+    for k = 1, #found, 2 do
+      local e = found[k]
       if string.find(e, '\\164kind\\164undo', 1, true)
           or string.find(e, '\\164kind\\164redo', 1, true) then
-        redis.call('ZADD', KEYS[9], sifted[k + 1], e)
+        redis.call('ZADD', KEYS[9], found[k + 1], e)
       end
     end
   end
+  local to = tonumber(redis.call('HGET', KEYS[1], 'undos_to'))
+  if to ~= stored then
+    if to and to < stored and stored - to <= UNDOS_FILL
+        and redis.call('HEXISTS', KEYS[1], 'undos') == 1 then
+      sift(redis.call('ZRANGE', KEYS[4], '(' .. to, stored, 'BYSCORE', 'WITHSCORES'))
+    else
+      redis.call('DEL', KEYS[9])
+      redis.call('HSET', KEYS[1], 'undos', ARGV[e0])
+    end
+  end
   redis.call('HSET', KEYS[1], 'undos_to', cseq)
+  local from = redis.call('HGET', KEYS[1], 'undos')
+  local below = redis.call('ZRANGE', KEYS[4], '(' .. from, '-inf', 'BYSCORE', 'REV',
+    'LIMIT', 0, UNDOS_FILL, 'WITHSCORES')
+  if #below > 0 then
+    sift(below)
+    redis.call('HSET', KEYS[1], 'undos', below[#below])
+  end
 end
 for k in string.gmatch(ARGV[18], '%d+') do
   k = tonumber(k)
@@ -233,7 +249,7 @@ end
 redis.call('PUBLISH', ARGV[13], cepoch .. ':' .. cseq)
 return {1}
 """
-)
+).replace("UNDOS_FILL", str(UNDOS_FILL))
 
 #: KEYS: info actors order log. Returns false for an unknown table, else
 #: {info, meta, records in order, events the undo/redo stacks name}.

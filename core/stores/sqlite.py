@@ -317,14 +317,18 @@ def _undos_v7(conn: sqlite3.Connection) -> None:
     (NULL when it has none), under a partial index: ``state``'s ``undone`` reads
     them alone (:meth:`SQLiteStore.undos_after`), never decoding the rest of the log.
     The rows written before are read once here to fill it; a row that cannot be read
-    keeps its bytes there too, so the undone read reports it as every other read of
-    it does (a StoreError naming the table and seqs), where it skipped it."""
+    as :func:`_row_events` reads it (its bytes, and each event) keeps its bytes there
+    too, so the undone read reports it as every other read of it does (a StoreError
+    naming the table and seqs), where it skipped it."""
     conn.execute("ALTER TABLE log ADD COLUMN undos BLOB")
     conn.execute('CREATE INDEX log_undos ON log ("table", first) WHERE undos IS NOT NULL')
     filled = []
     for table_id, first, blob in conn.execute('SELECT "table", first, events FROM log'):
         try:
-            found = [e for e in unpack(blob) if e.get("kind") in UNDO_KINDS]
+            events = unpack(blob)
+            for data in events:  # what every other read of the row reads it as
+                Event.from_dict(data)
+            found = [e for e in events if e["kind"] in UNDO_KINDS]
         except Exception:  # a damaged row: the undone read says so too
             filled.append((blob, table_id, first))
             continue

@@ -228,12 +228,18 @@ def test_a_table_moved_into_redis_has_its_undos_in_the_set(redis_server, redis_p
         assert store.client.hmget(k.info, "undos", "undos_to") == [b"1", b"9"]
 
 
-def test_a_row_damaged_before_schema_7_is_reported_by_the_undone_read(tmp_path):
+@pytest.mark.parametrize("damage", ["garbage", "no events"])
+def test_a_row_damaged_before_schema_7_is_reported_by_the_undone_read(tmp_path, damage):
     """A log row that could not be read when schema 7 filled ``undos`` was left
     without one: the undone read skipped it (answering as though it held no undo)
     where ``events_after`` and ``event`` report it (a StoreError naming the table and
-    its seqs, tests/stores/test_sqlite_corrupt_rows.py). It reports it the same way."""
+    its seqs, tests/stores/test_sqlite_corrupt_rows.py). It reports it the same way:
+    bytes that are no MessagePack, and MessagePack that holds no events (a map with a
+    kind alone, which the fill read as no undo while every other read refuses it)."""
     from rollbridge.exceptions import StoreError
+    from rollbridge.plain import pack
+
+    blob = b"\xc1\xc1" if damage == "garbage" else pack([{"kind": "roll"}])
 
     path = tmp_path / "t.db"
     with SQLiteStore(path) as store:
@@ -243,7 +249,7 @@ def test_a_row_damaged_before_schema_7_is_reported_by_the_undone_read(tmp_path):
         plain.execute("DROP INDEX log_undos")
         plain.execute("ALTER TABLE log DROP COLUMN undos")
         plain.execute("PRAGMA user_version = 6")
-        plain.execute("UPDATE log SET events = X'c1c1' WHERE \"table\" = 't' AND first = 3")
+        plain.execute("UPDATE log SET events = ? WHERE \"table\" = 't' AND first = 3", (blob,))
     with SQLiteStore(path) as store:
         reports = []
         for read in (lambda: store.events_after("t", 0), lambda: store.undos_after("t", 0)):
@@ -302,3 +308,77 @@ def test_an_undo_before_a_redis_fence_is_answered_after_it(redis_server, redis_p
         assert _undone_now(store, [1, 3, 6]) == {"1": False, "6": True}
         store.commit("t", _as(make_commit(store), ("undo", {"undoes": 3})))
         assert _undone_now(store, [1, 3, 6]) == {"1": False, "3": True, "6": True}
+
+
+def test_an_undo_lost_with_redis_gone_back_marks_nothing_after_the_fence(
+    redis_server, redis_prefix
+):
+    """Redis gone back to an older copy (every key of the table as it was before seq 8,
+    a redo of 6, was committed; restored with DUMP and RESTORE), fenced to a new epoch
+    that reuses seq 8 for an undo of 3: the lost redo is in neither the log nor the
+    undos set, so 6 is still undone; the new 8 is answered (the epoch is not filtered:
+    docs/protocol.md)."""
+    from rollbridge.stores.redis import RedisStore
+
+    with RedisStore(redis_server.url, prefix=redis_prefix) as store:
+        store.create_table(make_info(), [])
+        _fill(store)  # 2 undoes 1, 4 redoes it, 7 undoes 6
+        keys = list(store.client.scan_iter(match=f"{redis_prefix}*"))
+        copy = {key: store.client.dump(key) for key in keys}
+        info = store.load("t")[0].info
+        store.commit("t", _as(make_commit(store), ("redo", {"redoes": 6})))  # 8: lost
+        assert _undone_now(store, [1, 3, 6]) == {"1": False, "6": False}
+        for key in store.client.scan_iter(match=f"{redis_prefix}*"):
+            store.client.delete(key)
+        for key, blob in copy.items():
+            store.client.restore(key, 0, blob)
+        assert store.fence("t", info.epoch, info.seq + 1).moved  # 8 was committed
+        assert _undone_now(store, [1, 3, 6]) == {"1": False, "6": True}
+        store.commit("t", _as(make_commit(store), ("undo", {"undoes": 3})))  # 8 again
+        assert store.load("t")[0].info.seq == 8
+        assert _undone_now(store, [1, 3, 6, 8]) == {"1": False, "3": True, "6": True}
+
+
+def test_redis_fills_the_set_of_a_long_old_log_a_bounded_part_a_commit(redis_server, redis_prefix):
+    """A retained log of 5,000 events the version before wrote (every 500th an undo):
+    each commit of this version sifts at most UNDOS_FILL of them into the set (2,000:
+    its own and 3,001-5,000, then 1,001, then 1), answering as the log does throughout;
+    it sifted the whole retained log inside the first commit (0.75 s of Redis serving
+    nothing else at 100,000 events, past its 5 s busy threshold at some 700,000).
+    Then an older process's run longer than UNDOS_FILL starts the set anew, filled the
+    same way."""
+    from rollbridge.stores.redis import RedisStore
+    from rollbridge.stores.redis_scripts import UNDOS_FILL
+    from tests.stores.redis_commit_before import commit_before
+
+    assert UNDOS_FILL == 2000
+
+    def old_commits(store, count: int) -> None:  # 500 events each, the first an undo
+        for _ in range(count):
+            commit = make_commit(store, events=500)
+            _as(commit, ("undo", {"undoes": commit.events[0].seq - 1}), *[("roll", {})] * 499)
+            assert commit_before(store, "t", commit)[0] == 1
+
+    with RedisStore(redis_server.url, prefix=redis_prefix, retain=20_000) as store:
+        k = store.keys.table("t")
+        store.create_table(make_info(), [])
+        old_commits(store, 10)  # 1-5000
+        whole = _seen(store.undos_after("t", 0))
+        assert len(whole) == 10
+        filled = []
+        for _ in range(4):
+            store.commit("t", make_commit(store))
+            filled.append(int(store.client.hget(k.info, "undos")))
+            assert _seen(store.undos_after("t", 0)) == whole
+        assert filled == [3001, 1001, 1, 1]  # 5,001 first, 3,001-5,000; then on down
+        assert store.client.zcard(k.undos) == 10
+        old_commits(store, 6)  # 5005-8004: 3,000 events of the version before
+        whole = _seen(store.undos_after("t", 0))
+        assert len(whole) == 16
+        store.commit("t", make_commit(store))  # 8005: the set anew, 6,005-8,004 sifted
+        assert int(store.client.hget(k.info, "undos")) == 6005
+        for _ in range(4):
+            assert _seen(store.undos_after("t", 0)) == whole
+            store.commit("t", make_commit(store))
+        assert int(store.client.hget(k.info, "undos")) == 1
+        assert _seen(store.undos_after("t", 0)) == whole

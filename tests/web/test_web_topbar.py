@@ -8,6 +8,8 @@ Russian (and Czech, English; a laptop). Real Chromium against a real server
 
 from __future__ import annotations
 
+import json
+
 from tests.web.test_web_browser import CHROMIUM, pytestmark  # noqa: F401
 from tests.web.test_web_phone import run_case
 
@@ -97,3 +99,52 @@ async def test_the_bar_is_one_line_with_reconnect_in_every_language(web_world):
             assert got["end"]["scrolled"] > 0, got
         # the laptop's bar scrolled away: the page is a few hundred px longer than the screen
         assert result[f"{locale}-laptop"]["end"]["top"] < 0, result[f"{locale}-laptop"]
+
+
+#: A table's name written right to left (Hebrew: "The great Friday night in Seattle's
+#: lower city"), longer than a phone's bar.
+RTL_NAME = "ליל שישי הגדול בעיר התחתית של סיאטל"
+
+
+async def test_a_name_written_right_to_left_is_cut_at_its_end(web_world):
+    """A table named right to left, longer than a phone's bar (offline: Reconnect
+    shown, German): the name is cut short at its end, its first letter drawn in the
+    heading (upright and at 200 % zoom; turned it is whole). The heading took the
+    page's direction (left to right): the name's start, drawn at its right end, was
+    cut off, its end read."""
+    from rollbridge.host import PluginHost
+    from rollbridge.offline import TableService
+
+    _, tokens = TableService(web_world.store, PluginHost()).create_table(
+        RTL_NAME, "sr2", table_id="rtl"
+    )
+    extra = {"RB_RTL": json.dumps({"table": "rtl", "token": tokens["player"]})}
+    result = await run_case(web_world, "rtl", "topbar.mjs", extra)
+    for size in ("upright", "turned", "zoomed"):
+        got = result[size]
+        assert got["text"].startswith(RTL_NAME), got
+        assert got["first"], (size, got)  # its start is read, cut or whole
+        assert got["cut"] == (size != "turned"), (size, got)
+        assert got["height"] <= 60 and got["wide"] <= got["screen"], (size, got)
+
+
+#: A player's token named at length (by the GM: whose phone it is).
+LONG_TOKEN = "Anna – Tukans Spielerin, das Telefon im Wohnzimmer, Freitagsrunde"
+
+
+async def test_a_long_token_name_on_a_laptop_stays_on_the_bar(web_world):
+    """A player whose token has a long name, German, on a laptop (1366 and 1024 px
+    wide): who the viewer is, Leave and the language stay within the bar's height,
+    over nothing of the page's main content, each of them clickable."""
+    from rollbridge.tokens import new_token
+
+    secret, record = new_token("web", "player", name=LONG_TOKEN)
+    web_world.store.add_token(record)
+    extra = {"RB_TOOLS": json.dumps({"table": "web", "token": secret})}
+    result = await run_case(web_world, "tools", "topbar.mjs", extra)
+    for size in ("wide", "narrow"):
+        got = result[size]
+        assert LONG_TOKEN in got["role"], got
+        assert got["tools"]["bottom"] <= got["bar"]["bottom"] + 1, (size, got)
+        assert got["main"]["top"] >= got["tools"]["bottom"], (size, got)
+        assert all(got["shown"]) and got["wide"] <= got["screen"], (size, got)

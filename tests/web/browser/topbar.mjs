@@ -189,4 +189,74 @@ cases.compact = async (browser, result) => {
   }
 };
 
+// The table's name written right to left (Hebrew), longer than the bar: cut short at
+// its end, so its first words are read (RB_RTL: the table's id and player token),
+// on a phone upright and turned and at 200 % zoom (a 1366 px laptop at half its
+// width), and where the name's first and last letters are drawn against the heading.
+cases.rtl = async (browser, result) => {
+  const { table, token } = JSON.parse(process.env.RB_RTL);
+  for (const [size, options] of [
+    ["upright", { ...SMALL_PHONE, viewport: { width: 360, height: 740 } }],
+    ["turned", { ...SMALL_PHONE, viewport: { width: 740, height: 360 } }],
+    ["zoomed", { viewport: { width: 683, height: 384 }, deviceScaleFactor: 2 }],
+  ]) {
+    step(`rtl ${size}`);
+    const page = await joinedPage(browser, size, { ...options, locale: "de-DE" }, trouble,
+      `${BASE}/tables/${table}`, token);
+    await page.locator("form.roll-form").waitFor();
+    await page.context().setOffline(true);
+    await page.waitForSelector('body[data-status="offline"]');
+    result[size] = await page.evaluate(() => {
+      const title = document.getElementById("title");
+      const box = title.getBoundingClientRect();
+      const text = title.firstChild;
+      const letter = (at) => {
+        const range = document.createRange();
+        range.setStart(text, at);
+        range.setEnd(text, at + 1);
+        const drawn = range.getBoundingClientRect();
+        return drawn.left >= box.left - 0.5 && drawn.right <= box.right + 0.5;
+      };
+      const bar = document.querySelector("header.topbar").getBoundingClientRect();
+      return { first: letter(0), cut: title.scrollWidth > title.clientWidth, text: title.textContent,
+        height: Math.round(bar.height), wide: document.documentElement.scrollWidth, screen: window.innerWidth };
+    });
+    await page.context().setOffline(false);
+    await page.context().close();
+  }
+};
+
+// A player's token with a long name (RB_TOOLS: its table and token), German, on a
+// laptop (1366×768 and 1024×768): where the bar, the line under it (who the viewer
+// is, Leave, the language) and the page's main content are drawn.
+cases.tools = async (browser, result) => {
+  const { table, token } = JSON.parse(process.env.RB_TOOLS);
+  for (const [size, viewport] of [["wide", { width: 1366, height: 768 }], ["narrow", { width: 1024, height: 768 }]]) {
+    step(`tools ${size}`);
+    const page = await joinedPage(browser, size, { viewport, deviceScaleFactor: 1, locale: "de-DE" }, trouble,
+      `${BASE}/tables/${table}`, token);
+    await page.locator("form.roll-form").waitFor();
+    result[size] = await page.evaluate(() => {
+      const box = (node) => {
+        const at = node.getBoundingClientRect();
+        return { top: Math.round(at.top), bottom: Math.round(at.bottom), left: Math.round(at.left),
+          right: Math.round(at.right) };
+      };
+      const main = [...document.querySelectorAll("main")].find((node) => !node.hidden);
+      const tools = document.querySelector(".bar-tools");
+      // each of the line's controls: what a click in its middle hits
+      const hit = (node) => {
+        const at = node.getBoundingClientRect();
+        const found = document.elementFromPoint(at.left + at.width / 2, at.top + at.height / 2);
+        return found === node || node.contains(found);
+      };
+      return { bar: box(document.querySelector("header.topbar")), tools: box(tools), main: box(main),
+        role: document.getElementById("role").textContent,
+        shown: [...tools.children].filter((node) => node.getBoundingClientRect().height > 1).map(hit),
+        wide: document.documentElement.scrollWidth, screen: window.innerWidth };
+    });
+    await page.context().close();
+  }
+};
+
 await runCase(cases, trouble);
