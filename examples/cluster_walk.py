@@ -354,11 +354,18 @@ class Walk:
 
     async def redis_restart(self, player: Client) -> None:
         self.redis.stop()
-        down = self.ready()
+        # /readyz reuses a ping's answer for a tenth of a second (docs/operations.md):
+        # polled as a load balancer does, it turns 503 within a few polls
+        stopped, deadline = time.monotonic(), time.monotonic() + 5
+        while (down := self.ready()) != [503] * 3 and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        noticed = time.monotonic() - stopped
         refused = await player.roll("p3")
         self.check("redis down", down == [503] * 3 and refused.get("code") == "store_error",
-                   f"Redis stopped: /readyz {down}; a roll: {refused.get('code')}",
-                   ready=down, refused=refused.get("code"))  # fmt: skip
+                   f"Redis stopped: /readyz {down} after {noticed:.2f} s; a roll: "
+                   f"{refused.get('code')}",
+                   ready=down, refused=refused.get("code"),
+                   noticed_s=round(noticed, 2))  # fmt: skip
         self.redis.start()
         deadline = time.monotonic() + 30
         while (up := self.ready()) != [200] * 3 and time.monotonic() < deadline:

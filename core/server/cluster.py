@@ -123,7 +123,7 @@ from rollbridge.server.cluster_table import (
     Forward,
     Ownership,
 )
-from rollbridge.server.cluster_versions import OlderProcesses, mark
+from rollbridge.server.cluster_versions import OlderProcesses, mark, mark_key
 from rollbridge.server.limits import HTTP_BURST_SECONDS
 from rollbridge.server.logs import log_refusal
 from rollbridge.server.redis_advice import advice
@@ -562,7 +562,12 @@ class ClusterServer(Server):
                     f"giving up the lease of table {table_id}",
                 )
             self.ownership.clear()
-            await self._bounded(self.redis.delete(self.inbox, self.replies), "clearing the inbox")
+            # the inbox, and the mark of this process's lease protocol (a process killed
+            # leaves its mark until it runs out, as its claim)
+            await self._bounded(
+                self.redis.delete(self.inbox, self.replies, mark_key(self.keys.prefix, self.node)),
+                "clearing the inbox",
+            )
             if self.shared_connections is not None and self._published:
                 # every client is gone: this process's counts, 0, without a lapse
                 await self._bounded(
