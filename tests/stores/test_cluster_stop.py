@@ -325,3 +325,30 @@ def test_a_lease_being_given_up_when_the_stop_cancels_it_is_released(redis_facto
     finally:
         store.close()
         watch.close()
+
+
+def test_a_stopped_process_leaves_no_key_of_its_own(redis_factory):
+    """A process's own keys — its inbox, its replies list, the mark of its lease
+    protocol (docs/redis.md) — are gone once it stopped; only a killed process's
+    run out (after their leases)."""
+    server_redis = redis_factory()
+    server, store = _server(server_redis)
+    client = redis.Redis.from_url(server_redis.url)
+
+    async def play() -> tuple[list[bytes], list[bytes]]:
+        await server.start()
+        mine = f"*node:{server.node}:*"
+        deadline = time.monotonic() + 10
+        while not client.keys(mine) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)  # the mark is set as the process claims its settings
+        running = client.keys(mine)
+        await server.stop()
+        return running, client.keys(mine)
+
+    try:
+        running, stopped = asyncio.run(play())
+    finally:
+        store.close()
+        client.close()
+    assert any(key.endswith(b":lease_protocol") for key in running), running
+    assert stopped == []
