@@ -1297,8 +1297,21 @@ class ClusterServer(Server):
             if kept == 2:
                 log.info("table %s: its lease ran out while Redis failed; taken again "
                          "(nobody wrote it meanwhile)", table_id)  # fmt: skip
+        elif len(keys) == 1 and self._answered_late(table_id):
+            # Redis held this renewal past the lease (paused, stalled: its clock ran on,
+            # the reply timeout did not end the call): as one it did not answer, tried
+            # again at once with the table's epoch and seq
+            self._failed_at = time.monotonic()
+            self._unrenewed.add(table_id)
         else:
             self._lost(table_id)
+
+    def _answered_late(self, table_id: str) -> bool:
+        """Whether table ``table_id``'s lease was last renewed here longer than a lease
+        ago: a renewal answered 0 now may have found it run out while Redis (or this
+        process) was paused."""
+        renewed = self._renewed.get(table_id)
+        return renewed is not None and time.monotonic() - renewed > self.lease_ms / 1000
 
     def _outage_recent(self, seconds: float) -> bool:
         """Whether a call to Redis failed here within the last ``seconds``."""
