@@ -54,6 +54,20 @@ def _holder(store: RedisStore) -> bytes | None:
     return store.client.get(_keys(store).owner)
 
 
+def _taken_by_b(a: RedisStore, b: RedisStore) -> None:
+    """A's lease runs out while Redis does not answer A; B takes it (a hello, a read:
+    nothing written)."""
+    a.client.delete(_keys(a).owner)
+    assert _take(b.client, b, "proc-b") == 1
+
+
+def _refused(store: RedisStore, commit: Any, reason: str) -> None:
+    """``commit`` is refused for ``reason`` by the commit script."""
+    with pytest.raises(CommitRefused) as caught:
+        store.commit("t", commit)
+    assert caught.value.details["reason"] == reason
+
+
 def _seqs(store: RedisStore) -> list[int]:
     return [e.seq for e in store.events_after("t", 0) or []]
 
@@ -63,13 +77,10 @@ def test_a_lease_taken_and_held_is_never_taken_back(two):
     renewal finds it held and gives the table up; A's commit, sent while it still
     believed it owned the table, is refused (``owner``)."""
     a, b = two
-    a.client.delete(_keys(a).owner)  # run out while Redis did not answer A
-    assert _take(b.client, b, "proc-b") == 1
+    _taken_by_b(a, b)
     assert _renew_unanswered(a, "proc-a", 1) == 0
     assert _holder(a) == b"proc-b"
-    with pytest.raises(CommitRefused) as caught:
-        a.commit("t", make_commit(a, data={"by": "a"}))
-    assert caught.value.details["reason"] == "owner"
+    _refused(a, make_commit(a, data={"by": "a"}), "owner")
     b.commit("t", make_commit(b, data={"by": "b"}))
     assert _seqs(a) == [1, 2]
 
@@ -79,13 +90,10 @@ def test_a_lease_taken_let_go_unwritten_is_taken_back_and_the_taker_refused(two)
     it still believes it owns the table). A's renewal takes it back (2): two processes
     believe they own it — and B's commit is refused (``owner``), A's written."""
     a, b = two
-    a.client.delete(_keys(a).owner)
-    assert _take(b.client, b, "proc-b") == 1
+    _taken_by_b(a, b)
     b.client.delete(_keys(b).owner)  # B paused past its lease
     assert _renew_unanswered(a, "proc-a", 1) == 2
-    with pytest.raises(CommitRefused) as caught:
-        b.commit("t", make_commit(b, data={"by": "b"}))
-    assert caught.value.details["reason"] == "owner"
+    _refused(b, make_commit(b, data={"by": "b"}), "owner")
     a.commit("t", make_commit(a, data={"by": "a"}))
     assert _seqs(a) == [1, 2]
 
@@ -94,8 +102,7 @@ def test_a_lease_let_go_by_release_is_taken_back(two):
     """B took the lapsed lease, wrote nothing and gave it up (``RELEASE``: unused, or
     stopped): A takes it back and commits; B, no longer owner, forwards."""
     a, b = two
-    a.client.delete(_keys(a).owner)
-    assert _take(b.client, b, "proc-b") == 1
+    _taken_by_b(a, b)
     assert int(b.client.eval(RELEASE, 1, _keys(b).owner, "proc-b")) == 1
     assert _renew_unanswered(a, "proc-a", 1) == 2
     a.commit("t", make_commit(a, data={"by": "a"}))
@@ -108,15 +115,12 @@ def test_a_commit_while_the_lease_was_free_keeps_it_from_the_old_owner(two):
     on and does not take the lease (0); A's own commit of seq 2 is refused (``seq``)."""
     a, b = two
     a_next = make_commit(a, data={"by": "a"})  # A's next change, made from its table at seq 1
-    a.client.delete(_keys(a).owner)
-    assert _take(b.client, b, "proc-b") == 1
+    _taken_by_b(a, b)
     b.client.delete(_keys(b).owner)
     b.commit("t", make_commit(b, data={"by": "b"}))
     assert _renew_unanswered(a, "proc-a", 1) == 0
     assert _holder(a) is None
-    with pytest.raises(CommitRefused) as caught:
-        a.commit("t", a_next)
-    assert caught.value.details["reason"] == "seq"
+    _refused(a, a_next, "seq")
     assert _seqs(a) == [1, 2]
 
 
