@@ -1215,6 +1215,7 @@ class ClusterServer(Server):
         (:class:`~rollbridge.server.cluster_peers.Departures`)."""
         assert self.redis is not None
         try:
+            await self.older.remark(self.redis, self.lease_ms * CLAIM_LEASES)  # first
             found, gone = await self._claim(
                 keys=[self.peers_key, self.departed_key],
                 args=[self.node, self.shared_settings, self.lease_ms * CLAIM_LEASES, 1],
@@ -1223,7 +1224,7 @@ class ClusterServer(Server):
             self._failed_at = time.monotonic()
             return
         with contextlib.suppress(*REDIS_FAILURES):  # (said by the leases' renewals)
-            await self.older.renew(self.redis, self.lease_ms * CLAIM_LEASES)
+            await self.older.look(self.redis)
         self.departures.gone(gone)  # an empty answer too: who is no longer gone
         if found and not self._differ_told:
             self._differ_told = True
