@@ -1220,6 +1220,7 @@ class ClusterServer(Server):
         (:class:`~rollbridge.server.cluster_peers.Departures`)."""
         assert self.redis is not None
         try:
+            await self.older.remark(self.redis, self.lease_ms * CLAIM_LEASES)  # first
             found, gone = await self._claim(
                 keys=[self.peers_key, self.departed_key],
                 args=[self.node, self.shared_settings, self.lease_ms * CLAIM_LEASES, 1],
@@ -1228,7 +1229,7 @@ class ClusterServer(Server):
             self._failed_at = time.monotonic()
             return
         with contextlib.suppress(*REDIS_FAILURES):  # (said by the leases' renewals)
-            await self.older.renew(self.redis, self.lease_ms * CLAIM_LEASES)
+            await self.older.look(self.redis)
         self.departures.gone(gone)  # an empty answer too: who is no longer gone
         if found and not self._differ_told:
             self._differ_told = True
@@ -1302,8 +1303,21 @@ class ClusterServer(Server):
             if kept == 2:
                 log.info("table %s: its lease ran out while Redis failed; taken again "
                          "(nobody wrote it meanwhile)", table_id)  # fmt: skip
+        elif len(keys) == 1 and self._answered_late(table_id):
+            # Redis held this renewal past the lease (paused, stalled: its clock ran on,
+            # the reply timeout did not end the call): as one it did not answer, tried
+            # again at once with the table's epoch and seq
+            self._failed_at = time.monotonic()
+            self._unrenewed.add(table_id)
         else:
             self._lost(table_id)
+
+    def _answered_late(self, table_id: str) -> bool:
+        """Whether table ``table_id``'s lease was last renewed here longer than a lease
+        ago: a renewal answered 0 now may have found it run out while Redis (or this
+        process) was paused."""
+        renewed = self._renewed.get(table_id)
+        return renewed is not None and time.monotonic() - renewed > self.lease_ms / 1000
 
     def _outage_recent(self, seconds: float) -> bool:
         """Whether a call to Redis failed here within the last ``seconds``."""

@@ -46,7 +46,7 @@ def mark(client: Any, prefix: str, node: str, ttl_ms: int) -> None:
 
 
 class OlderProcesses:
-    """The live processes found without a mark, each said once: those that claim
+    """The live processes found without a mark, each said once (:meth:`look`): those that claim
     their settings (:data:`~rollbridge.server.cluster_peers.CLAIM`), and those seen
     holding a lease (a release older than the claims makes none)."""
 
@@ -62,16 +62,21 @@ class OlderProcesses:
         if node != self.node and len(self._seen) < MOST_SEEN:
             self._seen.add(node)
 
-    async def renew(self, redis: Any, ttl_ms: int) -> set[str]:
-        """Mark this process again (asyncio ``redis``), and say each live process of
-        the claims' hash that has no mark, once. The processes found older.
+    async def remark(self, redis: Any, ttl_ms: int) -> None:
+        """Mark this process again (asyncio ``redis``), before its claim is renewed:
+        a claim is never found without its mark, even after Redis lost both (set
+        again in the other order, a process reading the claims between the two said
+        this one older).
         :raises redis.RedisError: Redis failed."""
-        pipe = redis.pipeline(transaction=False)
-        pipe.pexpire(mark_key(self.prefix, self.node), ttl_ms)  # (a SET only if it is gone)
-        pipe.hkeys(self.peers_key)
-        renewed, nodes = await pipe.execute()
-        if not renewed:  # Redis lost it (a restart without its data): marked again
-            await redis.set(mark_key(self.prefix, self.node), LEASE_PROTOCOL, px=ttl_ms)
+        key = mark_key(self.prefix, self.node)
+        if not await redis.pexpire(key, ttl_ms):  # (a SET only if it is gone)
+            await redis.set(key, LEASE_PROTOCOL, px=ttl_ms)
+
+    async def look(self, redis: Any) -> set[str]:
+        """Say each live process of the claims' hash (and each seen holding a lease)
+        that has no mark, once (asyncio ``redis``). The processes found older.
+        :raises redis.RedisError: Redis failed."""
+        nodes = await redis.hkeys(self.peers_key)
         claimed = {n.decode() if isinstance(n, bytes) else str(n) for n in nodes}
         others = sorted((claimed | self._seen) - {self.node})
         self._seen = set()

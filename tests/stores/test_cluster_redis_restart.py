@@ -22,6 +22,8 @@ import time
 import urllib.request
 from typing import Any
 
+import pytest
+
 from tests.stores.cluster_harness import LEASE_MS, Player, Process, make_table
 
 
@@ -77,3 +79,56 @@ def test_a_redis_restart_leaves_the_tables_with_their_live_owners(redis_factory:
     said = "".join(logs)
     assert said.count("its lease ran out while Redis failed; taken again") == 4, said
     assert "no longer runs table" not in said, said
+
+
+@pytest.mark.parametrize("paused", [2.0, 7.0], ids=["within the reply timeout", "past it"])
+def test_a_redis_paused_past_a_lease_leaves_the_table_with_its_live_owner(
+    redis_factory: Any, paused: float
+):
+    """redis-server paused (SIGSTOP: a stalled host, a VM migrated) for longer than a
+    lease, then resumed. Past the client's reply timeout (5 s) the owner's renewal
+    fails and is tried again with the table's epoch and seq, as after a restart. Within
+    it, the renewal waits in Redis's socket and is run when Redis wakes, after the
+    lease ran out in Redis's clock: it answered 0, and the owner gave its table up
+    ("no longer runs table") although nobody else had taken or written it — the next
+    forward took it over. A renewal answered only after a lease is now one Redis did
+    not answer in time: tried again at once with the epoch and seq."""
+    import signal
+
+    redis = redis_factory()
+    made = make_table(redis.url)
+    a, b = Process(redis.url), Process(redis.url)
+
+    async def play() -> None:
+        on_a = Player(a.port, made["table"], made["tokens"]["gm"])
+        on_b = Player(b.port, made["table"], made["tokens"]["gm"])
+        await on_a.join()
+        await on_b.join()
+        await on_a.ask_until_done({"type": "roll", "id": "own", "formula": "1d6"})
+        await on_b.ask_until_done({"type": "roll", "id": "ask", "formula": "1d6"})
+        assert a.owns(made["table"])
+        assert redis.process is not None
+        redis.process.send_signal(signal.SIGSTOP)
+        try:
+            time.sleep(paused)  # longer than a lease (1.5 s): it runs out in Redis
+        finally:
+            redis.process.send_signal(signal.SIGCONT)
+        deadline = time.monotonic() + 30
+        while not a.owns(made["table"]):  # taken again by its renewal, no forward needed
+            assert time.monotonic() < deadline, "the owner did not take its lease again"
+            await asyncio.sleep(0.1)
+        reply = await on_b.ask_until_done({"type": "roll", "id": "after", "formula": "1d6"})
+        assert reply["type"] == "result", reply
+        assert a.owns(made["table"])
+        assert _taken_over(b.port) == 0
+        for player in (on_a, on_b):
+            await player.close()
+
+    try:
+        asyncio.run(play())
+    finally:
+        logs = [a.stop(), b.stop()]
+    said = "".join(logs)
+    assert "Traceback" not in said, said
+    assert "no longer runs table" not in said, said
+    assert said.count("taken again") == 1, said

@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-import subprocess
 import threading
 import time
 from pathlib import Path
@@ -32,7 +31,7 @@ import redis.asyncio as aioredis
 
 from rollbridge.server.redis_advice import advice
 from tests.stores.test_redis_password_rotated import with_password
-from tests.stores.test_redis_url_tls import _start_tls_redis
+from tests.stores.test_redis_url_tls import _start_tls_redis, other_ca
 
 WHERE = "redis h:1/0"
 #: What the line said for a Redis gone: never right for these.
@@ -77,13 +76,7 @@ def test_a_pool_with_no_connection_free_names_latency_not_a_redis_gone(redis_ser
 
 
 def test_a_certificate_not_accepted_is_named_so(tmp_path: Path):
-    other = tmp_path / "other.pem"  # a CA that did not sign the Redis's certificate
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout",
-         str(tmp_path / "other-key.pem"), "-out", str(other), "-days", "1", "-subj",
-         "/CN=127.0.0.1"],
-        check=True, capture_output=True,
-    )  # fmt: skip
+    other = other_ca(tmp_path)  # a CA that did not sign the Redis's certificate
     folder = tmp_path / "redis"
     folder.mkdir()
     with contextlib.contextmanager(_start_tls_redis)(folder, "--tls-auth-clients", "no") as port:

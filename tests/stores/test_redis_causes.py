@@ -17,7 +17,6 @@ import contextlib
 import os
 import signal
 import socket
-import subprocess
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -32,7 +31,7 @@ from rollbridge.stores.redis import RedisStore
 from rollbridge.stores.redis_causes import cause_of
 from rollbridge.stores.redis_url import OPTION_OR_ENV
 from tests.stores.test_redis_password_rotated import with_password
-from tests.stores.test_redis_url_tls import _start_tls_redis
+from tests.stores.test_redis_url_tls import _start_tls_redis, other_ca
 
 QUICK = {"socket_timeout": 0.5, "socket_connect_timeout": 0.5}
 
@@ -104,13 +103,7 @@ def refused_password(server: Any, tmp_path: Path) -> BaseException:
 
 
 def tls(server: Any, tmp_path: Path) -> BaseException:
-    other = tmp_path / "other.pem"  # a CA that did not sign the Redis's certificate
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout",
-         str(tmp_path / "other-key.pem"), "-out", str(other), "-days", "1", "-subj",
-         "/CN=127.0.0.1"],
-        check=True, capture_output=True,
-    )  # fmt: skip
+    other = other_ca(tmp_path)  # a CA that did not sign the Redis's certificate
     folder = tmp_path / "tls"
     folder.mkdir()
     with contextlib.contextmanager(_start_tls_redis)(folder, "--tls-auth-clients", "no") as port:

@@ -33,6 +33,19 @@ pytestmark = pytest.mark.usefixtures("english_without_stores")
 QUICK = "socket_connect_timeout=1"
 
 
+def other_ca(folder: Path) -> Path:
+    """A CA certificate made in ``folder`` that signed no Redis's certificate: a client
+    trusting it refuses the server's."""
+    other = folder / "other.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout",
+         str(folder / "other-key.pem"), "-out", str(other), "-days", "1", "-subj",
+         "/CN=127.0.0.1"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    return other
+
+
 def _start_tls_redis(folder: Path, *extra: str) -> Iterator[int]:
     """A ``redis-server`` that takes TLS only (``--port 0 --tls-port N``), with a
     self-signed certificate in ``folder`` (its own CA too: ``cert.pem``, ``key.pem``)
