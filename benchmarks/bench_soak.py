@@ -124,6 +124,9 @@ ADDRESS = "127.0.0.1"
 GM = Principal("gm", "gm", "soak-setup")
 #: The seconds a connection may stay without ``hello`` on the soak's server.
 HELLO_TIMEOUT = 2.0
+#: A claim of settings this close to its end is not asked for its mark (set a moment
+#: before the claim, the mark ends a moment before it).
+CLAIM_MARGIN_MS = 50
 LOCALES = ("en", "cs", "de", "ru")
 #: Per ruleset: (the player's actor, its example sheet), (the NPC, its sheet), and
 #: the player's two actions (the first is undone by the GM, and asked odds of).
@@ -1152,12 +1155,27 @@ class RedisChild:
         # or a channel followed since the scan counts
         named_by = RedisKeys(prefix)
         known = [named_by.table(t) for t in sorted(tables_seen | indexed)]
+        # and the processes' claims of their settings with their lease protocol marks:
+        # a process marks itself just before each claim, both lasting three leases, so
+        # every claim live at that instant has its mark (a process starved past three
+        # leases has lost both: CI's load)
         with client.pipeline(transaction=True) as pipe:
+            pipe.time()
+            pipe.hgetall(f"{prefix}processes")
+            pipe.keys(f"{prefix}node:*:lease_protocol")
             pipe.pubsub_channels()
             if known:
                 pipe.pubsub_numsub(*(k.channel for k in known))
                 pipe.exists(*(k.owner for k in known))
             read = pipe.execute()
+        (seconds, micros), claims, marks = read[0], read[1], read[2]
+        now_ms = seconds * 1000 + micros // 1000
+        marked = {m.decode().removeprefix(f"{prefix}node:").rsplit(":", 1)[0] for m in marks}
+        # (a claim's value: "UNTIL|settings"; one about to lapse may already have lost
+        # its mark, set a moment before it: left out)
+        live = {n.decode() for n, v in claims.items()
+                if int(v.split(b"|", 1)[0] or 0) > now_ms + CLAIM_MARGIN_MS}  # fmt: skip
+        read = read[3:]
         channels = read[0]
         subscribers: list[tuple[bytes, int]] = read[1] if known else []
         leases = read[2] if known else 0
@@ -1176,6 +1194,8 @@ class RedisChild:
             "channels": len(channels),
             "subscribers": sum(n for _, n in subscribers),
             "leases": leases,
+            "claims_unmarked": sorted(live - marked),
+            "claims_live": len(live),
             "connections": len(client.client_list()),
         }
 

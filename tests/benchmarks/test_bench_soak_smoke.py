@@ -230,10 +230,15 @@ def test_the_soak_runs_two_serve_redis_processes_on_one_redis():
         redis = sample["redis"]
         assert redis["orphan_tables"] == 0
         # no process's inbox or replies list; each live process's mark of its lease
-        # protocol (and a killed one's until it runs out, as its claim: at most one)
+        # protocol (and a killed one's until it runs out, as its claim: at most one).
+        # Every claim live at one instant has its mark: read together (MULTI); a
+        # process starved past three leases by CI's load has lost both for a moment
+        # (CI saw one mark of two so), so the marks are counted against the claims
         assert not [kind for kind in redis["keys"]
                     if kind.startswith("node:") and kind != "node:lease_protocol"]  # fmt: skip
-        assert 2 <= redis["keys"].get("node:lease_protocol", 0) <= 3
+        assert redis["claims_unmarked"] == [], redis
+        assert redis["keys"].get("node:lease_protocol", 0) <= 3
+        assert redis["claims_live"] <= 3
         # the resident table's lease, if any: none at a moment when its owner has let
         # it go (counted kinds are only those Redis holds: no key, no "owner")
         assert redis["keys"].get("owner", 0) <= 1
@@ -243,6 +248,8 @@ def test_the_soak_runs_two_serve_redis_processes_on_one_redis():
         # load until the next write takes it again) — read together (MULTI)
         assert redis["channels"] <= 1
         assert redis["subscribers"] + redis["leases"] <= 2, redis
+    # (each process's claim and mark were seen live together at least once)
+    assert max(s["redis"]["claims_live"] for s in samples[1:]) >= 2
     # forwarded: the owner counted changes that came from the other process
     assert sum(s[p]["structures"]["counted"] for s in samples[1:] for p in "ab")
     for answered in ("hello: welcome", "resolve: result", "undo: result", "approve: result",
