@@ -48,9 +48,11 @@ import {
 const MAX_ENTRIES = 500;
 /** Lines kept in the live region (a screen reader reads each as it comes). */
 const MAX_ANNOUNCED = 5;
-/** The event kinds told to a screen reader as they come (the viewer's own always). */
-const ANNOUNCED = new Set(["roll", "resolution", "hidden", "adjusted", "undo", "redo", "encounter.turn",
-  "approval.requested", "approval.rejected"]);
+/** The event kinds told to a screen reader as they come (the viewer's own always): a
+ * fight's start (whose turn it is first) and end too — a screen reader heard each next
+ * turn, never that the fight began or was over. */
+const ANNOUNCED = new Set(["roll", "resolution", "hidden", "adjusted", "undo", "redo", "encounter.started",
+  "encounter.turn", "encounter.ended", "approval.requested", "approval.rejected"]);
 
 const $ = (id) => document.getElementById(id);
 const tableId = tableFromPath(location.pathname);
