@@ -116,6 +116,7 @@ from rollbridge.stores.sqlite_faults import (
     need_room,
     store_wide,
 )
+from rollbridge.stores.sqlite_undos import UnfilledRows
 from rollbridge.system_words import system_reason
 from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
@@ -867,6 +868,8 @@ class SQLiteStore:
         self._connections_lock = threading.Lock()
         self._write_lock = threading.Lock()
         self._closed = False
+        #: The log rows an earlier schema 7 fill left without undos, damaged (the undone read).
+        self._unfilled = UnfilledRows()
         #: The files opened (None until they are): a write checks they are still there.
         self._files: FileIdentity | None = None
         #: How long a write waits for another program's lock.
@@ -1204,7 +1207,11 @@ class SQLiteStore:
                 " AND undos IS NOT NULL ORDER BY first",
                 (table_id, start),
             ).fetchall()
-        return [e for row in rows for e in _row_events(table_id, *row) if start < e.seq <= latest]
+            # a row an earlier schema 7 fill could not read, left without undos
+            damaged = self._unfilled.rows(conn, table_id, start, latest, _row_events)
+        rows = sorted([*rows, *damaged], key=itemgetter(0))
+        return [e for row in rows for e in _row_events(table_id, *row)
+                if start < e.seq <= latest and e.kind in UNDO_KINDS]  # fmt: skip
 
     def event(self, table_id: str, seq: int) -> Event | None:
         """One retained event, or None if it is not (or no longer) in the log.

@@ -82,7 +82,8 @@ def test_a_schema_6_file_is_given_its_undos_when_opened(tmp_path):
 
 
 def test_the_sqlite_read_decodes_only_the_rows_with_an_undo(tmp_path, monkeypatch):
-    """What made ``state``'s ``undone`` cost the whole log (every row decoded)."""
+    """What made ``state``'s ``undone`` cost the whole log (every row decoded, on every
+    request)."""
     from rollbridge.stores import sqlite as module
 
     with SQLiteStore(tmp_path / "t.db") as store:
@@ -98,8 +99,19 @@ def test_the_sqlite_read_decodes_only_the_rows_with_an_undo(tmp_path, monkeypatc
             return real(table_id, first, last, blob)
 
         monkeypatch.setattr(module, "_row_events", noted)
+        # the first read of the table in a process reads once the rows without undos
+        # that were in its log (an earlier schema 7 fill left a damaged row so: the
+        # test below); every later one decodes the rows with an undo alone
         assert _seen(store.undos_after("t", 0)) == [(2, "undo"), (4, "redo"), (7, "undo")]
-        assert decoded == [2, 4, 7]
+        assert sorted(set(decoded)) == [1, 2, 3, 4, *range(6, 58)] and decoded[-3:] == [2, 4, 7]
+        for since in (0, 3):
+            decoded.clear()
+            assert _seen(store.undos_after("t", since))[-1] == (7, "undo")
+            assert decoded == [2, 4, 7][since // 3 :]
+        store.commit("t", _as(make_commit(store), ("undo", {"undoes": 9})))  # 58
+        decoded.clear()
+        assert _seen(store.undos_after("t", 0))[-1] == (58, "undo")
+        assert decoded == [2, 4, 7, 58]
 
 
 def test_redis_reads_what_a_process_of_the_version_before_wrote_from_the_log(
@@ -236,7 +248,6 @@ def test_a_row_damaged_before_schema_7_is_reported_by_the_undone_read(tmp_path, 
     its seqs, tests/stores/test_sqlite_corrupt_rows.py). It reports it the same way:
     bytes that are no MessagePack, and MessagePack that holds no events (a map with a
     kind alone, which the fill read as no undo while every other read refuses it)."""
-    from rollbridge.exceptions import StoreError
     from rollbridge.plain import pack
 
     blob = b"\xc1\xc1" if damage == "garbage" else pack([{"kind": "roll"}])
@@ -251,15 +262,23 @@ def test_a_row_damaged_before_schema_7_is_reported_by_the_undone_read(tmp_path, 
         plain.execute("PRAGMA user_version = 6")
         plain.execute("UPDATE log SET events = ? WHERE \"table\" = 't' AND first = 3", (blob,))
     with SQLiteStore(path) as store:
-        reports = []
-        for read in (lambda: store.events_after("t", 0), lambda: store.undos_after("t", 0)):
-            with pytest.raises(StoreError) as caught:
-                read()
-            reports.append((caught.value.code, caught.value.details, str(caught.value)))
-        assert reports[0] == reports[1]
-        assert reports[1][:2] == ("store_error", {"table": "t", "first": 3, "last": 3})
-        # after the damaged row, read as before
-        assert _seen(store.undos_after("t", 3)) == [(4, "redo"), (7, "undo")]
+        _row_3_reported(store)
+
+
+def _row_3_reported(store) -> None:
+    """The undone read reports the damaged row of seq 3 as ``events_after`` does (the
+    same code, details and words), and answers the log after it."""
+    from rollbridge.exceptions import StoreError
+
+    reports = []
+    for read in (lambda: store.events_after("t", 0), lambda: store.undos_after("t", 0)):
+        with pytest.raises(StoreError) as caught:
+            read()
+        reports.append((caught.value.code, caught.value.details, str(caught.value)))
+    assert reports[0] == reports[1]
+    assert reports[1][:2] == ("store_error", {"table": "t", "first": 3, "last": 3})
+    # after the damaged row, read as before
+    assert _seen(store.undos_after("t", 3)) == [(4, "redo"), (7, "undo")]
 
 
 def _undone_now(store, asked: list[int]) -> dict:
@@ -382,3 +401,47 @@ def test_redis_fills_the_set_of_a_long_old_log_a_bounded_part_a_commit(redis_ser
             store.commit("t", make_commit(store))
         assert int(store.client.hget(k.info, "undos")) == 1
         assert _seen(store.undos_after("t", 0)) == whole
+
+
+@pytest.mark.parametrize("damage", ["garbage", "no events"])
+def test_a_file_at_schema_7_with_a_row_damaged_before_reports_it(tmp_path, damage):
+    """A file brought to schema 7 by a rollbridge whose fill skipped a log row it could
+    not read (before 749dfbd9 and f7536122) holds that row without ``undos``, as though
+    it had no undo: opened at schema 7 nothing fills it again, and the undone read
+    skipped it, answering for the whole log where ``events_after`` reports the row. It
+    reports it as ``events_after`` does (a StoreError naming the table and its seqs),
+    asked again too, and answers what lies after it; a row that reads whole is not
+    taken for damaged."""
+    from rollbridge.exceptions import StoreError
+    from rollbridge.plain import pack
+
+    blob = b"\xc1\xc1" if damage == "garbage" else pack([{"kind": "roll"}])
+    path = tmp_path / "t.db"
+    with SQLiteStore(path) as store:
+        store.create_table(make_info(), [])
+        _fill(store)
+    with sqlite3.connect(path) as plain:  # the earlier fill's work: no undos for row 3
+        (whole,) = plain.execute(
+            "SELECT events FROM log WHERE \"table\" = 't' AND first = 3"
+        ).fetchone()
+        assert plain.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
+        plain.execute(
+            "UPDATE log SET events = ?, undos = NULL WHERE \"table\" = 't' AND first = 3", (blob,)
+        )
+    with SQLiteStore(path) as store:
+        for _ in range(2):  # asked again: reported again
+            _row_3_reported(store)
+        # a commit after it: the damaged row is still reported, the new undo answered
+        store.commit("t", _as(make_commit(store), ("undo", {"undoes": 5})))  # 8
+        with pytest.raises(StoreError):
+            store.undos_after("t", 2)
+        assert _seen(store.undos_after("t", 3)) == [(4, "redo"), (7, "undo"), (8, "undo")]
+    with sqlite3.connect(path) as plain:  # the row mended, still without undos: read whole
+        plain.execute("UPDATE log SET events = ? WHERE \"table\" = 't' AND first = 3", (whole,))
+    with SQLiteStore(path) as store:
+        assert _seen(store.undos_after("t", 0)) == [
+            (2, "undo"),
+            (4, "redo"),
+            (7, "undo"),
+            (8, "undo"),
+        ]

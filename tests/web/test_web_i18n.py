@@ -38,13 +38,14 @@ def catalog(lang: str) -> dict[str, object]:
 
 
 def used_keys() -> dict[str, list[str]]:
-    """Every key the pages use: literals in the modules, data-i18n in the pages."""
+    """Every key the pages use: literals in the modules, data-i18n (a text) and
+    data-i18n-label (an accessible name) in the pages."""
     keys: dict[str, list[str]] = {}
     for path in MODULES:
         for key in lang_files.KEY.findall(lang_files.script_text(path)):
             keys.setdefault(key, []).append(path.name)
     for path in PAGES:
-        for key in re.findall(r'data-i18n="([^"]+)"', path.read_text(encoding="utf-8")):
+        for key in re.findall(r'data-i18n(?:-label)?="([^"]+)"', path.read_text(encoding="utf-8")):
             keys.setdefault(key, []).append(path.name)
     return keys
 

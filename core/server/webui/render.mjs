@@ -239,6 +239,11 @@ export function eventSummary(event, nameOf, words = {}) {
     case "actor.updated":
     case "actor.removed":
       return nameOf(data.actor);
+    case "encounter.started": { // whose turn it is first, as a turn's line says it (a live event's)
+      const encounter = event.table_after?.encounter;
+      return encounter?.current ? i18n.format("ROLLBRIDGE.Web.Log.Turn",
+        { round: encounter.round, actor: nameOf(encounter.current) }) : "";
+    }
     case "encounter.turn":
       return i18n.format("ROLLBRIDGE.Web.Log.Turn", { round: data.round, actor: nameOf(data.actor) });
     case "encounter.reordered":

@@ -48,9 +48,11 @@ import {
 const MAX_ENTRIES = 500;
 /** Lines kept in the live region (a screen reader reads each as it comes). */
 const MAX_ANNOUNCED = 5;
-/** The event kinds told to a screen reader as they come (the viewer's own always). */
-const ANNOUNCED = new Set(["roll", "resolution", "hidden", "adjusted", "undo", "redo", "encounter.turn",
-  "approval.requested", "approval.rejected"]);
+/** The event kinds told to a screen reader as they come (the viewer's own always): a
+ * fight's start (whose turn it is first) and end too — a screen reader heard each next
+ * turn, never that the fight began or was over. */
+const ANNOUNCED = new Set(["roll", "resolution", "hidden", "adjusted", "undo", "redo", "encounter.started",
+  "encounter.turn", "encounter.ended", "approval.requested", "approval.rejected"]);
 
 const $ = (id) => document.getElementById(id);
 const tableId = tableFromPath(location.pathname);
@@ -686,11 +688,25 @@ function liveEvent(event, { replayed } = {}) {
   // the viewer's own request waiting: the message line says so
   if (replayed || followed || mine || !(own || ANNOUNCED.has(event.kind))) return;
   const summary = eventSummary(event, (id) => session.nameOf(id), session.words());
-  const line = [labelOf(i18n, KIND_WORDS, event.kind), summary].filter(Boolean).join(": ");
+  const line = took(event, summary) ?? [labelOf(i18n, KIND_WORDS, event.kind), summary].filter(Boolean).join(": ");
   // a placeholder may be of this page's request waiting (its event comes before its
   // reply): then told once the request is answered, unless it is
   tellInOrder(own ? i18n.format("ROLLBRIDGE.Web.Announce.Own", { result: summary || line }) : line,
     event.kind === "hidden" ? event.seq : null);
+}
+
+/** What a screen reader is told of an undo or redo: what it took (*undo of #5
+ * (action)*), then that event's line as this page's log says it — a player's with an
+ * NPC's numbers left out, as its event left them out — or null for any other event
+ * (and the number alone where the page has not seen that event, or its line says
+ * nothing: a secret's placeholder). It said the number and the kind's word only. */
+function took(event, summary) {
+  const data = event.data ?? {};
+  const target = event.kind === "undo" ? data.undoes : event.kind === "redo" ? data.redoes : undefined;
+  if (target === undefined) return null;
+  const undone = seen.get(target);
+  const said = undone ? eventSummary(undone, (id) => session.nameOf(id), session.words()) : "";
+  return [summary, said].filter(Boolean).join(": ");
 }
 
 const stats = new StatsPanel({
@@ -994,7 +1010,11 @@ function joined(token, welcome, { first }) {
   document.title = `${table.name ?? tableId} — rollbridge`;
   // the role in the page's words, and the name when it is not the role's, as the log
   // says who made an event: a German observer read *Beobachter (observer)*
-  $("role").textContent = byLabel(`${welcome.role}:${welcome.name}`);
+  const who = byLabel(`${welcome.role}:${welcome.name}`);
+  $("role").textContent = who;
+  // cut short with an ellipsis on a laptop's bar: the whole on hover (its text, whole,
+  // is what a screen reader reads)
+  $("role").title = who;
   // the server's texts on the page are in the language it answered in
   $("table").lang = welcome.locale ?? "en";
   if (!first) {

@@ -111,7 +111,8 @@ export async function useLanguage(lang, fetchFn = globalThis.fetch) {
 
 /**
  * Fill the static markup's words: each element with `data-i18n="KEY"` gets the
- * key's text as its text (never as HTML); the root's `lang` says the language.
+ * key's text as its text (never as HTML), each with `data-i18n-label="KEY"` as its
+ * accessible name (`aria-label`: a landmark's); the root's `lang` says the language.
  * A key no file has (the files could not be fetched) leaves the markup's
  * English in place.
  * @param {Document} doc the page
@@ -122,6 +123,11 @@ export function localizePage(doc = globalThis.document) {
     const key = node.dataset.i18n;
     const text = i18n.localize(key);
     if (text !== key) node.textContent = text;
+  }
+  for (const node of doc.querySelectorAll("[data-i18n-label]")) {
+    const key = node.dataset.i18nLabel;
+    const text = i18n.localize(key);
+    if (text !== key) node.setAttribute("aria-label", text);
   }
 }
 

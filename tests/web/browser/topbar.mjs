@@ -80,10 +80,10 @@ async function walk(page) {
       if (!active || active === document.body) return null;
       const bar = document.querySelector("header.topbar").getBoundingClientRect();
       const at = active.getBoundingClientRect();
-      // in the bar, or on its line (a laptop's Leave and language, drawn at its right end)
+      // in the bar, or on its line (a laptop's Leave and language, held at its right end)
       const tools = active.closest(".bar-tools");
       const inBar = Boolean(active.closest("header.topbar"))
-        || Boolean(tools && getComputedStyle(tools).position === "absolute");
+        || Boolean(tools && getComputedStyle(tools).position === "fixed");
       const x = Math.min(Math.max(at.left + 4, 0), window.innerWidth - 1);
       const y = Math.min(Math.max(at.top + Math.min(8, at.height / 2), 0), window.innerHeight - 1);
       const hit = document.elementFromPoint(x, y);
@@ -116,7 +116,7 @@ cases.walk = async (browser, result) => {
 
 // Every stop of the keyboard, offline (the bar then has its Reconnect button too), and
 // the connection's word scrolled down to the page's end: Czech, German and Russian on
-// a phone upright and turned and on a laptop (whose bar is not held: three columns).
+// a phone upright and turned and on a laptop (three columns).
 cases.grid = async (browser, result) => {
   for (const [size, options] of [
     ["upright", { ...SMALL_PHONE, viewport: { width: 360, height: 740 } }],
@@ -257,6 +257,84 @@ cases.tools = async (browser, result) => {
     });
     await page.context().close();
   }
+};
+
+// Who the viewer is, Leave and the language: their landmark's name, and a long name of
+// the viewer's token read whole (RB_TOOLS: its table and token) — on a 360×740 phone
+// and a 1366×768 laptop, in Czech, German, Russian and English.
+cases.named = async (browser, result) => {
+  const { table, token } = JSON.parse(process.env.RB_TOOLS);
+  for (const [size, options] of [
+    ["upright", { ...SMALL_PHONE, viewport: { width: 360, height: 740 } }],
+    ["laptop", { viewport: { width: 1366, height: 768 }, deviceScaleFactor: 1 }],
+  ]) {
+    for (const locale of ["cs-CZ", "de-DE", "ru-RU", "en-US"]) {
+      const name = `${locale.slice(0, 2)}-${size}`;
+      step(`named ${name}`);
+      const page = await joinedPage(browser, name, { ...options, locale }, trouble, `${BASE}/tables/${table}`, token);
+      await page.locator("form.roll-form").waitFor();
+      const aside = page.locator("aside");
+      const got = await page.evaluate(() => {
+        const role = document.getElementById("role");
+        const at = role.getBoundingClientRect();
+        return { label: document.querySelector("aside").getAttribute("aria-label"), text: role.textContent,
+          title: role.title, cut: role.scrollWidth > role.clientWidth + 1,
+          onScreen: at.left >= 0 && at.right <= window.innerWidth + 0.5 && at.height > 0 };
+      });
+      // the accessibility tree: the landmark's role and name, and what it holds as read
+      got.tree = await aside.ariaSnapshot();
+      // a pointer resting on the name: its tooltip is the title (Chromium draws none headless)
+      await page.locator("#role").hover();
+      got.hovered = await page.evaluate(() => document.querySelector("#role:hover")?.title ?? null);
+      result[name] = got;
+      await page.context().close();
+    }
+  }
+};
+
+// A Czech GM on a 1366×768 laptop, a long evening's log (the page longer than the
+// screen), offline (the bar's longest): scrolled to the page's end, where the bar, who
+// the viewer is, the log's panel and its latest line are drawn, what a click on that
+// line hits; then the roll form's formula focused by Tab from the bar, and the log
+// scrolled by its keys from the page's end.
+cases.held = async (browser, result) => {
+  const page = await joinedPage(browser, "held", { viewport: { width: 1366, height: 768 }, deviceScaleFactor: 1,
+    locale: "cs-CZ" }, trouble, `${BASE}/tables/web`, TOKENS.web.gm);
+  await page.locator("form.roll-form").waitFor();
+  for (let i = 0; i < 16; i++) await roll(page, "2d6", `long evening ${i}`);
+  await page.context().setOffline(true);
+  await page.waitForSelector('body[data-status="offline"]');
+  const where = () => page.evaluate(() => {
+    const box = (node) => {
+      const at = node.getBoundingClientRect();
+      return { top: Math.round(at.top), bottom: Math.round(at.bottom), height: Math.round(at.height) };
+    };
+    const latest = document.querySelector("#log > li");
+    const at = latest.getBoundingClientRect();
+    const hit = document.elementFromPoint(at.left + 8, at.top + 4);
+    const active = document.activeElement;
+    const focus = box(active);
+    const focusHit = document.elementFromPoint(active.getBoundingClientRect().left + 4, focus.top + 4);
+    return { bar: box(document.querySelector("header.topbar")), tools: box(document.querySelector(".bar-tools")),
+      status: document.getElementById("status").textContent, panel: box(document.getElementById("log-panel")),
+      latest: { ...box(latest), hit: latest.contains(hit) },
+      focus: { ...focus, what: active.getAttribute("name") ?? active.id, hit: active.contains(focusHit) },
+      scrolled: Math.round(window.scrollY), max: document.documentElement.scrollHeight - window.innerHeight,
+      logTop: Math.round(document.getElementById("log").scrollTop), screen: window.innerHeight };
+  });
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  result.end = await where();
+  result.formula = (await tabTo(page, 'form.roll-form input[name="formula"]')) && await where();
+  result.formulaBack = (await tabTo(page, "#log", true)) && await where();
+  // from the page's end, the log's keys scroll the log, not the window
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await page.focus("#log");
+  const before = await where();
+  await page.keyboard.press("End");
+  await page.waitForFunction(() => document.getElementById("log").scrollTop > 0);
+  result.keys = { before, after: await where() };
+  await page.context().setOffline(false);
+  await page.context().close();
 };
 
 await runCase(cases, trouble);
