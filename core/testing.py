@@ -1672,6 +1672,64 @@ class RulesetConformance(StateConformance):
         for players in views[1::2]:  # (the GM's, the players') of each step
             _check_players_view(players, f"{players['kind']} event")
 
+    def test_secret_actions_show_players_only_that_something_happened(self) -> None:
+        """Each action that is always secret (``ActionSpec(secret=True)``), its example
+        asked for without ``secret`` by the GM and by the acting actor's player: the
+        ruleset is told it is secret (``context.secret``), the event is the GM's
+        alone, players get its ``hidden`` placeholder — nothing but that something
+        happened (and the actors it changed, as they may see them) — and the player who
+        asked a ``secret`` reply without the result. Skipped when no action is."""
+        secret = [name for name, spec in self.ruleset.actions.items() if spec.secret]
+        if not secret:
+            pytest.skip("no action is always secret (ActionSpec(secret=True))")
+        told: list[bool] = []
+        resolve = self.ruleset.resolve
+
+        def noting(context: ActionContext, dice: DiceSource) -> Resolution:
+            told.append(context.secret)
+            return resolve(context, dice)
+
+        checked = 0
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(self.ruleset, "resolve", noting)
+            for name in secret:
+                checked += self._secret_example(name, told)
+        assert checked, f"no example of the secret actions {secret} resolved"
+
+    def _secret_example(self, name: str, told: list[bool]) -> int:
+        """:meth:`test_secret_actions_show_players_only_that_something_happened` for
+        one action: how many of its requests resolved."""
+        resolved = 0
+        case = dict(self._cases()).get(name)
+        if case is None:
+            return 0
+        for who in (GM, PLAYER):
+            harness, ids = self._harness(self.seeds[0])
+            where = self._request_for(name, ids, harness)
+            acting = where["actor"] or (where["targets"] or ids)[0]
+            harness.request({"type": "actor.update", "actor": acting, "controllers": ["player"]})
+            del told[:]
+            try:
+                reply = harness.request(
+                    {"type": "resolve", "action": name, "params": case["params"], **where},
+                    who=who,
+                )
+            except RollbridgeError:
+                continue  # refused: the other tests say whether it ever resolves
+            what = f"{name} (always secret), asked by the {who.role}"
+            assert told and all(told), f"{what}: resolve was not told it is secret"
+            gm, players = harness.views()
+            assert gm.get("gm_only") is True, f"{what}: the event is not the GM's alone"
+            assert players["kind"] == "hidden" and "data" not in players, (
+                f"{what}: players' view shows more than that something happened: {players}"
+            )
+            if who is PLAYER:
+                assert reply.get("status") == "secret" and "event" not in reply, (
+                    f"{what}: the player's reply is not a secret roll's: {reply}"
+                )
+            resolved += 1
+        return resolved
+
     def test_renamed_messages_read_as_declared_ones(self) -> None:
         """Every message id the ruleset renamed (``say.renamed``) leads to a declared
         message, so that the texts older tables keep under the old id read as it
