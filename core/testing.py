@@ -1752,8 +1752,10 @@ class RulesetConformance(StateConformance):
         return (
             f"{ident} ships no catalogue besides English in the domain {ident!r} (its id, "
             f"where the suite looks): declare its messages with Messages({ident!r}, "
-            "catalogs=...) and make the catalogues (docs/plugins.md, 'Languages'), or set "
-            "locales = ('cs', ...) on this class to require those"
+            "catalogs=Path(__file__).with_name('locale')) and make the catalogues "
+            f"(rollbridge catalogs update YOUR_PACKAGE --domain {ident} --locale cs; "
+            "docs/plugins.md, 'Languages'), or set locales = ('cs', ...) on this class to "
+            "require those"
         )
 
     def _domains(self) -> set[str]:
