@@ -18,6 +18,7 @@ from rollbridge.engine.model import Principal
 from rollbridge.host import PluginHost
 from rollbridge.offline import TableService
 from rollbridge.stores.sqlite import SQLiteStore
+from rollbridge.testing import PLAYER, RulesetHarness
 from tests.plugins.listener import Listener
 from tests.plugins.rollunder import conformance_of, failure_of
 from tests.server.conftest import Boom, Peer, start
@@ -118,3 +119,21 @@ def test_the_suite_fails_a_secret_action_players_see(monkeypatch):
     monkeypatch.setattr(rolls, "always_secret", lambda ruleset, request: request)
     said = failure_of(Listener(), SUITE_TEST)
     assert said.startswith("listen (always secret), asked by the gm: resolve was not told"), said
+
+
+def test_a_players_request_held_for_approval_is_resolved_secret_when_approved():
+    """At a table with ``approval``, the player's ``listen`` waits for the GM, then is
+    resolved as a secret request: players' view is the placeholder, the player's
+    remembered reply a secret roll's."""
+    table = RulesetHarness(Listener(), settings={"approval": True})
+    table.add_actor("Hero", Listener.example_sheets["Hero"], actor_id="hero", player=True)
+    asked = table.request({"type": "resolve", "id": "l1", "action": "listen", "actor": "hero"},
+                          who=PLAYER)  # fmt: skip
+    assert asked["status"] == "pending", asked
+    table.request({"type": "approve", "request": asked["pending"]})
+    gm, players = table.views()
+    assert gm["gm_only"] is True and gm["data"]["action"] == "listen", gm
+    assert players["kind"] == "hidden" and "data" not in players, players
+    again = table.request({"type": "resolve", "id": "l1", "action": "listen", "actor": "hero",
+                           "repeat": True}, who=PLAYER)  # fmt: skip
+    assert again["status"] == "secret" and "event" not in again, again
