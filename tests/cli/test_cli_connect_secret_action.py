@@ -5,10 +5,16 @@ real ``rollbridge connect`` against a real server on a real port."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from tests.cli.test_cli_connect_actions import actions_printed
 from tests.cli.test_cli_reconnect import Terminal
+from tests.conftest import installed_plugin
 from tests.plugins.test_secret_actions import served
 
 #: The heading of ``listen`` in each language (its summary is the ruleset's, English).
@@ -54,3 +60,36 @@ async def test_a_player_asking_for_it_reads_that_it_went_to_the_gm(tmp_path):
         store.close()
     said = "".join(player.lines[first:])
     assert "hears" not in said and "1d10" not in said, said
+
+
+@pytest.mark.parametrize(
+    ("locale", "said"),
+    [("en", "  listen (always secret): "), ("cs", "  listen (vždy tajné): "),
+     ("de", "  listen (immer geheim): "), ("ru", "  listen (всегда секретно): ")],
+)  # fmt: skip
+def test_rulesets_says_it_too(tmp_path, locale, said):
+    """``rollbridge rulesets`` (offline, the ruleset installed as a plugin) marks the
+    action as it marks a GM's own, in the reader's language."""
+    site = installed_plugin(tmp_path / "site", "listener", LISTENER)
+    environ = {key: value for key, value in os.environ.items()
+               if key != "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD"}  # fmt: skip
+    environ["PYTHONPATH"] = os.pathsep.join([str(site), str(ROOT)])
+    done = subprocess.run([sys.executable, "-m", "rollbridge", "rulesets", "listener",
+                           "--locale", locale], capture_output=True, text=True, env=environ,
+                          cwd=tmp_path, timeout=60, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert any(line.startswith(said) for line in lines), done.stdout
+    assert any(line.startswith("  test: ") for line in lines), done.stdout
+
+
+#: The plugin module of tests/plugins/listener.py's ruleset.
+LISTENER = """
+    import rollbridge
+    from tests.plugins.listener import Listener
+
+    @rollbridge.hookimpl
+    def register_rulesets(register):
+        register(Listener())
+"""
+ROOT = Path(__file__).resolve().parents[2]
