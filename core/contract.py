@@ -157,6 +157,11 @@ class ActionSpec:
     :param every_actor: the engine passes every actor of the table as the
         targets (a new combat turn that refills every pool); the request names none.
     :param gm_only: only the GM may ask for it (healing, awarding chips).
+    :param secret: always secret: the server resolves every request for it as a
+        ``secret`` one, whoever asks and whatever the request says (a GM's hidden
+        perception check for an NPC, a roll the GM makes behind the screen) — the
+        event is the GM's alone, players get a ``hidden`` placeholder, a player who
+        asked a ``secret`` reply without the result.
     :param example: example parameters, shown in docs, ``rollbridge rulesets`` and
         forms (a list's or an object's example greyed out, as how to write it). Words
         a player would write in their own language may be texts (``{"note":
@@ -182,6 +187,7 @@ class ActionSpec:
     every_actor: bool = False
     gm_only: bool = False
     example: Mapping[str, Any] | None = None
+    secret: bool = False
     label: str | Text = ""
     labels: Mapping[str, str | Text] = field(default_factory=dict)
     hints: Mapping[str, str | Text] = field(default_factory=dict)
@@ -189,8 +195,9 @@ class ActionSpec:
 
     def to_dict(self, locale: str = "en") -> JSON:
         """The action as clients get it, its texts rendered in ``locale`` (a
-        choice's value as a string key)."""
-        return {
+        choice's value as a string key); ``"secret": true`` only for an action that
+        is always secret (absent otherwise, as before it existed)."""
+        said: JSON = {
             "name": self.name,
             "label": render(self.label, locale=locale) or self.name,
             "summary": render(self.summary, locale=locale),
@@ -211,6 +218,9 @@ class ActionSpec:
                 for k, values in self.choices.items()
             },
         }
+        if self.secret:
+            said["secret"] = True
+        return said
 
     def example_in(self, locale: str = "en") -> JSON | None:
         """:attr:`example` as a request in ``locale`` would send it: its texts

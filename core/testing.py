@@ -366,12 +366,13 @@ def _look_alikes(value: Any, path: str) -> list[tuple[str, list[str]]]:
 _FORM_KEYS = frozenset(("private", "of", "aspect", "instead"))
 
 
-def _check_no_look_alike(data: Mapping[str, Any], what: str) -> None:
-    """Players' view of a resolution holds no map that looks like a stored private form
-    but is none (``{"private": 7, "of": "orc", "note": …}``): the server reads only
-    the exact form as a private value, so such a map reaches every player, its number
-    with it — what its author, who wrote ``private``, did not mean."""
-    found = _look_alikes(data, "data")
+def _check_no_look_alike(data: Any, what: str, root: str = "data") -> None:
+    """Players' view of a resolution (or of what a hook made: ``root`` names where
+    ``data`` stands in it) holds no map that looks like a stored private form but is
+    none (``{"private": 7, "of": "orc", "note": …}``): the server reads only the exact
+    form as a private value, so such a map reaches every player, its number with it —
+    what its author, who wrote ``private``, did not mean."""
+    found = _look_alikes(data, root)
     if not found:
         return
     said = ", ".join(
@@ -385,6 +386,24 @@ def _check_no_look_alike(data: Mapping[str, Any], what: str) -> None:
         "form with only private, of, aspect and instead, of and aspect text), or name "
         "the keys otherwise if the value is not private"
     )
+
+
+def _check_players_view(view: Mapping[str, Any], step: str) -> None:
+    """Players' view of an event a hook had a part in (``step``: the request that made
+    it) holds no look-alike of a stored private form (:func:`_check_no_look_alike`):
+    in a turn hook's result (named by its hook), in the rest of its data, in each
+    actor it shows (what ``initial_state``, ``adjust``, ``common_state`` and
+    ``player_view`` made of it)."""
+    data = view.get("data") or {}
+    hooks = data.get("hooks") if isinstance(data.get("hooks"), list) else []
+    for index, hook in enumerate(hooks):
+        name = hook.get("hook") if isinstance(hook, Mapping) else None
+        _check_no_look_alike(hook, f"{name or 'a turn hook'} ({step})", f"data.hooks[{index}]")
+    rest = {key: value for key, value in data.items() if key != "hooks"}
+    _check_no_look_alike(rest, step)
+    for index, actor in enumerate(view.get("actors") or ()):
+        who = actor.get("id") if isinstance(actor, Mapping) else None
+        _check_no_look_alike(actor, f"{step}: actor {who}", f"actors[{index}]")
 
 
 def _check_no_stored_form(data: Mapping[str, Any], what: str) -> None:
@@ -1629,6 +1648,88 @@ class RulesetConformance(StateConformance):
                 rendered += 1
         assert rendered, _none_resolved(refusals)
 
+    def test_what_players_see_of_every_hook_holds_no_look_alike(self) -> None:
+        """Players' views of what every hook but ``resolve`` made — each example
+        actor's creation (``initial_state``, ``common_state``, ``player_view``), an
+        encounter's start, turns and end (the turn hooks' results), a GM's ``adjust``
+        of each track — hold no map that looks like a stored private form but is none,
+        as a resolution's may not (:meth:`test_texts_are_data_and_render_for_every_audience`):
+        the failure names the hook, the path and the fix."""
+        harness, ids = self._harness(self.seeds[0])
+        for seq in range(1, harness.table.info.seq + 1):
+            _check_players_view(harness.views(seq)[1], "actor.create")
+        adjusts = type(self.ruleset).adjust is not Ruleset.adjust
+        for actor_id in ids if adjusts else ():
+            for track in harness.actor(actor_id)["common"]["tracks"]:
+                for delta in (1, -1):
+                    request = {"type": "adjust", "actor": actor_id, "track": track["key"]}
+                    try:
+                        harness.request({**request, "delta": delta})
+                    except RollbridgeError:
+                        continue  # the rules do not take it (a fault fails its own test)
+                    _check_players_view(harness.views()[1], f"adjust of {actor_id}")
+        views = self._encounter_views(harness, ids)
+        for players in views[1::2]:  # (the GM's, the players') of each step
+            _check_players_view(players, f"{players['kind']} event")
+
+    def test_secret_actions_show_players_only_that_something_happened(self) -> None:
+        """Each action that is always secret (``ActionSpec(secret=True)``), its example
+        asked for without ``secret`` by the GM and by the acting actor's player: the
+        ruleset is told it is secret (``context.secret``), the event is the GM's
+        alone, players get its ``hidden`` placeholder — nothing but that something
+        happened (and the actors it changed, as they may see them) — and the player who
+        asked a ``secret`` reply without the result. Skipped when no action is."""
+        secret = [name for name, spec in self.ruleset.actions.items() if spec.secret]
+        if not secret:
+            pytest.skip("no action is always secret (ActionSpec(secret=True))")
+        told: list[bool] = []
+        resolve = self.ruleset.resolve
+
+        def noting(context: ActionContext, dice: DiceSource) -> Resolution:
+            told.append(context.secret)
+            return resolve(context, dice)
+
+        checked = 0
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(self.ruleset, "resolve", noting)
+            for name in secret:
+                checked += self._secret_example(name, told)
+        assert checked, f"no example of the secret actions {secret} resolved"
+
+    def _secret_example(self, name: str, told: list[bool]) -> int:
+        """:meth:`test_secret_actions_show_players_only_that_something_happened` for
+        one action: how many of its requests resolved."""
+        resolved = 0
+        case = dict(self._cases()).get(name)
+        if case is None:
+            return 0
+        for who in (GM, PLAYER):
+            harness, ids = self._harness(self.seeds[0])
+            where = self._request_for(name, ids, harness)
+            acting = where["actor"] or (where["targets"] or ids)[0]
+            harness.request({"type": "actor.update", "actor": acting, "controllers": ["player"]})
+            del told[:]
+            try:
+                reply = harness.request(
+                    {"type": "resolve", "action": name, "params": case["params"], **where},
+                    who=who,
+                )
+            except RollbridgeError:
+                continue  # refused: the other tests say whether it ever resolves
+            what = f"{name} (always secret), asked by the {who.role}"
+            assert told and all(told), f"{what}: resolve was not told it is secret"
+            gm, players = harness.views()
+            assert gm.get("gm_only") is True, f"{what}: the event is not the GM's alone"
+            assert players["kind"] == "hidden" and "data" not in players, (
+                f"{what}: players' view shows more than that something happened: {players}"
+            )
+            if who is PLAYER:
+                assert reply.get("status") == "secret" and "event" not in reply, (
+                    f"{what}: the player's reply is not a secret roll's: {reply}"
+                )
+            resolved += 1
+        return resolved
+
     def test_renamed_messages_read_as_declared_ones(self) -> None:
         """Every message id the ruleset renamed (``say.renamed``) leads to a declared
         message, so that the texts older tables keep under the old id read as it
@@ -1651,8 +1752,10 @@ class RulesetConformance(StateConformance):
         return (
             f"{ident} ships no catalogue besides English in the domain {ident!r} (its id, "
             f"where the suite looks): declare its messages with Messages({ident!r}, "
-            "catalogs=...) and make the catalogues (docs/plugins.md, 'Languages'), or set "
-            "locales = ('cs', ...) on this class to require those"
+            "catalogs=Path(__file__).with_name('locale')) and make the catalogues "
+            f"(rollbridge catalogs update YOUR_PACKAGE --domain {ident} --locale cs; "
+            "docs/plugins.md, 'Languages'), or set locales = ('cs', ...) on this class to "
+            "require those"
         )
 
     def _domains(self) -> set[str]:

@@ -33,6 +33,7 @@ from rollbridge.cli import (
     catalogs,
     connect,
     migrate,
+    new_plugin,
     odds,
     offline,
     release,
@@ -60,7 +61,8 @@ INTERRUPTED_CODE = "interrupted"
 
 #: Modules that contribute sub-commands, in help order.
 COMMAND_MODULES = (
-    serve, tables, admin, backup, migrate, connect, offline, odds, verify, release, catalogs
+    serve, tables, admin, backup, migrate, connect, offline, odds, verify, release, catalogs,
+    new_plugin,
 )  # fmt: skip
 
 

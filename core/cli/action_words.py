@@ -127,6 +127,8 @@ TARGETS_MORE = say.plural(
 )
 EVERY_ACTOR = say("cli.actions.every_actor", "every actor as targets")
 GM_ONLY = say("cli.actions.gm_only", "GM only")
+#: An action the ruleset keeps secret whoever asks (ActionSpec(secret=True)).
+ALWAYS_SECRET = say("cli.actions.secret", "always secret: players see only that something happened")
 NO_PARAMS = say("cli.actions.no_params", "no parameters")
 
 
@@ -176,7 +178,8 @@ def _words(action: Mapping[str, Any], key: str) -> Mapping[str, Any]:
 
 
 def _heading(name: str, action: Mapping[str, Any], locale: str) -> str:
-    """``  name — Label: summary  [actor=ID required; 1 target; GM only]``."""
+    """``  name — Label: summary  [actor=ID required; 1 target; GM only; always
+    secret: …]``."""
     label = action.get("label")
     titled = f"{name} — {label}" if isinstance(label, str) and label and label != name else name
     summary = action.get("summary")
@@ -190,6 +193,8 @@ def _heading(name: str, action: Mapping[str, Any], locale: str) -> str:
         notes.append(targets.render(locale))
     if action.get("gm_only") is True:
         notes.append(GM_ONLY().render(locale))
+    if action.get("secret") is True:
+        notes.append(ALWAYS_SECRET().render(locale))
     return f"{head}  [{'; '.join(notes)}]" if notes else head
 
 

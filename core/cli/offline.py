@@ -111,6 +111,8 @@ HOOKS_ONLY = say("cli.plugins.hooks_only", "observer hooks only")
 # Translators: {source} is where the plugin comes from (builtin, or a package).
 PLUGIN = say("cli.plugins.line", "{name} {version} ({source}): {provides}")
 GM_ONLY = say("cli.rulesets.gm_only", "{action} (GM only)")
+#: An action resolved as a secret request whoever asks (ActionSpec(secret=True)).
+ALWAYS_SECRET = say("cli.rulesets.secret", "{action} (always secret)")
 EXAMPLE = say("cli.rulesets.example", "example: --params '{params}'")
 WAITING = say("cli.resolve.waiting", "waiting for the GM's approval (table setting approval)")
 # Translators: {status} is the reply's status code (pending, secret), in connect with the
@@ -308,6 +310,8 @@ def _rulesets(args: argparse.Namespace) -> int:
             print(f"  {render(ruleset.summary, locale=locale)}")
         for name, spec in ruleset.actions.items():
             action = GM_ONLY(action=name).render(locale) if spec.gm_only else name
+            if spec.secret:
+                action = ALWAYS_SECRET(action=action).render(locale)
             print(f"  {action}: {render(spec.summary, locale=locale)}")
             if args.ruleset and spec.example is not None:
                 written = json.dumps(spec.example_in(locale), ensure_ascii=False)

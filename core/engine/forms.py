@@ -13,9 +13,13 @@ resolution's or a turn hook's): read back, they are taken as they are. An event
 without it has its outcomes walked once, when it is read from the store
 (:meth:`Event.from_dict <rollbridge.engine.model.Event.from_dict>`), each form in
 them read as a today's event holds it: its value in the data and a private mark
-beside it. Nothing is walked on the way out (a view): the event read so is one
-like today's. An event stored before texts were data (no texts, no marks, no time)
-is left as it is: players get none of its details anyway
+beside it. A text in an outcome is not walked into: a form among its arguments
+is the renderer's to read (as it reads one in a today's event's text), not a value
+of the outcome — read as one, it left the text without that argument for players,
+and every reading of it logged a WARNING that the message had lost it. Nothing is
+walked on the way out (a view): the event read so is one like today's. An event
+stored before texts were data (no texts, no marks, no time) is left as it is:
+players get none of its details anyway
 (:mod:`rollbridge.engine.legacy`).
 
 What was stored as a bare value cannot be told from data and is not hidden: a
@@ -61,13 +65,22 @@ def read_forms(data: JSON, texts: list[list[Any]], private: list[list[Any]]) -> 
             if instead is not entry[3] or not left:
                 private[index] = [*entry[:3], instead, *entry[4:]] if left else entry[:3]
     for prefix, outcome in outcomes:
+        set_aside = _set_texts_aside(outcome, [p[len(prefix) + 1 :] for p in texts
+                                               if _under(p, prefix)])  # fmt: skip
         try:
             found, _, marked = extract({"outcome": outcome})
         except NotPlain:
             read = False
             continue
+        finally:
+            for container, key, text in set_aside:
+                container[key] = text
         if not marked:
             continue
+        found = _texts_back(found)
+        for entry in marked:
+            if len(entry) > 3:
+                entry[3] = _texts_back(entry[3])
         _put(data, prefix, found["outcome"])
         for entry in sorted(marked, key=lambda entry: len(entry[0])):
             where = [*prefix, *entry[0]]
@@ -85,6 +98,51 @@ def _outcomes(data: JSON) -> Iterator[tuple[list[Any], Any]]:
         for index, hook in enumerate(hooks):
             if isinstance(hook, dict) and isinstance(hook.get("outcome"), dict):
                 yield ["hooks", index], hook["outcome"]
+
+
+class _Aside:
+    """Where a text stood while an outcome's forms were read: :func:`extract` keeps
+    an object it does not know as it is, so a form inside the text is not read."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: Any) -> None:
+        self.text = text
+
+
+def _set_texts_aside(outcome: Any, paths: list[list[Any]]) -> list[tuple[Any, Any, Any]]:
+    """Each text at ``paths`` (inside ``outcome``) replaced by an :class:`_Aside`
+    holding it, in place; ``(container, key, text)`` of each, to put them back."""
+    aside = []
+    for path in sorted(paths, key=len, reverse=True):  # a text inside a text's args first
+        container = outcome
+        try:
+            for step in path[:-1]:
+                container = container[step]
+            text = container[path[-1]]
+        except (KeyError, IndexError, TypeError):
+            continue  # no text there (a mark inside a form's instead, moved below)
+        if isinstance(text, dict) and "id" in text:
+            container[path[-1]] = _Aside(text)
+            aside.append((container, path[-1], text))
+    return aside
+
+
+def _texts_back(value: Any) -> Any:
+    """``value`` (read by :func:`extract`) with each :class:`_Aside` its text again:
+    changed in place where it holds one (the maps and lists that hold one are the
+    read's copies), or the text itself for one alone."""
+    if isinstance(value, _Aside):
+        return value.text
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(item, _Aside | dict | list):
+                value[key] = _texts_back(item)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            if isinstance(item, _Aside | dict | list):
+                value[index] = _texts_back(item)
+    return value
 
 
 def _under(path: Any, prefix: list[Any]) -> bool:

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from contextlib import suppress
+from dataclasses import replace
 from typing import Any, NamedTuple
 
-from rollbridge.contract import ActionContext, ActionSpec, Resolution
+from rollbridge.contract import ActionContext, ActionSpec, Resolution, Ruleset
 from rollbridge.dice import roll_formula
 from rollbridge.dice.sources import DiceSource
 from rollbridge.engine.context import RequestContext
 from rollbridge.engine.model import ActorRecord
 from rollbridge.engine.outputs import resolution_output
 from rollbridge.engine.pending import pend
+from rollbridge.engine.requests import Request
 from rollbridge.engine.views import record_actor
 from rollbridge.exceptions import Forbidden, InvalidRequest, UnknownAction
 from rollbridge.plain import JSON
@@ -225,11 +227,34 @@ def action_inputs(ctx: RequestContext) -> ActionInputs:
     return ActionInputs(spec, params, actor, _targets(ctx, spec))
 
 
+def always_secret(ruleset: Ruleset, request: Request) -> Request:
+    """A ``resolve`` request for an action that is always secret
+    (:attr:`ActionSpec.secret <rollbridge.contract.ActionSpec.secret>`) as a secret
+    one, without ``requester_sees`` (what the rules keep behind the screen the asker
+    does not see either); any other request as it is. The table reads it so from the
+    start (its dice stream, its reply)."""
+    if request.type != "resolve":
+        return request
+    spec = ruleset.actions.get(request.fields.get("action", ""))
+    if spec is None or not spec.secret:
+        return request
+    return replace(request, fields=_secret_fields(request.fields))
+
+
+def _secret_fields(fields: Mapping[str, Any]) -> Mapping[str, Any]:
+    if fields.get("secret") is True and not fields.get("requester_sees"):
+        return fields
+    return {**fields, "secret": True, "requester_sees": False}
+
+
 def resolve(ctx: RequestContext) -> JSON:
     """``resolve``: check the action, its parameters, actor and targets, then let the
-    ruleset resolve it."""
+    ruleset resolve it (as a secret request, for an action that is always secret:
+    one the GM approves, held before the action was, too)."""
     table, fields, who = ctx.table, ctx.fields, ctx.who
     spec, params, actor, targets = action_inputs(ctx)
+    if spec.secret:
+        fields = _secret_fields(fields)
     actor_id = actor.id if actor is not None else None
     if actor is not None:
         table.check_control(who, actor)

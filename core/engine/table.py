@@ -602,6 +602,7 @@ class Table:
         applies the outcome to this table and returns it (see the module docstring).
         """
         self.check_role(request, who)
+        request = rolls.always_secret(self.ruleset, request)  # its dice stream, its reply
         handler = HANDLERS.get(request.type)
         if handler is None:
             raise InvalidRequest(

@@ -16,6 +16,7 @@ store. Read here by a real server on a real port, over WebSocket, and by a real
 from __future__ import annotations
 
 import gzip
+import importlib
 import json
 import os
 import re
@@ -61,17 +62,22 @@ GMS_OUTCOME = {**PLAYERS_OUTCOME, "guard": 4000, "told": 4001, "list": [4002, "p
 
 
 def keeper():
+    return fixture_module("rb_keeper")
+
+
+def fixture_module(name: str):
+    """A fixture ruleset's module (``rb_keeper``, ``rb_teller``), from the fixtures."""
     sys.path.insert(0, str(FORMS))
     try:
-        import rb_keeper
+        return importlib.import_module(name)
     finally:
         sys.path.remove(str(FORMS))
-    return rb_keeper
 
 
-def old_log(folder: Path) -> Path:
-    path = folder / "keeper.db"
-    with gzip.open(FORMS / "keeper.db.gz", "rb") as packed, open(path, "wb") as out:
+def old_log(folder: Path, name: str = "keeper") -> Path:
+    """A copy of the old version's log ``name.db.gz`` in ``folder``."""
+    path = folder / f"{name}.db"
+    with gzip.open(FORMS / f"{name}.db.gz", "rb") as packed, open(path, "wb") as out:
         shutil.copyfileobj(packed, out)
     return path
 

@@ -331,7 +331,9 @@ def test_a_skip_for_want_of_catalogues_says_where_the_suite_looked():
         _suite(_Quiet()).test_every_action_reads_in_every_locale()
     assert str(skipped.value.msg).startswith(
         "tally ships no catalogue besides English in the domain 'tally' (its id, where the "
-        "suite looks): declare its messages with Messages('tally', catalogs=...)"
+        "suite looks): declare its messages with Messages('tally', "
+        "catalogs=Path(__file__).with_name('locale')) and make the catalogues (rollbridge "
+        "catalogs update YOUR_PACKAGE --domain tally --locale cs; docs/plugins.md"
     )
     assert "set locales = ('cs', ...) on this class" in skipped.value.msg
 

@@ -12,6 +12,7 @@ from dataclasses import replace
 
 import pytest
 
+from rollbridge.contract import Resolution
 from rollbridge.exceptions import InternalError, RuleViolation
 from rollbridge.testing import PLAYER, RulesetHarness
 from rollbridge.text import Messages, Private
@@ -189,3 +190,53 @@ def test_a_look_alike_with_other_keys_fails_the_suite_naming_its_path_and_the_fi
         "every player reads its 'private'. Give a Private(value, of=actor_id, aspect=...)"
     ), said
     assert said.endswith("or name the keys otherwise if the value is not private"), said
+
+
+class KeepsGuardsEachRound(RollUnder):
+    """Keeps every participant's guard at each round's start, in a map with
+    ``private`` and ``of`` and a note: a look-alike, in a turn hook's outcome."""
+
+    def on_round_start(self, context, dice):
+        kept = [
+            {"private": a.sheet["guard"], "of": a.id, "aspect": "sheet", "note": "this round"}
+            for a in context.participants
+        ]
+        return Resolution(ROUND(round=context.round), {"kept": kept})
+
+
+ROUND = Messages("rollunder_tests")("round", "round {round}")
+HOOKS_TEST = "test_what_players_see_of_every_hook_holds_no_look_alike"
+
+
+def test_a_look_alike_in_a_turn_hooks_outcome_fails_the_suite_naming_the_hook():
+    """Review plugins-23's closing note: the suite looked for look-alikes in the
+    players' view of each action's resolution only — one a turn hook put in its
+    outcome reached every player, the guard with it, and the suite passed. It fails
+    now, naming the hook, the event, the path and the fix."""
+    said = failure_of(KeepsGuardsEachRound(), HOOKS_TEST)
+    assert said.startswith(
+        "on_round_start (encounter.started event): players' view holds a map with "
+        "'private' and 'of' that is not a stored private form, at "
+        "data.hooks[0].outcome.kept[0] (other keys: note), data.hooks[0].outcome.kept[1] "
+        "(other keys: note): it is plain data, and every player reads its 'private'. "
+        "Give a Private(value, of=actor_id, aspect=...)"
+    ), said
+    getattr(conformance_of(RollUnder()), HOOKS_TEST)()  # without it, it passes
+
+
+class ShowsGuardAsALookAlike(RollUnder):
+    """Shows players an NPC's guard in a look-alike map of its ``player_view``."""
+
+    def player_view(self, actor, settings):
+        shown = {"guard": {"private": actor.sheet["guard"], "of": actor.id, "why": "shown"}}
+        return replace(super().player_view(actor, settings), sheet=shown)
+
+
+def test_a_look_alike_in_an_actors_player_view_fails_the_suite_naming_the_actor():
+    """What ``player_view`` made of an actor is a hook's output players see too: a
+    look-alike there, in the view of its creation, fails the suite."""
+    said = failure_of(ShowsGuardAsALookAlike(), HOOKS_TEST)
+    assert said.startswith(
+        "actor.create: actor a0: players' view holds a map with 'private' and 'of' that "
+        "is not a stored private form, at actors[0].sheet.guard (other keys: why)"
+    ), said
