@@ -276,8 +276,10 @@ async def test_a_client_gone_during_its_hello_past_the_deadline_is_let_go(
         gc.collect()
         return gone() is None
 
-    # (the read's callback holds the client until it has run: then it is let go)
-    assert await settled(collected, timeout=3), "the client's object is kept alive"
+    # (the read's callback holds the client until it has run: then it is let go. The
+    # load runs on a reader thread after the gate opens: on a CI machine at a load of
+    # 19 it took over 3 s; a client kept for ever still fails, only later)
+    assert await settled(collected, timeout=30), "the client's object is kept alive"
     assert not server.tables.open
     # gone before its token was found, it had nothing loaded for it
     assert loads == ([] if slow == "find_token" else ["tally"])
