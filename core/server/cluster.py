@@ -78,6 +78,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import math
 import time
@@ -107,6 +108,7 @@ from rollbridge.protocol.table import error_message
 from rollbridge.server.addresses import address_site, is_ip_group
 from rollbridge.server.app import TABLE_DELETED, Server
 from rollbridge.server.client import Client
+from rollbridge.server.cluster_lease_wait import LeaseWaits
 from rollbridge.server.cluster_peers import (
     CLAIM,
     CLAIM_LEASES,
@@ -462,6 +464,9 @@ class ClusterServer(Server):
         #: forward (or call) id: a stop that cancels the call meanwhile releases them
         #: too (the lease may have been taken, or not yet released).
         self._lease_calls: dict[str, str] = {}
+        #: The forwards waiting for a table's owner after a Redis failure: one reader
+        #: of its lease per table (:meth:`_send`).
+        self._lease_waits = LeaseWaits()
         #: The forwards counted against their table's rate lately (a resend is not).
         self._counted: dict[str, None] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -924,7 +929,13 @@ class ClusterServer(Server):
                 if self.redis is None:  # stopped meanwhile: Redis let go
                     raise _stopping(forward.table_id)
                 try:
+                    asked = time.monotonic()
                     raw = await self.redis.get(owner_key)
+                    if time.monotonic() - asked > self.lease_ms / 3000:
+                        # Redis held this read (paused, stalled): the owner's renewal,
+                        # sent every third of a lease, may have been held with it past
+                        # the lease; a lease found free is left to it as after a failure
+                        self._failed_at = time.monotonic()
                     silent = None
                     self._forward_log.worked()  # Redis answers
                     if raw is None:
@@ -935,7 +946,14 @@ class ClusterServer(Server):
                             # it again (RENEW) at its next renewal; taken here a lease on
                             grace = grace or time.monotonic() + self.lease_ms / 1000
                             if time.monotonic() < grace:
-                                await asyncio.sleep(0.05)
+                                # one reader of the lease for every forward waiting on
+                                # the table (cluster_lease_wait), until it is held again
+                                await self._lease_waits.held(
+                                    forward.table_id,
+                                    functools.partial(self.redis.get, owner_key),
+                                    min(grace, deadline),
+                                    lambda: self.stopping or self.redis is None,
+                                )
                                 continue
                         keys = self.keys.table(forward.table_id)
                         self._lease_calls[fid] = forward.table_id  # a stop meanwhile releases it
