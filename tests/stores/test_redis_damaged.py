@@ -114,8 +114,11 @@ async def test_a_served_client_sees_store_error_and_the_log_names_table_and_key(
 ):
     """A resume from seq 2 backfills the events after it from the log: the damaged
     one is refused ``store_error`` (no traceback in the log, which names the key); a
-    ``state`` of the table (read from Redis at the hello) answers as before."""
+    ``state`` of the table (read from Redis at the hello) answers as before. A hello
+    to a table whose stored state is damaged is refused ``store_error`` too."""
     store, tokens = damaged
+    _, other = TableService(store, HOST).create_table("u", "bandits", table_id="u")
+    store.client.hset(store.keys.table("u").info, "meta", GARBAGE)
     server = ClusterServer(
         RedisStore(redis_url, writer="node-a"),
         HOST, port=0, redis_url=redis_url, limits=TEST_LIMITS,
@@ -134,14 +137,20 @@ async def test_a_served_client_sees_store_error_and_the_log_names_table_and_key(
                  "resume": {"epoch": welcome["epoch"], "seq": 2}}  # fmt: skip
         answer = await resumed.request(hello)
         assert answer["type"] == "error" and answer["code"] == "store_error", answer
-        assert "ExtraData" not in json.dumps(answer)  # no details of the store's
+        said = json.dumps(answer)
+        assert "Reserved" not in said and "rb:{" not in said  # no details of the store's
         await resumed.close()
+        broken = Peer(await connect(server.url))
+        answer = await broken.request({"type": "hello", "table": "u", "token": other["gm"]})
+        assert answer["type"] == "error" and answer["code"] == "store_error", answer
+        await broken.close()
     finally:
         await server.stop()
         server.store.close()
     logged = caplog.text
     assert "Traceback" not in logged, logged
     assert store.keys.table("t").log in logged, logged
+    assert store.keys.table("u").info in logged, logged
 
 
 @pytest.mark.parametrize(
