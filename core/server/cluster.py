@@ -30,7 +30,10 @@ table protocol, plus what a cluster needs, all over redis-py's asyncio client:
   protocol as if the requester were its own client and pushes the reply to the
   sender's list (``rb:node:ID:replies``). While it waits the sender watches the
   lease: if the owner changes or the lease is gone (the owner died), it sends the
-  request to the new owner or takes the table over itself. The request id is the
+  request to the new owner or takes the table over itself — after leaving it up to a
+  lease to its last owner when Redis failed lately or held the read of the lease
+  (:mod:`~rollbridge.server.cluster_lease_wait`: one reader of the lease per table for
+  every forward waiting so). The request id is the
   idempotency key, so a request that reached two owners is executed once: the second
   finds its stored reply (or its commit is refused). The owner's reply carries the
   CPU time its handling took there (``work``, seconds), which the owner charged to
