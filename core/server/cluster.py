@@ -30,7 +30,10 @@ table protocol, plus what a cluster needs, all over redis-py's asyncio client:
   protocol as if the requester were its own client and pushes the reply to the
   sender's list (``rb:node:ID:replies``). While it waits the sender watches the
   lease: if the owner changes or the lease is gone (the owner died), it sends the
-  request to the new owner or takes the table over itself. The request id is the
+  request to the new owner or takes the table over itself — after leaving it up to a
+  lease to its last owner when Redis failed lately or held the read of the lease
+  (:mod:`~rollbridge.server.cluster_lease_wait`: one reader of the lease per table for
+  every forward waiting so). The request id is the
   idempotency key, so a request that reached two owners is executed once: the second
   finds its stored reply (or its commit is refused). The owner's reply carries the
   CPU time its handling took there (``work``, seconds), which the owner charged to
@@ -78,6 +81,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import math
 import time
@@ -107,6 +111,7 @@ from rollbridge.protocol.table import error_message
 from rollbridge.server.addresses import address_site, is_ip_group
 from rollbridge.server.app import TABLE_DELETED, Server
 from rollbridge.server.client import Client
+from rollbridge.server.cluster_lease_wait import LeaseWaits
 from rollbridge.server.cluster_peers import (
     CLAIM,
     CLAIM_LEASES,
@@ -462,6 +467,9 @@ class ClusterServer(Server):
         #: forward (or call) id: a stop that cancels the call meanwhile releases them
         #: too (the lease may have been taken, or not yet released).
         self._lease_calls: dict[str, str] = {}
+        #: The forwards waiting for a table's owner after a Redis failure: one reader
+        #: of its lease per table (:meth:`_send`).
+        self._lease_waits = LeaseWaits()
         #: The forwards counted against their table's rate lately (a resend is not).
         self._counted: dict[str, None] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -924,7 +932,13 @@ class ClusterServer(Server):
                 if self.redis is None:  # stopped meanwhile: Redis let go
                     raise _stopping(forward.table_id)
                 try:
+                    asked = time.monotonic()
                     raw = await self.redis.get(owner_key)
+                    if time.monotonic() - asked > self.lease_ms / 3000:
+                        # Redis held this read (paused, stalled): the owner's renewal,
+                        # sent every third of a lease, may have been held with it past
+                        # the lease; a lease found free is left to it as after a failure
+                        self._failed_at = time.monotonic()
                     silent = None
                     self._forward_log.worked()  # Redis answers
                     if raw is None:
@@ -935,7 +949,14 @@ class ClusterServer(Server):
                             # it again (RENEW) at its next renewal; taken here a lease on
                             grace = grace or time.monotonic() + self.lease_ms / 1000
                             if time.monotonic() < grace:
-                                await asyncio.sleep(0.05)
+                                # one reader of the lease for every forward waiting on
+                                # the table (cluster_lease_wait), until it is held again
+                                await self._lease_waits.held(
+                                    forward.table_id,
+                                    functools.partial(self.redis.get, owner_key),
+                                    min(grace, deadline),
+                                    lambda: self.stopping or self.redis is None,
+                                )
                                 continue
                         keys = self.keys.table(forward.table_id)
                         self._lease_calls[fid] = forward.table_id  # a stop meanwhile releases it

@@ -65,6 +65,7 @@ from rollbridge.engine.model import ActorRecord, Commit, Event, TableInfo, Table
 from rollbridge.engine.table import HISTORY_IN_MEMORY
 from rollbridge.exceptions import Conflict, RollbridgeError, StoreError, StoreUnavailable
 from rollbridge.plain import JSON, NotPlain, map_header, pack, unpack
+from rollbridge.stores import redis_damaged
 from rollbridge.stores import redis_scripts as lua
 from rollbridge.stores.base import (
     CANNOT_OPEN,
@@ -609,7 +610,13 @@ class RedisStore:
             for table_id in ids:
                 pipe.hget(self.keys.table(table_id).info, "info")
             blobs = pipe.execute()
-        return [TableInfo.from_dict(unpack(b)) for b in blobs if b is not None]
+        return [
+            redis_damaged.state(
+                i, self.keys.table(i).info, lambda b=b: TableInfo.from_dict(unpack(b))
+            )
+            for i, b in zip(ids, blobs, strict=True)
+            if b is not None
+        ]
 
     def load(self, table_id: str) -> tuple[TableSnapshot, dict[int, Event]]:
         """A table's state and the retained events its undo/redo stacks name, read
@@ -623,10 +630,9 @@ class RedisStore:
         if not found:
             raise unknown_table(table_id)
         info_blob, meta_blob, records, events = found
-        snapshot = _snapshot(info_blob, meta_blob, records)
+        snapshot = self._snapshot(table_id, info_blob, meta_blob, records)
         history = {}
-        for blob in events:
-            event = Event.from_dict(unpack(blob))
+        for event in redis_damaged.events(table_id, k.log, events):
             if event.seq > snapshot.info.seq - self.retain:
                 history[event.seq] = event
         return snapshot, history
@@ -664,11 +670,11 @@ class RedisStore:
         if not found:
             raise unknown_table(table_id)
         info_blob, meta_blob, records, present, latest, blobs, reply_keys = found
-        snapshot = _snapshot(info_blob, meta_blob, records)
+        snapshot = self._snapshot(table_id, info_blob, meta_blob, records)
         info = snapshot.info
         floor = info.seq - self.retain
         retained = {s for s in map(int, present) if s > floor}  # as load's history
-        events = self._after(blobs, after, int(latest))
+        events = self._after(table_id, blobs, after, int(latest))
         logged = {e.seq: e.packed() for e in events or ()}
         if events is not None:
             events = [e for e in events if e.seq <= info.seq]
@@ -705,7 +711,7 @@ class RedisStore:
         found = self._run("EVENTS_AFTER", [k.info, k.log], args)
         if not found:
             raise unknown_table(table_id)
-        return self._after(found[1:], seq, int(found[0]), until)
+        return self._after(table_id, found[1:], seq, int(found[0]), until)
 
     def undos_after(self, table_id: str, seq: int) -> list[Event]:
         """The undos and redos of the retained log with a seq above ``seq``, in
@@ -724,12 +730,13 @@ class RedisStore:
             raise unknown_table(table_id)
         # the set's: sifted by bytes when a commit filled it from a log an older
         # version wrote, so of the kinds alone
-        events = {e.seq: e for e in map(Event.unpacked, found[1]) if e.kind in UNDO_KINDS}
-        for blob in found[2]:
-            if _UNDO_BYTES[0] in blob or _UNDO_BYTES[1] in blob:  # else no undo nor redo
-                event = Event.unpacked(blob)
-                if event.kind in UNDO_KINDS:
-                    events[event.seq] = event
+        listed = redis_damaged.events(table_id, k.undos, found[1])
+        events = {e.seq: e for e in listed if e.kind in UNDO_KINDS}
+        # else no undo nor redo
+        older = [b for b in found[2] if _UNDO_BYTES[0] in b or _UNDO_BYTES[1] in b]
+        for event in redis_damaged.events(table_id, k.log, older):
+            if event.kind in UNDO_KINDS:
+                events[event.seq] = event
         return [events[s] for s in sorted(events)]
 
     def follow_log(self, table_id: str, after: int) -> LogTail:
@@ -748,21 +755,35 @@ class RedisStore:
             raise unknown_table(table_id)
         epoch, latest, first, blobs = int(found[0]), int(found[1]), found[2], found[3]
         kept_from = max(latest + 1 if first is None else int(first), latest - self.retain + 1)
-        return LogTail(epoch, latest, kept_from, self._after(blobs, after, latest))
+        return LogTail(epoch, latest, kept_from, self._after(table_id, blobs, after, latest))
+
+    def _snapshot(
+        self, table_id: str, info: bytes, meta: bytes, records: Sequence[bytes]
+    ) -> TableSnapshot:
+        """:func:`_snapshot` of table ``table_id``. :raises StoreError: (``reason``
+        ``damaged``) its stored state cannot be unpacked."""
+        key = self.keys.table(table_id).info
+        return redis_damaged.state(table_id, key, lambda: _snapshot(info, meta, records))
 
     def _after(
-        self, blobs: Sequence[bytes], after: int, latest: int, until: int | None = None
+        self,
+        table_id: str,
+        blobs: Sequence[bytes],
+        after: int,
+        latest: int,
+        until: int | None = None,
     ) -> list[Event] | None:
-        """The events after ``after`` (up to ``until``, when given) from the log's
-        ``blobs`` (what a script read after it, the table being at ``latest``):
-        ``[]`` when ``after`` is the latest (or ``until``), None when some of them
-        have left the log."""
+        """The events after ``after`` (up to ``until``, when given) from table
+        ``table_id``'s log's ``blobs`` (what a script read after it, the table being
+        at ``latest``): ``[]`` when ``after`` is the latest (or ``until``), None when
+        some of them have left the log. :raises StoreError: (``reason`` ``damaged``)
+        one cannot be unpacked."""
         last = latest if until is None else min(until, latest)
         if after >= last:
             return []
         if after < latest - self.retain:
             return None
-        events = [Event.unpacked(b) for b in blobs]
+        events = redis_damaged.events(table_id, self.keys.table(table_id).log, blobs)
         if [e.seq for e in events] != list(range(after + 1, last + 1)):
             return None
         return events
@@ -776,7 +797,7 @@ class RedisStore:
         latest = int(found[0])
         if not latest - self.retain < seq <= latest:
             return None
-        return Event.from_dict(unpack(found[1]))
+        return redis_damaged.events(table_id, k.log, [found[1]])[0]
 
     def reply(self, table_id: str, key: str) -> JSON | None:
         """The stored reply to the request with this idempotency key (kept for
@@ -791,7 +812,10 @@ class RedisStore:
         latest, blob, at = found
         if not blob or not at or float(at) <= latest - reply_window(self.retain):
             return None
-        return unpack(blob[1:])
+        try:
+            return unpack(blob[1:])
+        except Exception as exc:
+            raise redis_damaged.damaged(table_id, k.replies, exc, request=key) from exc
 
     def reply_keys(self, table_id: str) -> list[str]:
         """The idempotency key of every stored reply of a table. :raises UnknownTable:"""

@@ -37,6 +37,7 @@ from rollbridge.engine.epochs import moved as epochs_moved
 from rollbridge.engine.model import Event, TableInfo
 from rollbridge.exceptions import StoreError
 from rollbridge.plain import pack, unpack
+from rollbridge.stores import redis_damaged
 from rollbridge.stores.base import unknown_table
 
 __all__ = ["FENCE", "Fenced", "behind", "delivered", "fence", "fence_if_behind", "new_epoch"]
@@ -125,12 +126,15 @@ def fence(store: Any, table_id: str, epoch: int, seq: int) -> Fenced:
         if not behind(stored, (epoch, seq)):
             return Fenced(*stored, moved=False)
         fresh = new_epoch(stored[0], epoch)
-        info = TableInfo.from_dict(unpack(found[2]))
+        info, meta = redis_damaged.state(
+            table_id,
+            info_key,
+            lambda f=found: (TableInfo.from_dict(unpack(f[2])), unpack(f[3]) if f[3] else {}),
+        )
         info.epoch = fresh
         blob = pack(info.to_dict())
-        meta = unpack(found[3]) if found[3] else {}
         meta["epochs"] = epochs_moved(
-            meta.get("epochs"), _log_rows(store, keys.log), stored[0], stored[1], fresh
+            meta.get("epochs"), _log_rows(store, table_id, keys.log), stored[0], stored[1], fresh
         )
         args = [epoch, seq, found[2], blob, fresh, found[3] or b"", pack(meta)]
         answer = store._call(lambda a=args: script(keys=[info_key], args=a))  # type: ignore[misc]
@@ -149,7 +153,7 @@ def fence(store: Any, table_id: str, epoch: int, seq: int) -> Fenced:
     raise StoreError(f"table {table_id!r} kept changing while it was fenced; try again")
 
 
-def _log_rows(store: Any, log_key: str) -> Iterator[tuple[int, int, int]]:
+def _log_rows(store: Any, table_id: str, log_key: str) -> Iterator[tuple[int, int, int]]:
     """``(first, last, epoch)`` of the retained log in seq order (what
     :func:`rollbridge.engine.epochs.from_log` reads), read only when iterated: only a
     table whose stored record does not end at its epoch needs it.
@@ -160,7 +164,7 @@ def _log_rows(store: Any, log_key: str) -> Iterator[tuple[int, int, int]]:
     — a table's first fence, however long its log. Else each event, :data:`CHUNK` at a
     time (a log fenced by an older server, which kept no record): never the whole log
     of up to ``retain`` events of up to ``max-event-size`` each at once."""
-    ends = [_log_event(store, log_key, rank) for rank in (0, -1)]
+    ends = [_log_event(store, table_id, log_key, rank) for rank in (0, -1)]
     if ends[0] is None or ends[1] is None:
         return
     if ends[0].epoch == ends[1].epoch:
@@ -174,18 +178,18 @@ def _log_rows(store: Any, log_key: str) -> Iterator[tuple[int, int, int]]:
             ),
             reading=True,
         )
-        for blob in blobs:
-            event = Event.from_dict(unpack(blob))
+        for event in redis_damaged.events(table_id, log_key, blobs):
             yield (event.seq, event.seq, event.epoch)
         if len(blobs) < CHUNK:
             return
         after = f"({event.seq}"
 
 
-def _log_event(store: Any, log_key: str, rank: int) -> Event | None:
-    """The retained log's event at ``rank`` (0 the first, -1 the last), or None."""
+def _log_event(store: Any, table_id: str, log_key: str, rank: int) -> Event | None:
+    """The retained log's event at ``rank`` (0 the first, -1 the last), or None.
+    :raises StoreError: (``reason`` ``damaged``) it cannot be unpacked."""
     got = store._call(lambda: store.client.zrange(log_key, rank, rank), reading=True)
-    return Event.from_dict(unpack(got[0])) if got else None
+    return redis_damaged.events(table_id, log_key, got[:1])[0] if got else None
 
 
 def fence_if_behind(

@@ -13,7 +13,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -405,3 +405,37 @@ class Proxy:
         for sock in [self.listener, *self.sockets]:
             with contextlib.suppress(OSError):
                 sock.close()
+
+
+#: What :func:`run_by_a_seen_from_b` plays: ``(a, b, on_a, on_b, made)``.
+TwoPlay = Callable[["Process", "Process", "Player", "Player", dict], Awaitable[None]]
+
+
+def run_by_a_seen_from_b(url: str, play: TwoPlay) -> str:
+    """A table made on the Redis at ``url``; two processes A and B, a GM's client of
+    the table on each; A runs it (a roll from A's client) and B has seen it run there
+    (a roll from B's, forwarded to A); then ``play(a, b, on_a, on_b, made)``. The
+    clients are closed and both processes stopped after: their logs, joined, holding
+    no traceback."""
+    made = make_table(url)
+    a, b = Process(url), Process(url)
+
+    async def run() -> None:
+        on_a = Player(a.port, made["table"], made["tokens"]["gm"])
+        on_b = Player(b.port, made["table"], made["tokens"]["gm"])
+        await on_a.join()
+        await on_b.join()
+        await on_a.ask_until_done({"type": "roll", "id": "own", "formula": "1d6"})
+        await on_b.ask_until_done({"type": "roll", "id": "ask", "formula": "1d6"})
+        assert a.owns(made["table"])
+        await play(a, b, on_a, on_b, made)
+        for player in (on_a, on_b):
+            await player.close()
+
+    try:
+        asyncio.run(run())
+    finally:
+        logs = [a.stop(), b.stop()]
+    said = "".join(logs)
+    assert "Traceback" not in said, said
+    return said

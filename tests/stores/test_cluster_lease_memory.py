@@ -66,11 +66,18 @@ def test_a_lost_lease_leaves_nothing_of_its_table_behind(redis_factory):
     on_a_cluster_server(redis_factory, play)
 
 
-def test_a_lease_of_a_table_not_in_memory_is_given_up_like_an_unused_one(redis_factory):
+def test_a_lease_of_a_table_not_in_memory_is_given_up_like_an_unused_one(redis_factory, caplog):
     """A lease held for a table this process has no copy of was counted as in use
     and renewed for as long as the process ran (found by review): nothing here
     would ever use it, and every other process had to forward to this one. It is
-    given up after ``idle_leases`` lease lengths, as an unused table's is."""
+    given up after ``idle_leases`` lease lengths, as an unused table's is.
+
+    The process stops owning the table before its ``RELEASE`` reaches Redis (its
+    changes are forwarded from then on): the lease is looked for until it is gone,
+    not at once — failed once on a loaded machine, this test's read of the lease
+    having gone to Redis before the release (a release held back by 0.1 s made it
+    fail every time). (Nor is the log asked whether it was given up as unused: a
+    process starved past its lease finds it run out, and lost, first.)"""
 
     async def play(server: ClusterServer) -> None:
         assert server.redis is not None
@@ -81,8 +88,10 @@ def test_a_lease_of_a_table_not_in_memory_is_given_up_like_an_unused_one(redis_f
         async with asyncio.timeout(10):  # 4 leases of 0.3 s, then given up
             while server.ownership.owns("t"):
                 await asyncio.sleep(0.02)
-        assert await server.redis.get(owner) is None  # released for the next taker
         assert "t" not in server._used and "t" not in server._renewed
+        async with asyncio.timeout(10):  # released for the next taker
+            while await server.redis.get(owner) is not None:
+                await asyncio.sleep(0.02)
 
     on_a_cluster_server(redis_factory, play)
 

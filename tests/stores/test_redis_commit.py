@@ -364,8 +364,9 @@ class TestLog:
         store.client.zadd(log, {b"\xc1\xc1": 7})
         assert [e.seq for e in store.events_after("t", 2, 5)] == [3, 4, 5]
         assert [e.seq for e in store.events_after("t", 5, 6)] == [6]
-        with pytest.raises(ValueError):
+        with pytest.raises(StoreError) as caught:  # (test_redis_damaged.py)
             store.events_after("t", 5)  # the whole rest: the garbage member too
+        assert caught.value.details["reason"] == "damaged"
 
     def test_a_commit_publishes_its_epoch_and_seq(self, opened):
         store = opened()

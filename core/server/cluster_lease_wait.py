@@ -1,0 +1,89 @@
+"""One wait per table for the forwards that find its lease free just after Redis
+failed (rollbridge.server.cluster, docs/redis.md "One owner per table").
+
+Such a forward leaves the lease to the table's live owner for up to a lease (the
+owner takes it again at its next renewal). Each forward used to read the lease every
+:data:`EVERY` seconds on its own: N forwards waiting on one table cost N readers.
+Here the forwards waiting on one table share one reader per process: it reads the
+lease until it is held again, or until no forward waits any longer, and every
+waiting forward is told what it read. Each forward still waits only until its own
+end (its grace, or its timeout), as before. A reader ends when the process stops
+(``ended``), within :data:`EVERY`; it is never cancelled while a forward waits on it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+#: How often the one reader of a table reads its lease (seconds).
+EVERY = 0.05
+
+#: Read the lease: its holder (bytes), or None while nobody holds it.
+Read = Callable[[], Awaitable[bytes | None]]
+
+
+@dataclass
+class _Wait:
+    """The reader of one table's lease and how many forwards wait on it."""
+
+    task: asyncio.Task[bytes | None]
+    waiters: int = field(default=0)
+
+
+class LeaseWaits:
+    """The shared waits of one process, by table."""
+
+    def __init__(self, every: float = EVERY) -> None:
+        self.every = every
+        self._waits: dict[str, _Wait] = {}
+
+    def waiting(self, table_id: str) -> int:
+        """How many forwards wait on table ``table_id``'s lease now."""
+        wait = self._waits.get(table_id)
+        return 0 if wait is None else wait.waiters
+
+    async def held(
+        self, table_id: str, read: Read, until: float, ended: Callable[[], bool]
+    ) -> bytes | None:
+        """Wait until table ``table_id``'s lease is held again, or until ``until``
+        (``time.monotonic``), whichever comes first: its holder, or None (the wait
+        ended, or ``ended()`` said the process stops: the caller looks again).
+
+        ``read`` reads the lease; only the first forward's is used while others
+        wait on the same table (one reader).
+
+        :raises redis.RedisError: (and socket errors) the reader's read failed: every
+            forward waiting is told, and the next wait starts a new reader."""
+        wait = self._waits.get(table_id)
+        if wait is None or wait.task.done():
+            task = asyncio.get_running_loop().create_task(self._read(read, ended))
+            wait = self._waits[table_id] = _Wait(task)
+        wait.waiters += 1
+        try:
+            return await asyncio.wait_for(
+                asyncio.shield(wait.task), max(0.0, until - time.monotonic())
+            )
+        except TimeoutError:
+            return None
+        finally:
+            wait.waiters -= 1
+            if wait.waiters == 0:
+                if not wait.task.done():
+                    wait.task.cancel()  # nobody waits on it: no more reads
+                elif not wait.task.cancelled():
+                    wait.task.exception()  # (told to the waiters, or to nobody left)
+                if self._waits.get(table_id) is wait:
+                    del self._waits[table_id]
+
+    async def _read(self, read: Read, ended: Callable[[], bool]) -> bytes | None:
+        """Read the lease every :attr:`every` seconds until it is held (its holder)
+        or ``ended()`` (None)."""
+        while not ended():
+            holder = await read()
+            if holder is not None:
+                return holder
+            await asyncio.sleep(self.every)
+        return None

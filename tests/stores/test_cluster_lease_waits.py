@@ -1,0 +1,127 @@
+"""The shared wait of rollbridge.server.cluster_lease_wait on a real redis-server:
+the forwards waiting on one table's lease share one reader, each still ends at its
+own end (the lease held again, its own time up, or Redis failing), and a wait after
+a failed one reads again. (The served test: tests/stores/test_cluster_lease_wait.py.)"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import pytest
+import redis
+import redis.asyncio as aioredis
+
+from rollbridge.server.cluster_lease_wait import LeaseWaits
+
+
+def _waiting(
+    waits: LeaseWaits, client: aioredis.Redis, count: int, ended: Any = lambda: False
+) -> list[asyncio.Task[bytes | None]]:
+    """``count`` forwards waiting on table ``t``'s lease (key ``owner``) for 30 s."""
+    until = time.monotonic() + 30
+    return [
+        asyncio.create_task(waits.held("t", lambda: client.get("owner"), until, ended))
+        for _ in range(count)
+    ]
+
+
+def _on_redis(redis_factory: Any, play: Any) -> None:
+    """Run ``play(server, client, waits)``: a redis-server of the test's own, an
+    asyncio client of it (closed after) and the shared waits of one process."""
+    server = redis_factory()
+
+    async def run() -> None:
+        client = aioredis.Redis.from_url(server.url, socket_connect_timeout=1)
+        try:
+            await play(server, client, LeaseWaits())
+        finally:
+            await client.aclose()
+
+    asyncio.run(run())
+
+
+async def _gets(client: aioredis.Redis) -> int:
+    return int((await client.info("commandstats")).get("cmdstat_get", {}).get("calls", 0))
+
+
+def test_waiters_share_one_reader_and_each_ends_at_its_own_time(redis_factory: Any):
+    async def play(server: Any, client: aioredis.Redis, waits: LeaseWaits) -> None:
+        ended: list[str] = []
+
+        async def wait(name: str, seconds: float) -> bytes | None:
+            got = await waits.held(
+                "t", lambda: client.get("owner"), time.monotonic() + seconds, lambda: False
+            )
+            ended.append(name)
+            return got
+
+        await client.config_resetstat()
+        tasks = [asyncio.create_task(wait(n, s)) for n, s in (("short", 0.3), ("long", 1.0))]
+        tasks += [asyncio.create_task(wait(f"w{n}", 1.0)) for n in range(6)]
+        await asyncio.sleep(0)
+        assert waits.waiting("t") == 8
+        assert await asyncio.gather(*tasks) == [None] * 8  # nobody took the lease
+        assert ended[0] == "short"  # its own end, before the others'
+        assert waits.waiting("t") == 0
+        # one reader: a second's reads at 0.05 s (20), not 8 readers' (some 150)
+        assert await _gets(client) <= 2 * 20 + 2
+
+    _on_redis(redis_factory, play)
+
+
+def test_the_lease_held_again_ends_every_wait_with_its_holder(redis_factory: Any):
+    async def play(server: Any, client: aioredis.Redis, waits: LeaseWaits) -> None:
+        tasks = _waiting(waits, client, 4)
+        await asyncio.sleep(0.2)
+        await client.set("owner", "node-a")  # the owner's renewal took it again
+        assert await asyncio.gather(*tasks) == [b"node-a"] * 4
+
+    _on_redis(redis_factory, play)
+
+
+def test_a_process_stopping_ends_the_wait(redis_factory: Any):
+    async def play(server: Any, client: aioredis.Redis, waits: LeaseWaits) -> None:
+        stopping = [False]
+        (task,) = _waiting(waits, client, 1, lambda: stopping[0])
+        await asyncio.sleep(0.2)
+        stopping[0] = True
+        assert await task is None
+
+    _on_redis(redis_factory, play)
+
+
+def test_redis_failing_is_told_to_every_waiter_and_the_next_wait_reads_again(
+    redis_factory: Any,
+):
+    async def play(server: Any, client: aioredis.Redis, waits: LeaseWaits) -> None:
+        tasks = _waiting(waits, client, 3)
+        await asyncio.sleep(0.2)
+        server.kill()
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+        assert all(isinstance(r, redis.ConnectionError | OSError) for r in results), results
+        assert waits.waiting("t") == 0
+        server.start()
+        await client.set("owner", "node-a")
+        assert await _waiting(waits, client, 1)[0] == b"node-a"  # a new reader
+
+    _on_redis(redis_factory, play)
+
+
+@pytest.mark.parametrize("waiters", [1, 5])
+def test_a_waiter_cancelled_leaves_the_others_waiting(redis_factory: Any, waiters: int):
+    """A forward cancelled while it waits (its client left, a stop) takes its place
+    away; the reader goes on for the others, and stops with the last."""
+
+    async def play(server: Any, client: aioredis.Redis, waits: LeaseWaits) -> None:
+        tasks = _waiting(waits, client, waiters + 1)
+        await asyncio.sleep(0.1)
+        tasks[0].cancel()
+        await asyncio.sleep(0.1)
+        assert waits.waiting("t") == waiters
+        await client.set("owner", "node-a")
+        assert await asyncio.gather(*tasks[1:]) == [b"node-a"] * waiters
+        assert tasks[0].cancelled()
+
+    _on_redis(redis_factory, play)

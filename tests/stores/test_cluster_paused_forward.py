@@ -1,0 +1,49 @@
+"""A forward held up by a paused Redis leaves the table to its live owner
+(rollbridge.server.cluster, docs/redis.md "One owner per table"): two real
+``serve --redis`` processes, a real redis-server paused (SIGSTOP) for longer than a
+lease but within the client's reply timeout, while a change of the table is sent
+from the process that does not own it.
+
+Left by the last session: the forward's read of the lease waited in Redis's socket
+with the owner's renewal and was answered when Redis woke, after the lease ran out
+in Redis's clock: "free", and the forward took the table over at once — it had seen
+no failure, so it left the owner no renewal's time (the grace wait after a Redis
+failure). The owner's renewal, answered late too, then found the lease taken and
+gave its table up ("no longer runs table"). Not a second writer (the commit script
+refuses a commit of a process that lost the lease), but a table moved from its live
+owner. A read of the lease Redis held for longer than a third of a lease (the
+owner's renewals come that often) now counts as a Redis failure: the forward waits
+as one that saw it would.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+from typing import Any
+
+from tests.stores.cluster_harness import LEASE_MS, Player, Process, run_by_a_seen_from_b
+from tests.stores.test_cluster_redis_restart import kept_by_a
+
+
+def test_a_forward_held_by_a_paused_redis_leaves_the_table_to_its_owner(redis_factory: Any):
+    redis = redis_factory()
+
+    async def play(a: Process, b: Process, on_a: Player, on_b: Player, made: dict) -> None:
+        assert redis.process is not None and on_b.ws is not None
+        redis.process.send_signal(signal.SIGSTOP)
+        try:
+            # B's forward reads the lease: the read waits in the paused Redis
+            await on_b.ws.send('{"type": "roll", "id": "held", "formula": "1d6"}')
+            time.sleep(2 * LEASE_MS / 1000 - 0.5)  # past the lease, within 5 s
+        finally:
+            redis.process.send_signal(signal.SIGCONT)
+        await on_b.until(lambda: "held" in on_b.replies, 60, "the held change's reply")
+        reply = on_b.replies["held"]
+        if reply["type"] != "result":  # "try again", as any client does
+            assert reply["code"] == "store_error", reply
+            reply = await on_b.ask_until_done({"type": "roll", "id": "held", "formula": "1d6"})
+        kept_by_a(a, b, made, reply)
+
+    said = run_by_a_seen_from_b(redis.url, play)
+    assert "no longer runs table" not in said, said
