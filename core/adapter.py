@@ -14,7 +14,18 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
-__all__ = ["Adapter", "plain_frame"]
+__all__ = ["PROTOCOL_FIELDS", "Adapter", "plain_frame"]
+
+#: The fields of the plain protocol's lines a client's log holds and ``rollbridge
+#: verify`` reads (docs/protocol.md): an ``event`` frame's and a ``welcome``'s. No
+#: adapter may name one in :attr:`Adapter.event_fields` (:meth:`Adapter.plain` would
+#: take it off every line): the host refuses such an adapter when it is registered
+#: (:class:`~rollbridge.exceptions.AdapterProtocolField`).
+PROTOCOL_FIELDS: frozenset[str] = frozenset(
+    {"type", "id", "table", "kind", "epoch", "seq", "data", "actors", "request", "by", "at",
+     "table_after", "gm_only",  # an event's
+     "protocol", "role", "name", "locale", "ruleset", "epochs", "resume"}  # a welcome's
+)  # fmt: skip
 
 
 class Adapter(ABC):
@@ -30,7 +41,9 @@ class Adapter(ABC):
     #: The fields this dialect's ``event`` frames have beside the plain protocol's
     #: (what :meth:`outbound` adds, and ``players`` where ``public_view`` asks for
     #: it): :meth:`plain` takes them off, and ``rollbridge verify`` reports a field
-    #: that neither the protocol nor any dialect installed knows (docs/dice.md).
+    #: that neither the protocol nor any dialect installed knows (docs/dice.md). A
+    #: field of the protocol's own (:data:`PROTOCOL_FIELDS`) is refused when the
+    #: adapter is registered (:class:`~rollbridge.exceptions.AdapterProtocolField`).
     event_fields: ClassVar[frozenset[str]] = frozenset()
 
     def plain(self, frame: Mapping[str, Any]) -> dict[str, Any]:
