@@ -54,6 +54,22 @@ class Adapter(ABC):
         actor view's) takes those off too. A frame without them is returned as it is."""
         return {key: value for key, value in frame.items() if key not in self.event_fields}
 
+    def unlike(self, frame: Mapping[str, Any]) -> str | None:
+        """Where ``frame`` (a line of a client's log) holds, under this dialect's
+        fields, other than what this adapter makes of the plain frame it carries: the
+        first path that differs (``foundry.rolls.0.total``), or None where it agrees or
+        holds nothing of this dialect. ``rollbridge verify`` reports such a frame
+        (``wrong_dialect``, docs/dice.md): what the dialect's client shows was altered,
+        though the plain protocol's frame verifies. The default checks nothing."""
+        return None
+
+    def written_by(self, frame: Mapping[str, Any]) -> str | None:
+        """The version of this adapter a log's line says wrote the log (a ``welcome``
+        carrying it), else None: a frame :meth:`unlike` finds different in a log
+        another version wrote is counted apart (``dialect_version``), not reported as
+        altered. The default reads none."""
+        return None
+
     def connect(self, hello: Mapping[str, Any]) -> Adapter:
         """The adapter for one connection, given its ``hello``; the default
         shares this instance. Override to keep per-connection choices (a system
