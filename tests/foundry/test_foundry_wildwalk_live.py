@@ -7,8 +7,9 @@ reconnect. Checked as a GM would: one card per event, no error shown, each card'
 rolls as the rules roll them, the thug's system data, statuses and flags following
 the damage and its undo, the player's resume recovered.
 
-What the walk found and left (docs/foundry.md lists them): players are told of an
-undo by nothing on the undone card (its *Redo* is the GM's); a hand-mapped NPC's
+What the walk found: players were told of an undo by nothing on the undone card (its
+*Redo* is the GM's), now flagged for every client (foundry/undone.mjs). What it left
+(docs/foundry.md lists them): a hand-mapped NPC's
 flags are written only at its next change or welcome; the chip card's "How" names
 the roll by its request id (the ruleset's words, which older logs verify against);
 the player is a protocol client, not a second module page (the stand-in runs one
@@ -50,6 +51,13 @@ def test_a_wilddie_scene_through_the_gms_module_page(tmp_path):
     assert undone["thug"]["system"]["wounds"]["value"] == 0 and undone["thug"]["statuses"] == []
     assert undone["thug"]["flags"]["common"]["status"] == "ok"
     assert undone["thug"]["flags"]["seq"] > damage["thug"]["flags"]["seq"]
+    # the damage's card is flagged undone for every client (foundry/undone.mjs): before,
+    # nothing on it told players, who read "out of the fight" with the thug standing
+    cards = {card["seq"]: card for card in undone["cards"]}
+    assert cards[damage["cards"][-1]["seq"]]["undoneAt"] == undone["thug"]["flags"]["seq"]
+    assert [c["seq"] for c in undone["cards"] if c["undoneAt"] is not None] == [
+        damage["cards"][-1]["seq"]
+    ]
 
     # her window dropped with the damage its last event: the undo is resent, once
     assert steps["reconnect"]["resume"] == {"recovered": True, "missed": 1}

@@ -19,7 +19,7 @@ const DB = path.join(process.env.RB_DIR, "wildwalk.db");
 const PLAYERS = [["standinPlr00001", "alice"]];
 
 const card = (m) => ({ seq: m.flags?.rollbridge?.seq ?? null, kind: m.flags?.rollbridge?.kind ?? null,
-  undone: m.flags?.rollbridge?.undone ?? null, rolls: (m.rolls ?? []).map((r) => ({ formula: r.formula, total: r.total })),
+  undoneAt: m.flags?.rollbridge?.undoneAt ?? null, rolls: (m.rolls ?? []).map((r) => ({ formula: r.formula, total: r.total })),
   flavor: m.flavor ?? "", content: String(m.content ?? "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim().slice(0, 300) });
 
 async function main() {
