@@ -11,10 +11,9 @@ checks the rest against it:
   frame (``outbound.plain``) — the rolls' dice and totals, speaker, flavor and
   content, each actor view's ``foundry``, the welcome's ``foundry`` and its
   ``players`` actors' — exactly, for the adapter version that wrote the log;
-- a GM frame's ``players`` copy is the same event (table, epoch, seq, and kind, or
-  ``hidden`` of a GM-only one), its own Foundry fields what the adapter makes of
-  it, and every die it shows one the GM's event shows (no players' copy shows a die
-  the event did not roll, nor a total its dice do not make).
+- a GM frame's ``players`` copy's own Foundry fields are what the adapter makes of
+  it (that the copy is the same event and shows only the event's dice is checked for
+  every dialect: :func:`rollbridge.export.dialects.players_unlike`).
 
 What the players' copy holds beyond that — its data with the GM's private values
 hidden, its texts, its actors' players' views — is the server's view of a stored
@@ -24,18 +23,12 @@ event, not derived from the GM's view here (docs/dice.md says why).
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Mapping
 from typing import Any
-
-from rollbridge.dice.verify import shown_dice
 
 from .outbound import plain, translate
 
 __all__ = ["unlike", "written_by"]
-
-#: The fields a players' copy shares with the GM's frame it rides in.
-_SAME = ("type", "table", "epoch", "seq")
 
 
 def written_by(frame: Mapping[str, Any]) -> str | None:
@@ -55,43 +48,34 @@ def unlike(frame: Mapping[str, Any], version: str) -> str | None:
     if bare == frame:
         return None
     own = {key: value for key, value in frame.items() if key != "players"}
-    made = _as_logged(translate(bare, version))
+    made = translate(bare, version)
     if frame.get("type") == "welcome" and "players" in frame:
-        made_players = _as_logged(translate({**bare, "players": frame["players"]}, version))
-        made["players"] = made_players.get("players")
+        made["players"] = translate({**bare, "players": frame["players"]}, version).get("players")
         own["players"] = frame["players"]
-    found = _difference(own, made, "")
+    found = _first_difference(own, made, "")
     if found is not None or frame.get("type") != "event" or "players" not in frame:
         return found
     return _players(frame, version)
 
 
 def _players(frame: Mapping[str, Any], version: str) -> str | None:
-    """Where a GM frame's ``players`` copy is not the same event, its Foundry fields
-    not the adapter's, or shows a die the GM's event does not."""
+    """Where a GM frame's ``players`` copy's Foundry fields are not the adapter's (that
+    it is the same event, showing only the event's dice, is the protocol's check:
+    :func:`rollbridge.export.dialects.players_unlike`)."""
     players = frame["players"]
-    if not isinstance(players, Mapping):
-        return "players"
-    for key in _SAME:
-        if players.get(key) != frame.get(key):
-            return f"players.{key}"
-    hidden = frame.get("gm_only") and players.get("kind") == "hidden"
-    if not hidden and players.get("kind") != frame.get("kind"):
-        return "players.kind"
-    if plain(players) != players:
-        made = _as_logged(translate(plain(players), version))
-        found = _difference(dict(players), made, "players")
-        if found is not None:
-            return found
-    shown = Counter(shown_dice(players.get("data")))
-    if shown - Counter(shown_dice(frame.get("data"))):
-        return "players.data"
-    return None
+    if not isinstance(players, Mapping) or plain(players) == players:
+        return None
+    return _first_difference(dict(players), translate(plain(players), version), "players")
 
 
-def _as_logged(value: Any) -> Any:
-    """``value`` as a log's line reads back (JSON: tuples as lists)."""
-    return json.loads(json.dumps(value, ensure_ascii=False))
+def _first_difference(logged: Any, made: Any, path: str) -> str | None:
+    """The first path at which ``logged`` (a log's line) and ``made`` (what the adapter
+    makes) differ, or None: compared whole first (an honest line, the common case),
+    then as the line reads back from JSON (tuples as lists), then walked."""
+    if logged == made:
+        return None
+    made = json.loads(json.dumps(made, ensure_ascii=False))
+    return None if logged == made else _difference(logged, made, path)
 
 
 def _difference(logged: Any, made: Any, path: str) -> str | None:
