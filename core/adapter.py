@@ -14,7 +14,18 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
-__all__ = ["Adapter", "plain_frame"]
+__all__ = ["PROTOCOL_FIELDS", "Adapter", "plain_frame"]
+
+#: The fields of the plain protocol's lines a client's log holds and ``rollbridge
+#: verify`` reads (docs/protocol.md): an ``event`` frame's and a ``welcome``'s. No
+#: adapter may name one in :attr:`Adapter.event_fields` (:meth:`Adapter.plain` would
+#: take it off every line): the host refuses such an adapter when it is registered
+#: (:class:`~rollbridge.exceptions.AdapterProtocolField`).
+PROTOCOL_FIELDS: frozenset[str] = frozenset(
+    {"type", "id", "table", "kind", "epoch", "seq", "data", "actors", "request", "by", "at",
+     "table_after", "gm_only",  # an event's
+     "protocol", "role", "name", "locale", "ruleset", "epochs", "resume"}  # a welcome's
+)  # fmt: skip
 
 
 class Adapter(ABC):
@@ -30,7 +41,9 @@ class Adapter(ABC):
     #: The fields this dialect's ``event`` frames have beside the plain protocol's
     #: (what :meth:`outbound` adds, and ``players`` where ``public_view`` asks for
     #: it): :meth:`plain` takes them off, and ``rollbridge verify`` reports a field
-    #: that neither the protocol nor any dialect installed knows (docs/dice.md).
+    #: that neither the protocol nor any dialect installed knows (docs/dice.md). A
+    #: field of the protocol's own (:data:`PROTOCOL_FIELDS`) is refused when the
+    #: adapter is registered (:class:`~rollbridge.exceptions.AdapterProtocolField`).
     event_fields: ClassVar[frozenset[str]] = frozenset()
 
     def plain(self, frame: Mapping[str, Any]) -> dict[str, Any]:
@@ -40,6 +53,22 @@ class Adapter(ABC):
         off :attr:`event_fields`; an adapter that adds fields inside a frame (an
         actor view's) takes those off too. A frame without them is returned as it is."""
         return {key: value for key, value in frame.items() if key not in self.event_fields}
+
+    def unlike(self, frame: Mapping[str, Any]) -> str | None:
+        """Where ``frame`` (a line of a client's log) holds, under this dialect's
+        fields, other than what this adapter makes of the plain frame it carries: the
+        first path that differs (``foundry.rolls.0.total``), or None where it agrees or
+        holds nothing of this dialect. ``rollbridge verify`` reports such a frame
+        (``wrong_dialect``, docs/dice.md): what the dialect's client shows was altered,
+        though the plain protocol's frame verifies. The default checks nothing."""
+        return None
+
+    def written_by(self, frame: Mapping[str, Any]) -> str | None:
+        """The version of this adapter a log's line says wrote the log (a ``welcome``
+        carrying it), else None: a frame :meth:`unlike` finds different in a log
+        another version wrote is counted apart (``dialect_version``), not reported as
+        altered. The default reads none."""
+        return None
 
     def connect(self, hello: Mapping[str, Any]) -> Adapter:
         """The adapter for one connection, given its ``hello``; the default

@@ -39,7 +39,8 @@ any of these changes nothing.
     ├── RulesetUnavailable               ruleset_unavailable
     ├── PluginError                      plugin_error
     │   ├── PluginLoadError              plugin_load_failed
-    │   └── DuplicateRegistration        duplicate_registration
+    │   ├── DuplicateRegistration        duplicate_registration
+    │   └── AdapterProtocolField         adapter_protocol_field
     ├── ProtocolError                    protocol_error
     │   ├── UndecodableFrame             undecodable
     │   └── UnknownMessageType           unknown_type
@@ -70,6 +71,7 @@ from contextvars import ContextVar
 from typing import Any, ClassVar
 
 __all__ = [
+    "AdapterProtocolField",
     "AuthenticationFailed",
     "Busy",
     "CannotListen",
@@ -523,6 +525,14 @@ class DuplicateRegistration(PluginError):
     """Two plugins registered a ruleset (or adapter) under the same id."""
 
     code = "duplicate_registration"
+
+
+class AdapterProtocolField(PluginError):
+    """An adapter names a field of the plain protocol's frames as one its dialect adds
+    (:attr:`~rollbridge.adapter.Adapter.event_fields`): :meth:`Adapter.plain` would take
+    it off every line ``rollbridge verify`` reads."""
+
+    code = "adapter_protocol_field"
 
 
 class ProtocolError(RollbridgeError):

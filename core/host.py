@@ -39,9 +39,10 @@ from typing import Any
 import pluggy
 
 from rollbridge import hookspecs
-from rollbridge.adapter import Adapter
+from rollbridge.adapter import PROTOCOL_FIELDS, Adapter
 from rollbridge.contract import ActionSpec, Ruleset, major_version
 from rollbridge.exceptions import (
+    AdapterProtocolField,
     DuplicateRegistration,
     PluginError,
     PluginLoadError,
@@ -169,6 +170,14 @@ ADAPTER_CLASS = say(
 # Translators: {given} is the Python value registered; {kind} is Ruleset or Adapter.
 NOT_A = say("host.not_a", "plugin {plugin} registered {given}, which is not a {kind}")
 BAD_ADAPTER_ID = say("host.bad_adapter_id", "plugin {plugin} registered an adapter with a bad id")
+# Translators: {fields} lists field names of the wire protocol ('seq', 'data'); keep
+# event_fields and Adapter.plain as they are.
+ADAPTER_PROTOCOL_FIELD = say(
+    "host.adapter_protocol_field",
+    "plugin {plugin}: adapter {adapter} names fields of the plain protocol in "
+    "event_fields ({fields}): Adapter.plain would take them off every line rollbridge "
+    "verify reads; list only the fields the adapter adds (docs/plugins.md, 'An adapter')",
+)
 # Translators: {owner} is the plugin that registered the id first.
 RULESET_TAKEN = say(
     "host.ruleset_id_taken",
@@ -652,6 +661,7 @@ class PluginHost:
             )
         if not _ID.fullmatch(str(getattr(adapter, "id", ""))):
             raise PluginError(BAD_ADAPTER_ID(plugin=repr(plugin)), details={"plugin": plugin})
+        _refuse_protocol_fields(plugin, adapter)
         self._claim(ADAPTER_TAKEN, adapter.id, plugin)
         self.adapters[adapter.id] = adapter
         self.plugins[plugin].adapters.append(adapter.id)
@@ -779,6 +789,23 @@ def _parameters(function: Callable[..., Any]) -> str:
     signature = inspect.signature(function)
     bare = [p.replace(annotation=p.empty) for p in signature.parameters.values()]
     return str(signature.replace(parameters=bare, return_annotation=signature.empty))[1:-1]
+
+
+def _refuse_protocol_fields(plugin: str, adapter: Adapter) -> None:
+    """Refuse ``adapter`` if its ``event_fields`` name a field of the plain protocol's
+    (:data:`~rollbridge.adapter.PROTOCOL_FIELDS`), naming the plugin, the adapter and
+    the fields."""
+    given = getattr(adapter, "event_fields", frozenset())
+    taken = sorted(f for f in given if isinstance(f, str) and f in PROTOCOL_FIELDS)
+    if taken:
+        raise AdapterProtocolField(
+            ADAPTER_PROTOCOL_FIELD(
+                plugin=repr(plugin),
+                adapter=repr(adapter.id),
+                fields=", ".join(repr(f) for f in taken),
+            ),
+            details={"plugin": plugin, "adapter": adapter.id, "fields": taken},
+        )
 
 
 def _refuse_a_class(plugin: str, given: Any, base: type, refusal: Message) -> None:

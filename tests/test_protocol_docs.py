@@ -34,6 +34,7 @@ NOT_SENT = {
     "name_control": "a table's or a token's name: the CLI and the admin API (docs/operations.md)",
     "duplicate_registration": "loading plugins, at start-up",
     "plugin_load_failed": "loading plugins, at start-up",
+    "adapter_protocol_field": "loading plugins, at start-up (an adapter's event_fields)",
     "plugin_error": "a plugin's declarations, checked at load; at run time a client gets internal",
     "cannot_listen": "serve's start, before any client (docs/operations.md)",
 }

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from rollbridge import __version__
 from rollbridge.adapter import Adapter
 
-from . import inbound, outbound
+from . import checked, inbound, outbound
 
 __all__ = ["ACTOR_KINDS", "FoundryAdapter"]
 
@@ -86,3 +86,14 @@ class FoundryAdapter(Adapter):
         """``frame`` without the ``foundry`` fields :meth:`outbound` adds (its own and
         each actor view's) and the GM's ``players`` (:func:`outbound.plain`)."""
         return outbound.plain(frame)
+
+    def unlike(self, frame: Mapping[str, Any]) -> str | None:
+        """Where ``frame``'s Foundry fields (the chat card's rolls, speaker and texts,
+        each actor view's flags and system paths, the welcome's) are not what this
+        adapter makes of the plain frame, or its GM's ``players`` copy not the same
+        event (:func:`checked.unlike`)."""
+        return checked.unlike(frame, self.version)
+
+    def written_by(self, frame: Mapping[str, Any]) -> str | None:
+        """The adapter version a welcome's ``foundry.adapter`` names."""
+        return checked.written_by(frame)

@@ -185,6 +185,17 @@ UNRESOLVED = {
         "adapter not installed here wrote the log, or it was altered); they agree resolved "
         "again without the field, but what the field says is not known here",
     ),
+    # Translators: a frame is one line of the log; {count} frames. A dialect is a
+    # VTT's form of the protocol (Foundry's); an adapter translates it.
+    "dialect_version": say.plural(
+        "cli.verify.unresolved_dialect_version",
+        "{count} frame of a dialect not checked whole: what its adapter added is not what "
+        "the adapter installed here makes of it, and the log says another version of the "
+        "adapter wrote it",
+        "{count} frames of a dialect not checked whole: what their adapter added is not "
+        "what the adapter installed here makes of them, and the log says another version "
+        "of the adapter wrote it",
+    ),
     "withheld": say.plural(
         "cli.verify.unresolved_withheld",
         "{count} resolution not resolved again: this view withholds an NPC's numbers "
@@ -368,6 +379,11 @@ INCOMPLETE_ADVICE = {
         "newer rollbridge that wrote the log; if this version wrote it, the line was "
         "altered",
     ),
+    "dialect_version": say(
+        "cli.verify.advice_dialect_version",
+        "run verify with the rollbridge (and adapter) version the log's welcome names; "
+        "if that is this one, the welcome's version was altered",
+    ),
     # Translators: a frame is one line of the log (an event as a client received it).
     "unknown_field": say(
         "cli.verify.advice_unknown_field",
@@ -379,7 +395,9 @@ INCOMPLETE_ADVICE = {
 #: The reasons a resolution was not resolved again that a verifier with the right
 #: rulesets installed would have checked: a log with such a resolution and no
 #: mismatch is incomplete (exit status 3), neither verified nor forged.
-INCOMPLETE_REASONS = ("unknown_kind", "unknown_field", "words", "ruleset", "turn_hooks")
+INCOMPLETE_REASONS = (
+    "unknown_kind", "unknown_field", "words", "ruleset", "turn_hooks", "dialect_version",
+)  # fmt: skip
 #: At most this many runs of :data:`UNRECEIVED` are named (the rest: "…").
 UNRECEIVED_RUNS = 10
 # Translators: {count} hidden stand-ins (GM-only events as a player's view gets
@@ -664,6 +682,7 @@ def recheck(entries: list[dict[str, Any]], report: Report) -> None:
     from rollbridge.adapter import plain_frame
     from rollbridge.cli.offline import offline_host
     from rollbridge.engine.recheck import check_resolutions
+    from rollbridge.export.dialects import check_dialects
 
     engine_log = logging.getLogger("rollbridge.engine")
     quiet = engine_log.disabled
@@ -679,6 +698,10 @@ def recheck(entries: list[dict[str, Any]], report: Report) -> None:
     report.resolved = check.checked
     report.unresolved = {r: check.skipped[r] for r in REASONS if check.skipped[r]}
     report.problems += check.problems
+    dialects_check = check_dialects(entries, dialects)
+    if dialects_check.other_version:
+        report.unresolved["dialect_version"] = dialects_check.other_version
+    report.problems += dialects_check.problems
 
 
 def _verify(args: argparse.Namespace) -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import pytest
 
+from rollbridge.adapters.foundry.adapter import FoundryAdapter
 from tests.dice.test_verify_players_dice import GM, PLAYER, _ana_and_guard, _moved_to_gm, _verified
 from tests.dice.test_verify_players_dice import _roll as _event
 
@@ -83,7 +84,9 @@ def test_a_field_added_to_the_frame_does_not_keep_the_stream_from_the_check(tmp_
     lines = exports["player"]
     trait = _event(lines, "trait")
     trait["data"]["draws"]["stream"] = "gm"
-    trait["foundry"] = {"rolls": [], "speaker": None}
+    # the frame as the Foundry adapter translates it (docs/dice.md, "A dialect's own
+    # fields": a made-up field of its would be wrong_dialect too)
+    lines[lines.index(trait)] = trait = FoundryAdapter().outbound(trait)
     status, report = _verified(tmp_path, lines)
     assert status == 1
     assert [(p["code"], p["seq"]) for p in report["problems"]] == [("public_on_gm", trait["seq"])]
@@ -91,14 +94,14 @@ def test_a_field_added_to_the_frame_does_not_keep_the_stream_from_the_check(tmp_
 
 @pytest.mark.parametrize("who", ["gm", "player"])
 def test_an_honest_log_in_the_foundry_dialect_still_verifies(tmp_path, exports, who):
-    """Every event with the adapter's ``foundry`` field beside it (its data, draws and
-    actors as they were): the NPC's attacks on the GM's stream are the GM's business
-    there too, and nothing is a mismatch: the adapter's field taken off, every
-    resolution the plain log resolves again is resolved again."""
+    """Every event as the Foundry adapter translates it (its ``foundry`` fields beside
+    its data, draws and actors as they were): the NPC's attacks on the GM's stream are
+    the GM's business there too, and nothing is a mismatch: the adapter's fields taken
+    off, every resolution the plain log resolves again is resolved again."""
     lines = exports[who]
     status, plain = _verified(tmp_path, lines)
-    for line in lines[1:]:
-        line["foundry"] = {"rolls": [], "speaker": None}
+    lines[1:] = [FoundryAdapter().outbound(line) for line in lines[1:]]
+    assert all("foundry" in line for line in lines if line.get("kind") == "resolution")
     status, report = _verified(tmp_path, lines)
     assert status == 0 and report["ok"], report["problems"]
     assert (report["resolved"], report["unresolved"]) == (plain["resolved"], plain["unresolved"])

@@ -10,6 +10,7 @@ import { after, test } from "node:test";
 
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { epochRecord, judged, markUndoneByRestore, MISSED_CARDS, missedSinceRestore, undoneByRestore } from "../../../adapters/foundry/module/scripts/foundry/restored.mjs";
+import { markUndone } from "../../../adapters/foundry/module/scripts/foundry/undone.mjs";
 import { drawMessages } from "./elements.mjs";
 import { FakeWebSocket } from "./fakes.mjs";
 import { registerModuleSettings, settle, Standin, world } from "./standin.mjs";
@@ -192,3 +193,81 @@ test("the restored epoch's events a GM's card may lack: from the epoch's start o
   const long = { ...welcome, seq: 4 + MISSED_CARDS + 30 };
   assert.deepEqual(missedSinceRestore([msg(1, 3)], long, byGM), { from: long.seq - MISSED_CARDS, to: long.seq });
 });
+
+// An undo's change stays in the world's chat as its card; the GM's card shows *Redo*
+// (buttons.mjs), a player's nothing. The active GM's client flags the GM's cards of the
+// undone event (`undoneAt`: the undo's seq) and takes the flag off at its redo; every
+// client draws a flagged card faded with a note in its user's language
+// (foundry/undone.mjs, from both render hooks). A player's client writes nothing, and
+// a player's own card flagged so is not marked (docs/foundry.md, "Buttons on the card").
+// Found walking a wilddie scene (tests/foundry/live/wildwalk.mjs): the players' card
+// said the thug was out of the fight after the GM had undone the damage.
+
+/** A page of `user` (v`generation`, language `lang`) whose chat holds the cards of
+ * `cards` ([seq, author?]), welcomed as `role` at seq 6 (a snapshot, epoch 1). */
+async function undonePage({ generation, user = GM, role = "gm", lang = "en", cards }) {
+  client?.stop();
+  await world({ users: USERS, user, generation, lang });
+  await registerModuleSettings();
+  globalThis.document = pageDocument();
+  const elements = drawMessages(generation, markUndone);
+  for (const [seq, author = GM] of cards) await ChatMessage._fromWorld({ data: card(1, seq, author), user: author });
+  client = new FoundryClient();
+  client.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  const hello = ws.messages().find((m) => m.type === "hello");
+  ws.receive({ type: "welcome", id: hello.id, protocol: 1, role, epoch: 1, seq: 6, locale: lang,
+    resume: { recovered: false }, table: { id: "t1", actors: [] } });
+  await settle(client);
+  return { elements, ws };
+}
+
+const event = (kind, seq, moved) => ({ type: "event", table: "t1", kind, epoch: 1, seq, by: "gm",
+  data: kind === "undo" ? { undoes: moved } : { redoes: moved }, actors: [] });
+
+/** The undone note under the card of `seq` by `author` (null when none; its card faded alike). */
+function undoneNote(elements, seq, author = GM) {
+  const message = game.messages.contents.find((m) => m.flags.rollbridge.seq === seq && (m.author?.id ?? m.author) === author);
+  const shown = elements.get(message.id);
+  const found = shown.querySelector(".rollbridge-undone-note");
+  assert.equal(Boolean(found), shown.card.classList.has("rollbridge-undone"), `#${seq}: faded exactly when noted`);
+  return found ? found.textContent : null;
+}
+
+for (const generation of [12, 13]) {
+  test(`v${generation}: an undo marks the undone change's card on every client, a redo takes the mark off`, async () => {
+    const { elements, ws } = await undonePage({ generation, cards: [[5], [6]] });
+    ws.receive(event("undo", 7, 6));
+    await settle(client);
+    assert.equal(undoneNote(elements, 6), "undone by the GM: this no longer stands");
+    assert.equal(undoneNote(elements, 5), null, "the change before it stands");
+    assert.equal(game.messages.contents.find((m) => m.flags.rollbridge.seq === 6).flags.rollbridge.undoneAt, 7);
+    const writes = () => Standin.log.messageUpdates.map((u) => [game.messages.get(u.message).flags.rollbridge.seq, u.user]);
+    assert.deepEqual(writes(), [[6, GM]], "the GM's client flagged the card, once");
+    ws.receive(event("redo", 8, 6));
+    await settle(client);
+    const redone = game.messages.contents.find((m) => m.flags.rollbridge.seq === 6);
+    assert.equal(redone.flags.rollbridge.undoneAt, undefined, "a redo takes the flag off");
+    assert.deepEqual(writes(), [[6, GM], [6, GM]]);
+    assert.deepEqual(ws.messages().map((m) => m.type), ["hello"], "nothing sent");
+  });
+
+  test(`v${generation}: a player's client writes nothing and draws the GM's flag in its own language`, async () => {
+    const { elements, ws } = await undonePage({ generation, user: PLAYER, role: "player", lang: "de", cards: [[6], [6, PLAYER]] });
+    ws.receive(event("undo", 7, 6));
+    await settle(client);
+    assert.deepEqual(Standin.log.messageUpdates, [], "a player's client flags nothing");
+    assert.equal(undoneNote(elements, 6), null);
+    // the GM's flag reaches the player's world (updateChatMessage): drawn again, marked
+    const message = game.messages.contents.find((m) => m.flags.rollbridge.seq === 6 && (m.author?.id ?? m.author) === GM);
+    message.flags.rollbridge.undoneAt = 7;
+    await message._updated({ flags: { rollbridge: { undoneAt: 7 } } }, {}, GM);
+    assert.equal(undoneNote(elements, 6), "vom Spielleiter rückgängig gemacht: das gilt nicht mehr");
+    // a player's own card with the flag (a player may write its own card's flags) is not marked
+    const own = game.messages.contents.find((m) => m.flags.rollbridge.seq === 6 && (m.author?.id ?? m.author) === PLAYER);
+    own.flags.rollbridge.undoneAt = 7;
+    await own._updated({ flags: { rollbridge: { undoneAt: 7 } } }, {}, PLAYER);
+    assert.equal(undoneNote(elements, 6, PLAYER), null);
+  });
+}

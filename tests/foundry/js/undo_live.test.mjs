@@ -172,7 +172,10 @@ test("events in a burst: the new card is drawn once, with the buttons it has onc
   await receive(ws, attack(2), undo(3, 2));
   assert.deepEqual(shownAll(page, [1, 2]), { 1: "undo", 2: "redo" });
   assert.deepEqual(page.drawn(), [[2, "new"]], "#2 drawn once, with its Redo; #1 kept its Undo, not drawn again");
+  const flagOf = (seq) => game.messages.contents.find((m) => m.flags.rollbridge?.seq === seq).flags.rollbridge.undoneAt;
+  assert.equal(flagOf(2), 3, "#2 posted flagged undone (foundry/undone.mjs), not drawn again for it");
   await receive(ws, redo(4, 2), attack(5));
   assert.deepEqual(shownAll(page, [1, 2, 5]), { 1: "", 2: "", 5: "undo" });
   assert.deepEqual(page.drawn().sort(), [[1, "redrawn"], [2, "redrawn"], [5, "new"]], "#1 and #2 lose theirs, each drawn again once; #5 drawn once");
+  assert.equal(flagOf(2), undefined, "the redo took #2's flag off");
 });

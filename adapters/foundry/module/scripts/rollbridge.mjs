@@ -27,6 +27,7 @@
 // "/rb odds 2d6+1", "/rb odds attack guard {…}", "/rb status".
 
 import { markUndoneByRestore } from "./foundry/restored.mjs";
+import { markUndone } from "./foundry/undone.mjs";
 import { localizeRenderedCard, skipReplayedDice } from "./foundry/chat.mjs";
 import { markLookalikes } from "./foundry/lookalike.mjs";
 import { addButtons, redrawApprovalCards } from "./foundry/buttons.mjs";
@@ -150,6 +151,11 @@ function onRenderChatMessage(message, html) {
   }
   try {
     markUndoneByRestore(message, html); // a card whose event a restore undid
+  } catch (error) {
+    console.error(`rollbridge | ${error?.message ?? error}`);
+  }
+  try {
+    markUndone(message, html); // a card whose event the GM undid
   } catch (error) {
     console.error(`rollbridge | ${error?.message ?? error}`);
   }

@@ -284,14 +284,15 @@ export function redrawApprovalCards(client) {
 }
 
 /** Draw again those of `messages` the log shows whose GM buttons as drawn (Undo, Redo,
- * Approve, Reject) are not those the card has now. */
-async function redrawStale(messages, client) {
+ * Approve, Reject) are not those the card has now; a card whose undone flag is about
+ * to be written is left to that write, which draws it again (foundry/undone.mjs). */
+export async function redrawStale(messages, client) {
   const chat = /** @type {any} */ (ui).chat;
   if (typeof chat?.updateMessage !== "function") return 0;
   let redrawn = 0;
   for (const message of messages) {
     const info = message?.logged ? cardOf(message) : null;
-    if (!info) continue;
+    if (!info || client.undoneFlags?.has(info.seq)) continue;
     const shown = drawn.has(message) ? drawn.get(message) : ""; // not drawn here yet: no button
     if (shown === null) continue;
     const wanted = gmButtons(buttonsOf(info, client, { withApply: false }), info);

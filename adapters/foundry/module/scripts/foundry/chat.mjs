@@ -67,7 +67,7 @@ export function rollsOf(jsons) {
  * of a secret event the reply to this user's GM or self roll carried (the
  * server's `requester_sees`): a secret card in the players' view.
  */
-export async function postCard(received, { locale = null, role = null, audience = null, replayed = false, requester = false } = {}) {
+export async function postCard(received, { locale = null, role = null, audience = null, replayed = false, requester = false, undoneAt = null } = {}) {
   const secret = Boolean(received.gm_only) || requester;
   const view = requester ? "players" : cardView(received, role);
   const event = cardEvent(received); // the players' view of a public GM event
@@ -88,6 +88,9 @@ export async function postCard(received, { locale = null, role = null, audience 
       kind: event.kind,
       // a turn hook's card: which of its encounter event's hooks (core/hooks.mjs)
       ...(Number.isInteger(event.hook) ? { hook: event.hook } : {}),
+      // an event already undone when its card is posted (its undo came in the same
+      // burst): posted flagged, not drawn again for the flag (foundry/undone.mjs)
+      ...(Number.isSafeInteger(undoneAt) ? { undoneAt } : {}),
       request: event.request ?? null,
       // for the card's buttons (core/buttons.mjs): who acted, on whom, and the follow-up
       actor: event.data?.actor ?? null,

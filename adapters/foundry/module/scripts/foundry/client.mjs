@@ -10,6 +10,7 @@
 // `locale_unavailable` note, which is shown once as a warning.
 
 import { flagUndoneByRestore, missedSinceRestore } from "./restored.mjs";
+import { flagUndone, noteUndone } from "./undone.mjs";
 import { localizeRenderedCards, postApprovalCard, postCard, setRulesetActions } from "./chat.mjs";
 import { gmRecord, setting } from "./settings.mjs";
 import { Connection } from "../client/connection.mjs";
@@ -160,6 +161,10 @@ export class FoundryClient {
     this.modes = new RollModeNotes();
     // the table's undo and redo stacks as this client's events show them (card buttons)
     this.undo = new UndoTracker();
+    /** The writer's flags of undone cards not written yet: the seq an undo or redo
+     * moved → the undo's seq (null: a redo's), until its event is handled
+     * (foundry/undone.mjs); the buttons' redraw leaves those cards to the flag's. */
+    this.undoneFlags = new Map();
     // the requests waiting for the GM's approval, and how the others were settled
     // (their cards: Approve and Reject, or the line saying how): the welcome's, then
     // each event's
@@ -332,6 +337,7 @@ export class FoundryClient {
         if (event.kind === "hidden" && this.held.size) this.#askHeld();
         const targets = undoTargets(this.undo);
         this.undo.see(event);
+        if (this.writer) noteUndone(this.undoneFlags, event);
         // a pending request approved (its event names it) or rejected, here or elsewhere:
         // its card, drawn here, loses Approve and Reject (after the event's own card)
         const settled = this.approvals.see(event, { replayed: Boolean(info?.replayed) });
@@ -1282,6 +1288,9 @@ export class FoundryClient {
 
   async #handle(event, { replayed = false } = {}) {
     await this.#applyActors(event.actors, playersActors(event), event.epoch);
+    // an undo's or redo's card is the undone change's own: flagged for every client to
+    // draw faded, or the flag taken off (foundry/undone.mjs)
+    if (this.writer && (event.kind === "undo" || event.kind === "redo")) await flagUndone(event, this.table ?? null, this);
     // a settings change (or its undo or redo) that shows or hides NPCs' details: the GM's
     // view of them did not change, so its players' copy alone lists them (docs/foundry.md)
     if (["settings", "undo", "redo"].includes(event.kind)) {
@@ -1573,7 +1582,8 @@ export class FoundryClient {
     const gms = ChatMessage.getWhisperRecipients("GM").map((u) => u.id);
     const audience = cardAudience({ event, note, writer: game.user.id, gms });
     // null: a player's self roll, whose card the roller's own client posts
-    if (audience) await postCard(event, { locale: welcome?.locale ?? null, role: welcome?.role ?? null, audience, replayed });
+    const undoneAt = this.undoneFlags.get(event.seq) ?? null;
+    if (audience) await postCard(event, { locale: welcome?.locale ?? null, role: welcome?.role ?? null, audience, replayed, undoneAt });
   }
 
   async #saveCursor(cursor) {

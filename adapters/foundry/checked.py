@@ -1,0 +1,101 @@
+"""What a Foundry log's own fields hold, checked against the event they carry
+(``rollbridge verify``, docs/dice.md, "A dialect's own fields").
+
+A Foundry client's log holds, beside each plain protocol frame, what this adapter
+made of it (outbound.py): the ``foundry`` fields the module posts as chat cards and
+writes into actors' flags, and a GM frame's ``players`` copy, from which the module
+posts the card every player reads. verify resolves the plain frame again; this
+checks the rest against it:
+
+- a frame's Foundry fields are what :func:`outbound.translate` makes of its plain
+  frame (``outbound.plain``) — the rolls' dice and totals, speaker, flavor and
+  content, each actor view's ``foundry``, the welcome's ``foundry`` and its
+  ``players`` actors' — exactly, for the adapter version that wrote the log;
+- a GM frame's ``players`` copy's own Foundry fields are what the adapter makes of
+  it (that the copy is the same event and shows only the event's dice is checked for
+  every dialect: :func:`rollbridge.export.dialects.players_unlike`).
+
+What the players' copy holds beyond that — its data with the GM's private values
+hidden, its texts, its actors' players' views — is the server's view of a stored
+event, not derived from the GM's view here (docs/dice.md says why).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from .outbound import plain, translate
+
+__all__ = ["unlike", "written_by"]
+
+
+def written_by(frame: Mapping[str, Any]) -> str | None:
+    """The adapter version a ``welcome``'s ``foundry.adapter`` names, else None."""
+    if frame.get("type") != "welcome":
+        return None
+    foundry = frame.get("foundry")
+    version = foundry.get("adapter") if isinstance(foundry, Mapping) else None
+    return version if isinstance(version, str) else None
+
+
+def unlike(frame: Mapping[str, Any], version: str) -> str | None:
+    """The first path of ``frame`` (a line of a Foundry client's log) whose Foundry
+    content is not what adapter ``version`` makes of the plain frame, or None. A
+    frame holding nothing of the dialect (a plain client's) is None."""
+    bare = plain(frame)
+    if bare == frame:
+        return None
+    own = {key: value for key, value in frame.items() if key != "players"}
+    made = translate(bare, version)
+    if frame.get("type") == "welcome" and "players" in frame:
+        made["players"] = translate({**bare, "players": frame["players"]}, version).get("players")
+        own["players"] = frame["players"]
+    found = _first_difference(own, made, "")
+    if found is not None or frame.get("type") != "event" or "players" not in frame:
+        return found
+    return _players(frame, version)
+
+
+def _players(frame: Mapping[str, Any], version: str) -> str | None:
+    """Where a GM frame's ``players`` copy's Foundry fields are not the adapter's (that
+    it is the same event, showing only the event's dice, is the protocol's check:
+    :func:`rollbridge.export.dialects.players_unlike`)."""
+    players = frame["players"]
+    if not isinstance(players, Mapping) or plain(players) == players:
+        return None
+    return _first_difference(dict(players), translate(plain(players), version), "players")
+
+
+def _first_difference(logged: Any, made: Any, path: str) -> str | None:
+    """The first path at which ``logged`` (a log's line) and ``made`` (what the adapter
+    makes) differ, or None: compared whole first (an honest line, the common case),
+    then as the line reads back from JSON (tuples as lists), then walked."""
+    if logged == made:
+        return None
+    made = json.loads(json.dumps(made, ensure_ascii=False))
+    return None if logged == made else _difference(logged, made, path)
+
+
+def _difference(logged: Any, made: Any, path: str) -> str | None:
+    """The first path at which ``logged`` and ``made`` differ, or None."""
+    if isinstance(logged, Mapping) and isinstance(made, Mapping):
+        for key in sorted(logged.keys() | made.keys(), key=str):
+            where = f"{path}.{key}" if path else str(key)
+            if key not in logged or key not in made:
+                return where
+            found = _difference(logged[key], made[key], where)
+            if found is not None:
+                return found
+        return None
+    if isinstance(logged, list) and isinstance(made, list):
+        if len(logged) != len(made):
+            return path
+        for index, (one, other) in enumerate(zip(logged, made, strict=True)):
+            found = _difference(one, other, f"{path}.{index}")
+            if found is not None:
+                return found
+        return None
+    same = type(logged) is type(made) and logged == made
+    return None if same else path

@@ -1,0 +1,118 @@
+"""A client log's dialect fields checked against the plain frames they carry
+(``rollbridge verify``, docs/dice.md, "A dialect's own fields").
+
+verify resolves every frame again as the plain protocol's, each installed adapter's
+additions taken off (:meth:`~rollbridge.adapter.Adapter.plain`). What an adapter
+added is what its client shows (the Foundry module's chat cards, its actors' flags):
+each installed adapter says where a frame's additions are not what it makes of the
+plain frame (:meth:`~rollbridge.adapter.Adapter.unlike`). Such a frame is a
+mismatch (``wrong_dialect``), unless the log says another version of that adapter
+wrote it (:meth:`~rollbridge.adapter.Adapter.written_by`, its ``welcome``): then
+it is counted apart (``dialect_version``), neither passed nor called altered. A GM
+frame's ``players`` copy (an adapter's ``public_view``: the frame a player is sent of
+the same event, from which the dialect's client shows players the event) is held to
+the frame it rides in whatever the version (:func:`players_unlike`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rollbridge.adapter import Adapter
+from rollbridge.dice.verify import Problem, shown_dice
+from rollbridge.text import Messages
+
+__all__ = ["DialectCheck", "check_dialects", "players_unlike"]
+
+say = Messages("rollbridge")
+# Translators: {part} is the path of a field in the line, as the log names it
+# (foundry.rolls.0.total, players.data); {dialect} is an adapter's name (Foundry VTT).
+WRONG_DIALECT = say(
+    "verify.wrong_dialect",
+    "seq {seq}: its {part} is not what the {dialect} adapter makes of the event it "
+    "carries: what that client shows (its chat card, an actor's flags) was altered",
+)
+# Translators: the same of a line without a seq (a reply to the client's request).
+WRONG_DIALECT_REPLY = say(
+    "verify.wrong_dialect_reply",
+    "a reply's {part} is not what the {dialect} adapter makes of the reply it carries: "
+    "what that client shows (its chat card, an actor's flags) was altered",
+)
+
+
+#: The fields a players' copy shares with the GM's frame it rides in.
+_SAME = ("type", "table", "epoch", "seq")
+
+
+def players_unlike(frame: Mapping[str, Any]) -> str | None:
+    """Where a GM ``event`` frame's ``players`` copy is not the same event as the frame
+    (its table, epoch, seq, and kind — ``hidden`` of a GM-only one), or shows a die the
+    frame's event does not (no total its dice do not make: every die of a copy whose
+    data differs from the frame's is one of the frame's), or None."""
+    if frame.get("type") != "event" or "players" not in frame:
+        return None
+    players = frame["players"]
+    if not isinstance(players, Mapping):
+        return "players"
+    for key in _SAME:
+        if players.get(key) != frame.get(key):
+            return f"players.{key}"
+    hidden = frame.get("gm_only") and players.get("kind") == "hidden"
+    if not hidden and players.get("kind") != frame.get("kind"):
+        return "players.kind"
+    if players.get("data") == frame.get("data"):  # nothing private in it: the same dice
+        return None
+    if Counter(shown_dice(players.get("data"))) - Counter(shown_dice(frame.get("data"))):
+        return "players.data"
+    return None
+
+
+@dataclass(slots=True)
+class DialectCheck:
+    """What :func:`check_dialects` found: the frames whose additions differ (as
+    problems), and how many of those a log written by another adapter version holds."""
+
+    problems: list[Problem] = field(default_factory=list)
+    other_version: int = 0
+
+
+def check_dialects(
+    entries: Iterable[Mapping[str, Any]], adapters: Iterable[Adapter]
+) -> DialectCheck:
+    """Check each entry of a log (in order, its lines numbered from 1) against each
+    of ``adapters``: see the module docstring."""
+    adapters = list(adapters)
+    # the adapter whose GM frames carry the players' copy (its own field: ``players``)
+    copier = next((a for a in adapters if "players" in a.event_fields), None)
+    check = DialectCheck()
+    written: dict[str, str] = {}
+    for position, entry in enumerate(entries, start=1):
+        if not isinstance(entry, Mapping):
+            continue
+        part = players_unlike(entry) if copier is not None else None
+        if part is not None:
+            seq = entry.get("seq") if isinstance(entry.get("seq"), int) else None
+            text = WRONG_DIALECT(seq=seq, part=part, dialect=copier.name)
+            check.problems.append(Problem(position, seq, "wrong_dialect", text))
+            continue
+        for adapter in adapters:
+            said = adapter.written_by(entry)
+            if said is not None:
+                written[adapter.id] = said
+            part = adapter.unlike(entry)
+            if part is None:
+                continue
+            if written.get(adapter.id, adapter.version) != adapter.version:
+                check.other_version += 1
+                continue
+            seq = entry.get("seq") if isinstance(entry.get("seq"), int) else None
+            text = (
+                WRONG_DIALECT(seq=seq, part=part, dialect=adapter.name)
+                if seq is not None
+                else WRONG_DIALECT_REPLY(part=part, dialect=adapter.name)
+            )
+            check.problems.append(Problem(position, seq, "wrong_dialect", text))
+    return check

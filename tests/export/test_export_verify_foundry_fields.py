@@ -1,0 +1,208 @@
+"""``rollbridge verify`` checks what a Foundry client's log shows beside the plain
+protocol (adapters/foundry/checked.py; docs/dice.md, "A dialect's own fields"): the
+chat card's rolls, speaker and texts, each actor view's flags and system paths, and
+a GM frame's ``players`` copy. Logs of a real server on a real SQLite file, received
+over real sockets by Foundry GM and player clients, of every ruleset.
+
+Before, only the plain frame was resolved again: a forger could change a Foundry
+log's cards (a roll's total, a die, a players' copy's dice) and the log verified,
+exit 0."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import connect
+
+from rollbridge import __version__
+from rollbridge.adapters.foundry import outbound
+from rollbridge.cli import main
+from rollbridge.engine import Principal
+from rollbridge.offline import TableService
+from rollbridge.stores.sqlite import SQLiteStore
+from rollbridge.tokens import new_token
+from tests.dice.test_verify_resolutions import HOST, SESSIONS, _actor
+from tests.export.test_export_verify_frame_fields import _verified
+from tests.server.conftest import Peer, start
+
+GM = Principal("gm", "gm", "gm-token")
+
+
+async def _peer(server, token: str, dialect: str | None = None) -> Peer:
+    peer = Peer(await connect(server.url, max_size=2**22))
+    hello = {"type": "hello", "table": "t", "token": token}
+    if dialect:
+        hello["dialect"] = dialect
+    assert (await peer.request(hello))["type"] == "welcome"
+    return peer
+
+
+async def _session(tmp_path: Path, ruleset: str) -> dict[str, list[dict[str, Any]]]:
+    """A verifiable table of ``ruleset`` (tests/dice/test_verify_resolutions.py's
+    session: a secret of the GM's, the player's requests approved after a settings
+    change, a reveal) played by plain clients on a real server, while a Foundry GM
+    and a Foundry player watch: the frames each Foundry client received."""
+    path = tmp_path / f"{ruleset}.db"
+    pc, npc, requests = SESSIONS[ruleset]
+    with SQLiteStore(path) as store:
+        service = TableService(store, HOST)
+        _, tokens = service.create_table("t", ruleset, table_id="t", settings={"verifiable": True})
+        for index, ((name, actor_id), owned) in enumerate(((pc, True), (npc, False))):
+            actor = _actor(ruleset, name, actor_id, owned)
+            service.handle("t", {"type": "actor.create", "id": f"c{index}", "actor": actor}, GM)
+        pat, record = new_token("t", "player", "pat")
+        store.add_token(record)
+    server, store = await start(path, HOST)
+    peers: list[Peer] = []
+    try:
+        foundry_gm = await _peer(server, tokens["gm"], "foundry")
+        foundry_pat = await _peer(server, pat, "foundry")
+        gm, player = await _peer(server, tokens["gm"]), await _peer(server, pat)
+        peers += [foundry_gm, foundry_pat, gm, player]
+        secret = {"type": "resolve", **requests[0][1], "secret": True}
+        assert (await gm.request(secret))["status"] == "done"
+        for index, (who, request) in enumerate(requests):
+            reply = await (gm if who == "gm" else player).request({"type": "resolve", **request})
+            if reply.get("status") == "pending":
+                reply = await gm.request({"type": "approve", "request": reply["pending"]})
+            assert reply.get("status") == "done", reply
+            if index == 1:
+                change = {"type": "settings", "settings": {"approval": True}}
+                assert (await gm.request(change)).get("status") != "error"
+        assert (await gm.request({"type": "dice.reveal"})).get("status") != "error"
+        for peer in (foundry_gm, foundry_pat):
+            await peer.wait_for(lambda p: any(e["kind"] == "dice.revealed" for e in p.events))
+        return {
+            "gm": [json.loads(frame) for frame in foundry_gm.frames],
+            "player": [json.loads(frame) for frame in foundry_pat.frames],
+        }
+    finally:
+        for peer in peers:
+            await peer.close()
+        await server.stop()
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory) -> dict[str, dict[str, list[dict[str, Any]]]]:
+    """Each ruleset's Foundry GM and player logs (played once for the module)."""
+    import asyncio
+
+    root = tmp_path_factory.mktemp("foundry-logs")
+    return {ruleset: asyncio.run(_session(root, ruleset)) for ruleset in sorted(SESSIONS)}
+
+
+@pytest.mark.parametrize("audience", ["gm", "player"])
+@pytest.mark.parametrize("ruleset", sorted(SESSIONS))
+def test_honest_foundry_logs_of_every_ruleset_verify(logs, tmp_path, capsys, ruleset, audience):
+    lines = logs[ruleset][audience]
+    assert any("foundry" in line for line in lines if line.get("kind") == "resolution")
+    if audience == "gm":
+        assert any("players" in line for line in lines if line.get("kind") == "resolution")
+    status, report = _verified(tmp_path, lines, capsys)
+    assert (status, report["problems"], report["complete"]) == (0, [], True), report
+    assert "dialect_version" not in report["unresolved"]
+
+
+def _first(lines: list[dict[str, Any]], test) -> dict[str, Any]:
+    return next(line for line in lines if test(line))
+
+
+def _with_rolls(line: dict[str, Any]) -> bool:
+    return line.get("kind") == "resolution" and bool(line.get("foundry", {}).get("rolls"))
+
+
+#: Each forgery of a Foundry field, and the path verify names.
+FORGERIES = {
+    "a roll's total": (
+        lambda line: line["foundry"]["rolls"][0].__setitem__(
+            "total", line["foundry"]["rolls"][0]["total"] + 1),
+        "foundry.rolls.0.total"),
+    "a die of a roll": (
+        lambda line: line["foundry"]["rolls"][0]["terms"][0]["results"][0].__setitem__(
+            "result", line["foundry"]["rolls"][0]["terms"][0]["results"][0]["result"] % 2 + 1),
+        "foundry.rolls.0.terms.0.results.0.result"),
+    "the card's text": (
+        lambda line: line["foundry"].__setitem__("content", "The guard is dead."),
+        "foundry.content"),
+    "the speaker": (
+        lambda line: line["foundry"]["speaker"].__setitem__("alias", "Someone else"),
+        "foundry.speaker.alias"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("audience", ["gm", "player"])
+@pytest.mark.parametrize("forgery", sorted(FORGERIES))
+@pytest.mark.parametrize("ruleset", sorted(SESSIONS))
+def test_a_forged_foundry_field_is_a_mismatch(logs, tmp_path, capsys, ruleset, forgery, audience):
+    """The plain frame untouched (it still resolves again as logged): the card a
+    Foundry client shows of it changed. ``wrong_dialect``, exit 1; before, exit 0."""
+    lines = json.loads(json.dumps(logs[ruleset][audience]))
+    line = _first(lines, _with_rolls)
+    forge, part = FORGERIES[forgery]
+    forge(line)
+    status, report = _verified(tmp_path, lines, capsys)
+    assert status == 1, report
+    assert [(p["code"], p["seq"]) for p in report["problems"]] == [("wrong_dialect", line["seq"])]
+    assert report["problems"][0]["message"] == (
+        f"seq {line['seq']}: its {part} is not what the Foundry VTT adapter makes of the "
+        "event it carries: what that client shows (its chat card, an actor's flags) was "
+        "altered"
+    )
+
+
+@pytest.mark.parametrize("ruleset", sorted(SESSIONS))
+def test_a_forged_players_copy_is_a_mismatch(logs, tmp_path, capsys, ruleset):
+    """The GM's frame untouched, the players' copy it carries (the card every player
+    reads) shows another die, another card, another event: ``wrong_dialect``."""
+    honest = logs[ruleset]["gm"]
+    public = _first(honest, lambda line: _with_rolls(line) and not line.get("gm_only"))
+    seq = public["seq"]
+
+    def forged(change) -> tuple[int, list]:
+        lines = json.loads(json.dumps(honest))
+        change(_first(lines, lambda line: line.get("seq") == seq and "players" in line))
+        status, report = _verified(tmp_path, lines, capsys)
+        return status, [
+            (p["code"], p["seq"], p["message"].split(":")[1]) for p in report["problems"]
+        ]
+
+    def die(line):  # the players' copy's data and its card agree with each other
+        players = line["players"]
+        record = players["data"]["dice"][0]["dice"][0]
+        record["rolls"][0] = record["value"] = record["faces"] + 1  # no die the GM's shows
+        players["foundry"] = outbound.translate(outbound.plain(players))["foundry"]
+
+    said = " its {} is not what the Foundry VTT adapter makes of the event it carries"
+    for change, part in [
+        (lambda line: line["players"]["foundry"].__setitem__("content", "x"),
+         "players.foundry.content"),
+        (lambda line: line["players"].__setitem__("seq", seq - 1), "players.seq"),
+        (lambda line: line["players"].__setitem__("kind", "roll"), "players.kind"),
+        (die, "players.data"),
+    ]:  # fmt: skip
+        assert forged(change) == (1, [("wrong_dialect", seq, said.format(part))]), part
+
+
+def test_another_adapter_version_that_made_other_cards_is_counted_apart(logs, tmp_path, capsys):
+    """A log whose welcome says another adapter version wrote it, a card unlike this
+    version's: counted apart (``dialect_version``, incomplete, exit 3), not called
+    forged; the same card with this version's welcome is (exit 1)."""
+    lines = json.loads(json.dumps(logs["sr2"]["gm"]))
+    line = _first(lines, _with_rolls)
+    line["foundry"]["flavor"] = "attack (0.9)"
+    status, report = _verified(tmp_path, lines, capsys)
+    assert status == 1 and report["problems"][0]["code"] == "wrong_dialect"
+    welcome = lines[0]
+    assert welcome["type"] == "welcome" and welcome["foundry"]["adapter"] == __version__
+    welcome["foundry"]["adapter"] = "0.9.0"
+    status, report = _verified(tmp_path, lines, capsys)
+    assert (status, report["problems"], report["complete"]) == (3, [], False)
+    # the card, and the welcome itself: this adapter's would name its own version
+    assert report["unresolved"]["dialect_version"] == 2
+    assert main(["verify", str(tmp_path / "log.jsonl")]) == 3
+    said = capsys.readouterr().out
+    assert "2 frames of a dialect not checked whole" in said
+    assert "run verify with the rollbridge (and adapter) version the log's welcome names" in said

@@ -1,0 +1,64 @@
+"""A wilddie scene through the module's own GM page in the Foundry stand-in, against a
+real ``rollbridge serve`` over a real SQLite file (tests/foundry/live/wildwalk.mjs):
+the hero's trait test with the wild die (WD-3), a chip spent on it (WD-4), a melee
+attack (WD-6) and its damage (WD-7, WD-8: an NPC is out at its first wound) on a thug
+the GM mapped by hand to an NPC made on the server, the damage undone, the player's
+reconnect. Checked as a GM would: one card per event, no error shown, each card's
+rolls as the rules roll them, the thug's system data, statuses and flags following
+the damage and its undo, the player's resume recovered.
+
+What the walk found: players were told of an undo by nothing on the undone card (its
+*Redo* is the GM's), now flagged for every client (foundry/undone.mjs). What it left
+(docs/foundry.md lists them): a hand-mapped NPC's
+flags are written only at its next change or welcome; the chip card's "How" names
+the roll by its request id (the ruleset's words, which older logs verify against);
+the player is a protocol client, not a second module page (the stand-in runs one
+world per process, and nothing carries one process's documents to another)."""
+
+from __future__ import annotations
+
+from tests.foundry.live_script import walk
+
+
+def test_a_wilddie_scene_through_the_gms_module_page(tmp_path):
+    steps = walk("wildwalk.mjs", tmp_path)
+    for name, step in steps.items():
+        assert not [n for n in step["notices"] if n.startswith("error")], (name, step["notices"])
+        seqs = [card["seq"] for card in step["cards"]]
+        assert len(seqs) == len(set(seqs)), f"{name}: a card posted twice"
+
+    trait = steps["trait"]
+    assert trait["event"]["outcome"]["wild_die"]["faces"] == 6  # WD-3: a PC rolls the wild d6
+    assert trait["cards"][-1]["rolls"] == [{"formula": "2d6xkh1", "total": 5}]
+    chip = steps["chip"]
+    assert chip["event"]["outcome"]["rerolled"] == ["trait"]  # WD-4: one die, the player's pick
+    assert chip["cards"][-1]["rolls"] == [{"formula": "2d6xkh1", "total": 1}]  # 5 → 1, wild 1
+    assert len(chip["cards"]) == len(trait["cards"]) + 1
+
+    attack = steps["attack"]
+    assert attack["event"]["targets"] == ["thug-1"], "the hand-mapped NPC is the target"
+    assert attack["cards"][-1]["rolls"] == [{"formula": "{1d8x,1d6x}kh1", "total": 7}]
+    assert attack["thug"]["system"]["wounds"]["value"] == 0
+
+    damage = steps["damage"]  # 12 against Toughness 5: a wound, and an NPC is out
+    assert [r["formula"] for r in damage["cards"][-1]["rolls"]] == ["1d6x", "2d6x"]  # no wild die
+    assert damage["thug"]["system"]["wounds"]["value"] == 1
+    assert set(damage["thug"]["statuses"]) == {"shaken", "incapacitated"}
+    assert damage["thug"]["flags"]["common"]["status"] == "down"
+    assert damage["thug"]["flags"]["limited"] is True  # the players' view, never the GM's
+
+    undone = steps["undo"]
+    assert undone["thug"]["system"]["wounds"]["value"] == 0 and undone["thug"]["statuses"] == []
+    assert undone["thug"]["flags"]["common"]["status"] == "ok"
+    assert undone["thug"]["flags"]["seq"] > damage["thug"]["flags"]["seq"]
+    # the damage's card is flagged undone for every client (foundry/undone.mjs): before,
+    # nothing on it told players, who read "out of the fight" with the thug standing
+    cards = {card["seq"]: card for card in undone["cards"]}
+    assert cards[damage["cards"][-1]["seq"]]["undoneAt"] == undone["thug"]["flags"]["seq"]
+    assert [c["seq"] for c in undone["cards"] if c["undoneAt"] is not None] == [
+        damage["cards"][-1]["seq"]
+    ]
+
+    # her window dropped with the damage its last event: the undo is resent, once
+    assert steps["reconnect"]["resume"] == {"recovered": True, "missed": 1}
+    assert steps["reconnect"]["resent"] == ["undo"]
