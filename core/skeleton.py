@@ -15,6 +15,10 @@ nothing is left to rename by hand (copying ``examples/hitpoints`` left six).
 
 from __future__ import annotations
 
+import ast
+import builtins
+import functools
+import keyword
 import re
 from pathlib import Path
 
@@ -65,8 +69,31 @@ def write_skeleton(ruleset_id: str, folder: Path) -> list[Path]:
 
 
 def _class_name(ruleset_id: str) -> str:
-    """``dark_heresy`` → ``DarkHeresy``."""
-    return "".join(part.capitalize() for part in ruleset_id.split("_") if part) or "Ruleset"
+    """``dark_heresy`` → ``DarkHeresy``; ``NoneRuleset``, ``TrackRuleset`` for an id
+    whose class would be a keyword, a builtin or a name the package's modules use
+    (``class None``, or ``Track(...)`` making the ruleset itself: review rev24p)."""
+    name = "".join(part.capitalize() for part in ruleset_id.split("_") if part)
+    return f"{name}Ruleset" if name in _taken_names() else name
+
+
+@functools.cache
+def _taken_names() -> frozenset[str]:
+    """Python's keywords and builtins, and every name the package's modules import
+    or define at their top."""
+    taken = {*keyword.kwlist, *dir(builtins)}
+    names = {"ID": "x", "CLASS": "X", "PACKAGE": "rollbridge_x"}
+    for path, template in _FILES.items():
+        if not path.endswith(".py"):
+            continue
+        for node in ast.parse(_filled(template, names)).body:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                taken.update((a.asname or a.name).split(".")[0] for a in node.names)
+            elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                taken.add(node.name)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                taken.update(t.id for t in targets if isinstance(t, ast.Name))
+    return frozenset(taken - {"X"})
 
 
 def _filled(template: str, names: dict[str, str]) -> str:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from rollbridge.skeleton import write_skeleton
 from tests.cli.test_cli_reconnect import HANG_GUARD, Terminal
 from tests.cli.test_cli_server_killed import _free_port
 
@@ -191,3 +192,21 @@ def test_a_bad_id_or_a_folder_with_files_is_refused_and_nothing_written(made, tm
     again = rollbridge("new-plugin", "dice", str(made), cwd=tmp_path, check=False)
     assert again.returncode == 1 and "holds files already" in again.stderr, again
     assert sorted(p.relative_to(made) for p in made.rglob("*")) == before
+
+
+@pytest.mark.parametrize("ruleset_id", ["none", "track", "resolution", "true"])
+def test_an_id_whose_class_name_python_or_the_package_uses_still_passes(ruleset_id, tmp_path):
+    """The ruleset's class was the id capitalised: ``none`` and ``true`` wrote
+    ``class None`` and ``class True`` (syntax errors), ``track`` and ``resolution`` a
+    class that took the place of the ``Track`` and ``Resolution`` its own code then
+    called — each a package whose own tests failed as written.
+    Such an id's class is ``NoneRuleset`` (review rev24p). Its tests run from the
+    folder, uninstalled (the first test installs one)."""
+    write_skeleton(ruleset_id, tmp_path / "made")
+    environ = {**os.environ, "PYTHONPATH": str(tmp_path / "made")}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly",
+                           "-p", "no:cacheprovider", "tests"], capture_output=True, text=True,
+                          env=environ, cwd=tmp_path / "made", timeout=300, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    ruleset = (tmp_path / "made" / f"rollbridge_{ruleset_id}" / "ruleset.py").read_text()
+    assert f"class {ruleset_id.capitalize()}Ruleset(Ruleset):" in ruleset
