@@ -15,6 +15,7 @@ from websockets.asyncio.client import connect
 
 from rollbridge.engine import rolls
 from rollbridge.engine.model import Principal
+from rollbridge.exceptions import Forbidden
 from rollbridge.host import PluginHost
 from rollbridge.offline import TableService
 from rollbridge.stores.sqlite import SQLiteStore
@@ -137,3 +138,25 @@ def test_a_players_request_held_for_approval_is_resolved_secret_when_approved():
     again = table.request({"type": "resolve", "id": "l1", "action": "listen", "actor": "hero",
                            "repeat": True}, who=PLAYER)  # fmt: skip
     assert again["status"] == "secret" and "event" not in again, again
+
+
+def test_a_player_supplies_no_dice_for_an_action_that_is_always_secret():
+    """With ``player_dice`` on, a player's own die for ``listen`` was taken: the
+    player, who sees the Hero's skill, knew from the die they gave whether the
+    Hero heard — what the ruleset keeps behind the screen (review rev24p). Refused
+    ``forbidden``, naming the field, nothing changed; the GM's dice and a player's
+    for another action are taken as before."""
+    table = RulesetHarness(Listener(), settings={"player_dice": True})
+    table.add_actor("Hero", Listener.example_sheets["Hero"], actor_id="hero", player=True)
+    table.add_actor("Bandit", Listener.example_sheets["Bandit"], actor_id="bandit")
+    before = table.table.info.seq
+    with pytest.raises(Forbidden) as refused:
+        table.request({"type": "resolve", "action": "listen", "actor": "hero", "dice": [1]},
+                      who=PLAYER)  # fmt: skip
+    assert refused.value.code == "forbidden" and refused.value.details["field"] == "dice"
+    assert "'listen' is always secret" in str(refused.value), refused.value
+    assert table.table.info.seq == before
+    gm = table.request({"type": "resolve", "action": "listen", "actor": "hero", "dice": [1]})
+    assert gm["event"]["data"]["outcome"] == {"heard": True}, gm
+    test = {"type": "resolve", "action": "test", "actor": "hero", "targets": ["bandit"]}
+    assert table.request({**test, "dice": [1]}, who=PLAYER)["status"] == "done"
