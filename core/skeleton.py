@@ -132,6 +132,19 @@ packages = ["@PACKAGE@"]
 # The compiled catalogues: without them the plugin reads in English everywhere.
 [tool.setuptools.package-data]
 @PACKAGE@ = ["locale/*/LC_MESSAGES/*.mo"]
+
+# ruff, if you use it, checks this package as rollbridge's own code is checked.
+[tool.ruff]
+line-length = 100
+target-version = "py311"
+
+[tool.ruff.lint]
+select = ["E", "F", "W", "I", "UP", "B", "SIM", "RUF"]
+# a ruleset declares its actions and schemas as class attributes (ClassVar in the base)
+ignore = ["RUF012"]
+
+[tool.ruff.lint.isort]
+known-first-party = ["@PACKAGE@"]
 """
 
 _README = """\
@@ -174,11 +187,12 @@ do test actor=h
 """
 
 _INIT = '''\
-"""rollbridge-@ID@: the @ID@ ruleset as a rollbridge plugin."""
+"""rollbridge-@ID@: the ruleset as a rollbridge plugin."""
 
 from collections.abc import Callable
 
 import rollbridge
+
 from @PACKAGE@.ruleset import @CLASS@
 
 __version__ = "1.0.0"
@@ -191,7 +205,7 @@ def register_rulesets(register: Callable[[rollbridge.Ruleset], None]) -> None:
 '''
 
 _MESSAGES = '''\
-"""Every text the @ID@ ruleset says, declared once in English; the catalogues in
+"""Every text the ruleset says, declared once in English; the catalogues in
 ``locale/`` translate them (``rollbridge catalogs update``: README.md)."""
 
 from pathlib import Path
@@ -210,7 +224,7 @@ WOUNDS = say("track.wounds", "Wounds")
 '''
 
 _RULESET = '''\
-"""The @ID@ ruleset: a d6 under the actor's skill; a failure marks a wound."""
+"""The ruleset: a d6 under the actor's skill; a failure marks a wound."""
 
 from __future__ import annotations
 
@@ -220,7 +234,16 @@ from typing import Any
 
 from rollbridge import ActionContext, ActionSpec, Actor, CommonState, Resolution, Ruleset, Track
 from rollbridge.dice import DiceGroup, DiceSource, roll_die
-from @PACKAGE@.messages import D6, FAILS, SUCCEEDS, SUMMARY, TEST, TEST_SUMMARY, WOUNDS
+
+from @PACKAGE@.messages import (
+    D6,
+    FAILS,
+    SUCCEEDS,
+    SUMMARY,
+    TEST,
+    TEST_SUMMARY,
+    WOUNDS,
+)
 
 #: The most wounds an actor takes.
 MOST = 3
@@ -283,12 +306,12 @@ class @CLASS@(Ruleset):
 '''
 
 _TESTS = '''\
-"""The @ID@ ruleset's tests: the conformance suite every ruleset passes, and one of
+"""The ruleset's tests: the conformance suite every ruleset passes, and one of
 your own with rollbridge's harness."""
 
-from @PACKAGE@.ruleset import @CLASS@
-
 from rollbridge.testing import RulesetConformance
+
+from @PACKAGE@.ruleset import @CLASS@
 
 
 class Test@CLASS@Conforms(RulesetConformance):

@@ -212,3 +212,19 @@ def test_an_id_whose_class_name_python_or_the_package_uses_still_passes(ruleset_
     assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout + done.stderr
     ruleset = (tmp_path / "made" / f"rollbridge_{ruleset_id}" / "ruleset.py").read_text()
     assert f"class {ruleset_id.capitalize()}Ruleset(Ruleset):" in ruleset
+
+
+@pytest.mark.skipif(shutil.which("ruff") is None, reason="ruff is not installed")
+@pytest.mark.parametrize("ruleset_id", ["coin", "a" * 32])
+def test_the_package_passes_ruff_as_written(ruleset_id, tmp_path):
+    """An author's ``ruff check`` and ``ruff format --check`` in the new package
+    (outside rollbridge's repository: its own pyproject) found 7 problems and a file
+    to reformat — imports unsorted, RUF012 on the class attributes every ruleset
+    declares, lines past 88 characters, longer with a longer id. Its pyproject now
+    says how ruff checks it, as rollbridge's own code is (review rev24p)."""
+    folder = tmp_path / "made"
+    write_skeleton(ruleset_id, folder)
+    for command in (["check", "--no-cache", "."], ["format", "--no-cache", "--check", "."]):
+        done = subprocess.run(["ruff", *command], capture_output=True, text=True, cwd=folder,
+                              timeout=60, check=False)  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
