@@ -39,6 +39,13 @@ BAD_ID = say(
     "starting with a letter (it names the ruleset, its message domain and the "
     "package rollbridge_ID)",
 )
+# Translators: {given} is the id given, quoted; {taken} lists rollbridge's own plugins.
+BUILT_IN = say(
+    "skeleton.built_in",
+    "new-plugin: {given} is the name of one of rollbridge's own plugins ({taken}): "
+    "installed, a package under it would stop rollbridge from starting; choose another id "
+    "(nothing was written)",
+)
 NOT_EMPTY = say(
     "skeleton.not_empty",
     "new-plugin: {folder} holds files already; name a new or empty folder (nothing was written)",
@@ -49,11 +56,16 @@ def write_skeleton(ruleset_id: str, folder: Path) -> list[Path]:
     """Write the package of a ruleset ``ruleset_id`` into ``folder`` (made if
     missing); the files written, in order.
 
-    :raises InvalidRequest: ``ruleset_id`` is not one (:data:`ID_PATTERN`), or
-        ``folder`` holds anything already — nothing is written then.
+    :raises InvalidRequest: ``ruleset_id`` is not one (:data:`ID_PATTERN`) or is
+        the name of one of rollbridge's own plugins, or ``folder`` holds anything
+        already — nothing is written then.
     """
     if not isinstance(ruleset_id, str) or ID_PATTERN.fullmatch(ruleset_id) is None:
         raise InvalidRequest(BAD_ID(given=repr(ruleset_id)), details={"field": "id"})
+    taken = _built_in_names()
+    if ruleset_id in taken:
+        shown = ", ".join(sorted(taken))
+        raise InvalidRequest(BUILT_IN(given=repr(ruleset_id), taken=shown), details={"field": "id"})
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise InvalidRequest(NOT_EMPTY(folder=str(folder)), details={"field": "folder"})
     package = f"rollbridge_{ruleset_id}"
@@ -66,6 +78,15 @@ def write_skeleton(ruleset_id: str, folder: Path) -> list[Path]:
         written.append(target)
     (folder / names["PACKAGE"] / "locale").mkdir(exist_ok=True)
     return written
+
+
+def _built_in_names() -> frozenset[str]:
+    """The names of rollbridge's own plugins (its rulesets' ids, its adapters'): an
+    entry point or a ruleset under one is refused at startup as a name already taken."""
+    from rollbridge.adapters import DEFAULT_PLUGINS as adapters
+    from rollbridge.plugins import DEFAULT_PLUGINS as rulesets
+
+    return frozenset(module.rsplit(".", 1)[-1] for module in (*rulesets, *adapters))
 
 
 def _class_name(ruleset_id: str) -> str:

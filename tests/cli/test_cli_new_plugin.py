@@ -228,3 +228,15 @@ def test_the_package_passes_ruff_as_written(ruleset_id, tmp_path):
         done = subprocess.run(["ruff", *command], capture_output=True, text=True, cwd=folder,
                               timeout=60, check=False)  # fmt: skip
         assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_name_of_a_built_in_plugin_is_refused_and_nothing_written(tmp_path):
+    """``new-plugin sr2`` wrote a package whose entry point and ruleset took the name
+    of rollbridge's own: installed, every ``rollbridge`` command that loads plugins
+    stopped (an id already taken). Refused naming them, nothing written (review
+    rev24p)."""
+    refused = rollbridge("new-plugin", "sr2", cwd=tmp_path, check=False)
+    assert refused.returncode == 1 and not any(tmp_path.iterdir()), refused
+    assert "'sr2' is the name of one of rollbridge's own plugins (bandits, foundry, sr2, " in (
+        refused.stderr
+    )
