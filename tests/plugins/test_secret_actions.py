@@ -10,9 +10,12 @@ clients read the welcome as before."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from websockets.asyncio.client import connect
 
+from rollbridge.dice import SeededDice
 from rollbridge.engine import rolls
 from rollbridge.engine.model import Principal
 from rollbridge.exceptions import Forbidden
@@ -160,3 +163,31 @@ def test_a_player_supplies_no_dice_for_an_action_that_is_always_secret():
     assert gm["event"]["data"]["outcome"] == {"heard": True}, gm
     test = {"type": "resolve", "action": "test", "actor": "hero", "targets": ["bandit"]}
     assert table.request({**test, "dice": [1]}, who=PLAYER)["status"] == "done"
+
+
+class SecretTest(Listener):
+    """Listener whose ``test`` (a wound on the target) is always secret too: an
+    always-secret action that changes an actor, and so can be undone."""
+
+    id = "secret_test"
+    actions = {**Listener.actions,
+               "test": dataclasses.replace(Listener.actions["test"], secret=True)}  # fmt: skip
+
+
+def test_the_undo_and_redo_of_an_always_secret_action_are_the_gms_alone():
+    """The GM's secret ``test`` that wounded the Bandit, undone and redone: players get
+    each as the ``hidden`` placeholder (the Bandit's new view only), never which
+    action or what it did."""
+    table = RulesetHarness(SecretTest())
+    table.add_actor("Hero", Listener.example_sheets["Hero"], actor_id="hero", player=True)
+    table.add_actor("Bandit", Listener.example_sheets["Bandit"], actor_id="bandit")
+    hit = {"type": "resolve", "action": "test", "actor": "hero", "targets": ["bandit"]}
+    done = table.request(hit, dice=SeededDice(3))
+    assert done["event"]["gm_only"] is True and done["event"]["data"]["outcome"], done
+    for step in ("undo", "redo"):
+        reply = table.request({"type": step})
+        gm, players = table.views()
+        assert gm["kind"] == step and gm.get("gm_only") is True, gm
+        assert players["kind"] == "hidden" and "data" not in players, players
+        assert "strikes" not in str(players) and "holds" not in str(players), players
+        assert reply["status"] == "done", reply
