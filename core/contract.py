@@ -161,7 +161,8 @@ class ActionSpec:
         ``secret`` one, whoever asks and whatever the request says (a GM's hidden
         perception check for an NPC, a roll the GM makes behind the screen) — the
         event is the GM's alone, players get a ``hidden`` placeholder, a player who
-        asked a ``secret`` reply without the result.
+        asked a ``secret`` reply without the result; a player's own ``dice`` for it
+        are refused. ``True`` or ``False``: anything else is refused at load.
     :param example: example parameters, shown in docs, ``rollbridge rulesets`` and
         forms (a list's or an object's example greyed out, as how to write it). Words
         a player would write in their own language may be texts (``{"note":

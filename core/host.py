@@ -220,6 +220,13 @@ NOT_A_SPEC = say(
     "host.ruleset_not_a_spec", "lists {given} under the action key {key}, not an ActionSpec"
 )
 KEY_MISMATCH = say("host.ruleset_key_mismatch", "lists action {action} under the key {key}")
+# Translators: True, False and secret are written as in Python; {given} as the ruleset
+# gave it ('yes', 1, None).
+SECRET_NOT_BOOL = say(
+    "host.ruleset_secret_not_bool",
+    "action {action}: secret {given} is not True or False (True: every request for it "
+    "is resolved as a secret one, whoever asks)",
+)
 # Translators: {allowed} lists 'required', 'optional', 'none' (written as they are).
 BAD_ACTOR = say("host.ruleset_bad_actor", "action {action}: actor {actor} is not one of {allowed}")
 MIN_TARGETS = say(
@@ -862,6 +869,9 @@ def check_ruleset(ruleset: Ruleset, plugin: str) -> None:
                 raise fail(
                     BAD_ACTOR(action=repr(key), actor=repr(spec.actor), allowed=_listed(ACTORS))
                 )
+            secret = getattr(spec, "secret", False)
+            if type(secret) is not bool:  # read at every request: "no" would be secret
+                raise fail(SECRET_NOT_BOOL(action=repr(key), given=_shown(secret)))
             check_schema(spec.params, f"action {key!r} params")
             _check_params_object(spec, fail)
             _check_target_counts(spec, fail)
@@ -1079,6 +1089,15 @@ def _check_one_target(spec: Any, where: str, fail: Callable[[Text], PluginError]
     if spec.max_targets != 1:
         # as the author wrote it (None, 2): a Python value, not a reader's (None reads "—")
         raise fail(ONE_TARGET_MAX(where=where, most=repr(spec.max_targets)))
+
+
+def _shown(value: Any) -> str:
+    """``value`` as a refusal names it: its ``repr``, cut to 40 characters (its type's
+    name when even that raises: a ruleset's own class)."""
+    try:
+        return repr(value)[:40]
+    except Exception:
+        return type(value).__name__
 
 
 def _listed(names: Iterable[str]) -> str:

@@ -15,6 +15,10 @@ nothing is left to rename by hand (copying ``examples/hitpoints`` left six).
 
 from __future__ import annotations
 
+import ast
+import builtins
+import functools
+import keyword
 import re
 from pathlib import Path
 
@@ -35,6 +39,13 @@ BAD_ID = say(
     "starting with a letter (it names the ruleset, its message domain and the "
     "package rollbridge_ID)",
 )
+# Translators: {given} is the id given, quoted; {taken} lists rollbridge's own plugins.
+BUILT_IN = say(
+    "skeleton.built_in",
+    "new-plugin: {given} is the name of one of rollbridge's own plugins ({taken}): "
+    "installed, a package under it would stop rollbridge from starting; choose another id "
+    "(nothing was written)",
+)
 NOT_EMPTY = say(
     "skeleton.not_empty",
     "new-plugin: {folder} holds files already; name a new or empty folder (nothing was written)",
@@ -45,11 +56,16 @@ def write_skeleton(ruleset_id: str, folder: Path) -> list[Path]:
     """Write the package of a ruleset ``ruleset_id`` into ``folder`` (made if
     missing); the files written, in order.
 
-    :raises InvalidRequest: ``ruleset_id`` is not one (:data:`ID_PATTERN`), or
-        ``folder`` holds anything already — nothing is written then.
+    :raises InvalidRequest: ``ruleset_id`` is not one (:data:`ID_PATTERN`) or is
+        the name of one of rollbridge's own plugins, or ``folder`` holds anything
+        already — nothing is written then.
     """
     if not isinstance(ruleset_id, str) or ID_PATTERN.fullmatch(ruleset_id) is None:
         raise InvalidRequest(BAD_ID(given=repr(ruleset_id)), details={"field": "id"})
+    taken = _built_in_names()
+    if ruleset_id in taken:
+        shown = ", ".join(sorted(taken))
+        raise InvalidRequest(BUILT_IN(given=repr(ruleset_id), taken=shown), details={"field": "id"})
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise InvalidRequest(NOT_EMPTY(folder=str(folder)), details={"field": "folder"})
     package = f"rollbridge_{ruleset_id}"
@@ -64,9 +80,41 @@ def write_skeleton(ruleset_id: str, folder: Path) -> list[Path]:
     return written
 
 
+def _built_in_names() -> frozenset[str]:
+    """The names of rollbridge's own plugins (its rulesets' ids, its adapters'): an
+    entry point or a ruleset under one is refused at startup as a name already taken."""
+    from rollbridge.adapters import DEFAULT_PLUGINS as adapters
+    from rollbridge.plugins import DEFAULT_PLUGINS as rulesets
+
+    return frozenset(module.rsplit(".", 1)[-1] for module in (*rulesets, *adapters))
+
+
 def _class_name(ruleset_id: str) -> str:
-    """``dark_heresy`` → ``DarkHeresy``."""
-    return "".join(part.capitalize() for part in ruleset_id.split("_") if part) or "Ruleset"
+    """``dark_heresy`` → ``DarkHeresy``; ``NoneRuleset``, ``TrackRuleset`` for an id
+    whose class would be a keyword, a builtin or a name the package's modules use
+    (``class None``, or ``Track(...)`` making the ruleset itself: review rev24p)."""
+    name = "".join(part.capitalize() for part in ruleset_id.split("_") if part)
+    return f"{name}Ruleset" if name in _taken_names() else name
+
+
+@functools.cache
+def _taken_names() -> frozenset[str]:
+    """Python's keywords and builtins, and every name the package's modules import
+    or define at their top."""
+    taken = {*keyword.kwlist, *dir(builtins)}
+    names = {"ID": "x", "CLASS": "X", "PACKAGE": "rollbridge_x"}
+    for path, template in _FILES.items():
+        if not path.endswith(".py"):
+            continue
+        for node in ast.parse(_filled(template, names)).body:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                taken.update((a.asname or a.name).split(".")[0] for a in node.names)
+            elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                taken.add(node.name)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                taken.update(t.id for t in targets if isinstance(t, ast.Name))
+    return frozenset(taken - {"X"})
 
 
 def _filled(template: str, names: dict[str, str]) -> str:
@@ -105,6 +153,19 @@ packages = ["@PACKAGE@"]
 # The compiled catalogues: without them the plugin reads in English everywhere.
 [tool.setuptools.package-data]
 @PACKAGE@ = ["locale/*/LC_MESSAGES/*.mo"]
+
+# ruff, if you use it, checks this package as rollbridge's own code is checked.
+[tool.ruff]
+line-length = 100
+target-version = "py311"
+
+[tool.ruff.lint]
+select = ["E", "F", "W", "I", "UP", "B", "SIM", "RUF"]
+# a ruleset declares its actions and schemas as class attributes (ClassVar in the base)
+ignore = ["RUF012"]
+
+[tool.ruff.lint.isort]
+known-first-party = ["@PACKAGE@"]
 """
 
 _README = """\
@@ -147,11 +208,12 @@ do test actor=h
 """
 
 _INIT = '''\
-"""rollbridge-@ID@: the @ID@ ruleset as a rollbridge plugin."""
+"""rollbridge-@ID@: the ruleset as a rollbridge plugin."""
 
 from collections.abc import Callable
 
 import rollbridge
+
 from @PACKAGE@.ruleset import @CLASS@
 
 __version__ = "1.0.0"
@@ -164,7 +226,7 @@ def register_rulesets(register: Callable[[rollbridge.Ruleset], None]) -> None:
 '''
 
 _MESSAGES = '''\
-"""Every text the @ID@ ruleset says, declared once in English; the catalogues in
+"""Every text the ruleset says, declared once in English; the catalogues in
 ``locale/`` translate them (``rollbridge catalogs update``: README.md)."""
 
 from pathlib import Path
@@ -183,7 +245,7 @@ WOUNDS = say("track.wounds", "Wounds")
 '''
 
 _RULESET = '''\
-"""The @ID@ ruleset: a d6 under the actor's skill; a failure marks a wound."""
+"""The ruleset: a d6 under the actor's skill; a failure marks a wound."""
 
 from __future__ import annotations
 
@@ -193,7 +255,16 @@ from typing import Any
 
 from rollbridge import ActionContext, ActionSpec, Actor, CommonState, Resolution, Ruleset, Track
 from rollbridge.dice import DiceGroup, DiceSource, roll_die
-from @PACKAGE@.messages import D6, FAILS, SUCCEEDS, SUMMARY, TEST, TEST_SUMMARY, WOUNDS
+
+from @PACKAGE@.messages import (
+    D6,
+    FAILS,
+    SUCCEEDS,
+    SUMMARY,
+    TEST,
+    TEST_SUMMARY,
+    WOUNDS,
+)
 
 #: The most wounds an actor takes.
 MOST = 3
@@ -256,12 +327,12 @@ class @CLASS@(Ruleset):
 '''
 
 _TESTS = '''\
-"""The @ID@ ruleset's tests: the conformance suite every ruleset passes, and one of
+"""The ruleset's tests: the conformance suite every ruleset passes, and one of
 your own with rollbridge's harness."""
 
-from @PACKAGE@.ruleset import @CLASS@
-
 from rollbridge.testing import RulesetConformance
+
+from @PACKAGE@.ruleset import @CLASS@
 
 
 class Test@CLASS@Conforms(RulesetConformance):

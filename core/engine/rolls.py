@@ -22,6 +22,12 @@ from rollbridge.schema import validate
 from rollbridge.text import Messages
 
 say = Messages("rollbridge")
+# Translators: {action} is the action's name, quoted.
+SECRET_DICE = say(
+    "action.secret_dice",
+    "action {action} is always secret: the GM's dice decide it behind the screen, and a "
+    "player does not supply them (dice)",
+)
 # Translators: {action} is the action's name, quoted; {count}, {low}, {high} counts of
 # target actors; {got} how many the request named.
 TARGETS_EXACTLY = say.plural(
@@ -255,6 +261,11 @@ def resolve(ctx: RequestContext) -> JSON:
     spec, params, actor, targets = action_inputs(ctx)
     if spec.secret:
         fields = _secret_fields(fields)
+        if fields.get("dice") is not None and not who.is_gm:
+            # the player's own die under a skill they see is the result itself
+            raise Forbidden(
+                SECRET_DICE(action=repr(spec.name)), details={"field": "dice", "action": spec.name}
+            )
     actor_id = actor.id if actor is not None else None
     if actor is not None:
         table.check_control(who, actor)

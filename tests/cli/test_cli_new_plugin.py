@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from rollbridge.skeleton import write_skeleton
 from tests.cli.test_cli_reconnect import HANG_GUARD, Terminal
 from tests.cli.test_cli_server_killed import _free_port
 
@@ -191,3 +192,51 @@ def test_a_bad_id_or_a_folder_with_files_is_refused_and_nothing_written(made, tm
     again = rollbridge("new-plugin", "dice", str(made), cwd=tmp_path, check=False)
     assert again.returncode == 1 and "holds files already" in again.stderr, again
     assert sorted(p.relative_to(made) for p in made.rglob("*")) == before
+
+
+@pytest.mark.parametrize("ruleset_id", ["none", "track", "resolution", "true"])
+def test_an_id_whose_class_name_python_or_the_package_uses_still_passes(ruleset_id, tmp_path):
+    """The ruleset's class was the id capitalised: ``none`` and ``true`` wrote
+    ``class None`` and ``class True`` (syntax errors), ``track`` and ``resolution`` a
+    class that took the place of the ``Track`` and ``Resolution`` its own code then
+    called — each a package whose own tests failed as written.
+    Such an id's class is ``NoneRuleset`` (review rev24p). Its own test of a
+    resolution runs from the folder, uninstalled (the first test installs one and
+    runs them all)."""
+    write_skeleton(ruleset_id, tmp_path / "made")
+    environ = {**os.environ, "PYTHONPATH": str(tmp_path / "made")}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly",
+                           "-p", "no:cacheprovider", "-k", "wound", "tests"],
+                          capture_output=True, text=True, env=environ, cwd=tmp_path / "made",
+                          timeout=300, check=False)  # fmt: skip
+    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout + done.stderr
+    ruleset = (tmp_path / "made" / f"rollbridge_{ruleset_id}" / "ruleset.py").read_text()
+    assert f"class {ruleset_id.capitalize()}Ruleset(Ruleset):" in ruleset
+
+
+@pytest.mark.skipif(shutil.which("ruff") is None, reason="ruff is not installed")
+@pytest.mark.parametrize("ruleset_id", ["coin", "a" * 32])
+def test_the_package_passes_ruff_as_written(ruleset_id, tmp_path):
+    """An author's ``ruff check`` and ``ruff format --check`` in the new package
+    (outside rollbridge's repository: its own pyproject) found 7 problems and a file
+    to reformat — imports unsorted, RUF012 on the class attributes every ruleset
+    declares, lines past 88 characters, longer with a longer id. Its pyproject now
+    says how ruff checks it, as rollbridge's own code is (review rev24p)."""
+    folder = tmp_path / "made"
+    write_skeleton(ruleset_id, folder)
+    for command in (["check", "--no-cache", "."], ["format", "--no-cache", "--check", "."]):
+        done = subprocess.run(["ruff", *command], capture_output=True, text=True, cwd=folder,
+                              timeout=60, check=False)  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_name_of_a_built_in_plugin_is_refused_and_nothing_written(tmp_path):
+    """``new-plugin sr2`` wrote a package whose entry point and ruleset took the name
+    of rollbridge's own: installed, every ``rollbridge`` command that loads plugins
+    stopped (an id already taken). Refused naming them, nothing written (review
+    rev24p)."""
+    refused = rollbridge("new-plugin", "sr2", cwd=tmp_path, check=False)
+    assert refused.returncode == 1 and not any(tmp_path.iterdir()), refused
+    assert "'sr2' is the name of one of rollbridge's own plugins (bandits, foundry, sr2, " in (
+        refused.stderr
+    )

@@ -209,6 +209,23 @@ class TestRegistration:
             host_with(broken())
 
     @pytest.mark.parametrize(
+        "given",
+        ["no", 1, None, type("Unsure", (), {"__bool__": lambda self: 1 / 0})()],
+        ids=["the-string-no", "one", "none", "bool-raises"],
+    )
+    def test_an_always_secret_flag_that_is_not_a_bool_is_refused_at_load(self, tally, given):
+        """``ActionSpec.secret`` is read at every request (``rolls.always_secret``):
+        ``"no"`` made the action secret, None not, and a value whose truth raised
+        answered every request for any action ``internal``. Refused at load, naming
+        the action, the value and what it must be (review rev24p)."""
+        hit = tally.actions["hit"]
+        broken = type("Broken", (type(tally),), {"actions": {
+            **tally.actions, "hit": dataclasses.replace(hit, secret=given)}})  # fmt: skip
+        with pytest.raises(PluginError, match=r"ruleset 'tally' action 'hit': secret .* is "
+                           r"not True or False \(True: every request"):  # fmt: skip
+            host_with(broken())
+
+    @pytest.mark.parametrize(
         ("change", "message"),
         [
             ({"actor": "yes"},

@@ -10,11 +10,15 @@ clients read the welcome as before."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from websockets.asyncio.client import connect
 
+from rollbridge.dice import SeededDice
 from rollbridge.engine import rolls
 from rollbridge.engine.model import Principal
+from rollbridge.exceptions import Forbidden
 from rollbridge.host import PluginHost
 from rollbridge.offline import TableService
 from rollbridge.stores.sqlite import SQLiteStore
@@ -137,3 +141,53 @@ def test_a_players_request_held_for_approval_is_resolved_secret_when_approved():
     again = table.request({"type": "resolve", "id": "l1", "action": "listen", "actor": "hero",
                            "repeat": True}, who=PLAYER)  # fmt: skip
     assert again["status"] == "secret" and "event" not in again, again
+
+
+def test_a_player_supplies_no_dice_for_an_action_that_is_always_secret():
+    """With ``player_dice`` on, a player's own die for ``listen`` was taken: the
+    player, who sees the Hero's skill, knew from the die they gave whether the
+    Hero heard — what the ruleset keeps behind the screen (review rev24p). Refused
+    ``forbidden``, naming the field, nothing changed; the GM's dice and a player's
+    for another action are taken as before."""
+    table = RulesetHarness(Listener(), settings={"player_dice": True})
+    table.add_actor("Hero", Listener.example_sheets["Hero"], actor_id="hero", player=True)
+    table.add_actor("Bandit", Listener.example_sheets["Bandit"], actor_id="bandit")
+    before = table.table.info.seq
+    with pytest.raises(Forbidden) as refused:
+        table.request({"type": "resolve", "action": "listen", "actor": "hero", "dice": [1]},
+                      who=PLAYER)  # fmt: skip
+    assert refused.value.code == "forbidden" and refused.value.details["field"] == "dice"
+    assert "'listen' is always secret" in str(refused.value), refused.value
+    assert table.table.info.seq == before
+    gm = table.request({"type": "resolve", "action": "listen", "actor": "hero", "dice": [1]})
+    assert gm["event"]["data"]["outcome"] == {"heard": True}, gm
+    test = {"type": "resolve", "action": "test", "actor": "hero", "targets": ["bandit"]}
+    assert table.request({**test, "dice": [1]}, who=PLAYER)["status"] == "done"
+
+
+class SecretTest(Listener):
+    """Listener whose ``test`` (a wound on the target) is always secret too: an
+    always-secret action that changes an actor, and so can be undone."""
+
+    id = "secret_test"
+    actions = {**Listener.actions,
+               "test": dataclasses.replace(Listener.actions["test"], secret=True)}  # fmt: skip
+
+
+def test_the_undo_and_redo_of_an_always_secret_action_are_the_gms_alone():
+    """The GM's secret ``test`` that wounded the Bandit, undone and redone: players get
+    each as the ``hidden`` placeholder (the Bandit's new view only), never which
+    action or what it did."""
+    table = RulesetHarness(SecretTest())
+    table.add_actor("Hero", Listener.example_sheets["Hero"], actor_id="hero", player=True)
+    table.add_actor("Bandit", Listener.example_sheets["Bandit"], actor_id="bandit")
+    hit = {"type": "resolve", "action": "test", "actor": "hero", "targets": ["bandit"]}
+    done = table.request(hit, dice=SeededDice(3))
+    assert done["event"]["gm_only"] is True and done["event"]["data"]["outcome"], done
+    for step in ("undo", "redo"):
+        reply = table.request({"type": step})
+        gm, players = table.views()
+        assert gm["kind"] == step and gm.get("gm_only") is True, gm
+        assert players["kind"] == "hidden" and "data" not in players, players
+        assert "strikes" not in str(players) and "holds" not in str(players), players
+        assert reply["status"] == "done", reply
