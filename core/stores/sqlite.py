@@ -1194,7 +1194,11 @@ class SQLiteStore:
     def undos_after(self, table_id: str, seq: int) -> list[Event]:
         """The undos and redos of the retained log with a seq above ``seq``, in
         order: only the log rows that hold one are read (the partial index on
-        ``undos``), and only those events decoded, however long the log.
+        ``undos``), and only those events decoded, however long the log — but for
+        a process's first read of a table (and of an older part of its log), which
+        decodes the rows without undos from ``seq`` on once, one at a time, for one
+        an earlier schema 7 fill left damaged
+        (:class:`~rollbridge.stores.sqlite_undos.UnfilledRows`).
 
         :raises UnknownTable: StoreError: a log row cannot be read (it names the
             table and the seqs).

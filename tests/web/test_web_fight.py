@@ -90,6 +90,11 @@ async def test_a_techlevel_fight_for_three_players(web_world):
     # the GM's reload: the phone's second roll still waits in the list
     reloaded = result["reloaded"]
     assert len(reloaded["pending"]) == 1 and "ещё раз" in reloaded["pending"][0], reloaded
+    # the fight's end told to each, in each one's language (the GM's page reloaded)
+    for page, lang in (("gm", "cs"), ("phone", "ru"), ("tablet", "de"), ("reader", "en")):
+        ended = _words(lang, "ROLLBRIDGE.Web.Kind.EncounterEnded")
+        told = result["ended"][page]["told"]
+        assert told[-1].startswith(f"{ended}: "), (page, told)  # *…: after 1 round*
     if extra["RB_SHOTS"]:
         with open(os.path.join(extra["RB_SHOTS"], "result.json"), "w", encoding="utf-8") as out:
             json.dump(result, out, ensure_ascii=False, indent=1)

@@ -210,3 +210,49 @@ async def test_a_laptops_bar_is_held_over_nothing_read_or_typed(web_world):
     before, after = result["keys"]["before"], result["keys"]["after"]
     assert after["logTop"] > before["logTop"] == 0, result["keys"]
     assert after["scrolled"] == before["scrolled"] == before["max"], result["keys"]
+
+
+#: A German table's long name (the bar's longest line on a laptop).
+LONG_NAME = "Der große Freitagabend in der Unterstadt von Seattle — Schattenläufer, dritter Teil"
+
+
+async def test_laptops_keyboard_forward_and_back_rests_under_nothing_held(web_world):
+    """A German and a Russian GM with requests waiting, and a player, at 1366×768,
+    1280×720, a window 500 px high and 200 % zoom (683×384), and at a table of a long
+    name at 1280×720 and 1366×500: Tab through the whole page and Shift+Tab back (what
+    lies above comes into view from above), every stop rests on screen under neither
+    the held bar nor the viewer's tools held beside it on a laptop, nor under anything
+    else; on a laptop the jump to the waiting requests is on screen at the page's top
+    and whole under the bar down the page, and pressed it brings the first Approve into
+    view under the bar."""
+    from rollbridge.engine import Principal
+    from rollbridge.host import PluginHost
+    from rollbridge.offline import TableService
+
+    host, gm = PluginHost(), Principal("gm", "gm", "setup")
+    service = TableService(web_world.store, host)
+    _, tokens = service.create_table(LONG_NAME, "sr2", table_id="long")
+    service.handle("long", {"type": "settings", "id": "s", "settings": {"approval": True}}, gm)
+    sheet = dict(host.rulesets["sr2"].example_sheets["Tukan"])
+    actor = {"id": "tukan", "name": "Tukan", "sheet": sheet, "controllers": ["player"]}
+    service.handle("long", {"type": "actor.create", "id": "a", "actor": actor}, gm)
+    long = {"table": "long", "gm": tokens["gm"], "player": tokens["player"]}
+    web_world.tokens["long"] = {"gm": tokens["gm"], "player": tokens["player"]}
+    result = await run_case(web_world, "laptops", "topbar.mjs", {"RB_LONG": json.dumps(long)})
+    for size in ("1366", "1280", "500", "zoom", "long1280", "long500"):
+        for locale in ("de", "ru"):
+            for role in ("gm", "player"):
+                got = result[f"{size}-{locale}-{role}"]
+                said = (size, locale, role, got)
+                assert got["count"] > 20 and got["back"] > 10 and got["wrong"] == [], said
+                if role == "gm":
+                    top, end = got["jumpTop"], got["jumpEnd"]
+                    if size != "zoom":  # three columns: the log's panel held under the bar
+                        # scrolled down, whole on screen under the bar; at the page's top
+                        # in view (500 px high: its lower 11 px under the screen's edge,
+                        # as before the bar was held: the panel's place in the page)
+                        assert got["bar"] <= end["top"] and end["bottom"] <= end["screen"], said
+                        assert 0 <= top["top"] < top["screen"] - 20, said
+                    approve = got["approve"]
+                    assert approve["barBottom"] <= approve["top"] < approve["screen"], said
+                    assert approve["hit"], said

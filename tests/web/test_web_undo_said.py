@@ -80,3 +80,43 @@ async def test_an_undo_says_what_it_took_as_the_listeners_log_does(web_world):
         if ruleset == "techlevel":
             assert "Kevlar" not in wire, ruleset  # the NPC's armour, which players are not shown
         assert any(e["seq"] == undo and e["kind"] == "undo" for e in events), ruleset
+
+
+#: An undo's and a redo's words, and a secret's placeholder, in each language.
+WORDS = {
+    "cs": ("vzetí zpět #{} (upraveno)", "znovu provedení #{} (upraveno)", "Zranění +1",
+           "tajné (jen PJ)"),
+    "de": ("Rückgängig von #{} (angepasst)", "Wiederholung von #{} (angepasst)", "Körperlich +1",
+           "geheim (nur Spielleiter)"),
+    "ru": ("отмена #{} (изменено)", "возврат #{} (изменено)", "Физический урон +1",
+           "тайно (только мастер)"),
+    "en": ("undo of #{} (adjusted)", "redo of #{} (adjusted)", "Physical +1", "secret (GM only)"),
+}  # fmt: skip
+
+
+async def test_the_gms_undo_and_redo_buttons_in_four_languages_and_a_secret_undone(web_world):
+    """The GM's own Undo and Redo pressed on the GM's page (sr2), a player's page beside
+    it, in Czech, German, Russian and English: each told with what it took as the
+    listener's log says it (the GM the track and the change, the player the NPC's name
+    alone). Then the GM's secret attack on the NPC undone and redone: the player's live
+    region says a secret three times and nothing more, and the player's wire holds
+    placeholders alone — no undo's or redo's seq, kind or data (an undo of a secret
+    stays secret, core/engine/history.py)."""
+    tables = _tables(web_world)
+    result = await run_case(web_world, "own", "undo_said.mjs", {"RB_UNDO": json.dumps(tables)})
+    for lang, (undo, redo, change, secret) in WORDS.items():
+        got = result[lang]
+        said, seq = (lang, got), got["adjusted"]
+        assert got["undoGm"]["told"][-1] == f"{undo.format(seq)}: Guard: {change}", said
+        assert got["undoPlayer"]["told"][-1] == f"{undo.format(seq)}: Guard", said
+        assert got["redoGm"]["told"][-1] == f"{redo.format(seq)}: Guard: {change}", said
+        assert got["redoPlayer"]["told"][-1] == f"{redo.format(seq)}: Guard", said
+        hidden = got["secret"]
+        assert hidden["player"]["told"][-3:] == [secret] * 3, said
+        frames = hidden["frames"]
+        assert [(f["seq"], f["kind"]) for f in frames] == [
+            (hidden["seq"], "hidden"),
+            (hidden["undo"], "hidden"),
+            (hidden["redo"], "hidden"),
+        ], said
+        assert all("data" not in f and "request" not in f for f in frames), said

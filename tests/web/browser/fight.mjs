@@ -132,6 +132,11 @@ const cases = {
     await gm.locator("#pending li").first().waitFor();
     await shot(gm, "6-reloaded-gm");
     result.reloaded = await seen(gm);
+
+    step("the GM ends the fight");
+    await gmRequest(gm, FIGHT.table, FIGHT.gm, { type: "encounter.end", id: "fight-end" });
+    for (const page of Object.values(all)) await waitSeq(page, await seqOf(gm));
+    result.ended = Object.fromEntries(await Promise.all(Object.entries(all).map(async ([n, p]) => [n, await seen(p)])));
     for (const [name, page] of Object.entries(all)) await shot(page, `7-end-${name}`);
   },
 };

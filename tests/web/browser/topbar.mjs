@@ -1,7 +1,7 @@
 // The top bar on a phone (tests/web/test_web_topbar.py): offline, down at the forms
 // and in the log, reached by the keyboard alone, upright (360×740) and turned
 // (740×360), in German and Russian (the longest words). RB_CASE: "bar".
-import { SMALL_PHONE, caseScript, joinedPage, roll, runCase } from "./pages.mjs";
+import { SMALL_PHONE, caseScript, gmRequest, joinedPage, roll, runCase } from "./pages.mjs";
 
 const { BASE, TOKENS, trouble, step } = caseScript("topbar");
 
@@ -335,6 +335,103 @@ cases.held = async (browser, result) => {
   result.keys = { before, after: await where() };
   await page.context().setOffline(false);
   await page.context().close();
+};
+
+/** Every stop of the focus, Tab alone from the table's heading to the page's end, then
+ * Shift+Tab alone back to the heading (what lies above comes into view from above):
+ * each where it rests — under the held bar or the viewer's tools held beside it (a
+ * laptop's), past the screen's bottom, or under something else. */
+async function walkBoth(page) {
+  const where = () => page.evaluate(() => {
+    const active = document.activeElement;
+    if (!active || active === document.body) return null;
+    const held = [document.querySelector("header.topbar"), document.querySelector(".bar-tools")]
+      .filter((node) => ["sticky", "fixed"].includes(getComputedStyle(node).position))
+      .map((node) => node.getBoundingClientRect());
+    const at = active.getBoundingClientRect();
+    const inBar = Boolean(active.closest("header.topbar, .bar-tools"));
+    // drawn over by a held box: they meet on screen
+    const under = !inBar && held.some((box) => at.top < box.bottom - 1 && at.bottom > box.top
+      && at.left < box.right && at.right > box.left);
+    const x = Math.min(Math.max(at.left + 4, 0), window.innerWidth - 1);
+    const y = Math.min(Math.max(at.top + Math.min(8, at.height / 2), 0), window.innerHeight - 1);
+    const hit = document.elementFromPoint(x, y);
+    return { what: `${active.tagName}.${active.getAttribute("name") ?? active.id ?? ""}`,
+      top: Math.round(at.top), under, below: at.top >= window.innerHeight,
+      covered: !(hit === active || active.contains(hit) || hit?.closest("label")?.control === active) };
+  });
+  const stops = [];
+  await page.focus("#title");
+  for (const key of ["Tab", "Shift+Tab"]) {
+    for (let i = 0; i < 400; i++) {
+      await page.keyboard.press(key);
+      const stop = await where();
+      if (!stop || stop.what === "H1.title") break; // out of the page, or back at the heading
+      stops.push({ ...stop, key });
+    }
+  }
+  return stops;
+}
+
+// A German and a Russian GM with requests waiting, and a player, on laptops — 1366×768,
+// 1280×720, a window 500 px high — and at 200 % zoom (a 1366×768 screen's 683×384);
+// and at a table of a long name (RB_LONG: its table, GM's and player's tokens; players'
+// requests wait too) at 1280×720 and 1366×500: every stop of the keyboard forward and
+// back rests in view, under nothing held; the bar's height; the jump to the waiting
+// requests on screen at the page's top and end, and pressed it brings Approve into view
+// under the bar.
+cases.laptops = async (browser, result) => {
+  const long = JSON.parse(process.env.RB_LONG);
+  const approval = { table: "approval", ...TOKENS.approval };
+  let asked = 0;
+  for (const [size, viewport, at] of [
+    ["1366", { width: 1366, height: 768 }, approval], ["1280", { width: 1280, height: 720 }, approval],
+    ["500", { width: 1366, height: 500 }, approval], ["zoom", { width: 683, height: 384 }, approval],
+    ["long1280", { width: 1280, height: 720 }, long], ["long500", { width: 1366, height: 500 }, long]]) {
+    for (const locale of ["de-DE", "ru-RU"]) {
+      for (const role of ["gm", "player"]) {
+        const name = `${size}-${locale.slice(0, 2)}-${role}`;
+        step(`laptops ${name}`);
+        const page = await joinedPage(browser, name, { viewport, deviceScaleFactor: 1, locale }, trouble,
+          `${BASE}/tables/${at.table}`, at[role]);
+        await page.locator("form.roll-form").waitFor();
+        if (role === "gm") {
+          for (let i = 0; i < 2; i++) {
+            await gmRequest(page, at.table, at.player,
+              { type: "roll", id: `held-ask-${asked++}`, formula: "2d6", label: `held ask ${i}` });
+          }
+          await page.waitForFunction(() => document.querySelectorAll("#pending li.pending-item").length >= 2);
+        }
+        const stops = await walkBoth(page);
+        const got = { count: stops.length, back: stops.filter((s) => s.key === "Shift+Tab").length,
+          wrong: stops.filter((s) => s.under || s.below || s.covered),
+          bar: await page.evaluate(() => Math.round(document.querySelector("header.topbar")
+            .getBoundingClientRect().height)) };
+        if (role === "gm") {
+          const jump = () => page.evaluate(() => {
+            const at = document.getElementById("log-waiting").getBoundingClientRect();
+            return { top: Math.round(at.top), bottom: Math.round(at.bottom), screen: window.innerHeight };
+          });
+          await page.evaluate(() => window.scrollTo(0, 0));
+          got.jumpTop = await jump();
+          await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+          got.jumpEnd = await jump();
+          await page.evaluate(() => window.scrollTo(0, 0));
+          await page.locator("#log-waiting").click();
+          await page.waitForFunction(() => document.activeElement?.name === "approve");
+          got.approve = await page.evaluate(() => {
+            const at = document.activeElement.getBoundingClientRect();
+            const bar = document.querySelector("header.topbar").getBoundingClientRect();
+            const hit = document.elementFromPoint(at.left + 4, at.top + Math.min(8, at.height / 2));
+            return { top: Math.round(at.top), barBottom: Math.round(bar.bottom), screen: window.innerHeight,
+              hit: document.activeElement.contains(hit) };
+          });
+        }
+        result[name] = got;
+        await page.context().close();
+      }
+    }
+  }
 };
 
 await runCase(cases, trouble);
