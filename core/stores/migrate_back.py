@@ -1,0 +1,291 @@
+"""Moving tables from Redis back to a SQLite file (``rollbridge migrate --from
+redis://… --to DB_FILE``): the other direction of :mod:`rollbridge.stores.migrate`.
+
+One job: read every table of the Redis (or the ones named) through the store
+interface of the :class:`~rollbridge.stores.redis.RedisStore`
+(:func:`~rollbridge.stores.migrate.dump_table`: its snapshot, retained events,
+the events its undo and redo name, replies and join tokens), refuse before writing
+anything when the file holds one of them already, write each in one transaction
+(:meth:`~rollbridge.stores.sqlite.SQLiteStore.import_table`, the rows the SQLite
+store reads, the undos kept apart as schema 7 keeps them), then read it back from
+the file the same way and compare counts and the same checksum
+(:func:`~rollbridge.stores.migrate.checksum`) — equal on both sides when the
+table is. The admin tokens move once; Redis's dice key is written beside the file
+(``<db>.dice-key``), so the open verifiable segments reveal the seeds committed on
+Redis. Redis is only read.
+
+While ``serve --redis`` processes still claim the Redis (their settings'
+claims in ``{prefix}processes``, live: :mod:`rollbridge.server.cluster_peers`),
+the move is refused (``redis_in_use``), since what they commit after the copy
+would be lost — unless the caller says they were stopped (``processes_stopped``:
+a process killed keeps its claim three lease lengths).
+``docs/redis.md`` ("Moving tables back to SQLite") is the operator's side.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from rollbridge.dice.verifiable import UNWRITABLE_KEY, DiceKey, _unreadable, key_path
+from rollbridge.exceptions import Conflict
+from rollbridge.stores.base import DEFAULT_RETAIN, unknown_table
+from rollbridge.stores.migrate import (
+    MigrationReport,
+    TableDump,
+    _check_history,
+    dump_table,
+    verify_table,
+)
+from rollbridge.stores.redis import RedisStore
+from rollbridge.stores.sqlite import SQLiteStore
+from rollbridge.text import Messages
+from rollbridge.tokens import AdminTokenRecord
+
+__all__ = ["RedisSource", "live_processes", "migrate_back", "write_dice_key"]
+
+say = Messages("rollbridge")
+# Translators: {processes} the ids of rollbridge serve --redis processes; {seconds} how
+# long the last claim lasts; --processes-stopped is an option, typed as it is.
+IN_USE = say(
+    "migrate.redis_in_use",
+    "rollbridge serve processes still claim this Redis ({processes}): what they commit "
+    "after the copy would be lost; nothing was written. Stop them first (a process "
+    "killed without stopping keeps its claim {seconds} s more), or give "
+    "--processes-stopped once you have stopped every one",
+)
+# Translators: {tables} the ids of tables that the SQLite file holds already; {path} it.
+EXISTS = say(
+    "migrate.file_exists",
+    "{path} holds these tables already: {tables}; nothing was written (give another "
+    "--to, or leave them out with --table)",
+)
+# Translators: {tables} table ids; {path} the dice key file beside the database.
+KEY_DIFFERS = say(
+    "migrate.file_key_differs",
+    "{path} holds another dice key than Redis, and these tables have an open verifiable "
+    "segment whose seed it could not reveal: {tables}; nothing was written",
+)
+# Translators: {tables} table ids.
+KEY_MISSING = say(
+    "migrate.redis_key_missing",
+    "these tables have an open verifiable segment, but Redis holds no dice key, so its "
+    "seed cannot be moved: {tables}; nothing was written",
+)
+# Translators: {token} an admin token's id; {path} the SQLite file.
+ADMIN_DIFFERS = say(
+    "migrate.file_admin_differs",
+    "{path} holds another admin token with the id {token}; nothing was written",
+)
+
+
+def live_processes(store: RedisStore) -> tuple[list[str], int]:
+    """The ``serve --redis`` processes whose claim on this Redis is live (past its
+    time: gone), and the ms the longest one lasts. :raises StoreError:"""
+    key = f"{store.keys.prefix}processes"  # cluster.py's peers_key
+    claims = store._call(lambda: store.client.hgetall(key), reading=True)
+    seconds, micro = store._call(lambda: store.client.time(), reading=True)
+    now = int(seconds) * 1000 + int(micro) // 1000
+    live, longest = [], 0
+    for node, value in claims.items():
+        until, _bar, _settings = bytes(value).partition(b"|")
+        try:
+            left = int(until) - now
+        except ValueError:  # not a claim a process wrote: none
+            continue
+        if left > 0:
+            live.append(node.decode("utf-8", "replace") if isinstance(node, bytes) else str(node))
+            longest = max(longest, left)
+    return sorted(live), longest
+
+
+class RedisSource:
+    """A Redis server read to move its tables to a SQLite file (only read).
+
+    :param url: the Redis server (``--from``).
+    :param retain: events per table that count as retained (``serve --retain``).
+    """
+
+    def __init__(self, url: str, *, retain: int = DEFAULT_RETAIN) -> None:
+        #: The store read through its interface; its messages name ``--from``.
+        self.store = RedisStore(url, retain=retain, option="--from")
+
+    def stored_at(self, table_id: str) -> tuple[float | None, dict[str, int]]:
+        """What the store interface does not say: when the table was created, and
+        the seq of the commit that stored each reply (its place in the window)."""
+        store, keys = self.store, self.store.keys.table(table_id)
+        created = store._call(lambda: store.client.hget(keys.info, "created"), reading=True)
+        seqs = store._call(
+            lambda: store.client.zrange(keys.reply_seqs, 0, -1, withscores=True), reading=True
+        )
+        try:
+            when = None if created is None else float(created)
+        except ValueError:
+            when = None
+        return when, {_text(k): int(s) for k, s in seqs}
+
+    def close(self) -> None:
+        """Close the connections to Redis."""
+        self.store.close()
+
+
+def _text(value: Any) -> str:
+    return value.decode("utf-8") if isinstance(value, bytes) else str(value)
+
+
+def write_dice_key(path: Path, secret: bytes) -> None:
+    """Write ``secret`` as the dice key file ``path`` (mode 0600, synced, linked into
+    place, never over a file there). :raises FileExistsError: OSError:"""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w") as file:
+            file.write(secret.hex() + "\n")
+            file.flush()
+            os.fsync(file.fileno())
+        os.link(temporary, path)
+        folder = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def _file_secret(target: SQLiteStore) -> bytes | None:
+    try:
+        return DiceKey.read_file(key_path(target.path)).secret()
+    except FileNotFoundError:
+        return None
+
+
+def _dice_plan(source: RedisSource, target: SQLiteStore, open_segments: list[str]) -> str:
+    """``moved`` (written beside the file), ``same``, ``kept`` (the file's own; no
+    open segment) or ``none`` (Redis holds none). :raises Conflict:"""
+    mine, theirs = source.store.stored_dice_secret(), _file_secret(target)
+    tables = ", ".join(open_segments)
+    if mine is None:
+        if open_segments:
+            raise Conflict(KEY_MISSING(tables=tables), code="dice_key_missing",
+                           details={"tables": open_segments})  # fmt: skip
+        return "none"
+    if theirs is None:
+        return "moved"
+    if theirs == mine:
+        return "same"
+    if open_segments:
+        path = str(key_path(target.path))
+        raise Conflict(KEY_DIFFERS(path=path, tables=tables), code="dice_key_differs",
+                       details={"tables": open_segments})  # fmt: skip
+    return "kept"
+
+
+def _admin_plan(source: RedisSource, target: SQLiteStore) -> tuple[list[AdminTokenRecord], int]:
+    there = {r.id: r for r in target.list_admin_tokens()}
+    new, present = [], 0
+    for record in source.store.list_admin_tokens():
+        held = there.get(record.id)
+        if held is None:
+            new.append(record)
+        elif held.hash == record.hash:
+            present += 1
+        else:
+            raise Conflict(ADMIN_DIFFERS(token=record.id, path=str(target.path)),
+                           code="admin_token_differs", details={"token": record.id})  # fmt: skip
+    return new, present
+
+
+def _choose(source: RedisSource, tables: Sequence[str] | None) -> list[str]:
+    known = source.store.table_ids()
+    if not tables:
+        return known
+    for table_id in tables:
+        if table_id not in known:
+            raise unknown_table(table_id)
+    return list(dict.fromkeys(tables))
+
+
+def check_unclaimed(source: RedisSource) -> None:
+    """Refuse while ``serve --redis`` processes claim the Redis.
+
+    :raises Conflict: ``redis_in_use``, ``details["processes"]`` their ids.
+    """
+    live, left = live_processes(source.store)
+    if live:
+        raise Conflict(IN_USE(processes=", ".join(live), seconds=-(-left // 1000)),
+                       code="redis_in_use", details={"processes": live})  # fmt: skip
+
+
+def write_table(target: SQLiteStore, dump: TableDump, source: RedisSource) -> None:
+    """Write one dumped table to the file in one transaction. :raises Conflict: StoreError:"""
+    created, seqs = source.stored_at(dump.snapshot.info.id)
+    latest = dump.snapshot.info.seq
+    replies = [(key, reply, seqs.get(key, latest)) for key, reply in dump.replies]
+    target.import_table(dump.snapshot, dump.events, replies, dump.tokens, created=created)
+
+
+def migrate_back(
+    source: RedisSource,
+    target: SQLiteStore,
+    tables: Sequence[str] | None = None,
+    *,
+    processes_stopped: bool = False,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> MigrationReport:
+    """Move tables (all, or ``tables``) from Redis to the SQLite file ``target``
+    with their logs, replies, tokens and undos, the admin tokens and the dice key;
+    verify each table once written (:func:`~rollbridge.stores.migrate.verify_table`).
+
+    Everything is checked before anything is written: no live ``serve --redis``
+    claims the Redis (unless ``processes_stopped``), the named tables exist there and
+    each reads whole, the file holds none of them, the admin tokens and the dice key
+    do not clash. Each table is one transaction: a failure midway leaves the tables
+    before it written and verified, that one not at all.
+
+    :raises Conflict: ``redis_in_use``, ``table_exists``, ``admin_token_differs``,
+        ``dice_key_differs``, ``dice_key_missing``: nothing written.
+    :raises UnknownTable: a named table is not in Redis (nothing written).
+    :raises StoreError: a table cannot be read (nothing written), or the file
+        cannot be written (the tables before it were).
+    """
+    if not processes_stopped:
+        check_unclaimed(source)
+    chosen = _choose(source, tables)
+    there = {t.id for t in target.tables()}
+    clash = [t for t in chosen if t in there]
+    if clash:
+        raise Conflict(EXISTS(tables=", ".join(clash), path=str(target.path)),
+                       code="table_exists", details={"tables": clash})  # fmt: skip
+    open_segments = []
+    for table_id in chosen:  # each read whole once before anything is written
+        checked = dump_table(source.store, table_id)
+        _check_history(checked, source.store.retain)
+        dice: Any = checked.snapshot.dice
+        if isinstance(dice, dict) and dice.get("open"):
+            open_segments.append(table_id)
+    report = MigrationReport(dice_key=_dice_plan(source, target, open_segments))
+    admins, report.admin_present = _admin_plan(source, target)
+    if report.dice_key == "moved":
+        secret = source.store.stored_dice_secret()
+        assert secret is not None
+        try:
+            write_dice_key(key_path(target.path), secret)
+        except FileExistsError:  # another writer was quicker: compared again
+            report.dice_key = _dice_plan(source, target, open_segments)
+        except OSError as exc:
+            raise _unreadable(key_path(target.path), exc, UNWRITABLE_KEY) from None
+    for record in admins:
+        target.add_admin_token(record)
+    report.admin_tokens = len(admins)
+    held = {r.id: r.hash for r in target.list_admin_tokens()}
+    report.admin_ok = all(held.get(r.id) == r.hash for r in source.store.list_admin_tokens())
+    for done, table_id in enumerate(chosen, 1):
+        dump = dump_table(source.store, table_id)
+        write_table(target, dump, source)
+        report.tables.append(verify_table(dump, target))
+        if progress is not None:
+            progress(done, len(chosen), table_id)
+    return report

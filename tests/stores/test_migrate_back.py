@@ -1,0 +1,166 @@
+"""``rollbridge migrate --from redis://… --to DB_FILE``: tables back from a real
+``redis-server`` (``tests/stores/conftest.py``) to a real SQLite file, never a fake.
+
+Before, ``migrate`` took ``--from`` for a file and ``--to`` for Redis only: an
+operator scaling back to one machine had no way back (``--from redis://…`` was
+refused as "no database file"). The played table of ``test_migrate`` goes SQLite →
+Redis → SQLite and reads back the same in every store (the same checksum on both
+sides, its undos kept apart as schema 7 keeps them), with its admin token and dice
+key; the move refuses a file that holds a table, a file a ``serve`` runs on, a
+Redis its ``serve --redis`` processes still claim (unless ``--processes-stopped``),
+and both or neither side a URL.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from rollbridge.cli.serve_lock import hold_unserved
+from rollbridge.engine.model import TableInfo
+from rollbridge.server.cluster_peers import shared
+from rollbridge.stores.migrate import SQLiteSource, checksum, dump_table
+from rollbridge.stores.redis import RedisStore
+from rollbridge.stores.sqlite import SCHEMA_VERSION, SQLiteStore
+from tests.stores.test_migrate import RETAIN, Played, migrate, play, run
+
+
+@pytest.fixture
+def on_redis(tmp_path: Path, redis_factory) -> tuple[Played, str]:
+    """The played file moved to a Redis of its own."""
+    played = play(tmp_path)
+    redis = redis_factory()
+    status, _out, err = migrate(played, redis.url)
+    assert status == 0, err
+    return played, redis.url
+
+
+def back(url: str, db: Path, *extra: str) -> tuple[int, str, str]:
+    return run("migrate", "--from", url, "--to", str(db), "--retain", str(RETAIN), *extra)
+
+
+def everything(db: Path) -> dict[str, list]:
+    """Every row of every table of a SQLite file (to see nothing was written)."""
+    with sqlite3.connect(db) as conn:
+        names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        return {n: sorted(map(repr, conn.execute(f'SELECT * FROM "{n}"'))) for n in names}
+
+
+def test_tables_go_back_to_a_new_file_whole_and_verified(on_redis, tmp_path):
+    played, url = on_redis
+    db = tmp_path / "back" / "tables.db"
+    db.parent.mkdir()
+    status, out, err = back(url, db)
+    assert status == 0, err
+    assert "moved mig: actors 3, events 4" in out and "checksum ok" in out
+    assert "moved other: actors 0" in out
+    assert "admin tokens: 1 moved" in out and "dice key: written beside the file" in out
+    assert not Path(f"{db}.lock").exists()  # the lock it made, removed
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    original = SQLiteSource(played.db, retain=RETAIN)
+    redis, moved = RedisStore(url, retain=RETAIN), SQLiteStore(db, retain=RETAIN)
+    try:
+        for table in ("mig", "other"):
+            was, there, now = (dump_table(s, table) for s in (original.store, redis, moved))
+            assert checksum(was) == checksum(there) == checksum(now)
+            assert moved.load(table) == original.store.load(table)
+            latest = was.snapshot.info.seq
+            for seq in range(latest - RETAIN + 1, latest + 1):
+                assert moved.event(table, seq) == original.store.event(table, seq)
+            # schema 7's undos: the undone read of the file reads them as the original's
+            assert moved.undos_after(table, 0) == original.store.undos_after(table, 0)
+        assert moved.undos_after("mig", 0)  # the played undo is among them
+        assert [t.id for t in moved.tables()] == ["mig", "other"]
+        # each reply in the same place of the window as the original's
+        with sqlite3.connect(played.db) as a, sqlite3.connect(db) as b:
+            query = 'SELECT key, seq FROM replies WHERE "table" = ? ORDER BY key'
+            latest = original.store.load("mig")[0].info.seq
+            window = {k: s for k, s in a.execute(query, ("mig",)) if s > latest - 10 * RETAIN}
+            assert dict(b.execute(query, ("mig",))) == window
+        assert [r.hash for r in moved.list_admin_tokens()] == [played.admin_hash]
+        assert played.revoked not in moved.token_ids()
+    finally:
+        original.close()
+        redis.close()
+        moved.close()
+    assert Path(f"{db}.dice-key").read_text() == Path(f"{played.db}.dice-key").read_text()
+
+
+def test_an_existing_file_holding_none_of_the_tables_takes_them(on_redis, tmp_path):
+    _played, url = on_redis
+    db = tmp_path / "other.db"
+    with SQLiteStore(db) as store:  # a table of its own, none of Redis's
+        store.create_table(TableInfo("solo", "Solo", "bandits", "1", {}, 1, 0), [])
+    status, out, err = back(url, db, "--table", "other", "--json")
+    assert status == 0, err
+    report = json.loads(out)
+    assert [t["table"] for t in report["tables"]] == ["other"] and report["ok"]
+    with SQLiteStore(db) as store:
+        assert sorted(t.id for t in store.tables()) == ["other", "solo"]
+
+
+def test_a_file_that_holds_one_of_the_tables_is_refused_and_left_as_it_was(on_redis, tmp_path):
+    played, url = on_redis
+    db = tmp_path / "half.db"
+    assert back(url, db, "--table", "other")[0] == 0
+    before = everything(db)
+    status, out, _err = back(url, db, "--json")
+    error = json.loads(out)
+    assert (
+        status == 1 and error["code"] == "table_exists" and error["details"]["tables"] == ["other"]
+    )
+    assert everything(db) == before
+    del played
+
+
+def test_a_serve_on_the_file_refuses_the_move(on_redis, tmp_path):
+    _played, url = on_redis
+    db = tmp_path / "served.db"
+    SQLiteStore(db).close()
+    before = everything(db)
+    lock = hold_unserved(db)  # what a running serve holds
+    try:
+        status, out, _err = back(url, db, "--json")
+    finally:
+        assert lock is not None
+        lock.release()
+    assert status == 1 and json.loads(out)["code"] == "database_in_use"
+    assert everything(db) == before
+
+
+def claim(url: str, node: str, seconds: float) -> None:
+    """A ``serve --redis`` process's claim of its settings, as it writes it."""
+    store = RedisStore(url)
+    try:
+        until = int(store.client.time()[0] * 1000 + seconds * 1000)
+        store.client.hset(f"{store.keys.prefix}processes", node,
+                          f"{until}|{shared(RETAIN, None, 1000)}")  # fmt: skip
+    finally:
+        store.close()
+
+
+def test_live_serve_processes_refuse_the_move_unless_said_stopped(on_redis, tmp_path):
+    _played, url = on_redis
+    claim(url, "gone-long-ago", -60)  # a claim run out: no process
+    claim(url, "node-a", 600)
+    db = tmp_path / "live.db"
+    status, _out, err = back(url, db)
+    assert status == 1 and "node-a" in err and "gone-long-ago" not in err
+    assert "--processes-stopped" in err
+    assert not db.exists() and not Path(f"{db}.lock").exists()  # nothing made
+    status, _out, err = back(url, db, "--processes-stopped")
+    assert status == 0, err
+
+
+@pytest.mark.parametrize("pair", [("redis://127.0.0.1:1/0", "redis://127.0.0.1:2/0"),
+                                  ("a.db", "b.db")])  # fmt: skip
+def test_both_or_neither_side_a_url_is_refused(tmp_path, pair):
+    os.chdir(tmp_path)
+    status, out, _err = run("migrate", "--from", pair[0], "--to", pair[1], "--json")
+    assert status == 1 and json.loads(out)["code"] == "migrate_direction"
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing made
