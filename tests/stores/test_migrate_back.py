@@ -22,11 +22,21 @@ import pytest
 
 from rollbridge.cli.serve_lock import hold_unserved
 from rollbridge.engine.model import TableInfo
+from rollbridge.host import PluginHost
+from rollbridge.offline import TableService
 from rollbridge.server.cluster_peers import shared
 from rollbridge.stores.migrate import SQLiteSource, checksum, dump_table
 from rollbridge.stores.redis import RedisStore
 from rollbridge.stores.sqlite import SCHEMA_VERSION, SQLiteStore
-from tests.stores.test_migrate import RETAIN, Played, migrate, play, run
+from tests.stores.test_migrate import (
+    GM,
+    RETAIN,
+    Played,
+    migrate,
+    play,
+    run,
+    served_resume,
+)
 
 
 @pytest.fixture
@@ -164,3 +174,23 @@ def test_both_or_neither_side_a_url_is_refused(tmp_path, pair):
     status, out, _err = run("migrate", "--from", pair[0], "--to", pair[1], "--json")
     assert status == 1 and json.loads(out)["code"] == "migrate_direction"
     assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing made
+
+
+def test_serve_on_the_file_accepts_the_old_tokens_and_resumes(on_redis, tmp_path):
+    """SQLite → Redis → SQLite: ``serve --db`` on the new file lets in the GM's join
+    token made before both moves and resends what a client from before missed, then
+    takes a new roll after (a live commit on the imported rows)."""
+    played, url = on_redis
+    db = tmp_path / "again.db"
+    assert back(url, db)[0] == 0
+    last = played.log[-1].seq
+    welcome, events = served_resume(["--db", str(db)], played.tokens["gm"], last - 2)
+    assert welcome["type"] == "welcome" and welcome["seq"] == last
+    assert welcome["resume"] == {"recovered": True, "missed": 2}
+    assert [(e["type"], e["seq"]) for e in events] == [("event", last - 1), ("event", last)]
+    assert [e["kind"] for e in events] == [e.kind for e in played.log[-2:]]
+    with SQLiteStore(db, retain=RETAIN) as store:  # a live commit after the import
+        service = TableService(store, PluginHost())
+        service.handle("mig", {"type": "roll", "id": "after", "formula": "2d6"}, GM)
+        assert [e.seq for e in store.events_after("mig", last) or []] == [last + 1]
+        assert store.load("mig")[0].info.seq == last + 1
