@@ -24,27 +24,27 @@ a process killed keeps its claim three lease lengths).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
-from rollbridge.dice.verifiable import UNWRITABLE_KEY, DiceKey, _unreadable, key_path
+from rollbridge.dice.verifiable import DiceKey, key_path, place_key
 from rollbridge.exceptions import Conflict
-from rollbridge.stores.base import DEFAULT_RETAIN, unknown_table
+from rollbridge.stores.base import DEFAULT_RETAIN
 from rollbridge.stores.migrate import (
     MigrationReport,
     TableDump,
-    _check_history,
-    dump_table,
-    verify_table,
+    choose,
+    finish,
+    open_segments,
+    plan_admins,
+    plan_dice,
 )
 from rollbridge.stores.redis import RedisStore
 from rollbridge.stores.sqlite import SQLiteStore
 from rollbridge.text import Messages
 from rollbridge.tokens import AdminTokenRecord
 
-__all__ = ["RedisSource", "live_processes", "migrate_back", "write_dice_key"]
+__all__ = ["RedisSource", "check_unclaimed", "live_processes", "migrate_back"]
 
 say = Messages("rollbridge")
 # Translators: {processes} the ids of rollbridge serve --redis processes; {seconds} how
@@ -135,26 +135,6 @@ def _text(value: Any) -> str:
     return value.decode("utf-8") if isinstance(value, bytes) else str(value)
 
 
-def write_dice_key(path: Path, secret: bytes) -> None:
-    """Write ``secret`` as the dice key file ``path`` (mode 0600, synced, linked into
-    place, never over a file there). :raises FileExistsError: OSError:"""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(descriptor, "w") as file:
-            file.write(secret.hex() + "\n")
-            file.flush()
-            os.fsync(file.fileno())
-        os.link(temporary, path)
-        folder = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(folder)
-        finally:
-            os.close(folder)
-    finally:
-        temporary.unlink(missing_ok=True)
-
-
 def _file_secret(target: SQLiteStore) -> bytes | None:
     try:
         return DiceKey.read_file(key_path(target.path)).secret()
@@ -165,47 +145,18 @@ def _file_secret(target: SQLiteStore) -> bytes | None:
 def _dice_plan(source: RedisSource, target: SQLiteStore, open_segments: list[str]) -> str:
     """``moved`` (written beside the file), ``same``, ``kept`` (the file's own; no
     open segment) or ``none`` (Redis holds none). :raises Conflict:"""
-    mine, theirs = source.store.stored_dice_secret(), _file_secret(target)
     tables = ", ".join(open_segments)
-    if mine is None:
-        if open_segments:
-            raise Conflict(KEY_MISSING(tables=tables), code="dice_key_missing",
-                           details={"tables": open_segments})  # fmt: skip
-        return "none"
-    if theirs is None:
-        return "moved"
-    if theirs == mine:
-        return "same"
-    if open_segments:
-        path = str(key_path(target.path))
-        raise Conflict(KEY_DIFFERS(path=path, tables=tables), code="dice_key_differs",
-                       details={"tables": open_segments})  # fmt: skip
-    return "kept"
+    return plan_dice(source.store.stored_dice_secret(), _file_secret(target), open_segments,
+                     KEY_MISSING(tables=tables),
+                     KEY_DIFFERS(path=str(key_path(target.path)), tables=tables))  # fmt: skip
 
 
 def _admin_plan(source: RedisSource, target: SQLiteStore) -> tuple[list[AdminTokenRecord], int]:
-    there = {r.id: r for r in target.list_admin_tokens()}
-    new, present = [], 0
-    for record in source.store.list_admin_tokens():
-        held = there.get(record.id)
-        if held is None:
-            new.append(record)
-        elif held.hash == record.hash:
-            present += 1
-        else:
-            raise Conflict(ADMIN_DIFFERS(token=record.id, path=str(target.path)),
-                           code="admin_token_differs", details={"token": record.id})  # fmt: skip
-    return new, present
+    def differs(token: str) -> Conflict:
+        return Conflict(ADMIN_DIFFERS(token=token, path=str(target.path)),
+                        code="admin_token_differs", details={"token": token})  # fmt: skip
 
-
-def _choose(source: RedisSource, tables: Sequence[str] | None) -> list[str]:
-    known = source.store.table_ids()
-    if not tables:
-        return known
-    for table_id in tables:
-        if table_id not in known:
-            raise unknown_table(table_id)
-    return list(dict.fromkeys(tables))
+    return plan_admins(source.store.list_admin_tokens(), target, differs)
 
 
 def check_unclaimed(source: RedisSource) -> None:
@@ -253,39 +204,19 @@ def migrate_back(
     """
     if not processes_stopped:
         check_unclaimed(source)
-    chosen = _choose(source, tables)
+    chosen = choose(source.store.table_ids(), tables)
     there = {t.id for t in target.tables()}
     clash = [t for t in chosen if t in there]
     if clash:
         raise Conflict(EXISTS(tables=", ".join(clash), path=str(target.path)),
                        code="table_exists", details={"tables": clash})  # fmt: skip
-    open_segments = []
-    for table_id in chosen:  # each read whole once before anything is written
-        checked = dump_table(source.store, table_id)
-        _check_history(checked, source.store.retain)
-        dice: Any = checked.snapshot.dice
-        if isinstance(dice, dict) and dice.get("open"):
-            open_segments.append(table_id)
-    report = MigrationReport(dice_key=_dice_plan(source, target, open_segments))
+    segments = open_segments(source.store, chosen)
+    report = MigrationReport(dice_key=_dice_plan(source, target, segments))
     admins, report.admin_present = _admin_plan(source, target)
     if report.dice_key == "moved":
         secret = source.store.stored_dice_secret()
         assert secret is not None
-        try:
-            write_dice_key(key_path(target.path), secret)
-        except FileExistsError:  # another writer was quicker: compared again
-            report.dice_key = _dice_plan(source, target, open_segments)
-        except OSError as exc:
-            raise _unreadable(key_path(target.path), exc, UNWRITABLE_KEY) from None
-    for record in admins:
-        target.add_admin_token(record)
-    report.admin_tokens = len(admins)
-    held = {r.id: r.hash for r in target.list_admin_tokens()}
-    report.admin_ok = all(held.get(r.id) == r.hash for r in source.store.list_admin_tokens())
-    for done, table_id in enumerate(chosen, 1):
-        dump = dump_table(source.store, table_id)
-        write_table(target, dump, source)
-        report.tables.append(verify_table(dump, target))
-        if progress is not None:
-            progress(done, len(chosen), table_id)
-    return report
+        if not place_key(key_path(target.path), secret):  # another writer was quicker
+            report.dice_key = _dice_plan(source, target, segments)
+    return finish(report, source.store, target, chosen, admins,
+                  lambda dump: write_table(target, dump, source), progress)  # fmt: skip
