@@ -21,42 +21,19 @@ import pytest
 from websockets.asyncio.client import connect
 
 from rollbridge.dice import SeededDice
-from rollbridge.engine import Principal
 from rollbridge.host import PluginHost
-from rollbridge.offline import TableService
 from rollbridge.stores.migrate import checksum, dump_table
 from rollbridge.stores.redis import RedisStore
 from rollbridge.stores.sqlite import SQLiteStore
 from tests.server.conftest import Peer, start
-from tests.server.test_server_privacy_on_the_wire import RULESETS, requests_for
+from tests.server.test_server_privacy_on_the_wire import RULESETS, requests_for, seed_every_ruleset
 from tests.stores.test_migrate import run
 
-GM = Principal("gm", "gm", "setup")
 RETAIN = 1000
 
 
 def host() -> PluginHost:
     return PluginHost(environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})
-
-
-def seed(path: Path) -> dict[str, dict[str, str]]:
-    """A table per built-in ruleset: the first example character the player's, the
-    others NPCs; the join tokens of each."""
-    plugins = host()
-    store = SQLiteStore(path)
-    service = TableService(store, plugins)
-    tokens = {}
-    for ruleset_id in RULESETS:
-        _, tokens[ruleset_id] = service.create_table(ruleset_id, ruleset_id, table_id=ruleset_id)
-        sheets = plugins.rulesets[ruleset_id].example_sheets
-        for index, (name, sheet) in enumerate(sheets.items()):
-            actor = {"id": f"a{index}", "name": name, "sheet": dict(sheet)}
-            if index == 0:
-                actor["controllers"] = ["player"]
-            service.handle(ruleset_id, {"type": "actor.create", "id": f"c{index}",
-                                        "actor": actor}, GM)  # fmt: skip
-    store.close()
-    return tokens
 
 
 async def join(url: str, table: str, token: str, **extra: Any) -> tuple[Peer, dict[str, Any]]:
@@ -135,7 +112,7 @@ def redis_url(redis_factory) -> str:
 
 async def test_sqlite_to_redis_and_back_keeps_every_ruleset_table(tmp_path, redis_url):
     original, again = tmp_path / "original.db", tmp_path / "again.db"
-    tokens = seed(original)
+    tokens = seed_every_ruleset(original, host())
     await play(original, tokens)
     before, exported = await states(original, tokens), exports(original)
     assert any(e for e in exported.values())
