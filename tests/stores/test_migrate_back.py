@@ -22,10 +22,12 @@ import pytest
 
 from rollbridge.cli.serve_lock import hold_unserved
 from rollbridge.engine.model import TableInfo
+from rollbridge.exceptions import Conflict, StoreError
 from rollbridge.host import PluginHost
 from rollbridge.offline import TableService
 from rollbridge.server.cluster_peers import shared
 from rollbridge.stores.migrate import SQLiteSource, checksum, dump_table
+from rollbridge.stores.migrate_back import RedisSource, migrate_back
 from rollbridge.stores.redis import RedisStore
 from rollbridge.stores.sqlite import SCHEMA_VERSION, SQLiteStore
 from tests.stores.test_migrate import (
@@ -194,3 +196,72 @@ def test_serve_on_the_file_accepts_the_old_tokens_and_resumes(on_redis, tmp_path
         service.handle("mig", {"type": "roll", "id": "after", "formula": "2d6"}, GM)
         assert [e.seq for e in store.events_after("mig", last) or []] == [last + 1]
         assert store.load("mig")[0].info.seq == last + 1
+
+
+def test_the_file_is_locked_while_it_is_written(on_redis, tmp_path, monkeypatch):
+    """A ``serve`` started on the file while the tables are written refuses
+    (``database_in_use``); the lock file the move made is gone after it."""
+    from rollbridge.cli.serve_lock import lock_database
+    from rollbridge.stores import migrate_back as module
+
+    _played, url = on_redis
+    db = tmp_path / "locked.db"
+    seen = []
+    real = module.migrate_back
+
+    def a_serve_starts_meanwhile(*args, **kwargs):
+        with pytest.raises(Conflict) as caught:
+            lock_database(db)
+        seen.append(caught.value.code)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, "migrate_back", a_serve_starts_meanwhile)
+    assert back(url, db)[0] == 0
+    assert seen == ["database_in_use"]
+    assert not Path(f"{db}.lock").exists()
+
+
+def test_a_new_file_refused_before_any_table_is_not_left_made(on_redis, tmp_path):
+    _played, url = on_redis
+    db = tmp_path / "never.db"
+    status, out, _err = back(url, db, "--table", "nope", "--json")
+    assert status == 1 and json.loads(out)["code"] == "unknown_table"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("never")) == []
+
+
+def test_redis_gone_midway_leaves_the_tables_before_written_and_the_next_not_at_all(
+    tmp_path, redis_factory
+):
+    """One transaction a table: Redis stopped after the first table was written and
+    verified — the file holds that one whole and nothing of the second."""
+    played = play(tmp_path)
+    redis = redis_factory()
+    assert migrate(played, redis.url)[0] == 0
+    db = tmp_path / "midway.db"
+    source, target = RedisSource(redis.url, retain=RETAIN), SQLiteStore(db, retain=RETAIN)
+    try:
+        with pytest.raises(StoreError):
+            migrate_back(source, target, progress=lambda done, total, table: redis.stop())
+        assert [t.id for t in target.tables()] == ["mig"]
+        assert target.list_tokens("mig") and len(dump_table(target, "mig").events) == RETAIN
+        with sqlite3.connect(db) as conn:
+            for child in ("log", "replies", "tokens"):
+                rows = conn.execute(f'SELECT count(*) FROM {child} WHERE "table" = ?', ("other",))
+                assert rows.fetchone()[0] == 0, child
+    finally:
+        source.close()
+        target.close()
+
+
+@pytest.mark.parametrize(
+    ("locale", "words"),
+    [("de", "beanspruchen diesen Redis noch"), ("cs", "si tento Redis stále nárokují"),
+     ("ru", "всё ещё заявляют этот Redis"), ("en", "still claim this Redis")],
+)  # fmt: skip
+def test_the_refusal_of_live_processes_is_in_the_operators_language(
+    on_redis, tmp_path, locale, words
+):
+    _played, url = on_redis
+    claim(url, "node-b", 600)
+    status, _out, err = back(url, tmp_path / "x.db", "--locale", locale)
+    assert status == 1 and words in err and "redis_in_use" in err
