@@ -16,9 +16,11 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 
 from rollbridge.cli.render import print_json
+from rollbridge.exceptions import RollbridgeError, StoreError
 from rollbridge.stores.migrate import MigrationReport
 from rollbridge.text import Messages
 
@@ -46,6 +48,38 @@ DICE = {
 }
 
 
+# Translators: after "cannot open {path}: "; --to is the option, typed as it is.
+TARGET_IS_FOLDER = say(
+    "cli.migrate.target_is_folder",
+    "it is a folder, not a database file: give --to the path of a file (a new one is made)",
+)
+# Translators: after "cannot open {path}: "; {folder} the folder --to names (the option,
+# typed as it is).
+TARGET_NO_FOLDER = say(
+    "cli.migrate.target_no_folder",
+    "its folder {folder} does not exist: make it (mkdir -p), or give --to a file in a "
+    "folder that does",
+)
+
+
+def check_target(path: Path) -> None:
+    """Refuse a ``--to`` that can hold no database file, saying why in ``--to``'s
+    words (the store's own name ``--db``, which is ``--from`` here): a folder, or a
+    file in a folder that does not exist. Nothing is made.
+
+    :raises StoreError: naming the path.
+    """
+    from rollbridge.stores.base import CANNOT_OPEN
+
+    if os.path.isdir(path):
+        error = TARGET_IS_FOLDER()
+    elif not os.path.isdir(path.parent if str(path.parent) else "."):
+        error = TARGET_NO_FOLDER(folder=str(path.parent))
+    else:
+        return
+    raise StoreError(CANNOT_OPEN(path=str(path), error=error), details={"path": str(path)})
+
+
 def _held(path: Path) -> object | None:
     """The file's serve lock, taken for the move (made with the lock file when the
     file is new). :raises Conflict: ``database_in_use``."""
@@ -64,6 +98,7 @@ def move_back(args: argparse.Namespace) -> int:
     from rollbridge.stores.sqlite import SQLiteStore
 
     path = Path(args.target)
+    check_target(path)  # before Redis is asked: nothing made
     locale = args.locale
     source = RedisSource(args.source, retain=args.retain)
     try:
@@ -78,7 +113,10 @@ def move_back(args: argparse.Namespace) -> int:
                                       processes_stopped=args.processes_stopped,
                                       progress=_progress(locale))  # fmt: skip
             except BaseException:
-                written = bool(target.tables()) if new else True
+                written = True  # unless the new file is seen to hold no table
+                if new:
+                    with suppress(RollbridgeError):
+                        written = bool(target.tables())
                 target.close()
                 if new and not written:  # refused before any table: no file left made
                     for suffix in ("", "-wal", "-shm"):

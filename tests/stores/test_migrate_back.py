@@ -265,3 +265,15 @@ def test_the_refusal_of_live_processes_is_in_the_operators_language(
     claim(url, "node-b", 600)
     status, _out, err = back(url, tmp_path / "x.db", "--locale", locale)
     assert status == 1 and words in err and "redis_in_use" in err
+
+
+def test_a_to_that_can_hold_no_file_is_named_by_its_option(tmp_path):
+    """``--to`` a folder, or a file in a folder that does not exist: said with
+    ``--to`` (the store's own words said ``give --db``, which names ``--from`` here),
+    nothing made, Redis not asked."""
+    url = "redis://127.0.0.1:1/0"  # nothing answers: never asked
+    status, _out, err = run("migrate", "--from", url, "--to", str(tmp_path))
+    assert status == 1 and "it is a folder, not a database file: give --to" in err
+    status, _out, err = run("migrate", "--from", url, "--to", str(tmp_path / "no" / "x.db"))
+    assert status == 1 and f"its folder {tmp_path / 'no'} does not exist" in err
+    assert "--db" not in err and sorted(p.name for p in tmp_path.iterdir()) == []
