@@ -329,14 +329,17 @@ class TableResult:
 
     table: str
     counts: dict[str, int]
-    #: Counts as read back from Redis.
+    #: Counts as read back from the store moved to.
     moved: dict[str, int]
     source_checksum: str
     target_checksum: str
+    #: The store moved to, naming its checksum in ``--json``: ``redis``
+    #: (``redis_checksum``) or ``sqlite`` (``sqlite_checksum``, migrate back).
+    target: str = "redis"
 
     @property
     def ok(self) -> bool:
-        """Whether Redis holds exactly what SQLite did."""
+        """Whether the store moved to holds exactly what the other did."""
         return self.counts == self.moved and self.source_checksum == self.target_checksum
 
     def to_dict(self) -> JSON:
@@ -347,7 +350,7 @@ class TableResult:
             **self.counts,
             "moved": self.moved,
             "checksum": self.source_checksum,
-            "redis_checksum": self.target_checksum,
+            f"{self.target}_checksum": self.target_checksum,
         }
 
 

@@ -218,5 +218,11 @@ def migrate_back(
         assert secret is not None
         if not place_key(key_path(target.path), secret):  # another writer was quicker
             report.dice_key = _dice_plan(source, target, segments)
-    return finish(report, source.store, target, chosen, admins,
-                  lambda dump: write_table(target, dump, source), progress)  # fmt: skip
+
+    def moved(dump: TableDump) -> None:
+        write_table(target, dump, source)
+
+    finish(report, source.store, target, chosen, admins, moved, progress)
+    for result in report.tables:  # their --json names the file's checksum
+        result.target = "sqlite"
+    return report

@@ -112,6 +112,8 @@ def test_an_existing_file_holding_none_of_the_tables_takes_them(on_redis, tmp_pa
     assert status == 0, err
     report = json.loads(out)
     assert [t["table"] for t in report["tables"]] == ["other"] and report["ok"]
+    (other,) = report["tables"]  # Redis's checksum, and the file's (named as such)
+    assert other["checksum"] == other["sqlite_checksum"] and "redis_checksum" not in other
     with SQLiteStore(db) as store:
         assert sorted(t.id for t in store.tables()) == ["other", "solo"]
 
