@@ -1,4 +1,7 @@
-"""``rollbridge migrate --from DB_FILE --to redis://HOST:PORT/N``: move tables to Redis.
+"""``rollbridge migrate --from DB_FILE --to redis://HOST:PORT/N``: move tables to Redis;
+``--from redis://… --to DB_FILE`` moves them back (:mod:`rollbridge.cli.migrate_back`):
+which side is a Redis URL tells the direction, both or neither is refused
+(``migrate_direction``). The rest of this docstring is the move to Redis.
 
 Every table of the SQLite file (or the ones ``--table`` names) moves with its
 retained event log, its idempotency replies and its join tokens, plus the admin
