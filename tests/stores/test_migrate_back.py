@@ -39,6 +39,7 @@ from tests.stores.test_migrate import (
     run,
     served_resume,
 )
+from tests.stores.test_migrate import everything as everything_in
 
 
 @pytest.fixture
@@ -66,7 +67,13 @@ def test_tables_go_back_to_a_new_file_whole_and_verified(on_redis, tmp_path):
     played, url = on_redis
     db = tmp_path / "back" / "tables.db"
     db.parent.mkdir()
-    status, out, err = back(url, db)
+    redis = RedisStore(url)
+    try:
+        held = everything_in(redis)
+        status, out, err = back(url, db)
+        assert everything_in(redis) == held  # Redis only read
+    finally:
+        redis.close()
     assert status == 0, err
     assert "moved mig: actors 3, events 4" in out and "checksum ok" in out
     assert "moved other: actors 0" in out
@@ -279,3 +286,18 @@ def test_a_to_that_can_hold_no_file_is_named_by_its_option(tmp_path):
     status, _out, err = run("migrate", "--from", url, "--to", str(tmp_path / "no" / "x.db"))
     assert status == 1 and f"its folder {tmp_path / 'no'} does not exist" in err
     assert "--db" not in err and sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_another_dice_key_beside_the_file_is_refused_for_an_open_segment(on_redis, tmp_path):
+    """``mig``'s verifiable segment is open: a key file of another key beside the file
+    could never reveal its seed, so nothing is written (and the key stays)."""
+    _played, url = on_redis
+    db = tmp_path / "keyed.db"
+    key = Path(f"{db}.dice-key")
+    key.write_text("ab" * 32 + "\n")
+    status, out, _err = back(url, db, "--json")
+    assert status == 1 and json.loads(out)["code"] == "dice_key_differs"
+    assert json.loads(out)["details"]["tables"] == ["mig"]
+    assert key.read_text() == "ab" * 32 + "\n" and not db.exists()
+    status, out, err = back(url, db, "--table", "other", "--json")  # no open segment
+    assert status == 0 and json.loads(out)["dice_key"] == "kept", err
