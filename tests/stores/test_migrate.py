@@ -660,7 +660,7 @@ def test_a_file_a_serve_runs_on_is_refused_and_backup_still_runs(played, redis_f
     try:
         status, _out, err = run("serve", "--db", str(played.db), "--no-demo", "--port", "0")
         assert status == 1 and err.startswith("rollbridge: error: database_in_use: ")
-        assert "or a migrate reading it (wait until it ends)" in err
+        assert "or a migrate reading or writing it (wait until it ends)" in err
     finally:
         assert held is not None
         held.release()

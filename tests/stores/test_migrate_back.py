@@ -222,6 +222,7 @@ def test_the_file_is_locked_while_it_is_written(on_redis, tmp_path, monkeypatch)
         with pytest.raises(Conflict) as caught:
             lock_database(db)
         seen.append(caught.value.code)
+        assert "or a migrate reading or writing it" in caught.value.render("en")
         return real(*args, **kwargs)
 
     monkeypatch.setattr(module, "migrate_back", a_serve_starts_meanwhile)
