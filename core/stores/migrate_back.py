@@ -132,7 +132,9 @@ class RedisSource:
 
 
 def _text(value: Any) -> str:
-    return value.decode("utf-8") if isinstance(value, bytes) else str(value)
+    """A key Redis returned, as text (bytes that are no UTF-8, from another program:
+    replaced, never a traceback; that reply then takes the table's seq)."""
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
 def _file_secret(target: SQLiteStore) -> bytes | None:
