@@ -1,4 +1,7 @@
-"""``rollbridge migrate --from DB_FILE --to redis://HOST:PORT/N``: move tables to Redis.
+"""``rollbridge migrate --from DB_FILE --to redis://HOST:PORT/N``: move tables to Redis;
+``--from redis://… --to DB_FILE`` moves them back (:mod:`rollbridge.cli.migrate_back`):
+which side is a Redis URL tells the direction, both or neither is refused
+(``migrate_direction``). The rest of this docstring is the move to Redis.
 
 Every table of the SQLite file (or the ones ``--table`` names) moves with its
 retained event log, its idempotency replies and its join tokens, plus the admin
@@ -25,18 +28,21 @@ import errno
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rollbridge.cli import shared_help
 from rollbridge.cli.helps import Help
 from rollbridge.cli.locales import add_locale_option
 from rollbridge.cli.render import print_json
 from rollbridge.cli.values import positive
-from rollbridge.exceptions import NotFound, RollbridgeError
+from rollbridge.exceptions import InvalidRequest, NotFound, RollbridgeError
 from rollbridge.paths import file_in_the_way
 from rollbridge.stores.base import CANNOT_OPEN, DEFAULT_RETAIN
 from rollbridge.system_words import system_reason
 from rollbridge.text import Messages, Text
+
+if TYPE_CHECKING:
+    from rollbridge.stores.migrate import MigrationReport
 
 __all__ = ["PROGRESS_FROM", "add_parsers", "check_source"]
 
@@ -131,20 +137,27 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     """Add ``migrate``."""
     migrate = commands.add_parser(
         "migrate",
-        help=Help(say("cli.help.migrate", "move tables from a SQLite file to Redis, verified")),
+        help=Help(
+            say(
+                "cli.help.migrate",
+                "move tables from a SQLite file to Redis, or from Redis back to a SQLite "
+                "file, verified",
+            )
+        ),
     )
     migrate.add_argument(
         "--from",
         "--db",
         dest="source",
-        type=Path,
         required=True,
-        metavar=Help(say("cli.help.db_file", "DB_FILE")),
+        metavar=Help(say("cli.help.migrate.from_metavar", "DB_FILE|URL")),
         help=Help(
             say(
-                "cli.help.migrate.from",
-                "the SQLite file (only read; stop its server first: refused while a "
-                "rollbridge serve runs on it); --db, as the other commands name it, too",
+                "cli.help.migrate.from_either",
+                "where the tables are, only read: the SQLite file (stop its server first: "
+                "refused while a rollbridge serve runs on it), or the Redis server's URL "
+                "(stop its serve --redis processes first); --db, as the other commands "
+                "name it, too",
             )
         ),
     )
@@ -153,12 +166,26 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         "--redis",
         dest="target",
         required=True,
-        metavar="URL",
+        metavar=Help(say("cli.help.migrate.to_metavar", "URL|DB_FILE")),
         help=Help(
             say(
-                "cli.help.migrate.to",
-                "the Redis server, e.g. redis://127.0.0.1:6379/0; --redis, as the other "
-                "commands name it, too",
+                "cli.help.migrate.to_either",
+                "where the tables go: the Redis server, e.g. redis://127.0.0.1:6379/0, or "
+                "a SQLite file (a new one, or one holding none of the tables); exactly "
+                "one of --from and --to is a Redis URL; --redis, as the other commands "
+                "name it, too",
+            )
+        ),
+    )
+    migrate.add_argument(
+        "--processes-stopped",
+        action="store_true",
+        help=Help(
+            say(
+                "cli.help.migrate.processes_stopped",
+                "from Redis: move even while rollbridge serve --redis processes still "
+                "claim it (a process killed keeps its claim a while): say so only once "
+                "every one is stopped, since what they commit after the copy is lost",
             )
         ),
     )
@@ -186,9 +213,35 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
     migrate.set_defaults(handler=_migrate, hint=_hint)
 
 
+# Translators: both --from and --to, or neither, are a Redis URL; {source} and
+# {target} as given; redis:// stays as it is.
+DIRECTION = say(
+    "cli.migrate.direction",
+    "--from {source} and --to {target}: exactly one of them must be a Redis URL "
+    "(redis://HOST:PORT/N), the other a SQLite file, to say which way the tables move",
+)
+
+
+def is_redis_url(value: str) -> bool:
+    """Whether ``value`` names a Redis server (``redis://``, ``rediss://``,
+    ``unix://``), not a file."""
+    scheme, found, _rest = value.partition("://")
+    return bool(found) and scheme.lower() in {"redis", "rediss", "unix"}
+
+
 def _migrate(args: argparse.Namespace) -> int:
     from rollbridge.cli.serve_lock import hold_unserved
 
+    back = is_redis_url(args.source)
+    if back == is_redis_url(args.target):
+        raise InvalidRequest(DIRECTION(source=args.source, target=args.target),
+                             code="migrate_direction",
+                             details={"from": args.source, "to": args.target})  # fmt: skip
+    if back:
+        from rollbridge.cli.migrate_back import move_back
+
+        return move_back(args)
+    args.source = Path(args.source)
     check_source(args.source)  # before anything is made: no lock file, no Redis written
     lock = hold_unserved(args.source)  # before the file is read
     try:
@@ -279,6 +332,23 @@ def _move(args: argparse.Namespace) -> int:
     lines = []
     if report.restored is not None:
         lines.append(RESTORED(count=report.restored).render(locale))
+    lines += report_lines(report, locale)
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0 if report.ok else 1
+
+
+def report_lines(
+    report: MigrationReport,
+    locale: str,
+    *,
+    mismatch: Any = MISMATCH,
+    admin_mismatch: Any = ADMIN_MISMATCH,
+    dice: dict[str, Any] = DICE,
+) -> list[str]:
+    """The report's lines, a table a line, then the admin tokens and the dice key;
+    ``mismatch``, ``admin_mismatch`` and ``dice`` word them for the direction (this
+    one's: SQLite to Redis)."""
+    lines = []
     for result in report.tables:
         if result.ok:
             lines.append(MOVED(table=result.table, **result.counts).render(locale))
@@ -290,19 +360,15 @@ def _move(args: argparse.Namespace) -> int:
         else:
             source_says, target_says = result.source_checksum, result.target_checksum
         what = ", ".join(wrong) if wrong else "checksum"
-        lines.append(
-            MISMATCH(table=result.table, what=what, source=source_says, target=target_says).render(
-                locale
-            )
-        )
+        lines.append(mismatch(table=result.table, what=what, source=source_says,
+                              target=target_says).render(locale))  # fmt: skip
     if not report.tables:
         lines.append(NOTHING().render(locale))
     lines.append(ADMIN(moved=report.admin_tokens, present=report.admin_present).render(locale))
     if not report.admin_ok:
-        lines.append(ADMIN_MISMATCH().render(locale))
-    lines.append(DICE[report.dice_key]().render(locale))
-    sys.stdout.write("\n".join(lines) + "\n")
-    return 0 if report.ok else 1
+        lines.append(admin_mismatch().render(locale))
+    lines.append(dice[report.dice_key]().render(locale))
+    return lines
 
 
 def _warn_unsafe(target: Any, source: Path, locale: str) -> None:

@@ -4,12 +4,12 @@ serve`` of that file (docs/operations.md, "One server per database file").
 ``serve`` takes it for its life (:func:`lock_database`): a second ``serve`` on the file
 would refuse most requests with ``store_error``, each process's commits breaking the
 other's sequence. ``migrate`` holds it while it reads the file
-(:func:`hold_unserved`), refusing while a ``serve`` holds it: what that server
-commits after the copy would be lost. A file never served has no lock file yet:
-``migrate`` makes it, and removes it again when it is done (:meth:`Held.release`),
-so it leaves nothing beside the file. A process that opened a lock file just before
-``migrate`` removed it finds, once it has the lock, that the name is no longer that
-file, and takes the lock of the file the name now is. The ``table``,
+(:func:`hold_unserved`), or writes it (moving tables back from Redis), refusing while
+a ``serve`` holds it: what that server commits after the copy would be lost. A file
+never served has no lock file yet: ``migrate`` makes it, and removes it again when it
+is done (:meth:`Held.release`), so it leaves nothing beside the file. A process that
+opened a lock file just before ``migrate`` removed it finds, once it has the lock, that
+the name is no longer that file, and takes the lock of the file the name now is. The ``table``,
 ``admin-token``, ``backup`` and ``export`` commands take no lock: they run beside a
 server. The lock is an ``flock`` of the file the database really is (symlinks
 resolved), so it goes with the process however it ends; where the system has no
@@ -45,11 +45,12 @@ log = logging.getLogger("rollbridge.store")
 
 say = Messages("rollbridge")
 # Translators: {path} the database; {lock} its lock file. A serve refused while
-# another serve runs on the file, or a migrate reads it.
+# another serve runs on the file, or a migrate reads it (moving tables to Redis) or
+# writes it (moving them back from Redis).
 IN_USE = say(
     "cli.serve.in_use",
     "another rollbridge process holds {lock}: a serve running on {path} (stop it first, "
-    "or give this one another --db), or a migrate reading it (wait until it ends)",
+    "or give this one another --db), or a migrate reading or writing it (wait until it ends)",
 )
 # Translators: {path} the lock file; {error} the system's (English) reason.
 CANNOT_LOCK = say("cli.serve.cannot_lock", "cannot open the lock file {path}: {error}")

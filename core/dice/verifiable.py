@@ -59,6 +59,7 @@ __all__ = [
     "commitment",
     "derive",
     "key_path",
+    "place_key",
     "segment_seed",
     "stream",
 ]
@@ -196,33 +197,8 @@ class DiceKey:
         except FileNotFoundError:
             pass
         secret = os.urandom(KEY_BYTES)
-        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        try:
-            descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(descriptor, "w") as file:
-                file.write(secret.hex() + "\n")
-                file.flush()
-                os.fsync(file.fileno())
-            try:
-                os.link(temporary, path)  # never over a key another process just made
-            except FileExistsError:
-                return cls._read_settled(path)
-            except OSError as exc:
-                if exc.errno not in _NO_LINKS:
-                    raise
-                # no hard links here (some network and FAT file systems): claim the
-                # name, then put the whole key over the claim
-                try:
-                    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-                except FileExistsError:
-                    return cls._read_settled(path)
-                os.replace(temporary, path)
-            _sync_folder(path.parent)
-        except OSError as exc:
-            raise _unreadable(path, exc, UNWRITABLE_KEY) from None
-        finally:
-            with suppress(OSError):
-                temporary.unlink()
+        if not place_key(path, secret):
+            return cls._read_settled(path)
         key = cls(secret)
         key.created = True
         return key
@@ -322,6 +298,44 @@ def key_path(db: str | os.PathLike[str]) -> Path:
     if real != given and not os.path.exists(real) and os.path.exists(given):  # no errors
         return given
     return real
+
+
+def place_key(path: Path, secret: bytes) -> bool:
+    """Write ``secret`` as the key file ``path``: written (mode 0600) and synced under a
+    temporary name, then linked into place and the folder synced, so that a crash
+    leaves no key or a whole one; never over a file there (False then: another
+    process's key, to be read). ``rollbridge migrate`` writes Redis's key with it.
+
+    :raises StoreError: ``path`` cannot be written (``bad_dice_key``).
+    """
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w") as file:
+            file.write(secret.hex() + "\n")
+            file.flush()
+            os.fsync(file.fileno())
+        try:
+            os.link(temporary, path)  # never over a key another process just made
+        except FileExistsError:
+            return False
+        except OSError as exc:
+            if exc.errno not in _NO_LINKS:
+                raise
+            # no hard links here (some network and FAT file systems): claim the
+            # name, then put the whole key over the claim
+            try:
+                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            except FileExistsError:
+                return False
+            os.replace(temporary, path)
+        _sync_folder(path.parent)
+    except OSError as exc:
+        raise _unreadable(path, exc, UNWRITABLE_KEY) from None
+    finally:
+        with suppress(OSError):
+            temporary.unlink()
+    return True
 
 
 def _unreadable(path: Path, exc: OSError, message: Any = UNREADABLE_KEY) -> StoreError:

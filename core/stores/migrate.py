@@ -74,8 +74,13 @@ __all__ = [
     "TableDump",
     "TableResult",
     "checksum",
+    "choose",
     "dump_table",
+    "finish",
     "migrate",
+    "open_segments",
+    "plan_admins",
+    "plan_dice",
     "retained_events",
     "verify_table",
     "write_table",
@@ -324,14 +329,17 @@ class TableResult:
 
     table: str
     counts: dict[str, int]
-    #: Counts as read back from Redis.
+    #: Counts as read back from the store moved to.
     moved: dict[str, int]
     source_checksum: str
     target_checksum: str
+    #: The store moved to, naming its checksum in ``--json``: ``redis``
+    #: (``redis_checksum``) or ``sqlite`` (``sqlite_checksum``, migrate back).
+    target: str = "redis"
 
     @property
     def ok(self) -> bool:
-        """Whether Redis holds exactly what SQLite did."""
+        """Whether the store moved to holds exactly what the other did."""
         return self.counts == self.moved and self.source_checksum == self.target_checksum
 
     def to_dict(self) -> JSON:
@@ -342,7 +350,7 @@ class TableResult:
             **self.counts,
             "moved": self.moved,
             "checksum": self.source_checksum,
-            "redis_checksum": self.target_checksum,
+            f"{self.target}_checksum": self.target_checksum,
         }
 
 
@@ -401,8 +409,8 @@ def write_table(target: RedisStore, dump: TableDump, source: SQLiteSource) -> No
     target.import_table(dump.snapshot, dump.events, replies, dump.tokens, created=created)
 
 
-def verify_table(dump: TableDump, target: RedisStore) -> TableResult:
-    """Read a moved table back from Redis and compare it with its dump."""
+def verify_table(dump: TableDump, target: Store) -> TableResult:
+    """Read a moved table back from its new store and compare it with its dump."""
     table_id = dump.snapshot.info.id
     try:
         back = dump_table(target, table_id)
@@ -418,7 +426,13 @@ def verify_table(dump: TableDump, target: RedisStore) -> TableResult:
 
 
 def _choose(source: SQLiteSource, tables: Sequence[str] | None) -> list[str]:
-    known = [t.id for t in source.store.tables()]
+    return choose([t.id for t in source.store.tables()], tables)
+
+
+def choose(known: list[str], tables: Sequence[str] | None) -> list[str]:
+    """The tables to move: every one ``known``, or ``tables`` (each once).
+
+    :raises UnknownTable: a named table is not among them."""
     if not tables:
         return known
     for table_id in tables:
@@ -428,18 +442,66 @@ def _choose(source: SQLiteSource, tables: Sequence[str] | None) -> list[str]:
 
 
 def _admin_plan(source: SQLiteSource, target: RedisStore) -> tuple[list[AdminTokenRecord], int]:
+    def differs(token: str) -> Conflict:
+        return Conflict(ADMIN_DIFFERS(token=token), code="admin_token_differs",
+                        details={"token": token})  # fmt: skip
+
+    return plan_admins(source.store.list_admin_tokens(), target, differs)
+
+
+def plan_admins(
+    records: Sequence[AdminTokenRecord], target: Store, differs: Callable[[str], Conflict]
+) -> tuple[list[AdminTokenRecord], int]:
+    """The admin tokens ``target`` lacks, and how many it holds already (same id and
+    hash). :raises Conflict: ``differs(id)``, a token of that id with another hash."""
     there = {r.id: r for r in target.list_admin_tokens()}
     new, present = [], 0
-    for record in source.store.list_admin_tokens():
+    for record in records:
         held = there.get(record.id)
         if held is None:
             new.append(record)
         elif held.hash == record.hash:
             present += 1
         else:
-            raise Conflict(ADMIN_DIFFERS(token=record.id), code="admin_token_differs",
-                           details={"token": record.id})  # fmt: skip
+            raise differs(record.id)
     return new, present
+
+
+def open_segments(store: Store, chosen: Sequence[str]) -> list[str]:
+    """Read each table whole once (checked: :func:`_check_history`) before anything is
+    written; the ones with an open verifiable segment. :raises StoreError:"""
+    found = []
+    for table_id in chosen:
+        checked = dump_table(store, table_id)
+        _check_history(checked, store.retain)
+        dice: Any = checked.snapshot.dice
+        if isinstance(dice, dict) and dice.get("open"):
+            found.append(table_id)
+    return found
+
+
+def finish(
+    report: MigrationReport,
+    source: Store,
+    target: Store,
+    chosen: Sequence[str],
+    admins: Sequence[AdminTokenRecord],
+    write: Callable[[TableDump], None],
+    progress: Callable[[int, int, str], None] | None,
+) -> MigrationReport:
+    """Write the admin tokens and each table (``write``), verifying them."""
+    for record in admins:
+        target.add_admin_token(record)
+    report.admin_tokens = len(admins)
+    held = {r.id: r.hash for r in target.list_admin_tokens()}
+    report.admin_ok = all(held.get(r.id) == r.hash for r in source.list_admin_tokens())
+    for done, table_id in enumerate(chosen, 1):
+        dump = dump_table(source, table_id)
+        write(dump)
+        report.tables.append(verify_table(dump, target))
+        if progress is not None:
+            progress(done, len(chosen), table_id)
+    return report
 
 
 def _dice_plan(source: SQLiteSource, target: RedisStore, open_segments: list[str]) -> str:
@@ -447,20 +509,32 @@ def _dice_plan(source: SQLiteSource, target: RedisStore, open_segments: list[str
 
     :raises Conflict: a moved open segment whose seed Redis could not reveal.
     """
-    mine, theirs = source.dice_secret(), target.stored_dice_secret()
     where = str(source.key_path)
+    return plan_dice(source.dice_secret(), target.stored_dice_secret(), open_segments,
+                     KEY_MISSING(path=where, tables=", ".join(open_segments)),
+                     KEY_DIFFERS(path=where, tables=", ".join(open_segments)))  # fmt: skip
+
+
+def plan_dice(
+    mine: bytes | None, theirs: bytes | None, open_segments: list[str], missing: Any, differs: Any
+) -> str:
+    """The dice key's move: ``moved`` (the target has none), ``same``, ``kept`` (the
+    target's own; no open segment among the tables) or ``none`` (the source has none).
+
+    :raises Conflict: an open segment whose seed the target could not reveal: the
+        source has no key (``dice_key_missing``, said by ``missing``) or the target
+        another (``dice_key_differs``, ``differs``).
+    """
     if mine is None:
         if open_segments:
-            raise Conflict(KEY_MISSING(path=where, tables=", ".join(open_segments)),
-                           code="dice_key_missing", details={"tables": open_segments})  # fmt: skip
+            raise Conflict(missing, code="dice_key_missing", details={"tables": open_segments})
         return "none"
     if theirs is None:
         return "moved"
     if theirs == mine:
         return "same"
     if open_segments:
-        raise Conflict(KEY_DIFFERS(path=where, tables=", ".join(open_segments)),
-                       code="dice_key_differs", details={"tables": open_segments})  # fmt: skip
+        raise Conflict(differs, code="dice_key_differs", details={"tables": open_segments})
     return "kept"
 
 
@@ -494,14 +568,8 @@ def migrate(
     if clash:
         raise Conflict(EXISTS(tables=", ".join(clash)), code="table_exists",
                        details={"tables": clash})  # fmt: skip
-    open_segments = []
-    for table_id in chosen:  # each read whole once before anything is written
-        checked = dump_table(source.store, table_id)
-        _check_history(checked, source.store.retain)
-        dice: Any = checked.snapshot.dice
-        if isinstance(dice, dict) and dice.get("open"):
-            open_segments.append(table_id)
-    report = MigrationReport(dice_key=_dice_plan(source, target, open_segments))
+    segments = open_segments(source.store, chosen)
+    report = MigrationReport(dice_key=_dice_plan(source, target, segments))
     if source.restored is not None:
         report.restored = len(source.restored.moved)
     admins, report.admin_present = _admin_plan(source, target)
@@ -509,16 +577,6 @@ def migrate(
         secret = source.dice_secret()
         assert secret is not None
         if target.adopt_dice_secret(secret) != secret:  # another writer was quicker
-            report.dice_key = _dice_plan(source, target, open_segments)
-    for record in admins:
-        target.add_admin_token(record)
-    report.admin_tokens = len(admins)
-    held = {r.id: r.hash for r in target.list_admin_tokens()}
-    report.admin_ok = all(held.get(r.id) == r.hash for r in source.store.list_admin_tokens())
-    for done, table_id in enumerate(chosen, 1):
-        dump = dump_table(source.store, table_id)
-        write_table(target, dump, source)
-        report.tables.append(verify_table(dump, target))
-        if progress is not None:
-            progress(done, len(chosen), table_id)
-    return report
+            report.dice_key = _dice_plan(source, target, segments)
+    return finish(report, source.store, target, chosen, admins,
+                  lambda dump: write_table(target, dump, source), progress)  # fmt: skip

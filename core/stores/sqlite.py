@@ -1099,6 +1099,30 @@ class SQLiteStore:
             for record in tokens:
                 self._put_token(conn, info.id, record)
 
+    def import_table(
+        self,
+        snapshot: TableSnapshot,
+        events: Sequence[Event],
+        replies: Sequence[tuple[str, JSON, int]],
+        tokens: Sequence[TokenRecord],
+        *,
+        created: float | None = None,
+    ) -> None:
+        """Write a whole table moved from another store (``rollbridge migrate --from
+        redis://…``) in one transaction, as
+        :meth:`~rollbridge.stores.redis.RedisStore.import_table` does in Redis: its
+        snapshot at its latest seq, its retained ``events``, its ``replies``
+        (idempotency key, reply, the seq of the commit that stored it) and its join
+        ``tokens`` (:func:`~rollbridge.stores.sqlite_import.write_whole_table`).
+
+        :raises Conflict: the file holds a table of this id (nothing written).
+        :raises StoreError: the table cannot be written (nothing written).
+        """
+        from rollbridge.stores.sqlite_import import write_whole_table
+
+        with self._transaction(write=True) as conn:
+            write_whole_table(conn, snapshot, events, replies, tokens, created=created)
+
     def delete_table(self, table_id: str) -> None:
         """Remove a table and everything of it. :raises UnknownTable:"""
         with self._transaction(write=True) as conn:

@@ -37,10 +37,10 @@ def at(data: Any, path: list[Any]) -> Any:
     return data
 
 
-@pytest.fixture
-async def world(tmp_path):
-    host = PluginHost(environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})
-    path = tmp_path / "privacy.db"
+def seed_every_ruleset(path, host) -> dict[str, dict[str, str]]:
+    """A table per built-in ruleset in the SQLite file ``path``, each with the
+    ruleset's example characters (``a0``, ``a1``, …): the first a player's, the rest
+    NPCs. The join tokens of each table."""
     seed = SQLiteStore(path)
     service = TableService(seed, host)
     tokens = {}
@@ -54,6 +54,14 @@ async def world(tmp_path):
             service.handle(ruleset_id, {"type": "actor.create", "id": f"c{index}",
                                         "actor": actor}, GM)  # fmt: skip
     seed.close()
+    return tokens
+
+
+@pytest.fixture
+async def world(tmp_path):
+    host = PluginHost(environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})
+    path = tmp_path / "privacy.db"
+    tokens = seed_every_ruleset(path, host)
     server, store = await start(path, host)
     peers: list[Peer] = []
 

@@ -565,12 +565,12 @@ async def resume(port: int, table: str, token: str, seq: int) -> tuple[dict, lis
         return welcome, events
 
 
-def test_serve_on_the_moved_tables_resumes_a_client_from_before_the_move(played, redis_factory):
-    redis = redis_factory()
-    assert migrate(played, redis.url)[0] == 0
+def served_resume(store: list[str], token: str, seq: int) -> tuple[dict, list[dict]]:
+    """``rollbridge serve`` on ``store`` (``--redis URL`` or ``--db FILE``), a real port:
+    a client of table ``mig`` that last saw ``seq`` joins again (:func:`resume`)."""
     port = free_port()
     serving = subprocess.Popen(
-        [sys.executable, "-m", "rollbridge", "serve", "--port", str(port), "--redis", redis.url,
+        [sys.executable, "-m", "rollbridge", "serve", "--port", str(port), *store,
          "--retain", str(RETAIN), "--no-demo"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
     )  # fmt: skip
@@ -583,11 +583,17 @@ def test_serve_on_the_moved_tables_resumes_a_client_from_before_the_move(played,
             except OSError:
                 assert serving.poll() is None and time.monotonic() < deadline, "no serve"
                 time.sleep(0.05)
-        last = played.log[-1].seq
-        welcome, events = asyncio.run(resume(port, "mig", played.tokens["gm"], last - 2))
+        return asyncio.run(resume(port, "mig", token, seq))
     finally:
         serving.terminate()
         serving.communicate(timeout=20)
+
+
+def test_serve_on_the_moved_tables_resumes_a_client_from_before_the_move(played, redis_factory):
+    redis = redis_factory()
+    assert migrate(played, redis.url)[0] == 0
+    last = played.log[-1].seq
+    welcome, events = served_resume(["--redis", redis.url], played.tokens["gm"], last - 2)
     assert welcome["type"] == "welcome" and welcome["seq"] == last
     assert welcome["resume"] == {"recovered": True, "missed": 2}
     assert [(e["type"], e["seq"]) for e in events] == [("event", last - 1), ("event", last)]
@@ -654,7 +660,7 @@ def test_a_file_a_serve_runs_on_is_refused_and_backup_still_runs(played, redis_f
     try:
         status, _out, err = run("serve", "--db", str(played.db), "--no-demo", "--port", "0")
         assert status == 1 and err.startswith("rollbridge: error: database_in_use: ")
-        assert "or a migrate reading it (wait until it ends)" in err
+        assert "or a migrate reading or writing it (wait until it ends)" in err
     finally:
         assert held is not None
         held.release()
