@@ -63,19 +63,26 @@ def _players(frame: Mapping[str, Any], version: str) -> str | None:
     it is the same event, showing only the event's dice, is the protocol's check:
     :func:`rollbridge.export.dialects.players_unlike`)."""
     players = frame["players"]
-    if not isinstance(players, Mapping) or plain(players) == players:
-        return None
+    if not isinstance(players, Mapping):
+        return None  # not the same event: players_unlike's
+    # a copy without the fields the adapter gives it (its card's rolls, its actors'
+    # flags) is one the adapter did not make: compared as every other
     return _first_difference(dict(players), translate(plain(players), version), "players")
 
 
 def _first_difference(logged: Any, made: Any, path: str) -> str | None:
     """The first path at which ``logged`` (a log's line) and ``made`` (what the adapter
-    makes) differ, or None: compared whole first (an honest line, the common case),
-    then as the line reads back from JSON (tuples as lists), then walked."""
-    if logged == made:
+    makes) differ, or None: compared whole first as JSON (an honest line, the common
+    case: ``true`` is not ``1`` there, nor ``1.0``, as Python's ``==`` would have
+    them), then walked."""
+    if _json(logged) == _json(made):
         return None
-    made = json.loads(json.dumps(made, ensure_ascii=False))
-    return None if logged == made else _difference(logged, made, path)
+    return _difference(logged, json.loads(json.dumps(made, ensure_ascii=False)), path)
+
+
+def _json(value: Any) -> str:
+    """``value`` as JSON text, its keys sorted: equal texts are equal lines."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, allow_nan=True)
 
 
 def _difference(logged: Any, made: Any, path: str) -> str | None:

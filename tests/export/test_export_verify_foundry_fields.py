@@ -127,6 +127,15 @@ FORGERIES = {
     "the card's text": (
         lambda line: line["foundry"].__setitem__("content", "The guard is dead."),
         "foundry.content"),
+    # Python's == has True == 1 == 1.0: a check comparing so passed it (exit 0)
+    "a die's flag as a number": (
+        lambda line: line["foundry"]["rolls"][0]["terms"][0]["results"][0].__setitem__(
+            "active", int(line["foundry"]["rolls"][0]["terms"][0]["results"][0]["active"])),
+        "foundry.rolls.0.terms.0.results.0.active"),
+    "a die as true": (
+        lambda line: line["foundry"]["rolls"][0]["terms"][0]["results"][0].__setitem__(
+            "result", True),
+        "foundry.rolls.0.terms.0.results.0.result"),
     "the speaker": (
         lambda line: line["foundry"]["speaker"].__setitem__("alias", "Someone else"),
         "foundry.speaker.alias"),
@@ -182,6 +191,13 @@ def test_a_forged_players_copy_is_a_mismatch(logs, tmp_path, capsys, ruleset):
         (lambda line: line["players"].__setitem__("seq", seq - 1), "players.seq"),
         (lambda line: line["players"].__setitem__("kind", "roll"), "players.kind"),
         (die, "players.data"),
+        # a copy without its Foundry fields (its card's rolls, its actors' flags): not
+        # the adapter's, though it was passed before (exit 0)
+        (lambda line: line.__setitem__("players", outbound.plain(line["players"])),
+         "players.actors.0.foundry" if public["players"].get("actors") else "players.foundry"),
+        # who asked and who acted are the same event's, whoever reads it (exit 0 before)
+        (lambda line: line["players"].__setitem__("by", "someone"), "players.by"),
+        (lambda line: line["players"].__setitem__("request", "r-forged"), "players.request"),
     ]:  # fmt: skip
         assert forged(change) == (1, [("wrong_dialect", seq, said.format(part))]), part
 
