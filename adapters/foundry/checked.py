@@ -26,9 +26,10 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from .outbound import plain, translate
+from .outbound import plain
+from .outbound import translate as _translate
 
-__all__ = ["unlike", "written_by"]
+__all__ = ["translate", "unlike", "written_by"]
 
 
 def written_by(frame: Mapping[str, Any]) -> str | None:
@@ -40,13 +41,23 @@ def written_by(frame: Mapping[str, Any]) -> str | None:
     return version if isinstance(version, str) else None
 
 
+def translate(message: Mapping[str, Any], version: str) -> dict[str, Any]:
+    """What the adapter made of ``message``, a traceback of a shape it cannot translate
+    not logged (:func:`outbound.translate`: its ``foundry.error``, as it was sent)."""
+    return _translate(message, version, quiet=True)
+
+
 def unlike(frame: Mapping[str, Any], version: str) -> str | None:
     """The first path of ``frame`` (a line of a Foundry client's log) whose Foundry
     content is not what adapter ``version`` makes of the plain frame, or None. A
-    frame holding nothing of the dialect (a plain client's) is None."""
+    frame holding nothing of the dialect (a plain client's) is None. A ``welcome``'s
+    own ``foundry.adapter`` is the version it names (:func:`written_by`): whether that
+    version made the log's other lines is the caller's to weigh, and an older
+    version's log whose lines this one makes alike verifies."""
     bare = plain(frame)
     if bare == frame:
         return None
+    version = written_by(frame) or version
     own = {key: value for key, value in frame.items() if key != "players"}
     made = translate(bare, version)
     if frame.get("type") == "welcome" and "players" in frame:
