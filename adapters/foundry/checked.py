@@ -83,17 +83,29 @@ def _players(frame: Mapping[str, Any], version: str) -> str | None:
 
 def _first_difference(logged: Any, made: Any, path: str) -> str | None:
     """The first path at which ``logged`` (a log's line) and ``made`` (what the adapter
-    makes) differ, or None: compared whole first as JSON (an honest line, the common
-    case: ``true`` is not ``1`` there, nor ``1.0``, as Python's ``==`` would have
-    them), then walked."""
-    if _json(logged) == _json(made):
+    makes) differ, or None: compared whole first (an honest line, the common case),
+    each value's type too (``true`` is not ``1``, nor ``1.0``, as Python's ``==``
+    would have them), then, made as it reads back from JSON (tuples as lists), walked."""
+    if logged == made and _same(logged, made):
         return None
     return _difference(logged, json.loads(json.dumps(made, ensure_ascii=False)), path)
 
 
-def _json(value: Any) -> str:
-    """``value`` as JSON text, its keys sorted: equal texts are equal lines."""
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, allow_nan=True)
+def _same(logged: Any, made: Any) -> bool:
+    """Whether ``logged`` and ``made`` are the same JSON, each value's type too (what
+    ``==`` does not see: ``True == 1 == 1.0``); a tuple of ``made`` is not a list
+    here, for the walk to judge. A value the line and the translation share (the
+    plain frame's, which the translation keeps) is itself."""
+    if logged is made:
+        return True
+    kind = type(logged)
+    if kind is not type(made):
+        return False
+    if kind is dict:
+        return all(_same(value, made[key]) for key, value in logged.items())
+    if kind is list:
+        return all(map(_same, logged, made))
+    return True
 
 
 def _difference(logged: Any, made: Any, path: str) -> str | None:
