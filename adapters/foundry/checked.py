@@ -26,9 +26,10 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from .outbound import plain, translate
+from .outbound import plain
+from .outbound import translate as _translate
 
-__all__ = ["unlike", "written_by"]
+__all__ = ["translate", "unlike", "written_by"]
 
 
 def written_by(frame: Mapping[str, Any]) -> str | None:
@@ -40,13 +41,23 @@ def written_by(frame: Mapping[str, Any]) -> str | None:
     return version if isinstance(version, str) else None
 
 
+def translate(message: Mapping[str, Any], version: str) -> dict[str, Any]:
+    """What the adapter made of ``message``, a traceback of a shape it cannot translate
+    not logged (:func:`outbound.translate`: its ``foundry.error``, as it was sent)."""
+    return _translate(message, version, quiet=True)
+
+
 def unlike(frame: Mapping[str, Any], version: str) -> str | None:
     """The first path of ``frame`` (a line of a Foundry client's log) whose Foundry
     content is not what adapter ``version`` makes of the plain frame, or None. A
-    frame holding nothing of the dialect (a plain client's) is None."""
+    frame holding nothing of the dialect (a plain client's) is None. A ``welcome``'s
+    own ``foundry.adapter`` is the version it names (:func:`written_by`): whether that
+    version made the log's other lines is the caller's to weigh, and an older
+    version's log whose lines this one makes alike verifies."""
     bare = plain(frame)
     if bare == frame:
         return None
+    version = written_by(frame) or version
     own = {key: value for key, value in frame.items() if key != "players"}
     made = translate(bare, version)
     if frame.get("type") == "welcome" and "players" in frame:
@@ -63,19 +74,38 @@ def _players(frame: Mapping[str, Any], version: str) -> str | None:
     it is the same event, showing only the event's dice, is the protocol's check:
     :func:`rollbridge.export.dialects.players_unlike`)."""
     players = frame["players"]
-    if not isinstance(players, Mapping) or plain(players) == players:
-        return None
+    if not isinstance(players, Mapping):
+        return None  # not the same event: players_unlike's
+    # a copy without the fields the adapter gives it (its card's rolls, its actors'
+    # flags) is one the adapter did not make: compared as every other
     return _first_difference(dict(players), translate(plain(players), version), "players")
 
 
 def _first_difference(logged: Any, made: Any, path: str) -> str | None:
     """The first path at which ``logged`` (a log's line) and ``made`` (what the adapter
     makes) differ, or None: compared whole first (an honest line, the common case),
-    then as the line reads back from JSON (tuples as lists), then walked."""
-    if logged == made:
+    each value's type too (``true`` is not ``1``, nor ``1.0``, as Python's ``==``
+    would have them), then, made as it reads back from JSON (tuples as lists), walked."""
+    if logged == made and _same(logged, made):
         return None
-    made = json.loads(json.dumps(made, ensure_ascii=False))
-    return None if logged == made else _difference(logged, made, path)
+    return _difference(logged, json.loads(json.dumps(made, ensure_ascii=False)), path)
+
+
+def _same(logged: Any, made: Any) -> bool:
+    """Whether ``logged`` and ``made`` are the same JSON, each value's type too (what
+    ``==`` does not see: ``True == 1 == 1.0``); a tuple of ``made`` is not a list
+    here, for the walk to judge. A value the line and the translation share (the
+    plain frame's, which the translation keeps) is itself."""
+    if logged is made:
+        return True
+    kind = type(logged)
+    if kind is not type(made):
+        return False
+    if kind is dict:
+        return all(_same(value, made[key]) for key, value in logged.items())
+    if kind is list:
+        return all(map(_same, logged, made))
+    return True
 
 
 def _difference(logged: Any, made: Any, path: str) -> str | None:

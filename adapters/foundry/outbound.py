@@ -61,12 +61,16 @@ def chat_html(text: str) -> str:
     return _ENRICHED.sub(r"\g<0><span></span>", html.escape(text))
 
 
-def translate(message: Mapping[str, Any], version: str = "") -> JSON:
-    """The Foundry-dialect form of a reply or event."""
+def translate(message: Mapping[str, Any], version: str = "", *, quiet: bool = False) -> JSON:
+    """The Foundry-dialect form of a reply or event. One it cannot translate is logged
+    with its traceback (a server's fault to mend), unless ``quiet``: ``rollbridge
+    verify`` making a log's line again (checked.py), where the line is what a forger
+    gave, and the traceback would be a crash's to the reader."""
     try:
         return _translate(message, version)
     except Exception as exc:  # never let one odd message break a broadcast
-        log.exception("could not translate a %s message for Foundry", message.get("type"))
+        if not quiet:
+            log.exception("could not translate a %s message for Foundry", message.get("type"))
         return {**message, "foundry": {"error": f"{type(exc).__name__}: {exc}"}}
 
 

@@ -25,19 +25,22 @@ import logging
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rollbridge.cli import shared_help
 from rollbridge.cli.helps import Help
 from rollbridge.cli.locales import add_locale_option
-from rollbridge.cli.render import print_error, print_json
+from rollbridge.cli.render import error_words, print_error, print_json
 from rollbridge.dice.verify import Report, verify_events
 from rollbridge.engine.recheck import REASONS
-from rollbridge.exceptions import RollbridgeError, UndecodableFrame
+from rollbridge.exceptions import PluginError, RollbridgeError, UndecodableFrame
 from rollbridge.json_words import json_reason, value_reason
 from rollbridge.system_words import system_reason
 from rollbridge.text import Messages, Text
 from rollbridge.visible import visible
+
+if TYPE_CHECKING:
+    from rollbridge.host import PluginHost
 
 __all__ = ["add_parsers", "read_log", "recheck", "render_report"]
 
@@ -400,6 +403,10 @@ INCOMPLETE_REASONS = (
 )  # fmt: skip
 #: At most this many runs of :data:`UNRECEIVED` are named (the rest: "…").
 UNRECEIVED_RUNS = 10
+#: verify's exit status where a plugin installed here could not be loaded or registered
+#: (a broken plugin, a refused adapter): the log was not checked, so neither 0 nor the
+#: 1 of a mismatch, which a script would read as a forged log (docs/dice.md).
+NOT_RUN = 4
 # Translators: {count} hidden stand-ins (GM-only events as a player's view gets
 # them); {seeds} and {requests} how many of them are each; dice.revealed is an
 # event's kind: keep it.
@@ -460,7 +467,8 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
                 "rollbridge and the rulesets installed here cannot check (newer words, a "
                 "ruleset not installed, an event of a kind this version does not know, a "
                 "frame's field that neither the protocol nor a dialect installed here "
-                "knows).",
+                "knows), 4 not checked: a plugin installed here could not be loaded or "
+                "registered (a broken plugin, a refused adapter).",
             )
         ),
     )
@@ -676,11 +684,12 @@ def incomplete(report: Report) -> int:
     return sum(report.unresolved.get(reason, 0) for reason in INCOMPLETE_REASONS)
 
 
-def recheck(entries: list[dict[str, Any]], report: Report) -> None:
+def recheck(entries: list[dict[str, Any]], report: Report, host: PluginHost | None = None) -> None:
     """Resolve every resolution of ``entries`` again (:mod:`rollbridge.engine.recheck`,
-    with the rulesets installed here) and add what it found to ``report``."""
+    with the rulesets and adapters of ``host``, by default those installed here) and
+    add what it found to ``report``. :raises PluginError: a plugin installed here
+    could not be loaded or registered (``host`` not given)."""
     from rollbridge.adapter import plain_frame
-    from rollbridge.cli.offline import offline_host
     from rollbridge.engine.recheck import check_resolutions
     from rollbridge.export.dialects import check_dialects
 
@@ -689,7 +698,10 @@ def recheck(entries: list[dict[str, Any]], report: Report) -> None:
     # a logged state the ruleset fails on is this log's mismatch, not a traceback here
     engine_log.disabled = True
     try:
-        host = offline_host()
+        if host is None:
+            from rollbridge.cli.offline import offline_host
+
+            host = offline_host()
         dialects = list(host.adapters.values())
         plain = [plain_frame(entry, dialects) for entry in entries]
         check = check_resolutions(plain, host.rulesets)
@@ -714,14 +726,31 @@ def _verify(args: argparse.Namespace) -> int:
         text = exc.args[0] if exc.args else None
         said = text if hasattr(text, "render") else str(exc)
         return _unreadable(args, UndecodableFrame(said))
+    from rollbridge.cli.offline import offline_host
+
+    try:
+        host = offline_host()
+    except PluginError as exc:  # nothing of the log checked: not a mismatch of it
+        return _not_run(args, exc)
     report = verify_events(entries)
-    recheck(entries, report)
+    recheck(entries, report, host)
     unchecked = incomplete(report)
     if args.json:
         print_json({**report.to_dict(args.locale), "complete": not unchecked})
     else:
         print("\n".join(render_report(report, args.locale, args.all)))
     return 1 if not report.ok else 3 if unchecked else 0
+
+
+def _not_run(args: argparse.Namespace, error: PluginError) -> int:
+    """The plugins installed here could not be loaded or registered (exit status 4:
+    the log was not checked, neither verified nor forged): the error on stderr as
+    every command's, with ``--json`` as JSON on stdout."""
+    if args.json:
+        print_error(error, args.locale)
+    else:
+        sys.stderr.write(f"rollbridge: error: {error.code}: {error_words(error, args.locale)}\n")
+    return NOT_RUN
 
 
 def _unreadable(args: argparse.Namespace, error: RollbridgeError) -> int:

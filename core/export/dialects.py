@@ -45,11 +45,15 @@ WRONG_DIALECT_REPLY = say(
 
 #: The fields a players' copy shares with the GM's frame it rides in.
 _SAME = ("type", "table", "epoch", "seq")
+#: Those it shares too unless it is the ``hidden`` stand-in of a GM-only event (which
+#: has none of them): who asked, who acted, when (core/engine/views.py, event_view).
+_SAME_SHOWN = ("request", "by", "at")
 
 
 def players_unlike(frame: Mapping[str, Any]) -> str | None:
     """Where a GM ``event`` frame's ``players`` copy is not the same event as the frame
-    (its table, epoch, seq, and kind — ``hidden`` of a GM-only one), or shows a die the
+    (its table, epoch, seq, and kind — ``hidden`` of a GM-only one —, and but for a
+    ``hidden`` one its request, author and time), or shows a die the
     frame's event does not (no total its dice do not make: every die of a copy whose
     data differs from the frame's is one of the frame's), or None."""
     if frame.get("type") != "event" or "players" not in frame:
@@ -63,6 +67,9 @@ def players_unlike(frame: Mapping[str, Any]) -> str | None:
     hidden = frame.get("gm_only") and players.get("kind") == "hidden"
     if not hidden and players.get("kind") != frame.get("kind"):
         return "players.kind"
+    for key in () if hidden else _SAME_SHOWN:
+        if (key in players, players.get(key)) != (key in frame, frame.get(key)):
+            return f"players.{key}"
     if players.get("data") == frame.get("data"):  # nothing private in it: the same dice
         return None
     if Counter(shown_dice(players.get("data"))) - Counter(shown_dice(frame.get("data"))):

@@ -11,6 +11,9 @@ exit 0."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +130,15 @@ FORGERIES = {
     "the card's text": (
         lambda line: line["foundry"].__setitem__("content", "The guard is dead."),
         "foundry.content"),
+    # Python's == has True == 1 == 1.0: a check comparing so passed it (exit 0)
+    "a die's flag as a number": (
+        lambda line: line["foundry"]["rolls"][0]["terms"][0]["results"][0].__setitem__(
+            "active", int(line["foundry"]["rolls"][0]["terms"][0]["results"][0]["active"])),
+        "foundry.rolls.0.terms.0.results.0.active"),
+    "a die as true": (
+        lambda line: line["foundry"]["rolls"][0]["terms"][0]["results"][0].__setitem__(
+            "result", True),
+        "foundry.rolls.0.terms.0.results.0.result"),
     "the speaker": (
         lambda line: line["foundry"]["speaker"].__setitem__("alias", "Someone else"),
         "foundry.speaker.alias"),
@@ -182,6 +194,13 @@ def test_a_forged_players_copy_is_a_mismatch(logs, tmp_path, capsys, ruleset):
         (lambda line: line["players"].__setitem__("seq", seq - 1), "players.seq"),
         (lambda line: line["players"].__setitem__("kind", "roll"), "players.kind"),
         (die, "players.data"),
+        # a copy without its Foundry fields (its card's rolls, its actors' flags): not
+        # the adapter's, though it was passed before (exit 0)
+        (lambda line: line.__setitem__("players", outbound.plain(line["players"])),
+         "players.actors.0.foundry" if public["players"].get("actors") else "players.foundry"),
+        # who asked and who acted are the same event's, whoever reads it (exit 0 before)
+        (lambda line: line["players"].__setitem__("by", "someone"), "players.by"),
+        (lambda line: line["players"].__setitem__("request", "r-forged"), "players.request"),
     ]:  # fmt: skip
         assert forged(change) == (1, [("wrong_dialect", seq, said.format(part))]), part
 
@@ -200,9 +219,44 @@ def test_another_adapter_version_that_made_other_cards_is_counted_apart(logs, tm
     welcome["foundry"]["adapter"] = "0.9.0"
     status, report = _verified(tmp_path, lines, capsys)
     assert (status, report["problems"], report["complete"]) == (3, [], False)
-    # the card, and the welcome itself: this adapter's would name its own version
-    assert report["unresolved"]["dialect_version"] == 2
+    # the card; the welcome itself names the version it names (it was counted too)
+    assert report["unresolved"]["dialect_version"] == 1
     assert main(["verify", str(tmp_path / "log.jsonl")]) == 3
     said = capsys.readouterr().out
-    assert "2 frames of a dialect not checked whole" in said
+    assert "1 frame of a dialect not checked whole" in said
     assert "run verify with the rollbridge (and adapter) version the log's welcome names" in said
+
+
+@pytest.mark.parametrize("audience", ["gm", "player"])
+def test_an_older_adapter_versions_log_whose_cards_this_one_makes_verifies(
+    logs, tmp_path, capsys, audience
+):
+    """An honest log another version of the adapter wrote (its welcome names it), every
+    card as this version makes it: verified, exit 0. Before, its welcome's own
+    ``foundry.adapter`` (not this version's) made every such log incomplete (exit 3),
+    whatever its cards."""
+    lines = json.loads(json.dumps(logs["wilddie"][audience]))
+    assert lines[0]["type"] == "welcome"
+    lines[0]["foundry"]["adapter"] = "0.9.0"
+    status, report = _verified(tmp_path, lines, capsys)
+    assert (status, report["problems"], report["complete"]) == (0, [], True), report
+    assert "dialect_version" not in report["unresolved"]
+
+
+def test_a_line_the_adapter_cannot_translate_is_a_mismatch_without_a_traceback(tmp_path):
+    """A resolution whose dice no server sends (a group's dice a number) under a card:
+    the adapter's translation fails (its ``foundry.error``, as a server would have sent
+    it); the line's card is not that, ``wrong_dialect`` — and verify prints no
+    traceback (the adapter logged the failure with one: a reader's crash)."""
+    log = tmp_path / "log.jsonl"
+    line = {"type": "event", "table": "t", "kind": "resolution", "epoch": 1, "seq": 1,
+            "data": {"action": "x", "dice": [{"dice": 5}]}, "actors": [],
+            "foundry": {"rolls": []}}  # fmt: skip
+    log.write_text(json.dumps(line) + "\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "rollbridge", "verify", str(log)],
+        capture_output=True, text=True, timeout=60, env={**os.environ, "LC_ALL": "C"},
+    )  # fmt: skip
+    assert done.returncode == 1, done
+    assert "seq 1: its foundry.error is not what the Foundry VTT adapter makes" in done.stdout
+    assert done.stderr == ""

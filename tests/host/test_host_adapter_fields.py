@@ -112,4 +112,43 @@ def test_an_installed_adapter_package_stops_verify_with_the_error_not_a_report(t
     assert "Traceback" not in done.stderr
     assert '"code": "adapter_protocol_field"' in done.stdout, (done.stdout, done.stderr)
     assert "adapter 'othervtt' names fields of the plain protocol" in done.stdout
-    assert done.returncode != 0
+    # not checked: neither the 1 of a mismatch (a forged log, to a script) nor 0
+    assert done.returncode == 4
+
+
+def _installed(root, name: str, source: str) -> dict[str, str]:
+    """``name`` installed under ``root`` as a distribution with a rollbridge entry
+    point; the environment that finds it."""
+    (root / f"{name}.py").write_text(textwrap.dedent(source))
+    info = root / f"{name}-1.0.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0.0\n")
+    (info / "entry_points.txt").write_text(f"[rollbridge]\n{name} = {name}\n")
+    env = {**os.environ, "PYTHONPATH": str(root), "LC_ALL": "C"}
+    env.pop("ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD", None)
+    return env
+
+
+def test_a_broken_plugin_stops_verify_with_its_own_exit_status(tmp_path):
+    """A plugin that fails to import: verify checked nothing, so it exits 4 with the
+    error (``plugin_load_failed``), not 1, which says the log was altered
+    (docs/dice.md, "Exit status"). Before, 1."""
+    env = _installed(tmp_path, "rb_broken", 'raise RuntimeError("boom")\n')
+    log = tmp_path / "log.jsonl"
+    log.write_text('{"type": "event", "table": "t", "kind": "roll", "epoch": 1, "seq": 1}\n')
+    for extra in ([], ["--json"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "rollbridge", "verify", *extra, str(log)],
+            capture_output=True, text=True, env=env, timeout=60,
+        )  # fmt: skip
+        assert "Traceback" not in done.stderr
+        assert done.returncode == 4, (extra, done.stdout, done.stderr)
+        said = done.stdout if extra else done.stderr
+        assert "plugin_load_failed" in said and "rb_broken" in said and "boom" in said
+    # an unreadable log is still its own status (2), read before the plugins load
+    log.write_text("not json\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "rollbridge", "verify", str(log)],
+        capture_output=True, text=True, env=env, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
