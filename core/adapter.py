@@ -23,7 +23,7 @@ __all__ = ["PROTOCOL_FIELDS", "Adapter", "plain_frame"]
 #: (:class:`~rollbridge.exceptions.AdapterProtocolField`).
 PROTOCOL_FIELDS: frozenset[str] = frozenset(
     {"type", "id", "table", "kind", "epoch", "seq", "data", "actors", "request", "by", "at",
-     "table_after", "gm_only",  # an event's
+     "table_after", "gm_only", "reread",  # an event's (``reread``: a players' view's)
      "protocol", "role", "name", "locale", "ruleset", "epochs", "resume"}  # a welcome's
 )  # fmt: skip
 

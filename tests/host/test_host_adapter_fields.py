@@ -44,7 +44,7 @@ def test_every_field_verify_resolves_an_event_by_is_a_protocol_field():
     assert FRAME_FIELDS <= PROTOCOL_FIELDS
 
 
-@pytest.mark.parametrize("field", ["seq", "data", "kind", "actors", "table", "resume"])
+@pytest.mark.parametrize("field", ["seq", "data", "kind", "actors", "table", "resume", "reread"])
 def test_an_adapter_listing_a_protocol_field_is_refused_naming_adapter_and_field(field):
     with pytest.raises(AdapterProtocolField) as refused:
         _host_with_adapter(frozenset({field, "vtt"}))
