@@ -6,6 +6,7 @@ a failed one reads again. (The served test: tests/stores/test_cluster_lease_wait
 from __future__ import annotations
 
 import asyncio
+import signal
 import time
 from typing import Any
 
@@ -123,5 +124,47 @@ def test_a_waiter_cancelled_leaves_the_others_waiting(redis_factory: Any, waiter
         await client.set("owner", "node-a")
         assert await asyncio.gather(*tasks[1:]) == [b"node-a"] * waiters
         assert tasks[0].cancelled()
+
+    _on_redis(redis_factory, play)
+
+
+def _others() -> set[asyncio.Task[Any]]:
+    """The tasks of the loop other than the one asking."""
+    return asyncio.all_tasks() - {asyncio.current_task()}  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("leaving", ["timeout", "cancelled"])
+def test_the_last_waiter_leaving_leaves_no_task_behind_even_with_redis_paused(
+    redis_factory: Any, leaving: str
+):
+    """Redis hangs (SIGSTOP) while the reader's GET waits on it: the last waiter
+    leaving — at its own end, or cancelled (its client gone) — ends the reader
+    too, its GET with it: no task is left reading, none pending at the loop's end."""
+
+    async def play(server: Any, client: aioredis.Redis, waits: LeaseWaits) -> None:
+        tasks = [
+            asyncio.create_task(
+                waits.held("t", lambda: client.get("owner"), time.monotonic() + s, lambda: False)
+            )
+            for s in (0.4, 0.6)
+        ]
+        await asyncio.sleep(0.1)
+        server.process.send_signal(signal.SIGSTOP)  # the reader's next GET hangs
+        try:
+            await asyncio.sleep(0.2)
+            if leaving == "cancelled":
+                for task in tasks:
+                    task.cancel()
+            results = await asyncio.gather(*tasks, return_exceptions=True)
+            if leaving == "timeout":
+                assert results == [None, None]
+            else:
+                assert all(isinstance(r, asyncio.CancelledError) for r in results)
+            await asyncio.sleep(0)  # the reader's cancellation runs
+            await asyncio.sleep(0)
+            assert not _others(), _others()
+            assert waits.waiting("t") == 0 and not waits._waits
+        finally:
+            server.process.send_signal(signal.SIGCONT)
 
     _on_redis(redis_factory, play)
