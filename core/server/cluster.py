@@ -976,7 +976,9 @@ class ClusterServer(Server):
                                 forward.table.ran_by = None  # run here now
                             return None
                         continue
-                    owner = raw.decode()
+                    # (bytes no process id is, written by another program: a holder
+                    # that answers nobody, waited for until the forward's timeout)
+                    owner = raw.decode(errors="backslashreplace")
                     if forward.table is not None:  # run here now, or seen run there
                         forward.table.ran_by = None if owner == self.node else owner
                     if owner != self.node:

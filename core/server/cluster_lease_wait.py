@@ -9,6 +9,12 @@ lease until it is held again, or until no forward waits any longer, and every
 waiting forward is told what it read. Each forward still waits only until its own
 end (its grace, or its timeout), as before. A reader ends when the process stops
 (``ended``), within :data:`EVERY`; it is never cancelled while a forward waits on it.
+The last forward leaving cancels it, and it stops by itself at its next turn when
+nobody waits (a cancel can be lost on the way: Python 3.11's ``asyncio.wait_for``,
+inside redis-py, swallows one that comes as its read ends — 300 tables waited on at
+once left some 50 readers reading for good). Its error, when nobody is left to be
+told, is observed here (never asyncio's "Task exception was never retrieved"): the
+forwards' own reads meet Redis failing.
 """
 
 from __future__ import annotations
@@ -29,8 +35,14 @@ Read = Callable[[], Awaitable[bytes | None]]
 class _Wait:
     """The reader of one table's lease and how many forwards wait on it."""
 
-    task: asyncio.Task[bytes | None]
+    task: asyncio.Task[bytes | None] | None = None
     waiters: int = field(default=0)
+
+
+def _observed(task: asyncio.Task[bytes | None]) -> None:
+    """A reader's end: its error retrieved (told to its waiters, or to nobody)."""
+    if not task.cancelled():
+        task.exception()
 
 
 class LeaseWaits:
@@ -58,30 +70,27 @@ class LeaseWaits:
         :raises redis.RedisError: (and socket errors) the reader's read failed: every
             forward waiting is told, and the next wait starts a new reader."""
         wait = self._waits.get(table_id)
-        if wait is None or wait.task.done():
-            task = asyncio.get_running_loop().create_task(self._read(read, ended))
-            wait = self._waits[table_id] = _Wait(task)
+        if wait is None or wait.task is None or wait.task.done():
+            wait = self._waits[table_id] = _Wait()
+            wait.task = asyncio.get_running_loop().create_task(self._read(wait, read, ended))
+            wait.task.add_done_callback(_observed)
+        task = wait.task
         wait.waiters += 1
         try:
-            return await asyncio.wait_for(
-                asyncio.shield(wait.task), max(0.0, until - time.monotonic())
-            )
+            return await asyncio.wait_for(asyncio.shield(task), max(0.0, until - time.monotonic()))
         except TimeoutError:
             return None
         finally:
             wait.waiters -= 1
             if wait.waiters == 0:
-                if not wait.task.done():
-                    wait.task.cancel()  # nobody waits on it: no more reads
-                elif not wait.task.cancelled():
-                    wait.task.exception()  # (told to the waiters, or to nobody left)
+                task.cancel()  # nobody waits on it: no more reads (it also looks itself)
                 if self._waits.get(table_id) is wait:
                     del self._waits[table_id]
 
-    async def _read(self, read: Read, ended: Callable[[], bool]) -> bytes | None:
-        """Read the lease every :attr:`every` seconds until it is held (its holder)
-        or ``ended()`` (None)."""
-        while not ended():
+    async def _read(self, wait: _Wait, read: Read, ended: Callable[[], bool]) -> bytes | None:
+        """Read the lease every :attr:`every` seconds until it is held (its holder),
+        ``ended()``, or nobody waits on ``wait`` any longer (None)."""
+        while not ended() and wait.waiters > 0:
             holder = await read()
             if holder is not None:
                 return holder

@@ -1023,7 +1023,7 @@ class RedisStore:
         blob = self._run("FIND_TOKEN", [k.tokens, k.token_by_hash], [token_hash])
         if not blob:
             return None
-        return _token(table_id, blob)
+        return redis_damaged.token(k.tokens, lambda: _token(table_id, blob), table_id)
 
     def list_tokens(self, table_id: str) -> list[TokenRecord]:
         """Every token of a table, oldest first. :raises UnknownTable:"""
@@ -1031,7 +1031,11 @@ class RedisStore:
         blobs = self._run("LIST_TOKENS", [k.info, k.tokens, k.token_order])
         if blobs is None:
             raise unknown_table(table_id)
-        return [_token(table_id, b) for b in blobs if b is not None]
+        return [
+            redis_damaged.token(k.tokens, lambda b=b: _token(table_id, b), table_id)
+            for b in blobs
+            if b is not None
+        ]
 
     def revoke_token(self, table_id: str, token_id: str) -> bool:
         """Remove a token; whether it existed. :raises UnknownTable:"""
@@ -1066,13 +1070,16 @@ class RedisStore:
     def find_admin_token(self, token_hash: str) -> AdminTokenRecord | None:
         """The admin token with this hash."""
         blob = self._run("FIND_ADMIN_TOKEN", self._admin_keys()[:2], [token_hash])
-        return _admin(blob) if blob else None
+        key = self.keys.glob("admin_tokens")
+        return redis_damaged.token(key, lambda: _admin(blob)) if blob else None
 
     def list_admin_tokens(self) -> list[AdminTokenRecord]:
         """Every admin token, oldest first."""
         keys = self._admin_keys()
         blobs = self._run("LIST_ADMIN_TOKENS", [keys[0], keys[3]])
-        records = [_admin(b) for b in blobs if b is not None]
+        records = [
+            redis_damaged.token(keys[0], lambda b=b: _admin(b)) for b in blobs if b is not None
+        ]
         return sorted(records, key=lambda r: r.created)  # stable: ties keep their order
 
     def revoke_admin_token(self, token_id: str) -> bool:

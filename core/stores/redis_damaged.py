@@ -44,6 +44,14 @@ DAMAGED_REPLY = say(
     "read ({error}): Redis's data is damaged; restore it from a backup",
 )
 
+# Translators: {key} a Redis key's name; {error} Python's (English) reason. A join
+# token's or an admin token's stored record (its hash, role and name).
+DAMAGED_TOKEN = say(
+    "store.redis.damaged_token",
+    "a stored token record in Redis key {key} cannot be read ({error}): Redis's data is "
+    "damaged; restore it from a backup",
+)
+
 
 def _why(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"[:200]
@@ -82,3 +90,17 @@ def state(table_id: str, key: str, read: Callable[[], T]) -> T:
     except Exception as exc:
         words = DAMAGED_STATE(table=table_id, key=key, error=_why(exc))
         raise StoreError(words, details={"reason": DAMAGED, "table": table_id, "key": key}) from exc
+
+
+def token(key: str, read: Callable[[], T], table_id: str | None = None) -> T:
+    """``read()`` of a token's stored record at ``key`` (a table's join token, or an
+    admin token when ``table_id`` is None).
+
+    :raises StoreError: (``reason`` ``damaged``) it cannot be unpacked."""
+    try:
+        return read()
+    except Exception as exc:
+        details = {"reason": DAMAGED, "key": key}
+        if table_id is not None:
+            details["table"] = table_id
+        raise StoreError(DAMAGED_TOKEN(key=key, error=_why(exc)), details=details) from exc

@@ -230,6 +230,10 @@ def test_with_three_processes_each_survivor_names_the_killed_one_with_its_own_ta
         await until(lambda: not admin.hexists("rb:processes", node), what="A's claim gone")
         for other in others:  # each survivor renews its claim twice since
             await until(renewed_twice(other), what=f"{other} renews")
+        # B kept the table through those renewals (or took it back at its next one,
+        # starved): a B giving a lease up at its first renewal after a take-over
+        # (deliberately broken so) passed the wait above, owning it for a moment
+        await until(lambda: cluster.processes[1].owns(cluster.table), what="B keeps it")
         for player in (on_a, on_b, on_c):
             await player.close()
 

@@ -77,11 +77,18 @@ def test_a_lease_of_a_table_not_in_memory_is_given_up_like_an_unused_one(redis_f
     not at once — failed once on a loaded machine, this test's read of the lease
     having gone to Redis before the release (a release held back by 0.1 s made it
     fail every time). (Nor is the log asked whether it was given up as unused: a
-    process starved past its lease finds it run out, and lost, first.)"""
+    process starved past its lease finds it run out, and lost, first.) What ended
+    the lease is Redis's word (keyspace events): a ``del``, its release, not an
+    ``expired`` — a wait for the key alone passed with the release left out."""
 
     async def play(server: ClusterServer) -> None:
         assert server.redis is not None
         owner = server.keys.table("t").owner
+        # what ends the lease, as Redis tells it: "del" (released) or "expired" (left
+        # to run out: a process not releasing it passed a wait for the key alone)
+        await server.redis.config_set("notify-keyspace-events", "Kgx")
+        events = server.redis.pubsub()
+        await events.subscribe(f"__keyspace@0__:{owner}")
         await server.redis.set(owner, server.node)
         server._took("t")
         assert "t" not in server.tables.open
@@ -89,9 +96,14 @@ def test_a_lease_of_a_table_not_in_memory_is_given_up_like_an_unused_one(redis_f
             while server.ownership.owns("t"):
                 await asyncio.sleep(0.02)
         assert "t" not in server._used and "t" not in server._renewed
+        ended = None
         async with asyncio.timeout(10):  # released for the next taker
-            while await server.redis.get(owner) is not None:
-                await asyncio.sleep(0.02)
+            while ended not in (b"del", b"expired"):
+                message = await events.get_message(ignore_subscribe_messages=True, timeout=1)
+                ended = None if message is None else message["data"]
+        await events.aclose()
+        assert ended == b"del"
+        assert await server.redis.get(owner) is None
 
     on_a_cluster_server(redis_factory, play)
 

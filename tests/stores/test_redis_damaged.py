@@ -178,3 +178,37 @@ def test_a_fence_of_a_damaged_table_is_a_store_error(damaged):
     with pytest.raises(StoreError) as caught:
         store.fence("t", 1, 50)
     _said(caught, keys.info)
+
+
+def test_a_damaged_token_or_admin_token_is_a_store_error_naming_the_key(damaged):
+    """A join token's record (a hello's look-up, ``table tokens``) and an admin
+    token's (the admin API's look-up, ``admin-token --list``) that cannot be
+    unpacked: before, msgpack's ValueError out of the store."""
+    from rollbridge.tokens import hash_token, new_admin_token
+
+    store, tokens = damaged
+    keys = store.keys.table("t")
+    for token_id in store.client.hkeys(keys.tokens):
+        store.client.hset(keys.tokens, token_id, GARBAGE)
+    for read in (lambda: store.find_token("t", hash_token(tokens["gm"])),
+                 lambda: store.list_tokens("t")):  # fmt: skip
+        with pytest.raises(StoreError) as caught:
+            read()
+        _said_of_token(caught, keys.tokens)
+        assert caught.value.details["table"] == "t"
+    secret, record = new_admin_token("ops")
+    store.add_admin_token(record)
+    admin = store.keys.glob("admin_tokens")
+    store.client.hset(admin, record.id, GARBAGE)
+    for read in (lambda: store.find_admin_token(hash_token(secret)), store.list_admin_tokens):
+        with pytest.raises(StoreError) as caught:
+            read()
+        _said_of_token(caught, admin)
+        assert "table" not in caught.value.details
+
+
+def _said_of_token(caught: pytest.ExceptionInfo[StoreError], key: str) -> None:
+    error = caught.value
+    assert error.code == "store_error"
+    assert error.details["reason"] == "damaged" and error.details["key"] == key
+    assert key in str(error) and "token" in str(error)
