@@ -24,11 +24,13 @@ a process killed keeps its claim three lease lengths).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from rollbridge.dice.verifiable import DiceKey, key_path, place_key
 from rollbridge.exceptions import Conflict
+from rollbridge.stores import redis_damaged
 from rollbridge.stores.base import DEFAULT_RETAIN
 from rollbridge.stores.migrate import (
     MigrationReport,
@@ -114,7 +116,10 @@ class RedisSource:
 
     def stored_at(self, table_id: str) -> tuple[float | None, dict[str, int]]:
         """What the store interface does not say: when the table was created, and
-        the seq of the commit that stored each reply (its place in the window)."""
+        the seq of the commit that stored each reply (its place in the window).
+
+        :raises StoreError: (``reason`` ``damaged``, naming the table and the key) a
+            created time that is no finite number, a reply's seq that is no seq."""
         store, keys = self.store, self.store.keys.table(table_id)
         created = store._call(lambda: store.client.hget(keys.info, "created"), reading=True)
         seqs = store._call(
@@ -124,7 +129,15 @@ class RedisSource:
             when = None if created is None else float(created)
         except ValueError:
             when = None
-        return when, {_text(k): int(s) for k, s in seqs}
+        if when is not None and not math.isfinite(when):  # SQLite would store NULL
+            raise redis_damaged.damaged(table_id, keys.info, ValueError(f"created {when}"))
+        replies = {}
+        for k, s in seqs:
+            if not (float(s).is_integer() and 0 <= s < 2**63):  # no seq a commit gave
+                error = ValueError(f"seq {s}")
+                raise redis_damaged.damaged(table_id, keys.reply_seqs, error, request=_text(k))
+            replies[_text(k)] = int(s)
+        return when, replies
 
     def close(self) -> None:
         """Close the connections to Redis."""
@@ -212,7 +225,9 @@ def migrate_back(
     if clash:
         raise Conflict(EXISTS(tables=", ".join(clash), path=str(target.path)),
                        code="table_exists", details={"tables": clash})  # fmt: skip
-    segments = open_segments(source.store, chosen)
+    segments = open_segments(source.store, chosen)  # each table read whole once
+    for table_id in chosen:  # and what the store interface does not say: before any write
+        source.stored_at(table_id)
     report = MigrationReport(dice_key=_dice_plan(source, target, segments))
     admins, report.admin_present = _admin_plan(source, target)
     if report.dice_key == "moved":

@@ -323,10 +323,16 @@ def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
-def _token(table_id: str, blob: bytes) -> TokenRecord:
-    data = unpack(blob)
-    return TokenRecord(data["id"], table_id, data["role"], data["name"], data["hash"],
-                       data.get("created"))  # fmt: skip
+def _token(table_id: str, blob: bytes, key: str) -> TokenRecord:
+    """A join token from its bytes at Redis ``key``. :raises StoreError: (``reason``
+    ``damaged``, naming the table and the key) they are no token."""
+
+    def read() -> TokenRecord:
+        data = unpack(blob)
+        return TokenRecord(data["id"], table_id, data["role"], data["name"], data["hash"],
+                           data.get("created"))  # fmt: skip
+
+    return redis_damaged.state(table_id, key, read)
 
 
 def _admin(blob: bytes) -> AdminTokenRecord:
@@ -1023,7 +1029,7 @@ class RedisStore:
         blob = self._run("FIND_TOKEN", [k.tokens, k.token_by_hash], [token_hash])
         if not blob:
             return None
-        return _token(table_id, blob)
+        return _token(table_id, blob, k.tokens)
 
     def list_tokens(self, table_id: str) -> list[TokenRecord]:
         """Every token of a table, oldest first. :raises UnknownTable:"""
@@ -1031,7 +1037,7 @@ class RedisStore:
         blobs = self._run("LIST_TOKENS", [k.info, k.tokens, k.token_order])
         if blobs is None:
             raise unknown_table(table_id)
-        return [_token(table_id, b) for b in blobs if b is not None]
+        return [_token(table_id, b, k.tokens) for b in blobs if b is not None]
 
     def revoke_token(self, table_id: str, token_id: str) -> bool:
         """Remove a token; whether it existed. :raises UnknownTable:"""

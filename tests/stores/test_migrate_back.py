@@ -302,3 +302,38 @@ def test_another_dice_key_beside_the_file_is_refused_for_an_open_segment(on_redi
     assert key.read_text() == "ab" * 32 + "\n" and not db.exists()
     status, out, err = back(url, db, "--table", "other", "--json")  # no open segment
     assert status == 0 and json.loads(out)["dice_key"] == "kept", err
+
+
+def damage(url: str, how: str) -> tuple[str, str]:
+    """Damage one entry in Redis (by hand, another program): the table and key."""
+    redis = RedisStore(url)
+    try:
+        mig, other = redis.keys.table("mig"), redis.keys.table("other")
+        if how == "token":  # a join token that is no map
+            redis.client.hset(other.tokens, redis.client.hkeys(other.tokens)[0], b"\x01")
+            return "other", other.tokens
+        if how == "created":  # no finite time: SQLite would store NULL
+            redis.client.hset(other.info, "created", "nan")
+            return "other", other.info
+        reply = redis.client.hkeys(mig.replies)[0]  # a reply's seq no commit gave
+        redis.client.zadd(mig.reply_seqs, {reply: 1e300})
+        return "mig", mig.reply_seqs
+    finally:
+        redis.close()
+
+
+@pytest.mark.parametrize("how", ["token", "created", "reply_seq"])
+def test_a_damaged_entry_is_named_and_nothing_is_written(on_redis, tmp_path, how):
+    """A damaged entry in Redis — of the second table too — is a typed error naming
+    the table and the key before any table is written (before: a token was a
+    traceback; a created time ``nan`` failed SQLite's NOT NULL after ``mig`` was
+    written; a reply's seq 1e300 failed as the file's error). The file never made."""
+    _played, url = on_redis
+    table, key = damage(url, how)
+    db = tmp_path / "damaged.db"
+    status, out, _err = back(url, db, "--json")
+    said = json.loads(out)
+    assert status == 1 and said["code"] == "store_error", out
+    assert said["details"] == {**said["details"], "reason": "damaged", "table": table, "key": key}
+    assert f"table {table}" in said["message"] and key in said["message"]
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("damaged")) == []
