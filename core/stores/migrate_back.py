@@ -46,7 +46,7 @@ from rollbridge.stores.sqlite import SQLiteStore
 from rollbridge.text import Messages
 from rollbridge.tokens import AdminTokenRecord
 
-__all__ = ["RedisSource", "check_unclaimed", "live_processes", "migrate_back"]
+__all__ = ["RedisSource", "changed_since", "check_unclaimed", "live_processes", "migrate_back"]
 
 say = Messages("rollbridge")
 # Translators: {processes} the ids of rollbridge serve --redis processes; {seconds} how
@@ -193,6 +193,19 @@ def write_table(target: SQLiteStore, dump: TableDump, source: RedisSource) -> No
     target.import_table(dump.snapshot, dump.events, replies, dump.tokens, created=created)
 
 
+def changed_since(source: RedisSource, read: dict[str, tuple[int, int]]) -> dict[str, list[int]]:
+    """The tables whose epoch or seq in Redis is no longer the one moved (``read``):
+    a process committed to them while they moved (it claimed the Redis after the
+    check, or ``--processes-stopped`` was said too soon); ``{id: [seq moved, seq now]}``.
+    A table deleted meanwhile lost nothing and is not named. :raises StoreError:"""
+    now = {info.id: info for info in source.store.tables()}
+    return {
+        table_id: [seq, now[table_id].seq]
+        for table_id, (epoch, seq) in read.items()
+        if table_id in now and (now[table_id].epoch, now[table_id].seq) != (epoch, seq)
+    }
+
+
 def migrate_back(
     source: RedisSource,
     target: SQLiteStore,
@@ -209,7 +222,8 @@ def migrate_back(
     claims the Redis (unless ``processes_stopped``), the named tables exist there and
     each reads whole, the file holds none of them, the admin tokens and the dice key
     do not clash. Each table is one transaction: a failure midway leaves the tables
-    before it written and verified, that one not at all.
+    before it written and verified, that one not at all. Once all are written, a
+    table Redis was written to meanwhile is named in ``report.changed`` (not ok).
 
     :raises Conflict: ``redis_in_use``, ``table_exists``, ``admin_token_differs``,
         ``dice_key_differs``, ``dice_key_missing``: nothing written.
@@ -236,10 +250,14 @@ def migrate_back(
         if not place_key(key_path(target.path), secret):  # another writer was quicker
             report.dice_key = _dice_plan(source, target, segments)
 
+    read: dict[str, tuple[int, int]] = {}
+
     def moved(dump: TableDump) -> None:
         write_table(target, dump, source)
+        read[dump.snapshot.info.id] = (dump.snapshot.info.epoch, dump.snapshot.info.seq)
 
     finish(report, source.store, target, chosen, admins, moved, progress)
+    report.changed = changed_since(source, read)
     for result in report.tables:  # their --json names the file's checksum
         result.target = "sqlite"
     return report

@@ -13,6 +13,7 @@ and both or neither side a URL.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sqlite3
@@ -20,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from rollbridge.cli.migrate_back import _report
 from rollbridge.cli.serve_lock import hold_unserved
 from rollbridge.engine.model import TableInfo
 from rollbridge.exceptions import Conflict, StoreError
@@ -34,6 +36,7 @@ from tests.stores.test_migrate import (
     GM,
     RETAIN,
     Played,
+    assert_revealed_after,
     migrate,
     play,
     run,
@@ -337,3 +340,49 @@ def test_a_damaged_entry_is_named_and_nothing_is_written(on_redis, tmp_path, how
     assert said["details"] == {**said["details"], "reason": "damaged", "table": table, "key": key}
     assert f"table {table}" in said["message"] and key in said["message"]
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("damaged")) == []
+
+
+def test_a_table_written_in_redis_while_it_moves_is_named_not_ok(on_redis, tmp_path, capsys):
+    """A ``serve --redis`` that claims the Redis after the check (or
+    ``--processes-stopped`` said too soon) commits to ``mig`` once it was copied:
+    that commit is not in the file, so the move is not ok and names the table and
+    both seqs (before: every table "checksum ok", exit 0, the commit silently lost)."""
+    _played, url = on_redis
+    db = tmp_path / "raced.db"
+    source, target = RedisSource(url, retain=RETAIN), SQLiteStore(db, retain=RETAIN)
+    late = RedisStore(url, retain=RETAIN)
+
+    def meanwhile(done: int, _total: int, table: str) -> None:
+        if done == 1:  # mig copied and verified: a process commits to it
+            TableService(late, PluginHost()).handle(
+                "mig", {"type": "roll", "id": "late", "formula": "1d6"}, GM
+            )
+
+    try:
+        report = migrate_back(source, target, progress=meanwhile)
+        moved = target.tables()[0].seq
+        now = late.tables()[0].seq
+    finally:
+        source.close()
+        target.close()
+        late.close()
+    assert now > moved and report.changed == {"mig": [moved, now]}
+    assert all(t.ok for t in report.tables) and not report.ok
+    assert report.to_dict()["changed"] == {"mig": [moved, now]}
+    args = argparse.Namespace(json=False, locale="en")
+    assert _report(args, report) == 1
+    assert (
+        f"CHANGED mig: Redis was written to while it moved (seq {moved} moved, seq {now} now)"
+        in capsys.readouterr().out
+    )
+
+
+def test_the_file_moved_back_reveals_the_seed_committed_before_both_moves(on_redis, tmp_path):
+    """docs/dice.md: the segment opened on SQLite, carried to Redis and back, is revealed
+    by the moved file's server (its key written beside it), and the player's whole log
+    (before and after both moves) verifies. Checked holding in review rev24m."""
+    played, url = on_redis
+    db = tmp_path / "revealed.db"
+    assert back(url, db)[0] == 0
+    later = assert_revealed_after(SQLiteStore(db, retain=RETAIN), played)
+    assert [e.kind for e in later][-2:] == ["dice.revealed", "dice.committed"]
