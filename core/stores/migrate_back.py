@@ -28,8 +28,8 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rollbridge.dice.verifiable import DiceKey, key_path, place_key
-from rollbridge.exceptions import Conflict
+from rollbridge.dice.verifiable import KEY_BYTES, DiceKey, key_path, place_key
+from rollbridge.exceptions import Conflict, StoreError
 from rollbridge.stores import redis_damaged
 from rollbridge.stores.base import DEFAULT_RETAIN
 from rollbridge.stores.migrate import (
@@ -75,6 +75,12 @@ KEY_MISSING = say(
     "migrate.redis_key_missing",
     "these tables have an open verifiable segment, but Redis holds no dice key, so its "
     "seed cannot be moved: {tables}; nothing was written",
+)
+# Translators: {key} a Redis key's name; {size} how many bytes it holds.
+KEY_DAMAGED = say(
+    "migrate.redis_key_damaged",
+    "Redis key {key} is no dice key (32 bytes; it holds {size}): Redis's data is "
+    "damaged; restore it from a backup. Nothing was written",
 )
 # Translators: {token} an admin token's id; {path} the SQLite file.
 ADMIN_DIFFERS = say(
@@ -157,11 +163,22 @@ def _file_secret(target: SQLiteStore) -> bytes | None:
         return None
 
 
+def redis_secret(source: RedisSource) -> bytes | None:
+    """Redis's dice key, or None. :raises StoreError: (``reason`` ``damaged``,
+    naming the key) it is no key (a file of it could never be served)."""
+    secret = source.store.stored_dice_secret()
+    if secret is not None and len(secret) != KEY_BYTES:
+        key = source.store.keys.glob("dice_key")
+        raise StoreError(KEY_DAMAGED(key=key, size=len(secret)),
+                         details={"reason": "damaged", "key": key})  # fmt: skip
+    return secret
+
+
 def _dice_plan(source: RedisSource, target: SQLiteStore, open_segments: list[str]) -> str:
     """``moved`` (written beside the file), ``same``, ``kept`` (the file's own; no
-    open segment) or ``none`` (Redis holds none). :raises Conflict:"""
+    open segment) or ``none`` (Redis holds none). :raises Conflict: StoreError:"""
     tables = ", ".join(open_segments)
-    return plan_dice(source.store.stored_dice_secret(), _file_secret(target), open_segments,
+    return plan_dice(redis_secret(source), _file_secret(target), open_segments,
                      KEY_MISSING(tables=tables),
                      KEY_DIFFERS(path=str(key_path(target.path)), tables=tables))  # fmt: skip
 
@@ -245,7 +262,7 @@ def migrate_back(
     report = MigrationReport(dice_key=_dice_plan(source, target, segments))
     admins, report.admin_present = _admin_plan(source, target)
     if report.dice_key == "moved":
-        secret = source.store.stored_dice_secret()
+        secret = redis_secret(source)
         assert secret is not None
         if not place_key(key_path(target.path), secret):  # another writer was quicker
             report.dice_key = _dice_plan(source, target, segments)

@@ -335,10 +335,16 @@ def _token(table_id: str, blob: bytes, key: str) -> TokenRecord:
     return redis_damaged.state(table_id, key, read)
 
 
-def _admin(blob: bytes) -> AdminTokenRecord:
-    data = unpack(blob)
-    return AdminTokenRecord(id=data["id"], name=data["name"], created=data["created"],
-                            hash=data["hash"])  # fmt: skip
+def _admin(blob: bytes, key: str) -> AdminTokenRecord:
+    """An admin token from its bytes at Redis ``key``. :raises StoreError: (``reason``
+    ``damaged``, naming the key) they are no admin token."""
+
+    def read() -> AdminTokenRecord:
+        data = unpack(blob)
+        return AdminTokenRecord(id=data["id"], name=data["name"], created=data["created"],
+                                hash=data["hash"])  # fmt: skip
+
+    return redis_damaged.admin(key, read)
 
 
 class RedisStore:
@@ -1072,13 +1078,13 @@ class RedisStore:
     def find_admin_token(self, token_hash: str) -> AdminTokenRecord | None:
         """The admin token with this hash."""
         blob = self._run("FIND_ADMIN_TOKEN", self._admin_keys()[:2], [token_hash])
-        return _admin(blob) if blob else None
+        return _admin(blob, self._admin_keys()[0]) if blob else None
 
     def list_admin_tokens(self) -> list[AdminTokenRecord]:
         """Every admin token, oldest first."""
         keys = self._admin_keys()
         blobs = self._run("LIST_ADMIN_TOKENS", [keys[0], keys[3]])
-        records = [_admin(b) for b in blobs if b is not None]
+        records = [_admin(b, keys[0]) for b in blobs if b is not None]
         return sorted(records, key=lambda r: r.created)  # stable: ties keep their order
 
     def revoke_admin_token(self, token_id: str) -> bool:

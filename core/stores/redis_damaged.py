@@ -45,6 +45,14 @@ DAMAGED_REPLY = say(
 )
 
 
+# Translators: {key} a Redis key's name; {error} Python's (English) reason.
+DAMAGED_ADMIN = say(
+    "store.redis.damaged_admin",
+    "an admin token in Redis key {key} cannot be read ({error}): Redis's data is "
+    "damaged; restore it from a backup",
+)
+
+
 def _why(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"[:200]
 
@@ -82,3 +90,14 @@ def state(table_id: str, key: str, read: Callable[[], T]) -> T:
     except Exception as exc:
         words = DAMAGED_STATE(table=table_id, key=key, error=_why(exc))
         raise StoreError(words, details={"reason": DAMAGED, "table": table_id, "key": key}) from exc
+
+
+def admin(key: str, read: Callable[[], T]) -> T:
+    """``read()`` of an admin token's record at ``key`` (no table's).
+
+    :raises StoreError: (``reason`` ``damaged``, naming the key) it cannot be unpacked."""
+    try:
+        return read()
+    except Exception as exc:
+        words = DAMAGED_ADMIN(key=key, error=_why(exc))
+        raise StoreError(words, details={"reason": DAMAGED, "key": key}) from exc

@@ -315,6 +315,12 @@ def damage(url: str, how: str) -> tuple[str, str]:
         if how == "token":  # a join token that is no map
             redis.client.hset(other.tokens, redis.client.hkeys(other.tokens)[0], b"\x01")
             return "other", other.tokens
+        if how == "admin":  # an admin token that is no map
+            redis.client.hset("rb:admin_tokens", redis.client.hkeys("rb:admin_tokens")[0], b"\x01")
+            return "", "rb:admin_tokens"
+        if how == "dice_key":  # no 32-byte key: the file's server could never load it
+            redis.client.set("rb:dice_key", b"\x01\x02")
+            return "", "rb:dice_key"
         if how == "created":  # no finite time: SQLite would store NULL
             redis.client.hset(other.info, "created", "nan")
             return "other", other.info
@@ -325,20 +331,24 @@ def damage(url: str, how: str) -> tuple[str, str]:
         redis.close()
 
 
-@pytest.mark.parametrize("how", ["token", "created", "reply_seq"])
+@pytest.mark.parametrize("how", ["token", "created", "reply_seq", "dice_key", "admin"])
 def test_a_damaged_entry_is_named_and_nothing_is_written(on_redis, tmp_path, how):
     """A damaged entry in Redis — of the second table too — is a typed error naming
     the table and the key before any table is written (before: a token was a
     traceback; a created time ``nan`` failed SQLite's NOT NULL after ``mig`` was
-    written; a reply's seq 1e300 failed as the file's error). The file never made."""
+    written; a reply's seq 1e300 failed as the file's error; a dice key of 2 bytes
+    was written beside the file, every table moved, and ``serve`` on it refused it;
+    an admin token was a traceback, for ``serve --redis``'s admin too).
+    The file never made."""
     _played, url = on_redis
     table, key = damage(url, how)
     db = tmp_path / "damaged.db"
     status, out, _err = back(url, db, "--json")
     said = json.loads(out)
     assert status == 1 and said["code"] == "store_error", out
-    assert said["details"] == {**said["details"], "reason": "damaged", "table": table, "key": key}
-    assert f"table {table}" in said["message"] and key in said["message"]
+    assert said["details"] == {**said["details"], "reason": "damaged", "key": key}
+    assert said["details"].get("table", "") == table and key in said["message"]
+    assert f"table {table}" in said["message"] if table else "damaged" in said["message"]
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("damaged")) == []
 
 
