@@ -323,6 +323,11 @@ def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
+def _shown(value: bytes | str) -> str:
+    """A name Redis returned, shown in an error even when it is no UTF-8."""
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else value
+
+
 def _token(table_id: str, blob: bytes, key: str) -> TokenRecord:
     """A join token from its bytes at Redis ``key``. :raises StoreError: (``reason``
     ``damaged``, naming the table and the key) they are no token."""
@@ -610,9 +615,11 @@ class RedisStore:
             raise Conflict(TABLE_EXISTS(table=repr(info.id)), details={"table": info.id})
 
     def table_ids(self) -> list[str]:
-        """The id of every table, oldest first."""
-        ids = self._call(lambda: self.client.zrange(self.keys.glob("tables"), 0, -1), reading=True)
-        return [_text(i) for i in ids]
+        """The id of every table, oldest first. :raises StoreError: (``reason``
+        ``damaged``, naming the key) one is no UTF-8 text (written by another program)."""
+        key = self.keys.glob("tables")
+        ids = self._call(lambda: self.client.zrange(key, 0, -1), reading=True)
+        return [redis_damaged.state(_shown(i), key, lambda i=i: _text(i)) for i in ids]
 
     def tables(self) -> list[TableInfo]:
         """Every table as its latest commit left it, oldest first."""

@@ -315,6 +315,9 @@ def damage(url: str, how: str) -> tuple[str, str]:
         if how == "token":  # a join token that is no map
             redis.client.hset(other.tokens, redis.client.hkeys(other.tokens)[0], b"\x01")
             return "other", other.tokens
+        if how == "table_id":  # a table id that is no UTF-8
+            redis.client.zadd("rb:tables", {b"\xff\xfe": 0})
+            return "\ufffd\ufffd", "rb:tables"
         if how == "admin":  # an admin token that is no map
             redis.client.hset("rb:admin_tokens", redis.client.hkeys("rb:admin_tokens")[0], b"\x01")
             return "", "rb:admin_tokens"
@@ -331,14 +334,15 @@ def damage(url: str, how: str) -> tuple[str, str]:
         redis.close()
 
 
-@pytest.mark.parametrize("how", ["token", "created", "reply_seq", "dice_key", "admin"])
+@pytest.mark.parametrize("how", ["token", "created", "reply_seq", "dice_key", "admin", "table_id"])
 def test_a_damaged_entry_is_named_and_nothing_is_written(on_redis, tmp_path, how):
     """A damaged entry in Redis — of the second table too — is a typed error naming
     the table and the key before any table is written (before: a token was a
     traceback; a created time ``nan`` failed SQLite's NOT NULL after ``mig`` was
     written; a reply's seq 1e300 failed as the file's error; a dice key of 2 bytes
     was written beside the file, every table moved, and ``serve`` on it refused it;
-    an admin token was a traceback, for ``serve --redis``'s admin too).
+    an admin token or a table id of no UTF-8 was a traceback, for ``serve --redis``
+    too).
     The file never made."""
     _played, url = on_redis
     table, key = damage(url, how)
