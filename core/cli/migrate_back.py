@@ -33,6 +33,14 @@ MISMATCH = say(
     "cli.migrate.mismatch_back",
     "MISMATCH {table}: the file differs in {what} (Redis {source}, SQLite {target})",
 )
+# Translators: {moved} and {now} are a table's seq (event number); serve --redis and
+# --table are typed as they are.
+CHANGED = say(
+    "cli.migrate.changed_back",
+    "CHANGED {table}: Redis was written to while it moved (seq {moved} moved, seq {now} "
+    "now): what was committed after is not in the file; stop every rollbridge serve "
+    "--redis, then move it again to a new file with --table {table}",
+)
 ADMIN_MISMATCH = say(
     "cli.migrate.admin_mismatch_back",
     "MISMATCH: the file does not hold every admin token of Redis",
@@ -151,5 +159,7 @@ def _report(args: argparse.Namespace, report: MigrationReport) -> int:
         return 0 if report.ok else 1
     lines = report_lines(report, args.locale, mismatch=MISMATCH,
                          admin_mismatch=ADMIN_MISMATCH, dice=DICE)  # fmt: skip
+    for table, (moved, now) in report.changed.items():
+        lines.append(CHANGED(table=table, moved=moved, now=now).render(args.locale))
     sys.stdout.write("\n".join(lines) + "\n")
     return 0 if report.ok else 1

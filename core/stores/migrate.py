@@ -370,18 +370,22 @@ class MigrationReport:
     #: A backup's restore: the tables moved to a new epoch before they were read
     #: (None: the file is no backup, :attr:`SQLiteSource.restored`).
     restored: int | None = None
+    #: Tables the source was written to while they moved (migrate back: a ``serve
+    #: --redis`` that claimed the Redis meanwhile): ``{id: [seq moved, seq after]}``.
+    changed: dict[str, list[int]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
-        """Whether every table and the admin tokens read back equal."""
-        return self.admin_ok and all(t.ok for t in self.tables)
+        """Whether every table and the admin tokens read back equal, and no table
+        changed in the source while it moved."""
+        return self.admin_ok and not self.changed and all(t.ok for t in self.tables)
 
     def to_dict(self) -> JSON:
         """The report as plain data (``--json``)."""
         return {"ok": self.ok, "tables": [t.to_dict() for t in self.tables],
                 "admin_tokens": self.admin_tokens, "admin_tokens_present": self.admin_present,
                 "admin_tokens_ok": self.admin_ok, "dice_key": self.dice_key,
-                "restored": self.restored}  # fmt: skip
+                "restored": self.restored, "changed": self.changed}  # fmt: skip
 
 
 def _check_history(dump: TableDump, retain: int) -> None:

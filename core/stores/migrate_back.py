@@ -24,11 +24,13 @@ a process killed keeps its claim three lease lengths).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rollbridge.dice.verifiable import DiceKey, key_path, place_key
-from rollbridge.exceptions import Conflict
+from rollbridge.dice.verifiable import KEY_BYTES, DiceKey, key_path, place_key
+from rollbridge.exceptions import Conflict, StoreError
+from rollbridge.stores import redis_damaged
 from rollbridge.stores.base import DEFAULT_RETAIN
 from rollbridge.stores.migrate import (
     MigrationReport,
@@ -44,7 +46,7 @@ from rollbridge.stores.sqlite import SQLiteStore
 from rollbridge.text import Messages
 from rollbridge.tokens import AdminTokenRecord
 
-__all__ = ["RedisSource", "check_unclaimed", "live_processes", "migrate_back"]
+__all__ = ["RedisSource", "changed_since", "check_unclaimed", "live_processes", "migrate_back"]
 
 say = Messages("rollbridge")
 # Translators: {processes} the ids of rollbridge serve --redis processes; {seconds} how
@@ -73,6 +75,12 @@ KEY_MISSING = say(
     "migrate.redis_key_missing",
     "these tables have an open verifiable segment, but Redis holds no dice key, so its "
     "seed cannot be moved: {tables}; nothing was written",
+)
+# Translators: {key} a Redis key's name; {size} how many bytes it holds.
+KEY_DAMAGED = say(
+    "migrate.redis_key_damaged",
+    "Redis key {key} is no dice key (32 bytes; it holds {size}): Redis's data is "
+    "damaged; restore it from a backup. Nothing was written",
 )
 # Translators: {token} an admin token's id; {path} the SQLite file.
 ADMIN_DIFFERS = say(
@@ -114,7 +122,10 @@ class RedisSource:
 
     def stored_at(self, table_id: str) -> tuple[float | None, dict[str, int]]:
         """What the store interface does not say: when the table was created, and
-        the seq of the commit that stored each reply (its place in the window)."""
+        the seq of the commit that stored each reply (its place in the window).
+
+        :raises StoreError: (``reason`` ``damaged``, naming the table and the key) a
+            created time that is no finite number, a reply's seq that is no seq."""
         store, keys = self.store, self.store.keys.table(table_id)
         created = store._call(lambda: store.client.hget(keys.info, "created"), reading=True)
         seqs = store._call(
@@ -124,7 +135,15 @@ class RedisSource:
             when = None if created is None else float(created)
         except ValueError:
             when = None
-        return when, {_text(k): int(s) for k, s in seqs}
+        if when is not None and not math.isfinite(when):  # SQLite would store NULL
+            raise redis_damaged.damaged(table_id, keys.info, ValueError(f"created {when}"))
+        replies = {}
+        for k, s in seqs:
+            if not (float(s).is_integer() and 0 <= s < 2**63):  # no seq a commit gave
+                error = ValueError(f"seq {s}")
+                raise redis_damaged.damaged(table_id, keys.reply_seqs, error, request=_text(k))
+            replies[_text(k)] = int(s)
+        return when, replies
 
     def close(self) -> None:
         """Close the connections to Redis."""
@@ -144,11 +163,22 @@ def _file_secret(target: SQLiteStore) -> bytes | None:
         return None
 
 
+def redis_secret(source: RedisSource) -> bytes | None:
+    """Redis's dice key, or None. :raises StoreError: (``reason`` ``damaged``,
+    naming the key) it is no key (a file of it could never be served)."""
+    secret = source.store.stored_dice_secret()
+    if secret is not None and len(secret) != KEY_BYTES:
+        key = source.store.keys.glob("dice_key")
+        raise StoreError(KEY_DAMAGED(key=key, size=len(secret)),
+                         details={"reason": "damaged", "key": key})  # fmt: skip
+    return secret
+
+
 def _dice_plan(source: RedisSource, target: SQLiteStore, open_segments: list[str]) -> str:
     """``moved`` (written beside the file), ``same``, ``kept`` (the file's own; no
-    open segment) or ``none`` (Redis holds none). :raises Conflict:"""
+    open segment) or ``none`` (Redis holds none). :raises Conflict: StoreError:"""
     tables = ", ".join(open_segments)
-    return plan_dice(source.store.stored_dice_secret(), _file_secret(target), open_segments,
+    return plan_dice(redis_secret(source), _file_secret(target), open_segments,
                      KEY_MISSING(tables=tables),
                      KEY_DIFFERS(path=str(key_path(target.path)), tables=tables))  # fmt: skip
 
@@ -180,6 +210,19 @@ def write_table(target: SQLiteStore, dump: TableDump, source: RedisSource) -> No
     target.import_table(dump.snapshot, dump.events, replies, dump.tokens, created=created)
 
 
+def changed_since(source: RedisSource, read: dict[str, tuple[int, int]]) -> dict[str, list[int]]:
+    """The tables whose epoch or seq in Redis is no longer the one moved (``read``):
+    a process committed to them while they moved (it claimed the Redis after the
+    check, or ``--processes-stopped`` was said too soon); ``{id: [seq moved, seq now]}``.
+    A table deleted meanwhile lost nothing and is not named. :raises StoreError:"""
+    now = {info.id: info for info in source.store.tables()}
+    return {
+        table_id: [seq, now[table_id].seq]
+        for table_id, (epoch, seq) in read.items()
+        if table_id in now and (now[table_id].epoch, now[table_id].seq) != (epoch, seq)
+    }
+
+
 def migrate_back(
     source: RedisSource,
     target: SQLiteStore,
@@ -196,7 +239,8 @@ def migrate_back(
     claims the Redis (unless ``processes_stopped``), the named tables exist there and
     each reads whole, the file holds none of them, the admin tokens and the dice key
     do not clash. Each table is one transaction: a failure midway leaves the tables
-    before it written and verified, that one not at all.
+    before it written and verified, that one not at all. Once all are written, a
+    table Redis was written to meanwhile is named in ``report.changed`` (not ok).
 
     :raises Conflict: ``redis_in_use``, ``table_exists``, ``admin_token_differs``,
         ``dice_key_differs``, ``dice_key_missing``: nothing written.
@@ -212,19 +256,25 @@ def migrate_back(
     if clash:
         raise Conflict(EXISTS(tables=", ".join(clash), path=str(target.path)),
                        code="table_exists", details={"tables": clash})  # fmt: skip
-    segments = open_segments(source.store, chosen)
+    segments = open_segments(source.store, chosen)  # each table read whole once
+    for table_id in chosen:  # and what the store interface does not say: before any write
+        source.stored_at(table_id)
     report = MigrationReport(dice_key=_dice_plan(source, target, segments))
     admins, report.admin_present = _admin_plan(source, target)
     if report.dice_key == "moved":
-        secret = source.store.stored_dice_secret()
+        secret = redis_secret(source)
         assert secret is not None
         if not place_key(key_path(target.path), secret):  # another writer was quicker
             report.dice_key = _dice_plan(source, target, segments)
 
+    read: dict[str, tuple[int, int]] = {}
+
     def moved(dump: TableDump) -> None:
         write_table(target, dump, source)
+        read[dump.snapshot.info.id] = (dump.snapshot.info.epoch, dump.snapshot.info.seq)
 
     finish(report, source.store, target, chosen, admins, moved, progress)
+    report.changed = changed_since(source, read)
     for result in report.tables:  # their --json names the file's checksum
         result.target = "sqlite"
     return report

@@ -323,16 +323,33 @@ def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
-def _token(table_id: str, blob: bytes) -> TokenRecord:
-    data = unpack(blob)
-    return TokenRecord(data["id"], table_id, data["role"], data["name"], data["hash"],
-                       data.get("created"))  # fmt: skip
+def _shown(value: bytes | str) -> str:
+    """A name Redis returned, shown in an error even when it is no UTF-8."""
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else value
 
 
-def _admin(blob: bytes) -> AdminTokenRecord:
-    data = unpack(blob)
-    return AdminTokenRecord(id=data["id"], name=data["name"], created=data["created"],
-                            hash=data["hash"])  # fmt: skip
+def _token(table_id: str, blob: bytes, key: str) -> TokenRecord:
+    """A join token from its bytes at Redis ``key``. :raises StoreError: (``reason``
+    ``damaged``, naming the table and the key) they are no token."""
+
+    def read() -> TokenRecord:
+        data = unpack(blob)
+        return TokenRecord(data["id"], table_id, data["role"], data["name"], data["hash"],
+                           data.get("created"))  # fmt: skip
+
+    return redis_damaged.state(table_id, key, read)
+
+
+def _admin(blob: bytes, key: str) -> AdminTokenRecord:
+    """An admin token from its bytes at Redis ``key``. :raises StoreError: (``reason``
+    ``damaged``, naming the key) they are no admin token."""
+
+    def read() -> AdminTokenRecord:
+        data = unpack(blob)
+        return AdminTokenRecord(id=data["id"], name=data["name"], created=data["created"],
+                                hash=data["hash"])  # fmt: skip
+
+    return redis_damaged.admin(key, read)
 
 
 class RedisStore:
@@ -598,9 +615,11 @@ class RedisStore:
             raise Conflict(TABLE_EXISTS(table=repr(info.id)), details={"table": info.id})
 
     def table_ids(self) -> list[str]:
-        """The id of every table, oldest first."""
-        ids = self._call(lambda: self.client.zrange(self.keys.glob("tables"), 0, -1), reading=True)
-        return [_text(i) for i in ids]
+        """The id of every table, oldest first. :raises StoreError: (``reason``
+        ``damaged``, naming the key) one is no UTF-8 text (written by another program)."""
+        key = self.keys.glob("tables")
+        ids = self._call(lambda: self.client.zrange(key, 0, -1), reading=True)
+        return [redis_damaged.state(_shown(i), key, lambda i=i: _text(i)) for i in ids]
 
     def tables(self) -> list[TableInfo]:
         """Every table as its latest commit left it, oldest first."""
@@ -1023,7 +1042,7 @@ class RedisStore:
         blob = self._run("FIND_TOKEN", [k.tokens, k.token_by_hash], [token_hash])
         if not blob:
             return None
-        return redis_damaged.token(k.tokens, lambda: _token(table_id, blob), table_id)
+        return _token(table_id, blob, k.tokens)
 
     def list_tokens(self, table_id: str) -> list[TokenRecord]:
         """Every token of a table, oldest first. :raises UnknownTable:"""
@@ -1031,11 +1050,7 @@ class RedisStore:
         blobs = self._run("LIST_TOKENS", [k.info, k.tokens, k.token_order])
         if blobs is None:
             raise unknown_table(table_id)
-        return [
-            redis_damaged.token(k.tokens, lambda b=b: _token(table_id, b), table_id)
-            for b in blobs
-            if b is not None
-        ]
+        return [_token(table_id, b, k.tokens) for b in blobs if b is not None]
 
     def revoke_token(self, table_id: str, token_id: str) -> bool:
         """Remove a token; whether it existed. :raises UnknownTable:"""
@@ -1070,16 +1085,13 @@ class RedisStore:
     def find_admin_token(self, token_hash: str) -> AdminTokenRecord | None:
         """The admin token with this hash."""
         blob = self._run("FIND_ADMIN_TOKEN", self._admin_keys()[:2], [token_hash])
-        key = self.keys.glob("admin_tokens")
-        return redis_damaged.token(key, lambda: _admin(blob)) if blob else None
+        return _admin(blob, self._admin_keys()[0]) if blob else None
 
     def list_admin_tokens(self) -> list[AdminTokenRecord]:
         """Every admin token, oldest first."""
         keys = self._admin_keys()
         blobs = self._run("LIST_ADMIN_TOKENS", [keys[0], keys[3]])
-        records = [
-            redis_damaged.token(keys[0], lambda b=b: _admin(b)) for b in blobs if b is not None
-        ]
+        records = [_admin(b, keys[0]) for b in blobs if b is not None]
         return sorted(records, key=lambda r: r.created)  # stable: ties keep their order
 
     def revoke_admin_token(self, token_id: str) -> bool:

@@ -44,11 +44,11 @@ DAMAGED_REPLY = say(
     "read ({error}): Redis's data is damaged; restore it from a backup",
 )
 
-# Translators: {key} a Redis key's name; {error} Python's (English) reason. A join
-# token's or an admin token's stored record (its hash, role and name).
-DAMAGED_TOKEN = say(
-    "store.redis.damaged_token",
-    "a stored token record in Redis key {key} cannot be read ({error}): Redis's data is "
+
+# Translators: {key} a Redis key's name; {error} Python's (English) reason.
+DAMAGED_ADMIN = say(
+    "store.redis.damaged_admin",
+    "an admin token in Redis key {key} cannot be read ({error}): Redis's data is "
     "damaged; restore it from a backup",
 )
 
@@ -92,15 +92,12 @@ def state(table_id: str, key: str, read: Callable[[], T]) -> T:
         raise StoreError(words, details={"reason": DAMAGED, "table": table_id, "key": key}) from exc
 
 
-def token(key: str, read: Callable[[], T], table_id: str | None = None) -> T:
-    """``read()`` of a token's stored record at ``key`` (a table's join token, or an
-    admin token when ``table_id`` is None).
+def admin(key: str, read: Callable[[], T]) -> T:
+    """``read()`` of an admin token's record at ``key`` (no table's).
 
-    :raises StoreError: (``reason`` ``damaged``) it cannot be unpacked."""
+    :raises StoreError: (``reason`` ``damaged``, naming the key) it cannot be unpacked."""
     try:
         return read()
     except Exception as exc:
-        details = {"reason": DAMAGED, "key": key}
-        if table_id is not None:
-            details["table"] = table_id
-        raise StoreError(DAMAGED_TOKEN(key=key, error=_why(exc)), details=details) from exc
+        words = DAMAGED_ADMIN(key=key, error=_why(exc))
+        raise StoreError(words, details={"reason": DAMAGED, "key": key}) from exc

@@ -238,7 +238,16 @@ def test_the_segment_committed_before_the_move_reveals_its_seed_after_it(played,
     server committed to, and every die rolled before the move verifies."""
     redis = redis_factory()
     assert migrate(played, redis.url)[0] == 0
-    store = RedisStore(redis.url, retain=RETAIN)
+    later = assert_revealed_after(RedisStore(redis.url, retain=RETAIN), played)
+    before = [e.seq for e in played.log if e.data.get("draws")]
+    after = [e.seq for e in later if e.data.get("draws")]
+    assert len(before) == 45 and len(after) == 1  # the 45 rolls before the move, one after
+
+
+def assert_revealed_after(store: Any, played: Played) -> list[Any]:
+    """On the store a table moved to (closed after): a roll, then ``dice.reveal``;
+    the seed revealed is the one committed before the move, and the whole log (before
+    and after) verifies, every roll. The events after the move."""
     try:
         service = TableService(store, PluginHost())
         service.handle("mig", {"type": "roll", "id": "after", "formula": "3d6"}, GM)
@@ -257,8 +266,8 @@ def test_the_segment_committed_before_the_move_reveals_its_seed_after_it(played,
     assert report.segments[1] == "revealed"
     before = [e.seq for e in played.log if e.data.get("draws")]
     after = [e.seq for e in later if e.data.get("draws")]
-    assert len(before) == 45 and len(after) == 1  # the 45 rolls before the move, one after
     assert report.verified_seqs == before + after
+    return later
 
 
 def test_a_backup_moves_as_its_database_does(played, redis_factory, tmp_path):

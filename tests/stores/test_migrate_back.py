@@ -13,6 +13,7 @@ and both or neither side a URL.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sqlite3
@@ -20,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from rollbridge.cli.migrate_back import _report
 from rollbridge.cli.serve_lock import hold_unserved
 from rollbridge.engine.model import TableInfo
 from rollbridge.exceptions import Conflict, StoreError
@@ -34,6 +36,7 @@ from tests.stores.test_migrate import (
     GM,
     RETAIN,
     Played,
+    assert_revealed_after,
     migrate,
     play,
     run,
@@ -302,3 +305,98 @@ def test_another_dice_key_beside_the_file_is_refused_for_an_open_segment(on_redi
     assert key.read_text() == "ab" * 32 + "\n" and not db.exists()
     status, out, err = back(url, db, "--table", "other", "--json")  # no open segment
     assert status == 0 and json.loads(out)["dice_key"] == "kept", err
+
+
+def damage(url: str, how: str) -> tuple[str, str]:
+    """Damage one entry in Redis (by hand, another program): the table and key."""
+    redis = RedisStore(url)
+    try:
+        mig, other = redis.keys.table("mig"), redis.keys.table("other")
+        if how == "token":  # a join token that is no map
+            redis.client.hset(other.tokens, redis.client.hkeys(other.tokens)[0], b"\x01")
+            return "other", other.tokens
+        if how == "table_id":  # a table id that is no UTF-8
+            redis.client.zadd("rb:tables", {b"\xff\xfe": 0})
+            return "\ufffd\ufffd", "rb:tables"
+        if how == "admin":  # an admin token that is no map
+            redis.client.hset("rb:admin_tokens", redis.client.hkeys("rb:admin_tokens")[0], b"\x01")
+            return "", "rb:admin_tokens"
+        if how == "dice_key":  # no 32-byte key: the file's server could never load it
+            redis.client.set("rb:dice_key", b"\x01\x02")
+            return "", "rb:dice_key"
+        if how == "created":  # no finite time: SQLite would store NULL
+            redis.client.hset(other.info, "created", "nan")
+            return "other", other.info
+        reply = redis.client.hkeys(mig.replies)[0]  # a reply's seq no commit gave
+        redis.client.zadd(mig.reply_seqs, {reply: 1e300})
+        return "mig", mig.reply_seqs
+    finally:
+        redis.close()
+
+
+@pytest.mark.parametrize("how", ["token", "created", "reply_seq", "dice_key", "admin", "table_id"])
+def test_a_damaged_entry_is_named_and_nothing_is_written(on_redis, tmp_path, how):
+    """A damaged entry in Redis — of the second table too — is a typed error naming
+    the table and the key before any table is written (before: a token was a
+    traceback; a created time ``nan`` failed SQLite's NOT NULL after ``mig`` was
+    written; a reply's seq 1e300 failed as the file's error; a dice key of 2 bytes
+    was written beside the file, every table moved, and ``serve`` on it refused it;
+    an admin token or a table id of no UTF-8 was a traceback, for ``serve --redis``
+    too).
+    The file never made."""
+    _played, url = on_redis
+    table, key = damage(url, how)
+    db = tmp_path / "damaged.db"
+    status, out, _err = back(url, db, "--json")
+    said = json.loads(out)
+    assert status == 1 and said["code"] == "store_error", out
+    assert said["details"] == {**said["details"], "reason": "damaged", "key": key}
+    assert said["details"].get("table", "") == table and key in said["message"]
+    assert f"table {table}" in said["message"] if table else "damaged" in said["message"]
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("damaged")) == []
+
+
+def test_a_table_written_in_redis_while_it_moves_is_named_not_ok(on_redis, tmp_path, capsys):
+    """A ``serve --redis`` that claims the Redis after the check (or
+    ``--processes-stopped`` said too soon) commits to ``mig`` once it was copied:
+    that commit is not in the file, so the move is not ok and names the table and
+    both seqs (before: every table "checksum ok", exit 0, the commit silently lost)."""
+    _played, url = on_redis
+    db = tmp_path / "raced.db"
+    source, target = RedisSource(url, retain=RETAIN), SQLiteStore(db, retain=RETAIN)
+    late = RedisStore(url, retain=RETAIN)
+
+    def meanwhile(done: int, _total: int, table: str) -> None:
+        if done == 1:  # mig copied and verified: a process commits to it
+            TableService(late, PluginHost()).handle(
+                "mig", {"type": "roll", "id": "late", "formula": "1d6"}, GM
+            )
+
+    try:
+        report = migrate_back(source, target, progress=meanwhile)
+        moved = target.tables()[0].seq
+        now = late.tables()[0].seq
+    finally:
+        source.close()
+        target.close()
+        late.close()
+    assert now > moved and report.changed == {"mig": [moved, now]}
+    assert all(t.ok for t in report.tables) and not report.ok
+    assert report.to_dict()["changed"] == {"mig": [moved, now]}
+    args = argparse.Namespace(json=False, locale="en")
+    assert _report(args, report) == 1
+    assert (
+        f"CHANGED mig: Redis was written to while it moved (seq {moved} moved, seq {now} now)"
+        in capsys.readouterr().out
+    )
+
+
+def test_the_file_moved_back_reveals_the_seed_committed_before_both_moves(on_redis, tmp_path):
+    """docs/dice.md: the segment opened on SQLite, carried to Redis and back, is revealed
+    by the moved file's server (its key written beside it), and the player's whole log
+    (before and after both moves) verifies. Checked holding in review rev24m."""
+    played, url = on_redis
+    db = tmp_path / "revealed.db"
+    assert back(url, db)[0] == 0
+    later = assert_revealed_after(SQLiteStore(db, retain=RETAIN), played)
+    assert [e.kind for e in later][-2:] == ["dice.revealed", "dice.committed"]
