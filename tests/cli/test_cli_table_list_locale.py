@@ -153,6 +153,7 @@ def test_the_operator_lines_name_an_event_with_the_word_table_list_uses(locale):
     from rollbridge import i18n, text
     from rollbridge.cli import terminal, verify  # noqa: F401  (declaring their messages)
     from rollbridge.dice import verify as dice_verify  # noqa: F401
+    from rollbridge.export import dialects  # noqa: F401  (verify's lines of a dialect's fields)
     from rollbridge.stores import sqlite  # noqa: F401
 
     joined = terminal.JOINED(table="Friday", id="friday-1", role="gm", name="Ana",
