@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import msgpack
@@ -59,6 +59,7 @@ __all__ = [
     "map_body",
     "map_header",
     "pack",
+    "pack_array",
     "pack_map",
     "quotable",
     "reference_pack",
@@ -372,6 +373,19 @@ def pack_map(fields: Mapping[str, Any]) -> bytes:
         else:
             plain[key] = value
     return map_header(len(fields)) + map_body(pack(plain)) + b"".join(tail)
+
+
+def pack_array(items: Sequence[Any]) -> bytes:
+    """A msgpack array of values, :class:`Packed` ones as they are (their bytes written
+    in place: a commit's events and actors packed once)."""
+    size = len(items)
+    if size < 16:
+        head = bytes((0x90 | size,))
+    elif size < 65536:
+        head = b"\xdc" + size.to_bytes(2, "big")
+    else:  # pragma: no cover - a commit has a handful of events
+        head = b"\xdd" + size.to_bytes(4, "big")
+    return head + b"".join(i if i.__class__ is Packed else pack(i) for i in items)
 
 
 def map_header(size: int) -> bytes:

@@ -28,11 +28,12 @@ import errno
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rollbridge.cli import shared_help
 from rollbridge.cli.helps import Help
 from rollbridge.cli.locales import add_locale_option
+from rollbridge.cli.migrate_lines import PROGRESS, PROGRESS_FROM, report_lines
 from rollbridge.cli.render import print_json
 from rollbridge.cli.values import positive
 from rollbridge.exceptions import InvalidRequest, NotFound, RollbridgeError
@@ -41,39 +42,9 @@ from rollbridge.stores.base import CANNOT_OPEN, DEFAULT_RETAIN
 from rollbridge.system_words import system_reason
 from rollbridge.text import Messages, Text
 
-if TYPE_CHECKING:
-    from rollbridge.stores.migrate import MigrationReport
-
-__all__ = ["PROGRESS_FROM", "add_parsers", "check_source"]
+__all__ = ["PROGRESS_FROM", "add_parsers", "check_source", "report_lines"]
 
 say = Messages("rollbridge")
-# Translators: one line per table moved by rollbridge migrate; the numbers are counts,
-# each after its word (as MISMATCH lists them), so that no word agrees with a number.
-MOVED = say(
-    "cli.migrate.moved",
-    "moved {table}: actors {actors}, events {events}, replies {replies}, tokens {tokens}, "
-    "checksum ok",
-)
-# Translators: a table whose copy in Redis differs; {what} lists the counts or "checksum".
-MISMATCH = say(
-    "cli.migrate.mismatch",
-    "MISMATCH {table}: Redis differs in {what} (SQLite {source}, Redis {target})",
-)
-# Translators: {moved} admin tokens written to Redis, {present} ones Redis held already.
-ADMIN = say("cli.migrate.admin", "admin tokens: {moved} moved, {present} there already")
-ADMIN_MISMATCH = say(
-    "cli.migrate.admin_mismatch", "MISMATCH: Redis does not hold every admin token of the file"
-)
-DICE = {
-    "moved": say("cli.migrate.dice_moved", "dice key: moved to Redis"),
-    "same": say("cli.migrate.dice_same", "dice key: Redis holds the same one"),
-    "kept": say(
-        "cli.migrate.dice_kept",
-        "dice key: Redis keeps its own (no moved table has an open verifiable segment)",
-    ),
-    "none": say("cli.migrate.dice_none", "dice key: none beside the database"),
-}
-NOTHING = say("cli.migrate.nothing", "no tables to move")
 # Translators: {count} tables of a backup (docs/operations.md, "Backup and restore").
 RESTORED = say.plural(
     "cli.migrate.restored",
@@ -82,8 +53,6 @@ RESTORED = say.plural(
     "the file is a backup: its {count} tables were moved to a new epoch first (the file "
     "itself is unchanged)",
 )
-# Translators: progress on stderr; {done} and {total} are counts of tables.
-PROGRESS = say("cli.migrate.progress", "{done}/{total} tables moved ({table})")
 # Translators: --from names no file; {path} as given, {folder} the folder it names and
 # {name} the file's name in it.
 NOT_IN_FOLDER = say(
@@ -128,9 +97,6 @@ UNSAFE_TARGET = say(
     "{path} as their copy; rollbridge serve --redis refuses this Redis until its settings "
     "are fixed (docs/redis.md), or serves it with --redis-unsafe",
 )
-
-#: From this many tables on, ``migrate`` reports its progress on stderr.
-PROGRESS_FROM = 10
 
 
 def add_parsers(commands: argparse._SubParsersAction) -> None:
@@ -335,40 +301,6 @@ def _move(args: argparse.Namespace) -> int:
     lines += report_lines(report, locale)
     sys.stdout.write("\n".join(lines) + "\n")
     return 0 if report.ok else 1
-
-
-def report_lines(
-    report: MigrationReport,
-    locale: str,
-    *,
-    mismatch: Any = MISMATCH,
-    admin_mismatch: Any = ADMIN_MISMATCH,
-    dice: dict[str, Any] = DICE,
-) -> list[str]:
-    """The report's lines, a table a line, then the admin tokens and the dice key;
-    ``mismatch``, ``admin_mismatch`` and ``dice`` word them for the direction (this
-    one's: SQLite to Redis)."""
-    lines = []
-    for result in report.tables:
-        if result.ok:
-            lines.append(MOVED(table=result.table, **result.counts).render(locale))
-            continue
-        wrong = [k for k in result.counts if result.counts[k] != result.moved[k]]
-        if wrong:
-            source_says = ", ".join(f"{k} {result.counts[k]}" for k in wrong)
-            target_says = ", ".join(f"{k} {result.moved[k]}" for k in wrong)
-        else:
-            source_says, target_says = result.source_checksum, result.target_checksum
-        what = ", ".join(wrong) if wrong else "checksum"
-        lines.append(mismatch(table=result.table, what=what, source=source_says,
-                              target=target_says).render(locale))  # fmt: skip
-    if not report.tables:
-        lines.append(NOTHING().render(locale))
-    lines.append(ADMIN(moved=report.admin_tokens, present=report.admin_present).render(locale))
-    if not report.admin_ok:
-        lines.append(admin_mismatch().render(locale))
-    lines.append(dice[report.dice_key]().render(locale))
-    return lines
 
 
 def _warn_unsafe(target: Any, source: Path, locale: str) -> None:

@@ -141,7 +141,7 @@ def move_back(args: argparse.Namespace) -> int:
 
 def _progress(locale: str) -> Callable[[int, int, str], None]:
     """The progress callback: a line on stderr a table, from PROGRESS_FROM tables on."""
-    from rollbridge.cli.migrate import PROGRESS, PROGRESS_FROM
+    from rollbridge.cli.migrate_lines import PROGRESS, PROGRESS_FROM
 
     def progress(done: int, total: int, table: str) -> None:
         if total >= PROGRESS_FROM:
@@ -152,7 +152,7 @@ def _progress(locale: str) -> Callable[[int, int, str], None]:
 
 
 def _report(args: argparse.Namespace, report: MigrationReport) -> int:
-    from rollbridge.cli.migrate import report_lines
+    from rollbridge.cli.migrate_lines import report_lines
 
     if args.json:
         print_json(report.to_dict())

@@ -94,6 +94,7 @@ from rollbridge.engine.model import ActorRecord, Commit, Event, TableInfo, Table
 from rollbridge.exceptions import Conflict, RollbridgeError, StoreError, UnknownTable
 from rollbridge.paths import file_in_the_way
 from rollbridge.plain import JSON, NotPlain, Packed, map_header, pack, pack_map, unpack
+from rollbridge.plain import pack_array as _array
 from rollbridge.stores.base import (
     CANNOT_OPEN,
     DEFAULT_RETAIN,
@@ -459,18 +460,6 @@ def _info_data(name: str, ruleset: str, version: str, settings: Any, epoch: int)
         "settings": settings,
         "epoch": epoch,
     }
-
-
-def _array(items: Sequence[Any]) -> bytes:
-    """A msgpack array of values, :class:`~rollbridge.plain.Packed` ones as they are."""
-    size = len(items)
-    if size < 16:
-        head = bytes((0x90 | size,))
-    elif size < 65536:
-        head = b"\xdc" + size.to_bytes(2, "big")
-    else:  # pragma: no cover - a commit has a handful of events
-        head = b"\xdd" + size.to_bytes(4, "big")
-    return head + b"".join(i if i.__class__ is Packed else pack(i) for i in items)
 
 
 #: Most rows one ``INSERT`` writes: SQLite before 3.32 allows 999 parameters.

@@ -24,8 +24,8 @@ from rollbridge.engine.history import UNDO_KINDS
 from rollbridge.engine.model import Event, TableSnapshot
 from rollbridge.exceptions import Conflict
 from rollbridge.plain import JSON, Packed, pack
+from rollbridge.plain import pack_array as packed_array
 from rollbridge.stores.base import TABLE_EXISTS
-from rollbridge.stores.sqlite import _array as packed_array
 from rollbridge.tokens import TokenRecord
 
 __all__ = ["write_whole_table"]
