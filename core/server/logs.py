@@ -6,8 +6,9 @@ log handlers: it cuts every join token (``rbt_…``) and admin token (``rba_…`
 of each line and of its traceback, and the value of every ``Authorization``
 header websockets' DEBUG log prints. websockets' DEBUG frame log shows the start
 and the end of each frame (as text, or as hex bytes for a msgpack frame): the end
-of a ``hello`` can be most of a token with no prefix to recognise, so the line of
-a frame that holds a token is written without the frame's payload. It turns the
+of a ``hello`` can be most of a token with no prefix to recognise, and a GM's
+frame holds NPCs' numbers, so a data frame's line is written without its payload
+(with :data:`PRIVATE_SETTING` set, a frame without a token keeps it). It turns the
 tracebacks that websockets attaches to its own DEBUG and INFO lines about a
 client's failed handshake (a connection closed before its HTTP request, a bad
 request line) into one line. The server's own errors keep their tracebacks: they
@@ -43,7 +44,7 @@ import sys
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
-from websockets.frames import Frame
+from websockets.frames import Frame, Opcode
 
 from rollbridge.exceptions import STOPS, RollbridgeError, said_by
 from rollbridge.visible import CONTROLS, inert_json, visible
@@ -123,17 +124,29 @@ def redact(text: str) -> str:
     return text
 
 
-def _hold_back_tokens(record: logging.LogRecord) -> None:
-    """websockets' DEBUG line of a data frame that holds a token: without its
-    payload. (The line shows the start and the end of a frame's payload; the end
-    of a ``hello`` can be most of a token, with no prefix left to recognise.)"""
+#: The data frames whose payload websockets' DEBUG line quotes.
+_DATA = frozenset({Opcode.TEXT, Opcode.BINARY, Opcode.CONT})
+
+
+def _hold_back_payload(record: logging.LogRecord, gm_reading: bool) -> None:
+    """websockets' DEBUG line of a data frame, without its payload: always when the
+    frame holds a token (the line shows the start and the end of a frame's payload;
+    the end of a ``hello`` can be most of a token, with no prefix left to
+    recognise), and for every data frame unless the log reads as the GM does
+    (:data:`PRIVATE_SETTING`): a GM's frame holds NPCs' sheets and numbers, which a
+    log shipped where players read it must not."""
     args = record.args if isinstance(record.args, tuple) else ()
-    if len(args) == 1 and isinstance(args[0], Frame):
+    if len(args) == 1 and isinstance(args[0], Frame) and args[0].opcode in _DATA:
         frame = args[0]
         data = bytes(frame.data)
         if b"rbt_" in data or b"rba_" in data:
-            held = f"{frame.opcode.name} [{len(data)} bytes; not shown: it holds a token]"
-            record.msg, record.args = str(record.msg) % (held,), None
+            why = "it holds a token"
+        elif not gm_reading:
+            why = f"frames are shown with {PRIVATE_SETTING}=1"
+        else:
+            return
+        held = f"{frame.opcode.name} [{len(data)} bytes; not shown: {why}]"
+        record.msg, record.args = str(record.msg) % (held,), None
 
 
 #: The attribute :func:`quiet` sets on a websockets connection.
@@ -180,7 +193,7 @@ class SafeLog(logging.Filter):
         if _quieted(record):
             return False
         if record.name.startswith("websockets") and record.args:
-            _hold_back_tokens(record)
+            _hold_back_payload(record, self.gm_reading)
         if self.gm_reading:
             _read_as_gm(record)
         message = record.getMessage()
