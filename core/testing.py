@@ -1640,10 +1640,14 @@ class RulesetConformance(StateConformance):
                 steps = event.data.get("steps") or []
                 missing = [i for i in range(len(steps)) if ["steps", i] not in event.texts]
                 assert not missing, f"{name}: steps {missing} are plain strings, not Texts"
-                for view in harness.views():
-                    _check_rendered(view["data"], name)
-                _check_no_stored_form(harness.views()[1]["data"], name)
-                _check_no_look_alike(harness.views()[1]["data"], name)
+                gm, players = harness.views()
+                _check_rendered(gm["data"], name)
+                if players["kind"] == "hidden":  # always secret: players read no data
+                    _check_players_view(players, name)
+                else:
+                    _check_rendered(players["data"], name)
+                    _check_no_stored_form(players["data"], name)
+                    _check_no_look_alike(players["data"], name)
                 _check_specs(slips, name)
                 rendered += 1
         assert rendered, _none_resolved(refusals)
@@ -1817,7 +1821,8 @@ class RulesetConformance(StateConformance):
                     continue
                 for locale in locales:
                     for view in harness.views(locale=locale):
-                        _check_rendered(view["data"], f"{name} in {locale}")
+                        if view["kind"] != "hidden":  # always secret: players read no data
+                            _check_rendered(view["data"], f"{name} in {locale}")
                     _check_specs(slips, f"{name} in {locale}")
                     for actor_id in ids:
                         for gm in (True, False):
