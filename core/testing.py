@@ -920,7 +920,7 @@ class StateConformance:
         else:
             actor = None
             targets = tuple(actors if spec.every_actor else [fuzzed, *others][:wanted])
-        context = ActionContext(name, params, actor, targets, {}, "fuzz", True)
+        context = ActionContext(name, params, actor, targets, {}, "fuzz", True, spec.secret)
         try:
             result = self.ruleset.resolve(context, SeededDice(1))
         except RuleViolation as refused:  # a refusal the examples' own states never reach
@@ -1507,7 +1507,8 @@ class RulesetConformance(StateConformance):
 
     def _context(self, name: str, case: JSON, actors: list[Actor]) -> ActionContext:
         """The action's example as a context: the first example actor acts (if the
-        action takes one), the next ones are its targets."""
+        action takes one), the next ones are its targets; asked by the GM, secret where
+        the action is always secret (as the server tells ``resolve`` and ``odds``)."""
         spec = self.ruleset.actions[name]
         params = validate(spec.params, case["params"])
         given = self.action_states.get(name, {})
@@ -1521,7 +1522,7 @@ class RulesetConformance(StateConformance):
         others = [a for a in actors if a is not actor] or actors
         wanted = spec.min_targets or (1 if (spec.max_targets or 0) >= 1 else 0)
         targets = tuple(actors if spec.every_actor else others[:wanted])
-        return ActionContext(name, params, actor, targets, {}, "r1", True)
+        return ActionContext(name, params, actor, targets, {}, "r1", True, spec.secret)
 
     def test_resolution_is_pure_and_reproducible(self) -> None:
         actors = self._actors()
