@@ -53,9 +53,10 @@ async def served(folder, ruleset: Listener | None = None):
     return server, store, tokens
 
 
-async def joined(server, token) -> tuple[Peer, dict]:
+async def joined(server, token, locale: str | None = None) -> tuple[Peer, dict]:
     peer = Peer(await connect(server.url))
-    welcome = await peer.request({"type": "hello", "table": "night", "token": token})
+    hello = {"type": "hello", "table": "night", "token": token}
+    welcome = await peer.request(hello if locale is None else {**hello, "locale": locale})
     return peer, welcome
 
 
