@@ -239,7 +239,10 @@ class RulesetHarness:
     ) -> JSON:
         """Resolve an action; ``dice`` are supplied results (every one must be
         used); ``secret``: a secret request (the event the GM's alone, players get
-        a ``hidden`` placeholder). Returns the event as ``who`` sees it."""
+        a ``hidden`` placeholder). Returns the event as ``who`` sees it, or ``who``'s
+        reply where it carries none: a player's secret request's (any request of an
+        action that is always secret) ``{"seq", "status": "secret", "note"}``, a
+        request held for approval's ``{"pending", "status": "pending"}``."""
         message: JSON = {
             "type": "resolve",
             "action": action,
