@@ -156,7 +156,11 @@ class ActionSpec:
     :param max_targets: most target actors (``None``: no limit).
     :param every_actor: the engine passes every actor of the table as the
         targets (a new combat turn that refills every pool); the request names none.
-    :param gm_only: only the GM may ask for it (healing, awarding chips).
+        ``True`` or ``False``: another value is read by its truth (``"no"`` as true)
+        with a WARNING at load, for a release (one whose truth cannot be read is
+        refused).
+    :param gm_only: only the GM may ask for it (healing, awarding chips). ``True`` or
+        ``False``, as ``every_actor``.
     :param secret: always secret: the server resolves every request for it as a
         ``secret`` one, whoever asks and whatever the request says (a GM's hidden
         perception check for an NPC, a roll the GM makes behind the screen) — the
@@ -206,8 +210,9 @@ class ActionSpec:
             "actor": self.actor,
             "min_targets": self.min_targets,
             "max_targets": self.max_targets,
-            "every_actor": self.every_actor,
-            "gm_only": self.gm_only,
+            # as the server reads them (one that is no bool loads with a WARNING)
+            "every_actor": bool(self.every_actor),
+            "gm_only": bool(self.gm_only),
             "example": self.example_in(locale),
             "labels": {k: render(v, locale=locale) for k, v in self.labels.items()},
             "hints": {k: render(v, locale=locale) for k, v in self.hints.items()},

@@ -227,6 +227,13 @@ SECRET_NOT_BOOL = say(
     "action {action}: secret {given} is not True or False (True: every request for it "
     "is resolved as a secret one, whoever asks)",
 )
+# Translators: True, False are written as in Python; {field} is gm_only or every_actor
+# (written as they are); {given} as the ruleset gave it; {cause} is Python's error.
+FLAG_UNREADABLE = say(
+    "host.ruleset_flag_unreadable",
+    "action {action}: {field} {given} is not True or False, and what it means cannot be "
+    "read ({cause})",
+)
 # Translators: {allowed} lists 'required', 'optional', 'none' (written as they are).
 BAD_ACTOR = say("host.ruleset_bad_actor", "action {action}: actor {actor} is not one of {allowed}")
 MIN_TARGETS = say(
@@ -872,6 +879,7 @@ def check_ruleset(ruleset: Ruleset, plugin: str) -> None:
             secret = getattr(spec, "secret", False)
             if type(secret) is not bool:  # read at every request: "no" would be secret
                 raise fail(SECRET_NOT_BOOL(action=repr(key), given=_shown(secret)))
+            _check_flags(spec, fail, f"plugin {plugin!r}: ruleset {ident!r}")
             check_schema(spec.params, f"action {key!r} params")
             _check_params_object(spec, fail)
             _check_target_counts(spec, fail)
@@ -915,6 +923,42 @@ def _fixed_version(version: str) -> str:
     fixed = ".".join([*numbers.group().split(".")[:3], "0", "0"][:3])
     labelled = fixed + version[numbers.end() :]
     return labelled if _VERSION.fullmatch(labelled) else fixed
+
+
+#: What ``gm_only`` and ``every_actor`` mean when true and when false, as a WARNING
+#: about one that is no bool says how it is read.
+FLAG_MEANINGS = {
+    "gm_only": ("only the GM may ask for it", "players may ask for it too"),
+    "every_actor": ("every actor of the table is its targets", "a request names its targets"),
+}
+
+
+def _check_flags(spec: Any, fail: Callable[[Text], PluginError], whose: str) -> None:
+    """An action's ``gm_only`` and ``every_actor`` are ``True`` or ``False``. Until they
+    were checked (7 December) any value loaded, read by its truth (``"no"`` as true):
+    one whose truth reads is taken as read, for a release, with a WARNING naming the
+    action, the field, the value and what it is read as (a later release refuses
+    it; docs/plugins.md, "The contract"); one whose truth cannot be read (its
+    ``__bool__`` raises) is refused, since every request for the action and every
+    welcome of the table would fail on it."""
+    for field_name, (when_true, when_false) in FLAG_MEANINGS.items():
+        given = getattr(spec, field_name, False)
+        if type(given) is bool:
+            continue
+        try:
+            reads = bool(given)
+        except Exception as exc:
+            raise fail(
+                FLAG_UNREADABLE(
+                    action=repr(spec.name), field=field_name, given=_shown(given), cause=_cause(exc)
+                )
+            ) from None
+        log.warning(
+            "%s action %r: %s %s is not True or False: taken as %s (%s), as Python reads "
+            "its truth, until a later release refuses it: write %s",
+            whose, spec.name, field_name, _shown(given), reads,
+            when_true if reads else when_false, reads,
+        )  # fmt: skip
 
 
 def _check_target_counts(spec: Any, fail: Callable[[Text], PluginError]) -> None:

@@ -239,7 +239,10 @@ class RulesetHarness:
     ) -> JSON:
         """Resolve an action; ``dice`` are supplied results (every one must be
         used); ``secret``: a secret request (the event the GM's alone, players get
-        a ``hidden`` placeholder). Returns the event as ``who`` sees it."""
+        a ``hidden`` placeholder). Returns the event as ``who`` sees it, or ``who``'s
+        reply where it carries none: a player's secret request's (any request of an
+        action that is always secret) ``{"seq", "status": "secret", "note"}``, a
+        request held for approval's ``{"pending", "status": "pending"}``."""
         message: JSON = {
             "type": "resolve",
             "action": action,
@@ -920,7 +923,7 @@ class StateConformance:
         else:
             actor = None
             targets = tuple(actors if spec.every_actor else [fuzzed, *others][:wanted])
-        context = ActionContext(name, params, actor, targets, {}, "fuzz", True)
+        context = ActionContext(name, params, actor, targets, {}, "fuzz", True, spec.secret)
         try:
             result = self.ruleset.resolve(context, SeededDice(1))
         except RuleViolation as refused:  # a refusal the examples' own states never reach
@@ -1507,7 +1510,8 @@ class RulesetConformance(StateConformance):
 
     def _context(self, name: str, case: JSON, actors: list[Actor]) -> ActionContext:
         """The action's example as a context: the first example actor acts (if the
-        action takes one), the next ones are its targets."""
+        action takes one), the next ones are its targets; asked by the GM, secret where
+        the action is always secret (as the server tells ``resolve`` and ``odds``)."""
         spec = self.ruleset.actions[name]
         params = validate(spec.params, case["params"])
         given = self.action_states.get(name, {})
@@ -1521,7 +1525,7 @@ class RulesetConformance(StateConformance):
         others = [a for a in actors if a is not actor] or actors
         wanted = spec.min_targets or (1 if (spec.max_targets or 0) >= 1 else 0)
         targets = tuple(actors if spec.every_actor else others[:wanted])
-        return ActionContext(name, params, actor, targets, {}, "r1", True)
+        return ActionContext(name, params, actor, targets, {}, "r1", True, spec.secret)
 
     def test_resolution_is_pure_and_reproducible(self) -> None:
         actors = self._actors()
@@ -1640,10 +1644,14 @@ class RulesetConformance(StateConformance):
                 steps = event.data.get("steps") or []
                 missing = [i for i in range(len(steps)) if ["steps", i] not in event.texts]
                 assert not missing, f"{name}: steps {missing} are plain strings, not Texts"
-                for view in harness.views():
-                    _check_rendered(view["data"], name)
-                _check_no_stored_form(harness.views()[1]["data"], name)
-                _check_no_look_alike(harness.views()[1]["data"], name)
+                gm, players = harness.views()
+                _check_rendered(gm["data"], name)
+                if players["kind"] == "hidden":  # always secret: players read no data
+                    _check_players_view(players, name)
+                else:
+                    _check_rendered(players["data"], name)
+                    _check_no_stored_form(players["data"], name)
+                    _check_no_look_alike(players["data"], name)
                 _check_specs(slips, name)
                 rendered += 1
         assert rendered, _none_resolved(refusals)
@@ -1817,7 +1825,8 @@ class RulesetConformance(StateConformance):
                     continue
                 for locale in locales:
                     for view in harness.views(locale=locale):
-                        _check_rendered(view["data"], f"{name} in {locale}")
+                        if view["kind"] != "hidden":  # always secret: players read no data
+                            _check_rendered(view["data"], f"{name} in {locale}")
                     _check_specs(slips, f"{name} in {locale}")
                     for actor_id in ids:
                         for gm in (True, False):

@@ -319,7 +319,8 @@ def _table(args: argparse.Namespace) -> Table:
 def action_context(table: Table, action: str, params: object) -> ActionContext:
     """The context ``resolve`` would give the ruleset for ``action`` at ``table``: its
     parameters validated, the first actor acting (if the action takes one) and the
-    others its targets, the table's settings, asked by the GM.
+    others its targets, the table's settings, asked by the GM (``secret`` for an action
+    that is always secret, as the server says it).
 
     :raises UnknownAction: InvalidParams: InvalidRequest: as ``resolve`` refuses them:
         an unknown action, bad parameters, no actor or too few targets.
@@ -353,6 +354,7 @@ def action_context(table: Table, action: str, params: object) -> ActionContext:
         actor=actors[0] if takes_actor else None,
         targets=tuple(others),
         settings=table.ruleset_settings,
+        secret=spec.secret,  # as the server tells resolve and odds
     )
 
 

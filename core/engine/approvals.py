@@ -11,7 +11,7 @@ from rollbridge.engine import rolls
 from rollbridge.engine.context import RequestContext, reply_for
 from rollbridge.engine.model import Event, Principal
 from rollbridge.engine.requests import Request
-from rollbridge.exceptions import UnknownRequest
+from rollbridge.exceptions import Conflict, UnknownRequest
 from rollbridge.names import shows_nothing
 from rollbridge.plain import JSON
 from rollbridge.text import Messages
@@ -22,6 +22,14 @@ __all__ = ["SETTLED_LISTED", "approve", "pending_entry", "reject", "settled_requ
 SETTLED_LISTED = 200
 
 say = Messages("rollbridge")
+# Translators: {request} is a pending request's id (p12), {action} an action's name,
+# quoted; (dice) names the approve request's field: keep it.
+SECRET_DICE_HELD = say(
+    "approval.secret_dice",
+    "request {request} gives the player's own dice for action {action}, which is always "
+    "secret now (it was not when they asked): dice they chose would tell them how it went. "
+    "Approve it with your own dice (dice), or reject it so that they ask again without theirs",
+)
 
 
 def pending_entry(ctx: RequestContext, pending_id: str) -> JSON:
@@ -46,6 +54,8 @@ def approve(ctx: RequestContext) -> JSON:
     gm_dice = ctx.fields.get("dice") is not None
     if gm_dice:
         fields["dice"] = ctx.fields["dice"]
+    elif fields.get("dice") is not None and not requester.is_gm:
+        _refuse_secret_dice(ctx, entry, pending_id)
     original = Request(entry["type"], entry["id"], fields)
     draft.table_fields["pending"] = {k: v for k, v in table.pending.items() if k != pending_id}
     handler = rolls.roll if original.type == "roll" else rolls.resolve
@@ -57,6 +67,25 @@ def approve(ctx: RequestContext) -> JSON:
     event.data = {**event.data, "approved": pending_id, "approved_by": ctx.who.label()}
     draft.replies[table.reply_key(requester, original.id)] = reply_for(event, requester)
     return {**reply_for(event, ctx.who), "approved": pending_id}
+
+
+def _refuse_secret_dice(ctx: RequestContext, entry: JSON, pending_id: str) -> None:
+    """A player's request held with their own dice for an action that is always secret
+    (:attr:`ActionSpec.secret <rollbridge.contract.ActionSpec.secret>`) — one asked
+    before the ruleset made it so, since such dice are refused on request now — is
+    refused to the GM's approval without the GM's own dice: a :class:`Conflict`
+    naming the request, the action, why, and what the GM may do (approve with dice,
+    or reject); the table unchanged. (It was refused ``forbidden`` with the player's
+    refusal, which told the GM they supplied dice they had not.)"""
+    if entry["type"] != "resolve":
+        return
+    action = entry["fields"].get("action")
+    spec = ctx.table.ruleset.actions.get(action) if isinstance(action, str) else None
+    if spec is not None and spec.secret:
+        raise Conflict(
+            SECRET_DICE_HELD(request=pending_id, action=repr(spec.name)),
+            details={"request": pending_id, "action": spec.name, "field": "dice"},
+        )
 
 
 def reject(ctx: RequestContext) -> JSON:

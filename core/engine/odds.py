@@ -20,6 +20,14 @@ the actors **as the asker sees them** (a ruleset without the hook of its own ans
   the actor and the part — also where what the view shows of a part does not make
   a valid one and the asker stated nothing for it.
 
+The hook is told ``secret`` for an action that is always secret
+(:attr:`~rollbridge.contract.ActionSpec.secret`), as ``resolve`` is for every request
+of it (an ``odds`` request carries no ``secret``: any other action's odds are told
+``False``); a player is answered for such an action as for any other, not refused: a
+secret hides how a roll went, not its chance, and the chance comes from what the
+asker sees alone (a player's odds of the GM's hidden check on an NPC: from the
+players' view of the NPC and what they assume).
+
 ``assume`` may also change what the asker sees ("what if it had armour 6"): an
 assumption is laid over the actor's sheet or state (nested objects merged key by
 key), then checked and completed as ``actor.update`` would
@@ -303,6 +311,9 @@ def _action_odds(
         settings=table.ruleset_settings,
         request_id=str(request.id),
         by_gm=who.is_gm,
+        # as resolve is told for every request of an action that is always secret (an
+        # odds request carries no secret: any other action's odds are told False)
+        secret=spec.secret,
     )
 
     def compute() -> Any:

@@ -7,7 +7,8 @@ placeholder."""
 
 from __future__ import annotations
 
-from rollbridge.testing import RulesetHarness
+from rollbridge.testing import PLAYER, RulesetHarness
+from tests.plugins.listener import Listener
 from tests.plugins.rollunder import RollUnder
 
 
@@ -33,3 +34,15 @@ def test_a_secret_rolls_result_kept_in_an_npcs_hidden_state_reaches_no_player():
     seen = table.actor("bandit", gm=False)
     assert "state" not in seen or seen["state"] is None, seen
     assert "wounds" not in str(seen["common"].get("tracks", ())), seen
+
+
+def test_a_players_request_of_an_always_secret_action_returns_their_reply():
+    """docs/plugins.md, "Testing a ruleset": ``resolve`` as a player of an action that
+    is always secret returns the player's secret reply, as the server answers them
+    (the docs said the event as they see it); ``views()`` shows the event."""
+    table = RulesetHarness(Listener())
+    table.add_actor("Hero", Listener.example_sheets["Hero"], actor_id="hero", player=True)
+    reply = table.resolve("listen", actor="hero", dice=[3], who=PLAYER)
+    assert reply == {"seq": 2, "status": "secret", "note": "sent to the GM only"}, reply
+    gm, players = table.views()
+    assert gm["data"]["outcome"] == {"heard": True} and players["kind"] == "hidden"

@@ -31,15 +31,15 @@ GM = Principal("gm", "gm", "tok-gm")
 SUITE_TEST = "test_secret_actions_show_players_only_that_something_happened"
 
 
-def listener_host() -> PluginHost:
-    return PluginHost({"listener": Boom(Listener())},
+def listener_host(ruleset: Listener | None = None) -> PluginHost:
+    return PluginHost({"listener": Boom(ruleset or Listener())},
                       environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})  # fmt: skip
 
 
-async def served(folder):
-    """A server on a real port, a SQLite file holding the table ``night``: the
-    player's Hero, the GM's Bandit."""
-    host = listener_host()
+async def served(folder, ruleset: Listener | None = None):
+    """A server on a real port (playing ``ruleset``, default a new Listener), a SQLite
+    file holding the table ``night``: the player's Hero, the GM's Bandit."""
+    host = listener_host(ruleset)
     path = folder / "night.db"
     seed = SQLiteStore(path)
     service = TableService(seed, host)
@@ -53,9 +53,10 @@ async def served(folder):
     return server, store, tokens
 
 
-async def joined(server, token) -> tuple[Peer, dict]:
+async def joined(server, token, locale: str | None = None) -> tuple[Peer, dict]:
     peer = Peer(await connect(server.url))
-    welcome = await peer.request({"type": "hello", "table": "night", "token": token})
+    hello = {"type": "hello", "table": "night", "token": token}
+    welcome = await peer.request(hello if locale is None else {**hello, "locale": locale})
     return peer, welcome
 
 
