@@ -10,10 +10,10 @@ the damage and its undo, the player's resume recovered.
 
 What the walk found: players were told of an undo by nothing on the undone card (its
 *Redo* is the GM's), now flagged for every client (foundry/undone.mjs). What it left
-(docs/foundry.md lists them): the chip card's "How" names
-the roll by its request id (the ruleset's words, which older logs verify against);
-the player is a protocol client, not a second module page (the stand-in runs one
-world per process, and nothing carries one process's documents to another)."""
+(docs/foundry.md lists them): the player is a protocol client, not a second module
+page (the stand-in runs one world per process, and nothing carries one process's
+documents to another). Walked again later on 7 December 2026: a hand-mapped NPC's
+state shows at once, and the chip card names the roll it rerolls by its label."""
 
 from __future__ import annotations
 
@@ -47,6 +47,11 @@ def test_a_wilddie_scene_through_the_gms_module_page(tmp_path):
     assert chip["event"]["outcome"]["rerolled"] == ["trait"]  # WD-4: one die, the player's pick
     assert chip["cards"][-1]["rolls"] == [{"formula": "2d6xkh1", "total": 1}]  # 5 → 1, wild 1
     assert len(chip["cards"]) == len(trait["cards"]) + 1
+    # its How names the roll it rerolls by the roll's label, not its request id (the
+    # step's words stay the ruleset's: older logs verify against them)
+    assert chip["event"]["outcome"]["roll"] in chip["event"]["steps"][0]
+    assert "chip spent on roll “Notice d6” (trait)" in chip["cards"][-1]["content"]
+    assert "standinGM000001-" not in chip["cards"][-1]["content"]
 
     attack = steps["attack"]
     assert attack["event"]["targets"] == ["thug-1"], "the hand-mapped NPC is the target"
