@@ -9,11 +9,11 @@ rolls as the rules roll them, the thug's system data, statuses and flags followi
 the damage and its undo, the player's resume recovered.
 
 What the walk found: players were told of an undo by nothing on the undone card (its
-*Redo* is the GM's), now flagged for every client (foundry/undone.mjs). What it left
-(docs/foundry.md lists them): the player is a protocol client, not a second module
-page (the stand-in runs one world per process, and nothing carries one process's
-documents to another). Walked again later on 7 December 2026: a hand-mapped NPC's
-state shows at once, and the chip card names the roll it rerolls by its label."""
+*Redo* is the GM's), now flagged for every client (foundry/undone.mjs). Walked again
+later on 7 December 2026: a hand-mapped NPC's state shows at once, and the chip card
+names the roll it rerolls by its label. Its player is a protocol client (the Node
+stand-in runs one world per process); the walk with a real player's page in Chromium
+is tests/foundry/test_foundry_playerpage_live.py."""
 
 from __future__ import annotations
 
