@@ -647,7 +647,8 @@ export class FoundryClient {
       type: "actor.create",
       actor: { id, name: actor.name, sheet, controllers },
     });
-    await this.linkActor(actor, id);
+    // its state comes with the `actor.created` event (found by its id: findActor)
+    await actor.update({ [`flags.${MODULE_ID}.actorId`]: id });
     return reply.event ?? reply;
   }
 
