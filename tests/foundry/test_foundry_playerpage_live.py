@@ -1,7 +1,8 @@
 """A walk with a real GM's page and a real player's page in Chromium
 (tests/foundry/browser/playerpage.mjs): two pages of the Foundry stand-in's one world,
 each with the module's own client and connection, on a real ``rollbridge serve``
-over SQLite. The player's page asks for an attack and reads its own request's result
+over SQLite. The player's page asks for an attack (dice that hit, supplied: an attack that
+changes nothing is no change an undo takes back) and reads its own request's result
 on the card the GM's page posts; the GM undoes it and the player's page draws that
 card faded with the note, then unfaded at the redo. Before, the walks' player was a
 protocol client (tests/foundry/live/: the Node stand-in runs one world per process);

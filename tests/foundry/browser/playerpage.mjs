@@ -8,8 +8,8 @@
 //   Gamemaster  the GM token: the writer, posts the cards, undoes
 //   Ivan        his own player token and page (Tukan is his)
 //
-// Ivan's page asks for Tukan's attack on the guard (the server's dice): his own
-// request's result comes back to his page, and the card of it — posted by the GM's
+// Ivan's page asks for Tukan's attack on the guard (dice he supplies, which hit, the GM
+// letting players supply them): his own request's result comes back to his page, and the card of it — posted by the GM's
 // page, as a GM is in the world — is in his chat log, its seq his reply's. The GM
 // undoes the attack: the GM's page flags the card, and Ivan's page draws it faded
 // with the note in his language; his connection got the undo too. The GM redoes it:
@@ -31,6 +31,8 @@ const TOKENS = JSON.parse(env.RB_TOKENS);
 const SECRETS = Object.values(TOKENS);
 const SHEETS = JSON.parse(env.RB_SHEETS);
 const GENERATION = String(Number(env.RB_GENERATION ?? 13));
+/** Dice that hit hard: many successes for the attacker, few for the guard. */
+const HIT = [6, 6, 6, 6, 6, 6, 5, 5, 5, 1, 1, 1, 1, 1];
 const USERS = [
   { _id: "standinGM000001", name: "Gamemaster", isGM: true },
   { _id: "standinIvan0001", name: "Ivan" },
@@ -82,13 +84,25 @@ try {
   await castTukanAndGuard(pages.gm, SHEETS);
 
   step("Ivan's page asks for Tukan's attack: his own request's result");
-  const asked = await pages.ivan.evaluate(async () => {
-    const event = await rbE2E.api().resolve("attack", {
-      actor: rbE2E.tukan, targets: [rbE2E.guard], params: { weapon: "Hackler", rounds: 3, range: "short" },
-    });
-    return { seq: event.seq, kind: event.kind, narration: event.data?.narration ?? null, by: event.by ?? null };
-  });
+  // dice that hit (an attack that changes nothing is no change an undo takes back):
+  // the GM lets players supply them; as many of the pattern as the roll takes
+  await pages.gm.evaluate(() => rbE2E.api().request({ type: "settings", settings: { player_dice: true } }));
+  const asked = await pages.ivan.evaluate(async (hit) => {
+    for (let n = 6; n < 60; n++) {
+      try {
+        const event = await rbE2E.api().resolve("attack", {
+          actor: rbE2E.tukan, targets: [rbE2E.guard], params: { weapon: "Hackler", rounds: 3, range: "short" },
+          dice: Array.from({ length: n }, (_, i) => hit[i % hit.length]),
+        });
+        return { seq: event.seq, kind: event.kind, narration: event.data?.narration ?? null, changed: (event.actors ?? []).length };
+      } catch (error) {
+        if (!/dice/.test(String(error?.message))) throw error;
+      }
+    }
+    throw new Error("no number of dice fitted");
+  }, HIT);
   assert.equal(asked.kind, "resolution");
+  assert.ok(asked.changed > 0, "the attack hit the guard");
   assert.ok(asked.narration, "the result carries its narration");
   const card = await cardOn(pages.ivan, asked.seq, (c) => c.cards >= 1);
   assert.equal(card.author, "standinGM000001", "the GM's page posted the card (a GM is in the world)");
@@ -98,7 +112,11 @@ try {
   summary.asked = { seq: asked.seq, author: card.author, title: card.title };
 
   step("the GM undoes it: Ivan's page draws his card faded");
-  const undo = await pages.gm.evaluate(async () => (await rbE2E.api().request({ type: "undo" })).seq);
+  const { undo, undoes } = await pages.gm.evaluate(async () => {
+    const reply = await rbE2E.api().request({ type: "undo" });
+    return { undo: reply.seq, undoes: reply.event?.data?.undoes ?? reply.data?.undoes ?? null };
+  });
+  assert.equal(undoes, asked.seq, "the undo takes the attack back");
   const faded = await cardOn(pages.ivan, asked.seq, (c) => c.faded);
   const note = await pages.ivan.evaluate(() => game.i18n.localize("ROLLBRIDGE.Card.Undone"));
   assert.equal(faded.undoneAt, undo, "flagged with the undo's seq");
@@ -121,6 +139,17 @@ try {
 
   await passed({ pages, secrets: SECRETS, consoleLines, pageErrors, summary });
 } catch (error) {
+  // what each page's world holds: its connection, the last hooks run, the chat messages
+  for (const [key, page] of Object.entries(pages)) {
+    const held = await page.evaluate(() => ({
+      activeGM: game.users.activeGM?.id ?? null,
+      hooks: FoundryStandin.log.hooks.slice(-25),
+      status: (({ status, role, writer, cursor }) => ({ status, role, writer, cursor }))(rbE2E.api().status()),
+      messages: game.messages.contents.map((m) => ({ id: m.id, author: m.author ?? m.user, flags: m.flags.rollbridge ?? null,
+        shown: Boolean(document.querySelector(`#chat-log li[data-message-id="${m.id}"] .rollbridge-card`)) })),
+    })).catch((e) => String(e));
+    consoleLines.push(`${key} holds: ${JSON.stringify(held).replace(/"rolls":\[.*?\]\}\],/g, "").slice(0, 3000)}`);
+  }
   failed(error, { secrets: SECRETS, consoleLines, pageErrors });
 } finally {
   await context.close();
