@@ -63,6 +63,15 @@ class Adapter(ABC):
         though the plain protocol's frame verifies. The default checks nothing."""
         return None
 
+    def missing(self, frame: Mapping[str, Any], welcome: Mapping[str, Any]) -> str | None:
+        """Where ``frame``, a line of a log whose ``welcome`` says this adapter wrote it
+        (:meth:`written_by`), lacks a field this adapter gives such a line (a line
+        stripped of all of the dialect's fields, which :meth:`unlike` takes for a plain
+        client's): the first path missing, or None. ``rollbridge verify`` reports it
+        as :meth:`unlike`'s (``wrong_dialect``, docs/dice.md). The default checks
+        nothing."""
+        return None
+
     def written_by(self, frame: Mapping[str, Any]) -> str | None:
         """The version of this adapter a log's line says wrote the log (a ``welcome``
         carrying it), else None: a frame :meth:`unlike` finds different in a log

@@ -24,6 +24,12 @@ HIDDEN = "hidden"
 #: The GM's welcome: its ``players`` holds the NPCs as players see them (a snapshot's
 #: table is the GM's view alone; core/protocol/table.py).
 WELCOME = "welcome"
+#: The event kinds whose GM frame carries ``players`` whenever the event is not GM-only
+#: (a ``settings`` change's only when it changed how players see some actor, which its
+#: frame does not say: core/protocol/members.py).
+PLAYERS_ALWAYS = frozenset(
+    ("roll", "resolution", "encounter.started", "encounter.turn", *ACTOR_KINDS)
+)
 
 
 class FoundryAdapter(Adapter):
@@ -67,9 +73,7 @@ class FoundryAdapter(Adapter):
         (
             "roll",
             "resolution",
-            "encounter.started",
-            "encounter.turn",
-            *ACTOR_KINDS,
+            *PLAYERS_ALWAYS,
             SETTINGS,
             HIDDEN,
             WELCOME,
@@ -93,6 +97,12 @@ class FoundryAdapter(Adapter):
         adapter makes of the plain frame, or its GM's ``players`` copy not the same
         event (:func:`checked.unlike`)."""
         return checked.unlike(frame, self.version)
+
+    def missing(self, frame: Mapping[str, Any], welcome: Mapping[str, Any]) -> str | None:
+        """Where a line of a Foundry log (its ``welcome`` names this adapter) lacks its
+        Foundry fields: all of them (a line the adapter adds to), or, in a GM's log,
+        the ``players`` copy its frame always carries (:func:`checked.missing`)."""
+        return checked.missing(frame, welcome, self.version, PLAYERS_ALWAYS)
 
     def written_by(self, frame: Mapping[str, Any]) -> str | None:
         """The adapter version a welcome's ``foundry.adapter`` names."""

@@ -29,7 +29,7 @@ from typing import Any
 from .outbound import plain
 from .outbound import translate as _translate
 
-__all__ = ["translate", "unlike", "written_by"]
+__all__ = ["missing", "translate", "unlike", "written_by"]
 
 
 def written_by(frame: Mapping[str, Any]) -> str | None:
@@ -67,6 +67,33 @@ def unlike(frame: Mapping[str, Any], version: str) -> str | None:
     if found is not None or frame.get("type") != "event" or "players" not in frame:
         return found
     return _players(frame, version)
+
+
+def missing(
+    frame: Mapping[str, Any], welcome: Mapping[str, Any], version: str, kinds: frozenset[str]
+) -> str | None:
+    """The first Foundry field a line of a Foundry log lacks (its ``welcome`` names the
+    adapter: :func:`written_by`), or None. :func:`unlike` takes a line holding nothing
+    of the dialect for a plain client's; in a log the adapter wrote, the server sent
+    every such line through it, so a line the adapter adds to (a roll's card, an actor
+    view's flags) that holds none of it was stripped: the first path the translation
+    has and the line not. In a GM's log, the ``players`` copy (core/protocol/members.py)
+    of an event of ``kinds`` that is not GM-only, of a GM-only one that changed actors
+    (its ``actors``), and of a snapshot welcome (no resume, or one not recovered)."""
+    if plain(frame) == frame:
+        found = _first_difference(dict(frame), translate(frame, written_by(welcome) or version), "")
+        if found is not None:
+            return found
+    if welcome.get("role") != "gm" or "players" in frame:
+        return None
+    if frame.get("type") == "event":
+        shown = frame.get("actors") if frame.get("gm_only") else frame.get("kind") in kinds
+        return "players" if shown else None
+    if frame.get("type") == "welcome":
+        resume = frame.get("resume")
+        recovered = isinstance(resume, Mapping) and resume.get("recovered") is True
+        return None if recovered else "players"
+    return None
 
 
 def _players(frame: Mapping[str, Any], version: str) -> str | None:

@@ -11,7 +11,10 @@ wrote it (:meth:`~rollbridge.adapter.Adapter.written_by`, its ``welcome``): then
 it is counted apart (``dialect_version``), neither passed nor called altered. A GM
 frame's ``players`` copy (an adapter's ``public_view``: the frame a player is sent of
 the same event, from which the dialect's client shows players the event) is held to
-the frame it rides in whatever the version (:func:`players_unlike`).
+the frame it rides in whatever the version (:func:`players_unlike`). A line of a log
+whose welcome names an adapter that lacks what that adapter gives it (stripped of all
+its dialect fields, a GM frame of its ``players``:
+:meth:`~rollbridge.adapter.Adapter.missing`) is ``wrong_dialect`` too, said so.
 """
 
 from __future__ import annotations
@@ -41,6 +44,31 @@ WRONG_DIALECT_REPLY = say(
     "a reply's {part} is not what the {dialect} adapter makes of the reply it carries: "
     "what that client shows (its chat card, an actor's flags) was altered",
 )
+
+# Translators: {part} is the path of a field the line lacks (foundry, players); {dialect}
+# is an adapter's name (Foundry VTT), whose welcome opened the log.
+LACKS_DIALECT = say(
+    "verify.lacks_dialect",
+    "seq {seq}: it lacks its {part}, which the {dialect} adapter gives every such line "
+    "of a log its welcome says it wrote: the line was stripped of what that client shows",
+)
+# Translators: the same of a line without a seq (a reply to the client's request).
+LACKS_DIALECT_REPLY = say(
+    "verify.lacks_dialect_reply",
+    "a reply lacks its {part}, which the {dialect} adapter gives every such line of a "
+    "log its welcome says it wrote: the line was stripped of what that client shows",
+)
+
+
+def _said(seq: int | None, part: str, dialect: str, lacks: bool) -> str:
+    """The problem's text: a line's dialect field unlike the adapter's, or lacking."""
+    if lacks:
+        if seq is None:
+            return LACKS_DIALECT_REPLY(part=part, dialect=dialect)
+        return LACKS_DIALECT(seq=seq, part=part, dialect=dialect)
+    if seq is None:
+        return WRONG_DIALECT_REPLY(part=part, dialect=dialect)
+    return WRONG_DIALECT(seq=seq, part=part, dialect=dialect)
 
 
 #: The fields a players' copy shares with the GM's frame it rides in.
@@ -96,6 +124,8 @@ def check_dialects(
     copier = next((a for a in adapters if "players" in a.event_fields), None)
     check = DialectCheck()
     written: dict[str, str] = {}
+    # the welcome that named each adapter: a line of its log lacking its fields is one
+    opened: dict[str, Mapping[str, Any]] = {}
     for position, entry in enumerate(entries, start=1):
         if not isinstance(entry, Mapping):
             continue
@@ -109,17 +139,17 @@ def check_dialects(
             said = adapter.written_by(entry)
             if said is not None:
                 written[adapter.id] = said
-            part = adapter.unlike(entry)
+                opened[adapter.id] = entry
+            part, lacks = adapter.unlike(entry), False
+            if part is None and adapter.id in opened:
+                part, lacks = adapter.missing(entry, opened[adapter.id]), True
             if part is None:
                 continue
             if written.get(adapter.id, adapter.version) != adapter.version:
                 check.other_version += 1
                 continue
             seq = entry.get("seq") if isinstance(entry.get("seq"), int) else None
-            text = (
-                WRONG_DIALECT(seq=seq, part=part, dialect=adapter.name)
-                if seq is not None
-                else WRONG_DIALECT_REPLY(part=part, dialect=adapter.name)
+            check.problems.append(
+                Problem(position, seq, "wrong_dialect", _said(seq, part, adapter.name, lacks))
             )
-            check.problems.append(Problem(position, seq, "wrong_dialect", text))
     return check

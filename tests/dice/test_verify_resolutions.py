@@ -465,12 +465,36 @@ def test_a_log_in_the_foundry_dialect_is_resolved_again_as_the_plain_one(
     lines = export(capsys, tmp_path / "t.db", audience)
     _, plain = verify(capsys, tmp_path, lines, "--json")
     adapter = FoundryAdapter()
-    translated = [json.dumps(adapter.outbound(json.loads(line))) for line in lines]
+    frames = [json.loads(line) for line in lines]
+    if audience == "gm":  # the players' copy the server gives a Foundry GM's frames
+        _with_players_copies(frames, export(capsys, tmp_path / "t.db", "player"))
+    translated = [json.dumps(adapter.outbound(frame)) for frame in frames]
     assert translated != lines and "foundry" in json.loads(translated[0])
     code, report = verify(capsys, tmp_path, translated, "--json")
     assert (code, report["problems"]) == (0, [])
     assert (report["resolved"], report["unresolved"]) == (plain["resolved"], plain["unresolved"])
     assert report["resolved"] > 0 or audience == "player"  # (techlevel's withholds each)
+
+
+def _with_players_copies(gm: list[dict[str, Any]], player_lines: list[str]) -> None:
+    """The GM's export ``gm`` as the server frames it for a Foundry GM: beside each
+    event the adapter's ``public_view`` asks for (core/protocol/members.py), the
+    players' frame of it (the player's export's line of its seq, as the adapter
+    translates it), and in the snapshot welcome the NPCs as players see them —
+    what verify holds a Foundry GM's log to carry (adapters/foundry/checked.py)."""
+    from rollbridge.adapters.foundry.adapter import PLAYERS_ALWAYS, FoundryAdapter
+
+    adapter = FoundryAdapter()
+    players = {line.get("seq"): line for line in map(json.loads, player_lines)}
+    for frame in gm:
+        seen = players.get(frame.get("seq"))
+        if frame["type"] == "welcome":
+            npcs = [a for a in seen["table"]["actors"] if not a.get("controllers")]
+            frame["players"] = {"actors": npcs}
+        elif frame["type"] == "event" and (
+            frame.get("actors") if frame.get("gm_only") else frame["kind"] in PLAYERS_ALWAYS
+        ):
+            frame["players"] = adapter.outbound(seen)
 
 
 @pytest.mark.parametrize("options", [(), ("--json",)])

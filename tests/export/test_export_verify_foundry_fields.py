@@ -260,3 +260,65 @@ def test_a_line_the_adapter_cannot_translate_is_a_mismatch_without_a_traceback(t
     assert done.returncode == 1, done
     assert "seq 1: its foundry.error is not what the Foundry VTT adapter makes" in done.stdout
     assert done.stderr == ""
+
+
+def _lacks(seq: int, part: str) -> str:
+    return (
+        f"seq {seq}: it lacks its {part}, which the Foundry VTT adapter gives every such "
+        "line of a log its welcome says it wrote: the line was stripped of what that "
+        "client shows"
+    )
+
+
+@pytest.mark.parametrize("audience", ["gm", "player"])
+@pytest.mark.parametrize("ruleset", sorted(SESSIONS))
+def test_a_line_stripped_of_all_its_foundry_fields_is_a_mismatch(
+    logs, tmp_path, capsys, ruleset, audience
+):
+    """A Foundry log (its welcome names the adapter) whose resolution lost every Foundry
+    field (its card's rolls and texts, each actor view's flags, a GM's players' copy):
+    the server sent every such line through the adapter, so it was stripped —
+    ``wrong_dialect``, exit 1. Before, the line was taken for a plain client's: exit 0.
+    In a log whose welcome names another adapter version, counted apart (exit 3)."""
+    lines = json.loads(json.dumps(logs[ruleset][audience]))
+    assert lines[0]["type"] == "welcome" and lines[0]["foundry"]["adapter"] == __version__
+    line = _first(lines, _with_rolls)
+    stripped = outbound.plain(line)
+    lines[lines.index(line)] = stripped
+    status, report = _verified(tmp_path, lines, capsys)
+    assert status == 1, report
+    part = "actors.0.foundry" if stripped.get("actors") else "foundry"
+    assert [(p["code"], p["seq"], p["message"]) for p in report["problems"]] == [
+        ("wrong_dialect", line["seq"], _lacks(line["seq"], part))
+    ]
+    lines[0]["foundry"]["adapter"] = "0.9.0"
+    status, report = _verified(tmp_path, lines, capsys)
+    assert (status, report["problems"], report["unresolved"]["dialect_version"]) == (3, [], 1)
+
+
+@pytest.mark.parametrize("ruleset", sorted(SESSIONS))
+def test_a_gm_frame_without_its_players_copy_is_a_mismatch(logs, tmp_path, capsys, ruleset):
+    """A GM's Foundry log whose public resolution, or snapshot welcome, lost its
+    ``players`` copy alone (the card every player reads, the NPCs' flags): the server
+    gives it every such GM frame, so it was taken off — ``wrong_dialect``, exit 1.
+    Before, exit 0. A recovered resume's welcome carries none: not asked for."""
+    honest = logs[ruleset]["gm"]
+    public = _first(honest, lambda line: _with_rolls(line) and not line.get("gm_only"))
+    assert "players" in public and "players" in honest[0]
+    for seq in (public["seq"], None):
+        lines = json.loads(json.dumps(honest))
+        line = next(x for x in lines if (x.get("seq") == seq if seq else x["type"] == "welcome"))
+        del line["players"]
+        status, report = _verified(tmp_path, lines, capsys)
+        assert status == 1, report
+        problem = report["problems"][0]
+        assert (len(report["problems"]), problem["code"]) == (1, "wrong_dialect"), report
+        if seq is not None:
+            assert (problem["seq"], problem["message"]) == (seq, _lacks(seq, "players"))
+        else:
+            assert "it lacks its players" in problem["message"], problem
+    lines = json.loads(json.dumps(honest))
+    del lines[0]["players"]
+    lines[0]["resume"] = {"recovered": True, "missed": 0}
+    status, report = _verified(tmp_path, lines, capsys)
+    assert not [p for p in report["problems"] if "lacks" in p["message"]], report

@@ -2,18 +2,18 @@
 real ``rollbridge serve`` over a real SQLite file (tests/foundry/live/wildwalk.mjs):
 the hero's trait test with the wild die (WD-3), a chip spent on it (WD-4), a melee
 attack (WD-6) and its damage (WD-7, WD-8: an NPC is out at its first wound) on a thug
-the GM mapped by hand to an NPC made on the server, the damage undone, the player's
-reconnect. Checked as a GM would: one card per event, no error shown, each card's
+the GM mapped by hand to an NPC made on the server, another NPC Shaken on the server
+before the GM maps it by hand (its state shown at once), the damage undone, the
+player's reconnect. Checked as a GM would: one card per event, no error shown, each card's
 rolls as the rules roll them, the thug's system data, statuses and flags following
 the damage and its undo, the player's resume recovered.
 
 What the walk found: players were told of an undo by nothing on the undone card (its
-*Redo* is the GM's), now flagged for every client (foundry/undone.mjs). What it left
-(docs/foundry.md lists them): a hand-mapped NPC's
-flags are written only at its next change or welcome; the chip card's "How" names
-the roll by its request id (the ruleset's words, which older logs verify against);
-the player is a protocol client, not a second module page (the stand-in runs one
-world per process, and nothing carries one process's documents to another)."""
+*Redo* is the GM's), now flagged for every client (foundry/undone.mjs). Walked again
+later on 7 December 2026: a hand-mapped NPC's state shows at once, and the chip card
+names the roll it rerolls by its label. Its player is a protocol client (the Node
+stand-in runs one world per process); the walk with a real player's page in Chromium
+is tests/foundry/test_foundry_playerpage_live.py."""
 
 from __future__ import annotations
 
@@ -27,6 +27,19 @@ def test_a_wilddie_scene_through_the_gms_module_page(tmp_path):
         seqs = [card["seq"] for card in step["cards"]]
         assert len(seqs) == len(set(seqs)), f"{name}: a card posted twice"
 
+    # an NPC Shaken on the server before the GM mapped it by hand (linkActor): its state
+    # shows at once — Shaken in the system's status, its flags the players' view — not
+    # at its next change (before 7 December 2026: its flags held only the link)
+    mapped = steps["mapped"]
+    assert mapped["unmapped"]["statuses"] == []
+    assert mapped["lookout"]["statuses"] == ["shaken"]  # WD-7: 6 against Toughness 5
+    assert mapped["lookout"]["system"]["wounds"]["value"] == 0
+    flags = mapped["lookout"]["flags"]
+    assert flags["actorId"] == "lookout-1" and flags["view"] == "players"
+    assert flags["limited"] is True and "withheld" not in flags
+    assert flags["common"]["status"] == "impaired", flags  # Shaken
+    assert flags["common"]["conditions"], flags
+
     trait = steps["trait"]
     assert trait["event"]["outcome"]["wild_die"]["faces"] == 6  # WD-3: a PC rolls the wild d6
     assert trait["cards"][-1]["rolls"] == [{"formula": "2d6xkh1", "total": 5}]
@@ -34,6 +47,11 @@ def test_a_wilddie_scene_through_the_gms_module_page(tmp_path):
     assert chip["event"]["outcome"]["rerolled"] == ["trait"]  # WD-4: one die, the player's pick
     assert chip["cards"][-1]["rolls"] == [{"formula": "2d6xkh1", "total": 1}]  # 5 → 1, wild 1
     assert len(chip["cards"]) == len(trait["cards"]) + 1
+    # its How names the roll it rerolls by the roll's label, not its request id (the
+    # step's words stay the ruleset's: older logs verify against them)
+    assert chip["event"]["outcome"]["roll"] in chip["event"]["steps"][0]
+    assert "chip spent on roll “Notice d6” (trait)" in chip["cards"][-1]["content"]
+    assert "standinGM000001-" not in chip["cards"][-1]["content"]
 
     attack = steps["attack"]
     assert attack["event"]["targets"] == ["thug-1"], "the hand-mapped NPC is the target"

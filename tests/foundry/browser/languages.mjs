@@ -30,6 +30,7 @@ import { chromium } from "playwright-core";
 
 import { failed, passed } from "./ending.mjs";
 import { ARGS } from "./launch.mjs";
+import { castTukanAndGuard } from "./worldpages.mjs";
 
 const env = process.env;
 const TOKENS = JSON.parse(env.RB_TOKENS);
@@ -147,11 +148,7 @@ try {
   });
 
   step("the GM resolves an attack");
-  await pages.gm.evaluate(async (s) => {
-    const api = rbE2E.api();
-    await api.addActor(rbE2E.tukan, s.Tukan, { controllers: ["ivan"] });
-    await api.addActor(rbE2E.guard, s["Guard A"]);
-  }, sheets);
+  await castTukanAndGuard(pages.gm, sheets);
   const posted = await pages.gm.evaluate(async () => {
     const event = await rbE2E.api().resolve("attack", {
       actor: rbE2E.tukan, targets: [rbE2E.guard],

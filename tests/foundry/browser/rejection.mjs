@@ -17,10 +17,8 @@
 import assert from "node:assert/strict";
 import process from "node:process";
 
-import { chromium } from "playwright-core";
-
 import { failed, passed } from "./ending.mjs";
-import { ARGS } from "./launch.mjs";
+import { launchWorld, openWorldPage } from "./worldpages.mjs";
 
 const env = process.env;
 const TOKENS = JSON.parse(env.RB_TOKENS);
@@ -43,23 +41,13 @@ const pageErrors = [];
 const sent = {};
 const step = (name) => process.stderr.write(`rejection: ${name}\n`);
 
-const context = await chromium.launchPersistentContext(env.RB_USER_DATA, {
-  executablePath: env.RB_CHROMIUM, headless: true, args: ARGS, viewport: { width: 900, height: 1000 },
-});
-context.setDefaultTimeout(30_000);
+const context = await launchWorld();
 
-async function openClient(key, user, token) {
-  const page = await context.newPage();
+/** The page of `user`, its frames sent kept in `sent[key]`. */
+function openClient(key, user, token) {
   sent[key] = [];
-  page.on("console", (m) => consoleLines.push(`${key}: ${m.text()}`));
-  page.on("pageerror", (e) => pageErrors.push(`${key}: ${e}`));
-  page.on("websocket", (ws) => ws.on("framesent", ({ payload }) => sent[key].push(JSON.parse(String(payload)))));
-  await page.addInitScript((t) => { window.__RB_E2E__ = { token: t }; }, token);
-  const query = new URLSearchParams({ ws: env.RB_WS_URL, generation: GENERATION, lang: "en", user, users: JSON.stringify(USERS) });
-  await page.goto(`${env.RB_PAGE_BASE}?${query}`);
-  await page.waitForFunction(() => window.rbE2E?.ready === true);
-  await page.evaluate(() => rbE2E.waitFor(() => rbE2E.api().status().status === "connected", 20000, "connected"));
-  return page;
+  const onPage = (page) => page.on("websocket", (ws) => ws.on("framesent", ({ payload }) => sent[key].push(JSON.parse(String(payload)))));
+  return openWorldPage(context, { key, user, token, users: USERS, generation: GENERATION, consoleLines, pageErrors, onPage });
 }
 
 const rejects = () => sent.gm.filter((m) => m.type === "reject");

@@ -8,11 +8,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { renderCard } from "../../../adapters/foundry/module/scripts/core/card.mjs";
+import { ENRICHER_CUT, renderCard } from "../../../adapters/foundry/module/scripts/core/card.mjs";
 import {
   CARD_EVENTS, cardEvent, cardToLocalize, cardView, EventCache, eventKey,
 } from "../../../adapters/foundry/module/scripts/core/state.mjs";
-import { localization } from "./localization.mjs";
+import { en, localization } from "./localization.mjs";
 
 const event = (seq, extra = {}) => ({
   type: "event", table: "t1", epoch: 1, seq, kind: "resolution",
@@ -133,4 +133,45 @@ test("a GM holding the GM's event sees the full card; nobody else is drawn a GM'
   const plain = new EventCache();
   plain.add(event(31));
   assert.equal(cardToLocalize({ flags: flags(31, { lang: "en", view: "players" }), lang: "en", cache: plain, user: gm, message: shown }), null);
+});
+
+// A chip's card (wilddie WD-4) names the roll it rerolls by its request id in its steps
+// (the ruleset's words, plugins/wilddie/messages.py chip.spent.hidden, which older logs
+// verify against): the card shows the roll's readable name instead, the label of the
+// dice group whose `roll` is that id, quoted in the viewer's language.
+const ROLL_ID = "fvtt@standinGM000001-7aeb16db-ed7b-4c84-9626-bff0da3d1740";
+const CHIP_STEPS = {
+  en: [`chip spent on roll ${ROLL_ID} (trait): rerolls the trait die`, "the trait die's 5 is replaced"],
+  cs: [`žeton na hod ${ROLL_ID} (zkouška vlastnosti): přehazuje kostku vlastnosti`],
+  de: [`Chip auf Wurf ${ROLL_ID} (Eigenschaftsprobe) eingesetzt: würfelt den Eigenschaftswürfel neu`],
+  ru: [`потрачена фишка на бросок ${ROLL_ID} (проверка характеристики): перебрасывается кость характеристики`],
+};
+const LABELS = { en: "Notice d6", cs: "Všímavost k6", de: "Wahrnehmung W6", ru: "Внимание к6" };
+const QUOTED = { en: "“Notice d6”", cs: "„Všímavost k6“", de: "„Wahrnehmung W6“", ru: "«Внимание к6»" };
+const chipEvent = (lang) => event(40, {
+  data: {
+    action: "chip", narration: `Hero → ${LABELS[lang]}`, steps: CHIP_STEPS[lang],
+    outcome: { action: "chip", roll: ROLL_ID, roll_kind: "trait", total: 1 },
+    dice: [{ label: LABELS[lang], formula: "{1d6!!, 1d6!!}kh", total: 1, roll: ROLL_ID,
+      dice: [{ faces: 6, rolls: [5], value: 5, kept: false, tags: ["rerolled"] }, { faces: 6, rolls: [1], value: 1, tags: ["reroll"] }] }],
+  },
+});
+
+for (const lang of ["en", "cs", "de", "ru"]) {
+  test(`${lang}: a chip's card names the roll it rerolls by its label, not its request id`, async () => {
+    const i18n = await localization(lang);
+    const html = renderCard(chipEvent(lang), { showWho: false, i18n });
+    // (a card's text has an empty span after each "@": escapeText's ENRICHER_CUT)
+    assert.ok(!html.includes(ROLL_ID.split("@")[1]), `the request id is shown: ${html}`);
+    const steps = html.slice(html.indexOf('<details class="rb-steps">'));
+    assert.ok(steps.includes(`${CHIP_STEPS[lang][0].split(ROLL_ID)[0]}${QUOTED[lang]}`), `${lang}: ${steps}`);
+    assert.ok(steps.includes(CHIP_STEPS[lang][0].split(ROLL_ID)[1]), "the rest of the step as the server wrote it");
+    assert.deepEqual(i18n.problems, []);
+  });
+}
+
+test("an event whose groups name no roll keeps its steps as they are; without the key the label alone", async () => {
+  const plain = event(41, { data: { action: "trait", steps: [`roll ${ROLL_ID}`], dice: [{ label: "Notice d6", total: 5, dice: [] }] } });
+  assert.ok(renderCard(plain, { i18n: en }).includes(`roll fvtt@${ENRICHER_CUT}${ROLL_ID.split("@")[1]}`));
+  assert.ok(renderCard(chipEvent("en")).includes("chip spent on roll Notice d6 (trait)"), "KEYS_ONLY: the label alone");
 });

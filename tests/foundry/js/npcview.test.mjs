@@ -306,6 +306,49 @@ for (const generation of [12, 13]) {
     assert.equal(FakeWebSocket.instances.length, 3, "the page's own connection alone");
   });
 
+  test(`v${generation}: an NPC the GM maps by hand (linkActor) shows its state at once: its players' view read once, a mapping chosen by hand its GM's values`, async () => {
+    // the guard's Foundry actor not linked yet (a GM's macro links it to the server's NPC)
+    const actors = await table(generation, GM, { flags: { guard: {} }, settings: { "rollbridge.systemMapping": "sr5" } });
+    const ws = welcomedClient({ seq: 4, foundry: { adapter: "test", mappings: [SR5] } });
+    await settle(client);
+    const asked = answersState(ws, () => ({ id: "t1", epoch: 1, seq: 4, actors: [view("guard", "Guard", GM_GUARD, { seq: 4 })] }));
+    await client.linkActor(actors.guard, "guard");
+    await settle(client);
+    assert.deepEqual(asked, [undefined], "the table read once, as it stands");
+    assert.deepEqual(boxes(actors.guard), [7, 2], "sr5 chosen by hand: the GM's values at once, not at the guard's next change");
+    const withheld = actors.guard.flags.rollbridge;
+    assert.deepEqual([withheld.actorId, withheld.seq, withheld.epoch, withheld.withheld], ["guard", 4, 1, true]);
+    holdsNone(JSON.stringify(withheld), "the guard's flags");
+    // its players' view: one connection of the module's own, whose snapshot welcome carries it
+    const reader = FakeWebSocket.last();
+    assert.notEqual(reader, ws, "a second connection");
+    reader.open();
+    const hello = reader.messages().find((m) => m.type === "hello");
+    reader.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: 4, locale: "en", resume: { recovered: false },
+      table: { id: "t1", actors: [view("guard", "Guard", GM_GUARD, { seq: 4 })] },
+      players: { actors: [view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 4 })] } });
+    await settle(client);
+    const flags = actors.guard.flags.rollbridge;
+    assert.deepEqual([flags.common, flags.withheld, flags.view, flags.seq], [PLAYERS_GUARD, undefined, "players", 4]);
+    assert.ok(reader.closedWith, "the reading connection is closed once its welcome came");
+    const drawn = await playerDraws(generation, actors);
+    assert.ok(drawn.guard.includes("Physical: Serious"), `a player sees the guard's state at once: ${drawn.guard}`);
+    holdsNone(drawn.guard, "the player's guard panel");
+  });
+
+  test(`v${generation}: a player's character the GM maps by hand (linkActor) shows its state at once, with no second connection`, async () => {
+    const actors = await table(generation, GM, { flags: { tukan: {} } });
+    const ws = welcomedClient({ seq: 4, foundry: { adapter: "test", mappings: [SR5] } });
+    await settle(client);
+    answersState(ws, () => ({ id: "t1", epoch: 1, seq: 4, actors: [view("tukan", "Tukan", TUKAN, { controllers: ["alice"], seq: 4 })] }));
+    const before = FakeWebSocket.instances.length;
+    await client.linkActor(actors.tukan, "tukan");
+    await settle(client);
+    assert.deepEqual(actors.tukan.flags.rollbridge.common, TUKAN);
+    assert.equal(actors.tukan.system.track.physical.value, 2, "auto: players see it in full");
+    assert.equal(FakeWebSocket.instances.length, before, "nothing more to read");
+  });
+
   test(`v${generation}: a player's client with its own connection draws the newer of its connection's view and the flags`, async () => {
     // the guard lightly hurt, as the player's connection last saw it (seq 1)
     const LIGHT = { ...PLAYERS_GUARD, conditions: ["Physical: Light"], modifier: 1, modifier_note: "+1 TN" };

@@ -2,7 +2,8 @@
 // a SWADE system: `auto` maps wounds and Shaken) against a real `rollbridge serve`
 // over a real SQLite file: the hero's trait test with the wild die (WD-3), a chip
 // spent on it (WD-4), a melee attack (WD-6) and its damage (WD-7) on a thug the GM
-// mapped by hand to an NPC made on the server (linkActor), an undo of the damage, and
+// mapped by hand to an NPC made on the server (linkActor), another NPC hurt on the
+// server before the GM maps it by hand (its state shown at once), an undo of the damage, and
 // the player's reconnect. Records what a GM would read: each card's rolls and flags,
 // the thug's system data and flags, the notices.
 //
@@ -35,12 +36,6 @@ async function main() {
       ownership: { [PLAYERS[0][0]]: 3 } });
     const thug = Standin.addActor({ _id: "fvttThug00000000", name: "Thug", type: "npc", system: swadeSystem(), ownership: { default: 1 } });
     const gm = await page.open();
-    await gm.addActor(hero, HERO_SHEET, { controllers: ["alice"] });
-    // the NPC made on the server first (a GM's CLI or another client), mapped by hand
-    await gm.request({ type: "actor.create", actor: { id: "thug-1", name: "Thug", sheet: THUG_SHEET, controllers: [] } });
-    await gm.linkActor(thug, "thug-1");
-    await settle(gm);
-    clients.alice = await player(url, tokens.alice, table);
     const step = (name, extra = {}) => {
       result.steps[name] = { cards: game.messages.contents.map(card),
         notices: Standin.log.notifications.map((n) => `${n.level}: ${n.text}`),
@@ -48,6 +43,26 @@ async function main() {
         hero: JSON.parse(JSON.stringify({ system: hero.system, common: hero.flags?.rollbridge?.common ?? null })), ...extra };
       Standin.log.notifications.length = 0;
     };
+    await gm.addActor(hero, HERO_SHEET, { controllers: ["alice"] });
+    // the NPC made on the server first (a GM's CLI or another client), mapped by hand
+    await gm.request({ type: "actor.create", actor: { id: "thug-1", name: "Thug", sheet: THUG_SHEET, controllers: [] } });
+    await gm.linkActor(thug, "thug-1");
+    await settle(gm);
+    // another NPC made on the server and Shaken there (WD-7: 6 against Toughness 5)
+    // before the GM maps it by hand: its state shows at once, not at its next change
+    const lookout = Standin.addActor({ _id: "fvttLookout00000", name: "Lookout", type: "npc", system: swadeSystem(), ownership: { default: 1 } });
+    await gm.request({ type: "actor.create", actor: { id: "lookout-1", name: "Lookout", sheet: THUG_SHEET, controllers: [] } });
+    await gm.resolve("damage", { actor: hero.id, targets: ["lookout-1"], params: { dice: "2d6", melee: true }, dice: [2, 2, 2] });
+    await settle(gm);
+    const unmapped = JSON.parse(JSON.stringify({ system: lookout.system, statuses: [...(lookout.statuses ?? [])] }));
+    await gm.linkActor(lookout, "lookout-1");
+    await settle(gm);
+    // its players' view: read once by a connection of the module's own (or none)
+    await until(() => gm.playersReader === null, "the players' view read");
+    await settle(gm);
+    step("mapped", { unmapped, lookout: JSON.parse(JSON.stringify({ system: lookout.system, flags: lookout.flags?.rollbridge ?? null,
+      statuses: [...(lookout.statuses ?? [])] })) });
+    clients.alice = await player(url, tokens.alice, table);
     step("cast");
     const trait = await gm.resolve("trait", { actor: hero.id, params: { trait: "notice" }, dice: [5, 1] });
     await settle(gm);

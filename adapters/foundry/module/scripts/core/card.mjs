@@ -46,6 +46,7 @@ export const CARD_KEYS = {
   against: "ROLLBRIDGE.Card.Against",
   yes: "ROLLBRIDGE.Card.Yes",
   no: "ROLLBRIDGE.Card.No",
+  rollName: "ROLLBRIDGE.Card.RollName",
 };
 
 /** "N successes", by plural category. */
@@ -113,6 +114,35 @@ export function diceGroups(event) {
   if (event?.kind === "roll") return data.roll?.groups ?? [];
   if (event?.kind === "resolution" || isHookCard(event)) return data.dice ?? [];
   return [];
+}
+
+/**
+ * The earlier rolls an event's dice groups name, by request id → a readable name (the
+ * group's label, "Notice d6", quoted in the user's language): a chip's reroll (wilddie
+ * WD-4) is a group whose `roll` is the request id of the roll it rerolls, which its
+ * steps name by that id (the ruleset's words, which older logs verify against). An
+ * i18n without the key (KEYS_ONLY) gives the label alone.
+ * @param {any} event
+ * @param {import('../client/i18n.mjs').I18n} i18n
+ * @returns {Map<string, string>}
+ */
+export function rollNames(event, i18n = KEYS_ONLY) {
+  const names = new Map();
+  for (const group of diceGroups(event)) {
+    const id = group?.roll;
+    const label = typeof group?.label === "string" ? group.label.trim() : "";
+    if (typeof id !== "string" || id.length < 4 || !label || names.has(id)) continue;
+    const quoted = i18n.format(CARD_KEYS.rollName, { label });
+    names.set(id, quoted && quoted !== CARD_KEYS.rollName ? quoted : label);
+  }
+  return names;
+}
+
+/** `text` with each request id of `names` (rollNames) replaced by its readable name. */
+export function namingRolls(text, names) {
+  let out = String(text ?? "");
+  for (const [id, name] of names) out = out.split(id).join(name);
+  return out;
 }
 
 /** What one group amounts to: successes when counted, else its total. */
@@ -235,8 +265,10 @@ export function renderCard(event, { speakerName, showWho = true, i18n = KEYS_ONL
   const total = isRoll
     ? `<div class="rb-total" data-total="${escapeHtml(data.total)}">${escapeText(data.formula)} = <b>${escapeText(data.total)}</b></div>`
     : "";
+  // an earlier roll the steps name by its request id (a chip's reroll): by its label
+  const names = rollNames(event, i18n);
   const steps = (data.steps ?? []).length
-    ? `<details class="rb-steps"><summary>${escapeText(i18n.localize(CARD_KEYS.how))}</summary><ol>${data.steps.map((s) => `<li>${escapeText(s)}</li>`).join("")}</ol></details>`
+    ? `<details class="rb-steps"><summary>${escapeText(i18n.localize(CARD_KEYS.how))}</summary><ol>${data.steps.map((s) => `<li>${escapeText(namingRolls(s, names))}</li>`).join("")}</ol></details>`
     : "";
   const actors = (event?.actors ?? [])
     .filter((a) => a && !a.removed && a.common)

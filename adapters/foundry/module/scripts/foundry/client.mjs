@@ -152,6 +152,9 @@ export class FoundryClient {
     /** @type {Connection | null} the connection reading the NPCs' players' view once (#readPlayersView) */
     this.playersReader = null;
     this.playersTimer = null;
+    /** the epoch and the NPCs' ids the reader reads for */
+    this.playersEpoch = null;
+    this.playersIds = new Set();
     this.plan = null;
     this.check = null;
     this.table = null;
@@ -644,14 +647,42 @@ export class FoundryClient {
       type: "actor.create",
       actor: { id, name: actor.name, sheet, controllers },
     });
-    await this.linkActor(actor, id);
+    // its state comes with the `actor.created` event (found by its id: findActor)
+    await actor.update({ [`flags.${MODULE_ID}.actorId`]: id });
     return reply.event ?? reply;
   }
 
   /** Link a Foundry actor to an existing rollbridge actor (a synthetic actor's
-   * link goes in its token's delta, as every update of it does). */
+   * link goes in its token's delta, as every update of it does). The writer (the
+   * active GM's client) then writes its state at once (#writeLinked), rather than at
+   * the actor's next change. */
   async linkActor(actor, rollbridgeId) {
     await actor.update({ [`flags.${MODULE_ID}.actorId`]: rollbridgeId });
+    if (this.writer && this.connection?.welcome) await this.#enqueue(() => this.#writeLinked(rollbridgeId));
+  }
+
+  /**
+   * The state of the table's actor `id`, just linked to a Foundry actor, written as an
+   * event's would be: the table read (`state`: the GM's view) and written from it — a
+   * player's character in full, an NPC withheld, a mapping chosen by hand its GM's
+   * values — then an NPC's players' view read once from a snapshot (#readPlayersView:
+   * a GM's `state` is the GM's view), which fills its flags. Nothing when the table
+   * has no such actor or cannot be read now (its next event writes it).
+   * @param {string} id
+   */
+  async #writeLinked(id) {
+    let table = null;
+    try {
+      table = (await this.connection?.request({ type: "state" }))?.table ?? null;
+    } catch (error) {
+      console.warn(`rollbridge | the table could not be read for ${id}: ${redact(error?.message ?? error)}`);
+    }
+    const view = (table?.actors ?? []).find((candidate) => candidate?.id === id);
+    if (!view) return;
+    const epoch = table.epoch ?? this.connection?.welcome?.epoch ?? null;
+    await this.#applyActors([view], new Map(), epoch);
+    const withheld = foundryActors().some((actor) => actor.flags?.[MODULE_ID]?.actorId === id && actor.flags[MODULE_ID].withheld === true);
+    if (withheld) this.#readPlayersView(epoch, new Set([id]));
   }
 
   /** Keep the roll mode of this user's request; a player's client tells the GM's
@@ -1241,7 +1272,7 @@ export class FoundryClient {
 
   /**
    * The players' view of the NPCs `ids` (of epoch `epoch`), withheld at an upgraded
-   * world's recovered resume, read once: a connection of this client's own with no
+   * world's recovered resume or just linked by hand (#writeLinked), read once: a connection of this client's own with no
    * resume, whose snapshot welcome carries the NPCs as players see them (`players`:
    * the protocol has no request that answers it to a GM, and a GM's `state` is the GM's
    * view). Each NPC still withheld when it comes (no event brought its view meanwhile)
@@ -1253,7 +1284,14 @@ export class FoundryClient {
   #readPlayersView(epoch, ids) {
     const url = this.check?.ok ? this.check.url : null;
     const token = setting("token");
-    if (!url || !token || this.playersReader) return;
+    if (!url || !token) return;
+    // one reader at a time: the NPCs asked meanwhile (of its epoch) are written from its snapshot
+    if (this.playersReader) {
+      if (epoch === this.playersEpoch) for (const id of ids) this.playersIds.add(id);
+      return;
+    }
+    this.playersEpoch = epoch;
+    this.playersIds = new Set(ids);
     const finish = () => {
       globalThis.clearTimeout(this.playersTimer);
       const reader = this.playersReader;
@@ -1263,7 +1301,8 @@ export class FoundryClient {
     this.playersReader = this.#reader(url, token, null, {
       onSnapshot: (snapshot) => {
         finish();
-        if (snapshot.epoch === epoch) this.#enqueue(() => this.#writeWithheld(snapshot, ids));
+        const wanted = this.playersIds;
+        if (snapshot.epoch === epoch) this.#enqueue(() => this.#writeWithheld(snapshot, wanted));
       },
       onStatus: (status) => {
         if (status === "refused" || status === "waiting") finish();
