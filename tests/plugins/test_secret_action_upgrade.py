@@ -17,6 +17,7 @@ from contextlib import asynccontextmanager
 from rollbridge.engine.model import Principal
 from rollbridge.offline import TableService
 from rollbridge.stores.sqlite import SQLiteStore
+from tests.cli.test_cli_reconnect import Terminal
 from tests.plugins.listener import Listener
 from tests.plugins.test_secret_actions import joined, listener_host
 from tests.server.conftest import start
@@ -74,8 +75,9 @@ async def test_the_gms_approval_is_refused_naming_why_and_the_table_is_unchanged
         assert refused["message"] == (
             f"request {pending} gives the player's own dice for action 'listen', which is "
             "always secret now (it was not when they asked): dice they chose would tell them "
-            "how it went. Approve it with your own dice (dice), or reject it so that they ask "
-            "again without theirs"
+            "how it went. Reject it so that they ask again without theirs, or approve it with "
+            "your own dice (the approve request's dice; in rollbridge connect: approve "
+            f"{pending} supply=…; the web view's and the Foundry module's Approve give none)"
         ), refused
         after = store.load("night")[0]
         assert (after.info.seq, after.pending) == (before.info.seq, before.pending)
@@ -101,3 +103,28 @@ async def test_the_refusal_reads_in_the_gms_language(tmp_path):
         assert refused["code"] == "conflict", refused
         assert refused["message"].startswith(f"Anfrage {pending} gibt "), refused
         await gm.close()
+
+
+async def test_the_gm_approves_it_with_their_dice_from_rollbridge_connect(tmp_path):
+    """The way the refusal names, from a real ``rollbridge connect`` process: ``approve
+    p… supply=9`` sends the GM's die with the approval and the request is resolved,
+    secret, with it (the terminal dropped ``supply=9``: the approval went without dice
+    and was refused ``conflict`` again). The web view's and the Foundry module's
+    Approve send no dice: their GM rejects it."""
+    path = tmp_path / "night.db"
+    tokens, pending = held_before_upgrade(path)
+    async with upgraded(path) as (server, store):
+        url = f"{server.url}tables/night"
+        terminal = await Terminal.start(url, tokens["gm"], "--locale", "en")
+        try:
+            await terminal.until("type help")
+            await terminal.type(f"approve {pending} supply=9")
+            await terminal.end_input()
+            status, out = await terminal.end()
+        finally:
+            await terminal.stop()
+        assert status == 0 and "conflict" not in out, out
+        table, events = store.load("night")[0], store.events_after("night", 0) or []
+        assert pending not in table.pending, out
+        (event,) = [e for e in events if e.data.get("approved") == pending]
+        assert event.gm_only and event.data["outcome"] == {"heard": False}, event  # the 9
