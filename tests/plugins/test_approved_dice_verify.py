@@ -1,0 +1,83 @@
+"""``rollbridge verify`` of a GM's log where the GM approved a player's request held
+with the player's own dice, giving the GM's own in their place — what the refusal of
+such a request for an action since made always secret tells the GM to do
+(tests/plugins/test_secret_action_upgrade.py), and what any GM may do at a table with
+``player_dice``. Verify executed it again as the GM's ``approve`` without dice (the
+player's, as held): an honest log was called ``wrong_resolution`` ("the rules were not
+applied as logged", or the engine's refusal of the player's dice). The GM's dice are
+the supplied ones where they are not the player's. A real server on a real port, the
+table in a real SQLite file, its export read as ``rollbridge verify`` reads it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rollbridge.cli.verify import recheck
+from rollbridge.dice.verify import verify_events
+from rollbridge.export import export_chunks
+from rollbridge.export.log import read_log
+from rollbridge.host import PluginHost
+from rollbridge.stores.sqlite import SQLiteStore
+from tests.plugins.listener import Listener
+from tests.plugins.test_secret_action_upgrade import ListenerBefore, held_before_upgrade
+from tests.plugins.test_secret_actions import joined, listener_host
+from tests.server.conftest import start
+
+
+def verified(path, host: PluginHost) -> dict:
+    """The GM's export of the table ``night`` at ``path``, verified with ``host``'s
+    rulesets (``rollbridge verify --json``'s report)."""
+    store = SQLiteStore(path)
+    try:
+        log = read_log(store, "night", host.rulesets)
+        lines = "".join(export_chunks(log, "jsonl", "gm")).splitlines()
+    finally:
+        store.close()
+    entries = [json.loads(line) for line in lines if line.strip()]
+    report = verify_events(entries)
+    recheck(entries, report, host)
+    return report.to_dict("en")
+
+
+@pytest.mark.parametrize(
+    "played", [Listener, ListenerBefore], ids=["made-always-secret", "not-secret"]
+)
+async def test_an_approval_with_the_gms_dice_over_the_players_verifies(tmp_path, played):
+    """The player's ``listen`` held with their die 1; the GM approves it with 9
+    (always secret after the upgrade, or the same ruleset): verified, resolved again
+    with the GM's 9."""
+    path = tmp_path / "night.db"
+    tokens, pending = held_before_upgrade(path)
+    server, store = await start(path, listener_host(played()))
+    try:
+        gm, _ = await joined(server, tokens["gm"])
+        done = await gm.request({"type": "approve", "request": pending, "dice": [9]})
+        assert done["status"] == "done", done
+        assert done["event"]["data"]["outcome"] == {"heard": False}, done  # the GM's 9
+        await gm.close()
+    finally:
+        await server.stop()
+        store.close()
+    report = verified(path, listener_host(played()))
+    assert report["ok"] and report["problems"] == [], report
+    assert report["resolved"] == 1, report
+
+
+async def test_an_approval_with_the_players_held_dice_still_verifies(tmp_path):
+    """The GM approves without dice: the player's die 1 decides it, and verify
+    executes it so (the player's, not the GM's: who is told asking is the player)."""
+    path = tmp_path / "night.db"
+    tokens, pending = held_before_upgrade(path)
+    server, store = await start(path, listener_host(ListenerBefore()))
+    try:
+        gm, _ = await joined(server, tokens["gm"])
+        done = await gm.request({"type": "approve", "request": pending})
+        assert done["event"]["data"]["outcome"] == {"heard": True}, done  # the player's 1
+        await gm.close()
+    finally:
+        await server.stop()
+        store.close()
+    report = verified(path, listener_host(ListenerBefore()))
+    assert report["ok"] and report["resolved"] == 1, report
