@@ -41,6 +41,23 @@ def verified(path, host: PluginHost) -> dict:
     return report.to_dict("en")
 
 
+async def approved(path, played: type[Listener], **given: object) -> dict:
+    """The player's ``listen`` held with their die 1 at ``path`` (under
+    :class:`ListenerBefore`), approved by the GM (``given``: the approve's ``dice``)
+    over a real server playing ``played``: the approval's reply."""
+    tokens, pending = held_before_upgrade(path)
+    server, store = await start(path, listener_host(played()))
+    try:
+        gm, _ = await joined(server, tokens["gm"])
+        done = await gm.request({"type": "approve", "request": pending, **given})
+        await gm.close()
+    finally:
+        await server.stop()
+        store.close()
+    assert done.get("status") == "done", done
+    return done
+
+
 @pytest.mark.parametrize(
     "played", [Listener, ListenerBefore], ids=["made-always-secret", "not-secret"]
 )
@@ -48,19 +65,9 @@ async def test_an_approval_with_the_gms_dice_over_the_players_verifies(tmp_path,
     """The player's ``listen`` held with their die 1; the GM approves it with 9
     (always secret after the upgrade, or the same ruleset): verified, resolved again
     with the GM's 9."""
-    path = tmp_path / "night.db"
-    tokens, pending = held_before_upgrade(path)
-    server, store = await start(path, listener_host(played()))
-    try:
-        gm, _ = await joined(server, tokens["gm"])
-        done = await gm.request({"type": "approve", "request": pending, "dice": [9]})
-        assert done["status"] == "done", done
-        assert done["event"]["data"]["outcome"] == {"heard": False}, done  # the GM's 9
-        await gm.close()
-    finally:
-        await server.stop()
-        store.close()
-    report = verified(path, listener_host(played()))
+    done = await approved(tmp_path / "night.db", played, dice=[9])
+    assert done["event"]["data"]["outcome"] == {"heard": False}, done  # the GM's 9
+    report = verified(tmp_path / "night.db", listener_host(played()))
     assert report["ok"] and report["problems"] == [], report
     assert report["resolved"] == 1, report
 
@@ -68,16 +75,7 @@ async def test_an_approval_with_the_gms_dice_over_the_players_verifies(tmp_path,
 async def test_an_approval_with_the_players_held_dice_still_verifies(tmp_path):
     """The GM approves without dice: the player's die 1 decides it, and verify
     executes it so (the player's, not the GM's: who is told asking is the player)."""
-    path = tmp_path / "night.db"
-    tokens, pending = held_before_upgrade(path)
-    server, store = await start(path, listener_host(ListenerBefore()))
-    try:
-        gm, _ = await joined(server, tokens["gm"])
-        done = await gm.request({"type": "approve", "request": pending})
-        assert done["event"]["data"]["outcome"] == {"heard": True}, done  # the player's 1
-        await gm.close()
-    finally:
-        await server.stop()
-        store.close()
-    report = verified(path, listener_host(ListenerBefore()))
+    done = await approved(tmp_path / "night.db", ListenerBefore)
+    assert done["event"]["data"]["outcome"] == {"heard": True}, done  # the player's 1
+    report = verified(tmp_path / "night.db", listener_host(ListenerBefore()))
     assert report["ok"] and report["resolved"] == 1, report
