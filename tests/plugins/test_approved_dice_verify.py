@@ -59,14 +59,17 @@ async def approved(path, played: type[Listener], **given: object) -> dict:
 
 
 @pytest.mark.parametrize(
-    "played", [Listener, ListenerBefore], ids=["made-always-secret", "not-secret"]
+    ("played", "die"),
+    [(Listener, 9), (ListenerBefore, 9), (Listener, 1)],
+    ids=["made-always-secret", "not-secret", "made-always-secret-the-players-die"],
 )
-async def test_an_approval_with_the_gms_dice_over_the_players_verifies(tmp_path, played):
+async def test_an_approval_with_the_gms_dice_over_the_players_verifies(tmp_path, played, die):
     """The player's ``listen`` held with their die 1; the GM approves it with 9
-    (always secret after the upgrade, or the same ruleset): verified, resolved again
-    with the GM's 9."""
-    done = await approved(tmp_path / "night.db", played, dice=[9])
-    assert done["event"]["data"]["outcome"] == {"heard": False}, done  # the GM's 9
+    (always secret after the upgrade, or the same ruleset), or with 1 where it was
+    made always secret (the player's die could not be taken: the GM's, the same):
+    verified, resolved again with the GM's die."""
+    done = await approved(tmp_path / "night.db", played, dice=[die])
+    assert done["event"]["data"]["outcome"] == {"heard": die < 7}, done  # the Hero's skill 7
     report = verified(tmp_path / "night.db", listener_host(played()))
     assert report["ok"] and report["problems"] == [], report
     assert report["resolved"] == 1, report
