@@ -77,10 +77,10 @@ def _refuse_secret_dice(ctx: RequestContext, entry: JSON, pending_id: str) -> No
     (:attr:`ActionSpec.secret <rollbridge.contract.ActionSpec.secret>`) — one asked
     before the ruleset made it so, since such dice are refused on request now — is
     refused to the GM's approval without the GM's own dice: a :class:`Conflict`
-    naming the request, the action, why, and what the GM may do (reject, or approve
-    with dice, which only ``rollbridge connect`` sends: ``approve p12 supply=…``);
-    the table unchanged. (It was refused ``forbidden`` with the player's refusal,
-    which told the GM they supplied dice they had not.)"""
+    (``held_dice_secret``) naming the request, the action, why, and what the GM may
+    do (reject, or approve with dice, which only ``rollbridge connect`` sends:
+    ``approve p12 supply=…``); the table unchanged. (It was refused ``forbidden``
+    with the player's refusal, which told the GM they supplied dice they had not.)"""
     if entry["type"] != "resolve":
         return
     action = entry["fields"].get("action")
@@ -88,6 +88,7 @@ def _refuse_secret_dice(ctx: RequestContext, entry: JSON, pending_id: str) -> No
     if spec is not None and spec.secret:
         raise Conflict(
             SECRET_DICE_HELD(request=pending_id, action=repr(spec.name)),
+            code="held_dice_secret",  # a table's conflicts carry codes of their own
             details={"request": pending_id, "action": spec.name, "field": "dice"},
         )
 
