@@ -157,8 +157,8 @@ class ActionSpec:
     :param every_actor: the engine passes every actor of the table as the
         targets (a new combat turn that refills every pool); the request names none.
         ``True`` or ``False``: another value is read by its truth (``"no"`` as true)
-        with a WARNING at load, for a release (one whose truth cannot be read is
-        refused).
+        with a WARNING at load, for a release, and the spec holds that bool from then
+        on (one whose truth cannot be read is refused).
     :param gm_only: only the GM may ask for it (healing, awarding chips). ``True`` or
         ``False``, as ``every_actor``.
     :param secret: always secret: the server resolves every request for it as a

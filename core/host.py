@@ -938,9 +938,12 @@ def _check_flags(spec: Any, fail: Callable[[Text], PluginError], whose: str) -> 
     were checked (7 December) any value loaded, read by its truth (``"no"`` as true):
     one whose truth reads is taken as read, for a release, with a WARNING naming the
     action, the field, the value and what it is read as (a later release refuses
-    it; docs/plugins.md, "The contract"); one whose truth cannot be read (its
-    ``__bool__`` raises) is refused, since every request for the action and every
-    welcome of the table would fail on it."""
+    it; docs/plugins.md, "The contract"), and the action holds that bool from then
+    on: its truth is read once, here, never again at a request, a welcome, an undo
+    or an export (a ``__bool__`` that answers once and raises or changes its mind
+    later would fail them, or play the action both ways). One whose truth cannot be
+    read (its ``__bool__`` raises) is refused, since every request for the action and
+    every welcome of the table would fail on it."""
     for field_name, (when_true, when_false) in FLAG_MEANINGS.items():
         given = getattr(spec, field_name, False)
         if type(given) is bool:
@@ -953,6 +956,8 @@ def _check_flags(spec: Any, fail: Callable[[Text], PluginError], whose: str) -> 
                     action=repr(spec.name), field=field_name, given=_shown(given), cause=_cause(exc)
                 )
             ) from None
+        # the spec is frozen: the bool it is read as is set in place of the value
+        object.__setattr__(spec, field_name, reads)
         log.warning(
             "%s action %r: %s %s is not True or False: taken as %s (%s), as Python reads "
             "its truth, until a later release refuses it: write %s",

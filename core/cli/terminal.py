@@ -64,7 +64,9 @@ commands:
   state                          the table now
   undo | redo                    (GM) take back / redo the latest change
   start ID [ID ...] | next | end (GM) run an encounter in this turn order
-  approve PENDING | reject PENDING [reason]   (GM) decide a player's request
+  approve PENDING [supply=6,2,..] | reject PENDING [reason]
+                                 (GM) decide a player's request (supply= gives the
+                                 die results yourself)
   odds FORMULA | odds ACTION [actor=ID] [target=ID[,ID]] [assume=JSON] [key=value ...]
                                  the exact odds before rolling (assume= states an
                                  NPC's hidden sheet or state, as JSON by actor id)
@@ -80,6 +82,13 @@ START_ORDER = say("cli.terminal.start", "start: name the actors in turn order")
 # Translators: {command} is approve or reject: the command word, as typed.
 NAME_PENDING = say(
     "cli.terminal.pending", "{command}: name the pending request, e.g. {command} p12"
+)
+# Translators: {part} is what was typed after the request's name, quoted; approve,
+# PENDING and supply= stay as typed.
+APPROVE_WORDS = say(
+    "cli.terminal.approve",
+    "approve: {part} is not supply=…; approve PENDING, or approve PENDING supply=6,2,.. "
+    "with your own dice",
 )
 ODDS_WHAT = say(
     "cli.terminal.odds",
@@ -225,6 +234,8 @@ def parse_command(line: str, request_id: str) -> JSON | None:
         message.update(type=word, request=parts[0])
         if word == "reject" and len(parts) > 1:
             message["reason"] = " ".join(parts[1:])
+        elif word == "approve":
+            message.update(_approve_dice(parts[1:]))
         return message
     if word == "do":
         if not parts:
@@ -274,6 +285,19 @@ def _action_fields(
         else:
             message["params"][key] = _value(value, key)
     return message
+
+
+def _approve_dice(parts: list[str]) -> JSON:
+    """``approve p12 supply=6,2``'s words after the request: the GM's own dice
+    (``dice``), or nothing. Any other word is refused (it was dropped, and the request
+    approved as if it were not there: with the player's dice, not the GM's)."""
+    fields: JSON = {}
+    for part in parts:
+        key, sep, value = part.partition("=")
+        if key != "supply" or not sep or "dice" in fields:
+            raise InvalidRequest(APPROVE_WORDS(part=repr(part)))
+        fields["dice"] = _supplied(value)
+    return fields
 
 
 def _supplied(value: str) -> list[int]:

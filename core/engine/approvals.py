@@ -23,12 +23,15 @@ SETTLED_LISTED = 200
 
 say = Messages("rollbridge")
 # Translators: {request} is a pending request's id (p12), {action} an action's name,
-# quoted; (dice) names the approve request's field: keep it.
+# quoted; dice (the approve request's field), rollbridge connect, approve and supply=…
+# stay as written; Approve is the button's label in the web view and the Foundry module.
 SECRET_DICE_HELD = say(
     "approval.secret_dice",
     "request {request} gives the player's own dice for action {action}, which is always "
     "secret now (it was not when they asked): dice they chose would tell them how it went. "
-    "Approve it with your own dice (dice), or reject it so that they ask again without theirs",
+    "Reject it so that they ask again without theirs, or approve it with your own dice "
+    "(the approve request's dice; in rollbridge connect: approve {request} supply=…; the "
+    "web view's and the Foundry module's Approve give none)",
 )
 
 
@@ -74,9 +77,10 @@ def _refuse_secret_dice(ctx: RequestContext, entry: JSON, pending_id: str) -> No
     (:attr:`ActionSpec.secret <rollbridge.contract.ActionSpec.secret>`) — one asked
     before the ruleset made it so, since such dice are refused on request now — is
     refused to the GM's approval without the GM's own dice: a :class:`Conflict`
-    naming the request, the action, why, and what the GM may do (approve with dice,
-    or reject); the table unchanged. (It was refused ``forbidden`` with the player's
-    refusal, which told the GM they supplied dice they had not.)"""
+    (``held_dice_secret``) naming the request, the action, why, and what the GM may
+    do (reject, or approve with dice, which only ``rollbridge connect`` sends:
+    ``approve p12 supply=…``); the table unchanged. (It was refused ``forbidden``
+    with the player's refusal, which told the GM they supplied dice they had not.)"""
     if entry["type"] != "resolve":
         return
     action = entry["fields"].get("action")
@@ -84,6 +88,7 @@ def _refuse_secret_dice(ctx: RequestContext, entry: JSON, pending_id: str) -> No
     if spec is not None and spec.secret:
         raise Conflict(
             SECRET_DICE_HELD(request=pending_id, action=repr(spec.name)),
+            code="held_dice_secret",  # a table's conflicts carry codes of their own
             details={"request": pending_id, "action": spec.name, "field": "dice"},
         )
 

@@ -13,8 +13,11 @@ gives the dice read as a chip's (:attr:`Recorded.chip_dice`).
 
 A resolution the GM approved is the GM's ``approve`` of its pending request, where
 the log holds that request (the GM's log, :attr:`LoggedTable.pending
-<rollbridge.engine.logtable.LoggedTable.pending>`): with the GM's dice, or the
-player's as they were asked for. Elsewhere it is the player's ``resolve`` (what an
+<rollbridge.engine.logtable.LoggedTable.pending>`): with the GM's dice (supplied
+dice where the request held none, or other dice than the player's it held, or any
+where the approval made the request secret, which takes no player's dice: the GM's in
+their place, as a held request of an action since made always secret is approved), or
+the player's as they were asked for. Elsewhere it is the player's ``resolve`` (what an
 approval runs); one with supplied dice is then not executed again
 (:func:`recorded` gives None), as the log does not say whose dice they were, and
 that decides who the ruleset is told asked.
@@ -73,8 +76,15 @@ def recorded(table: LoggedTable, frame: Mapping[str, Any]) -> Recorded | None:
         if isinstance(entry, Mapping):
             message: JSON = {"type": "approve", "id": "verify", "request": approved}
             fields = entry.get("fields")
-            if supplied and not (isinstance(fields, Mapping) and "dice" in fields):
-                message["dice"] = dice  # the GM's dice, given with the approval
+            fields = fields if isinstance(fields, Mapping) else {}
+            held = fields.get("dice")
+            # an event for the GM alone from a request that did not ask it: its action
+            # was always secret at the approval, which takes no player's dice
+            made_secret = frame.get("gm_only") is True and not fields.get("secret")
+            if supplied and (held is None or held != dice or made_secret):
+                # the GM's dice, given with the approval: where the request held the
+                # player's, other dice than theirs are the GM's, given in their place
+                message["dice"] = dice
             who = _principal(data["approved_by"])
             return Recorded(message, who, [] if supplied else dice, chip_dice)
         if supplied:

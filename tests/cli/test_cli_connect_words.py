@@ -44,3 +44,29 @@ def test_a_word_that_is_no_key_value_names_the_command_typed(command):
     with pytest.raises(InvalidRequest) as refused:
         parse_command(f"{command} attack actor=ana x", "r1")
     assert refused.value.message == f"{command}: 'x' is not key=value"
+
+
+def test_approve_sends_the_gms_own_dice():
+    """``approve p12 supply=9`` (what the GM is told to do for a held request whose
+    player's dice an always-secret action refuses, docs/plugins.md "Secret requests"):
+    the GM's dice go with the approval; they were dropped without a word."""
+    assert parse_command("approve p12 supply=9,2", "r1") == {
+        "id": "r1",
+        "type": "approve",
+        "request": "p12",
+        "dice": [9, 2],
+    }
+    assert parse_command("approve p12", "r1") == {"id": "r1", "type": "approve", "request": "p12"}
+
+
+@pytest.mark.parametrize("typed", ["dice=9", "9", "supply=9 supply=2", "reason"])
+def test_approve_refuses_any_other_word_and_sends_nothing(typed):
+    """A word after the request that is not one ``supply=`` was dropped: the request was
+    approved as if the GM had given no dice (with the player's own)."""
+    with pytest.raises(InvalidRequest) as refused:
+        parse_command(f"approve p12 {typed}", "r1")
+    last = typed.split()[-1]
+    assert refused.value.message == (
+        f"approve: {last!r} is not supply=…; approve PENDING, or approve PENDING "
+        "supply=6,2,.. with your own dice"
+    )

@@ -102,3 +102,44 @@ def test_bools_load_without_a_warning(caplog):
     with caplog.at_level(logging.WARNING, logger="rollbridge.host"):
         listener_host(flagged(gm_only=True, every_actor=False))
     assert warnings_of(caplog) == []
+
+
+class ReadOnce:
+    """A flag whose truth reads once (``False``), then raises: what load reads is
+    what every later reader must get, not a second reading of the value."""
+
+    def __init__(self) -> None:
+        self.reads = 0
+
+    def __bool__(self) -> bool:
+        self.reads += 1
+        if self.reads > 1:
+            raise RuntimeError("read twice")
+        return False
+
+    def __repr__(self) -> str:
+        return "ReadOnce"
+
+
+@pytest.mark.parametrize("field", ["gm_only", "every_actor"])
+async def test_a_flag_is_read_once_at_load_and_held_as_that_bool(tmp_path, caplog, field):
+    """The action holds the bool load read (the WARNING's "taken as False"): the
+    welcome, a player's request and ``describe`` read it, not the value again (they
+    were answered ``internal``, "ruleset 'listener' failed", at every welcome)."""
+    ruleset = flagged(**{field: ReadOnce()})
+    with caplog.at_level(logging.WARNING, logger="rollbridge.host"):
+        server, store, tokens = await served(tmp_path, ruleset)
+    try:
+        (warning,) = warnings_of(caplog)
+        assert f"{field} ReadOnce is not True or False: taken as False" in warning, warning
+        player, welcome = await joined(server, tokens["player"])
+        assert welcome["type"] == "welcome", welcome
+        assert welcome["ruleset"]["actions"]["test"][field] is False
+        test = {"type": "resolve", "action": "test", "actor": "hero", "targets": ["bandit"]}
+        assert (await player.request(test))["status"] == "done"
+        assert ruleset.describe("en")["actions"]["test"][field] is False
+        assert getattr(ruleset.actions["test"], field) is False  # the plugin's code reads it
+        await player.close()
+    finally:
+        await server.stop()
+        store.close()

@@ -3,7 +3,7 @@ when they asked, held for the GM's approval while the server was upgraded to a
 ruleset that makes it always secret (``ActionSpec(secret=True)``; such dice are
 refused on request now). Before, the GM's ``approve`` was refused with the player's
 own refusal ("a player does not supply them (dice)"), telling the GM of dice they
-had not given. Now it is refused ``conflict`` naming the request, the action, why and
+had not given. Now it is refused ``held_dice_secret`` naming the request, the action, why and
 what to do — approve with the GM's own dice, or reject — the table unchanged; the
 GM's approval with dice resolves it, secret. Over a real server on a real port, on a
 real SQLite file that holds the table across the upgrade."""
@@ -17,6 +17,7 @@ from contextlib import asynccontextmanager
 from rollbridge.engine.model import Principal
 from rollbridge.offline import TableService
 from rollbridge.stores.sqlite import SQLiteStore
+from tests.cli.test_cli_reconnect import Terminal
 from tests.plugins.listener import Listener
 from tests.plugins.test_secret_actions import joined, listener_host
 from tests.server.conftest import start
@@ -69,13 +70,14 @@ async def test_the_gms_approval_is_refused_naming_why_and_the_table_is_unchanged
         gm, _ = await joined(server, tokens["gm"])
         before = store.load("night")[0]
         refused = await gm.request({"type": "approve", "request": pending})
-        assert refused["type"] == "error" and refused["code"] == "conflict", refused
+        assert refused["type"] == "error" and refused["code"] == "held_dice_secret", refused
         assert refused["details"] == {"request": pending, "action": "listen", "field": "dice"}
         assert refused["message"] == (
             f"request {pending} gives the player's own dice for action 'listen', which is "
             "always secret now (it was not when they asked): dice they chose would tell them "
-            "how it went. Approve it with your own dice (dice), or reject it so that they ask "
-            "again without theirs"
+            "how it went. Reject it so that they ask again without theirs, or approve it with "
+            "your own dice (the approve request's dice; in rollbridge connect: approve "
+            f"{pending} supply=…; the web view's and the Foundry module's Approve give none)"
         ), refused
         after = store.load("night")[0]
         assert (after.info.seq, after.pending) == (before.info.seq, before.pending)
@@ -98,6 +100,31 @@ async def test_the_refusal_reads_in_the_gms_language(tmp_path):
     async with upgraded(path) as (server, _):
         gm, _ = await joined(server, tokens["gm"], locale="de")
         refused = await gm.request({"type": "approve", "request": pending})
-        assert refused["code"] == "conflict", refused
+        assert refused["code"] == "held_dice_secret", refused
         assert refused["message"].startswith(f"Anfrage {pending} gibt "), refused
         await gm.close()
+
+
+async def test_the_gm_approves_it_with_their_dice_from_rollbridge_connect(tmp_path):
+    """The way the refusal names, from a real ``rollbridge connect`` process: ``approve
+    p… supply=9`` sends the GM's die with the approval and the request is resolved,
+    secret, with it (the terminal dropped ``supply=9``: the approval went without dice
+    and was refused ``held_dice_secret`` again). The web view's and the Foundry module's
+    Approve send no dice: their GM rejects it."""
+    path = tmp_path / "night.db"
+    tokens, pending = held_before_upgrade(path)
+    async with upgraded(path) as (server, store):
+        url = f"{server.url}tables/night"
+        terminal = await Terminal.start(url, tokens["gm"], "--locale", "en")
+        try:
+            await terminal.until("type help")
+            await terminal.type(f"approve {pending} supply=9")
+            await terminal.end_input()
+            status, out = await terminal.end()
+        finally:
+            await terminal.stop()
+        assert status == 0 and "held_dice_secret" not in out, out
+        table, events = store.load("night")[0], store.events_after("night", 0) or []
+        assert pending not in table.pending, out
+        (event,) = [e for e in events if e.data.get("approved") == pending]
+        assert event.gm_only and event.data["outcome"] == {"heard": False}, event  # the 9
