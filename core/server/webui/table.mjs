@@ -536,6 +536,18 @@ function mineOf(event) {
   return asked.get(pending)?.request || answeredMine.has(pending) ? pending : null;
 }
 
+/** Whether the placeholder `event` may be another's request waiting for the GM as
+ * well as a secret: on a page not the GM's, at a table whose GM approves players'
+ * requests first, a GM-only event that changed no actor (an `approval.requested`
+ * changes none). The server sends both as the same `hidden` placeholder, and a
+ * player's request is not secret: it was heard as *secret (GM only)* whenever another
+ * player asked. Such a placeholder is not told to a screen reader (the GM's answer is:
+ * the roll approved, or its rejection), and its entry says it may be either. */
+function mayBeAsked(event) {
+  return event.kind === "hidden" && session?.role !== "gm" && session?.table?.settings?.approval === true
+    && !(Array.isArray(event.actors) && event.actors.length);
+}
+
 /** The log entry of `event`: the viewer's own request waiting for the GM as what the
  * viewer asked (a player's page gets a secret placeholder of it), else the event. */
 function entryOf(event) {
@@ -545,7 +557,9 @@ function entryOf(event) {
     const request = asked.get(pending)?.request ?? answeredMine.get(pending);
     return renderMine(event.seq, pending, request, nameOf, { ...session.words(), waits: asked.has(pending) });
   }
-  return renderEvent(event, nameOf, { lang: locale, ...session.words() });
+  const entry = renderEvent(event, nameOf, { lang: locale, ...session.words() });
+  if (mayBeAsked(event)) entry.querySelector(".kind").textContent = i18n.localize("ROLLBRIDGE.Web.Log.HiddenOrAsked");
+  return entry;
 }
 
 /** The request `pending` of this page's now waits for the GM: its entry in the log,
@@ -578,10 +592,13 @@ const toldLater = [];
 /** Whether a request of this page's waiting for its reply could make a GM-only event,
  * which reaches this page as a secret placeholder before that reply names it: a
  * player's roll or action at a table whose GM approves players' requests first (its
- * `approval.requested`), or a secret request. Any other placeholder is another's. */
+ * `approval.requested`), a secret request, or an action the ruleset always keeps
+ * secret (its placeholder was told, then the reply's *only the GM sees it*: heard
+ * twice). Any other placeholder is another's. */
 function mayHideMine() {
   const approval = session?.role === "player" && session.table?.settings?.approval === true;
   return [...waiting.values()].some(({ request }) => request.secret === true
+    || (request.type === "resolve" && session?.alwaysSecret(request.action))
     || (approval && (request.type === "roll" || request.type === "resolve")));
 }
 
@@ -686,7 +703,7 @@ function liveEvent(event, { replayed } = {}) {
   const followed = followAsked(event);
   const own = [...waiting.values()].some((entry) => entry.request.id === event.request);
   // the viewer's own request waiting: the message line says so
-  if (replayed || followed || mine || !(own || ANNOUNCED.has(event.kind))) return;
+  if (replayed || followed || mine || mayBeAsked(event) || !(own || ANNOUNCED.has(event.kind))) return;
   const summary = eventSummary(event, (id) => session.nameOf(id), session.words());
   const line = took(event, summary) ?? [labelOf(i18n, KIND_WORDS, event.kind), summary].filter(Boolean).join(": ");
   // a placeholder may be of this page's request waiting (its event comes before its
