@@ -39,7 +39,7 @@ import {
 } from "./session.mjs";
 import { renderOdds } from "./stats.mjs";
 import { StatsPanel } from "./statspanel.mjs";
-import { followTopBar } from "./topbar.mjs";
+import { followCutName, followTopBar } from "./topbar.mjs";
 import {
   KIND_WORDS, LANGUAGES, LANGUAGE_NAMES, chooseLanguage, counted, chosenLanguage, i18n, localizePage, pageLanguage, useLanguage,
 } from "./texts.mjs";
@@ -1029,9 +1029,10 @@ function joined(token, welcome, { first }) {
   // says who made an event: a German observer read *Beobachter (observer)*
   const who = byLabel(`${welcome.role}:${welcome.name}`);
   $("role").textContent = who;
-  // cut short with an ellipsis on a laptop's bar: the whole on hover (its text, whole,
-  // is what a screen reader reads)
+  // cut short with an ellipsis on a laptop's bar: the whole on hover, and under the
+  // bar while it has the keyboard's focus (its text, whole, is what a screen reader reads)
   $("role").title = who;
+  showWhoWhole();
   // the server's texts on the page are in the language it answered in
   $("table").lang = welcome.locale ?? "en";
   if (!first) {
@@ -1273,6 +1274,8 @@ function changeLanguageNow() {
 
 offerLanguages();
 followTopBar();
+/** Say again who the viewer is whole, for the keyboard, after the bar's text changes. */
+const showWhoWhole = followCutName();
 // back online, or the page shown again (a phone's tab): try now, not at the backoff's next step
 window.addEventListener("online", nudge);
 window.addEventListener("offline", nudge);
