@@ -11,7 +11,8 @@
   reaches a player's page as the same ``hidden`` placeholder as a secret, and was
   heard as *secret (GM only)* whenever another player asked. A request is not a
   secret: nothing is told while it waits (the GM's answer is), and its log entry says
-  it may be either.
+  it may be either; once the answer is seen, that it was a request, and where the
+  answer is.
 
 Needs what tests/web/test_web_browser.py needs; skipped without chromium.
 """
@@ -108,3 +109,11 @@ async def test_another_players_request_waiting_is_not_heard_as_a_secret(secret_w
     told = result["approved"]["told"]
     assert len(told) == 1 and "Bobs Wurf" in told[0], told
     assert not [line for line in told if said("de", "Kind.Hidden") in line], told
+    # and the placeholder says it was a request, and where its answer is: on Alice's
+    # page, and on a Czech observer's that read it from the log from before
+    pending, answer = f"p{waiting['seq']}", str(result["approved"]["seq"])
+    assert result["approve"]["approved"] == pending, result["approve"]
+    answered = said("de", "Log.AskedAnswered", pending=pending, seq=answer)
+    assert result["approved"]["kind"] == answered, result["approved"]
+    answered = said("cs", "Log.AskedAnswered", pending=pending, seq=answer)
+    assert result["observer"]["kind"] == answered, result["observer"]

@@ -127,6 +127,12 @@ const seen = new Map();
  * before the page's reload is said as that says, not as it was kept. */
 const undoneNow = new Map();
 
+/** The requests waiting for the GM whose answer the page has seen: pending id → the
+ * seq of the answer (the approved event's `data.approved`, a rejection's `data.pending`),
+ * the latest MAX_ENTRIES. A placeholder at the seq a pending id counts from (p12 is
+ * #12) was that request's `approval.requested`, whoever's: its entry says so. */
+const answeredAt = new Map();
+
 /** Note what a line now says: `line` (kept.mjs) shown as `text` on the message line
  * (when `text` is not empty) and beside the form `key`. */
 function noteLine(line, text, key, formText = text) {
@@ -542,7 +548,8 @@ function mineOf(event) {
  * changes none). The server sends both as the same `hidden` placeholder, and a
  * player's request is not secret: it was heard as *secret (GM only)* whenever another
  * player asked. Such a placeholder is not told to a screen reader (the GM's answer is:
- * the roll approved, or its rejection), and its entry says it may be either. */
+ * the roll approved, or its rejection), and its entry says it may be either (once the
+ * answer is seen, that it was a request: noteAnswer). */
 function mayBeAsked(event) {
   return event.kind === "hidden" && session?.role !== "gm" && session?.table?.settings?.approval === true
     && !(Array.isArray(event.actors) && event.actors.length);
@@ -558,7 +565,9 @@ function entryOf(event) {
     return renderMine(event.seq, pending, request, nameOf, { ...session.words(), waits: asked.has(pending) });
   }
   const entry = renderEvent(event, nameOf, { lang: locale, ...session.words() });
-  if (mayBeAsked(event)) entry.querySelector(".kind").textContent = i18n.localize("ROLLBRIDGE.Web.Log.HiddenOrAsked");
+  const asking = event.kind === "hidden" ? `p${event.seq}` : null;
+  if (answeredAt.has(asking)) entry.querySelector(".kind").textContent = askedWords(asking);
+  else if (mayBeAsked(event)) entry.querySelector(".kind").textContent = i18n.localize("ROLLBRIDGE.Web.Log.HiddenOrAsked");
   return entry;
 }
 
@@ -816,7 +825,26 @@ function see(event) {
   if (!Number.isInteger(event.seq)) return;
   seen.set(event.seq, event);
   while (seen.size > MAX_ENTRIES) seen.delete(seen.keys().next().value);
+  noteAnswer(event);
   if (restoring) restoreLines();
+}
+
+/** An event that answers a request waiting for the GM (approved or rejected): the
+ * placeholder of its `approval.requested`, shown already or to come, says it was a
+ * request and where its answer is — not a secret, nor "secret, or a request". */
+function noteAnswer(event) {
+  const data = event.data ?? {};
+  const pending = event.kind === "approval.rejected" ? data.pending : data.approved;
+  if (typeof pending !== "string" || !/^p\d+$/.test(pending)) return;
+  answeredAt.set(pending, event.seq);
+  while (answeredAt.size > MAX_ENTRIES) answeredAt.delete(answeredAt.keys().next().value);
+  const kind = $("log").querySelector(`li.kind-hidden[data-seq="${pending.slice(1)}"] .kind`);
+  if (kind) kind.textContent = askedWords(pending);
+}
+
+/** The kind's words of the placeholder of the request `pending`, answered. */
+function askedWords(pending) {
+  return i18n.format("ROLLBRIDGE.Web.Log.AskedAnswered", { pending, seq: answeredAt.get(pending) });
 }
 
 /** The seqs the log shows: an event is shown once, whether it came live or from history. */
@@ -992,6 +1020,7 @@ function joined(token, welcome, { first }) {
     stats.reset();
     shown.clear();
     seen.clear();
+    answeredAt.clear();
     toldLater.length = 0;
   }
   if (joinedAs !== askedOf.identity || epoch !== askedOf.epoch) {
@@ -1108,6 +1137,7 @@ function join(token) {
   stats.reset();
   shown.clear();
   seen.clear();
+  answeredAt.clear();
   undoneNow.clear();
   logEpoch = null;
   waiting.clear();

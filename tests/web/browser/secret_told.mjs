@@ -61,8 +61,8 @@ const cases = {
 
   /** A table whose GM approves players' requests first: Bob's roll waits for the GM,
    * then the GM approves it. What Alice's phone (German) tells a screen reader and
-   * shows in its log, while it waits and once approved; the GM's own secret roll
-   * after it. */
+   * shows in its log, while it waits and once approved; what a Czech observer who
+   * joins after shows of it. */
   async another(browser, result) {
     const url = `${BASE}/tables/asking`;
     const gm = await openPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble);
@@ -82,15 +82,24 @@ const cases = {
     await waitSeq(alice, seq);
     await flush(alice);
     result.waiting = {
+      seq,
       told: await told(alice),
       entry: await alice.locator(`#log li[data-seq="${seq}"]`).textContent(),
       kind: await alice.locator(`#log li[data-seq="${seq}"] .kind`).textContent(),
     };
     step("the GM approves it");
     result.approve = await gmRequest(gm, "asking", TOKENS.asking.gm, { type: "approve", id: "ok-bob", request: `p${seq}` });
-    await alice.locator('#log li.kind-roll:has-text("Bobs Wurf")').waitFor();
+    const rolled = alice.locator('#log li.kind-roll:has-text("Bobs Wurf")');
+    await rolled.waitFor();
     await flush(alice);
-    result.approved = { told: await told(alice) };
+    result.approved = { told: await told(alice), seq: Number(await rolled.getAttribute("data-seq")),
+      kind: await alice.locator(`#log li[data-seq="${seq}"] .kind`).textContent() };
+    step("an observer joins after it: the log from before");
+    const observer = await joinedPage(browser, "observer", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
+      TOKENS.asking.observer);
+    const entry = observer.locator(`#log li[data-seq="${seq}"] .kind`);
+    await entry.waitFor();
+    result.observer = { kind: await entry.textContent() };
   },
 };
 
