@@ -1059,7 +1059,8 @@ function joined(token, welcome, { first }) {
   const who = byLabel(`${welcome.role}:${welcome.name}`);
   $("role").textContent = who;
   // cut short with an ellipsis on a laptop's bar: the whole on hover, and under the
-  // bar while it has the keyboard's focus (its text, whole, is what a screen reader reads)
+  // bar while it has the focus or once pressed (its text, whole, is what a screen
+  // reader reads)
   $("role").title = who;
   showWhoWhole();
   // the server's texts on the page are in the language it answered in
