@@ -117,3 +117,13 @@ async def test_another_players_request_waiting_is_not_heard_as_a_secret(secret_w
     assert result["approved"]["kind"] == answered, result["approved"]
     answered = said("cs", "Log.AskedAnswered", pending=pending, seq=answer)
     assert result["observer"]["kind"] == answered, result["observer"]
+
+
+async def test_the_gms_secret_box_stays_checked_when_the_form_is_built_anew(secret_world):
+    """The action form's *secret* box had no name, so a form built anew (an actor added
+    at the table) came back with it unchecked, and the GM's next press was made in the
+    open; it stays checked."""
+    result = await run_case(secret_world, "kept", script="secret_told.mjs")
+    assert result["added"]["status"] == "done", result
+    assert result["before"] is True and result["rebuilt"] is True, result
+    assert result["after"] is True, result

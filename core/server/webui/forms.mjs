@@ -319,6 +319,10 @@ export function actionForm(session, actionName, spec, submit, odds = null) {
   if (session.role === "gm") {
     secret = el("input", "secret-box");
     secret.type = "checkbox";
+    // named so that a form built anew (an actor added) keeps it checked (formState):
+    // unnamed, it came back unchecked, and the GM's next press was made in the open.
+    // No parameter's name (a schema key: kept.mjs's isName) has a colon
+    secret.name = "rollbridge:secret";
     // an action the ruleset always keeps secret: the box checked, not to be unchecked,
     // and saying why (an unchecked box promised an open roll the server never makes)
     const always = session.alwaysSecret(actionName);

@@ -59,6 +59,23 @@ const cases = {
     };
   },
 
+  /** The GM checks *secret* on the `test` action's form, then an actor is added (the
+   * forms are built anew): whether the box is still checked. */
+  async kept(browser, result) {
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/secret`,
+      TOKENS.secret.gm);
+    await gm.selectOption("#action-select", "test");
+    const form = gm.locator('form.action-form[data-action="test"]');
+    await form.locator("input.secret-box").check();
+    result.before = await form.locator("input.secret-box").isChecked();
+    const old = await form.elementHandle();
+    result.added = await gmRequest(gm, "secret", TOKENS.secret.gm, { type: "actor.create", id: "add-rat",
+      actor: { id: "rat", name: "Rat", sheet: { skill: 3 }, controllers: [] } });
+    await form.locator('input[name="target"][value="rat"]').waitFor();
+    result.rebuilt = await old.evaluate((node) => !node.isConnected);
+    result.after = await form.locator("input.secret-box").isChecked();
+  },
+
   /** A table whose GM approves players' requests first: Bob's roll waits for the GM,
    * then the GM approves it. What Alice's phone (German) tells a screen reader and
    * shows in its log, while it waits and once approved; what a Czech observer who
