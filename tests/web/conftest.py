@@ -94,6 +94,22 @@ async def served_world(
     host = PluginHost()
     with SQLiteStore(path) as seed:
         tokens = seed_tables(seed, host)
+    async with serving(path, host, tokens, limits, server_options, **store_options) as world:
+        yield world
+
+
+@asynccontextmanager
+async def serving(
+    path: Path,
+    host: PluginHost,
+    tokens: dict[str, dict[str, str]],
+    limits: Limits = TEST_LIMITS,
+    server_options: dict[str, Any] | None = None,
+    **store_options: Any,
+) -> AsyncIterator[WebWorld]:
+    """A server on a free port of 127.0.0.1 over the seeded store at ``path`` with
+    ``host``'s rulesets, dice seeded with :data:`SEED` (as :func:`served_world`);
+    stopped, and its store closed, after."""
     store = SQLiteStore(path, **store_options)
     server = Server(store, host, port=0, limits=limits, dice=lambda: SeededDice(SEED),
                     **(server_options or {}))  # fmt: skip

@@ -6,7 +6,8 @@ how the pages were laid out.
   page's: it was fixed at 15 px, so doubling it changed nothing but the statistics'
   columns, which then made a 360 px phone scroll sideways;
 - a phone zoomed in to 200 % (180 CSS px) does not scroll sideways;
-- a desktop window of 920 px did (the three columns need 979 px): one column there.
+- a desktop window of 920 px did (the three columns need 979 px): two there (the
+  table across the top, the log and the forms under it side by side).
 
 Needs what tests/web/test_web_browser.py needs; skipped without chromium.
 """

@@ -163,7 +163,10 @@ async def test_the_viewers_place_is_a_named_landmark_and_a_long_name_reads_whole
     page's language (it had no name: *complementary* alone); and a token's long name,
     cut with an ellipsis on a laptop's bar, is read whole: its tooltip (the title, on
     hover) and its text in the accessibility tree are the whole name. On a 360×740
-    phone it wraps whole on screen, on a 1366×768 laptop it is cut; cs, de, ru, en."""
+    phone it wraps whole on screen, on a 1366×768 laptop it is cut; cs, de, ru, en.
+    Cut, it is a button, a stop of the keyboard, and its whole is shown under the bar
+    while it has the focus or once pressed (web25: a sighted keyboard user could not
+    read it, nor a touch screen's)."""
     from rollbridge.tokens import new_token
 
     secret, record = new_token("web", "player", name=LONG_TOKEN)
@@ -181,6 +184,22 @@ async def test_the_viewers_place_is_a_named_landmark_and_a_long_name_reads_whole
             # the accessibility tree holds the whole name, not what the bar shows of it
             assert got["text"] in got["tree"], said
             assert got["cut"] == (size == "laptop") and got["onScreen"], said
+            # cut, it is a stop of the keyboard, and focused its whole is shown under the
+            # bar, whole and on screen, over the page (a sighted keyboard user could not
+            # read it: the whole was its tooltip, on hover); whole, it is no stop
+            assert got["stop"] == got["cut"], said
+            if got["cut"]:
+                focused = got["focused"]
+                assert got["reached"] is True, said
+                assert focused["shown"] and focused["text"] == got["text"], said
+                assert focused["whole"] and focused["onScreen"] and focused["over"], said
+                assert focused["underBar"] and focused["hidden"] == "true", said
+                assert focused["barHeight"] <= 60 and focused["toolsInBar"], said
+                assert got["axe"] == [], said
+                # a button: pressed, the whole stays shown (a touch screen has no hover)
+                assert f'button "{got["text"]}"' in got["tree"], said
+                assert got["clicked"] == {"whole": True, "expanded": "true"}, said
+                assert got["clickedAgain"] == {"whole": False, "expanded": "false"}, said
 
 
 async def test_a_laptops_bar_is_held_over_nothing_read_or_typed(web_world):

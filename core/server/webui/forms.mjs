@@ -317,9 +317,25 @@ export function actionForm(session, actionName, spec, submit, odds = null) {
   if (more.childElementCount > 1) form.append(more);
   let secret = null;
   if (session.role === "gm") {
-    secret = el("input");
+    secret = el("input", "secret-box");
     secret.type = "checkbox";
-    form.append(field(i18n.localize("ROLLBRIDGE.Web.Field.Secret"), secret));
+    // named so that a form built anew (an actor added) keeps it checked (formState):
+    // unnamed, it came back unchecked, and the GM's next press was made in the open.
+    // No parameter's name (a schema key: kept.mjs's isName) has a colon
+    secret.name = "rollbridge:secret";
+    // an action the ruleset always keeps secret: the box checked, not to be unchecked,
+    // and saying why (an unchecked box promised an open roll the server never makes)
+    const always = session.alwaysSecret(actionName);
+    const row = field(i18n.localize("ROLLBRIDGE.Web.Field.Secret"), secret,
+      always ? i18n.localize("ROLLBRIDGE.Web.Field.AlwaysSecret") : "");
+    if (always) {
+      secret.checked = true;
+      secret.disabled = true;
+      const hint = row.querySelector(".hint");
+      hint.id = `${secret.id}-why`;
+      secret.setAttribute("aria-describedby", hint.id);
+    }
+    form.append(row);
   }
   // the action's own label names what the button does ("Attack", "Útok"); an action
   // without one reads "Do attack_roll"

@@ -269,6 +269,12 @@ export class Session {
     return this.ruleset?.actions?.[action]?.label || String(action ?? "");
   }
 
+  /** Whether the ruleset keeps `action` secret whoever asks and however (the
+   * welcome's action carries `"secret": true`: docs/plugins.md, "Secret actions"). */
+  alwaysSecret(action) {
+    return own(this.ruleset?.actions, action)?.secret === true;
+  }
+
   /** An action's parameter `key` and its `value` in the ruleset's words (the
    * welcome's `labels` and `choices`), else as they are: [label, value]. */
   paramWords(action, key, value) {

@@ -39,7 +39,7 @@ import {
 } from "./session.mjs";
 import { renderOdds } from "./stats.mjs";
 import { StatsPanel } from "./statspanel.mjs";
-import { followTopBar } from "./topbar.mjs";
+import { followCutName, followTopBar } from "./topbar.mjs";
 import {
   KIND_WORDS, LANGUAGES, LANGUAGE_NAMES, chooseLanguage, counted, chosenLanguage, i18n, localizePage, pageLanguage, useLanguage,
 } from "./texts.mjs";
@@ -126,6 +126,12 @@ const seen = new Map();
  * page has seen says (followUndo): {undone, by: that undo's or redo's seq}. A line kept
  * before the page's reload is said as that says, not as it was kept. */
 const undoneNow = new Map();
+
+/** The requests waiting for the GM whose answer the page has seen: pending id → the
+ * seq of the answer (the approved event's `data.approved`, a rejection's `data.pending`),
+ * the latest MAX_ENTRIES. A placeholder at the seq a pending id counts from (p12 is
+ * #12) was that request's `approval.requested`, whoever's: its entry says so. */
+const answeredAt = new Map();
 
 /** Note what a line now says: `line` (kept.mjs) shown as `text` on the message line
  * (when `text` is not empty) and beside the form `key`. */
@@ -536,6 +542,19 @@ function mineOf(event) {
   return asked.get(pending)?.request || answeredMine.has(pending) ? pending : null;
 }
 
+/** Whether the placeholder `event` may be another's request waiting for the GM as
+ * well as a secret: on a page not the GM's, at a table whose GM approves players'
+ * requests first, a GM-only event that changed no actor (an `approval.requested`
+ * changes none). The server sends both as the same `hidden` placeholder, and a
+ * player's request is not secret: it was heard as *secret (GM only)* whenever another
+ * player asked. Such a placeholder is not told to a screen reader (the GM's answer is:
+ * the roll approved, or its rejection), and its entry says it may be either (once the
+ * answer is seen, that it was a request: noteAnswer). */
+function mayBeAsked(event) {
+  return event.kind === "hidden" && session?.role !== "gm" && session?.table?.settings?.approval === true
+    && !(Array.isArray(event.actors) && event.actors.length);
+}
+
 /** The log entry of `event`: the viewer's own request waiting for the GM as what the
  * viewer asked (a player's page gets a secret placeholder of it), else the event. */
 function entryOf(event) {
@@ -545,7 +564,11 @@ function entryOf(event) {
     const request = asked.get(pending)?.request ?? answeredMine.get(pending);
     return renderMine(event.seq, pending, request, nameOf, { ...session.words(), waits: asked.has(pending) });
   }
-  return renderEvent(event, nameOf, { lang: locale, ...session.words() });
+  const entry = renderEvent(event, nameOf, { lang: locale, ...session.words() });
+  const asking = event.kind === "hidden" ? `p${event.seq}` : null;
+  if (answeredAt.has(asking)) entry.querySelector(".kind").textContent = askedWords(asking);
+  else if (mayBeAsked(event)) entry.querySelector(".kind").textContent = i18n.localize("ROLLBRIDGE.Web.Log.HiddenOrAsked");
+  return entry;
 }
 
 /** The request `pending` of this page's now waits for the GM: its entry in the log,
@@ -578,10 +601,13 @@ const toldLater = [];
 /** Whether a request of this page's waiting for its reply could make a GM-only event,
  * which reaches this page as a secret placeholder before that reply names it: a
  * player's roll or action at a table whose GM approves players' requests first (its
- * `approval.requested`), or a secret request. Any other placeholder is another's. */
+ * `approval.requested`), a secret request, or an action the ruleset always keeps
+ * secret (its placeholder was told, then the reply's *only the GM sees it*: heard
+ * twice). Any other placeholder is another's. */
 function mayHideMine() {
   const approval = session?.role === "player" && session.table?.settings?.approval === true;
   return [...waiting.values()].some(({ request }) => request.secret === true
+    || (request.type === "resolve" && session?.alwaysSecret(request.action))
     || (approval && (request.type === "roll" || request.type === "resolve")));
 }
 
@@ -686,7 +712,7 @@ function liveEvent(event, { replayed } = {}) {
   const followed = followAsked(event);
   const own = [...waiting.values()].some((entry) => entry.request.id === event.request);
   // the viewer's own request waiting: the message line says so
-  if (replayed || followed || mine || !(own || ANNOUNCED.has(event.kind))) return;
+  if (replayed || followed || mine || mayBeAsked(event) || !(own || ANNOUNCED.has(event.kind))) return;
   const summary = eventSummary(event, (id) => session.nameOf(id), session.words());
   const line = took(event, summary) ?? [labelOf(i18n, KIND_WORDS, event.kind), summary].filter(Boolean).join(": ");
   // a placeholder may be of this page's request waiting (its event comes before its
@@ -799,7 +825,26 @@ function see(event) {
   if (!Number.isInteger(event.seq)) return;
   seen.set(event.seq, event);
   while (seen.size > MAX_ENTRIES) seen.delete(seen.keys().next().value);
+  noteAnswer(event);
   if (restoring) restoreLines();
+}
+
+/** An event that answers a request waiting for the GM (approved or rejected): the
+ * placeholder of its `approval.requested`, shown already or to come, says it was a
+ * request and where its answer is — not a secret, nor "secret, or a request". */
+function noteAnswer(event) {
+  const data = event.data ?? {};
+  const pending = event.kind === "approval.rejected" ? data.pending : data.approved;
+  if (typeof pending !== "string" || !/^p\d+$/.test(pending)) return;
+  answeredAt.set(pending, event.seq);
+  while (answeredAt.size > MAX_ENTRIES) answeredAt.delete(answeredAt.keys().next().value);
+  const kind = $("log").querySelector(`li.kind-hidden[data-seq="${pending.slice(1)}"] .kind`);
+  if (kind) kind.textContent = askedWords(pending);
+}
+
+/** The kind's words of the placeholder of the request `pending`, answered. */
+function askedWords(pending) {
+  return i18n.format("ROLLBRIDGE.Web.Log.AskedAnswered", { pending, seq: answeredAt.get(pending) });
 }
 
 /** The seqs the log shows: an event is shown once, whether it came live or from history. */
@@ -975,6 +1020,7 @@ function joined(token, welcome, { first }) {
     stats.reset();
     shown.clear();
     seen.clear();
+    answeredAt.clear();
     toldLater.length = 0;
   }
   if (joinedAs !== askedOf.identity || epoch !== askedOf.epoch) {
@@ -1012,9 +1058,11 @@ function joined(token, welcome, { first }) {
   // says who made an event: a German observer read *Beobachter (observer)*
   const who = byLabel(`${welcome.role}:${welcome.name}`);
   $("role").textContent = who;
-  // cut short with an ellipsis on a laptop's bar: the whole on hover (its text, whole,
-  // is what a screen reader reads)
+  // cut short with an ellipsis on a laptop's bar: the whole on hover, and under the
+  // bar while it has the focus or once pressed (its text, whole, is what a screen
+  // reader reads)
   $("role").title = who;
+  showWhoWhole();
   // the server's texts on the page are in the language it answered in
   $("table").lang = welcome.locale ?? "en";
   if (!first) {
@@ -1090,6 +1138,7 @@ function join(token) {
   stats.reset();
   shown.clear();
   seen.clear();
+  answeredAt.clear();
   undoneNow.clear();
   logEpoch = null;
   waiting.clear();
@@ -1256,6 +1305,8 @@ function changeLanguageNow() {
 
 offerLanguages();
 followTopBar();
+/** Say again who the viewer is whole, for the keyboard, after the bar's text changes. */
+const showWhoWhole = followCutName();
 // back online, or the page shown again (a phone's tab): try now, not at the backoff's next step
 window.addEventListener("online", nudge);
 window.addEventListener("offline", nudge);

@@ -7,6 +7,11 @@
 // the words (a language, a Reconnect button shown) and the width (a phone turned).
 // --topbar is set in a stylesheet of the page's own (a constructed one, adopted by
 // the document), not in a style attribute, which the page's policy refuses.
+//
+// Who the viewer is, cut short with an ellipsis on a laptop's bar (a token's long
+// name), is a button while it is cut, a stop of the keyboard, and shown whole under
+// the bar while it has the focus or is pressed (followCutName): its whole was its
+// tooltip, on hover, which a sighted keyboard user, or a touch screen, never shows.
 
 /** The bar's height in px while it is sticky, else 0. */
 export function barHeight(bar, view = globalThis) {
@@ -37,4 +42,47 @@ export function followTopBar(bar = document.querySelector("header.topbar"), doc 
   const observer = new ResizeObserver(update);
   observer.observe(bar);
   return observer;
+}
+
+/**
+ * Keep `name` (who the viewer is, on the bar) a button that shows its whole text while
+ * that is cut short (wider than its box: a laptop's bar), and `whole` — shown under
+ * the bar while `name` has the focus or is pressed open (`aria-expanded`, web.css),
+ * hidden from screen readers, which read `name`'s text whole — holding its whole text;
+ * now, and whenever `name` changes size. Whole, `name` is text again. Call the
+ * function it returns after `name`'s text changes.
+ * @param {HTMLElement | null} name the bar's #role
+ * @param {HTMLElement | null} whole the bar's #role-whole
+ * @returns {() => void}
+ */
+export function followCutName(name = document.getElementById("role"), whole = document.getElementById("role-whole")) {
+  if (!name || !whole) return () => {};
+  const update = () => {
+    whole.textContent = name.textContent;
+    const cut = name.scrollWidth > name.clientWidth + 1;
+    // not while focused: the focus would drop to the page's body
+    if (!cut && name.ownerDocument.activeElement === name) return;
+    if (cut && !name.hasAttribute("tabindex")) {
+      name.tabIndex = 0;
+      name.setAttribute("role", "button");
+      name.setAttribute("aria-expanded", "false");
+    } else if (!cut) {
+      for (const attribute of ["tabindex", "role", "aria-expanded"]) name.removeAttribute(attribute);
+    }
+  };
+  // pressed (a click, a tap — a touch screen has no hover for the tooltip —, Enter or
+  // Space): the whole stays shown until pressed again
+  const toggle = () => {
+    if (name.getAttribute("role") !== "button") return;
+    name.setAttribute("aria-expanded", String(name.getAttribute("aria-expanded") !== "true"));
+  };
+  name.addEventListener("click", toggle);
+  name.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    event.preventDefault();
+    toggle();
+  });
+  update();
+  if (typeof ResizeObserver === "function") new ResizeObserver(update).observe(name);
+  return update;
 }

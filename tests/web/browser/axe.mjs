@@ -6,50 +6,27 @@
 // and the odds panel open under the roll form. Prints one line
 // `RESULT {json}` of what axe found; the Python test judges it.
 //
-// axe-core comes from tests/foundry/node_modules (npm ci --prefix tests/foundry),
-// as playwright-core does. It is put in the page through the DevTools protocol
-// (Playwright's evaluate), which the page's Content-Security-Policy does not govern:
-// the page itself keeps its policy, Trusted Types too.
+// axe_run.mjs puts axe-core in the page (through the DevTools protocol, which the
+// page's Content-Security-Policy does not govern) and runs it.
 //
 // Environment: RB_BASE (http://127.0.0.1:PORT), RB_TOKENS (JSON: table → role →
 // token; never printed), RB_CHROMIUM, RB_CASE.
 
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import process from "node:process";
 
+import { LAPTOP, axeViolations } from "./axe_run.mjs";
 import { SMALL_PHONE, connected, gmRequest, joinedPage, openPage, runCase } from "./pages.mjs";
 
 const env = process.env;
 const BASE = env.RB_BASE;
 const TOKENS = JSON.parse(env.RB_TOKENS);
 const trouble = { errors: [], dialogs: [] };
-const require = createRequire(new URL("../../foundry/package.json", import.meta.url));
-const AXE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 
-/** A laptop's screen as the task names it, and the narrow phone. */
-const LAPTOP = { viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 };
+/** The laptop and the narrow phone. */
 const SCREENS = { laptop: LAPTOP, phone: SMALL_PHONE };
-/** axe's rules run: WCAG 2.0, 2.1 and 2.2 A and AA, axe's best practices, and its
- * experimental rules (axe-core is pinned, so they do not change under the test). */
-const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice", "experimental"];
 
 function step(name) {
   process.stderr.write(`axe: ${name}\n`);
-}
-
-/** Run axe on the whole page: each violation with its rule, impact and the nodes
- * it names (their selector, the start of their markup and axe's summary). */
-async function axeViolations(page) {
-  await page.evaluate(AXE);
-  return page.evaluate(async (tags) => {
-    const results = await globalThis.axe.run(document, { resultTypes: ["violations"], runOnly: { type: "tag", values: tags } });
-    return results.violations.map((rule) => ({
-      id: rule.id, impact: rule.impact, help: rule.help,
-      nodes: rule.nodes.map((node) => ({ target: node.target.join(" "), html: node.html.slice(0, 160),
-        summary: node.failureSummary })),
-    }));
-  }, TAGS);
 }
 
 const cases = {

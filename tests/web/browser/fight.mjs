@@ -78,6 +78,10 @@ const cases = {
     await shot(gm, "2-waiting-gm");
     await shot(phone, "2-waiting-phone");
     result.waiting = { gm: await seen(gm), phone: await seen(phone) };
+    // the phone's own request in its log: its placeholder is in, so the next event it
+    // sees is the approval (read before it, under load, the seq was the start's, and
+    // the wait ended at the placeholder, the approval not yet come)
+    await phone.locator("#log li.kind-mine.mine-waits").waitFor();
     const before = await seqOf(phone);
     await item.locator('button[name="approve"]').click();
     await waitSeq(phone, before + 1);
@@ -93,6 +97,7 @@ const cases = {
     await reader.keyboard.press("Enter");
     await gm.locator("#pending li").first().waitFor();
     result.gmReached = await tabTo(gm, '#pending button[name="approve"]');
+    await reader.locator("#log li.kind-mine.mine-waits").waitFor(); // as the phone's, above
     const readerBefore = await seqOf(reader);
     await gm.keyboard.press("Enter");
     await waitSeq(reader, readerBefore + 1);

@@ -339,3 +339,15 @@ export function gmRequest(page, table, token, request) {
 export function addActor(page, table, token, actor) {
   return gmRequest(page, table, token, { type: "actor.create", id: `add-${actor.id}`, actor });
 }
+
+/** Record each line the page's live region (#announce) is given, as a screen reader
+ * hears it, from now on: told(page) gives them. */
+export const listen = (page) => page.evaluate(() => {
+  window.rbTold = [];
+  new MutationObserver((records) => records.forEach((record) => record.addedNodes
+    .forEach((node) => window.rbTold.push(node.textContent))))
+    .observe(document.getElementById("announce"), { childList: true });
+});
+
+/** The lines the page's live region was given since listen(page). */
+export const told = (page) => page.evaluate(() => window.rbTold.slice());

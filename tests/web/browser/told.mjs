@@ -7,21 +7,11 @@
 // token; never printed), RB_CHROMIUM, RB_CASE.
 
 import {
-  DESKTOP, caseScript, connected, flush, gmRequest, hide, joinedPage, openPage, runCase, seqOf, SMALL_PHONE,
-  tukanHitsRook, waitSeq,
+  DESKTOP, caseScript, connected, flush, gmRequest, hide, joinedPage, listen, openPage, runCase, seqOf, SMALL_PHONE,
+  told, tukanHitsRook, waitSeq,
 } from "./pages.mjs";
 
 const { BASE, TOKENS, trouble, step } = caseScript("told");
-
-/** Record each line the page's live region (#announce) is given, as a screen reader
- * hears it: `page.evaluate(() => window.rbTold)`. */
-const listen = (page) => page.evaluate(() => {
-  window.rbTold = [];
-  new MutationObserver((records) => records.forEach((record) => record.addedNodes
-    .forEach((node) => window.rbTold.push(node.textContent))))
-    .observe(document.getElementById("announce"), { childList: true });
-});
-const told = (page) => page.evaluate(() => window.rbTold.slice());
 
 /** The player's roll `label` sent on a held line (its reply not come), a secret
  * event and then the GM's open roll `open` made meanwhile: what the player's phone
@@ -133,17 +123,17 @@ const cases = {
       '#log li.kind-roll:has-text("held roll")'));
   },
 
-  /** At a table whose GM approves players' requests first: the placeholder may be the
-   * roll's own until its reply says which is; told once it is in, in the order the
-   * events came, the roll's own placeholder not at all. */
+  /** At a table whose GM approves players' requests first: the GM's secret roll's
+   * placeholder may be a request waiting (the roll's own, or another's): not told;
+   * the open roll behind it is. */
   async approval(browser, result) {
     step("a roll held at a table with approval");
     Object.assign(result, await whileMineWaits.call({ browser }, "approval", "held roll", "in the open",
       '#log li.kind-mine'));
   },
 
-  /** As `approval`, the secret another player's roll waiting for the GM: told
-   * after the roll's reply, before the GM's open roll that came behind it. */
+  /** As `approval`, the placeholder another player's roll waiting for the GM: not
+   * told; the GM's open roll that came behind it is. */
   async anotherPlayer(browser, result) {
     step("a roll held at a table with approval; another player's roll waits for the GM");
     Object.assign(result, await whileMineWaits.call({ browser }, "approval", "held roll", "in the open",

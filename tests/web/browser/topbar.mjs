@@ -1,6 +1,7 @@
 // The top bar on a phone (tests/web/test_web_topbar.py): offline, down at the forms
 // and in the log, reached by the keyboard alone, upright (360×740) and turned
 // (740×360), in German and Russian (the longest words). RB_CASE: "bar".
+import { axeViolations } from "./axe_run.mjs";
 import { SMALL_PHONE, caseScript, gmRequest, joinedPage, roll, runCase } from "./pages.mjs";
 
 const { BASE, TOKENS, trouble, step } = caseScript("topbar");
@@ -286,6 +287,36 @@ cases.named = async (browser, result) => {
       // a pointer resting on the name: its tooltip is the title (Chromium draws none headless)
       await page.locator("#role").hover();
       got.hovered = await page.evaluate(() => document.querySelector("#role:hover")?.title ?? null);
+      // the keyboard alone: a stop while the name is cut, its whole shown under the bar
+      // while focused (drawn whole, on screen, over everything), the bar still one line
+      got.stop = await page.evaluate(() => document.getElementById("role").hasAttribute("tabindex"));
+      if (got.stop) {
+        got.reached = await tabTo(page, "#role");
+        got.focused = await page.evaluate(() => {
+          const whole = document.getElementById("role-whole");
+          const at = whole.getBoundingClientRect();
+          const hit = document.elementFromPoint(at.left + at.width / 2, at.top + at.height / 2);
+          const bar = document.querySelector("header.topbar").getBoundingClientRect();
+          const tools = document.querySelector(".bar-tools").getBoundingClientRect();
+          return { shown: whole.checkVisibility(), text: whole.textContent, hidden: whole.getAttribute("aria-hidden"),
+            whole: whole.scrollWidth <= whole.clientWidth + 1,
+            onScreen: at.left >= 0 && at.right <= window.innerWidth && at.bottom <= window.innerHeight && at.height > 0,
+            over: whole.contains(hit), underBar: at.top >= bar.bottom - 1, barHeight: Math.round(bar.height),
+            toolsInBar: tools.bottom <= bar.bottom + 1 };
+        });
+        // what axe finds there, the name focused and its whole shown (as test_web_axe runs it)
+        got.axe = await axeViolations(page);
+        // a pointer (a touch screen has no hover): clicked, the whole stays shown with
+        // the focus gone; clicked again, not
+        const shown = () => page.evaluate(() => ({ whole: document.getElementById("role-whole").checkVisibility(),
+          expanded: document.getElementById("role").getAttribute("aria-expanded") }));
+        await page.locator("#role").click();
+        await page.evaluate(() => document.activeElement.blur());
+        got.clicked = await shown();
+        await page.locator("#role").click();
+        await page.evaluate(() => document.activeElement.blur());
+        got.clickedAgain = await shown();
+      }
       result[name] = got;
       await page.context().close();
     }

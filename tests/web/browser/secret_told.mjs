@@ -1,0 +1,123 @@
+// What a secret is to the web view (tests/web/test_web_secret_told.py): an action the
+// ruleset always keeps secret (tests/plugins/listener.py's `listen`) on the GM's form
+// and told to the player who asked it; another player's request waiting for the GM
+// as a player hears it. RB_CASE names the case; prints one line `RESULT {json}` of
+// what the pages showed; the Python test judges it.
+//
+// Environment: RB_BASE (http://127.0.0.1:PORT), RB_TOKENS (JSON: table → role →
+// token; never printed), RB_CHROMIUM, RB_CASE.
+
+import {
+  DESKTOP, caseScript, flush, gmRequest, joinedPage, listen, openPage, runCase, seqOf, SMALL_PHONE, told, waitSeq,
+} from "./pages.mjs";
+
+const { BASE, TOKENS, trouble, step } = caseScript("secret_told");
+
+/** The secret box of the GM's form of `action`: checked, disabled, and the text that
+ * describes it to a screen reader (aria-describedby), as shown. */
+async function secretBox(page, action) {
+  await page.selectOption("#action-select", action);
+  const form = page.locator(`form.action-form[data-action="${action}"]`);
+  await form.waitFor();
+  return form.locator("input.secret-box").evaluate((box) => ({
+    checked: box.checked,
+    disabled: box.disabled,
+    label: box.labels[0]?.textContent ?? null,
+    described: (box.getAttribute("aria-describedby") ?? "").split(" ").filter(Boolean)
+      .map((id) => document.getElementById(id)?.textContent ?? "").join(" "),
+    visible: (box.getAttribute("aria-describedby") ?? "").split(" ").filter(Boolean)
+      .every((id) => document.getElementById(id)?.checkVisibility() === true),
+  }));
+}
+
+const cases = {
+  /** The GM's form of `listen` (always secret) and of `test` in four languages; a
+   * player's `listen`, and what a screen reader heard of it. */
+  async always(browser, result) {
+    const url = `${BASE}/tables/secret`;
+    result.gm = {};
+    for (const lang of ["en", "cs", "de", "ru"]) {
+      step(`the GM's forms in ${lang}`);
+      const gm = await joinedPage(browser, `gm-${lang}`, { ...DESKTOP, locale: lang }, trouble, url, TOKENS.secret.gm);
+      result.gm[lang] = { listen: await secretBox(gm, "listen"), test: await secretBox(gm, "test") };
+      await gm.context().close();
+    }
+    step("the player asks listen");
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "en-US" }, trouble, url,
+      TOKENS.secret.player, { tap: true });
+    await listen(player);
+    await player.selectOption("#action-select", "listen");
+    const form = player.locator('form.action-form[data-action="listen"]');
+    await form.locator('button[type="submit"]').click();
+    await form.locator(".form-status:not(:empty)").waitFor();
+    await flush(player);
+    result.player = {
+      told: await told(player),
+      message: await player.textContent("#message"),
+      status: await form.locator(".form-status").textContent(),
+      kinds: await player.$$eval("#log li[data-seq]", (items) => items.map((li) => li.className)),
+    };
+  },
+
+  /** The GM checks *secret* on the `test` action's form, then an actor is added (the
+   * forms are built anew): whether the box is still checked. */
+  async kept(browser, result) {
+    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/secret`,
+      TOKENS.secret.gm);
+    await gm.selectOption("#action-select", "test");
+    const form = gm.locator('form.action-form[data-action="test"]');
+    await form.locator("input.secret-box").check();
+    result.before = await form.locator("input.secret-box").isChecked();
+    const old = await form.elementHandle();
+    result.added = await gmRequest(gm, "secret", TOKENS.secret.gm, { type: "actor.create", id: "add-rat",
+      actor: { id: "rat", name: "Rat", sheet: { skill: 3 }, controllers: [] } });
+    await form.locator('input[name="target"][value="rat"]').waitFor();
+    result.rebuilt = await old.evaluate((node) => !node.isConnected);
+    result.after = await form.locator("input.secret-box").isChecked();
+  },
+
+  /** A table whose GM approves players' requests first: Bob's roll waits for the GM,
+   * then the GM approves it. What Alice's phone (German) tells a screen reader and
+   * shows in its log, while it waits and once approved; what a Czech observer who
+   * joins after shows of it. */
+  async another(browser, result) {
+    const url = `${BASE}/tables/asking`;
+    const gm = await openPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble);
+    await gm.goto(url);
+    const alice = await joinedPage(browser, "alice", { ...SMALL_PHONE, locale: "de-DE" }, trouble, url,
+      TOKENS.asking.player, { tap: true });
+    const bob = await joinedPage(browser, "bob", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
+      TOKENS.asking.bob, { tap: true });
+    await listen(alice);
+    step("Bob asks for a roll");
+    const seq = (await seqOf(alice)) + 1;
+    const form = bob.locator("form.roll-form");
+    await form.locator('input[name="formula"]').fill("2d6");
+    await form.locator('input[name="label"]').fill("Bobs Wurf");
+    await form.locator('button[type="submit"]').click();
+    await bob.locator("#log li.kind-mine").waitFor();
+    await waitSeq(alice, seq);
+    await flush(alice);
+    result.waiting = {
+      seq,
+      told: await told(alice),
+      entry: await alice.locator(`#log li[data-seq="${seq}"]`).textContent(),
+      kind: await alice.locator(`#log li[data-seq="${seq}"] .kind`).textContent(),
+    };
+    step("the GM approves it");
+    result.approve = await gmRequest(gm, "asking", TOKENS.asking.gm, { type: "approve", id: "ok-bob", request: `p${seq}` });
+    const rolled = alice.locator('#log li.kind-roll:has-text("Bobs Wurf")');
+    await rolled.waitFor();
+    await flush(alice);
+    result.approved = { told: await told(alice), seq: Number(await rolled.getAttribute("data-seq")),
+      kind: await alice.locator(`#log li[data-seq="${seq}"] .kind`).textContent() };
+    step("an observer joins after it: the log from before");
+    const observer = await joinedPage(browser, "observer", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
+      TOKENS.asking.observer);
+    const entry = observer.locator(`#log li[data-seq="${seq}"] .kind`);
+    await entry.waitFor();
+    result.observer = { kind: await entry.textContent() };
+  },
+};
+
+await runCase(cases, trouble);

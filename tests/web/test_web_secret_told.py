@@ -1,0 +1,129 @@
+"""Secrets on the web view, in real headless Chromium against a real server
+(browser/secret_told.mjs, one case per test).
+
+- An action the ruleset always keeps secret (``ActionSpec(secret=True)``,
+  tests/plugins/listener.py's ``listen``; docs/plugins.md, "Secret actions"): the GM's
+  form showed an unchecked *secret* box for it, as if the GM could make it open; it is
+  checked, cannot be unchecked, and says why, in cs/de/ru/en. A player who asks it
+  heard its placeholder as *secret (GM only)* and then the reply's *only the GM sees
+  it* (twice); the placeholder is the request's own and is no longer told.
+- At a table whose GM approves players' requests first, another player's request
+  reaches a player's page as the same ``hidden`` placeholder as a secret, and was
+  heard as *secret (GM only)* whenever another player asked. A request is not a
+  secret: nothing is told while it waits (the GM's answer is), and its log entry says
+  it may be either; once the answer is seen, that it was a request, and where the
+  answer is.
+
+Needs what tests/web/test_web_browser.py needs; skipped without chromium.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+import rollbridge
+from rollbridge.host import PluginHost
+from rollbridge.offline import TableService
+from rollbridge.stores.sqlite import SQLiteStore
+from rollbridge.tokens import new_token
+from tests.plugins.listener import Listener
+from tests.web.conftest import GM, WebWorld, serving
+from tests.web.test_web_away import said
+from tests.web.test_web_browser import CHROMIUM
+from tests.web.test_web_phone import run_case
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMIUM}")
+
+
+class ListenerPlugin:
+    """Registers :class:`~tests.plugins.listener.Listener` (``listen`` always secret)."""
+
+    @rollbridge.hookimpl
+    def register_rulesets(self, register) -> None:
+        register(Listener())
+
+
+@pytest.fixture
+async def secret_world(tmp_path) -> AsyncIterator[WebWorld]:
+    """A server over two tables of :class:`Listener`, each with the player's Hero and
+    the NPC Bandit: ``secret``, and ``asking``, whose GM approves players' requests
+    first and which has a second player's token (``bob``)."""
+    host = PluginHost(
+        {"listener": ListenerPlugin()}, environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    )
+    path = tmp_path / "web.db"
+    tokens: dict[str, dict[str, str]] = {}
+    with SQLiteStore(path) as seed:
+        service = TableService(seed, host)
+        sheets = Listener.example_sheets
+        for table in ("secret", "asking"):
+            _, tokens[table] = service.create_table(f"Listening ({table})", "listener",
+                                                    table_id=table)  # fmt: skip
+            for index, (name, controllers) in enumerate([("Hero", ["player"]), ("Bandit", [])]):
+                actor = {"id": name.lower(), "name": name, "sheet": dict(sheets[name]),
+                         "controllers": controllers}  # fmt: skip
+                create = {"type": "actor.create", "id": f"c{index}", "actor": actor}
+                service.handle(table, create, GM)
+        approval = {"type": "settings", "id": "a", "settings": {"approval": True}}
+        service.handle("asking", approval, GM)
+        tokens["asking"]["bob"], record = new_token("asking", "player", "bob")
+        seed.add_token(record)
+    async with serving(path, host, tokens) as world:
+        yield world
+
+
+async def test_an_always_secret_action_is_checked_on_the_gms_form_and_told_once(secret_world):
+    result = await run_case(secret_world, "always", script="secret_told.mjs")
+    for lang, forms in result["gm"].items():
+        # always secret: checked, not to be unchecked, and why, in the page's language
+        listen = forms["listen"]
+        assert listen["checked"] is True and listen["disabled"] is True, (lang, listen)
+        assert listen["label"] == said(lang, "Field.Secret"), (lang, listen)
+        assert listen["described"] == said(lang, "Field.AlwaysSecret"), (lang, listen)
+        assert listen["visible"] is True, (lang, listen)
+        # an action the GM may make secret or not: the box as before
+        test = forms["test"]
+        assert test["checked"] is False and test["disabled"] is False, (lang, test)
+        assert test["described"] == "", (lang, test)
+    player = result["player"]
+    # the reply says it once, on the message line (a status a screen reader reads);
+    # the placeholder of the player's own action is not told besides
+    assert player["message"] == said("en", "Message.Secret"), player
+    assert player["status"] == said("en", "Message.Secret"), player
+    assert "kind-hidden" in " ".join(player["kinds"]), player
+    assert not [line for line in player["told"] if said("en", "Kind.Hidden") in line], player
+
+
+async def test_another_players_request_waiting_is_not_heard_as_a_secret(secret_world):
+    result = await run_case(secret_world, "another", script="secret_told.mjs")
+    waiting = result["waiting"]
+    # Bob's roll waits for the GM: nothing told on Alice's page (it was "geheim (nur
+    # Spielleiter)"), and her log says the placeholder may be a request waiting
+    assert waiting["told"] == [], waiting
+    assert waiting["kind"] == said("de", "Log.HiddenOrAsked"), waiting
+    assert result["approve"]["status"] == "done", result["approve"]
+    # approved: the roll is told, as any roll, and no secret
+    told = result["approved"]["told"]
+    assert len(told) == 1 and "Bobs Wurf" in told[0], told
+    assert not [line for line in told if said("de", "Kind.Hidden") in line], told
+    # and the placeholder says it was a request, and where its answer is: on Alice's
+    # page, and on a Czech observer's that read it from the log from before
+    pending, answer = f"p{waiting['seq']}", str(result["approved"]["seq"])
+    assert result["approve"]["approved"] == pending, result["approve"]
+    answered = said("de", "Log.AskedAnswered", pending=pending, seq=answer)
+    assert result["approved"]["kind"] == answered, result["approved"]
+    answered = said("cs", "Log.AskedAnswered", pending=pending, seq=answer)
+    assert result["observer"]["kind"] == answered, result["observer"]
+
+
+async def test_the_gms_secret_box_stays_checked_when_the_form_is_built_anew(secret_world):
+    """The action form's *secret* box had no name, so a form built anew (an actor added
+    at the table) came back with it unchecked, and the GM's next press was made in the
+    open; it stays checked."""
+    result = await run_case(secret_world, "kept", script="secret_told.mjs")
+    assert result["added"]["status"] == "done", result
+    assert result["before"] is True and result["rebuilt"] is True, result
+    assert result["after"] is True, result
