@@ -917,6 +917,7 @@ class ClusterServer(Server):
         ran_it: str | None = getattr(forward.table, "ran_by", None)
         resend_at = deadline
         grace = 0.0  # until when a lease found free is left to its owner (Redis failed)
+        grace_after = -math.inf  # the failure that grace follows: a later one restarts it
         # the last call to Redis failed with this: Redis, not the owner, is silent
         silent: Exception | None = None
         try:
@@ -947,7 +948,11 @@ class ClusterServer(Server):
                         if ran_it is not None and self._outage_recent(2 * self.lease_ms / 1000):
                             # a lease that ran out while Redis failed: its live owner takes
                             # it again (RENEW) at its next renewal; taken here a lease on
-                            grace = grace or time.monotonic() + self.lease_ms / 1000
+                            if self._failed_at > grace_after:  # a failure since (Redis
+                                # paused again after the wait): its owner's renewal is
+                                # left a whole lease again, as after the first
+                                grace = time.monotonic() + self.lease_ms / 1000
+                                grace_after = self._failed_at
                             if time.monotonic() < grace:
                                 # one reader of the lease for every forward waiting on
                                 # the table (cluster_lease_wait), until it is held again
