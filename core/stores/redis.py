@@ -496,7 +496,29 @@ class RedisStore:
 
     def _run(self, name: str, keys: Sequence[str], args: Sequence[Any] = ()) -> Any:
         with self._io():
-            return self._scripts[name](keys=list(keys), args=list(args))
+            try:
+                return self._scripts[name](keys=list(keys), args=list(args))
+            except redis.ResponseError as exc:
+                self._check_numbers(keys, exc)
+                raise
+
+    def _check_numbers(self, keys: Sequence[str], exc: BaseException) -> None:
+        """After a script of ``keys`` failed with ``exc``: a table's ``info`` among
+        them holding a damaged number is said so (a script's ``tonumber`` of it is
+        nil, and Redis answers an error that reads as refusing the script).
+
+        :raises StoreError: (``reason`` ``damaged``, naming the table and the key)."""
+        for key in keys:
+            table_id = self.keys.table_of(key, "info")
+            if table_id is None:
+                continue
+            try:
+                values = self.client.hmget(key, list(redis_damaged.NUMERIC))
+            except redis.RedisError:
+                return  # (the error said stands)
+            found = redis_damaged.numbers(table_id, key, values)
+            if found is not None:
+                raise found from exc
 
     def _call(self, fn: Callable[[], T], *, reading: bool = False) -> T:
         with self._io(reading=reading):
@@ -909,8 +931,11 @@ class RedisStore:
                     except redis.RedisError as exc:  # raised below, in order
                         results[n] = exc
         for n, ((table_id, p), result) in enumerate(zip(prepared, results, strict=True)):
+            info = [self.keys.table(table_id).info]
             if isinstance(result, Exception):
                 self.sent.forget(table_id)
+                with self._io():
+                    self._check_numbers(info, result)
                 error = self._error(result)
                 if isinstance(error, StoreUnavailable):
                     error.written = n  # the commits before it are written (and durable)
@@ -919,7 +944,12 @@ class RedisStore:
                 self.sent.remember(table_id, Sent.of(p))
                 continue
             self.sent.forget(table_id)  # written before (by whom since?), or refused
-            self._check_result(table_id, p, result)
+            try:
+                self._check_result(table_id, p, result)
+            except (IndexError, ValueError, TypeError) as exc:  # an answer cut short by
+                with self._io():  # a nil its table's info read as a number
+                    self._check_numbers(info, exc)
+                raise
 
     def _args(
         self, table_id: str, p: PreparedRedisCommit, last: Sent | None
@@ -933,7 +963,11 @@ class RedisStore:
         script = self._scripts["COMMIT"]
         last = self.sent.get(table_id)
         keys, args = self._args(table_id, p, last)
-        result = script(keys=keys, args=args)
+        try:
+            result = script(keys=keys, args=args)
+        except redis.ResponseError as exc:
+            self._check_numbers(keys[:1], exc)
+            raise
         if last is not None and _whole(result):
             self.sent.forget(table_id)
             keys, args = self._args(table_id, p, None)
