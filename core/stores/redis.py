@@ -50,6 +50,7 @@ commits only.
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import threading
 import time
@@ -1158,6 +1159,60 @@ class RedisStore:
         key = self.keys.glob("dice_key")
         found = self._call(lambda: self.client.get(key))
         return None if found is None else bytes(found)
+
+    # -- what a move reads (rollbridge migrate back to SQLite) ---------------------------
+
+    def process_claims(self) -> tuple[dict[str, bytes], int]:
+        """The claims of the ``serve --redis`` processes on this Redis (their key
+        ``{prefix}processes``: a process's id, as text, to its claim as it wrote it,
+        ``UNTIL_MS|SETTINGS``; :mod:`rollbridge.server.cluster_peers`), and Redis's
+        clock when they were read (ms), read together. Only reads.
+
+        :raises StoreError:"""
+        key = f"{self.keys.prefix}processes"  # the cluster's peers_key
+
+        def read() -> list[Any]:
+            with self.client.pipeline(transaction=True) as pipe:
+                return pipe.hgetall(key).time().execute()
+
+        claims, (seconds, micro) = self._call(read, reading=True)
+        return (
+            {_shown(node): bytes(value) for node, value in claims.items()},
+            int(seconds) * 1000 + int(micro) // 1000,
+        )
+
+    def table_created(self, table_id: str) -> float | None:
+        """When table ``table_id`` was created (its ``info``'s ``created``, a Unix
+        time), or None where Redis holds none, or none that reads as a number (an
+        older rollbridge's table). Only reads.
+
+        :raises StoreError: (``reason`` ``damaged``, naming the table and the key) a
+            time that is no finite number (``inf``, ``nan``)."""
+        key = self.keys.table(table_id).info
+        created = self._call(lambda: self.client.hget(key, "created"), reading=True)
+        try:
+            when = None if created is None else float(created)
+        except ValueError:
+            return None
+        if when is not None and not math.isfinite(when):
+            raise redis_damaged.damaged(table_id, key, ValueError(f"created {when}"))
+        return when
+
+    def reply_seqs(self, table_id: str) -> dict[str, int]:
+        """The seq of the commit that stored each of table ``table_id``'s replies, by
+        idempotency key (its place in the reply window). Only reads.
+
+        :raises StoreError: (``reason`` ``damaged``, naming the table, the key and
+            the request) a score that is no seq a commit gave."""
+        key = self.keys.table(table_id).reply_seqs
+        found = self._call(lambda: self.client.zrange(key, 0, -1, withscores=True), reading=True)
+        seqs = {}
+        for request, score in found:
+            if not (float(score).is_integer() and 0 <= score < 2**63):
+                error = ValueError(f"seq {score}")
+                raise redis_damaged.damaged(table_id, key, error, request=_shown(request))
+            seqs[_shown(request)] = int(score)
+        return seqs
 
     def adopt_dice_secret(self, secret: bytes) -> bytes:
         """Keep ``secret`` as the secret of verifiable dice unless Redis holds one
