@@ -111,6 +111,7 @@ from rollbridge.protocol.table import error_message
 from rollbridge.server.addresses import address_site, is_ip_group
 from rollbridge.server.app import TABLE_DELETED, Server
 from rollbridge.server.client import Client
+from rollbridge.server.cluster_cancel import CancelSafeRedis, within
 from rollbridge.server.cluster_lease_wait import LeaseWaits
 from rollbridge.server.cluster_peers import (
     CLAIM,
@@ -517,7 +518,8 @@ class ClusterServer(Server):
             decode_responses=False,
             **CLIENT_TIMEOUTS,
         )
-        self.redis = aioredis.Redis.from_pool(pool)
+        # a cancel reaches the caller of a command, also one redis-py lost (3.11)
+        self.redis = CancelSafeRedis.from_pool(pool)
         self._take = self.redis.register_script(TAKE)
         self._renew = self.redis.register_script(RENEW)
         self._release = self.redis.register_script(RELEASE)
@@ -1010,7 +1012,7 @@ class ClusterServer(Server):
                     continue
                 wait = min(left, self.lease_ms / 2000)
                 with contextlib.suppress(TimeoutError):
-                    return await asyncio.wait_for(asyncio.shield(future), wait)
+                    return await within(future, wait)  # (a cancel is never lost)
         finally:
             self._waiting.pop(fid, None)
             if not self.stopping:  # (stopping: the stop releases what it was taking)

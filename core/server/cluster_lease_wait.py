@@ -10,9 +10,13 @@ waiting forward is told what it read. Each forward still waits only until its ow
 end (its grace, or its timeout), as before. A reader ends when the process stops
 (``ended``), within :data:`EVERY`; it is never cancelled while a forward waits on it.
 The last forward leaving cancels it, and it stops by itself at its next turn when
-nobody waits (a cancel can be lost on the way: Python 3.11's ``asyncio.wait_for``,
-inside redis-py, swallows one that comes as its read ends — 300 tables waited on at
-once left some 50 readers reading for good). Its error, when nobody is left to be
+nobody waits (a cancel could be lost on the way: Python 3.11's ``asyncio.wait_for``,
+inside redis-py, swallowed one that came as a command's send ended — 300 tables
+waited on at once left some 50 readers reading for good; the server's client now
+passes such a cancel on, :mod:`~rollbridge.server.cluster_cancel`, and a read given
+here by another client may still lose one). A forward's own wait is
+:func:`~rollbridge.server.cluster_cancel.within`, which never trades its cancel for
+the reader's result as ``wait_for`` did. Its error, when nobody is left to be
 told, is observed here (never asyncio's "Task exception was never retrieved"): the
 forwards' own reads meet Redis failing.
 """
@@ -23,6 +27,8 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+
+from rollbridge.server.cluster_cancel import within
 
 #: How often the one reader of a table reads its lease (seconds).
 EVERY = 0.05
@@ -77,7 +83,7 @@ class LeaseWaits:
         task = wait.task
         wait.waiters += 1
         try:
-            return await asyncio.wait_for(asyncio.shield(task), max(0.0, until - time.monotonic()))
+            return await within(task, until - time.monotonic())  # (a cancel never lost)
         except TimeoutError:
             return None
         finally:
