@@ -32,8 +32,8 @@ table protocol, plus what a cluster needs, all over redis-py's asyncio client:
   lease: if the owner changes or the lease is gone (the owner died), it sends the
   request to the new owner or takes the table over itself — after leaving it up to a
   lease to its last owner when Redis failed lately or held the read of the lease
-  (:mod:`~rollbridge.server.cluster_lease_wait`: one reader of the lease per table for
-  every forward waiting so). The request id is the
+  (:mod:`~rollbridge.server.cluster_lease_wait`: one reader per process, an ``MGET``
+  of every lease waited on, for every forward waiting so). The request id is the
   idempotency key, so a request that reached two owners is executed once: the second
   finds its stored reply (or its commit is refused). The owner's reply carries the
   CPU time its handling took there (``work``, seconds), which the owner charged to
@@ -81,12 +81,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import math
 import time
 import uuid
-from collections.abc import Awaitable, Coroutine
+from collections.abc import Awaitable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -469,8 +468,10 @@ class ClusterServer(Server):
         #: too (the lease may have been taken, or not yet released).
         self._lease_calls: dict[str, str] = {}
         #: The forwards waiting for a table's owner after a Redis failure: one reader
-        #: of its lease per table (:meth:`_send`).
-        self._lease_waits = LeaseWaits()
+        #: of the leases waited on for the process (:meth:`_send`).
+        self._lease_waits = LeaseWaits(
+            self._read_leases, lambda: self.stopping or self.redis is None
+        )
         #: The forwards counted against their table's rate lately (a resend is not).
         self._counted: dict[str, None] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -956,13 +957,11 @@ class ClusterServer(Server):
                                 grace = time.monotonic() + self.lease_ms / 1000
                                 grace_after = self._failed_at
                             if time.monotonic() < grace:
-                                # one reader of the lease for every forward waiting on
-                                # the table (cluster_lease_wait), until it is held again
+                                # one reader of the leases waited on for every forward
+                                # of this process (cluster_lease_wait: an MGET of them),
+                                # until this one is held again
                                 await self._lease_waits.held(
-                                    forward.table_id,
-                                    functools.partial(self.redis.get, owner_key),
-                                    min(grace, deadline),
-                                    lambda: self.stopping or self.redis is None,
+                                    forward.table_id, owner_key, min(grace, deadline)
                                 )
                                 continue
                         keys = self.keys.table(forward.table_id)
@@ -1017,6 +1016,14 @@ class ClusterServer(Server):
             self._waiting.pop(fid, None)
             if not self.stopping:  # (stopping: the stop releases what it was taking)
                 self._lease_calls.pop(fid, None)
+
+    async def _read_leases(self, keys: Sequence[str]) -> list[bytes | None]:
+        """The holders of the leases at ``keys`` (one ``MGET``), each None while free;
+        all None once Redis is let go (stopped: the waits end)."""
+        redis = self.redis
+        if redis is None:
+            return [None] * len(keys)
+        return list(await redis.mget(list(keys)))
 
     async def _stopped(self, node: str) -> bool:
         """Whether process ``node`` stopped, saying goodbye: its claim deleted
