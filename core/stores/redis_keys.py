@@ -110,8 +110,7 @@ class RedisKeys:
         head, tail = self.prefix + "{", "}:" + kind
         if not (key.startswith(head) and key.endswith(tail)):
             return None
-        table_id = key[len(head) : -len(tail)]
-        return table_id if self.table(table_id).info.endswith(tail) and table_id else None
+        return key[len(head) : -len(tail)] or None
 
     def glob(self, kind: str) -> str:
         """A key that belongs to no table (one of :data:`GLOBAL_KINDS`)."""
