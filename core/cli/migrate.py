@@ -149,9 +149,10 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         help=Help(
             say(
                 "cli.help.migrate.processes_stopped",
-                "from Redis: move even while rollbridge serve --redis processes still "
-                "claim it (a process killed keeps its claim a while): say so only once "
-                "every one is stopped, since what they commit after the copy is lost",
+                "from Redis only: move even while rollbridge serve --redis processes "
+                "still claim it (a process killed keeps its claim a while): say so only "
+                "once every one is stopped, since what they commit after the copy is "
+                "lost; refused toward Redis",
             )
         ),
     )
@@ -187,6 +188,16 @@ DIRECTION = say(
     "(redis://HOST:PORT/N), the other a SQLite file, to say which way the tables move",
 )
 
+# Translators: --processes-stopped, --from, --to and serve are typed as they are;
+# redis:// too.
+STOPPED_TOWARD_REDIS = say(
+    "cli.migrate.processes_stopped_to_redis",
+    "--processes-stopped is for a move from Redis (--from redis://…), whose serve --redis "
+    "processes may still claim it; toward Redis the file's own serve is what must be "
+    "stopped, and the move is refused while one runs on it, said or not. Nothing was "
+    "moved: leave --processes-stopped out",
+)
+
 
 def is_redis_url(value: str) -> bool:
     """Whether ``value`` names a Redis server (``redis://``, ``rediss://``,
@@ -203,6 +214,9 @@ def _migrate(args: argparse.Namespace) -> int:
         raise InvalidRequest(DIRECTION(source=args.source, target=args.target),
                              code="migrate_direction",
                              details={"from": args.source, "to": args.target})  # fmt: skip
+    if not back and args.processes_stopped:  # it said nothing here: refused, not ignored
+        raise InvalidRequest(STOPPED_TOWARD_REDIS(), code="migrate_option",
+                             details={"option": "--processes-stopped"})  # fmt: skip
     if back:
         from rollbridge.cli.migrate_back import move_back
 

@@ -6,7 +6,8 @@ it is written (made with the file when it is new), so no ``serve`` starts on it
 meanwhile, and a ``serve`` already on it refuses the move (``database_in_use``).
 Redis is only read; its live ``serve --redis`` processes refuse the move
 (``redis_in_use``) unless ``--processes-stopped``. A file this command made is
-removed again when the move is refused before any table was written. The report is
+removed again when the move is refused or fails before any table was written, and
+so is the dice key it wrote beside it (``<db>.dice-key``; one there before stays). The report is
 worded for this direction; ``--json``'s is the other direction's, every language.
 """
 
@@ -102,6 +103,7 @@ def _held(path: Path) -> object | None:
 def move_back(args: argparse.Namespace) -> int:
     """Move the tables from Redis (``args.source``) to the file ``args.target`` and
     print the report: 0 when every table matches, 1 otherwise."""
+    from rollbridge.dice.verifiable import key_path
     from rollbridge.stores.migrate_back import RedisSource, check_unclaimed, migrate_back
     from rollbridge.stores.sqlite import SQLiteStore
 
@@ -115,6 +117,7 @@ def move_back(args: argparse.Namespace) -> int:
         lock = _held(path)
         try:
             new = not os.path.exists(path)
+            key_made = not key_path(path).exists()  # (a key there before is not the move's)
             target = SQLiteStore(path, retain=args.retain)
             try:
                 report = migrate_back(source, target, args.tables,
@@ -126,9 +129,12 @@ def move_back(args: argparse.Namespace) -> int:
                     with suppress(RollbridgeError):
                         written = bool(target.tables())
                 target.close()
-                if new and not written:  # refused before any table: no file left made
+                if new and not written:  # refused or failed before any table: no file
+                    # left made, nor the dice key written beside it
                     for suffix in ("", "-wal", "-shm"):
                         Path(f"{path}{suffix}").unlink(missing_ok=True)
+                    if key_made:
+                        key_path(path).unlink(missing_ok=True)
                 raise
             target.close()
         finally:

@@ -108,6 +108,24 @@ SETTINGS_DEEP = say("admin.settings_deep", "settings: JSON nested too deep, or a
 BAD_ROLE = say("admin.bad_role", "role must be gm, player or observer, not {given}")
 NO_TOKEN = say("admin.no_token", "table {table} has no token {token}")
 FAILED = say("admin.failed", "the server failed; nothing was done")
+# Translators: {table} a table's id, quoted.
+STORE_FAILED_TABLE = say(
+    "admin.store_failed_table",
+    "table {table}: the store failed; the server's log says why and what to do",
+)
+STORE_FAILED = say(
+    "admin.store_failed", "the store failed; the server's log says why and what to do"
+)
+# Translators: {table} a table's id, quoted.
+STORE_DAMAGED_TABLE = say(
+    "admin.store_damaged_table",
+    "table {table}: its stored data is damaged; the server's log names the entry to "
+    "restore from a backup",
+)
+STORE_DAMAGED = say(
+    "admin.store_damaged",
+    "the stored data is damaged; the server's log names the entry to restore from a backup",
+)
 
 _ROLES = ("gm", "player", "observer")
 
@@ -149,6 +167,22 @@ def status_of(error: RollbridgeError) -> int:
         if isinstance(error, kind):
             return status
     return 400 if error.code not in ("internal", "error") else 500
+
+
+def for_admin(error: StoreError, method: str, path: str) -> StoreError:
+    """A store's failure as an admin is told it: its code and ``reason``, a message
+    naming the table (``details["table"]``) — never the store's own words (a damaged
+    key's name, Redis's address), which go to the operator's log here."""
+    log.warning("admin %s %s: %s", method, path, error, extra={"code": error.code})
+    details = {k: v for k, v in error.details.items() if k in ("reason", "table", "retry_after")}
+    damaged = details.get("reason") == "damaged"
+    table = details.get("table")
+    if table is None:
+        words = (STORE_DAMAGED if damaged else STORE_FAILED)()
+    else:
+        words = (STORE_DAMAGED_TABLE if damaged else STORE_FAILED_TABLE)(table=repr(table))
+    told = type(error)(words, details=details)
+    return told
 
 
 def _json(status: int, body: JSON, **headers: str) -> Response:
@@ -248,6 +282,8 @@ class AdminApi:
             routed = "GET" if method == "HEAD" else method  # a HEAD's head is its GET's
             status, body = await self._route(admin, routed, parts, sent, query_parameters(query))
         except RollbridgeError as error:
+            if isinstance(error, StoreError):
+                error = for_admin(error, method, path)
             if error.code != "unauthorized":
                 # a token refused unchecked is logged by its throttle, once per 10 s
                 level = logging.DEBUG if isinstance(error, RateLimited) else logging.INFO

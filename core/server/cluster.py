@@ -32,8 +32,8 @@ table protocol, plus what a cluster needs, all over redis-py's asyncio client:
   lease: if the owner changes or the lease is gone (the owner died), it sends the
   request to the new owner or takes the table over itself — after leaving it up to a
   lease to its last owner when Redis failed lately or held the read of the lease
-  (:mod:`~rollbridge.server.cluster_lease_wait`: one reader of the lease per table for
-  every forward waiting so). The request id is the
+  (:mod:`~rollbridge.server.cluster_lease_wait`: one reader per process, an ``MGET``
+  of every lease waited on, for every forward waiting so). The request id is the
   idempotency key, so a request that reached two owners is executed once: the second
   finds its stored reply (or its commit is refused). The owner's reply carries the
   CPU time its handling took there (``work``, seconds), which the owner charged to
@@ -81,12 +81,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import math
 import time
 import uuid
-from collections.abc import Awaitable, Coroutine
+from collections.abc import Awaitable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -111,6 +110,7 @@ from rollbridge.protocol.table import error_message
 from rollbridge.server.addresses import address_site, is_ip_group
 from rollbridge.server.app import TABLE_DELETED, Server
 from rollbridge.server.client import Client
+from rollbridge.server.cluster_cancel import CancelSafeRedis, within
 from rollbridge.server.cluster_lease_wait import LeaseWaits
 from rollbridge.server.cluster_peers import (
     CLAIM,
@@ -468,8 +468,10 @@ class ClusterServer(Server):
         #: too (the lease may have been taken, or not yet released).
         self._lease_calls: dict[str, str] = {}
         #: The forwards waiting for a table's owner after a Redis failure: one reader
-        #: of its lease per table (:meth:`_send`).
-        self._lease_waits = LeaseWaits()
+        #: of the leases waited on for the process (:meth:`_send`).
+        self._lease_waits = LeaseWaits(
+            self._read_leases, lambda: self.stopping or self.redis is None
+        )
         #: The forwards counted against their table's rate lately (a resend is not).
         self._counted: dict[str, None] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -517,7 +519,8 @@ class ClusterServer(Server):
             decode_responses=False,
             **CLIENT_TIMEOUTS,
         )
-        self.redis = aioredis.Redis.from_pool(pool)
+        # a cancel reaches the caller of a command, also one redis-py lost (3.11)
+        self.redis = CancelSafeRedis.from_pool(pool)
         self._take = self.redis.register_script(TAKE)
         self._renew = self.redis.register_script(RENEW)
         self._release = self.redis.register_script(RELEASE)
@@ -917,6 +920,7 @@ class ClusterServer(Server):
         ran_it: str | None = getattr(forward.table, "ran_by", None)
         resend_at = deadline
         grace = 0.0  # until when a lease found free is left to its owner (Redis failed)
+        grace_after = -math.inf  # the failure that grace follows: a later one restarts it
         # the last call to Redis failed with this: Redis, not the owner, is silent
         silent: Exception | None = None
         try:
@@ -947,15 +951,17 @@ class ClusterServer(Server):
                         if ran_it is not None and self._outage_recent(2 * self.lease_ms / 1000):
                             # a lease that ran out while Redis failed: its live owner takes
                             # it again (RENEW) at its next renewal; taken here a lease on
-                            grace = grace or time.monotonic() + self.lease_ms / 1000
+                            if self._failed_at > grace_after:  # a failure since (Redis
+                                # paused again after the wait): its owner's renewal is
+                                # left a whole lease again, as after the first
+                                grace = time.monotonic() + self.lease_ms / 1000
+                                grace_after = self._failed_at
                             if time.monotonic() < grace:
-                                # one reader of the lease for every forward waiting on
-                                # the table (cluster_lease_wait), until it is held again
+                                # one reader of the leases waited on for every forward
+                                # of this process (cluster_lease_wait: an MGET of them),
+                                # until this one is held again
                                 await self._lease_waits.held(
-                                    forward.table_id,
-                                    functools.partial(self.redis.get, owner_key),
-                                    min(grace, deadline),
-                                    lambda: self.stopping or self.redis is None,
+                                    forward.table_id, owner_key, min(grace, deadline)
                                 )
                                 continue
                         keys = self.keys.table(forward.table_id)
@@ -1005,11 +1011,19 @@ class ClusterServer(Server):
                     continue
                 wait = min(left, self.lease_ms / 2000)
                 with contextlib.suppress(TimeoutError):
-                    return await asyncio.wait_for(asyncio.shield(future), wait)
+                    return await within(future, wait)  # (a cancel is never lost)
         finally:
             self._waiting.pop(fid, None)
             if not self.stopping:  # (stopping: the stop releases what it was taking)
                 self._lease_calls.pop(fid, None)
+
+    async def _read_leases(self, keys: Sequence[str]) -> list[bytes | None]:
+        """The holders of the leases at ``keys`` (one ``MGET``), each None while free;
+        all None once Redis is let go (stopped: the waits end)."""
+        redis = self.redis
+        if redis is None:
+            return [None] * len(keys)
+        return list(await redis.mget(list(keys)))
 
     async def _stopped(self, node: str) -> bool:
         """Whether process ``node`` stopped, saying goodbye: its claim deleted

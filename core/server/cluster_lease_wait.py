@@ -1,98 +1,155 @@
-"""One wait per table for the forwards that find its lease free just after Redis
-failed (rollbridge.server.cluster, docs/redis.md "One owner per table").
+"""One reader of the leases waited on, per process, for the forwards that find a
+table's lease free just after Redis failed (rollbridge.server.cluster, docs/redis.md
+"One owner per table").
 
 Such a forward leaves the lease to the table's live owner for up to a lease (the
 owner takes it again at its next renewal). Each forward used to read the lease every
 :data:`EVERY` seconds on its own: N forwards waiting on one table cost N readers.
-Here the forwards waiting on one table share one reader per process: it reads the
-lease until it is held again, or until no forward waits any longer, and every
-waiting forward is told what it read. Each forward still waits only until its own
-end (its grace, or its timeout), as before. A reader ends when the process stops
-(``ended``), within :data:`EVERY`; it is never cancelled while a forward waits on it.
-The last forward leaving cancels it, and it stops by itself at its next turn when
-nobody waits (a cancel can be lost on the way: Python 3.11's ``asyncio.wait_for``,
-inside redis-py, swallows one that comes as its read ends — 300 tables waited on at
-once left some 50 readers reading for good). Its error, when nobody is left to be
-told, is observed here (never asyncio's "Task exception was never retrieved"): the
-forwards' own reads meet Redis failing.
+Then the forwards waiting on one table shared one reader — still one per table: 300
+tables waited on at once were 300 readers sharing the process's connections to
+Redis with the leases' renewals (a ``PING`` through the pool waited up to 0.65 s).
+Now one reader per process reads every lease waited on, in one ``MGET`` of at most
+:data:`BATCH` keys at a time, every :data:`EVERY` seconds, and tells every forward
+waiting on a table what it read once the lease is held again. Each forward still
+waits only until its own end (its grace, or its timeout), as before.
+
+The reader runs while anyone waits: the last forward leaving cancels it, and it
+stops by itself at its next turn with nobody waiting (a cancel could be lost on the
+way: Python 3.11's ``asyncio.wait_for`` inside redis-py swallowed one that came as a
+command's send ended — the server's client passes it on now,
+:mod:`~rollbridge.server.cluster_cancel`), or when the process stops (``ended``). A read
+that fails is told to every forward waiting then, and the next wait starts a new
+reader; its error, when nobody is left to be told, is observed here (never
+asyncio's "Task exception was never retrieved"). A forward's wait is
+:func:`~rollbridge.server.cluster_cancel.within`, which never trades its own cancel
+for the reader's answer as ``wait_for`` did.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
-#: How often the one reader of a table reads its lease (seconds).
-EVERY = 0.05
+from rollbridge.server.cluster_cancel import within
 
-#: Read the lease: its holder (bytes), or None while nobody holds it.
-Read = Callable[[], Awaitable[bytes | None]]
+__all__ = ["BATCH", "EVERY", "LeaseWaits", "ReadMany"]
+
+#: How often the reader reads the leases waited on (seconds).
+EVERY = 0.05
+#: The most keys one ``MGET`` of the reader names (more are read in turn).
+BATCH = 256
+
+#: Read leases by key (an ``MGET``): each one's holder (bytes), or None while free.
+ReadMany = Callable[[Sequence[str]], Awaitable[Sequence[bytes | None]]]
 
 
 @dataclass
 class _Wait:
-    """The reader of one table's lease and how many forwards wait on it."""
+    """The forwards waiting on one table's lease: what they are told, and how many."""
 
-    task: asyncio.Task[bytes | None] | None = None
+    key: str
+    told: asyncio.Future[bytes | None]
     waiters: int = field(default=0)
 
 
-def _observed(task: asyncio.Task[bytes | None]) -> None:
-    """A reader's end: its error retrieved (told to its waiters, or to nobody)."""
+def _observed(task: asyncio.Future[None]) -> None:
+    """The reader's end: its error retrieved (told to its waiters, or to nobody)."""
     if not task.cancelled():
         task.exception()
 
 
-class LeaseWaits:
-    """The shared waits of one process, by table."""
+def _told(future: asyncio.Future[bytes | None]) -> None:
+    """A wait's answer, retrieved when nobody was left to take it."""
+    if not future.cancelled():
+        future.exception()
 
-    def __init__(self, every: float = EVERY) -> None:
-        self.every = every
+
+class LeaseWaits:
+    """The waits of one process on leases, by table: one reader for all of them.
+
+    :param read: reads leases by key (the cluster's ``MGET``).
+    :param ended: whether the process stops (the reader then ends; its waiters look
+        again themselves)."""
+
+    def __init__(
+        self, read: ReadMany, ended: Callable[[], bool] = lambda: False, every: float = EVERY
+    ) -> None:
+        self.read, self.ended, self.every = read, ended, every
         self._waits: dict[str, _Wait] = {}
+        self._reader: asyncio.Task[None] | None = None
 
     def waiting(self, table_id: str) -> int:
         """How many forwards wait on table ``table_id``'s lease now."""
         wait = self._waits.get(table_id)
         return 0 if wait is None else wait.waiters
 
-    async def held(
-        self, table_id: str, read: Read, until: float, ended: Callable[[], bool]
-    ) -> bytes | None:
-        """Wait until table ``table_id``'s lease is held again, or until ``until``
-        (``time.monotonic``), whichever comes first: its holder, or None (the wait
-        ended, or ``ended()`` said the process stops: the caller looks again).
+    @property
+    def reading(self) -> bool:
+        """Whether the reader runs now."""
+        return self._reader is not None and not self._reader.done()
 
-        ``read`` reads the lease; only the first forward's is used while others
-        wait on the same table (one reader).
+    async def held(self, table_id: str, key: str, until: float) -> bytes | None:
+        """Wait until table ``table_id``'s lease (Redis key ``key``) is held again,
+        or until ``until`` (``time.monotonic``), whichever comes first: its holder, or
+        None (the wait ended, or the process stops: the caller looks again).
 
         :raises redis.RedisError: (and socket errors) the reader's read failed: every
-            forward waiting is told, and the next wait starts a new reader."""
+            forward waiting then is told, and the next wait starts a new reader."""
         wait = self._waits.get(table_id)
-        if wait is None or wait.task is None or wait.task.done():
-            wait = self._waits[table_id] = _Wait()
-            wait.task = asyncio.get_running_loop().create_task(self._read(wait, read, ended))
-            wait.task.add_done_callback(_observed)
-        task = wait.task
+        if wait is None:
+            told = asyncio.get_running_loop().create_future()
+            told.add_done_callback(_told)
+            wait = self._waits[table_id] = _Wait(key, told)
+        if not self.reading:
+            self._reader = asyncio.get_running_loop().create_task(self._read())
+            self._reader.add_done_callback(_observed)
         wait.waiters += 1
         try:
-            return await asyncio.wait_for(asyncio.shield(task), max(0.0, until - time.monotonic()))
+            return await within(wait.told, until - time.monotonic())
         except TimeoutError:
             return None
         finally:
             wait.waiters -= 1
-            if wait.waiters == 0:
-                task.cancel()  # nobody waits on it: no more reads (it also looks itself)
-                if self._waits.get(table_id) is wait:
-                    del self._waits[table_id]
+            if wait.waiters == 0 and self._waits.get(table_id) is wait:
+                del self._waits[table_id]  # nobody waits on it: no more reads of it
+            if not self._waits and self._reader is not None:
+                self._reader.cancel()  # nobody waits at all (it also looks itself)
 
-    async def _read(self, wait: _Wait, read: Read, ended: Callable[[], bool]) -> bytes | None:
-        """Read the lease every :attr:`every` seconds until it is held (its holder),
-        ``ended()``, or nobody waits on ``wait`` any longer (None)."""
-        while not ended() and wait.waiters > 0:
-            holder = await read()
-            if holder is not None:
-                return holder
+    async def _read(self) -> None:
+        """Read every lease waited on, :data:`BATCH` keys an ``MGET``, every
+        :attr:`every` seconds, until nobody waits or the process stops; a lease held
+        again is told to its waiters, a failed read to every waiter."""
+        while self._waits and not self.ended():
+            waits = list(self._waits.items())
+            try:
+                for start in range(0, len(waits), BATCH):
+                    part = waits[start : start + BATCH]
+                    holders = await self.read([wait.key for _table, wait in part])
+                    for (table_id, wait), holder in zip(part, holders, strict=True):
+                        if holder is not None:
+                            self._tell(table_id, wait, holder)
+            except Exception as exc:
+                for table_id, wait in list(self._waits.items()):
+                    self._tell(table_id, wait, exc)
+                raise
+            except asyncio.CancelledError:  # (the loop's end): its waiters look again
+                for table_id, wait in list(self._waits.items()):
+                    self._tell(table_id, wait, None)
+                raise
             await asyncio.sleep(self.every)
-        return None
+        for table_id, wait in list(self._waits.items()):  # the process stops
+            self._tell(table_id, wait, None)
+
+    def _tell(self, table_id: str, wait: _Wait, what: bytes | Exception | None) -> None:
+        """Tell the waiters of ``wait`` (table ``table_id``) ``what`` — a holder, the
+        read's error, or None — once; the next forward waiting on it starts anew."""
+        if self._waits.get(table_id) is wait:
+            del self._waits[table_id]
+        if wait.told.done():
+            return
+        if isinstance(what, Exception):
+            wait.told.set_exception(what)
+        else:
+            wait.told.set_result(what)

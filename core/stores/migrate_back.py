@@ -24,13 +24,10 @@ a process killed keeps its claim three lease lengths).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from rollbridge.dice.verifiable import KEY_BYTES, DiceKey, key_path, place_key
 from rollbridge.exceptions import Conflict, StoreError
-from rollbridge.stores import redis_damaged
 from rollbridge.stores.base import DEFAULT_RETAIN
 from rollbridge.stores.migrate import (
     MigrationReport,
@@ -92,19 +89,16 @@ ADMIN_DIFFERS = say(
 def live_processes(store: RedisStore) -> tuple[list[str], int]:
     """The ``serve --redis`` processes whose claim on this Redis is live (past its
     time: gone), and the ms the longest one lasts. :raises StoreError:"""
-    key = f"{store.keys.prefix}processes"  # cluster.py's peers_key
-    claims = store._call(lambda: store.client.hgetall(key), reading=True)
-    seconds, micro = store._call(lambda: store.client.time(), reading=True)
-    now = int(seconds) * 1000 + int(micro) // 1000
+    claims, now = store.process_claims()
     live, longest = [], 0
     for node, value in claims.items():
-        until, _bar, _settings = bytes(value).partition(b"|")
+        until, _bar, _settings = value.partition(b"|")
         try:
             left = int(until) - now
         except ValueError:  # not a claim a process wrote: none
             continue
         if left > 0:
-            live.append(node.decode("utf-8", "replace") if isinstance(node, bytes) else str(node))
+            live.append(node)
             longest = max(longest, left)
     return sorted(live), longest
 
@@ -122,38 +116,17 @@ class RedisSource:
 
     def stored_at(self, table_id: str) -> tuple[float | None, dict[str, int]]:
         """What the store interface does not say: when the table was created, and
-        the seq of the commit that stored each reply (its place in the window).
+        the seq of the commit that stored each reply (its place in the window):
+        :meth:`RedisStore.table_created <rollbridge.stores.redis.RedisStore.table_created>`
+        and :meth:`~rollbridge.stores.redis.RedisStore.reply_seqs`.
 
         :raises StoreError: (``reason`` ``damaged``, naming the table and the key) a
             created time that is no finite number, a reply's seq that is no seq."""
-        store, keys = self.store, self.store.keys.table(table_id)
-        created = store._call(lambda: store.client.hget(keys.info, "created"), reading=True)
-        seqs = store._call(
-            lambda: store.client.zrange(keys.reply_seqs, 0, -1, withscores=True), reading=True
-        )
-        try:
-            when = None if created is None else float(created)
-        except ValueError:
-            when = None
-        if when is not None and not math.isfinite(when):  # SQLite would store NULL
-            raise redis_damaged.damaged(table_id, keys.info, ValueError(f"created {when}"))
-        replies = {}
-        for k, s in seqs:
-            if not (float(s).is_integer() and 0 <= s < 2**63):  # no seq a commit gave
-                error = ValueError(f"seq {s}")
-                raise redis_damaged.damaged(table_id, keys.reply_seqs, error, request=_text(k))
-            replies[_text(k)] = int(s)
-        return when, replies
+        return self.store.table_created(table_id), self.store.reply_seqs(table_id)
 
     def close(self) -> None:
         """Close the connections to Redis."""
         self.store.close()
-
-
-def _text(value: Any) -> str:
-    """A key Redis returned, as text (bytes that are no UTF-8, from another program:
-    replaced, never a traceback; that reply then takes the table's seq)."""
-    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
 def _file_secret(target: SQLiteStore) -> bytes | None:

@@ -50,6 +50,7 @@ commits only.
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import threading
 import time
@@ -496,7 +497,29 @@ class RedisStore:
 
     def _run(self, name: str, keys: Sequence[str], args: Sequence[Any] = ()) -> Any:
         with self._io():
-            return self._scripts[name](keys=list(keys), args=list(args))
+            try:
+                return self._scripts[name](keys=list(keys), args=list(args))
+            except redis.ResponseError as exc:
+                self._check_numbers(keys, exc)
+                raise
+
+    def _check_numbers(self, keys: Sequence[str], exc: BaseException) -> None:
+        """After a script of ``keys`` failed with ``exc``: a table's ``info`` among
+        them holding a damaged number is said so (a script's ``tonumber`` of it is
+        nil, and Redis answers an error that reads as refusing the script).
+
+        :raises StoreError: (``reason`` ``damaged``, naming the table and the key)."""
+        for key in keys:
+            table_id = self.keys.table_of(key, "info")
+            if table_id is None:
+                continue
+            try:
+                values = self.client.hmget(key, list(redis_damaged.NUMERIC))
+            except redis.RedisError:
+                return  # (the error said stands)
+            found = redis_damaged.numbers(table_id, key, values)
+            if found is not None:
+                raise found from exc
 
     def _call(self, fn: Callable[[], T], *, reading: bool = False) -> T:
         with self._io(reading=reading):
@@ -909,8 +932,11 @@ class RedisStore:
                     except redis.RedisError as exc:  # raised below, in order
                         results[n] = exc
         for n, ((table_id, p), result) in enumerate(zip(prepared, results, strict=True)):
+            info = [self.keys.table(table_id).info]
             if isinstance(result, Exception):
                 self.sent.forget(table_id)
+                with self._io():
+                    self._check_numbers(info, result)
                 error = self._error(result)
                 if isinstance(error, StoreUnavailable):
                     error.written = n  # the commits before it are written (and durable)
@@ -919,7 +945,12 @@ class RedisStore:
                 self.sent.remember(table_id, Sent.of(p))
                 continue
             self.sent.forget(table_id)  # written before (by whom since?), or refused
-            self._check_result(table_id, p, result)
+            try:
+                self._check_result(table_id, p, result)
+            except (IndexError, ValueError, TypeError) as exc:  # an answer cut short by
+                with self._io():  # a nil its table's info read as a number
+                    self._check_numbers(info, exc)
+                raise
 
     def _args(
         self, table_id: str, p: PreparedRedisCommit, last: Sent | None
@@ -933,7 +964,11 @@ class RedisStore:
         script = self._scripts["COMMIT"]
         last = self.sent.get(table_id)
         keys, args = self._args(table_id, p, last)
-        result = script(keys=keys, args=args)
+        try:
+            result = script(keys=keys, args=args)
+        except redis.ResponseError as exc:
+            self._check_numbers(keys[:1], exc)
+            raise
         if last is not None and _whole(result):
             self.sent.forget(table_id)
             keys, args = self._args(table_id, p, None)
@@ -1124,6 +1159,60 @@ class RedisStore:
         key = self.keys.glob("dice_key")
         found = self._call(lambda: self.client.get(key))
         return None if found is None else bytes(found)
+
+    # -- what a move reads (rollbridge migrate back to SQLite) ---------------------------
+
+    def process_claims(self) -> tuple[dict[str, bytes], int]:
+        """The claims of the ``serve --redis`` processes on this Redis (their key
+        ``{prefix}processes``: a process's id, as text, to its claim as it wrote it,
+        ``UNTIL_MS|SETTINGS``; :mod:`rollbridge.server.cluster_peers`), and Redis's
+        clock when they were read (ms), read together. Only reads.
+
+        :raises StoreError:"""
+        key = f"{self.keys.prefix}processes"  # the cluster's peers_key
+
+        def read() -> list[Any]:
+            with self.client.pipeline(transaction=True) as pipe:
+                return pipe.hgetall(key).time().execute()
+
+        claims, (seconds, micro) = self._call(read, reading=True)
+        return (
+            {_shown(node): bytes(value) for node, value in claims.items()},
+            int(seconds) * 1000 + int(micro) // 1000,
+        )
+
+    def table_created(self, table_id: str) -> float | None:
+        """When table ``table_id`` was created (its ``info``'s ``created``, a Unix
+        time), or None where Redis holds none, or none that reads as a number (an
+        older rollbridge's table). Only reads.
+
+        :raises StoreError: (``reason`` ``damaged``, naming the table and the key) a
+            time that is no finite number (``inf``, ``nan``)."""
+        key = self.keys.table(table_id).info
+        created = self._call(lambda: self.client.hget(key, "created"), reading=True)
+        try:
+            when = None if created is None else float(created)
+        except ValueError:
+            return None
+        if when is not None and not math.isfinite(when):
+            raise redis_damaged.damaged(table_id, key, ValueError(f"created {when}"))
+        return when
+
+    def reply_seqs(self, table_id: str) -> dict[str, int]:
+        """The seq of the commit that stored each of table ``table_id``'s replies, by
+        idempotency key (its place in the reply window). Only reads.
+
+        :raises StoreError: (``reason`` ``damaged``, naming the table, the key and
+            the request) a score that is no seq a commit gave."""
+        key = self.keys.table(table_id).reply_seqs
+        found = self._call(lambda: self.client.zrange(key, 0, -1, withscores=True), reading=True)
+        seqs = {}
+        for request, score in found:
+            if not (float(score).is_integer() and 0 <= score < 2**63):
+                error = ValueError(f"seq {score}")
+                raise redis_damaged.damaged(table_id, key, error, request=_shown(request))
+            seqs[_shown(request)] = int(score)
+        return seqs
 
     def adopt_dice_secret(self, secret: bytes) -> bytes:
         """Keep ``secret`` as the secret of verifiable dice unless Redis holds one

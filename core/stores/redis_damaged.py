@@ -63,10 +63,40 @@ def damaged(
     """The error of an entry of table ``table_id`` at Redis key ``key`` that could
     not be unpacked (``exc`` why); ``request``: a stored reply's idempotency key."""
     details = {"reason": DAMAGED, "table": table_id, "key": key}
+    if isinstance(exc, ValueError) and str(exc).startswith("its field "):  # (numbers)
+        return StoreError(DAMAGED_STATE(table=table_id, key=key, error=str(exc)), details=details)
     if request is not None:
         words = DAMAGED_REPLY(table=table_id, request=request, key=key, error=_why(exc))
         return StoreError(words, details={**details, "request": request})
     return StoreError(DAMAGED_EVENT(table=table_id, key=key, error=_why(exc)), details=details)
+
+
+#: The fields of a table's ``info`` hash that hold numbers, the scripts' ``tonumber``
+#: reads (``wanted``: seqs and commas).
+NUMERIC = ("epoch", "seq", "created", "pos", "tokpos", "undos", "undos_to", "wanted")
+
+
+def _number(value: bytes, field: str) -> bool:
+    """Whether ``value`` is a number as the scripts read field ``field``."""
+    text = value.decode("ascii", errors="replace")
+    if field == "wanted":
+        return all(part.isdigit() for part in text.split(",") if part)
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def numbers(table_id: str, key: str, values: Iterable[bytes | None]) -> StoreError | None:
+    """The error of a table whose ``info`` hash (at ``key``) holds a field of
+    :data:`NUMERIC` (``values``, in that order) that is no number, or None: a script
+    reading it fails in Redis (``attempt to compare nil with number``), which else
+    reads as Redis refusing the script."""
+    for field, value in zip(NUMERIC, values, strict=True):
+        if value is not None and not _number(value, field):
+            return damaged(table_id, key, ValueError(f"its field {field!r} holds no number"))
+    return None
 
 
 def events(table_id: str, key: str, blobs: Iterable[bytes]) -> list[Event]:

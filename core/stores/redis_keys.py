@@ -104,6 +104,14 @@ class RedisKeys:
         per prefix and table, then reused: every commit and every poll names them)."""
         return _table_keys(self.prefix, table_id)
 
+    def table_of(self, key: str, kind: str) -> str | None:
+        """The table whose ``kind`` key ``key`` is (``rb:{t1}:info`` of ``info``:
+        ``t1``), or None: another key."""
+        head, tail = self.prefix + "{", "}:" + kind
+        if not (key.startswith(head) and key.endswith(tail)):
+            return None
+        return key[len(head) : -len(tail)] or None
+
     def glob(self, kind: str) -> str:
         """A key that belongs to no table (one of :data:`GLOBAL_KINDS`)."""
         if kind not in GLOBAL_KINDS:

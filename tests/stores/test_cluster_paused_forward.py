@@ -26,6 +26,17 @@ from tests.stores.cluster_harness import LEASE_MS, Player, Process, run_by_a_see
 from tests.stores.test_cluster_redis_restart import kept_by_a
 
 
+async def answered_by_a(a: Process, b: Process, on_b: Player, made: dict, rid: str) -> None:
+    """B's roll ``rid``, sent before, is answered (sent again after a "try again", as
+    any client does) and the table is still A's."""
+    await on_b.until(lambda: rid in on_b.replies, 60, "the forwarded change's reply")
+    reply = on_b.replies[rid]
+    if reply["type"] != "result":
+        assert reply["code"] == "store_error", reply
+        reply = await on_b.ask_until_done({"type": "roll", "id": rid, "formula": "1d6"})
+    kept_by_a(a, b, made, reply)
+
+
 def test_a_forward_held_by_a_paused_redis_leaves_the_table_to_its_owner(redis_factory: Any):
     redis = redis_factory()
 
@@ -38,12 +49,7 @@ def test_a_forward_held_by_a_paused_redis_leaves_the_table_to_its_owner(redis_fa
             time.sleep(2 * LEASE_MS / 1000 - 0.5)  # past the lease, within 5 s
         finally:
             redis.process.send_signal(signal.SIGCONT)
-        await on_b.until(lambda: "held" in on_b.replies, 60, "the held change's reply")
-        reply = on_b.replies["held"]
-        if reply["type"] != "result":  # "try again", as any client does
-            assert reply["code"] == "store_error", reply
-            reply = await on_b.ask_until_done({"type": "roll", "id": "held", "formula": "1d6"})
-        kept_by_a(a, b, made, reply)
+        await answered_by_a(a, b, on_b, made, "held")
 
     said = run_by_a_seen_from_b(redis.url, play)
     assert "no longer runs table" not in said, said

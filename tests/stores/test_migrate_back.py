@@ -18,6 +18,7 @@ import json
 import os
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -400,3 +401,77 @@ def test_the_file_moved_back_reveals_the_seed_committed_before_both_moves(on_red
     assert back(url, db)[0] == 0
     later = assert_revealed_after(SQLiteStore(db, retain=RETAIN), played)
     assert [e.kind for e in later][-2:] == ["dice.revealed", "dice.committed"]
+
+
+def test_a_new_file_removed_after_a_failed_first_table_leaves_no_dice_key(
+    tmp_path, redis_factory, monkeypatch
+):
+    """Redis stops once the dice key was written beside the new file, before its first
+    table: the file made for the move is removed, and now the key written beside it
+    too (before, ``<db>.dice-key`` was left behind, and a later move to that path met
+    it as the file's own key)."""
+    import rollbridge.stores.migrate_back as back_module
+
+    played = play(tmp_path)
+    redis = redis_factory()
+    assert migrate(played, redis.url)[0] == 0
+    placed = back_module.place_key
+
+    def place_then_stop(path: Path, secret: bytes) -> bool:
+        done = placed(path, secret)
+        redis.stop()  # Redis gone before the first table is read to be written
+        return done
+
+    monkeypatch.setattr(back_module, "place_key", place_then_stop)
+    db = tmp_path / "failed.db"
+    status, _out, err = back(redis.url, db)
+    assert status == 1 and "store_error" in err, err
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("failed")) == []
+
+
+def test_a_dice_key_there_before_the_move_stays_when_the_new_file_is_removed(
+    tmp_path, redis_factory, monkeypatch
+):
+    """A key file that was beside the path before the move is not the move's: kept."""
+    import rollbridge.stores.migrate_back as back_module
+
+    played = play(tmp_path)
+    redis = redis_factory()
+    assert migrate(played, redis.url)[0] == 0
+    db = tmp_path / "kept.db"
+    key = Path(f"{db}.dice-key")
+    key.write_bytes(Path(f"{played.db}.dice-key").read_bytes())  # the same key
+    finish = back_module.finish
+
+    def stop_then_finish(*args: Any) -> Any:
+        redis.stop()  # Redis gone before the first table is read to be written
+        return finish(*args)
+
+    monkeypatch.setattr(back_module, "finish", stop_then_finish)
+    status, _out, err = back(redis.url, db)
+    assert status == 1 and "store_error" in err, err
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("kept")) == [key.name]
+
+
+@pytest.mark.parametrize(
+    ("locale", "words"),
+    [("en", "is for a move from Redis"), ("de", "gilt für ein Verschieben aus Redis"),
+     ("cs", "patří k přesunu z Redisu"), ("ru", "относится к переносу из Redis")],
+)  # fmt: skip
+def test_processes_stopped_toward_redis_is_refused_not_ignored(
+    tmp_path, redis_factory, locale, words
+):
+    """``--processes-stopped`` says nothing of a move toward Redis (the file's own
+    serve refuses it, said or not): refused with ``migrate_option``, nothing moved.
+    Before, it was taken and ignored."""
+    played = play(tmp_path)
+    redis = redis_factory()
+    status, out, err = migrate(played, redis.url, "--processes-stopped", "--locale", locale)
+    assert status == 1 and words in err and "migrate_option" in err, (out, err)
+    store = RedisStore(redis.url)
+    try:
+        assert store.client.dbsize() == 0  # nothing written
+    finally:
+        store.close()
+    status, out, _err = migrate(played, redis.url, "--processes-stopped", "--json")
+    assert status == 1 and json.loads(out)["code"] == "migrate_option"
