@@ -61,6 +61,7 @@ __all__ = [
     "pack",
     "pack_array",
     "pack_map",
+    "packed_key",
     "quotable",
     "reference_pack",
     "unpack",
@@ -365,14 +366,33 @@ def pack_map(fields: Mapping[str, Any]) -> bytes:
     tail: list[bytes] = []
     for key, value in fields.items():
         if value.__class__ is Packed:
-            tail.append(pack(key))
+            tail.append(packed_key(key))
             tail.append(value)
         elif tail:  # keep the order: once a Packed value came, pack one by one
-            tail.append(pack(key))
+            tail.append(packed_key(key))
             tail.append(pack(value))
         else:
             plain[key] = value
     return map_header(len(fields)) + map_body(pack(plain)) + b"".join(tail)
+
+
+#: Map keys packed (:func:`packed_key`): the same few names, message after message.
+_KEYS: dict[str, bytes] = {}
+#: How many packed keys :data:`_KEYS` keeps (a bound: dropped all at once when full).
+MAX_KEYS = 1024
+
+
+def packed_key(key: str) -> bytes:
+    """``pack(key)`` for a map's key, each string packed once (then kept, up to
+    :data:`MAX_KEYS`). :raises NotPlain: as :func:`pack` for what it refuses."""
+    found = _KEYS.get(key) if key.__class__ is str else None
+    if found is None:
+        found = pack(key)
+        if key.__class__ is str:
+            if len(_KEYS) >= MAX_KEYS:
+                _KEYS.clear()
+            _KEYS[key] = found
+    return found
 
 
 def pack_array(items: Sequence[Any]) -> bytes:

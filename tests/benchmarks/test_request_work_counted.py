@@ -1,0 +1,92 @@
+"""A request does no packing, copying or walking it need not (issue 12 item 6:
+docs/performance.md "Instructions cut on 7 December (afternoon)"): each test counts
+the calls a cut removed over the throughput benchmark's request mix (a real SQLite
+file, the real engine and sr2, six msgpack clients), and the bytes beside it stay
+those of the reference codec. The mix's digest of every frame and commit
+(tests/benchmarks/test_bench_instructions_smoke.py, docs/performance.md) holds the
+bytes on the wire and in the store to what they were."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rollbridge import plain
+from rollbridge.plain import Packed, dumps_json, pack, pack_map, reference_pack
+from rollbridge.protocol import frames
+
+
+@pytest.fixture(scope="module")
+def bench(benchmark_script):
+    return benchmark_script("bench_instructions")
+
+
+def _counting(monkeypatch, module, name, wanted):
+    """Count the calls of ``module.name`` whose first argument ``wanted`` accepts."""
+    counted = {"n": 0}
+    original = getattr(module, name)
+
+    def counting(value, *args, **kwargs):
+        if wanted(value):
+            counted["n"] += 1
+        return original(value, *args, **kwargs)
+
+    monkeypatch.setattr(module, name, counting)
+    return counted
+
+
+def _event_head(value) -> bool:
+    return value.__class__ is dict and value.get("type") == "event" and len(value) == 2
+
+
+def test_a_table_s_event_frames_pack_their_head_once(bench, monkeypatch):
+    """Every ``event`` frame of a table begins with ``{"type": "event", "table": id}``:
+    packed once per table, not once per frame (the mix makes 12 frames a pair)."""
+    getattr(frames, "_EVENT_HEADS", {}).clear()
+    heads = _counting(monkeypatch, frames, "pack", _event_head)
+    digest = bench.run_mix(3)
+    assert heads["n"] <= 1
+    monkeypatch.undo()
+    assert bench.run_mix(3) == digest
+
+
+def test_map_keys_are_packed_once(bench, monkeypatch):
+    """A result's ``event`` key and a commit's ``actors`` key, put before bytes packed
+    already, are packed once, not once per message."""
+    bench.run_mix(1)  # each key met once
+    keys = _counting(monkeypatch, plain, "pack", lambda value: value.__class__ is str)
+    bench.run_mix(3)
+    assert keys["n"] == 0
+
+
+_plain = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(
+    view=st.dictionaries(st.text(max_size=8), _plain, max_size=20),
+    table=st.text(max_size=12),
+    result=st.dictionaries(st.text(max_size=8), _plain, max_size=6),
+    key=st.sampled_from(["event", "view", "type"]),
+)
+def test_frames_built_from_encoded_parts_are_the_reference_bytes(view, table, result, key):
+    """An event frame from its view's bytes, a result with its event's bytes, a map
+    with packed values and its keys packed once: the bytes (and JSON) the reference
+    codec gives the whole message, a key among the fields kept in its place."""
+    view = {k: v for k, v in view.items() if k not in ("type", "table")}
+    whole = {"type": "event", "table": table, **view}
+    for _ in range(2):  # the head packed, then kept
+        assert frames.event_frame(table, Packed(pack(view)), "msgpack") == reference_pack(whole)
+        assert frames.event_frame(table, dumps_json(view), "json") == dumps_json(whole)
+    message = {**result, key: view}
+    embedded = frames.encode_with(result, key, Packed(pack(view)), "msgpack")
+    assert embedded == reference_pack(message)
+    assert pack_map({**result, key: Packed(pack(view))}) == reference_pack(message)
+    assert pack_map({key: Packed(pack(view)), **result}) == reference_pack({key: view, **result})
