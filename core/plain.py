@@ -55,6 +55,7 @@ __all__ = [
     "dumps_json",
     "ensure_plain",
     "has_bidi_control",
+    "join_array",
     "loads_json",
     "map_body",
     "map_header",
@@ -398,14 +399,24 @@ def packed_key(key: str) -> bytes:
 def pack_array(items: Sequence[Any]) -> bytes:
     """A msgpack array of values, :class:`Packed` ones as they are (their bytes written
     in place: a commit's events and actors packed once)."""
-    size = len(items)
+    return _array_header(len(items)) + b"".join(
+        i if i.__class__ is Packed else pack(i) for i in items
+    )
+
+
+def join_array(blobs: Sequence[bytes]) -> bytes:
+    """A msgpack array of values packed already: ``blobs``, each one value's bytes, in
+    order (``pack_array`` of them as :class:`Packed`, without wrapping each)."""
+    return _array_header(len(blobs)) + b"".join(blobs)
+
+
+def _array_header(size: int) -> bytes:
+    """The msgpack header of an array of ``size`` values."""
     if size < 16:
-        head = bytes((0x90 | size,))
-    elif size < 65536:
-        head = b"\xdc" + size.to_bytes(2, "big")
-    else:  # pragma: no cover - a commit has a handful of events
-        head = b"\xdd" + size.to_bytes(4, "big")
-    return head + b"".join(i if i.__class__ is Packed else pack(i) for i in items)
+        return bytes((0x90 | size,))
+    if size < 65536:
+        return b"\xdc" + size.to_bytes(2, "big")
+    return b"\xdd" + size.to_bytes(4, "big")  # pragma: no cover - a commit has a handful
 
 
 def map_header(size: int) -> bytes:

@@ -90,3 +90,48 @@ def test_frames_built_from_encoded_parts_are_the_reference_bytes(view, table, re
     assert embedded == reference_pack(message)
     assert pack_map({**result, key: Packed(pack(view))}) == reference_pack(message)
     assert pack_map({key: Packed(pack(view)), **result}) == reference_pack({key: view, **result})
+
+
+def test_a_commit_is_prepared_from_its_packed_parts_as_they_are(bench, monkeypatch):
+    """A prepared commit's events, undos and records are the bytes its events and
+    records packed once, joined as they are: no ``Packed`` copy of each, no
+    ``pack_array`` or ``pack_map`` over them (the state's two fields written as
+    they pack)."""
+    from rollbridge.stores import sqlite
+
+    arrays = _counting(monkeypatch, sqlite, "_array", lambda value: True)
+    maps = _counting(monkeypatch, sqlite, "pack_map", lambda value: True)
+    digest = bench.run_mix(3)
+    assert (arrays["n"], maps["n"]) == (0, 0)
+    monkeypatch.undo()
+    assert bench.run_mix(3) == digest
+
+
+@pytest.mark.parametrize(
+    ("removed", "order", "undo"),
+    [([], None, False), (["a", "b"], None, True), ([], ["b", "a"], False), (["c"], ["a"], True)],
+)
+def test_a_prepared_commit_holds_the_reference_bytes(removed, order, undo):
+    """The log row's parts as the reference codec packs them: the state map with its
+    removed actors, the order where given, the records; the events and the undos."""
+    from rollbridge.engine.model import ActorRecord, Commit, Event, TableInfo
+    from rollbridge.stores.sqlite import _prepare
+
+    records = [ActorRecord("a", "A", {"body": 3}, {"stun": 1}, ["p"])]
+    events = [
+        Event(table="t", epoch=1, seq=5, kind="undo" if undo else "roll", data={"n": 1}),
+        Event(table="t", epoch=1, seq=6, kind="roll", data={"n": 2}),
+    ]
+    info = TableInfo("t", "T", "sr2", "1.0.0", {"x": 1}, 1, 6)
+    commit = Commit(
+        events=events, actors=records, removed=removed, info=info, meta={"undo": [5]},
+        replies={"k/r": {"ok": True}}, order=order,
+    )  # fmt: skip
+    prepared = _prepare(commit)
+    state = {"removed": removed, **({"order": order} if order is not None else {})}
+    state["actors"] = [r.as_data() for r in records]
+    assert prepared.state == reference_pack(state)
+    assert prepared.events == reference_pack([e.to_dict() for e in events])
+    assert prepared.undos == (reference_pack([events[0].to_dict()]) if undo else None)
+    assert prepared.seqs == (5, 6)
+    assert prepared.replies == (("k/r", reference_pack({"ok": True})),)
