@@ -618,7 +618,7 @@ class Table:
             if verifiable is not None:
                 segments.record_draws(draft, verifiable)
             replies = {self.reply_key(who, request.id): reply, **draft.replies}
-            after = self._stage(draft, replies)
+            after, packed = self._stage(draft, replies)
         except BaseException:
             # a refusal may tell something of the dice it drew (a total past 64 bits,
             # a division by zero): the next request at this seq must not roll them
@@ -626,7 +626,7 @@ class Table:
                 segments.refused(self, verifiable)
             raise
         try:
-            return self._apply(draft, reply, replies, after)
+            return self._apply(draft, reply, replies, after, packed)
         except Exception as exc:  # the table may be changed in part: never a plain bug
             raise ApplyFailed(f"applying {request.type} failed", draft.events) from exc
 
@@ -640,12 +640,16 @@ class Table:
                 details={"type": request.type},
             )
 
-    def _stage(self, draft: Draft, replies: Mapping[str, JSON]) -> Redaction:
+    def _stage(
+        self, draft: Draft, replies: Mapping[str, JSON]
+    ) -> tuple[Redaction, tuple[tuple[str, bytes], ...]]:
         """Check that everything the draft would apply can be stored and sent:
         pack its events, records and replies, show each event to every audience and
         encode the views for both frame kinds (between them the two codecs refuse
         all that is not plain data). The results are kept (the store and the
-        deliveries reuse them); nothing of the table changes.
+        deliveries reuse them); nothing of the table changes. Returns the table's
+        redaction after the draft and the replies packed (``(key, bytes)``, for the
+        commit: :attr:`Commit.packed_replies <rollbridge.engine.model.Commit.packed_replies>`).
 
         :raises InternalError: naming what could not be stored or shown.
         """
@@ -695,9 +699,7 @@ class Table:
                     event.views[audience] = view
                     event.views[audience, "msgpack"] = Packed(pack(view, stored))
                     event.views[audience, "json"] = dumps_json(view, stored)
-            for reply in replies.values():
-                pack(reply)
-            return after
+            return after, tuple([(key, pack(reply)) for key, reply in replies.items()])
         except NotPlain as exc:
             for event in draft.events:
                 event.forget_packed()
@@ -734,7 +736,12 @@ class Table:
         return after
 
     def _apply(
-        self, draft: Draft, reply: JSON, replies: dict[str, JSON], redaction: Redaction
+        self,
+        draft: Draft,
+        reply: JSON,
+        replies: dict[str, JSON],
+        redaction: Redaction,
+        packed_replies: tuple[tuple[str, bytes], ...],
     ) -> Outcome:
         """Apply a staged draft. Plain assignments: nothing here can fail."""
         changed: list[ActorRecord] = []
@@ -796,6 +803,7 @@ class Table:
             meta=self.meta(),
             replies=replies,
             order=order,
+            packed_replies=packed_replies,
         )
         return Outcome(reply=reply, events=draft.events, commit=commit, replies=replies)
 

@@ -540,7 +540,9 @@ def _prepare(commit: Commit) -> PreparedCommit:
         undos=join_array(undos) if undos else None,
         state=state,
         meta=tuple([(key, _pack_field(value)) for key, value in commit.meta.items()]),
-        replies=tuple([(key, pack(reply)) for key, reply in commit.replies.items()]),
+        replies=commit.packed_replies  # packed as the table staged them
+        if commit.packed_replies is not None
+        else tuple([(key, pack(reply)) for key, reply in commit.replies.items()]),
     )
 
 

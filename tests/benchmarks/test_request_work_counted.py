@@ -135,3 +135,37 @@ def test_a_prepared_commit_holds_the_reference_bytes(removed, order, undo):
     assert prepared.undos == (reference_pack([events[0].to_dict()]) if undo else None)
     assert prepared.seqs == (5, 6)
     assert prepared.replies == (("k/r", reference_pack({"ok": True})),)
+
+
+def test_a_reply_is_packed_once_and_stored_as_staged(bench, monkeypatch):
+    """The table packs each reply when it stages the request (the check that it can
+    be stored); SQLite's prepare writes those bytes, not a second packing of it: the
+    reference codec's bytes of the reply the table answers a repeat with."""
+    from rollbridge.engine.table import Table
+    from rollbridge.stores import sqlite
+
+    preparing = {"now": False}
+    replies = _counting(
+        monkeypatch,
+        sqlite,
+        "pack",
+        lambda v: preparing["now"] and v.__class__ is dict and "ruleset_version" not in v,
+    )
+    prepared: list = []
+    plain_prepare = sqlite._prepare
+
+    def keeping(commit):
+        preparing["now"] = True
+        try:
+            found = plain_prepare(commit)
+        finally:
+            preparing["now"] = False
+        prepared.append((commit, found))
+        return found
+
+    monkeypatch.setattr(sqlite, "_prepare", keeping)
+    staged = _counting(monkeypatch, Table, "_stage", lambda draft: True)
+    bench.run_mix(3)
+    assert replies["n"] == 0 and staged["n"] == len(prepared) > 0
+    for commit, found in prepared:
+        assert found.replies == tuple((k, reference_pack(r)) for k, r in commit.replies.items())
