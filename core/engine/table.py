@@ -669,15 +669,21 @@ class Table:
                     )
                 seen = event.redaction  # the table as the request leaves it
                 met = privates_met()
-                # the GM's and the players' data in one walk (both views need it)
-                pair = self.call_ruleset(
-                    lambda e=event, r=seen: staged_data(
-                        e, ruleset=self.ruleset, settings=r.settings, controlled=r.controlled
+                ruleset, settings, controlled = self.ruleset, seen.settings, seen.controlled
+                # the ruleset's calls as call_ruleset makes them (a try, not a closure
+                # per call: this runs for every event)
+                try:
+                    # the GM's and the players' data in one walk (both views need it)
+                    pair = staged_data(
+                        event, ruleset=ruleset, settings=settings, controlled=controlled
                     )
-                )
+                except _PASSED_ON:
+                    raise
+                except BaseException as exc:
+                    raise self._ruleset_failed(exc) from exc
                 for audience in STAGED_AUDIENCES:
                     if not audience.gm and shown_alike(
-                        event, self.ruleset, seen.controlled, privates_met() != met
+                        event, ruleset, controlled, privates_met() != met
                     ):
                         for kind in (None, "msgpack", "json"):  # one view serves both
                             key = GM if kind is None else (GM, kind)
@@ -685,17 +691,20 @@ class Table:
                                 event.views[key]
                             )
                         continue
-                    view = self.call_ruleset(
-                        lambda e=event, a=audience, p=pair, r=seen: event_view(
-                            e,
-                            audience=a,
-                            ruleset=self.ruleset,
-                            settings=r.settings,
-                            controlled=r.controlled,
-                            npcs=r.npcs,
-                            data=None if p is None else p[0] if a.gm else p[1],
+                    try:
+                        view = event_view(
+                            event,
+                            audience=audience,
+                            ruleset=ruleset,
+                            settings=settings,
+                            controlled=controlled,
+                            npcs=seen.npcs,
+                            data=None if pair is None else pair[0] if audience.gm else pair[1],
                         )
-                    )
+                    except _PASSED_ON:
+                        raise
+                    except BaseException as exc:
+                        raise self._ruleset_failed(exc) from exc
                     event.views[audience] = view
                     event.views[audience, "msgpack"] = Packed(pack(view, stored))
                     event.views[audience, "json"] = dumps_json(view, stored)
@@ -865,20 +874,21 @@ class Table:
         engine's log, naming the ruleset and the table."""
         try:
             return call()
-        except RollbridgeError:
+        except _PASSED_ON:  # typed errors, the codec's, and the operator's stops
             raise
-        except NotPlain:
-            raise
-        except STOPS:
-            raise  # the operator's, never a ruleset's answer
         except BaseException as exc:  # a GeneratorExit, a BaseException of its own too:
             # let through, it closed the asker's connection (1011) and left the table
-            log.error("ruleset %r failed at table %r", self.ruleset.id, self.info.id, exc_info=exc)
-            raise InternalError(
-                say("internal.ruleset_failed", "ruleset {ruleset} failed")(
-                    ruleset=repr(self.ruleset.id)
-                )
-            ) from exc
+            raise self._ruleset_failed(exc) from exc
+
+    def _ruleset_failed(self, exc: BaseException) -> InternalError:
+        """The ``internal`` error :meth:`call_ruleset` raises for ``exc``, which the
+        ruleset raised (logged here, with its traceback)."""
+        log.error("ruleset %r failed at table %r", self.ruleset.id, self.info.id, exc_info=exc)
+        return InternalError(
+            say("internal.ruleset_failed", "ruleset {ruleset} failed")(
+                ruleset=repr(self.ruleset.id)
+            )
+        )
 
     def returned(self, value: Any, expected: type, hook: str, *, optional: bool = False) -> Any:
         """``value``, what the ruleset's ``hook`` returned, when it is an ``expected``
@@ -938,6 +948,10 @@ class Table:
             )
         return records
 
+
+#: What :meth:`Table.call_ruleset` lets through as it is: typed errors, the codec's
+#: refusals (named by the caller) and the operator's stops (never a ruleset's answer).
+_PASSED_ON = (RollbridgeError, NotPlain, *STOPS)
 
 HANDLERS: Mapping[str, Callable[[RequestContext], JSON]] = {
     "roll": rolls.roll,
