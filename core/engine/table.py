@@ -381,13 +381,14 @@ class Table:
     def _keep_recent_history(self, extra: Mapping[int, Event | bytes] | None = None) -> None:
         """Keep in memory only the events of the latest undo and redo entries."""
         recent = {*self.undo_stack[-HISTORY_IN_MEMORY:], *self.redo_stack[-HISTORY_IN_MEMORY:]}
-        pool = {
-            seq: event.packed() if isinstance(event, Event) else bytes(event)
-            for seq, event in (extra or {}).items()
-            if seq in recent
-        }
-        pool.update(self._history)
-        self._history = {seq: pool[seq] for seq in recent if seq in pool}
+        history = self._history  # the table's own: changed in place (a request drops one)
+        if extra:
+            for seq, event in extra.items():
+                if seq in recent:
+                    packed = event.packed() if isinstance(event, Event) else bytes(event)
+                    history.setdefault(seq, packed)  # what the table holds already wins
+        for seq in history.keys() - recent:
+            del history[seq]
 
     def follow(self, events: Sequence[Event], *, kept_from: int) -> None:
         """Apply ``events``, which the table's owner made elsewhere and stored (in seq
