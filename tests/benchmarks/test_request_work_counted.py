@@ -8,6 +8,8 @@ bytes on the wire and in the store to what they were."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -192,3 +194,21 @@ def test_staging_calls_the_ruleset_without_a_closure_per_call(bench, monkeypatch
     calls = _counting(monkeypatch, Table, "call_ruleset", lambda table: staging["now"])
     bench.run_mix(3)
     assert calls["n"] == 0
+
+
+def test_a_staged_players_view_makes_no_hides_it_does_not_use(bench, monkeypatch):
+    """The players' view of a staged event takes its data as the pair walk left it
+    (private values hidden already): no ``hides`` is made for it unless the event
+    holds raw dice (``draws``), which players may get withheld."""
+    from rollbridge.engine import views
+
+    made = _counting(  # (the pair walk's own, in staged_data, is needed: not counted)
+        monkeypatch,
+        views,
+        "hides_for",
+        lambda event: sys._getframe(2).f_code.co_name == "event_view",
+    )
+    digest = bench.run_mix(3)
+    assert made["n"] == 0
+    monkeypatch.undo()
+    assert bench.run_mix(3) == digest
