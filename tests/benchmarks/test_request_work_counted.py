@@ -212,3 +212,24 @@ def test_a_staged_players_view_makes_no_hides_it_does_not_use(bench, monkeypatch
     assert made["n"] == 0
     monkeypatch.undo()
     assert bench.run_mix(3) == digest
+
+
+@pytest.mark.parametrize("records", [0, 1, 2])
+@pytest.mark.parametrize("kind", ["roll", "undo"])
+def test_a_commit_of_one_event_holds_the_reference_bytes(records, kind):
+    """A commit of one event (nearly every one), with no, one or two records: its
+    array of one written as it packs, the same bytes as the reference codec's."""
+    from rollbridge.engine.model import ActorRecord, Commit, Event, TableInfo
+    from rollbridge.stores.sqlite import _prepare
+
+    actors = [ActorRecord(f"a{n}", "A", {"body": n}, {"stun": n}, []) for n in range(records)]
+    event = Event(table="t", epoch=2, seq=9, kind=kind, data={"n": [1, 2]})
+    info = TableInfo("t", "T", "sr2", "1.0.0", {}, 2, 9)
+    commit = Commit(events=[event], actors=actors, removed=[], info=info, meta={})
+    prepared = _prepare(commit)
+    assert prepared.events == reference_pack([event.to_dict()])
+    assert prepared.undos == (reference_pack([event.to_dict()]) if kind == "undo" else None)
+    assert prepared.seqs == (9,)
+    assert prepared.state == reference_pack(
+        {"removed": [], "actors": [r.as_data() for r in actors]}
+    )
