@@ -55,12 +55,14 @@ __all__ = [
     "dumps_json",
     "ensure_plain",
     "has_bidi_control",
+    "join_array",
     "loads_json",
     "map_body",
     "map_header",
     "pack",
     "pack_array",
     "pack_map",
+    "packed_key",
     "quotable",
     "reference_pack",
     "unpack",
@@ -365,27 +367,56 @@ def pack_map(fields: Mapping[str, Any]) -> bytes:
     tail: list[bytes] = []
     for key, value in fields.items():
         if value.__class__ is Packed:
-            tail.append(pack(key))
+            tail.append(packed_key(key))
             tail.append(value)
         elif tail:  # keep the order: once a Packed value came, pack one by one
-            tail.append(pack(key))
+            tail.append(packed_key(key))
             tail.append(pack(value))
         else:
             plain[key] = value
     return map_header(len(fields)) + map_body(pack(plain)) + b"".join(tail)
 
 
+#: Map keys packed (:func:`packed_key`): the same few names, message after message.
+_KEYS: dict[str, bytes] = {}
+#: How many packed keys :data:`_KEYS` keeps (a bound: dropped all at once when full).
+MAX_KEYS = 1024
+
+
+def packed_key(key: str) -> bytes:
+    """``pack(key)`` for a map's key, each string packed once (then kept, up to
+    :data:`MAX_KEYS`). :raises NotPlain: as :func:`pack` for what it refuses."""
+    found = _KEYS.get(key) if key.__class__ is str else None
+    if found is None:
+        found = pack(key)
+        if key.__class__ is str:
+            if len(_KEYS) >= MAX_KEYS:
+                _KEYS.clear()
+            _KEYS[key] = found
+    return found
+
+
 def pack_array(items: Sequence[Any]) -> bytes:
     """A msgpack array of values, :class:`Packed` ones as they are (their bytes written
     in place: a commit's events and actors packed once)."""
-    size = len(items)
+    return _array_header(len(items)) + b"".join(
+        i if i.__class__ is Packed else pack(i) for i in items
+    )
+
+
+def join_array(blobs: Sequence[bytes]) -> bytes:
+    """A msgpack array of values packed already: ``blobs``, each one value's bytes, in
+    order (``pack_array`` of them as :class:`Packed`, without wrapping each)."""
+    return _array_header(len(blobs)) + b"".join(blobs)
+
+
+def _array_header(size: int) -> bytes:
+    """The msgpack header of an array of ``size`` values."""
     if size < 16:
-        head = bytes((0x90 | size,))
-    elif size < 65536:
-        head = b"\xdc" + size.to_bytes(2, "big")
-    else:  # pragma: no cover - a commit has a handful of events
-        head = b"\xdd" + size.to_bytes(4, "big")
-    return head + b"".join(i if i.__class__ is Packed else pack(i) for i in items)
+        return bytes((0x90 | size,))
+    if size < 65536:
+        return b"\xdc" + size.to_bytes(2, "big")
+    return b"\xdd" + size.to_bytes(4, "big")  # pragma: no cover - a commit has a handful
 
 
 def map_header(size: int) -> bytes:

@@ -101,7 +101,7 @@ class DiceGroup:
 
     def to_dict(self) -> dict[str, Any]:
         """The group as plain data; absent facts are left out."""
-        data: dict[str, Any] = {"label": self.label, "dice": [d.to_dict() for d in self.dice]}
+        data: dict[str, Any] = {"label": self.label, "dice": list(map(Die.to_dict, self.dice))}
         for key in ("formula", "total", "target", "successes", "note"):
             value = getattr(self, key)
             if value not in (None, ""):

@@ -95,7 +95,8 @@ class Draft:
                 }
             )
             self.actors[actor_id] = after
-        self._place(changes, places or {})
+        if changes:  # (nearly always a change of an actor that stays: nothing to place)
+            self._place(changes, places or {})
         table_change = None
         if table:
             table_change = {
@@ -118,7 +119,7 @@ class Draft:
             request=request,
             by=by,
             at=round(clock(), 3) if clock is not None else None,
-            shown=[record_dict(record) for record in shown],
+            shown=[record_dict(record) for record in shown] if shown else [],
         )
         self.events.append(event)
         return event

@@ -443,6 +443,10 @@ class Commit:
         place, new ones added last (in the order given) and ``removed`` taken out —
         an undone removal puts its actor back where it stood
         (:mod:`rollbridge.engine.places`); None: it is.
+    :param packed_replies: ``replies`` packed (msgpack), in their order, as
+        ``(key, bytes)``: the table packs them when it stages the request (the
+        check that they can be stored), and a store writes these bytes; None: a
+        store packs ``replies`` itself.
     """
 
     events: list[Event]
@@ -452,3 +456,4 @@ class Commit:
     meta: JSON
     replies: dict[str, JSON] = field(default_factory=dict)
     order: list[str] | None = None
+    packed_replies: tuple[tuple[str, bytes], ...] | None = None

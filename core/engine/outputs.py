@@ -94,8 +94,10 @@ def resolution_output(
                 if value is not None and value.__class__ not in _PLAIN:
                     found, where, marked = extract(value, where=f"resolution.dice[{index}]")
                     fields[key] = found
-                    texts += [["dice", index, key, *p] for p in where]
-                    private += [[["dice", index, key, *e[0]], *e[1:]] for e in marked]
+                    if where:
+                        texts += [["dice", index, key, *p] for p in where]
+                    if marked:
+                        private += [[["dice", index, key, *e[0]], *e[1:]] for e in marked]
             dice.append(fields)
         data["dice"] = dice
     except NotPlain as exc:

@@ -274,7 +274,7 @@ def resolve(ctx: RequestContext) -> JSON:
         action=spec.name,
         params=params,
         actor=record_actor(actor) if actor is not None else None,
-        targets=tuple(record_actor(t) for t in targets),
+        targets=tuple(map(record_actor, targets)),
         settings=table.ruleset_settings,
         request_id=str(ctx.request.id),  # rulesets keep ids as text (1 and "1" alike)
         by_gm=who.is_gm,
@@ -295,12 +295,15 @@ def resolve(ctx: RequestContext) -> JSON:
     resolution = table.call_ruleset(lambda: table.ruleset.resolve(context, source))
     table.returned(resolution, Resolution, "resolve")
     source.finish()
-    allowed = {a.id for a in (actor, *targets) if a is not None}
+    target_ids = [t.id for t in targets]
+    allowed = set(target_ids)
+    if actor_id is not None:
+        allowed.add(actor_id)
     new_records = table.new_states(ctx.draft, resolution.states, allowed)
     head = {
         "action": spec.name,
         "actor": actor_id,
-        "targets": [t.id for t in targets] if not spec.every_actor else [],
+        "targets": target_ids if not spec.every_actor else [],
     }
     data, texts, private = resolution_output(
         table.ruleset, resolution, head, params, words=table.words

@@ -381,13 +381,14 @@ class Table:
     def _keep_recent_history(self, extra: Mapping[int, Event | bytes] | None = None) -> None:
         """Keep in memory only the events of the latest undo and redo entries."""
         recent = {*self.undo_stack[-HISTORY_IN_MEMORY:], *self.redo_stack[-HISTORY_IN_MEMORY:]}
-        pool = {
-            seq: event.packed() if isinstance(event, Event) else bytes(event)
-            for seq, event in (extra or {}).items()
-            if seq in recent
-        }
-        pool.update(self._history)
-        self._history = {seq: pool[seq] for seq in recent if seq in pool}
+        history = self._history  # the table's own: changed in place (a request drops one)
+        if extra:
+            for seq, event in extra.items():
+                if seq in recent:
+                    packed = event.packed() if isinstance(event, Event) else bytes(event)
+                    history.setdefault(seq, packed)  # what the table holds already wins
+        for seq in history.keys() - recent:
+            del history[seq]
 
     def follow(self, events: Sequence[Event], *, kept_from: int) -> None:
         """Apply ``events``, which the table's owner made elsewhere and stored (in seq
@@ -618,7 +619,7 @@ class Table:
             if verifiable is not None:
                 segments.record_draws(draft, verifiable)
             replies = {self.reply_key(who, request.id): reply, **draft.replies}
-            after = self._stage(draft, replies)
+            after, packed = self._stage(draft, replies)
         except BaseException:
             # a refusal may tell something of the dice it drew (a total past 64 bits,
             # a division by zero): the next request at this seq must not roll them
@@ -626,7 +627,7 @@ class Table:
                 segments.refused(self, verifiable)
             raise
         try:
-            return self._apply(draft, reply, replies, after)
+            return self._apply(draft, reply, replies, after, packed)
         except Exception as exc:  # the table may be changed in part: never a plain bug
             raise ApplyFailed(f"applying {request.type} failed", draft.events) from exc
 
@@ -640,12 +641,16 @@ class Table:
                 details={"type": request.type},
             )
 
-    def _stage(self, draft: Draft, replies: Mapping[str, JSON]) -> Redaction:
+    def _stage(
+        self, draft: Draft, replies: Mapping[str, JSON]
+    ) -> tuple[Redaction, tuple[tuple[str, bytes], ...]]:
         """Check that everything the draft would apply can be stored and sent:
         pack its events, records and replies, show each event to every audience and
         encode the views for both frame kinds (between them the two codecs refuse
         all that is not plain data). The results are kept (the store and the
-        deliveries reuse them); nothing of the table changes.
+        deliveries reuse them); nothing of the table changes. Returns the table's
+        redaction after the draft and the replies packed (``(key, bytes)``, for the
+        commit: :attr:`Commit.packed_replies <rollbridge.engine.model.Commit.packed_replies>`).
 
         :raises InternalError: naming what could not be stored or shown.
         """
@@ -665,15 +670,21 @@ class Table:
                     )
                 seen = event.redaction  # the table as the request leaves it
                 met = privates_met()
-                # the GM's and the players' data in one walk (both views need it)
-                pair = self.call_ruleset(
-                    lambda e=event, r=seen: staged_data(
-                        e, ruleset=self.ruleset, settings=r.settings, controlled=r.controlled
+                ruleset, settings, controlled = self.ruleset, seen.settings, seen.controlled
+                # the ruleset's calls as call_ruleset makes them (a try, not a closure
+                # per call: this runs for every event)
+                try:
+                    # the GM's and the players' data in one walk (both views need it)
+                    pair = staged_data(
+                        event, ruleset=ruleset, settings=settings, controlled=controlled
                     )
-                )
+                except _PASSED_ON:
+                    raise
+                except BaseException as exc:
+                    raise self._ruleset_failed(exc) from exc
                 for audience in STAGED_AUDIENCES:
                     if not audience.gm and shown_alike(
-                        event, self.ruleset, seen.controlled, privates_met() != met
+                        event, ruleset, controlled, privates_met() != met
                     ):
                         for kind in (None, "msgpack", "json"):  # one view serves both
                             key = GM if kind is None else (GM, kind)
@@ -681,23 +692,24 @@ class Table:
                                 event.views[key]
                             )
                         continue
-                    view = self.call_ruleset(
-                        lambda e=event, a=audience, p=pair, r=seen: event_view(
-                            e,
-                            audience=a,
-                            ruleset=self.ruleset,
-                            settings=r.settings,
-                            controlled=r.controlled,
-                            npcs=r.npcs,
-                            data=None if p is None else p[0] if a.gm else p[1],
+                    try:
+                        view = event_view(
+                            event,
+                            audience=audience,
+                            ruleset=ruleset,
+                            settings=settings,
+                            controlled=controlled,
+                            npcs=seen.npcs,
+                            data=None if pair is None else pair[0] if audience.gm else pair[1],
                         )
-                    )
+                    except _PASSED_ON:
+                        raise
+                    except BaseException as exc:
+                        raise self._ruleset_failed(exc) from exc
                     event.views[audience] = view
                     event.views[audience, "msgpack"] = Packed(pack(view, stored))
                     event.views[audience, "json"] = dumps_json(view, stored)
-            for reply in replies.values():
-                pack(reply)
-            return after
+            return after, tuple([(key, pack(reply)) for key, reply in replies.items()])
         except NotPlain as exc:
             for event in draft.events:
                 event.forget_packed()
@@ -734,7 +746,12 @@ class Table:
         return after
 
     def _apply(
-        self, draft: Draft, reply: JSON, replies: dict[str, JSON], redaction: Redaction
+        self,
+        draft: Draft,
+        reply: JSON,
+        replies: dict[str, JSON],
+        redaction: Redaction,
+        packed_replies: tuple[tuple[str, bytes], ...],
     ) -> Outcome:
         """Apply a staged draft. Plain assignments: nothing here can fail."""
         changed: list[ActorRecord] = []
@@ -796,6 +813,7 @@ class Table:
             meta=self.meta(),
             replies=replies,
             order=order,
+            packed_replies=packed_replies,
         )
         return Outcome(reply=reply, events=draft.events, commit=commit, replies=replies)
 
@@ -857,20 +875,21 @@ class Table:
         engine's log, naming the ruleset and the table."""
         try:
             return call()
-        except RollbridgeError:
+        except _PASSED_ON:  # typed errors, the codec's, and the operator's stops
             raise
-        except NotPlain:
-            raise
-        except STOPS:
-            raise  # the operator's, never a ruleset's answer
         except BaseException as exc:  # a GeneratorExit, a BaseException of its own too:
             # let through, it closed the asker's connection (1011) and left the table
-            log.error("ruleset %r failed at table %r", self.ruleset.id, self.info.id, exc_info=exc)
-            raise InternalError(
-                say("internal.ruleset_failed", "ruleset {ruleset} failed")(
-                    ruleset=repr(self.ruleset.id)
-                )
-            ) from exc
+            raise self._ruleset_failed(exc) from exc
+
+    def _ruleset_failed(self, exc: BaseException) -> InternalError:
+        """The ``internal`` error :meth:`call_ruleset` raises for ``exc``, which the
+        ruleset raised (logged here, with its traceback)."""
+        log.error("ruleset %r failed at table %r", self.ruleset.id, self.info.id, exc_info=exc)
+        return InternalError(
+            say("internal.ruleset_failed", "ruleset {ruleset} failed")(
+                ruleset=repr(self.ruleset.id)
+            )
+        )
 
     def returned(self, value: Any, expected: type, hook: str, *, optional: bool = False) -> Any:
         """``value``, what the ruleset's ``hook`` returned, when it is an ``expected``
@@ -930,6 +949,10 @@ class Table:
             )
         return records
 
+
+#: What :meth:`Table.call_ruleset` lets through as it is: typed errors, the codec's
+#: refusals (named by the caller) and the operator's stops (never a ruleset's answer).
+_PASSED_ON = (RollbridgeError, NotPlain, *STOPS)
 
 HANDLERS: Mapping[str, Callable[[RequestContext], JSON]] = {
     "roll": rolls.roll,

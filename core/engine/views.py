@@ -325,10 +325,12 @@ def event_view(
         return hidden
     seen = data
     data = event.data
-    hides = None if gm else hides_for(event, ruleset, settings, controlled)
+    hides = None  # the players' (made only where needed: the staged data has it applied)
     if seen is not None:
         data = seen
-    elif event.texts or (event.private and hides is not None):
+    elif event.texts or (event.private and not gm):
+        if not gm:
+            hides = hides_for(event, ruleset, settings, controlled)
         memo = event.views.setdefault(("rendered", audience.locale), {})
         data = view_of(
             data,
@@ -340,7 +342,9 @@ def event_view(
             places=event.places(),
         )
     if not gm:
-        if "draws" in data and hides is not None and _hides_any(event, hides):
+        if "draws" in data and hides is None:
+            hides = hides_for(event, ruleset, settings, controlled)
+        if "draws" in data and _hides_any(event, hides):  # type: ignore[arg-type]
             # the raw dice of an event with hidden details could tell them (how many
             # dice an NPC rolled): players get the segment, not the dice
             data = {**data, "draws": {"segment": data["draws"]["segment"], "withheld": True}}

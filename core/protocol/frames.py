@@ -21,11 +21,21 @@ from rollbridge.plain import (
     map_header,
     pack,
     pack_map,
+    packed_key,
     unpack_received,
 )
 from rollbridge.text import Messages, Text, stored
 
-__all__ = ["MAX_FRAME", "Kind", "decode", "encode", "encode_with", "payload_size", "prefixed"]
+__all__ = [
+    "MAX_FRAME",
+    "Kind",
+    "decode",
+    "encode",
+    "encode_with",
+    "event_frame",
+    "payload_size",
+    "prefixed",
+]
 
 #: Largest frame a client may send (bytes); larger closes the connection (1009).
 MAX_FRAME = 64 * 1024
@@ -120,7 +130,12 @@ def encode_with(fields: JSON, key: str, embedded: Any, kind: Kind) -> bytes | st
         if head == "{}":
             return f"{{{dumps_json(key)}:{embedded}}}"
         return f"{head[:-1]},{dumps_json(key)}:{embedded}}}"
-    return pack_map({**fields, key: Packed(embedded)})
+    if key in fields:  # the value takes the key's place among the fields
+        return pack_map({**fields, key: Packed(embedded)})
+    # the fields packed as one map, then the key and the bytes as they are
+    return b"".join(
+        (map_header(len(fields) + 1), map_body(pack(fields)), packed_key(key), embedded)
+    )
 
 
 def prefixed(head: JSON, encoded: bytes | str, kind: Kind) -> bytes | str:
@@ -128,17 +143,49 @@ def prefixed(head: JSON, encoded: bytes | str, kind: Kind) -> bytes | str:
     ``kind`` (``encoded``), whose keys ``head`` does not repeat: the value's fields are
     written as they are, after ``head``'s."""
     if kind == "json":
-        inner = encoded[1:]
-        first = dumps_json(head)[:-1]
-        if inner == "}" or first == "{":  # one of the two maps is empty: no comma
-            return f"{first}{inner}"
-        return f"{first},{inner}"
-    data = bytes(encoded)
-    marker = data[0]
+        return _json_prefixed(dumps_json(head)[:-1], encoded)  # type: ignore[arg-type]
+    return _msgpack_prefixed(len(head), map_body(pack(head)), encoded)  # type: ignore[arg-type]
+
+
+#: The encoded head of a table's ``event`` frames (:func:`event_frame`), by the
+#: table's id and the kind: every frame of a table's events begins with the same.
+_EVENT_HEADS: dict[tuple[str, Kind], bytes | str] = {}
+#: How many heads :data:`_EVENT_HEADS` keeps (a bound: dropped all at once when full).
+MAX_EVENT_HEADS = 4096
+
+
+def event_frame(table_id: str, encoded: bytes | str, kind: Kind) -> bytes | str:
+    """``prefixed({"type": "event", "table": table_id}, encoded, kind)``: an event's
+    view, already encoded, as the ``event`` frame of its table, the head encoded once
+    per table (not once per frame)."""
+    key = (table_id, kind)
+    head = _EVENT_HEADS.get(key)
+    if head is None:
+        fields = {"type": "event", "table": table_id}
+        head = dumps_json(fields)[:-1] if kind == "json" else map_body(pack(fields))
+        if len(_EVENT_HEADS) >= MAX_EVENT_HEADS:
+            _EVENT_HEADS.clear()
+        _EVENT_HEADS[key] = head
+    if kind == "json":
+        return _json_prefixed(head, encoded)  # type: ignore[arg-type]
+    return _msgpack_prefixed(2, head, encoded)  # type: ignore[arg-type]
+
+
+def _json_prefixed(first: str, encoded: str) -> str:
+    """A JSON map's text opened by ``first`` (a map's fields, without the closing
+    brace), the fields of ``encoded`` (a JSON map) after them."""
+    inner = encoded[1:]
+    if inner == "}" or first == "{":  # one of the two maps is empty: no comma
+        return f"{first}{inner}"
+    return f"{first},{inner}"
+
+
+def _msgpack_prefixed(size: int, body: bytes, encoded: bytes) -> bytes:
+    """A msgpack map of ``size`` fields packed as ``body`` (no header), the fields of
+    ``encoded`` (a packed map) after them."""
+    marker = encoded[0]
     if 0x80 <= marker <= 0x8F:
-        size = marker & 0x0F
-    elif marker == 0xDE:
-        size = int.from_bytes(data[1:3], "big")
-    else:
-        size = int.from_bytes(data[1:5], "big")
-    return map_header(len(head) + size) + map_body(pack(head)) + map_body(data)
+        return map_header(size + (marker & 0x0F)) + body + encoded[1:]
+    if marker == 0xDE:
+        return map_header(size + int.from_bytes(encoded[1:3], "big")) + body + encoded[3:]
+    return map_header(size + int.from_bytes(encoded[1:5], "big")) + body + encoded[5:]

@@ -18,7 +18,7 @@ from rollbridge.adapter import Adapter
 from rollbridge.engine.model import Event, Principal
 from rollbridge.engine.views import Audience
 from rollbridge.plain import JSON, Packed, dumps_json, pack
-from rollbridge.protocol.frames import Kind, encode, encode_with, prefixed
+from rollbridge.protocol.frames import Kind, encode, encode_with, event_frame
 from rollbridge.text import stored
 
 if TYPE_CHECKING:
@@ -144,8 +144,8 @@ class Delivery:
                 frame = member.encode(message)
             else:
                 # the view's own bytes, with "type" and "table" put in front
-                head = {"type": "event", "table": self.table.info.id}
-                frame = prefixed(head, self.encoded_view(audience, member.kind), member.kind)
+                encoded = self.encoded_view(audience, member.kind)
+                frame = event_frame(self.table.info.id, encoded, member.kind)
             self._frames[key] = frame
         return frame
 
@@ -180,6 +180,7 @@ def result_frame(
     has no adapter."""
     if delivery is None or "event" not in message or member.adapter is not None:
         return member.encode(message)
-    fields = {k: v for k, v in message.items() if k != "event"}
+    fields = dict(message)
+    del fields["event"]
     seen = delivery.encoded_view(audience or member.audience, member.kind)
     return encode_with(fields, "event", seen, member.kind)

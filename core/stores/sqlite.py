@@ -93,7 +93,16 @@ from rollbridge.engine.history import UNDO_KINDS
 from rollbridge.engine.model import ActorRecord, Commit, Event, TableInfo, TableSnapshot
 from rollbridge.exceptions import Conflict, RollbridgeError, StoreError, UnknownTable
 from rollbridge.paths import file_in_the_way
-from rollbridge.plain import JSON, NotPlain, Packed, map_header, pack, pack_map, unpack
+from rollbridge.plain import (
+    JSON,
+    NotPlain,
+    Packed,
+    join_array,
+    map_header,
+    pack,
+    pack_map,
+    unpack,
+)
 from rollbridge.plain import pack_array as _array
 from rollbridge.stores.base import (
     CANNOT_OPEN,
@@ -509,27 +518,53 @@ class PreparedCommit(NamedTuple):
 
 def _prepare(commit: Commit) -> PreparedCommit:
     info = commit.info
-    fields: JSON = {"removed": commit.removed}
-    if commit.order is not None:  # an actor put back where it stood: the whole order
-        fields["order"] = commit.order
-    fields["actors"] = Packed(_array([Packed(r.packed()) for r in commit.actors]))
-    state = pack_map(fields)
-    undos = [e for e in commit.events if e.kind in UNDO_KINDS]
+    events = commit.events
+    records = commit.actors
+    if len(records) == 1:  # nearly every commit changes one actor, or none
+        actors = _ONE + records[0].packed()
+    else:
+        actors = join_array([r.packed() for r in records])
+    if commit.order is None:  # nearly every commit: the state map written as it packs
+        state = _STATE_HEAD + _pack_field(commit.removed) + _ACTORS + actors
+    else:  # an actor put back where it stood: the whole order
+        fields = {"removed": commit.removed, "order": commit.order, "actors": Packed(actors)}
+        state = pack_map(fields)
+    if len(events) == 1:  # nearly every commit: one event
+        event = events[0]
+        written = _ONE + event.packed()
+        seqs: tuple[int, ...] = (int(event.seq),)
+        undos = written if event.kind in UNDO_KINDS else None
+    else:
+        blobs = [e.packed() for e in events]
+        written = join_array(blobs)
+        seqs = tuple([int(e.seq) for e in events])
+        undone = [blob for e, blob in zip(events, blobs, strict=True) if e.kind in UNDO_KINDS]
+        undos = join_array(undone) if undone else None
     return PreparedCommit(
         epoch=int(info.epoch),
         seq=int(info.seq),
-        seqs=tuple(int(e.seq) for e in commit.events),
+        seqs=seqs,
         info=pack(
             _info_data(
                 info.name, info.ruleset, info.ruleset_version, info.settings, int(info.epoch)
             )
         ),
-        events=_array([Packed(e.packed()) for e in commit.events]),
-        undos=_array([Packed(e.packed()) for e in undos]) if undos else None,
+        events=written,
+        undos=undos,
         state=state,
         meta=tuple([(key, _pack_field(value)) for key, value in commit.meta.items()]),
-        replies=tuple((key, pack(reply)) for key, reply in commit.replies.items()),
+        replies=commit.packed_replies  # packed as the table staged them
+        if commit.packed_replies is not None
+        else tuple([(key, pack(reply)) for key, reply in commit.replies.items()]),
     )
+
+
+#: A log row's ``state`` map of two fields, up to ``removed``'s value (then ``actors``).
+_STATE_HEAD = map_header(2) + pack("removed")
+#: The key of the records in a log row's ``state``.
+_ACTORS = pack("actors")
+#: The msgpack header of an array of one value (a commit's one event, its one record).
+_ONE = b"\x91"
 
 
 def _pack_field(value: Any) -> bytes:

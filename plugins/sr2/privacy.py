@@ -59,7 +59,7 @@ ASPECTS: dict[str, tuple[str, ...]] = {
 
 def reveals(aspect: str, settings: Mapping[str, Any]) -> bool:
     """Whether the table's ``settings`` show players the NPCs' values of ``aspect``."""
-    return any(settings.get(name, False) for name in ASPECTS.get(aspect, ()))
+    return any(map(settings.get, ASPECTS.get(aspect, ())))  # (no generator made per question)
 
 
 @lru_cache(maxsize=4096)

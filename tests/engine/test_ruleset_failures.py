@@ -37,6 +37,13 @@ BROKEN = {
     "statistics-count": ("statistics", _counting_fails, GM, {"type": "stats"}),
     "common_state": ("common_state", _raise, GM, {"type": "state"}),
     "player_view": ("player_view", _raise, ALICE, {"type": "state"}),
+    # staging a change: the views of the actors it changed, for each audience
+    "common_state-staged": ("common_state", _raise, GM,
+                            {"type": "resolve", "action": "hit", "targets": ["guard"],
+                             "dice": [3]}),
+    "player_view-staged": ("player_view", _raise, GM,
+                           {"type": "resolve", "action": "hit", "targets": ["guard"],
+                            "dice": [3]}),
     "player_view-in-odds": ("player_view", _raise, ALICE,
                             {"type": "odds", "action": "hit", "actor": "ana",
                              "targets": ["guard"]}),
@@ -52,11 +59,13 @@ def test_a_rulesets_failure_names_the_ruleset_only_and_is_logged(seated, monkeyp
     monkeypatch.setattr(Tally, method, broken)
     if case == "player_view-in-odds":  # a ruleset without odds is refused before any view
         monkeypatch.setattr(Tally, "odds", lambda self, context: None)
+    before = seated.table("t").info.seq
     with (
         caplog.at_level(logging.ERROR, logger="rollbridge.engine"),
         pytest.raises(InternalError) as raised,
     ):
         seated.handle("t", {"id": "x", **request}, who)
+    assert seated.table("t").info.seq == before  # nothing applied
     assert raised.value.to_dict() == {"code": "internal", "message": "ruleset 'tally' failed"}
     for locale in ("cs", "de", "ru"):
         assert SECRET not in raised.value.render(locale)
