@@ -322,3 +322,29 @@ def test_a_gm_frame_without_its_players_copy_is_a_mismatch(logs, tmp_path, capsy
     lines[0]["resume"] = {"recovered": True, "missed": 0}
     status, report = _verified(tmp_path, lines, capsys)
     assert not [p for p in report["problems"] if "lacks" in p["message"]], report
+
+
+@pytest.mark.parametrize("audience", ["gm", "player"])
+@pytest.mark.parametrize("ruleset", sorted(SESSIONS))
+def test_a_foundry_log_whose_welcome_was_stripped_is_a_mismatch(
+    logs, tmp_path, capsys, ruleset, audience
+):
+    """The welcome stripped of its Foundry fields (its ``foundry.adapter``, a GM's
+    ``players``), the log's other lines still the adapter's: the server sent the
+    welcome through the adapter too, so it was stripped — ``wrong_dialect`` at the
+    welcome, exit 1. Before, the log was then no Foundry log to the new rule, and a
+    resolution stripped of all its Foundry fields beside it verified (exit 0)."""
+    lines = json.loads(json.dumps(logs[ruleset][audience]))
+    welcome = lines[0]
+    assert welcome["type"] == "welcome" and welcome["foundry"]["adapter"] == __version__
+    lines[0] = outbound.plain(welcome)
+    line = _first(lines, _with_rolls)
+    lines[lines.index(line)] = outbound.plain(line)
+    status, report = _verified(tmp_path, lines, capsys)
+    assert status == 1, report
+    assert [(p["code"], p["position"], p["message"]) for p in report["problems"]] == [
+        ("wrong_dialect", 1, _lacks(welcome["seq"], "foundry"))
+    ]
+    # a log stripped whole is a plain client's: it verifies (the plain frames do)
+    status, report = _verified(tmp_path, [outbound.plain(x) for x in lines], capsys)
+    assert (status, report["problems"]) == (0, []), report
