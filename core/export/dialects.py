@@ -14,7 +14,9 @@ the same event, from which the dialect's client shows players the event) is held
 the frame it rides in whatever the version (:func:`players_unlike`). A line of a log
 whose welcome names an adapter that lacks what that adapter gives it (stripped of all
 its dialect fields, a GM frame of its ``players``:
-:meth:`~rollbridge.adapter.Adapter.missing`) is ``wrong_dialect`` too, said so.
+:meth:`~rollbridge.adapter.Adapter.missing`) is ``wrong_dialect`` too, said so, and
+so is a welcome holding none of an adapter's fields in a log another line of which
+carries them (:func:`_unnamed`).
 """
 
 from __future__ import annotations
