@@ -146,9 +146,12 @@ def check_dialects(
             if said is not None:
                 written[adapter.id] = said
                 opened[adapter.id] = entry
-            if adapter.plain(entry) != entry:
+            welcome = entry.get("type") == "welcome" and adapter.id not in opened
+            if adapter.id in carried and not welcome:
+                pass  # known to carry them: no other line need be stripped to see
+            elif adapter.plain(entry) != entry:
                 carried.add(adapter.id)
-            elif entry.get("type") == "welcome" and adapter.id not in opened:
+            elif welcome:
                 plain_welcomes.setdefault(adapter.id, []).append((position, entry))
             part, lacks = adapter.unlike(entry), False
             if part is None and adapter.id in opened:
