@@ -14,7 +14,9 @@ the same event, from which the dialect's client shows players the event) is held
 the frame it rides in whatever the version (:func:`players_unlike`). A line of a log
 whose welcome names an adapter that lacks what that adapter gives it (stripped of all
 its dialect fields, a GM frame of its ``players``:
-:meth:`~rollbridge.adapter.Adapter.missing`) is ``wrong_dialect`` too, said so.
+:meth:`~rollbridge.adapter.Adapter.missing`) is ``wrong_dialect`` too, said so, and
+so is a welcome holding none of an adapter's fields in a log another line of which
+carries them (:func:`_unnamed`).
 """
 
 from __future__ import annotations
@@ -126,6 +128,10 @@ def check_dialects(
     written: dict[str, str] = {}
     # the welcome that named each adapter: a line of its log lacking its fields is one
     opened: dict[str, Mapping[str, Any]] = {}
+    # the adapters some line carries the fields of, and the welcomes before any named
+    # one that hold none of its fields: such a welcome was stripped (_unnamed)
+    carried: set[str] = set()
+    plain_welcomes: dict[str, list[tuple[int, Mapping[str, Any]]]] = {}
     for position, entry in enumerate(entries, start=1):
         if not isinstance(entry, Mapping):
             continue
@@ -140,6 +146,13 @@ def check_dialects(
             if said is not None:
                 written[adapter.id] = said
                 opened[adapter.id] = entry
+            welcome = entry.get("type") == "welcome" and adapter.id not in opened
+            if adapter.id in carried and not welcome:
+                pass  # known to carry them: no other line need be stripped to see
+            elif adapter.plain(entry) != entry:
+                carried.add(adapter.id)
+            elif welcome:
+                plain_welcomes.setdefault(adapter.id, []).append((position, entry))
             part, lacks = adapter.unlike(entry), False
             if part is None and adapter.id in opened:
                 part, lacks = adapter.missing(entry, opened[adapter.id]), True
@@ -152,4 +165,23 @@ def check_dialects(
             check.problems.append(
                 Problem(position, seq, "wrong_dialect", _said(seq, part, adapter.name, lacks))
             )
+    for adapter in adapters:
+        if adapter.id in carried:
+            check.problems += _unnamed(adapter, plain_welcomes.get(adapter.id, ()))
     return check
+
+
+def _unnamed(adapter: Adapter, welcomes: Iterable[tuple[int, Mapping[str, Any]]]) -> list[Problem]:
+    """The welcomes (with their line numbers) of a log some line of which carries
+    ``adapter``'s fields that hold none of them: the server sends a connection's every
+    line through its one dialect's adapter, the welcome too (which names the adapter),
+    so each was stripped — which would make the log a plain client's, whose lines the
+    adapter's :meth:`~rollbridge.adapter.Adapter.missing` does not check."""
+    problems = []
+    for position, welcome in welcomes:
+        part = adapter.missing(welcome, welcome)
+        if part is not None:
+            seq = welcome.get("seq") if isinstance(welcome.get("seq"), int) else None
+            text = _said(seq, part, adapter.name, True)
+            problems.append(Problem(position, seq, "wrong_dialect", text))
+    return problems

@@ -43,22 +43,32 @@ async def _peer(server, token: str, dialect: str | None = None) -> Peer:
     return peer
 
 
+def _table(path: Path, ruleset: str, settings: dict[str, Any]) -> dict[str, str]:
+    """A table ``t`` of ``ruleset`` with ``settings`` in a SQLite file at ``path``, its
+    session's player character (``pc``, controlled by ``pat``) and NPC (``npc``): the
+    GM's join token and the player's (``gm``, ``pat``)."""
+    pc, npc, _ = SESSIONS[ruleset]
+    with SQLiteStore(path) as store:
+        service = TableService(store, HOST)
+        _, tokens = service.create_table("t", ruleset, table_id="t", settings=settings)
+        for index, ((name, actor_id), owned) in enumerate(((pc, True), (npc, False))):
+            actor = _actor(ruleset, name, actor_id, owned)
+            service.handle("t", {"type": "actor.create", "id": f"c{index}", "actor": actor}, GM)
+        pat, record = new_token("t", "player", "pat")
+        store.add_token(record)
+    return {"gm": tokens["gm"], "pat": pat}
+
+
 async def _session(tmp_path: Path, ruleset: str) -> dict[str, list[dict[str, Any]]]:
     """A verifiable table of ``ruleset`` (tests/dice/test_verify_resolutions.py's
     session: a secret of the GM's, the player's requests approved after a settings
     change, a reveal) played by plain clients on a real server, while a Foundry GM
     and a Foundry player watch: the frames each Foundry client received."""
     path = tmp_path / f"{ruleset}.db"
-    pc, npc, requests = SESSIONS[ruleset]
-    with SQLiteStore(path) as store:
-        service = TableService(store, HOST)
-        _, tokens = service.create_table("t", ruleset, table_id="t", settings={"verifiable": True})
-        for index, ((name, actor_id), owned) in enumerate(((pc, True), (npc, False))):
-            actor = _actor(ruleset, name, actor_id, owned)
-            service.handle("t", {"type": "actor.create", "id": f"c{index}", "actor": actor}, GM)
-        pat, record = new_token("t", "player", "pat")
-        store.add_token(record)
-    server, store = await start(path, HOST)
+    requests = SESSIONS[ruleset][2]
+    tokens = _table(path, ruleset, {"verifiable": True})
+    pat = tokens["pat"]
+    server, _ = await start(path, HOST)
     peers: list[Peer] = []
     try:
         foundry_gm = await _peer(server, tokens["gm"], "foundry")
@@ -322,3 +332,103 @@ def test_a_gm_frame_without_its_players_copy_is_a_mismatch(logs, tmp_path, capsy
     lines[0]["resume"] = {"recovered": True, "missed": 0}
     status, report = _verified(tmp_path, lines, capsys)
     assert not [p for p in report["problems"] if "lacks" in p["message"]], report
+
+
+@pytest.mark.parametrize("audience", ["gm", "player"])
+@pytest.mark.parametrize("ruleset", sorted(SESSIONS))
+def test_a_foundry_log_whose_welcome_was_stripped_is_a_mismatch(
+    logs, tmp_path, capsys, ruleset, audience
+):
+    """The welcome stripped of its Foundry fields (its ``foundry.adapter``, a GM's
+    ``players``), the log's other lines still the adapter's: the server sent the
+    welcome through the adapter too, so it was stripped — ``wrong_dialect`` at the
+    welcome, exit 1. Before, the log was then no Foundry log to the new rule, and a
+    resolution stripped of all its Foundry fields beside it verified (exit 0)."""
+    lines = json.loads(json.dumps(logs[ruleset][audience]))
+    welcome = lines[0]
+    assert welcome["type"] == "welcome" and welcome["foundry"]["adapter"] == __version__
+    lines[0] = outbound.plain(welcome)
+    line = _first(lines, _with_rolls)
+    lines[lines.index(line)] = outbound.plain(line)
+    status, report = _verified(tmp_path, lines, capsys)
+    assert status == 1, report
+    assert [(p["code"], p["position"], p["message"]) for p in report["problems"]] == [
+        ("wrong_dialect", 1, _lacks(welcome["seq"], "foundry"))
+    ]
+    # a log stripped whole is a plain client's: it verifies (the plain frames do)
+    status, report = _verified(tmp_path, [outbound.plain(x) for x in lines], capsys)
+    assert (status, report["problems"]) == (0, []), report
+
+
+#: A session's further changes, each a frame the rule reads: a GM's secret roll (GM-only,
+#: no actor changed: no players' copy), a renamed NPC, undo and redo, an encounter, a
+#: player's roll held for approval, an NPC removed and its removal undone.
+MORE = [
+    ("gm", {"type": "roll", "formula": "1d6", "secret": True}),
+    ("gm", {"type": "roll", "formula": "1d6", "actor": "npc", "label": "<b>x</b>"}),
+    ("gm", {"type": "actor.update", "actor": "npc", "name": "Renamed"}),
+    ("gm", {"type": "undo"}), ("gm", {"type": "redo"}),
+    ("gm", {"type": "encounter.start", "order": ["pc", "npc"]}),
+    ("gm", {"type": "encounter.next"}), ("gm", {"type": "encounter.end"}),
+    ("gm", {"type": "settings", "settings": {"approval": True}}),
+    ("pat", {"type": "roll", "formula": "1d6", "actor": "pc"}),
+    ("gm", {"type": "settings", "settings": {"approval": False}}),
+    ("gm", {"type": "actor.remove", "actor": "npc"}), ("gm", {"type": "undo"}),
+]  # fmt: skip
+
+
+async def _reconnected(tmp_path: Path, ruleset: str) -> dict[str, list[dict[str, Any]]]:
+    """Each Foundry client's log of :data:`MORE` on a real server, then of its
+    reconnections: a resume the server recovers (its welcome has no ``players``) and
+    one of an epoch it cannot (a snapshot welcome)."""
+    path = tmp_path / f"{ruleset}-more.db"
+    token = _table(path, ruleset, {})
+    server, _ = await start(path, HOST)
+    logs: dict[str, list[dict[str, Any]]] = {}
+    try:
+        watching = {who: await _peer(server, token[who], "foundry") for who in token}
+        acting = {who: await _peer(server, token[who]) for who in token}
+        for who, request in MORE:
+            reply = await acting[who].request(request)
+            if reply.get("status") == "pending":
+                reply = await acting["gm"].request({"type": "approve", "request": reply["pending"]})
+            assert reply.get("status") == "done", (request, reply)
+        final = reply["seq"]
+        for who, peer in watching.items():
+            await peer.wait_for(lambda p: any(e["seq"] == final for e in p.events))
+            last = peer.events[-1]
+            await peer.close()
+            lines = [json.loads(frame) for frame in peer.frames]
+            for epoch in (last["epoch"], last["epoch"] + 5):
+                again = Peer(await connect(server.url, max_size=2**22))
+                hello = {"type": "hello", "table": "t", "token": token[who], "dialect": "foundry",
+                         "resume": {"epoch": epoch, "seq": last["seq"]}}  # fmt: skip
+                lines.append(await again.request(hello))
+                await again.close()
+            logs[who] = lines
+        for peer in acting.values():
+            await peer.close()
+    finally:
+        await server.stop()
+    return logs
+
+
+@pytest.mark.parametrize("ruleset", sorted(SESSIONS))
+def test_honest_foundry_logs_of_undo_encounters_removals_and_reconnections_verify(
+    tmp_path, capsys, ruleset
+):
+    """What the rule that a Foundry log's line lacks nothing must pass: every frame
+    the real server sends its GM and player clients beside resolutions — a secret
+    roll's, undo and redo, an encounter, an approval, a removal undone, a recovered
+    resume's welcome (no ``players``) and a snapshot welcome (with it)."""
+    import asyncio
+
+    logs = asyncio.run(_reconnected(tmp_path, ruleset))
+    gm = logs["gm"]
+    assert all("players" in line for line in gm if line.get("kind") in ("undo", "redo"))
+    recovered, snapshot = gm[-2:]
+    assert recovered["resume"]["recovered"] is True and "players" not in recovered
+    assert snapshot["resume"]["recovered"] is False and "players" in snapshot
+    for audience, lines in logs.items():
+        status, report = _verified(tmp_path, lines, capsys)
+        assert (status, report["problems"]) == (0, []), (audience, report)

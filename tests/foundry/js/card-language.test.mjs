@@ -175,3 +175,31 @@ test("an event whose groups name no roll keeps its steps as they are; without th
   assert.ok(renderCard(plain, { i18n: en }).includes(`roll fvtt@${ENRICHER_CUT}${ROLL_ID.split("@")[1]}`));
   assert.ok(renderCard(chipEvent("en")).includes("chip spent on roll Notice d6 (trait)"), "KEYS_ONLY: the label alone");
 });
+
+// The readable name is a text of the event's (a group's label, which may hold an actor's
+// or a roll's name someone typed): put into the step before the step is escaped, in every
+// language's quotes, it is text on every client's card — no element, no inline roll.
+for (const lang of ["en", "cs", "de", "ru"]) {
+  test(`${lang}: a chip's roll named by a label holding markup and an inline roll shows it as text`, async () => {
+    const i18n = await localization(lang);
+    const label = `<img src=x onerror="alert(1)">[[1d1+99]] & "Notice"`;
+    const chip = chipEvent(lang);
+    chip.data.dice[0].label = label;
+    const html = renderCard(chip, { showWho: false, i18n });
+    const steps = html.slice(html.indexOf('<details class="rb-steps">'));
+    assert.ok(!steps.includes("<img"), `no element from the label: ${steps}`);
+    assert.ok(steps.includes(`&lt;img src=x onerror=&quot;alert(1)&quot;&gt;[${ENRICHER_CUT}[${ENRICHER_CUT}1d1+99]] &amp; &quot;Notice&quot;`), steps);
+    assert.ok(!steps.includes(ROLL_ID.split("@")[1]), "named, not by its id");
+  });
+}
+
+test("two groups of the same roll: the first one's label names it; a roll id naming no group is left as it is", async () => {
+  const i18n = await localization("en");
+  const chip = chipEvent("en");
+  chip.data.dice.push({ ...chip.data.dice[0], label: "Second d6" });
+  chip.data.steps = [...chip.data.steps, "also roll fvtt-nosuchroll"];
+  const html = renderCard(chip, { showWho: false, i18n });
+  assert.ok(html.includes("chip spent on roll “Notice d6” (trait)"), html);
+  assert.ok(!html.includes("“Second d6”"));
+  assert.ok(html.includes("also roll fvtt-nosuchroll"));
+});

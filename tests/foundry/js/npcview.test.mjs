@@ -152,6 +152,17 @@ function answersState(ws, tableAt) {
   return asked;
 }
 
+/** A reading connection (#readPlayersView) opened and answered with the snapshot
+ * welcome of seq 4 a real server sends a GM's Foundry client: the guard in the GM's
+ * view, and in `players` as players see it. */
+function guardsSnapshot(reader) {
+  reader.open();
+  const hello = reader.messages().find((m) => m.type === "hello");
+  reader.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: 4, locale: "en", resume: { recovered: false },
+    table: { id: "t1", actors: [view("guard", "Guard", GM_GUARD, { seq: 4 })] },
+    players: { actors: [view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 4 })] } });
+}
+
 /** What a player's client (another stand-in page of the same world) draws of the
  * guard and the goblin, given them as the GM's client left them. */
 async function playerDraws(generation, { guard, token }) {
@@ -322,11 +333,7 @@ for (const generation of [12, 13]) {
     // its players' view: one connection of the module's own, whose snapshot welcome carries it
     const reader = FakeWebSocket.last();
     assert.notEqual(reader, ws, "a second connection");
-    reader.open();
-    const hello = reader.messages().find((m) => m.type === "hello");
-    reader.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: 4, locale: "en", resume: { recovered: false },
-      table: { id: "t1", actors: [view("guard", "Guard", GM_GUARD, { seq: 4 })] },
-      players: { actors: [view("guard", "Guard", PLAYERS_GUARD, { limited: true, seq: 4 })] } });
+    guardsSnapshot(reader);
     await settle(client);
     const flags = actors.guard.flags.rollbridge;
     assert.deepEqual([flags.common, flags.withheld, flags.view, flags.seq], [PLAYERS_GUARD, undefined, "players", 4]);
@@ -347,6 +354,64 @@ for (const generation of [12, 13]) {
     assert.deepEqual(actors.tukan.flags.rollbridge.common, TUKAN);
     assert.equal(actors.tukan.system.track.physical.value, 2, "auto: players see it in full");
     assert.equal(FakeWebSocket.instances.length, before, "nothing more to read");
+  });
+
+  test(`v${generation}: NPCs mapped while their players' view is read share its connection; refused (too many with the GM's token) it closes for good, and a later mapping reads again`, async () => {
+    const actors = await table(generation, GM, { flags: { guard: {}, other: {} } });
+    const ws = welcomedClient({ seq: 4, foundry: { adapter: "test", mappings: [SR5] } });
+    await settle(client);
+    answersState(ws, () => ({ id: "t1", epoch: 1, seq: 4, actors: [view("guard", "Guard", GM_GUARD, { seq: 4 }), view("other", "Other", GM_GUARD, { seq: 4 })] }));
+    const before = FakeWebSocket.instances.length;
+    await client.linkActor(actors.guard, "guard");
+    await client.linkActor(actors.other, "other");
+    await settle(client);
+    assert.equal(FakeWebSocket.instances.length, before + 1, "one reading connection for both");
+    const reader = FakeWebSocket.last();
+    reader.open();
+    const hello = reader.messages().find((m) => m.type === "hello");
+    assert.equal(hello.resume, undefined, "a snapshot: no resume");
+    // a hosted server's --max-connections-per-token (docs/operations.md), then its close 1013
+    reader.receive({ type: "error", id: hello.id, code: "too_many_connections", message: "too many connections with this token", details: { limit: 8 } });
+    reader.drop(1013);
+    await settle(client);
+    assert.ok(reader.closedWith, "the reading connection is closed");
+    assert.equal(client.playersReader, null, "and not tried again");
+    assert.deepEqual([actors.guard.flags.rollbridge.withheld, actors.other.flags.rollbridge.withheld], [true, true], "both withheld until their next event");
+    holdsNone(JSON.stringify(actors.guard.flags.rollbridge), "the guard's flags");
+    // mapped again: a new reading connection, which writes it
+    await client.linkActor(actors.guard, "guard");
+    await settle(client);
+    const again = FakeWebSocket.last();
+    assert.equal(FakeWebSocket.instances.length, before + 2);
+    guardsSnapshot(again);
+    await settle(client);
+    assert.deepEqual(actors.guard.flags.rollbridge.common, PLAYERS_GUARD);
+    assert.ok(again.closedWith, "closed once its welcome came");
+  });
+
+  test(`v${generation}: a mapping made while the GM's connection is down (linkActor) returns at once; the state is written when it is back`, async () => {
+    const actors = await table(generation, GM, { flags: { tukan: {} } });
+    const ws = welcomedClient({ seq: 4, foundry: { adapter: "test", mappings: [SR5] } });
+    await settle(client);
+    ws.drop();
+    let linked = false;
+    client.linkActor(actors.tukan, "tukan").then(() => { linked = true; });
+    // before, the call waited for the connection (its `state` read queued until then)
+    await until(() => linked, "linkActor returned while the connection was down");
+    assert.equal(actors.tukan.flags.rollbridge.actorId, "tukan", "linked at once");
+    assert.equal(actors.tukan.flags.rollbridge.common, undefined, "its state not read yet");
+    // the connection back (a recovered resume): the read made then writes it
+    client.nudge();
+    const back = FakeWebSocket.last();
+    assert.notEqual(back, ws);
+    const asked = answersState(back, () => ({ id: "t1", epoch: 1, seq: 4, actors: [view("tukan", "Tukan", TUKAN, { controllers: ["alice"], seq: 4 })] }));
+    back.open();
+    const hello = back.messages().find((m) => m.type === "hello");
+    back.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: 4, locale: "en", resume: { recovered: true, missed: 0 },
+      table: { id: "t1", actors: [view("tukan", "Tukan", TUKAN, { controllers: ["alice"], seq: 4 })] }, foundry: { adapter: "test", mappings: [SR5] } });
+    await until(() => asked.length, "the table read once the connection is back");
+    await settle(client);
+    assert.deepEqual(actors.tukan.flags.rollbridge.common, TUKAN, "written once the connection is back");
   });
 
   test(`v${generation}: a player's client with its own connection draws the newer of its connection's view and the flags`, async () => {

@@ -655,10 +655,13 @@ export class FoundryClient {
   /** Link a Foundry actor to an existing rollbridge actor (a synthetic actor's
    * link goes in its token's delta, as every update of it does). The writer (the
    * active GM's client) then writes its state at once (#writeLinked), rather than at
-   * the actor's next change. */
+   * the actor's next change; with its connection down the link is made and the call
+   * returns, the state written once the connection is back (its read waits for it). */
   async linkActor(actor, rollbridgeId) {
     await actor.update({ [`flags.${MODULE_ID}.actorId`]: rollbridgeId });
-    if (this.writer && this.connection?.welcome) await this.#enqueue(() => this.#writeLinked(rollbridgeId));
+    if (!this.writer || !this.connection?.welcome) return;
+    const written = this.#enqueue(() => this.#writeLinked(rollbridgeId));
+    if (this.connection.connected) await written;
   }
 
   /**
@@ -667,7 +670,8 @@ export class FoundryClient {
    * player's character in full, an NPC withheld, a mapping chosen by hand its GM's
    * values — then an NPC's players' view read once from a snapshot (#readPlayersView:
    * a GM's `state` is the GM's view), which fills its flags. Nothing when the table
-   * has no such actor or cannot be read now (its next event writes it).
+   * has no such actor or cannot be read (the connection refused or stopped: its next
+   * event writes it); while the connection is down the read waits for it.
    * @param {string} id
    */
   async #writeLinked(id) {
