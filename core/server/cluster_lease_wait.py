@@ -136,7 +136,7 @@ class LeaseWaits:
                         if holder is not None:
                             self._tell(table_id, wait, holder)
             except Exception as exc:
-                for table_id, wait in list(self._waits.items()):
+                for table_id, wait in list(self._waits.items()) if self._mine() else ():
                     self._tell(table_id, wait, exc)
                 raise
             except asyncio.CancelledError:  # (the loop's end): its waiters look again
