@@ -288,3 +288,26 @@ def test_a_wait_begun_as_the_last_one_cancels_the_reader_gets_a_reader(redis_fac
         assert not waits.reading and not _others()
 
     _on_redis(redis_factory, play)
+
+
+def test_a_superseded_readers_failure_is_not_told_to_the_new_readers_waits(
+    redis_factory: Any,
+):
+    """The reader cancelled as the last wait left swallows the cancel in its read
+    (as redis-py's did) and then fails; a new reader already reads for the wait that
+    began meanwhile: that wait is told its own lease's holder, not the old reader's
+    error."""
+
+    async def play(server: Any, client: aioredis.Redis, waits: LeaseWaits) -> None:
+        waits.read = _swallowing(client, fail=True)
+
+        async def one_then_another() -> tuple[bytes | None, bytes | None]:
+            # the first wait ends (0.1 s) while the reader's read is out (0.3 s)
+            first = await waits.held("t", "owner:t", time.monotonic() + 0.1)
+            return first, await waits.held("u", "owner:u", time.monotonic() + 3)
+
+        await client.set("owner:u", "node-b")
+        task = asyncio.create_task(one_then_another())
+        assert await task == (None, b"node-b")  # (before: the old reader's error)
+
+    _on_redis(redis_factory, play)
