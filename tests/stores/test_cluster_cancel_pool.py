@@ -36,6 +36,14 @@ def _client(url: str) -> CancelSafeRedis:
     return CancelSafeRedis.from_pool(pool)
 
 
+async def _goes_on(client: CancelSafeRedis, key: str, value: bytes) -> None:
+    """The task asking was not left cancelled, and its next command reads its own
+    reply."""
+    task = asyncio.current_task()
+    assert task is not None and task.cancelling() == 0
+    assert await client.get(key) == value
+
+
 async def _cancelled_after(turns: int, work: Any) -> Any:
     """``work()`` in a task cancelled after ``turns`` turns of the loop: its result,
     or the CancelledError it ended with."""
@@ -115,9 +123,7 @@ def test_a_timeout_around_a_command_is_a_timeout_and_the_task_goes_on(redis_fact
             with pytest.raises(TimeoutError):
                 async with asyncio.timeout(0.05):
                     await client.blpop(["empty"], timeout=0)  # held by Redis for good
-            task = asyncio.current_task()
-            assert task is not None and task.cancelling() == 0
-            assert await client.get("k") == b"v"
+            await _goes_on(client, "k", b"v")
             async with client.pipeline(transaction=True) as pipe:
                 assert await pipe.get("k").execute() == [b"v"]
         finally:
@@ -151,9 +157,7 @@ def test_a_timeout_expiring_as_the_send_ends_is_a_timeout(redis_factory: Any, mo
             with pytest.raises(TimeoutError):
                 await timed()
             monkeypatch.undo()
-            task = asyncio.current_task()
-            assert task is not None and task.cancelling() == 0
-            assert await client.get("n") == b"w"
+            await _goes_on(client, "n", b"w")
         finally:
             await client.aclose()
 
@@ -194,9 +198,7 @@ def test_a_task_group_sibling_failing_is_the_groups_error(redis_factory: Any):
                     group.create_task(fails())
                     await client.blpop(["empty"], timeout=0)  # for good
             assert isinstance(caught.value.exceptions[0], ValueError)
-            task = asyncio.current_task()
-            assert task is not None and task.cancelling() == 0
-            assert await client.get("k") == b"v"
+            await _goes_on(client, "k", b"v")
         finally:
             await client.aclose()
 
