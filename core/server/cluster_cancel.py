@@ -32,10 +32,17 @@ T = TypeVar("T")
 
 async def _passed_on(awaitable: Awaitable[T]) -> T:
     """``await awaitable``; a cancel of this task that was asked meanwhile and lost
-    on the way (its result returned instead) raised here, as it was asked."""
+    on the way (its result returned instead, or the command's error raised: a
+    script's ``NOSCRIPT`` after Redis restarted, which redis-py's script answers by
+    loading it and running it again) raised here, as it was asked."""
     task = asyncio.current_task()
     asked = task.cancelling() if task is not None else 0
-    result = await awaitable
+    try:
+        result = await awaitable
+    except Exception as exc:  # the reply an error (a script Redis lost, a refusal…):
+        if task is not None and task.cancelling() > asked:  # the cancel came first
+            raise asyncio.CancelledError from exc  # (else dropped: the next compares to it)
+        raise
     if task is not None and task.cancelling() > asked:
         raise asyncio.CancelledError  # swallowed by Python 3.11's wait_for in redis-py
     return result

@@ -13,10 +13,12 @@ Now one reader per process reads every lease waited on, in one ``MGET`` of at mo
 waiting on a table what it read once the lease is held again. Each forward still
 waits only until its own end (its grace, or its timeout), as before.
 
-The reader runs while anyone waits: the last forward leaving cancels it, and it
-stops by itself at its next turn with nobody waiting (a cancel could be lost on the
-way: Python 3.11's ``asyncio.wait_for`` inside redis-py swallowed one that came as a
-command's send ended — the server's client passes it on now,
+The reader runs while anyone waits: the last forward leaving cancels it (a wait
+beginning before that cancel has run starts a new reader: the one cancelled ends
+telling nobody), and it stops by itself at its next turn with nobody waiting (a
+cancel could be lost on the way: Python 3.11's ``asyncio.wait_for`` inside
+redis-py swallowed one that came as a command's send ended — the server's client
+passes it on now,
 :mod:`~rollbridge.server.cluster_cancel`), or when the process stops (``ended``). A read
 that fails is told to every forward waiting then, and the next wait starts a new
 reader; its error, when nobody is left to be told, is observed here (never
@@ -102,7 +104,10 @@ class LeaseWaits:
             told = asyncio.get_running_loop().create_future()
             told.add_done_callback(_told)
             wait = self._waits[table_id] = _Wait(key, told)
-        if not self.reading:
+        reader = self._reader
+        if not self.reading or (reader is not None and reader.cancelling()):
+            # none, or one the last wait to leave cancelled (it ends at its cancel,
+            # telling nobody: these waits are the new reader's)
             self._reader = asyncio.get_running_loop().create_task(self._read())
             self._reader.add_done_callback(_observed)
         wait.waiters += 1
@@ -121,7 +126,7 @@ class LeaseWaits:
         """Read every lease waited on, :data:`BATCH` keys an ``MGET``, every
         :attr:`every` seconds, until nobody waits or the process stops; a lease held
         again is told to its waiters, a failed read to every waiter."""
-        while self._waits and not self.ended():
+        while self._waits and not self.ended() and self._mine():
             waits = list(self._waits.items())
             try:
                 for start in range(0, len(waits), BATCH):
@@ -131,16 +136,21 @@ class LeaseWaits:
                         if holder is not None:
                             self._tell(table_id, wait, holder)
             except Exception as exc:
-                for table_id, wait in list(self._waits.items()):
+                for table_id, wait in list(self._waits.items()) if self._mine() else ():
                     self._tell(table_id, wait, exc)
                 raise
             except asyncio.CancelledError:  # (the loop's end): its waiters look again
-                for table_id, wait in list(self._waits.items()):
+                for table_id, wait in list(self._waits.items()) if self._mine() else ():
                     self._tell(table_id, wait, None)
                 raise
             await asyncio.sleep(self.every)
-        for table_id, wait in list(self._waits.items()):  # the process stops
-            self._tell(table_id, wait, None)
+        for table_id, wait in list(self._waits.items()) if self._mine() else ():
+            self._tell(table_id, wait, None)  # the process stops
+
+    def _mine(self) -> bool:
+        """Whether the task asking is the reader now (not one cancelled before a
+        new one started: the waits then are the new one's)."""
+        return asyncio.current_task() is self._reader
 
     def _tell(self, table_id: str, wait: _Wait, what: bytes | Exception | None) -> None:
         """Tell the waiters of ``wait`` (table ``table_id``) ``what`` — a holder, the

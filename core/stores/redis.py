@@ -947,8 +947,10 @@ class RedisStore:
             self.sent.forget(table_id)  # written before (by whom since?), or refused
             try:
                 self._check_result(table_id, p, result)
-            except (IndexError, ValueError, TypeError) as exc:  # an answer cut short by
-                with self._io():  # a nil its table's info read as a number
+            except (IndexError, ValueError, TypeError, CommitRefused) as exc:  # an answer
+                # cut short by a nil its table's info read as a number, or a seq refused
+                # against an epoch or seq read from ``inf`` or ``nan`` (Lua reads them)
+                with self._io():
                     self._check_numbers(info, exc)
                 raise
 

@@ -6,6 +6,7 @@ store's damaged rows are (docs/redis.md "Damaged entries"). The client sees
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
@@ -81,11 +82,15 @@ def _number(value: bytes, field: str) -> bool:
     text = value.decode("ascii", errors="replace")
     if field == "wanted":
         return all(part.isdigit() for part in text.split(",") if part)
+    if "_" in text:  # Python's float reads 1_0, Lua's tonumber does not
+        return False
     try:
-        float(text)
+        number = float(text)
     except ValueError:
         return False
-    return True
+    # inf and nan: Lua's tonumber reads them (C's strtod), and the script goes on to
+    # refuse a commit against epoch or seq -2**63; no seq or time rollbridge writes
+    return math.isfinite(number)
 
 
 def numbers(table_id: str, key: str, values: Iterable[bytes | None]) -> StoreError | None:

@@ -6,7 +6,8 @@ one ``BEGIN IMMEDIATE``), in the form the store reads (schema 7): the table's
 snapshot in ``tables`` at its latest seq (info, meta, every actor in order), so
 that no log row is folded into it; each retained event as a log row of its own
 (``first = last`` = its seq, the bytes :meth:`~rollbridge.engine.model.Event.packed`
-gives, its undo or redo also in ``undos``), read by ``events_after``, ``event``,
+gives, its undo or redo also in ``undos``; the table's whole info on its first
+row, the store's same-info mark on the rest), read by ``events_after``, ``event``,
 the undone read and ``load``'s history, never folded; each reply with the seq of
 the commit that stored it (its place in the window); the join tokens in order.
 What the store writes for a live commit is not changed: a commit after the
@@ -26,6 +27,7 @@ from rollbridge.exceptions import Conflict
 from rollbridge.plain import JSON, Packed, pack
 from rollbridge.plain import pack_array as packed_array
 from rollbridge.stores.base import TABLE_EXISTS
+from rollbridge.stores.sqlite import _SAME_INFO
 from rollbridge.tokens import TokenRecord
 
 __all__ = ["write_whole_table"]
@@ -69,13 +71,16 @@ def write_whole_table(
     whole = pack({"name": info.name, "ruleset": info.ruleset,
                   "ruleset_version": info.ruleset_version, "settings": info.settings,
                   "epoch": int(info.epoch)})  # fmt: skip
+    # the whole info on the first row only, the same-info mark on the rest, as a
+    # commit leaving the info as it was writes them (every row's is the same here)
     conn.executemany(
         "INSERT INTO log (\"table\", first, last, epoch, info, events, state, undos)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         [
-            (info.id, int(e.seq), int(e.seq), int(info.epoch), whole, _array([e.packed()]),
-             _NOTHING, _array([e.packed()]) if e.kind in UNDO_KINDS else None)
-            for e in events
+            (info.id, int(e.seq), int(e.seq), int(info.epoch), _SAME_INFO if n else whole,
+             _array([e.packed()]), _NOTHING,
+             _array([e.packed()]) if e.kind in UNDO_KINDS else None)
+            for n, e in enumerate(events)
         ],
     )  # fmt: skip
     conn.executemany(

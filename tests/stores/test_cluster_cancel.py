@@ -138,3 +138,44 @@ def test_within_raises_a_cancel_arriving_as_the_future_finishes():
             return exc
 
     assert isinstance(asyncio.run(play()), asyncio.CancelledError)
+
+
+@pytest.mark.parametrize("how", ["script", "refused"])
+def test_a_lost_cancel_of_a_command_that_fails_is_raised_not_its_error(
+    redis_factory: Any, monkeypatch, how
+):
+    """The cancel lost in the send of a command whose reply is an error: the error
+    was raised and the cancel dropped — counted before the next command began, so
+    no later comparison saw it. A script Redis no longer holds (restarted, ``SCRIPT
+    FLUSH``) is loaded and run again by redis-py: the task got the script's answer
+    (``how="script"``); a refused command gave its ``ResponseError``, which a
+    forward's loop takes for a Redis failure and goes on."""
+    redis = redis_factory()
+
+    async def play() -> Any:
+        client = CancelSafeRedis.from_url(redis.url)
+        script = client.register_script("return redis.call('GET', KEYS[1])")
+        try:
+            await client.set("k", "v")
+            assert await script(keys=["k"]) == b"v"
+            await client.script_flush()  # as after Redis restarted
+            victim: list[asyncio.Task] = []
+            _cancel_after_send(monkeypatch, victim)
+
+            async def run() -> Any:
+                if how == "script":
+                    return await script(keys=["k"])
+                return await client.incr("k")  # not a number: refused
+
+            task = asyncio.create_task(run())
+            victim.append(task)
+            try:
+                return await task
+            except (asyncio.CancelledError, Exception) as exc:
+                return exc
+            finally:
+                monkeypatch.undo()
+        finally:
+            await client.aclose()
+
+    assert isinstance(asyncio.run(play()), asyncio.CancelledError)

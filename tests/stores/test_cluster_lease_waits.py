@@ -260,3 +260,54 @@ def test_many_tables_waited_on_are_read_by_one_batched_reader(redis_factory: Any
         assert not waits.reading and not waits._waits and not _others()
 
     _on_redis(redis_factory, play)
+
+
+def test_a_wait_begun_as_the_last_one_cancels_the_reader_gets_a_reader(redis_factory: Any):
+    """The last waiter leaves (told its holder) and cancels the reader, which sleeps
+    until its next turn; a forward that begins to wait in that same turn (the same
+    task waiting on its next table) found the reader still running and started
+    none — the reader then ended at its cancel without telling it, and it waited
+    unread until its own end, blind to its lease held again. A reader whose cancel
+    is asked counts as none now: the wait gets a reader of its own."""
+
+    async def play(server: Any, client: aioredis.Redis, waits: LeaseWaits) -> None:
+        await client.set("owner:t", "node-a")  # the first read tells the first wait
+
+        async def one_then_another() -> tuple[bytes | None, bytes | None]:
+            first = await waits.held("t", "owner:t", time.monotonic() + 30)
+            # (no await between: the reader's cancel, asked as the first wait left,
+            # has not run yet)
+            return first, await waits.held("u", "owner:u", time.monotonic() + 3)
+
+        task = asyncio.create_task(one_then_another())
+        while waits.waiting("u") == 0:
+            await asyncio.sleep(0.01)
+        await client.set("owner:u", "node-b")  # its owner's renewal took it again
+        assert await task == (b"node-a", b"node-b")  # (before: None, after 3 s)
+        await asyncio.sleep(0.1)
+        assert not waits.reading and not _others()
+
+    _on_redis(redis_factory, play)
+
+
+def test_a_superseded_readers_failure_is_not_told_to_the_new_readers_waits(
+    redis_factory: Any,
+):
+    """The reader cancelled as the last wait left swallows the cancel in its read
+    (as redis-py's did) and then fails; a new reader already reads for the wait that
+    began meanwhile: that wait is told its own lease's holder, not the old reader's
+    error."""
+
+    async def play(server: Any, client: aioredis.Redis, waits: LeaseWaits) -> None:
+        waits.read = _swallowing(client, fail=True)
+
+        async def one_then_another() -> tuple[bytes | None, bytes | None]:
+            # the first wait ends (0.1 s) while the reader's read is out (0.3 s)
+            first = await waits.held("t", "owner:t", time.monotonic() + 0.1)
+            return first, await waits.held("u", "owner:u", time.monotonic() + 3)
+
+        await client.set("owner:u", "node-b")
+        task = asyncio.create_task(one_then_another())
+        assert await task == (None, b"node-b")  # (before: the old reader's error)
+
+    _on_redis(redis_factory, play)
