@@ -684,6 +684,20 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
     if declared is None and message_id in _RENAMED:  # an older table's text
         message_id, args = _read_renamed(message_id, args, hides)
         declared = _MESSAGES.get(message_id)
+    return _declared(declared, message_id, args, locale, hides, live)
+
+
+def _declared(
+    declared: Message | None,
+    message_id: str,
+    args: Mapping[str, Any],
+    locale: str,
+    hides: Hides,
+    live: bool,
+) -> str:
+    """``message_id`` (``declared``, None where no message has it) rendered with
+    ``args`` (a map): :func:`_render` once it found the message, and :func:`_fresh`
+    directly (a live text's message is declared, its arguments a map)."""
     if not args and declared is not None and declared.plural is None:
         template = _translate(declared, locale, None)
         try:
@@ -716,9 +730,12 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
             )
         elif kind is Text:  # a nested text, rendered already for this locale or now
             cache = arg._rendered
-            known = cache.get(locale) if cache is not None else None
-            if known is None:
-                known = _live(arg, locale, hides)
+            if cache is None:  # nothing kept on it: rendered now
+                known = _fresh(arg, locale, hides)
+            else:
+                known = cache.get(locale)
+                if known is None:
+                    known = _live(arg, locale, hides)
             values[name] = known if plain else _Verbatim(known)
         elif kind is Private:  # _argument's, without its calls where the value is seen
             _privates_met[0] += 1
@@ -730,9 +747,12 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
             value = arg.value
             if value.__class__ is Text:
                 cache = value._rendered
-                known = cache.get(locale) if cache is not None else None
-                if known is None:
-                    known = _live(value, locale, hides)
+                if cache is None:
+                    known = _fresh(value, locale, hides)
+                else:
+                    known = cache.get(locale)
+                    if known is None:
+                        known = _live(value, locale, hides)
                 values[name] = known if plain else _Verbatim(known)
             else:
                 values[name] = _seen(value, locale, hides, True, not plain)
@@ -824,11 +844,23 @@ def _live(text: Text, locale: str, hides: Hides) -> str:
             known = cache.get((locale, _generation))
             if known is not None:
                 return known
-    if text.id not in _MESSAGES:
+    return _fresh(text, locale, hides)
+
+
+def _fresh(text: Text, locale: str, hides: Hides) -> str:
+    """:func:`_live` of a text none of whose kept renderings fits (the callers that
+    looked in ``_rendered`` already call it directly): rendered now, from its
+    declared message without :func:`_render`'s look at the id and the renamings."""
+    declared = _MESSAGES.get(text.id)
+    if declared is None:
         raise NotPlain(f"text {text.id!r}", "is not a declared message")
+    args = text.args
+    if args.__class__ is not dict and not isinstance(args, Mapping):
+        args = _NO_ARGS  # (as _render reads such a map's "args")
     met = _privates_met[0]
-    rendered = _render(text.id, text.args, locale, hides, True)
+    rendered = _declared(declared, text.id, args, locale, hides, True)
     if _privates_met[0] == met:
+        cache = text._rendered
         if cache is None:
             text._rendered = cache = {}
         cache[locale if locale == "en" else (locale, _generation)] = rendered
@@ -1742,10 +1774,11 @@ def _shown_text(
         marks.clear()
     if kind is Text:
         cache = value._rendered  # rendered already: the same for everyone
-        if cache is not None:
-            known = cache.get(locale)
-            if known is not None:
-                return known
+        if cache is None:
+            return _fresh(value, locale, hides)
+        known = cache.get(locale)
+        if known is not None:
+            return known
         return _live(value, locale, hides)
     if kind is dict and "id" in value:
         # the memo keeps the text it was made for, and is used only for that very

@@ -1,0 +1,87 @@
+"""Rendering a text takes no step it need not (issue 12 item 6: docs/performance.md
+"Rendering texts, counted (7 December)"), and reads exactly as before: each test
+counts the calls a cut removed, and the cases beside it hold the words to what they
+were before the cut (the benchmark's digests hold every byte on the wire and in the
+store)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rollbridge import text
+from rollbridge.text import Messages, Private, Text, render, view_pair
+
+say = Messages("stepstest")
+OUTER = say("outer", "{who} rolls {dice} ({part})")
+DICE = say("dice", "{n} dice")
+PART = say("part", "{name} at {tn}")
+
+
+def _hides(actor: str, aspect: str) -> bool:
+    return actor == "guard"
+
+
+def _counted(monkeypatch, name: str) -> dict[str, int]:
+    """How many times ``rollbridge.text.<name>`` runs from now on."""
+    counted = {"n": 0}
+    original = getattr(text, name)
+
+    def counting(*args, **kwargs):
+        counted["n"] += 1
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(text, name, counting)
+    return counted
+
+
+@pytest.fixture
+def looked_up(monkeypatch):
+    """How many times :func:`rollbridge.text._render` (the id's and the renamings'
+    look-up a stored text needs) ran."""
+    return _counted(monkeypatch, "_render")
+
+
+def _line() -> Text:
+    return OUTER(
+        who="Tukan",
+        dice=Private(DICE(n=6), of="guard", aspect="sheet", instead=DICE(n=1)),
+        part=PART(name="range", tn=Private(4, of="tukan", aspect="sheet")),
+    )
+
+
+def test_a_live_text_and_its_nested_texts_render_without_the_stored_text_look_up(looked_up):
+    """A live :class:`Text` names a declared message: it and the texts nested in it
+    (none rendered yet) are rendered from their message, never through the look-up
+    of an id and its renamings a stored text takes (one call per text before)."""
+    line = _line()
+    assert render(line) == "Tukan rolls 6 dice (range at 4)"
+    assert render(line, hides=_hides) == "Tukan rolls 1 dice (range at 4)"
+    gm, players = view_pair({"narration": line}, [["narration"]], [], hides=_hides)
+    assert gm == {"narration": "Tukan rolls 6 dice (range at 4)"}
+    assert players == {"narration": "Tukan rolls 1 dice (range at 4)"}
+    assert looked_up["n"] == 0
+
+
+def test_stored_texts_still_take_the_look_up_and_read_as_before(looked_up):
+    stored = text.stored_data({"narration": _line()})["narration"]
+    assert render(stored) == "Tukan rolls 6 dice (range at 4)"
+    assert render(stored, hides=_hides) == "Tukan rolls 1 dice (range at 4)"
+    assert looked_up["n"] > 0
+    assert render({"id": "stepstest.nothing", "args": {"x": 1}}) == "[stepstest.nothing] x=1"
+
+
+def test_an_undeclared_live_text_is_still_refused():
+    with pytest.raises(text.NotPlain, match="is not a declared message"):
+        render(Text("stepstest.nothing", {"x": 1}))
+
+
+def test_a_live_text_kept_in_another_language_is_read_from_its_generation(monkeypatch):
+    """A nested text rendered in German before is read from what it keeps for the
+    catalogues' generation; a :func:`rollbridge.text.forget` renders it anew."""
+    part = PART(name="x", tn=3)
+    first = render(OUTER(who="A", dice="d", part=part), locale="de")
+    assert ("de", text.catalogue_generation()) in part._rendered
+    assert render(OUTER(who="A", dice="d", part=part), locale="de") == first
+    text.forget("stepstest")
+    assert render(OUTER(who="A", dice="d", part=part), locale="de") == first
+    assert ("de", text.catalogue_generation()) in part._rendered
