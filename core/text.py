@@ -1345,7 +1345,11 @@ def _extract(value: Any, path: list[Any], texts: list, privates: list, depth: in
                 # reads events without it (a map there it would take for a text)
                 texts.append(path.copy())
         privates.append(entry)
-        return _extract(value.value, path, texts, privates, depth)
+        inner = value.value
+        k = inner.__class__
+        if k is int or k is str or k is bool or k is float or inner is None:
+            return inner  # a scalar (most private values: an NPC's number) without a call
+        return _extract(inner, path, texts, privates, depth)
     if kind is str or kind is int or kind is bool or kind is float or value is None:
         return value
     if isinstance(value, Mapping):
@@ -1587,10 +1591,11 @@ def _view(
         elif kind is list or kind is tuple:
             out_list = None
             dropped = []
+            size = len(value)
             for key, child in children.items():
                 if hides is None and not child.textual:
                     continue
-                if key.__class__ is int and 0 <= key < len(value):
+                if key.__class__ is int and 0 <= key < size:
                     item = value[key]
                     new = _view(item, child, entries, locale, hides, memo)
                     if new is not item:
@@ -1695,8 +1700,9 @@ def _pair(
         elif kind is list or kind is tuple:
             gm_list = players_list = None
             dropped = []
+            size = len(value)
             for key, child in children.items():
-                if key.__class__ is not int or not 0 <= key < len(value):
+                if key.__class__ is not int or not 0 <= key < size:
                     continue
                 item = value[key]
                 if child.leaf:  # a text alone: as _pair renders it, without its walk

@@ -85,3 +85,50 @@ def test_a_live_text_kept_in_another_language_is_read_from_its_generation(monkey
     text.forget("stepstest")
     assert render(OUTER(who="A", dice="d", part=part), locale="de") == first
     assert ("de", text.catalogue_generation()) in part._rendered
+
+
+@pytest.fixture
+def walked(monkeypatch):
+    """How many times :func:`rollbridge.text._extract` (one call per value walked) ran."""
+    return _counted(monkeypatch, "_extract")
+
+
+def test_a_private_scalar_is_taken_out_without_a_walk_of_its_value(walked):
+    """A private value that is a number, a string, a yes/no or None (an NPC's armour,
+    most private values) is taken out where its mark is met: no call to walk it."""
+    out = {
+        "outcome": {
+            "armor": Private(4, of="guard", aspect="sheet"),
+            "name": Private("Guard", of="guard"),
+            "dead": Private(False, of="guard", instead=None),
+            "odds": Private(0.5, of="guard"),
+            "nothing": Private(None, of="guard"),
+            "part": Private(DICE(n=2), of="guard", instead=DICE(n=1)),
+            "track": Private({"stun": 1}, of="guard"),
+        }
+    }
+    data, texts, privates = text.extract(out)
+    # the two maps, each mark, the text and the track, the two ``instead``s: 13, where
+    # each of the five scalars took a call of its own before (18)
+    assert walked["n"] == 2 + 7 + 2 + 2
+    assert data == {
+        "outcome": {
+            "armor": 4,
+            "name": "Guard",
+            "dead": False,
+            "odds": 0.5,
+            "nothing": None,
+            "part": out["outcome"]["part"].value,
+            "track": {"stun": 1},
+        }
+    }
+    assert texts == [["outcome", "part"], ["outcome", "part"]]
+    assert privates == [
+        [["outcome", "armor"], "guard", "sheet"],
+        [["outcome", "name"], "guard", "details"],
+        [["outcome", "dead"], "guard", "details", None, False],
+        [["outcome", "odds"], "guard", "details"],
+        [["outcome", "nothing"], "guard", "details"],
+        [["outcome", "part"], "guard", "details", DICE(n=1), True],
+        [["outcome", "track"], "guard", "details"],
+    ]
