@@ -1062,11 +1062,17 @@ def _argument(arg: Any, locale: str, hides: Hides, live: bool, wrap: bool = True
         return arg if locale == "en" else _Verbatim(_live((TRUE if arg else FALSE)(), locale, None))
     if kind is dict or kind is list or kind is tuple:
         reading = _containers_read.get()
-        if len(reading) >= MAX_NESTING or any(met is arg for met in reading):
+        if reading and (len(reading) >= MAX_NESTING or any(met is arg for met in reading)):
             # a list or map met again inside itself (a ruleset's refusal holding a list
             # that holds itself), or nested past what any refusal's words need: an
             # ellipsis, as Python's "[...]", not a RecursionError failing the refusal
             return _Verbatim(ELIDED) if wrap else ELIDED
+        if not wrap and kind is not dict:  # a list of text alone (dice chains) holds no
+            for item in arg:  # other list: joined as _container joins it, not noted
+                if item.__class__ is not str:
+                    break
+            else:
+                return ", ".join(arg)
         token = _containers_read.set((*reading, arg))
         try:
             return _container(arg, locale, hides, live, wrap)
@@ -1099,11 +1105,9 @@ def _container(arg: Any, locale: str, hides: Hides, live: bool, wrap: bool) -> A
             f"{key}: {_argument(item, locale, hides, live)!s}" for key, item in arg.items()
         )
         return _Verbatim(shown) if wrap else shown
-    if not wrap:  # what _Joined formats to without a spec (its items as they were)
-        for item in arg:
-            if item.__class__ is not str:
-                return ", ".join([str(_argument(item, locale, hides, live)) for item in arg])
-        return ", ".join(arg)  # all text (a test's dice chains): as it is
+    if not wrap:  # what _Joined formats to without a spec (its items as they were;
+        # one of text alone :func:`_argument` joined already)
+        return ", ".join([str(_argument(item, locale, hides, live)) for item in arg])
     return _Joined(_argument(item, locale, hides, live) for item in arg)
 
 

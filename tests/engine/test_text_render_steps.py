@@ -132,3 +132,55 @@ def test_a_private_scalar_is_taken_out_without_a_walk_of_its_value(walked):
         [["outcome", "part"], "guard", "details", DICE(n=1), True],
         [["outcome", "track"], "guard", "details"],
     ]
+
+
+CHAINS = say("chains", "{who}: {chains}")
+
+
+class _CountingVar:
+    """A stand-in for the renderer's context variable of the containers it reads,
+    counting what it is given to note."""
+
+    def __init__(self, real):
+        self.real, self.sets = real, 0
+
+    def get(self):
+        return self.real.get()
+
+    def set(self, value):
+        self.sets += 1
+        return self.real.set(value)
+
+    def reset(self, token):
+        self.real.reset(token)
+
+
+@pytest.fixture
+def noted(monkeypatch):
+    counting = _CountingVar(text._containers_read)
+    monkeypatch.setattr(text, "_containers_read", counting)
+    return counting
+
+
+def test_a_list_of_text_alone_is_joined_without_noting_it(noted):
+    """A list of strings (a roll's dice chains) holds no list that could hold it: it
+    is joined where it is met, without noting it among the containers being read."""
+    assert render(CHAINS(who="Tukan", chains=["6+5=11", "3", "2"])) == "Tukan: 6+5=11, 3, 2"
+    assert render(CHAINS(who="Tukan", chains=[])) == "Tukan: "
+    assert noted.sets == 0
+    mixed = CHAINS(who="T", chains=["a", 1, None, ["b", DICE(n=2)], Private("c", of="g")])
+    assert render(mixed) == "T: a, 1, \u2014, b, 2 dice, c"
+    assert render(mixed, hides=_hides) == "T: a, 1, \u2014, b, 2 dice, c"
+    assert render(mixed, hides=lambda a, s: True) == "T: a, 1, \u2014, b, 2 dice, (hidden)"
+    assert noted.sets == 6  # each list holding more than text, for each of the three
+
+
+def test_a_list_nested_past_the_bound_still_reads_as_an_ellipsis():
+    nested: list = ["deep"]
+    for _ in range(40):
+        nested = [nested]
+    looped: list = ["x"]
+    looped.append(looped)
+    assert render(CHAINS(who="A", chains=nested)) == "A: \u2026"
+    assert render(CHAINS(who="A", chains=[["a", "b"], "c"])) == "A: a, b, c"
+    assert render(CHAINS(who="A", chains=looped)) == "A: x, \u2026"
