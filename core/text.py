@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import contextvars
 import logging
+import operator
 import re
 import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -1485,7 +1486,7 @@ class Places:
     def of(cls, texts: Sequence[Sequence[Any]], privates: Sequence[Sequence[Any]]) -> Places:
         """The tree of the paths in ``texts`` and ``privates`` (see :func:`extract`),
         made once per shape: the same paths give the same (shared) tree."""
-        shape = (tuple(map(tuple, texts)), tuple([tuple(entry[0]) for entry in privates]))
+        shape = (tuple(map(tuple, texts)), tuple(map(tuple, map(_PATH_OF, privates))))
         found = _SHAPES.get(shape)
         if found is None:
             if len(_SHAPES) >= MAX_SHAPES:  # a bound, not a policy: shapes recur
@@ -1524,6 +1525,8 @@ class Places:
         return root
 
 
+#: A private entry's path (:meth:`Places.of`: the keys made in C, without a comprehension).
+_PATH_OF = operator.itemgetter(0)
 #: The trees :meth:`Places.of` made, by their paths; at most :data:`MAX_SHAPES`.
 _SHAPES: dict[tuple[tuple[tuple[Any, ...], ...], ...], Places] = {}
 #: How many trees are kept (an sr2 attack has a few shapes: hit, miss, botch, …).
@@ -1636,10 +1639,13 @@ def view_pair(
         return data, data
     if places is None:
         places = Places.of(texts, privates)
-    marks: list[tuple[str, str]] = []  # one walk's own (a table may run in any thread)
+    # one walk's own (a table may run in any thread): whether the text being rendered
+    # for the GM met a private mark players may not see
+    marks = [False]
 
     def noting(of: str, aspect: str) -> bool:
-        marks.append((of, aspect))
+        if not marks[0] and hides(of, aspect):  # (players' hides asked as they would be)
+            marks[0] = True
         return False
 
     return _pair(data, places, privates, locale, hides, memo, noting, marks)
@@ -1653,13 +1659,14 @@ def _pair(
     hides: Callable[[str, str], bool],
     memo: dict | None,
     noting: Callable[[str, str], bool],
-    marks: list[tuple[str, str]],
+    marks: list[bool],
 ) -> tuple[Any, Any]:
     """``(_view(value, node, entries, locale, None, memo), _view(value, node, entries,
     locale, hides, memo))``. ``noting``: the GM's ``hides`` for a text, which hides
-    nothing (as None does) and notes each private mark met in ``marks`` as ``(actor,
-    aspect)``: a text whose marks players may all see reads the same to them, and is
-    not rendered again for them."""
+    nothing (as None does) and notes in ``marks[0]`` whether a private mark met is one
+    players may not see (asking their ``hides`` of each until one is): a text whose
+    marks players may all see reads the same to them, and is not rendered again for
+    them."""
     for index in node.privates:
         entry = entries[index]
         if hides(entry[1], entry[2]):  # players get what stands instead, or nothing
@@ -1752,15 +1759,15 @@ def _lone_text(
     hides: Callable[[str, str], bool],
     memo: dict | None,
     noting: Callable[[str, str], bool],
-    marks: list[tuple[str, str]],
+    marks: list[bool],
 ) -> tuple[Any, Any]:
     """A text for the GM and for players, where both see the same value (a text alone at
     its place, :attr:`Places.leaf`, or one whose place players see as the GM does):
     rendered again for players only where they may not see a private argument of it."""
-    shown = _shown_text(item, locale, noting, memo, marks)  # the GM's, noting the marks met
-    for of, aspect in marks:
-        if hides(of, aspect):  # players miss one: their own rendering
-            return shown, _shown_text(item, locale, hides, memo)
+    marks[0] = False
+    shown = _shown_text(item, locale, noting, memo)  # the GM's, noting the marks met
+    if marks[0]:  # players miss one: their own rendering
+        return shown, _shown_text(item, locale, hides, memo)
     return shown, shown  # no private argument players may not see: the same words
 
 
@@ -1774,14 +1781,9 @@ def _instead(
     return _shown_text(entry[3], locale, hides, memo) if is_text else entry[3]
 
 
-def _shown_text(
-    value: Any, locale: str, hides: Hides, memo: dict | None, marks: list | None = None
-) -> Any:
-    """A text (live or stored) rendered; anything else as it is. ``marks``: emptied
-    first (the pair walk's, where ``hides`` notes the private marks met)."""
+def _shown_text(value: Any, locale: str, hides: Hides, memo: dict | None) -> Any:
+    """A text (live or stored) rendered; anything else as it is."""
     kind = value.__class__
-    if marks is not None:
-        marks.clear()
     if kind is Text:
         cache = value._rendered  # rendered already: the same for everyone
         if cache is None:

@@ -6,10 +6,12 @@ store)."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from rollbridge import text
-from rollbridge.text import Messages, Private, Text, render, view_pair
+from rollbridge.text import Messages, Places, Private, Text, render, view_pair
 
 say = Messages("stepstest")
 OUTER = say("outer", "{who} rolls {dice} ({part})")
@@ -184,3 +186,67 @@ def test_a_list_nested_past_the_bound_still_reads_as_an_ellipsis():
     assert render(CHAINS(who="A", chains=nested)) == "A: \u2026"
     assert render(CHAINS(who="A", chains=[["a", "b"], "c"])) == "A: a, b, c"
     assert render(CHAINS(who="A", chains=looped)) == "A: x, \u2026"
+
+
+def _calls_in(work, *besides: object) -> list[str]:
+    """The names of the functions, Python's and C's, ``work()`` called (a profile),
+    but for the methods of the objects ``besides`` (the test's own lists)."""
+    names: list[str] = []
+
+    def profile(frame, event, arg):
+        if event == "call":
+            names.append(frame.f_code.co_name)
+        elif event == "c_call" and not any(getattr(arg, "__self__", None) is b for b in besides):
+            names.append(arg.__name__)
+
+    sys.setprofile(profile)
+    try:
+        work()
+    finally:
+        sys.setprofile(None)
+    return names
+
+
+def test_the_pair_walk_notes_no_list_of_marks_and_reads_as_before():
+    """The pair walk asks players' ``hides`` of each private mark the GM's rendering
+    meets, until one is hidden, as it did; it keeps a flag, not a list of the marks
+    (one ``append`` a mark and a ``clear`` a text before)."""
+    asked: list[tuple[str, str]] = []
+
+    def players(actor: str, aspect: str) -> bool:
+        asked.append((actor, aspect))
+        return actor == "guard"
+
+    seen = PART(name="range", tn=Private(4, of="tukan", aspect="sheet"))
+    data = {"steps": [_line(), seen, DICE(n=2)], "narration": _line()}
+    texts = [["steps", 0], ["steps", 1], ["steps", 2], ["narration"]]
+    made: list = []
+    names = _calls_in(lambda: made.append(view_pair(data, texts, [], hides=players)), made, asked)
+    gm, shown = made[0]
+    assert gm == {
+        "steps": ["Tukan rolls 6 dice (range at 4)", "range at 4", "2 dice"],
+        "narration": "Tukan rolls 6 dice (range at 4)",
+    }
+    assert shown == {
+        "steps": ["Tukan rolls 1 dice (range at 4)", "range at 4", "2 dice"],
+        "narration": "Tukan rolls 1 dice (range at 4)",
+    }
+    assert shown["steps"][1] is gm["steps"][1]  # seen alike: rendered once
+    # the GM's renderings ask of each mark until one is hidden (the guard's dice come
+    # first), and the players' renderings ask again of what they meet
+    assert asked == [("guard", "sheet"), ("guard", "sheet"), ("tukan", "sheet"), ("tukan", "sheet"),
+                     ("guard", "sheet"), ("guard", "sheet"), ("tukan", "sheet")]  # fmt: skip
+    assert "clear" not in names
+    assert "append" not in names
+
+
+def test_a_tree_of_places_is_looked_up_without_a_comprehension():
+    texts = [["narration"], ["steps", 0]]
+    privates = [[["outcome", "armor"], "guard", "sheet"], [["params", "pool"], "tukan", "sheet"]]
+    first = Places.of(texts, privates)
+    names = _calls_in(lambda: Places.of(texts, privates))
+    assert Places.of(texts, privates) is first
+    assert "<listcomp>" not in names
+    assert set(first.children) == {"narration", "steps", "outcome", "params"}
+    assert first.children["outcome"].children["armor"].privates == (0,)
+    assert first.children["params"].children["pool"].privates == (1,)
