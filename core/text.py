@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import contextvars
 import logging
+import operator
 import re
 import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -684,6 +685,20 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
     if declared is None and message_id in _RENAMED:  # an older table's text
         message_id, args = _read_renamed(message_id, args, hides)
         declared = _MESSAGES.get(message_id)
+    return _declared(declared, message_id, args, locale, hides, live)
+
+
+def _declared(
+    declared: Message | None,
+    message_id: str,
+    args: Mapping[str, Any],
+    locale: str,
+    hides: Hides,
+    live: bool,
+) -> str:
+    """``message_id`` (``declared``, None where no message has it) rendered with
+    ``args`` (a map): :func:`_render` once it found the message, and :func:`_fresh`
+    directly (a live text's message is declared, its arguments a map)."""
     if not args and declared is not None and declared.plural is None:
         template = _translate(declared, locale, None)
         try:
@@ -716,9 +731,12 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
             )
         elif kind is Text:  # a nested text, rendered already for this locale or now
             cache = arg._rendered
-            known = cache.get(locale) if cache is not None else None
-            if known is None:
-                known = _live(arg, locale, hides)
+            if cache is None:  # nothing kept on it: rendered now
+                known = _fresh(arg, locale, hides)
+            else:
+                known = cache.get(locale)
+                if known is None:
+                    known = _live(arg, locale, hides)
             values[name] = known if plain else _Verbatim(known)
         elif kind is Private:  # _argument's, without its calls where the value is seen
             _privates_met[0] += 1
@@ -730,9 +748,12 @@ def _render(message_id: str, args: Mapping[str, Any], locale: str, hides: Hides,
             value = arg.value
             if value.__class__ is Text:
                 cache = value._rendered
-                known = cache.get(locale) if cache is not None else None
-                if known is None:
-                    known = _live(value, locale, hides)
+                if cache is None:
+                    known = _fresh(value, locale, hides)
+                else:
+                    known = cache.get(locale)
+                    if known is None:
+                        known = _live(value, locale, hides)
                 values[name] = known if plain else _Verbatim(known)
             else:
                 values[name] = _seen(value, locale, hides, True, not plain)
@@ -824,11 +845,23 @@ def _live(text: Text, locale: str, hides: Hides) -> str:
             known = cache.get((locale, _generation))
             if known is not None:
                 return known
-    if text.id not in _MESSAGES:
+    return _fresh(text, locale, hides)
+
+
+def _fresh(text: Text, locale: str, hides: Hides) -> str:
+    """:func:`_live` of a text none of whose kept renderings fits (the callers that
+    looked in ``_rendered`` already call it directly): rendered now, from its
+    declared message without :func:`_render`'s look at the id and the renamings."""
+    declared = _MESSAGES.get(text.id)
+    if declared is None:
         raise NotPlain(f"text {text.id!r}", "is not a declared message")
+    args = text.args
+    if args.__class__ is not dict and not isinstance(args, Mapping):
+        args = _NO_ARGS  # (as _render reads such a map's "args")
     met = _privates_met[0]
-    rendered = _render(text.id, text.args, locale, hides, True)
+    rendered = _declared(declared, text.id, args, locale, hides, True)
     if _privates_met[0] == met:
+        cache = text._rendered
         if cache is None:
             text._rendered = cache = {}
         cache[locale if locale == "en" else (locale, _generation)] = rendered
@@ -1030,11 +1063,17 @@ def _argument(arg: Any, locale: str, hides: Hides, live: bool, wrap: bool = True
         return arg if locale == "en" else _Verbatim(_live((TRUE if arg else FALSE)(), locale, None))
     if kind is dict or kind is list or kind is tuple:
         reading = _containers_read.get()
-        if len(reading) >= MAX_NESTING or any(met is arg for met in reading):
+        if reading and (len(reading) >= MAX_NESTING or any(met is arg for met in reading)):
             # a list or map met again inside itself (a ruleset's refusal holding a list
             # that holds itself), or nested past what any refusal's words need: an
             # ellipsis, as Python's "[...]", not a RecursionError failing the refusal
             return _Verbatim(ELIDED) if wrap else ELIDED
+        if not wrap and kind is not dict:  # a list of text alone (dice chains) holds no
+            for item in arg:  # other list: joined as _container joins it, not noted
+                if item.__class__ is not str:
+                    break
+            else:
+                return ", ".join(arg)
         token = _containers_read.set((*reading, arg))
         try:
             return _container(arg, locale, hides, live, wrap)
@@ -1067,11 +1106,9 @@ def _container(arg: Any, locale: str, hides: Hides, live: bool, wrap: bool) -> A
             f"{key}: {_argument(item, locale, hides, live)!s}" for key, item in arg.items()
         )
         return _Verbatim(shown) if wrap else shown
-    if not wrap:  # what _Joined formats to without a spec (its items as they were)
-        for item in arg:
-            if item.__class__ is not str:
-                return ", ".join([str(_argument(item, locale, hides, live)) for item in arg])
-        return ", ".join(arg)  # all text (a test's dice chains): as it is
+    if not wrap:  # what _Joined formats to without a spec (its items as they were;
+        # one of text alone :func:`_argument` joined already)
+        return ", ".join([str(_argument(item, locale, hides, live)) for item in arg])
     return _Joined(_argument(item, locale, hides, live) for item in arg)
 
 
@@ -1313,7 +1350,11 @@ def _extract(value: Any, path: list[Any], texts: list, privates: list, depth: in
                 # reads events without it (a map there it would take for a text)
                 texts.append(path.copy())
         privates.append(entry)
-        return _extract(value.value, path, texts, privates, depth)
+        inner = value.value
+        k = inner.__class__
+        if k is int or k is str or k is bool or k is float or inner is None:
+            return inner  # a scalar (most private values: an NPC's number) without a call
+        return _extract(inner, path, texts, privates, depth)
     if kind is str or kind is int or kind is bool or kind is float or value is None:
         return value
     if isinstance(value, Mapping):
@@ -1445,7 +1486,7 @@ class Places:
     def of(cls, texts: Sequence[Sequence[Any]], privates: Sequence[Sequence[Any]]) -> Places:
         """The tree of the paths in ``texts`` and ``privates`` (see :func:`extract`),
         made once per shape: the same paths give the same (shared) tree."""
-        shape = (tuple(map(tuple, texts)), tuple([tuple(entry[0]) for entry in privates]))
+        shape = (tuple(map(tuple, texts)), tuple(map(tuple, map(_PATH_OF, privates))))
         found = _SHAPES.get(shape)
         if found is None:
             if len(_SHAPES) >= MAX_SHAPES:  # a bound, not a policy: shapes recur
@@ -1484,6 +1525,8 @@ class Places:
         return root
 
 
+#: A private entry's path (:meth:`Places.of`: the keys made in C, without a comprehension).
+_PATH_OF = operator.itemgetter(0)
 #: The trees :meth:`Places.of` made, by their paths; at most :data:`MAX_SHAPES`.
 _SHAPES: dict[tuple[tuple[tuple[Any, ...], ...], ...], Places] = {}
 #: How many trees are kept (an sr2 attack has a few shapes: hit, miss, botch, …).
@@ -1555,10 +1598,11 @@ def _view(
         elif kind is list or kind is tuple:
             out_list = None
             dropped = []
+            size = len(value)
             for key, child in children.items():
                 if hides is None and not child.textual:
                     continue
-                if key.__class__ is int and 0 <= key < len(value):
+                if key.__class__ is int and 0 <= key < size:
                     item = value[key]
                     new = _view(item, child, entries, locale, hides, memo)
                     if new is not item:
@@ -1595,10 +1639,13 @@ def view_pair(
         return data, data
     if places is None:
         places = Places.of(texts, privates)
-    marks: list[tuple[str, str]] = []  # one walk's own (a table may run in any thread)
+    # one walk's own (a table may run in any thread): whether the text being rendered
+    # for the GM met a private mark players may not see
+    marks = [False]
 
     def noting(of: str, aspect: str) -> bool:
-        marks.append((of, aspect))
+        if not marks[0] and hides(of, aspect):  # (players' hides asked as they would be)
+            marks[0] = True
         return False
 
     return _pair(data, places, privates, locale, hides, memo, noting, marks)
@@ -1612,13 +1659,14 @@ def _pair(
     hides: Callable[[str, str], bool],
     memo: dict | None,
     noting: Callable[[str, str], bool],
-    marks: list[tuple[str, str]],
+    marks: list[bool],
 ) -> tuple[Any, Any]:
     """``(_view(value, node, entries, locale, None, memo), _view(value, node, entries,
     locale, hides, memo))``. ``noting``: the GM's ``hides`` for a text, which hides
-    nothing (as None does) and notes each private mark met in ``marks`` as ``(actor,
-    aspect)``: a text whose marks players may all see reads the same to them, and is
-    not rendered again for them."""
+    nothing (as None does) and notes in ``marks[0]`` whether a private mark met is one
+    players may not see (asking their ``hides`` of each until one is): a text whose
+    marks players may all see reads the same to them, and is not rendered again for
+    them."""
     for index in node.privates:
         entry = entries[index]
         if hides(entry[1], entry[2]):  # players get what stands instead, or nothing
@@ -1663,8 +1711,9 @@ def _pair(
         elif kind is list or kind is tuple:
             gm_list = players_list = None
             dropped = []
+            size = len(value)
             for key, child in children.items():
-                if key.__class__ is not int or not 0 <= key < len(value):
+                if key.__class__ is not int or not 0 <= key < size:
                     continue
                 item = value[key]
                 if child.leaf:  # a text alone: as _pair renders it, without its walk
@@ -1710,15 +1759,15 @@ def _lone_text(
     hides: Callable[[str, str], bool],
     memo: dict | None,
     noting: Callable[[str, str], bool],
-    marks: list[tuple[str, str]],
+    marks: list[bool],
 ) -> tuple[Any, Any]:
     """A text for the GM and for players, where both see the same value (a text alone at
     its place, :attr:`Places.leaf`, or one whose place players see as the GM does):
     rendered again for players only where they may not see a private argument of it."""
-    shown = _shown_text(item, locale, noting, memo, marks)  # the GM's, noting the marks met
-    for of, aspect in marks:
-        if hides(of, aspect):  # players miss one: their own rendering
-            return shown, _shown_text(item, locale, hides, memo)
+    marks[0] = False
+    shown = _shown_text(item, locale, noting, memo)  # the GM's, noting the marks met
+    if marks[0]:  # players miss one: their own rendering
+        return shown, _shown_text(item, locale, hides, memo)
     return shown, shown  # no private argument players may not see: the same words
 
 
@@ -1732,20 +1781,16 @@ def _instead(
     return _shown_text(entry[3], locale, hides, memo) if is_text else entry[3]
 
 
-def _shown_text(
-    value: Any, locale: str, hides: Hides, memo: dict | None, marks: list | None = None
-) -> Any:
-    """A text (live or stored) rendered; anything else as it is. ``marks``: emptied
-    first (the pair walk's, where ``hides`` notes the private marks met)."""
+def _shown_text(value: Any, locale: str, hides: Hides, memo: dict | None) -> Any:
+    """A text (live or stored) rendered; anything else as it is."""
     kind = value.__class__
-    if marks is not None:
-        marks.clear()
     if kind is Text:
         cache = value._rendered  # rendered already: the same for everyone
-        if cache is not None:
-            known = cache.get(locale)
-            if known is not None:
-                return known
+        if cache is None:
+            return _fresh(value, locale, hides)
+        known = cache.get(locale)
+        if known is not None:
+            return known
         return _live(value, locale, hides)
     if kind is dict and "id" in value:
         # the memo keeps the text it was made for, and is used only for that very

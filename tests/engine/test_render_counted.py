@@ -120,8 +120,9 @@ def _counted(monkeypatch, name: str) -> dict[str, int]:
 
 @pytest.fixture
 def renders(monkeypatch):
-    """How many times a text was rendered from its template (``_render``)."""
-    return _counted(monkeypatch, "_render")
+    """How many times a text was rendered from its template (``_declared``: a stored
+    text reaches it through ``_render``, a live one directly)."""
+    return _counted(monkeypatch, "_declared")
 
 
 def _event_data() -> dict:
