@@ -126,6 +126,7 @@ from rollbridge.stores.sqlite_faults import (
     need_room,
     store_wide,
 )
+from rollbridge.stores.sqlite_rows import SAME_INFO
 from rollbridge.stores.sqlite_undos import UnfilledRows
 from rollbridge.system_words import system_reason
 from rollbridge.tokens import AdminTokenRecord, TokenRecord
@@ -580,8 +581,6 @@ def _pack_field(value: Any) -> bytes:
     return pack(value)
 
 
-#: A log row's ``info`` when its commit left the table's info as it was.
-_SAME_INFO = b""
 #: The key of a log row's ``state`` under which the meta's changed fields are.
 _CHANGED = pack("changed")
 #: The meta's keys packed (:meth:`~rollbridge.engine.model.TableSnapshot.meta`).
@@ -607,7 +606,7 @@ def _as_stored(head: list[Any], p: PreparedCommit) -> tuple[bytes, bytes]:
     from the table's last (``head[4]``), under ``changed``; all of them when the
     last ones are not known (None). ``head`` then holds ``p``'s (:func:`_kept`)."""
     kept_info = p.info if len(p.info) < _KEPT_WHOLE else _kept(p.info)
-    info = _SAME_INFO if kept_info == head[3] else p.info
+    info = SAME_INFO if kept_info == head[3] else p.info
     last, fields = head[4], p.meta
     kept = [(k, v if len(v) < _KEPT_WHOLE else _kept(v)) for k, v in fields]  # no call: small
     if last is None or len(last) != len(kept):

@@ -27,7 +27,7 @@ from rollbridge.exceptions import Conflict
 from rollbridge.plain import JSON, Packed, pack
 from rollbridge.plain import pack_array as packed_array
 from rollbridge.stores.base import TABLE_EXISTS
-from rollbridge.stores.sqlite import _SAME_INFO
+from rollbridge.stores.sqlite_rows import SAME_INFO
 from rollbridge.tokens import TokenRecord
 
 __all__ = ["write_whole_table"]
@@ -77,7 +77,7 @@ def write_whole_table(
         "INSERT INTO log (\"table\", first, last, epoch, info, events, state, undos)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         [
-            (info.id, int(e.seq), int(e.seq), int(info.epoch), _SAME_INFO if n else whole,
+            (info.id, int(e.seq), int(e.seq), int(info.epoch), SAME_INFO if n else whole,
              _array([e.packed()]), _NOTHING,
              _array([e.packed()]) if e.kind in UNDO_KINDS else None)
             for n, e in enumerate(events)
