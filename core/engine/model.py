@@ -445,8 +445,9 @@ class Commit:
         (:mod:`rollbridge.engine.places`); None: it is.
     :param packed_replies: ``replies`` packed (msgpack), in their order, as
         ``(key, bytes)``: the table packs them when it stages the request (the
-        check that they can be stored), and a store writes these bytes; None: a
-        store packs ``replies`` itself.
+        check that they can be stored), and SQLite writes these bytes (None: it
+        packs ``replies`` itself; the Redis and memory stores always do, the same
+        bytes).
     """
 
     events: list[Event]
