@@ -13,6 +13,7 @@
 // form the viewer used, wherever the log is on the page. A form rebuilt while the
 // viewer types in it keeps what was typed and the focus (replaceKeeping).
 
+import { SECRET_BOX } from "./kept.mjs";
 import { el } from "./render.mjs";
 import { paramLabel } from "./session.mjs";
 import { counted, i18n } from "./texts.mjs";
@@ -319,10 +320,11 @@ export function actionForm(session, actionName, spec, submit, odds = null) {
   if (session.role === "gm") {
     secret = el("input", "secret-box");
     secret.type = "checkbox";
-    // named so that a form built anew (an actor added) keeps it checked (formState):
-    // unnamed, it came back unchecked, and the GM's next press was made in the open.
-    // No parameter's name (a schema key: kept.mjs's isName) has a colon
-    secret.name = "rollbridge:secret";
+    // named so that a form built anew (an actor added) keeps it checked (formState),
+    // and the page loaded anew in another language (kept.mjs): unnamed, it came back
+    // unchecked, and the GM's next press was made in the open. No parameter's name
+    // (a schema key: kept.mjs's isName) has a colon
+    secret.name = SECRET_BOX;
     // an action the ruleset always keeps secret: the box checked, not to be unchecked,
     // and saying why (an unchecked box promised an open roll the server never makes)
     const always = session.alwaysSecret(actionName);

@@ -30,6 +30,17 @@ async function secretBox(page, action) {
   }));
 }
 
+/** The GM's page (English, a desktop) with the `test` action's form chosen and its
+ * *secret* box checked: the page and the form. */
+async function secretChecked(browser) {
+  const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/secret`,
+    TOKENS.secret.gm);
+  await gm.selectOption("#action-select", "test");
+  const form = gm.locator('form.action-form[data-action="test"]');
+  await form.locator("input.secret-box").check();
+  return { gm, form };
+}
+
 const cases = {
   /** The GM's form of `listen` (always secret) and of `test` in four languages; a
    * player's `listen`, and what a screen reader heard of it. */
@@ -62,11 +73,7 @@ const cases = {
   /** The GM checks *secret* on the `test` action's form, then an actor is added (the
    * forms are built anew): whether the box is still checked. */
   async kept(browser, result) {
-    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/secret`,
-      TOKENS.secret.gm);
-    await gm.selectOption("#action-select", "test");
-    const form = gm.locator('form.action-form[data-action="test"]');
-    await form.locator("input.secret-box").check();
+    const { gm, form } = await secretChecked(browser);
     result.before = await form.locator("input.secret-box").isChecked();
     const old = await form.elementHandle();
     result.added = await gmRequest(gm, "secret", TOKENS.secret.gm, { type: "actor.create", id: "add-rat",
@@ -74,6 +81,21 @@ const cases = {
     await form.locator('input[name="target"][value="rat"]').waitFor();
     result.rebuilt = await old.evaluate((node) => !node.isConnected);
     result.after = await form.locator("input.secret-box").isChecked();
+  },
+
+  /** The GM checks *secret* on the `test` action's form and on the roll form, then
+   * chooses German (the page loaded anew, what was typed kept): whether the boxes are
+   * still checked, the action still `test`. */
+  async language(browser, result) {
+    const { gm, form } = await secretChecked(browser);
+    await gm.locator('form.roll-form input[name="secret"]').check();
+    step("German chosen");
+    await Promise.all([gm.waitForEvent("load"), gm.selectOption("#language", "de")]);
+    await gm.locator('html[lang="de"] form.action-form[data-action="test"] input.secret-box').waitFor();
+    await gm.locator("#log li[data-seq]").first().waitFor();
+    result.action = await gm.locator("#action-select").inputValue();
+    result.after = await form.locator("input.secret-box").isChecked();
+    result.roll = await gm.locator('form.roll-form input[name="secret"]').isChecked();
   },
 
   /** A table whose GM approves players' requests first: Bob's roll waits for the GM,
