@@ -10,9 +10,9 @@
 - At a table whose GM approves players' requests first, another player's request
   reaches a player's page as the same ``hidden`` placeholder as a secret, and was
   heard as *secret (GM only)* whenever another player asked. A request is not a
-  secret: nothing is told while it waits (the GM's answer is), and its log entry says
-  it may be either; once the answer is seen, that it was a request, and where the
-  answer is.
+  secret: it is told, and its log entry says, that it may be either — the GM's secret
+  roll, the same placeholder, is heard so too (web25 told neither: rev25w) —; once
+  the answer is seen, the entry says it was a request, and where the answer is.
 
 Needs what tests/web/test_web_browser.py needs; skipped without chromium.
 """
@@ -100,14 +100,15 @@ async def test_an_always_secret_action_is_checked_on_the_gms_form_and_told_once(
 async def test_another_players_request_waiting_is_not_heard_as_a_secret(secret_world):
     result = await run_case(secret_world, "another", script="secret_told.mjs")
     waiting = result["waiting"]
-    # Bob's roll waits for the GM: nothing told on Alice's page (it was "geheim (nur
-    # Spielleiter)"), and her log says the placeholder may be a request waiting
-    assert waiting["told"] == [], waiting
+    # Bob's roll waits for the GM: Alice's page tells it as her log says it, a secret or
+    # a request waiting (it was "geheim (nur Spielleiter)"; then nothing, and the GM's
+    # secret roll, which every log shows, was never heard)
+    assert waiting["told"] == [said("de", "Log.HiddenOrAsked")], waiting
     assert waiting["kind"] == said("de", "Log.HiddenOrAsked"), waiting
     assert result["approve"]["status"] == "done", result["approve"]
     # approved: the roll is told, as any roll, and no secret
     told = result["approved"]["told"]
-    assert len(told) == 1 and "Bobs Wurf" in told[0], told
+    assert len(told) == 2 and "Bobs Wurf" in told[1], told
     assert not [line for line in told if said("de", "Kind.Hidden") in line], told
     # and the placeholder says it was a request, and where its answer is: on Alice's
     # page, and on a Czech observer's that read it from the log from before
@@ -117,6 +118,12 @@ async def test_another_players_request_waiting_is_not_heard_as_a_secret(secret_w
     assert result["approved"]["kind"] == answered, result["approved"]
     answered = said("cs", "Log.AskedAnswered", pending=pending, seq=answer)
     assert result["observer"]["kind"] == answered, result["observer"]
+    # the GM's secret roll, the same placeholder on the wire: Alice hears it as her log
+    # shows it (web25 told it not at all: a fact of the table a screen reader never
+    # heard, there in every page's log; rev25w)
+    secret = result["secret"]
+    assert secret["told"][len(told) :] == [said("de", "Log.HiddenOrAsked")], secret
+    assert secret["kind"] == said("de", "Log.HiddenOrAsked"), secret
 
 
 async def test_the_gms_secret_box_stays_checked_when_the_form_is_built_anew(secret_world):

@@ -133,6 +133,13 @@ const cases = {
     await flush(alice);
     result.approved = { told: await told(alice), seq: Number(await rolled.getAttribute("data-seq")),
       kind: await alice.locator(`#log li[data-seq="${seq}"] .kind`).textContent() };
+    step("the GM rolls in secret");
+    const secretSeq = (await seqOf(alice)) + 1;
+    await gmRequest(gm, "asking", TOKENS.asking.gm, { type: "roll", id: "gm-secret", formula: "1d6", secret: true });
+    await waitSeq(alice, secretSeq);
+    await flush(alice);
+    result.secret = { told: await told(alice),
+      kind: await alice.locator(`#log li[data-seq="${secretSeq}"] .kind`).textContent() };
     step("an observer joins after it: the log from before");
     const observer = await joinedPage(browser, "observer", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
       TOKENS.asking.observer);
