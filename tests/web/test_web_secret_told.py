@@ -24,13 +24,11 @@ from pathlib import Path
 
 import pytest
 
-import rollbridge
-from rollbridge.host import PluginHost
 from rollbridge.offline import TableService
 from rollbridge.stores.sqlite import SQLiteStore
 from rollbridge.tokens import new_token
 from tests.plugins.listener import Listener
-from tests.web.conftest import GM, WebWorld, serving
+from tests.web.conftest import GM, WebWorld, host_of, serving
 from tests.web.test_web_away import said
 from tests.web.test_web_browser import CHROMIUM
 from tests.web.test_web_phone import run_case
@@ -38,22 +36,12 @@ from tests.web.test_web_phone import run_case
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMIUM}")
 
 
-class ListenerPlugin:
-    """Registers :class:`~tests.plugins.listener.Listener` (``listen`` always secret)."""
-
-    @rollbridge.hookimpl
-    def register_rulesets(self, register) -> None:
-        register(Listener())
-
-
 @pytest.fixture
 async def secret_world(tmp_path) -> AsyncIterator[WebWorld]:
     """A server over two tables of :class:`Listener`, each with the player's Hero and
     the NPC Bandit: ``secret``, and ``asking``, whose GM approves players' requests
     first and which has a second player's token (``bob``)."""
-    host = PluginHost(
-        {"listener": ListenerPlugin()}, environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"}
-    )
+    host = host_of("listener", Listener())
     path = tmp_path / "web.db"
     tokens: dict[str, dict[str, str]] = {}
     with SQLiteStore(path) as seed:
