@@ -69,13 +69,17 @@ async def test_an_always_secret_action_is_checked_on_the_gms_form_and_told_once(
         # always secret: checked, not to be unchecked, and why, in the page's language
         listen = forms["listen"]
         assert listen["checked"] is True and listen["disabled"] is True, (lang, listen)
+        # a stop of the keyboard, so that a screen reader's user tabbing through the
+        # form hears it checked and why (disabled, Tab went past it: rev25w), and
+        # pressed (Space, a click) it stays checked
+        assert listen["reached"] is True, (lang, listen)
         assert listen["label"] == said(lang, "Field.Secret"), (lang, listen)
         assert listen["described"] == said(lang, "Field.AlwaysSecret"), (lang, listen)
         assert listen["visible"] is True, (lang, listen)
         # an action the GM may make secret or not: the box as before
         test = forms["test"]
         assert test["checked"] is False and test["disabled"] is False, (lang, test)
-        assert test["described"] == "", (lang, test)
+        assert test["described"] == "" and test["reached"] is True, (lang, test)
     player = result["player"]
     # the reply says it once, on the message line (a status a screen reader reads);
     # the placeholder of the player's own action is not told besides

@@ -331,8 +331,12 @@ export function actionForm(session, actionName, spec, submit, odds = null) {
     const row = field(i18n.localize("ROLLBRIDGE.Web.Field.Secret"), secret,
       always ? i18n.localize("ROLLBRIDGE.Web.Field.AlwaysSecret") : "");
     if (always) {
+      // unavailable, yet a stop of the keyboard (aria-disabled, not disabled): Tab went
+      // past a disabled box, and a screen reader's user tabbing through the form never
+      // heard it checked, nor why; a press leaves it checked
       secret.checked = true;
-      secret.disabled = true;
+      secret.setAttribute("aria-disabled", "true");
+      secret.addEventListener("click", (event) => event.preventDefault());
       const hint = row.querySelector(".hint");
       hint.id = `${secret.id}-why`;
       secret.setAttribute("aria-describedby", hint.id);
@@ -541,7 +545,8 @@ function controlNamed(form, entry) {
 export function restoreState(form, state) {
   for (const entry of state.values) {
     const control = controlNamed(form, entry);
-    if (!control) continue;
+    // unavailable (an always secret action's box): as built, whatever was kept
+    if (!control || control.getAttribute("aria-disabled") === "true") continue;
     if ("checked" in entry) {
       if (control.checked === entry.checked) continue;
       control.checked = entry.checked;

@@ -19,15 +19,29 @@ async function secretBox(page, action) {
   await page.selectOption("#action-select", action);
   const form = page.locator(`form.action-form[data-action="${action}"]`);
   await form.waitFor();
-  return form.locator("input.secret-box").evaluate((box) => ({
+  // reached by Tab from the form's first field (a screen reader's user finds the box
+  // and hears why it is checked), then pressed: Space and a click
+  await form.locator("select, input").first().focus();
+  let reached = false;
+  for (let i = 0; i < 20 && !reached; i++) {
+    await page.keyboard.press("Tab");
+    reached = await page.evaluate(() => document.activeElement?.matches("input.secret-box") === true);
+  }
+  const always = await form.locator("input.secret-box").getAttribute("aria-disabled") === "true";
+  if (always) {
+    await page.keyboard.press("Space");
+    await form.locator("input.secret-box").click({ force: true }); // aria-disabled: Playwright would wait
+  }
+  return form.locator("input.secret-box").evaluate((box, tabbed) => ({
+    reached: tabbed,
     checked: box.checked,
-    disabled: box.disabled,
+    disabled: box.disabled || box.getAttribute("aria-disabled") === "true",
     label: box.labels[0]?.textContent ?? null,
     described: (box.getAttribute("aria-describedby") ?? "").split(" ").filter(Boolean)
       .map((id) => document.getElementById(id)?.textContent ?? "").join(" "),
     visible: (box.getAttribute("aria-describedby") ?? "").split(" ").filter(Boolean)
       .every((id) => document.getElementById(id)?.checkVisibility() === true),
-  }));
+  }), reached);
 }
 
 /** The GM's page (English, a desktop) with the `test` action's form chosen and its
