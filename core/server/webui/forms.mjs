@@ -13,9 +13,8 @@
 // form the viewer used, wherever the log is on the page. A form rebuilt while the
 // viewer types in it keeps what was typed and the focus (replaceKeeping).
 
-import { SECRET_BOX } from "./kept.mjs";
 import { el } from "./render.mjs";
-import { paramLabel } from "./session.mjs";
+import { SECRET_BOX, paramLabel } from "./session.mjs";
 import { counted, i18n } from "./texts.mjs";
 
 let fieldCounter = 0;

@@ -7,7 +7,7 @@
 // The page takes them back (and removes them) once, as it starts.
 
 import { isPageId } from "./keeper.mjs";
-import { tabStorage } from "./session.mjs";
+import { SECRET_BOX, tabStorage } from "./session.mjs";
 
 /** Where the tab keeps a table's lines for the next load. */
 const linesKey = (table) => `rollbridge.lines.${table}`;
@@ -197,12 +197,6 @@ const TOKEN = /rb[ta]_[A-Za-z0-9_-]{8,}/;
  * `-`, `.` and spaces. */
 const isName = (name) => typeof name === "string" && /^[\p{L}\p{N}\p{M}_ .-]{1,100}$/u.test(name);
 
-/** The name of the GM's *secret* box on an action's form (forms.mjs): no parameter's
- * (isName: no colon), so it never stands for one; kept as a name is (keptForm), or
- * the box came back unchecked after a language's reload, and the GM's next press
- * was made in the open. */
-export const SECRET_BOX = "rollbridge:secret";
-
 /** A form's key as the page names it (data-form: "roll", "adjust", "action:NAME"). */
 const isFormKey = (key) => key === "roll" || key === "adjust"
   || (typeof key === "string" && key.startsWith("action:") && isName(key.slice("action:".length)));
@@ -231,6 +225,8 @@ function keptReasons(reasons, secrets = []) {
  * one of `secrets`) too. */
 function keptForm(state, secrets = []) {
   const values = (Array.isArray(state?.values) ? state.values : []).filter((entry) =>
+    // the GM's secret box too, or it came back unchecked after a language's reload,
+    // and the GM's next press was made in the open
     entry && (isName(entry.name) || entry.name === SECRET_BOX)
     && typeof entry.value === "string" && entry.value.length <= MAX_VALUE
     && keepable(entry.value, secrets)
