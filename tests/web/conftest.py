@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+import rollbridge
 from rollbridge.dice.sources import SeededDice
 from rollbridge.engine import Principal
 from rollbridge.host import PluginHost
@@ -31,6 +32,25 @@ GM = Principal("gm", "gm", "setup")
 SEED = 1
 #: The name of the actor of the table ``xss``: HTML that would run if parsed.
 XSS_NAME = "<img src=x onerror=alert(1)>"
+
+
+class OneRuleset:
+    """A plugin that registers one ruleset (a test's own)."""
+
+    def __init__(self, ruleset: Any) -> None:
+        self.ruleset = ruleset
+
+    @rollbridge.hookimpl
+    def register_rulesets(self, register) -> None:
+        register(self.ruleset)
+
+
+def host_of(name: str, ruleset: Any) -> PluginHost:
+    """A plugin host with the one plugin ``name`` registering ``ruleset``, and no
+    other (the installed plugins not loaded)."""
+    return PluginHost(
+        {name: OneRuleset(ruleset)}, environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    )
 
 
 @dataclass

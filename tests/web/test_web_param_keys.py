@@ -16,18 +16,16 @@ from pathlib import Path
 
 import pytest
 
-import rollbridge
 from rollbridge import ActionContext, Resolution
 from rollbridge.contract import ActionSpec
 from rollbridge.dice import DiceGroup, DiceSource, roll_die
 from rollbridge.dice.sources import SeededDice
-from rollbridge.host import PluginHost
 from rollbridge.offline import TableService
 from rollbridge.server import Server
 from rollbridge.stores.sqlite import SQLiteStore
 from tests.conftest import Tally
 from tests.server.conftest import TEST_LIMITS
-from tests.web.conftest import GM, SEED, WebWorld
+from tests.web.conftest import GM, SEED, WebWorld, host_of
 from tests.web.test_web_browser import CHROMIUM
 from tests.web.test_web_phone import run_case
 
@@ -74,19 +72,11 @@ class Plain(Tally):
         )
 
 
-class PlainPlugin:
-    """Registers :class:`Plain`."""
-
-    @rollbridge.hookimpl
-    def register_rulesets(self, register) -> None:
-        register(Plain())
-
-
 @pytest.fixture
 async def plain_world(tmp_path) -> AsyncIterator[WebWorld]:
     """A server over a table ``plain`` of the ruleset :class:`Plain` (the player's
     Ana, the NPC Guard), players' requests waiting for the GM."""
-    host = PluginHost({"plain": PlainPlugin()}, environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})
+    host = host_of("plain", Plain())
     path = tmp_path / "web.db"
     with SQLiteStore(path) as seed:
         service = TableService(seed, host)

@@ -10,9 +10,9 @@
 - At a table whose GM approves players' requests first, another player's request
   reaches a player's page as the same ``hidden`` placeholder as a secret, and was
   heard as *secret (GM only)* whenever another player asked. A request is not a
-  secret: nothing is told while it waits (the GM's answer is), and its log entry says
-  it may be either; once the answer is seen, that it was a request, and where the
-  answer is.
+  secret: it is told, and its log entry says, that it may be either — the GM's secret
+  roll, the same placeholder, is heard so too (web25 told neither: rev25w) —; once
+  the answer is seen, the entry says it was a request, and where the answer is.
 
 Needs what tests/web/test_web_browser.py needs; skipped without chromium.
 """
@@ -24,13 +24,11 @@ from pathlib import Path
 
 import pytest
 
-import rollbridge
-from rollbridge.host import PluginHost
 from rollbridge.offline import TableService
 from rollbridge.stores.sqlite import SQLiteStore
 from rollbridge.tokens import new_token
 from tests.plugins.listener import Listener
-from tests.web.conftest import GM, WebWorld, serving
+from tests.web.conftest import GM, WebWorld, host_of, serving
 from tests.web.test_web_away import said
 from tests.web.test_web_browser import CHROMIUM
 from tests.web.test_web_phone import run_case
@@ -38,22 +36,12 @@ from tests.web.test_web_phone import run_case
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMIUM}")
 
 
-class ListenerPlugin:
-    """Registers :class:`~tests.plugins.listener.Listener` (``listen`` always secret)."""
-
-    @rollbridge.hookimpl
-    def register_rulesets(self, register) -> None:
-        register(Listener())
-
-
 @pytest.fixture
 async def secret_world(tmp_path) -> AsyncIterator[WebWorld]:
     """A server over two tables of :class:`Listener`, each with the player's Hero and
     the NPC Bandit: ``secret``, and ``asking``, whose GM approves players' requests
     first and which has a second player's token (``bob``)."""
-    host = PluginHost(
-        {"listener": ListenerPlugin()}, environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"}
-    )
+    host = host_of("listener", Listener())
     path = tmp_path / "web.db"
     tokens: dict[str, dict[str, str]] = {}
     with SQLiteStore(path) as seed:
@@ -81,13 +69,17 @@ async def test_an_always_secret_action_is_checked_on_the_gms_form_and_told_once(
         # always secret: checked, not to be unchecked, and why, in the page's language
         listen = forms["listen"]
         assert listen["checked"] is True and listen["disabled"] is True, (lang, listen)
+        # a stop of the keyboard, so that a screen reader's user tabbing through the
+        # form hears it checked and why (disabled, Tab went past it: rev25w), and
+        # pressed (Space, a click) it stays checked
+        assert listen["reached"] is True, (lang, listen)
         assert listen["label"] == said(lang, "Field.Secret"), (lang, listen)
         assert listen["described"] == said(lang, "Field.AlwaysSecret"), (lang, listen)
         assert listen["visible"] is True, (lang, listen)
         # an action the GM may make secret or not: the box as before
         test = forms["test"]
         assert test["checked"] is False and test["disabled"] is False, (lang, test)
-        assert test["described"] == "", (lang, test)
+        assert test["described"] == "" and test["reached"] is True, (lang, test)
     player = result["player"]
     # the reply says it once, on the message line (a status a screen reader reads);
     # the placeholder of the player's own action is not told besides
@@ -100,14 +92,15 @@ async def test_an_always_secret_action_is_checked_on_the_gms_form_and_told_once(
 async def test_another_players_request_waiting_is_not_heard_as_a_secret(secret_world):
     result = await run_case(secret_world, "another", script="secret_told.mjs")
     waiting = result["waiting"]
-    # Bob's roll waits for the GM: nothing told on Alice's page (it was "geheim (nur
-    # Spielleiter)"), and her log says the placeholder may be a request waiting
-    assert waiting["told"] == [], waiting
+    # Bob's roll waits for the GM: Alice's page tells it as her log says it, a secret or
+    # a request waiting (it was "geheim (nur Spielleiter)"; then nothing, and the GM's
+    # secret roll, which every log shows, was never heard)
+    assert waiting["told"] == [said("de", "Log.HiddenOrAsked")], waiting
     assert waiting["kind"] == said("de", "Log.HiddenOrAsked"), waiting
     assert result["approve"]["status"] == "done", result["approve"]
     # approved: the roll is told, as any roll, and no secret
     told = result["approved"]["told"]
-    assert len(told) == 1 and "Bobs Wurf" in told[0], told
+    assert len(told) == 2 and "Bobs Wurf" in told[1], told
     assert not [line for line in told if said("de", "Kind.Hidden") in line], told
     # and the placeholder says it was a request, and where its answer is: on Alice's
     # page, and on a Czech observer's that read it from the log from before
@@ -117,6 +110,12 @@ async def test_another_players_request_waiting_is_not_heard_as_a_secret(secret_w
     assert result["approved"]["kind"] == answered, result["approved"]
     answered = said("cs", "Log.AskedAnswered", pending=pending, seq=answer)
     assert result["observer"]["kind"] == answered, result["observer"]
+    # the GM's secret roll, the same placeholder on the wire: Alice hears it as her log
+    # shows it (web25 told it not at all: a fact of the table a screen reader never
+    # heard, there in every page's log; rev25w)
+    secret = result["secret"]
+    assert secret["told"][len(told) :] == [said("de", "Log.HiddenOrAsked")], secret
+    assert secret["kind"] == said("de", "Log.HiddenOrAsked"), secret
 
 
 async def test_the_gms_secret_box_stays_checked_when_the_form_is_built_anew(secret_world):
@@ -126,4 +125,16 @@ async def test_the_gms_secret_box_stays_checked_when_the_form_is_built_anew(secr
     result = await run_case(secret_world, "kept", script="secret_told.mjs")
     assert result["added"]["status"] == "done", result
     assert result["before"] is True and result["rebuilt"] is True, result
+    assert result["after"] is True, result
+
+
+async def test_the_gms_secret_box_stays_checked_when_the_language_changes(secret_world):
+    """A language chosen loads the page anew, keeping what was typed in the forms
+    (kept.mjs): the action form's *secret* box, named ``rollbridge:secret``, was left
+    out of what is kept (no parameter's name has a colon), so it came back unchecked
+    in German and the GM's next press was made in the open; it stays checked, as the
+    roll form's box does."""
+    result = await run_case(secret_world, "language", script="secret_told.mjs")
+    assert result["action"] == "test", result
+    assert result["roll"] is True, result
     assert result["after"] is True, result

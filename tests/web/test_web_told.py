@@ -6,8 +6,10 @@ Chromium against a real server (browser/told.mjs, one case per test).
   the events that came behind it — even at a table whose GM approves nothing first,
   where no reply can name a secret event as the player's. It is told at once there.
   Where the GM approves players' requests first, the placeholder may be the
-  request's own, or another player's request waiting (neither a secret): it is not
-  told at all, and what came behind it is told at once.
+  request's own, or another player's request waiting (neither a secret): the lines
+  wait for the reply and are told in the order their events came, the placeholder as
+  what it may be (a secret, or a request waiting for the GM), the request's own not
+  at all.
 - The line beside a player's form said the result of an event the GM undid while the
   page was away — loaded anew past the 200 events it reads, or back from a resume the
   server could not recover — as it was when the page last saw it. The page now asks
@@ -51,30 +53,38 @@ async def test_a_secret_event_is_told_at_once_while_a_roll_waits_at_a_table_with
     assert sum(line.startswith(secret_line()) for line in result["after"]) == 1, result
 
 
-async def test_a_secret_event_while_a_roll_waits_for_approval_is_not_told(web_world):
-    assert_placeholder_not_told(await run_case(web_world, "approval", script="told.mjs"))
+async def test_a_secret_event_while_a_roll_waits_for_approval_is_told_in_order_after_its_reply(
+    web_world,
+):
+    assert_told_as_either_after_the_reply(await run_case(web_world, "approval", script="told.mjs"))
 
 
-def assert_placeholder_not_told(result: dict) -> None:
+def assert_told_as_either_after_the_reply(result: dict) -> None:
     """At a table whose GM approves players' requests first, a player's page cannot
     tell the GM's secret roll from another player's request waiting for the GM (the
-    server sends both as the same placeholder), and a request is no secret: the
-    placeholder is not told, its entry says it may be either, and the GM's open roll
-    that came behind it is told at once (there is nothing before it to keep it in
-    order with). Both were told once the reply came, the placeholder as *тайно (только
-    мастер)* (web21's order; web25: a player heard that whenever another asked)."""
-    assert len(result["held"]) == 1 and "in the open" in result["held"][0], result
-    # the roll's own reply changes nothing of it: no placeholder told, the roll's own
-    # neither (its entry is the player's request, the message line says it waits)
-    assert result["after"] == result["held"], result
+    server sends both as the same placeholder), and may not tell it from the roll's
+    own until its reply: nothing told while the roll waits; then the placeholder, as
+    its entry says it — *secret, or a request waiting for the GM* (a request is no
+    secret) — and the open roll, in the order they came, and the roll's own
+    placeholder not at all (web21's order; web25 told the placeholder never, so the
+    GM's secret roll, in every page's log, was never heard there: rev25w)."""
+    assert result["held"] == [], result
+    after = result["after"]
+    assert len(after) == 2, result
+    assert after[0] == said("ru", "Log.HiddenOrAsked"), result
+    assert "in the open" in after[1], result
+    assert not [line for line in after if line.startswith(secret_line())], result
     assert said("ru", "Log.HiddenOrAsked") in result["hidden"], result
 
 
-async def test_another_players_request_waiting_is_not_told_while_a_roll_waits(web_world):
+async def test_another_players_request_waiting_is_told_as_either_after_the_reply(web_world):
     """Two players' pages at once at a table with approval: the other's roll, waiting
-    for the GM, reaches this phone as the placeholder while its own roll waits: not
-    told (it was, after the reply, as a secret), the GM's open roll behind it at once."""
-    assert_placeholder_not_told(await run_case(web_world, "anotherPlayer", script="told.mjs"))
+    for the GM, reaches this phone as the placeholder while its own roll waits: told
+    after the reply as what it may be, a secret or a request (it was told as a secret,
+    then not at all), then the GM's open roll behind it; the phone's own never."""
+    assert_told_as_either_after_the_reply(
+        await run_case(web_world, "anotherPlayer", script="told.mjs")
+    )
 
 
 @pytest.fixture

@@ -166,7 +166,9 @@ async def test_the_viewers_place_is_a_named_landmark_and_a_long_name_reads_whole
     phone it wraps whole on screen, on a 1366×768 laptop it is cut; cs, de, ru, en.
     Cut, it is a button, a stop of the keyboard, and its whole is shown under the bar
     while it has the focus or once pressed (web25: a sighted keyboard user could not
-    read it, nor a touch screen's)."""
+    read it, nor a touch screen's); Escape hides it, the focus kept, and pressed again
+    (Enter, a click) it hides with the focus still on it (rev25w: nothing hid it while
+    focused, WCAG 1.4.13)."""
     from rollbridge.tokens import new_token
 
     secret, record = new_token("web", "player", name=LONG_TOKEN)
@@ -200,6 +202,20 @@ async def test_the_viewers_place_is_a_named_landmark_and_a_long_name_reads_whole
                 assert f'button "{got["text"]}"' in got["tree"], said
                 assert got["clicked"] == {"whole": True, "expanded": "true"}, said
                 assert got["clickedAgain"] == {"whole": False, "expanded": "false"}, said
+                # Escape hides what covers the page, the focus kept (WCAG 1.4.13: it
+                # showed while focused, nothing dismissed it); a press, by the keyboard
+                # or a click, shows or hides it with the focus still there (it showed
+                # whatever was pressed while focused)
+                keys = got["keys"]
+                hidden = {"whole": False, "expanded": "false", "focused": "role"}
+                shown = {"whole": True, "expanded": "true", "focused": "role"}
+                assert keys["tabbed"]["whole"] and keys["tabbed"]["focused"] == "role", said
+                assert keys["escape"] == hidden, said
+                assert keys["enter"] == shown and keys["enterAgain"] == hidden, said
+                assert keys["click"] == shown and keys["clickAgain"] == hidden, said
+                assert keys["away"]["whole"] and keys["away"]["focused"] != "role", said
+                assert not keys["awayEscape"]["whole"], said
+                assert keys["awayEscape"]["expanded"] == "false", said
 
 
 async def test_a_laptops_bar_is_held_over_nothing_read_or_typed(web_world):

@@ -14,7 +14,7 @@
 // viewer types in it keeps what was typed and the focus (replaceKeeping).
 
 import { el } from "./render.mjs";
-import { paramLabel } from "./session.mjs";
+import { SECRET_BOX, paramLabel } from "./session.mjs";
 import { counted, i18n } from "./texts.mjs";
 
 let fieldCounter = 0;
@@ -319,18 +319,23 @@ export function actionForm(session, actionName, spec, submit, odds = null) {
   if (session.role === "gm") {
     secret = el("input", "secret-box");
     secret.type = "checkbox";
-    // named so that a form built anew (an actor added) keeps it checked (formState):
-    // unnamed, it came back unchecked, and the GM's next press was made in the open.
-    // No parameter's name (a schema key: kept.mjs's isName) has a colon
-    secret.name = "rollbridge:secret";
+    // named so that a form built anew (an actor added) keeps it checked (formState),
+    // and the page loaded anew in another language (kept.mjs): unnamed, it came back
+    // unchecked, and the GM's next press was made in the open. No parameter's name
+    // (a schema key: kept.mjs's isName) has a colon
+    secret.name = SECRET_BOX;
     // an action the ruleset always keeps secret: the box checked, not to be unchecked,
     // and saying why (an unchecked box promised an open roll the server never makes)
     const always = session.alwaysSecret(actionName);
     const row = field(i18n.localize("ROLLBRIDGE.Web.Field.Secret"), secret,
       always ? i18n.localize("ROLLBRIDGE.Web.Field.AlwaysSecret") : "");
     if (always) {
+      // unavailable, yet a stop of the keyboard (aria-disabled, not disabled): Tab went
+      // past a disabled box, and a screen reader's user tabbing through the form never
+      // heard it checked, nor why; a press leaves it checked
       secret.checked = true;
-      secret.disabled = true;
+      secret.setAttribute("aria-disabled", "true");
+      secret.addEventListener("click", (event) => event.preventDefault());
       const hint = row.querySelector(".hint");
       hint.id = `${secret.id}-why`;
       secret.setAttribute("aria-describedby", hint.id);
@@ -539,7 +544,8 @@ function controlNamed(form, entry) {
 export function restoreState(form, state) {
   for (const entry of state.values) {
     const control = controlNamed(form, entry);
-    if (!control) continue;
+    // unavailable (an always secret action's box): as built, whatever was kept
+    if (!control || control.getAttribute("aria-disabled") === "true") continue;
     if ("checked" in entry) {
       if (control.checked === entry.checked) continue;
       control.checked = entry.checked;

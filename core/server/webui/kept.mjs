@@ -7,7 +7,7 @@
 // The page takes them back (and removes them) once, as it starts.
 
 import { isPageId } from "./keeper.mjs";
-import { tabStorage } from "./session.mjs";
+import { SECRET_BOX, tabStorage } from "./session.mjs";
 
 /** Where the tab keeps a table's lines for the next load. */
 const linesKey = (table) => `rollbridge.lines.${table}`;
@@ -225,7 +225,9 @@ function keptReasons(reasons, secrets = []) {
  * one of `secrets`) too. */
 function keptForm(state, secrets = []) {
   const values = (Array.isArray(state?.values) ? state.values : []).filter((entry) =>
-    entry && isName(entry.name)
+    // the GM's secret box too, or it came back unchecked after a language's reload,
+    // and the GM's next press was made in the open
+    entry && (isName(entry.name) || entry.name === SECRET_BOX)
     && typeof entry.value === "string" && entry.value.length <= MAX_VALUE
     && keepable(entry.value, secrets)
     && (entry.checked === undefined || typeof entry.checked === "boolean"))

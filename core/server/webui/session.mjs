@@ -194,6 +194,11 @@ function paramWords(spec, key, value) {
   return [paramLabel(spec, key), choice ?? value];
 }
 
+/** The name of the GM's *secret* box on an action's form (forms.mjs): no parameter's
+ * (kept.mjs's isName: no colon), so it never stands for one; kept across a form built
+ * anew and a language's reload as a parameter's value is (kept.mjs's keptForm). */
+export const SECRET_BOX = "rollbridge:secret";
+
 /**
  * The table as one viewer sees it. Listeners:
  * - onTable(session): actors, encounter, pending or undo state changed;

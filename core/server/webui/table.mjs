@@ -547,9 +547,10 @@ function mineOf(event) {
  * requests first, a GM-only event that changed no actor (an `approval.requested`
  * changes none). The server sends both as the same `hidden` placeholder, and a
  * player's request is not secret: it was heard as *secret (GM only)* whenever another
- * player asked. Such a placeholder is not told to a screen reader (the GM's answer is:
- * the roll approved, or its rejection), and its entry says it may be either (once the
- * answer is seen, that it was a request: noteAnswer). */
+ * player asked. Such a placeholder is told to a screen reader as its entry says it:
+ * that it may be either (once the answer is seen, the entry says it was a request:
+ * noteAnswer). Not told at all, the GM's secret roll — a fact of the table every
+ * page's log shows — was never heard there. */
 function mayBeAsked(event) {
   return event.kind === "hidden" && session?.role !== "gm" && session?.table?.settings?.approval === true
     && !(Array.isArray(event.actors) && event.actors.length);
@@ -712,9 +713,13 @@ function liveEvent(event, { replayed } = {}) {
   const followed = followAsked(event);
   const own = [...waiting.values()].some((entry) => entry.request.id === event.request);
   // the viewer's own request waiting: the message line says so
-  if (replayed || followed || mine || mayBeAsked(event) || !(own || ANNOUNCED.has(event.kind))) return;
+  if (replayed || followed || mine || !(own || ANNOUNCED.has(event.kind))) return;
   const summary = eventSummary(event, (id) => session.nameOf(id), session.words());
-  const line = took(event, summary) ?? [labelOf(i18n, KIND_WORDS, event.kind), summary].filter(Boolean).join(": ");
+  // a placeholder that may be another's request as well as a secret is told as its
+  // entry says it (it was not told: the GM's secret roll, which every page's log
+  // shows, was never heard at a table with approval)
+  const line = mayBeAsked(event) ? i18n.localize("ROLLBRIDGE.Web.Log.HiddenOrAsked")
+    : took(event, summary) ?? [labelOf(i18n, KIND_WORDS, event.kind), summary].filter(Boolean).join(": ");
   // a placeholder may be of this page's request waiting (its event comes before its
   // reply): then told once the request is answered, unless it is
   tellInOrder(own ? i18n.format("ROLLBRIDGE.Web.Announce.Own", { result: summary || line }) : line,

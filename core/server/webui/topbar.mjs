@@ -47,7 +47,8 @@ export function followTopBar(bar = document.querySelector("header.topbar"), doc 
 /**
  * Keep `name` (who the viewer is, on the bar) a button that shows its whole text while
  * that is cut short (wider than its box: a laptop's bar), and `whole` — shown under
- * the bar while `name` has the focus or is pressed open (`aria-expanded`, web.css),
+ * the bar while `name` has the keyboard's focus or is pressed open (`aria-expanded`,
+ * web.css), until pressed again or Escape,
  * hidden from screen readers, which read `name`'s text whole — holding its whole text;
  * now, and whenever `name` changes size. Whole, `name` is text again. Call the
  * function it returns after `name`'s text changes.
@@ -67,14 +68,20 @@ export function followCutName(name = document.getElementById("role"), whole = do
       name.setAttribute("role", "button");
       name.setAttribute("aria-expanded", "false");
     } else if (!cut) {
-      for (const attribute of ["tabindex", "role", "aria-expanded"]) name.removeAttribute(attribute);
+      for (const attribute of ["tabindex", "role", "aria-expanded", "data-dismissed"]) name.removeAttribute(attribute);
     }
   };
   // pressed (a click, a tap — a touch screen has no hover for the tooltip —, Enter or
-  // Space): the whole stays shown until pressed again
+  // Space): the whole stays shown until pressed again, or Escape. Hidden so, it stays
+  // hidden while the name keeps the focus (data-dismissed, web.css): shown on the
+  // focus too, a press that hid it, and Escape, did nothing one could see (WCAG 1.4.13)
+  const show = (open) => {
+    name.setAttribute("aria-expanded", String(open));
+    name.toggleAttribute("data-dismissed", !open);
+  };
   const toggle = () => {
     if (name.getAttribute("role") !== "button") return;
-    name.setAttribute("aria-expanded", String(name.getAttribute("aria-expanded") !== "true"));
+    show(!(name.getAttribute("aria-expanded") === "true" || shownByFocus(name)));
   };
   name.addEventListener("click", toggle);
   name.addEventListener("keydown", (event) => {
@@ -82,7 +89,20 @@ export function followCutName(name = document.getElementById("role"), whole = do
     event.preventDefault();
     toggle();
   });
+  // Escape hides it wherever the focus is (pressed open, then left), the focus kept
+  name.ownerDocument.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || name.getAttribute("role") !== "button") return;
+    if (name.getAttribute("aria-expanded") === "true" || shownByFocus(name)) show(false);
+  });
+  // focused anew: shown again while it has the focus
+  name.addEventListener("focus", () => name.removeAttribute("data-dismissed"));
   update();
   if (typeof ResizeObserver === "function") new ResizeObserver(update).observe(name);
   return update;
+}
+
+/** Whether `name`'s whole is shown for its focus (the keyboard's, web.css), not pressed
+ * open. */
+function shownByFocus(name) {
+  return name.matches(":focus-visible") && !name.hasAttribute("data-dismissed");
 }

@@ -19,15 +19,40 @@ async function secretBox(page, action) {
   await page.selectOption("#action-select", action);
   const form = page.locator(`form.action-form[data-action="${action}"]`);
   await form.waitFor();
-  return form.locator("input.secret-box").evaluate((box) => ({
+  // reached by Tab from the form's first field (a screen reader's user finds the box
+  // and hears why it is checked), then pressed: Space and a click
+  await form.locator("select, input").first().focus();
+  let reached = false;
+  for (let i = 0; i < 20 && !reached; i++) {
+    await page.keyboard.press("Tab");
+    reached = await page.evaluate(() => document.activeElement?.matches("input.secret-box") === true);
+  }
+  const always = await form.locator("input.secret-box").getAttribute("aria-disabled") === "true";
+  if (always) {
+    await page.keyboard.press("Space");
+    await form.locator("input.secret-box").click({ force: true }); // aria-disabled: Playwright would wait
+  }
+  return form.locator("input.secret-box").evaluate((box, tabbed) => ({
+    reached: tabbed,
     checked: box.checked,
-    disabled: box.disabled,
+    disabled: box.disabled || box.getAttribute("aria-disabled") === "true",
     label: box.labels[0]?.textContent ?? null,
     described: (box.getAttribute("aria-describedby") ?? "").split(" ").filter(Boolean)
       .map((id) => document.getElementById(id)?.textContent ?? "").join(" "),
     visible: (box.getAttribute("aria-describedby") ?? "").split(" ").filter(Boolean)
       .every((id) => document.getElementById(id)?.checkVisibility() === true),
-  }));
+  }), reached);
+}
+
+/** The GM's page (English, a desktop) with the `test` action's form chosen and its
+ * *secret* box checked: the page and the form. */
+async function secretChecked(browser) {
+  const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/secret`,
+    TOKENS.secret.gm);
+  await gm.selectOption("#action-select", "test");
+  const form = gm.locator('form.action-form[data-action="test"]');
+  await form.locator("input.secret-box").check();
+  return { gm, form };
 }
 
 const cases = {
@@ -62,11 +87,7 @@ const cases = {
   /** The GM checks *secret* on the `test` action's form, then an actor is added (the
    * forms are built anew): whether the box is still checked. */
   async kept(browser, result) {
-    const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${BASE}/tables/secret`,
-      TOKENS.secret.gm);
-    await gm.selectOption("#action-select", "test");
-    const form = gm.locator('form.action-form[data-action="test"]');
-    await form.locator("input.secret-box").check();
+    const { gm, form } = await secretChecked(browser);
     result.before = await form.locator("input.secret-box").isChecked();
     const old = await form.elementHandle();
     result.added = await gmRequest(gm, "secret", TOKENS.secret.gm, { type: "actor.create", id: "add-rat",
@@ -74,6 +95,21 @@ const cases = {
     await form.locator('input[name="target"][value="rat"]').waitFor();
     result.rebuilt = await old.evaluate((node) => !node.isConnected);
     result.after = await form.locator("input.secret-box").isChecked();
+  },
+
+  /** The GM checks *secret* on the `test` action's form and on the roll form, then
+   * chooses German (the page loaded anew, what was typed kept): whether the boxes are
+   * still checked, the action still `test`. */
+  async language(browser, result) {
+    const { gm, form } = await secretChecked(browser);
+    await gm.locator('form.roll-form input[name="secret"]').check();
+    step("German chosen");
+    await Promise.all([gm.waitForEvent("load"), gm.selectOption("#language", "de")]);
+    await gm.locator('html[lang="de"] form.action-form[data-action="test"] input.secret-box').waitFor();
+    await gm.locator("#log li[data-seq]").first().waitFor();
+    result.action = await gm.locator("#action-select").inputValue();
+    result.after = await form.locator("input.secret-box").isChecked();
+    result.roll = await gm.locator('form.roll-form input[name="secret"]').isChecked();
   },
 
   /** A table whose GM approves players' requests first: Bob's roll waits for the GM,
@@ -111,6 +147,13 @@ const cases = {
     await flush(alice);
     result.approved = { told: await told(alice), seq: Number(await rolled.getAttribute("data-seq")),
       kind: await alice.locator(`#log li[data-seq="${seq}"] .kind`).textContent() };
+    step("the GM rolls in secret");
+    const secretSeq = (await seqOf(alice)) + 1;
+    await gmRequest(gm, "asking", TOKENS.asking.gm, { type: "roll", id: "gm-secret", formula: "1d6", secret: true });
+    await waitSeq(alice, secretSeq);
+    await flush(alice);
+    result.secret = { told: await told(alice),
+      kind: await alice.locator(`#log li[data-seq="${secretSeq}"] .kind`).textContent() };
     step("an observer joins after it: the log from before");
     const observer = await joinedPage(browser, "observer", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
       TOKENS.asking.observer);

@@ -124,16 +124,16 @@ const cases = {
   },
 
   /** At a table whose GM approves players' requests first: the GM's secret roll's
-   * placeholder may be a request waiting (the roll's own, or another's): not told;
-   * the open roll behind it is. */
+   * placeholder may be a request waiting (the roll's own, or another's): told once
+   * the reply is in, as either, then the open roll behind it. */
   async approval(browser, result) {
     step("a roll held at a table with approval");
     Object.assign(result, await whileMineWaits.call({ browser }, "approval", "held roll", "in the open",
       '#log li.kind-mine'));
   },
 
-  /** As `approval`, the placeholder another player's roll waiting for the GM: not
-   * told; the GM's open roll that came behind it is. */
+  /** As `approval`, the placeholder another player's roll waiting for the GM: told
+   * after the roll's reply, as either, before the GM's open roll behind it. */
   async anotherPlayer(browser, result) {
     step("a roll held at a table with approval; another player's roll waits for the GM");
     Object.assign(result, await whileMineWaits.call({ browser }, "approval", "held roll", "in the open",

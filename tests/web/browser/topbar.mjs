@@ -310,12 +310,38 @@ cases.named = async (browser, result) => {
         // the focus gone; clicked again, not
         const shown = () => page.evaluate(() => ({ whole: document.getElementById("role-whole").checkVisibility(),
           expanded: document.getElementById("role").getAttribute("aria-expanded") }));
+        // (a pointer's user did not Tab there: the keyboard's focus left first)
+        await page.evaluate(() => document.activeElement.blur());
         await page.locator("#role").click();
         await page.evaluate(() => document.activeElement.blur());
         got.clicked = await shown();
         await page.locator("#role").click();
         await page.evaluate(() => document.activeElement.blur());
         got.clickedAgain = await shown();
+        // what covers the page is gone at Escape, the focus where it is (WCAG 1.4.13),
+        // and a press says what it does with the focus still there: Enter shows it, Enter
+        // again hides it, a click the same (it showed while focused whatever was pressed)
+        const focused = async () => ({ ...await shown(),
+          focused: await page.evaluate(() => document.activeElement?.id ?? null) });
+        got.keys = {};
+        await tabTo(page, "#role");
+        got.keys.tabbed = await focused();
+        await page.keyboard.press("Escape");
+        got.keys.escape = await focused();
+        await page.keyboard.press("Enter");
+        got.keys.enter = await focused();
+        await page.keyboard.press("Enter");
+        got.keys.enterAgain = await focused();
+        await page.locator("#role").click();
+        got.keys.click = await focused();
+        await page.locator("#role").click();
+        got.keys.clickAgain = await focused();
+        // pressed open, the focus gone on: Escape hides it still
+        await page.locator("#role").click();
+        await page.keyboard.press("Tab");
+        got.keys.away = await focused();
+        await page.keyboard.press("Escape");
+        got.keys.awayEscape = await focused();
       }
       result[name] = got;
       await page.context().close();
