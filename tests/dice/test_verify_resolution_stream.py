@@ -13,11 +13,14 @@ they do when it is resolved again.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from rollbridge.adapters.foundry.adapter import FoundryAdapter
 from tests.dice.test_verify_players_dice import GM, PLAYER, _ana_and_guard, _moved_to_gm, _verified
 from tests.dice.test_verify_players_dice import _roll as _event
+from tests.dice.test_verify_resolutions import _with_players_copies
 
 pytestmark = pytest.mark.usefixtures("english_without_stores")
 
@@ -86,7 +89,8 @@ def test_a_field_added_to_the_frame_does_not_keep_the_stream_from_the_check(tmp_
     trait["data"]["draws"]["stream"] = "gm"
     # the frame as the Foundry adapter translates it (docs/dice.md, "A dialect's own
     # fields": a made-up field of its would be wrong_dialect too)
-    lines[lines.index(trait)] = trait = FoundryAdapter().outbound(trait)
+    lines[:] = [FoundryAdapter().outbound(line) for line in lines]  # the module's log
+    trait = _event(lines, "trait")
     status, report = _verified(tmp_path, lines)
     assert status == 1
     assert [(p["code"], p["seq"]) for p in report["problems"]] == [("public_on_gm", trait["seq"])]
@@ -100,7 +104,11 @@ def test_an_honest_log_in_the_foundry_dialect_still_verifies(tmp_path, exports, 
     off, every resolution the plain log resolves again is resolved again."""
     lines = exports[who]
     status, plain = _verified(tmp_path, lines)
-    lines[1:] = [FoundryAdapter().outbound(line) for line in lines[1:]]
+    if who == "gm":  # the players' copy the server gives a Foundry GM's frames
+        _with_players_copies(lines, [json.dumps(line) for line in exports["player"]])
+    # the whole log as the module writes it, its welcome too (a welcome without the
+    # adapter's fields beside lines that carry them is a stripped one: wrong_dialect)
+    lines[:] = [FoundryAdapter().outbound(line) for line in lines]
     assert all("foundry" in line for line in lines if line.get("kind") == "resolution")
     status, report = _verified(tmp_path, lines)
     assert status == 0 and report["ok"], report["problems"]
