@@ -1211,13 +1211,13 @@ class ClusterServer(Server):
     @property
     def peers_key(self) -> str:
         """The hash of every live process's settings."""
-        return f"{self.keys.prefix}processes"
+        return self.keys.glob("processes")
 
     @property
     def departed_key(self) -> str:
         """The hash of the processes found gone without stopping, kept a claim's
         length (:data:`~rollbridge.server.cluster_peers.CLAIM`)."""
-        return f"{self.keys.prefix}processes:gone"
+        return self.keys.glob("processes:gone")
 
     def claim_settings(self) -> None:
         """Name this process's settings among the others' before it serves.

@@ -1171,7 +1171,7 @@ class RedisStore:
         clock when they were read (ms), read together. Only reads.
 
         :raises StoreError:"""
-        key = f"{self.keys.prefix}processes"  # the cluster's peers_key
+        key = self.keys.glob("processes")  # the cluster's peers_key
 
         def read() -> list[Any]:
             with self.client.pipeline(transaction=True) as pipe:

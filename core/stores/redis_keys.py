@@ -49,6 +49,8 @@ GLOBAL_KINDS = (
     "dice_key",  # string: the 32-byte key verifiable dice derive their seeds from
     "served",  # string: set by the first serve (its demo table, if any, made then)
     "probe",  # string: written while changes fail, to see Redis take writes again
+    "processes",  # hash: serve --redis process id -> its claim (rollbridge.server.cluster_peers)
+    "processes:gone",  # hash: processes found gone without stopping, kept a claim's while
 )
 
 
