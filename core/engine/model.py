@@ -445,9 +445,8 @@ class Commit:
         (:mod:`rollbridge.engine.places`); None: it is.
     :param packed_replies: ``replies`` packed (msgpack), in their order, as
         ``(key, bytes)``: the table packs them when it stages the request (the
-        check that they can be stored), and SQLite writes these bytes (None: it
-        packs ``replies`` itself; the Redis and memory stores always do, the same
-        bytes).
+        check that they can be stored), and every store writes these bytes
+        (None: it packs ``replies`` itself).
     """
 
     events: list[Event]

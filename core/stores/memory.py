@@ -129,7 +129,8 @@ class MemoryStore:
             actors = {r.id: r.packed() for r in commit.actors}
             events = {e.seq: e.packed() for e in commit.events}
             info, meta = pack(commit.info.to_dict()), pack(commit.meta)
-            replies = {key: pack(reply) for key, reply in commit.replies.items()}
+            staged = dict(commit.packed_replies or ())  # as the table packed them
+            replies = {key: staged.get(key) or pack(r) for key, r in commit.replies.items()}
         except Exception as exc:
             raise StoreError(UNSTORABLE_COMMIT(error=unexpected(exc))) from exc
         seq = commit.info.seq

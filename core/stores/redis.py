@@ -220,6 +220,18 @@ def _info_parts(info: TableInfo) -> tuple[bytes, bytes]:
     return _INFO_HEADER + head[1:], tail[1:]  # both fixmaps: one header byte
 
 
+def _replies(commit: Commit) -> tuple[tuple[str, bytes], ...]:
+    """A commit's replies as the store keeps them: each marked final or provisional,
+    its bytes those the table packed when it staged the request
+    (:attr:`~rollbridge.engine.model.Commit.packed_replies`), packed here only for a
+    commit made without them."""
+    staged = dict(commit.packed_replies) if commit.packed_replies is not None else {}
+    return tuple(
+        (key, (FINAL if _final(reply) else PROVISIONAL) + (staged.get(key) or pack(reply)))
+        for key, reply in commit.replies.items()
+    )
+
+
 def prepare(commit: Commit) -> PreparedRedisCommit:
     """Serialise a commit now (on the thread that executed it).
 
@@ -238,10 +250,7 @@ def prepare(commit: Commit) -> PreparedRedisCommit:
             info_head + info_tail,
             pack(meta),
             ",".join(map(str, history)),
-            tuple(
-                (key, (FINAL if _final(reply) else PROVISIONAL) + pack(reply))
-                for key, reply in commit.replies.items()
-            ),
+            _replies(commit),
             tuple(commit.order or ()),
         )
         # without an order (nearly every commit), digested as before orders were

@@ -9,6 +9,7 @@ bytes on the wire and in the store to what they were."""
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -171,6 +172,48 @@ def test_a_reply_is_packed_once_and_stored_as_staged(bench, monkeypatch):
     assert replies["n"] == 0 and staged["n"] == len(prepared) > 0
     for commit, found in prepared:
         assert found.replies == tuple((k, reference_pack(r)) for k, r in commit.replies.items())
+
+
+def test_redis_and_memory_store_the_replies_as_staged(bench, monkeypatch):
+    """The Redis store's prepare (``serve --redis``) and the memory store write the
+    reply bytes the table staged too (they packed each reply a second time): a
+    reply's mark, then the reference codec's bytes of it."""
+    from rollbridge.stores import redis
+
+    preparing: dict[str, set[int]] = {"replies": set()}
+    replies = _counting(monkeypatch, redis, "pack", lambda v: id(v) in preparing["replies"])
+    prepared: list = []
+    plain_prepare = redis.prepare
+
+    def keeping(commit):
+        preparing["replies"] = {id(reply) for reply in commit.replies.values()}
+        try:
+            found = plain_prepare(commit)
+        finally:
+            preparing["replies"] = set()
+        prepared.append((commit, found))
+        return found
+
+    monkeypatch.setattr(redis, "prepare", keeping)
+    bench.run_mix(3, redis=True)
+    assert replies["n"] == 0 and prepared
+    for commit, found in prepared:
+        assert commit.packed_replies is not None
+        assert [(k, b[1:]) for k, b in found.replies] == [
+            (k, reference_pack(r)) for k, r in commit.replies.items()
+        ]
+    # the memory store: a commit's staged bytes are what it keeps and answers with
+    from rollbridge.stores import MemoryStore, memory
+
+    commit, _ = prepared[0]
+    store = MemoryStore()
+    store.create_table(replace(commit.info, seq=0), [])
+    ids = {id(reply) for reply in commit.replies.values()}
+    packed = _counting(monkeypatch, memory, "pack", lambda v: id(v) in ids)
+    store.commit(commit.info.id, commit)
+    assert packed["n"] == 0
+    for key, reply in commit.replies.items():
+        assert store.reply(commit.info.id, key) == reply
 
 
 def test_staging_calls_the_ruleset_without_a_closure_per_call(bench, monkeypatch):
