@@ -13,7 +13,10 @@ attack). Timed on the store's thread (``Read.run``, the median of ``--repeats``)
 read the protocol sends now, and in the same run the read it sent before
 (:func:`before_undone`, :func:`before_at`: every event after the lowest seq asked,
 decoded then sifted; every retained event), with the garbage collector's
-collections during each. Then that both answer the same.
+collections during each. Then that both answer the same. Before those, the first
+undone read of a process (a store opened anew on the file): of the first process to
+read the table (its rows without undos read once, :mod:`rollbridge.stores.sqlite_undos`),
+then of the next one (the file says they were read whole).
 """
 
 from __future__ import annotations
@@ -106,6 +109,15 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
                                       "at": latest - 2})):  # fmt: skip
             (read,) = protocol.receive(request, ALICE)
             assert isinstance(read, Read), read
+            if name == "undone":  # a new process's first read: the file opened anew
+                for which in ("first", "next"):  # its first process, then the next one
+                    fresh = SQLiteStore(store.path, retain=store.retain)
+                    started = time.perf_counter()
+                    read.run(fresh)
+                    figures[f"{which}_ms"] = (time.perf_counter() - started) * 1000
+                    fresh.close()
+                    print(f"state undone: the {which} process's first read "
+                          f"{figures[f'{which}_ms']:9.2f} ms")  # fmt: skip
             now_ms, now_gc, now = timed(lambda r=read: r.run(store), args.repeats)
             if name == "undone":
                 old = lambda: before_undone(store, "t", latest, 1)  # noqa: E731

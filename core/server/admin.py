@@ -113,8 +113,11 @@ STORE_FAILED_TABLE = say(
     "admin.store_failed_table",
     "table {table}: the store failed; the server's log says why and what to do",
 )
-STORE_FAILED = say(
-    "admin.store_failed", "the store failed; the server's log says why and what to do"
+# Translators: {route} the HTTP method and path asked for (POST /admin/tables), kept
+# as they are; "as a whole": the failure is the store's, not one table's.
+STORE_FAILED_WHOLE = say(
+    "admin.store_failed_whole",
+    "{route}: the store failed as a whole, not one table; the server's log says why and what to do",
 )
 # Translators: {table} a table's id, quoted.
 STORE_DAMAGED_TABLE = say(
@@ -122,9 +125,12 @@ STORE_DAMAGED_TABLE = say(
     "table {table}: its stored data is damaged; the server's log names the entry to "
     "restore from a backup",
 )
-STORE_DAMAGED = say(
-    "admin.store_damaged",
-    "the stored data is damaged; the server's log names the entry to restore from a backup",
+# Translators: {route} the HTTP method and path asked for (GET /admin/tables), kept as
+# they are; the damaged data is the whole server's (an admin token's), not one table's.
+STORE_DAMAGED_WHOLE = say(
+    "admin.store_damaged_whole",
+    "{route}: stored data of the whole server, not of one table, is damaged; the "
+    "server's log names the entry to restore from a backup",
 )
 
 _ROLES = ("gm", "player", "observer")
@@ -170,16 +176,21 @@ def status_of(error: RollbridgeError) -> int:
 
 
 def for_admin(error: StoreError, method: str, path: str) -> StoreError:
-    """A store's failure as an admin is told it: its code and ``reason``, a message
-    naming the table (``details["table"]``) — never the store's own words (a damaged
-    key's name, Redis's address), which go to the operator's log here."""
+    """A store's failure as an admin is told it: its code and ``reason``, what it is
+    about (``details["about"]``: ``table``, the table named in ``details["table"]`` and
+    the message; ``store``, the store as a whole, the message naming the route asked
+    for) — never the store's own words (a damaged key's name, Redis's address), which
+    go to the operator's log here."""
     log.warning("admin %s %s: %s", method, path, error, extra={"code": error.code})
     details = {k: v for k, v in error.details.items() if k in ("reason", "table", "retry_after")}
     damaged = details.get("reason") == "damaged"
     table = details.get("table")
     if table is None:
-        words = (STORE_DAMAGED if damaged else STORE_FAILED)()
+        details["about"] = "store"
+        whole = STORE_DAMAGED_WHOLE if damaged else STORE_FAILED_WHOLE
+        words = whole(route=f"{method} {path}")
     else:
+        details["about"] = "table"
         words = (STORE_DAMAGED_TABLE if damaged else STORE_FAILED_TABLE)(table=repr(table))
     told = type(error)(words, details=details)
     return told

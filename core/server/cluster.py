@@ -180,6 +180,12 @@ INBOX_BATCH = 64
 #: Seconds a forwarded request waits for an answer before the requester is told to
 #: send it again.
 DEFAULT_FORWARD_TIMEOUT = 15.0
+#: How many graces one forward leaves a lease found free after a Redis failure to its
+#: last known owner: a lease after the failure that first made it wait, and a lease
+#: again after one later failure; then it takes the lease (the commit script's owner,
+#: epoch and seq checks keep a second writer out, whoever holds it).
+GRACES = 2
+
 #: The least and the most ``forward_timeout`` may be (seconds): under a tenth of a
 #: second no owner answers in time; over an hour a client waits for nothing.
 FORWARD_TIMEOUTS = (0.1, 3600.0)
@@ -921,6 +927,7 @@ class ClusterServer(Server):
         resend_at = deadline
         grace = 0.0  # until when a lease found free is left to its owner (Redis failed)
         grace_after = -math.inf  # the failure that grace follows: a later one restarts it
+        graces = 0  # how many graces this forward has begun (GRACES at most)
         # the last call to Redis failed with this: Redis, not the owner, is silent
         silent: Exception | None = None
         try:
@@ -951,11 +958,13 @@ class ClusterServer(Server):
                         if ran_it is not None and self._outage_recent(2 * self.lease_ms / 1000):
                             # a lease that ran out while Redis failed: its live owner takes
                             # it again (RENEW) at its next renewal; taken here a lease on
-                            if self._failed_at > grace_after:  # a failure since (Redis
-                                # paused again after the wait): its owner's renewal is
-                                # left a whole lease again, as after the first
+                            if self._failed_at > grace_after and graces < GRACES:
+                                # a failure since (Redis paused again after the wait): its
+                                # owner's renewal is left a whole lease again, as after
+                                # the first — once more at most (GRACES): a Redis failing
+                                # within every lease takes a dead owner's table after two
                                 grace = time.monotonic() + self.lease_ms / 1000
-                                grace_after = self._failed_at
+                                grace_after, graces = self._failed_at, graces + 1
                             if time.monotonic() < grace:
                                 # one reader of the leases waited on for every forward
                                 # of this process (cluster_lease_wait: an MGET of them),

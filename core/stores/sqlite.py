@@ -1260,6 +1260,8 @@ class SQLiteStore:
             ).fetchall()
             # a row an earlier schema 7 fill could not read, left without undos
             damaged = self._unfilled.rows(conn, table_id, start, latest, _row_events)
+        # read whole: said in the file, for the next process (a write failing is left)
+        self._unfilled.write_checked(lambda: self._transaction(write=True, wait=False))
         rows = sorted([*rows, *damaged], key=itemgetter(0))
         return [e for row in rows for e in _row_events(table_id, *row)
                 if start < e.seq <= latest and e.kind in UNDO_KINDS]  # fmt: skip

@@ -5,17 +5,46 @@ no undo, and opened at schema 7 nothing fills it again. :class:`UnfilledRows` re
 the rows without ``undos`` that were in the log when a table's undone read first
 asked (once a process: the rows committed since hold their undos, whoever wrote them
 at schema 7) and keeps those it cannot read, which that read and every later one
-then report as :meth:`~rollbridge.stores.sqlite.SQLiteStore.events_after` does."""
+then report as :meth:`~rollbridge.stores.sqlite.SQLiteStore.events_after` does.
+
+A read that finds none writes so in the file (:data:`CHECKED`: the table, and the seq
+the rows ending after it were read from), so that the next process's first undone
+read of the table reads nothing again (a 40,000-event sr2 log: some 6 s of decoding,
+once per process and table before) — only rows older than that seq, asked by a read
+going further back. A table with a damaged row is never written so: every process
+reads it once, and reports it. The table :data:`CHECKED` is made by the first such
+write (a file without it was checked nowhere yet); it is not part of the schema an
+open checks (``SCHEMA_TABLES``), and an older rollbridge leaves it alone."""
 
 from __future__ import annotations
 
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager, suppress
 from typing import Any
+
+from rollbridge.exceptions import StoreError
 
 #: A log row as the undone read decodes it: (first, last, the bytes of its events).
 Row = tuple[int, int, bytes]
+
+#: The file's table of the tables checked: each one's rows without ``undos`` ending
+#: after ``after`` were all read whole (and rows committed since hold their undos).
+CHECKED = "undos_checked"
+_MAKE_CHECKED = (
+    f'CREATE TABLE IF NOT EXISTS {CHECKED} ("table" TEXT PRIMARY KEY, after INTEGER NOT NULL)'
+)
+
+
+def checked_after(conn: sqlite3.Connection, table_id: str) -> int | None:
+    """The seq after which table ``table_id``'s rows without ``undos`` were found whole
+    by an earlier undone read (of any process), or None (never, or no such table)."""
+    try:
+        row = conn.execute(f'SELECT after FROM {CHECKED} WHERE "table" = ?', (table_id,)).fetchone()
+    except sqlite3.OperationalError:  # no table of them: nothing checked in this file
+        return None
+    return row[0] if row is not None and type(row[0]) is int else None
 
 
 class UnfilledRows:
@@ -32,6 +61,9 @@ class UnfilledRows:
         self._read: dict[str, tuple[int, int]] = {}
         #: table → the first seqs of its rows found damaged.
         self._damaged: dict[str, set[int]] = {}
+        #: table → the seq after which its rows were read whole here, not yet written
+        #: to the file (:meth:`write_checked`).
+        self._unwritten: dict[str, int] = {}
 
     def rows(
         self,
@@ -47,6 +79,10 @@ class UnfilledRows:
         with self._lock:
             table_lock = self._locks.setdefault(table_id, threading.Lock())
         with table_lock:
+            if table_id not in self._read:  # read whole by a process before?
+                after = checked_after(conn, table_id)
+                if after is not None:
+                    self._read[table_id] = (after, latest)
             lo, hi = self._read.get(table_id, (latest, latest))
             unread: Iterable[Row] = ()
             read = self._read.get(table_id)
@@ -67,6 +103,9 @@ class UnfilledRows:
             if read is not None:  # read to the end (a failed read is read again)
                 self._read[table_id] = read
             if not damaged:
+                if read is not None and read[0] < lo:  # more read whole: said to the file
+                    with self._lock:
+                        self._unwritten[table_id] = read[0]
                 return []
             marks = ", ".join("?" * len(damaged))
             return list(
@@ -74,6 +113,23 @@ class UnfilledRows:
                     conn, table_id, f"last > ? AND first IN ({marks})", (start, *sorted(damaged))
                 )
             )
+
+    def write_checked(
+        self, transaction: Callable[[], AbstractContextManager[sqlite3.Connection]]
+    ) -> None:
+        """Write to the file the tables whose rows were read whole here since the
+        last call (:data:`CHECKED`), each in a write ``transaction()`` of its own; one
+        that fails is left (the next process reads that table once again)."""
+        with self._lock:
+            unwritten, self._unwritten = self._unwritten, {}
+        for table_id, after in unwritten.items():
+            with suppress(StoreError, sqlite3.Error), transaction() as conn:
+                conn.execute(_MAKE_CHECKED)
+                conn.execute(
+                    f'INSERT INTO {CHECKED} ("table", after) VALUES (?, ?) ON CONFLICT'
+                    ' ("table") DO UPDATE SET after = min(after, excluded.after)',
+                    (table_id, after),
+                )
 
     @staticmethod
     def _rows(

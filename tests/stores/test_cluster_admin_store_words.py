@@ -4,11 +4,17 @@ redis-server (rev25r's review of ``for_admin``, rollbridge.server.admin; docs/re
 
 Every route that writes answers 503 with ``store_error`` and the store's
 ``reason``, a message in each of the four languages (the table named where the
-store's error names one; not here: the whole store refuses) and none of the store's
-words: no Redis address or port, no key, no Redis reply; the operator's log has
-them (a WARNING). Nothing is written. The reads (a table's list, its tokens) still
-answer, as Redis still reads. (Before the merge of redis25 the body carried the
-store's message: Redis's address, its reply.)
+store's error names one; not here: the whole store refuses, and the answer says so —
+``details.about`` ``store``, the message naming the route asked for) and none of the
+store's words: no Redis address or port, no key, no Redis reply; the operator's log
+has them (a WARNING). Nothing is written. The reads (a table's list, its tokens)
+still answer, as Redis still reads. (Before the merge of redis25 the body carried the
+store's message: Redis's address, its reply.) Redis stopped: every route, reads too,
+answers so (``reason`` ``unreachable``).
+
+Left by the last session: a whole-store failure's answer named no table and nothing
+else — "the store failed; …", ``details`` the ``reason`` alone — so an admin could
+not tell it from a table's failure whose table was left out.
 """
 
 from __future__ import annotations
@@ -86,24 +92,46 @@ def test_a_redis_refusing_writes_is_told_to_an_admin_without_its_words(
                 for p in ("tables", "tables/t/tokens")
             ]
             await server.redis.config_set("maxmemory", 0)
+            redis.stop()  # Redis gone: the reads fail too
+            for locale in ("en", "cs", "de", "ru"):
+                for method, path in [("GET", "tables"), *WRITES[:1]]:
+                    status, body = await asyncio.to_thread(
+                        _admin, server.port, method, path, secret, locale
+                    )
+                    gone.append((locale, method, path, status, json.loads(body)))
         finally:
             await server.stop()
             server.store.close()
         return said, reads
 
+    gone: list[tuple[str, str, str, int, dict]] = []
     said, reads = asyncio.run(play())
     assert reads == [200, 200]
     words = ("127.0.0.1", str(redis.port), "rb:", "OOM", "maxmemory", "redis://")
+    routes = {path: method for method, path in WRITES}
     for locale, path, status, body in said:
         assert status == 503, (locale, path, body)
         assert body["code"] == "store_error", body
-        # the whole store refuses: no table is its cause, none named
-        assert body["details"] == {"reason": "out_of_memory"}, body
+        # the whole store refuses: no table is its cause, none named; the answer says
+        # it is about the store, and names the route (before: the reason alone)
+        assert body["details"] == {"reason": "out_of_memory", "about": "store"}, body
+        route = f"{routes.get(path, 'DELETE')} /admin/{path.partition('?')[0]}"
+        assert body["message"].startswith(f"{route}: "), (locale, body)
         text = json.dumps(body, ensure_ascii=False)
         assert not any(word in text for word in words), (locale, path, body)
     messages = {locale: {b["message"] for loc, _p, _s, b in said if loc == locale}
                 for locale in ("en", "cs", "de", "ru")}  # fmt: skip
     assert len({frozenset(m) for m in messages.values()}) == 4  # each its own language
+    assert len(gone) == 8
+    for locale, method, path, status, body in gone:
+        assert status == 503, (locale, path, body)
+        assert body["code"] == "store_error", body
+        assert body["details"] == {"reason": "unreachable", "about": "store"}, body
+        route = f"{method} /admin/{path.partition('?')[0]}"
+        assert body["message"].startswith(f"{route}: "), (locale, body)
+        assert not any(word in json.dumps(body) for word in words), (locale, path, body)
+    assert len({b["message"] for *_, b in gone if b}) == 8  # two routes, four languages
+    redis.start()  # on its folder: what was stored is there
     assert "OOM" in caplog.text or "maxmemory" in caplog.text  # the operator's log has it
     store = RedisStore(redis.url, writer="test")
     try:

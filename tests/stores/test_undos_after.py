@@ -81,24 +81,31 @@ def test_a_schema_6_file_is_given_its_undos_when_opened(tmp_path):
         assert [r[0] for r in kept] == [2, 4, 7]
 
 
+def _decoded(monkeypatch) -> list[int]:
+    """The first seqs of the SQLite log rows decoded from now on (a list kept filled)."""
+    from rollbridge.stores import sqlite as module
+
+    decoded: list[int] = []
+    real = module._row_events
+
+    def noted(table_id, first, last, blob):
+        decoded.append(first)
+        return real(table_id, first, last, blob)
+
+    monkeypatch.setattr(module, "_row_events", noted)
+    return decoded
+
+
 def test_the_sqlite_read_decodes_only_the_rows_with_an_undo(tmp_path, monkeypatch):
     """What made ``state``'s ``undone`` cost the whole log (every row decoded, on every
     request)."""
-    from rollbridge.stores import sqlite as module
 
     with SQLiteStore(tmp_path / "t.db") as store:
         store.create_table(make_info(), [])
         _fill(store)
         for _ in range(50):
             store.commit("t", make_commit(store))
-        decoded: list[int] = []
-        real = module._row_events
-
-        def noted(table_id, first, last, blob):
-            decoded.append(first)
-            return real(table_id, first, last, blob)
-
-        monkeypatch.setattr(module, "_row_events", noted)
+        decoded = _decoded(monkeypatch)
         # the first read of the table in a process reads once the rows without undos
         # that were in its log (an earlier schema 7 fill left a damaged row so: the
         # test below); every later one decodes the rows with an undo alone
@@ -504,3 +511,61 @@ def test_a_tables_one_time_read_holds_no_other_tables_read(tmp_path, monkeypatch
         assert _seen(store.undos_after("slow", 0)) == [(2, "undo"), (4, "redo"), (7, "undo")]
         assert inside.is_set()
         assert answered == [[(2, "undo"), (4, "redo"), (7, "undo")]]
+
+
+def test_a_log_read_whole_once_is_not_read_again_by_the_next_process(tmp_path, monkeypatch):
+    """A process's first undone read of a table decodes its rows without ``undos``
+    once (a damaged row an earlier schema 7 fill left: the test above); found whole, the
+    file says so (``undos_checked``), and the next process — a new store on the file —
+    decodes the rows with an undo alone, as every later read did; a read asking from
+    further back reads the older rows alone. Before, every process decoded the whole
+    log again: a 40,000-event sr2 log some 6 s on a reader thread, after each restart
+    (docs/performance.md, "`state`'s `undone` on a long log")."""
+
+    path = tmp_path / "t.db"
+    with SQLiteStore(path) as store:
+        store.create_table(make_info(), [])
+        _fill(store)
+        for _ in range(50):
+            store.commit("t", make_commit(store))
+    decoded = _decoded(monkeypatch)
+    with SQLiteStore(path) as store:  # the first process: reads the log whole, once
+        assert _seen(store.undos_after("t", 20)) == []
+        assert sorted(set(decoded)) == list(range(21, 58))
+    for _ in range(2):  # each process after it: the rows with an undo alone
+        decoded.clear()
+        with SQLiteStore(path) as store:
+            assert _seen(store.undos_after("t", 20)) == []
+            assert decoded == []
+    decoded.clear()
+    with SQLiteStore(path) as store:  # from further back: the older rows, once
+        assert _seen(store.undos_after("t", 0)) == [(2, "undo"), (4, "redo"), (7, "undo")]
+        assert sorted(set(decoded)) == [1, 2, 3, 4, *range(6, 21)]
+    decoded.clear()
+    with SQLiteStore(path) as store:
+        assert _seen(store.undos_after("t", 0)) == [(2, "undo"), (4, "redo"), (7, "undo")]
+        assert decoded == [2, 4, 7]
+
+
+def test_a_damaged_row_is_reported_by_every_process(tmp_path):
+    """A table whose one-time read found a damaged row is not said to be whole in the
+    file: each process's undone read reports the row, and once it is mended, reads it
+    whole and says so."""
+    from rollbridge.exceptions import StoreError
+
+    path = tmp_path / "t.db"
+    with SQLiteStore(path) as store:
+        store.create_table(make_info(), [])
+        _fill(store)
+    with sqlite3.connect(path) as plain:  # an earlier fill's work: no undos for row 3
+        (whole,) = plain.execute("SELECT events FROM log WHERE first = 3").fetchone()
+        plain.execute("UPDATE log SET events = ?, undos = NULL WHERE first = 3", (b"\xc1",))
+    for _ in range(2):
+        with SQLiteStore(path) as store, pytest.raises(StoreError):
+            store.undos_after("t", 0)
+    with sqlite3.connect(path) as plain:
+        plain.execute("UPDATE log SET events = ? WHERE first = 3", (whole,))
+    with SQLiteStore(path) as store:
+        assert _seen(store.undos_after("t", 0)) == [(2, "undo"), (4, "redo"), (7, "undo")]
+    with sqlite3.connect(path) as plain:
+        assert plain.execute('SELECT "table", after FROM undos_checked').fetchall() == [("t", 0)]
