@@ -244,8 +244,11 @@ class Client:
                 # handed over without one, and a client that kept frames queued (on a
                 # loaded machine) held the loop every table shares for all of them —
                 # other clients' requests, their keepalive pongs and the stopping
-                # signals waited (a ping 20 s late, "keepalive ping timeout")
-                await asyncio.sleep(0)
+                # signals waited (a ping 20 s late, "keepalive ping timeout"). With
+                # none queued, waiting for the next frame turns the loop anyway: a
+                # turn of its own would be one more of the loop's passes a request
+                if _frame_queued(self.connection):
+                    await asyncio.sleep(0)
         except ConnectionClosed:
             pass
         finally:
@@ -256,3 +259,13 @@ class Client:
             if self._tasks:
                 with contextlib.suppress(Exception):
                     await asyncio.gather(*self._tasks, return_exceptions=True)
+
+
+def _frame_queued(connection: ServerConnection) -> bool:
+    """Whether ``connection`` holds a frame already read, which its next ``recv``
+    would return without letting the loop turn (websockets' assembler's queue; True
+    where it is not found: a turn too many is only slower)."""
+    try:
+        return bool(connection.recv_messages.frames.queue)
+    except AttributeError:
+        return True
