@@ -138,13 +138,16 @@ class Client:
         if self.closing:
             return
         connection = self.connection
-        owed = connection.transport.get_write_buffer_size()
-        if not backlog and owed > self.server.buffer_limit:
-            self.fell_behind(owed)
-            return
-        size = payload_size(frame)
-        self.server.outbox.send(connection, frame, size)
-        self.server.metrics.sent(size)
+        server = self.server
+        if not backlog:
+            owed = connection.transport.get_write_buffer_size()
+            if owed > server.buffer_limit:
+                self.fell_behind(owed)
+                return
+        # a binary frame's size is its length (a text frame's, its UTF-8 bytes')
+        size = len(frame) if frame.__class__ is bytes else payload_size(frame)
+        server.outbox.send(connection, frame, size)
+        server.metrics.sent(size)
 
     def fell_behind(self, owed: int) -> None:
         """More than the limit is unsent (``owed`` bytes): disconnect (1013)."""
