@@ -154,11 +154,19 @@ async def run_load(port: int, tokens: dict[str, dict[str, str]], heal: JSON, pai
 
 
 async def run_server(
-    kind: str, path: Path, tokens: JSON, heal: JSON, pairs: int, prefix: list[str], out: Path
+    kind: str,
+    path: Path,
+    tokens: JSON,
+    heal: JSON,
+    pairs: int,
+    prefix: list[str],
+    out: Path,
+    keep: Path | None = None,
 ) -> tuple[JSON, dict[int, int]]:
     """One server under ``prefix`` (valgrind's command line, or none) with ``pairs``
     pairs sent; the load's figures and the instructions of each thread (callgrind's
-    thread number: 1 is the event loop's), none without valgrind."""
+    thread number: 1 is the event loop's), none without valgrind. ``keep``: a folder
+    callgrind's files are moved to (for ``callgrind_annotate``), not removed."""
     command = [*prefix, sys.executable, str(Path(__file__).resolve()), "_serve", kind, str(path)]
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     pipe = asyncio.subprocess.PIPE
@@ -175,17 +183,21 @@ async def run_server(
     _, stderr = await child.communicate()
     if child.returncode != 0:
         raise SystemExit(f"the {kind} server failed ({child.returncode}):\n{stderr[-2000:]}")
-    return figures, _thread_counts(out) if prefix else {}
+    return figures, _thread_counts(out, keep) if prefix else {}
 
 
-def _thread_counts(out: Path) -> dict[int, int]:
-    """Instructions per thread from callgrind's files ``out-NN`` (one per thread)."""
+def _thread_counts(out: Path, keep: Path | None = None) -> dict[int, int]:
+    """Instructions per thread from callgrind's files ``out-NN`` (one per thread),
+    then removed (``keep``: moved into that folder)."""
     counts = {}
     for part in out.parent.glob(f"{out.name}-*"):
         found = re.search(r"^(?:summary|totals):\s*(\d+)", part.read_text(), re.MULTILINE)
         if found is not None:
             counts[int(part.name.rsplit("-", 1)[1])] = int(found.group(1))
-        part.unlink()
+        if keep is None:
+            part.unlink()
+        else:
+            shutil.move(part, keep / part.name)
     if not counts:
         raise SystemExit(f"callgrind wrote no counts at {out}-*")
     return counts
@@ -196,10 +208,14 @@ async def count(
     servers: tuple[str, ...] = SERVERS,
     valgrind: str | None = "valgrind",
     warmup: int = WARMUP,
+    keep: Path | None = None,
 ) -> JSON:
     """Count each server with ``warmup`` pairs and with ``warmup + pairs`` (``valgrind``
-    None: run without it); per server the instructions per pair (loop thread, others)."""
+    None: run without it); per server the instructions per pair (loop thread, others).
+    ``keep``: a folder callgrind's per-thread files are kept in."""
     host = make_host()
+    if keep is not None:
+        keep.mkdir(parents=True, exist_ok=True)
     result: JSON = {"pairs": pairs, "warmup": warmup}
     with tempfile.TemporaryDirectory(prefix="bench-glue-") as folder:
         work = Path(folder)
@@ -218,7 +234,7 @@ async def count(
                 path = frames if kind == "baseline" else work / f"{kind}-{n}.db"
                 if kind == "rollbridge":
                     shutil.copyfile(work / "seeded.db", path)
-                runs[n] = await run_server(kind, path, tokens, heal, n, prefix, out)
+                runs[n] = await run_server(kind, path, tokens, heal, n, prefix, out, keep)
             (before, empty), (figures, threads) = runs[warmup], runs[warmup + pairs]
             requests = figures["requests"] - before["requests"]
             entry: JSON = {"requests": requests, "requests_per_pair": round(requests / pairs, 3),
@@ -256,6 +272,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--server", choices=SERVERS, action="append", help="only this server")
     parser.add_argument("--valgrind", default="valgrind", help="the valgrind binary")
     parser.add_argument("--run", action="store_true", help="no valgrind: run the load only")
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        help="keep callgrind's per-thread files in this folder (callgrind_annotate)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
     if args.pairs < 1:
@@ -264,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
     if valgrind is not None and shutil.which(valgrind) is None:
         raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
     servers = tuple(args.server or SERVERS)
-    result = asyncio.run(count(args.pairs, servers, valgrind, args.warmup))
+    result = asyncio.run(count(args.pairs, servers, valgrind, args.warmup, args.keep))
     if args.json or valgrind is None:
         print(json.dumps(result, indent=2))
         return 0

@@ -184,11 +184,11 @@ class CommitWriter:
             # every commit submitted during the linger.
             time.sleep(self.linger)
         going = True
-        while len(batch) < MAX_BATCH:
-            try:
-                item = self._queue.get_nowait()
-            except queue.Empty:
-                break
+        waiting = self._queue
+        # this thread alone takes from the queue: what it holds stays there until taken
+        # (asked, not tried: an empty queue's get_nowait raised queue.Empty each group)
+        while len(batch) < MAX_BATCH and not waiting.empty():
+            item = waiting.get_nowait()
             if item is _STOP:
                 going = False
                 break
@@ -252,12 +252,17 @@ class CommitWriter:
     def _write(self, batch: list[_Item]) -> None:
         results: list[tuple[_Item, BaseException | None]] = []
         writable: list[_Item] = []
+        #: A refused commit's result is before one written that the batch has first:
+        #: the callbacks are put back in the batch's order (else they are in it).
+        told_first = False
         for item in batch:
             if item.commit is None:
                 self._poisoned.discard(item.table_id)
             elif item.table_id in self._poisoned:
                 self.health.also_refused(1)
                 results.append((item, StoreError("an earlier commit of this table failed")))
+                # told before the commits written, which come before it in the batch
+                told_first = told_first or bool(writable)
             else:
                 writable.append(item)
         if writable:
@@ -299,8 +304,9 @@ class CommitWriter:
                         self.observe(len(writable), time.perf_counter() - started)
                     except Exception:
                         log.exception("observing a group commit failed")
-        order = {id(item): n for n, item in enumerate(batch)}
-        results.sort(key=lambda pair: order[id(pair[0])])
+        if told_first:  # a refused commit was told before those written: batch order
+            order = {id(item): n for n, item in enumerate(batch)}
+            results.sort(key=lambda pair: order[id(pair[0])])
         callbacks = [(i.done, err) for i, err in results if i.done is not None]
         if callbacks:
             self.loop.call_soon_threadsafe(self._run_callbacks, callbacks)

@@ -41,3 +41,13 @@ def test_callgrind_s_files_are_read_per_thread(bench, tmp_path):
         )
     assert bench._thread_counts(out) == {1: 5_000, 2: 700, 3: 11}
     assert not list(tmp_path.iterdir())  # read, then removed
+
+
+def test_callgrind_s_files_can_be_kept_for_annotating(bench, tmp_path):
+    out = tmp_path / "callgrind.out"
+    (tmp_path / "callgrind.out-01").write_text("summary: 42\n")
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    assert bench._thread_counts(out, kept) == {1: 42}
+    assert [p.name for p in kept.iterdir()] == ["callgrind.out-01"]  # moved, not removed
+    assert not (tmp_path / "callgrind.out-01").exists()

@@ -4,6 +4,8 @@ frames waiting (docs/operations.md, "Limits")."""
 
 from __future__ import annotations
 
+import asyncio
+import sys
 from typing import Any
 
 #: How many frames the busy connection sends in one go (below websockets' queue of
@@ -37,3 +39,31 @@ async def test_a_connection_with_frames_queued_lets_another_connection_in_betwee
         assert (await busy.reply(request_id))["type"] == "pong"
     assert order.count("gm") == QUEUED and order.count("observer") == 1, order
     assert order.index("observer") < QUEUED, order  # not after every queued frame
+
+
+async def test_a_connection_with_no_frame_queued_takes_no_turn_of_its_own(tables, monkeypatch):
+    """The turn after a frame is for frames already queued: with none (a request
+    sent after the last one's reply, as nearly every client does), waiting for the
+    next frame lets the loop turn anyway, and a turn of the connection's own was one
+    more pass of the loop a request (docs/performance.md, "The loop's glue, 7
+    December (evening)"). Counted: the client's own turns, none for requests sent
+    one at a time; one per queued frame but the last for a burst."""
+    from rollbridge.server.client import Client
+
+    turns: list[float] = []
+    sleep = asyncio.sleep
+
+    async def counted(delay: float, *args: Any) -> Any:
+        if sys._getframe(1).f_code is Client.run.__code__:
+            turns.append(delay)
+        return await sleep(delay, *args)
+
+    monkeypatch.setattr(asyncio, "sleep", counted)
+    busy, _ = await tables.join("sr2", "gm")
+    for _ in range(5):
+        assert (await busy.reply(await busy.send({"type": "ping"})))["type"] == "pong"
+    assert turns == []
+    sent = [await busy.send({"type": "ping"}) for _ in range(QUEUED)]
+    for request_id in sent:
+        assert (await busy.reply(request_id))["type"] == "pong"
+    assert turns and set(turns) == {0}  # queued frames still take turns

@@ -44,6 +44,21 @@ async def test_bytes_sent_counts_a_json_frames_utf_8_not_its_characters(tables):
     assert found["rollbridge_bytes_sent_total", ()] - before == utf_8 > sum(map(len, texts))
 
 
+async def test_bytes_sent_counts_a_msgpack_frames_length(tables):
+    """A binary frame's bytes are its length: counted as such where frames are
+    handed over (``Client.enqueue`` takes the length of bytes itself, not through
+    ``payload_size``: docs/performance.md, "The loop's glue, 7 December
+    (evening)"), every frame of a msgpack client's, the welcome included."""
+    metrics = "/metrics"
+    before = samples((await get(tables.server, metrics))[2])["rollbridge_bytes_sent_total", ()]
+    gm, _ = await tables.join("sr2", "gm", binary=True)
+    for _ in range(2):
+        assert (await gm.request({"type": "roll", "formula": "1d6"}))["status"] == "done"
+    found = samples((await get(tables.server, metrics))[2])
+    assert gm.frames and all(isinstance(frame, bytes) for frame in gm.frames)
+    assert found["rollbridge_bytes_sent_total", ()] - before == sum(map(len, gm.frames))
+
+
 async def test_healthz_and_readyz_answer(tables):
     status, headers, body = await get(tables.server, "/healthz")
     assert (status, body) == (200, b"ok\n")

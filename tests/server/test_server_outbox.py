@@ -104,6 +104,31 @@ async def test_a_batch_inside_a_batch_is_part_of_the_outer_one():
         assert await received(a_client, 3) == [b"1", b"2", b"3"]
 
 
+async def test_a_batch_left_by_an_exception_still_writes_and_ends_every_level():
+    """The outbox is its own context manager, counting the batches entered (a
+    ``contextlib`` generator per batch cost more: docs/performance.md, "The loop's
+    glue, 7 December (evening)"): an exception raised in an inner batch passes
+    through both, the frames held are written once, when the outer one ends, and
+    the outbox holds nothing after it — the next frame leaves at once, and the
+    next batch holds again."""
+    outbox = Outbox()
+    async with pair(1) as [(a, a_client)]:
+        writes = count_writes(a)
+        with contextlib.suppress(KeyError), outbox.batch():
+            outbox.send(a, b"1")
+            with outbox.batch():
+                outbox.send(a, b"2")
+                raise KeyError("a driver bug")
+        assert len(writes) == 1 and not outbox.holding
+        outbox.send(a, b"3")  # outside any batch: at once
+        assert len(writes) == 2
+        with outbox.batch():
+            outbox.send(a, b"4")
+            assert outbox.holding and len(writes) == 2
+        assert len(writes) == 3 and not outbox.holding
+        assert await received(a_client, 4) == [b"1", b"2", b"3", b"4"]
+
+
 async def test_a_connection_closed_meanwhile_is_skipped_and_the_others_still_get_theirs(caplog):
     outbox = Outbox()
     async with pair() as [(a, a_client), (b, b_client)]:
@@ -236,3 +261,36 @@ async def test_a_group_commit_sends_each_client_its_frames_in_one_write(make_tab
     assert [e["seq"] for e in gm.events] == seqs
     assert len(watcher_writes) == 2  # the first group, then the second's two events together
     assert len(gm_writes) == 2  # each group: its events and results in one write
+
+
+async def test_a_connection_in_the_middle_of_a_fragmented_message_is_skipped_as_broadcast_does(
+    caplog,
+):
+    """A frame must not land between the fragments of a message: a connection whose
+    fragmented send is under way (websockets' ``send_in_progress``, the one name the
+    floor of websockets 17 has) is skipped, as ``broadcast`` skips it, in a batch
+    and out of one; the other connections get theirs, and the fragmented message
+    arrives whole."""
+    outbox = Outbox()
+    async with pair(compression=None) as [(a, a_client), (b, b_client)]:
+        go_on = asyncio.Event()
+
+        async def fragments():
+            yield b"first half, "
+            await go_on.wait()
+            yield b"second half"
+
+        sending = asyncio.ensure_future(a.send(fragments()))
+        while a.send_in_progress is None:
+            await asyncio.sleep(0)
+        with outbox.batch():
+            outbox.send(a, b"between")
+            outbox.send(b, b"kept")
+        outbox.send(a, b"between, at once")
+        go_on.set()
+        await sending
+        assert await received(a_client, 1) == [b"first half, second half"]
+        assert await received(b_client, 1) == [b"kept"]
+        outbox.send(a, b"after")  # the message sent: frames go again
+        assert await received(a_client, 1) == [b"after"]
+        assert caplog.text.count("sending a fragmented message") == 2

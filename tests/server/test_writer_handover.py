@@ -1,0 +1,86 @@
+"""The commit writer's hand-over to and from the event loop
+(rollbridge.server.writer): a group commit's callbacks run in the loop in the
+order the commits were submitted — a commit refused because an earlier one of its
+table failed included, wherever it sits in the group — and every commit queued
+during the linger is taken into the group, none left behind for a group of its
+own. The writer puts its results back in order only when a refused commit was told
+before one written that was submitted first, and asks its queue whether it is
+empty rather than catching ``queue.Empty`` (docs/performance.md, "The loop's glue,
+7 December (evening)"). A real SQLite file."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from rollbridge.engine import ActorRecord, Commit, Event, TableInfo
+from rollbridge.exceptions import StoreError
+from rollbridge.server.writer import CommitWriter, _Item
+from rollbridge.stores.sqlite import SQLiteStore
+
+
+def info(table_id: str) -> TableInfo:
+    return TableInfo(table_id, f"Table {table_id}", "tally", "1.2.0", {"approval": False})
+
+
+def commit_at(table_id: str, seq: int) -> Commit:
+    """The commit bringing event ``seq`` of ``table_id``."""
+    event = Event(table_id, 1, seq, "roll", data={"total": seq})
+    actor = ActorRecord(f"a{seq}", "A", {"hp": 5}, {"damage": 0})
+    meta = {"encounter": None, "pending": {}, "undo": [], "redo": []}
+    table = TableInfo(table_id, f"Table {table_id}", "tally", "1.2.0", {"approval": False}, 1, seq)
+    return Commit([event], [actor], [], table, meta, {f"k{seq}": {"seq": seq}})
+
+
+async def until(check: Any) -> None:
+    for _ in range(500):
+        if check():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("not in time")
+
+
+async def test_callbacks_run_in_submission_order_with_a_refused_commit_after_written_ones(
+    tmp_path,
+):
+    store = SQLiteStore(tmp_path / "order.db")
+    for table_id in "abc":
+        store.create_table(info(table_id), [])
+    loop = asyncio.get_running_loop()
+    writer = CommitWriter(store, loop)
+    told: list[tuple[str, BaseException | None]] = []
+    try:
+        writer._poisoned.add("b")  # an earlier commit of b failed; b is not reloaded yet
+        batch = [
+            _Item(t, commit_at(t, 1), lambda error, t=t: told.append((t, error)))
+            for t in ("a", "b", "c")
+        ]
+        writer.pending += 3
+        writer._write(batch)
+        await until(lambda: len(told) == 3)
+        assert [t for t, _ in told] == ["a", "b", "c"]  # b's refusal in its place
+        assert told[0][1] is None and told[2][1] is None
+        assert isinstance(told[1][1], StoreError)
+        assert store.load("a")[0].info.seq == 1 and store.load("c")[0].info.seq == 1
+        assert store.load("b")[0].info.seq == 0  # nothing of b written
+    finally:
+        await loop.run_in_executor(None, writer.close)
+        store.close()
+
+
+async def test_every_commit_queued_in_the_linger_is_one_group_and_the_stop_ends_it(tmp_path):
+    store = SQLiteStore(tmp_path / "group.db")
+    store.create_table(info("t"), [])
+    loop = asyncio.get_running_loop()
+    writer = CommitWriter(store, loop, linger=0.2)
+    told: list[int] = []
+    try:
+        for seq in range(1, 6):  # all in the queue before the linger ends
+            writer.submit("t", commit_at("t", seq), lambda error, seq=seq: told.append(seq))
+        await until(lambda: len(told) == 5)
+        assert told == [1, 2, 3, 4, 5]
+        assert (writer.batches, writer.commits) == (1, 5)  # one group, none left behind
+    finally:
+        await loop.run_in_executor(None, writer.close)
+    assert store.load("t")[0].info.seq == 5
+    store.close()
