@@ -22,7 +22,7 @@
 import { CONNECTION_LABELS, labelOf } from "../client/i18n.mjs";
 import { errorMessage, localeNotice, newRequestId } from "../client/protocol.mjs";
 import {
-  actorCards, adjustForm, encounterView, openReasons, pendingList, reopenReasons, replaceKeepingFocus,
+  actorCards, adjustForm, askDice, encounterView, openReasons, pendingList, reopenReasons, replaceKeepingFocus,
   showHistory,
 } from "./controls.mjs";
 import {
@@ -321,7 +321,8 @@ function ownSeq(reply) {
 /** A refused or unanswered request: on the message line and beside its form, in
  * the server's words alone (its code, English jargon to a player, is kept on the
  * line as data-code for whoever helps them). */
-function failed(error, key) {
+function failed(error, key, message = null) {
+  if (message?.type === "approve" && refusedApproval(error, message)) return;
   const text = errorMessage(error, i18n);
   say(text, "error");
   $("message").dataset.code = error?.code ?? "";
@@ -335,13 +336,38 @@ function failed(error, key) {
 }
 
 /**
+ * The GM's *Approve* of `message.request` refused: one that needs the GM's own dice (a
+ * request held with the player's dice for an action that is always secret now,
+ * `held_dice_secret`) is said in the page's words — the server's name a way the page
+ * did not have (`rollbridge connect`'s `approve … supply=…`) — on the message line and
+ * beside the request, whose dice field opens (diceControls); a refusal of the GM's
+ * dice is said beside that field too. False for any other refusal (said as any is).
+ */
+function refusedApproval(error, message) {
+  const pending = String(message.request ?? "");
+  const held = error?.code === "held_dice_secret";
+  if (!held && !Array.isArray(message.dice)) return false;
+  const text = held ? i18n.format("ROLLBRIDGE.Web.Message.HeldDice", { pending }) : errorMessage(error, i18n);
+  say(text, "error");
+  $("message").dataset.code = error?.code ?? "";
+  noteLine(held ? { key: "ROLLBRIDGE.Web.Message.HeldDice", data: { pending }, kind: "error", code: error.code }
+    : { key: "ROLLBRIDGE.Web.Message.RefusedEarlier", kind: "error", code: error?.code }, text, null);
+  askDice(session.welcome?.epoch ?? null, pending, text);
+  if (session.role === "gm") replaceKeepingFocus($("pending"), pendingList(session, send));
+  return true;
+}
+
+/**
  * Send a request; with the form it came from, once: a repeat submit while it
  * waits sends the same request again (the same id), never a second one.
  * @param {object} message the request, without an id
  * @param {HTMLFormElement|null} form the form (with its data-form key), if any
  */
 function send(message, form = null) {
-  if (!form) return tracked(session.request(message)).then((reply) => answered(reply, null), (error) => failed(error, null));
+  if (!form) {
+    return tracked(session.request(message)).then((reply) => answered(reply, null),
+      (error) => failed(error, null, message));
+  }
   const key = form.dataset.form;
   const held = waiting.get(key);
   if (held) return session.request(held.request);
