@@ -138,3 +138,21 @@ async def test_the_gms_secret_box_stays_checked_when_the_language_changes(secret
     assert result["action"] == "test", result
     assert result["roll"] is True, result
     assert result["after"] is True, result
+
+
+async def test_an_actions_form_is_kept_when_another_action_is_chosen_and_back(secret_world):
+    """Another action chosen and then this one again built its form anew, empty: the
+    target chosen was gone and the GM's *secret* box unchecked, so the next press went
+    out in the open. Each action's form keeps what was typed while the page lives."""
+    result = await run_case(secret_world, "switched", script="secret_told.mjs")
+    assert result["back"] == {"secret": True, "target": "bandit"}, result
+
+
+async def test_the_gms_secret_box_stays_checked_across_a_reload(secret_world):
+    """The browser's own reload keeps what was typed in the forms (kept.mjs, at the
+    page's pagehide) — the form shown, and each other action's as typed: a box checked
+    on an action not shown when the page reloaded came back unchecked when that action
+    was chosen again after it, and the GM's next press went out in the open."""
+    result = await run_case(secret_world, "reloaded", script="secret_told.mjs")
+    assert result["shown"] == {"secret": True, "target": "bandit", "roll": True}, result
+    assert result["other"] == {"secret": True, "target": "bandit"}, result

@@ -236,18 +236,40 @@ let restoringForms = null;
  * language; never the page's tokens. */
 function keepTheForms() {
   if (!joinedAs || $("act-panel").hidden) return;
-  const forms = {};
+  const shown = {};
   for (const form of document.querySelectorAll("#roll form[data-form], #action form[data-form], #adjust form[data-form]")) {
-    forms[form.dataset.form] = formState(form);
+    shown[form.dataset.form] = formState(form);
   }
   // shown, or asked and not answered yet (its button waits): the question is the viewer's
   const odds = [...document.querySelectorAll("form[data-form]")]
     .filter((form) => form.querySelector(".form-odds")?.childElementCount
       || form.querySelector('button[name="odds"]')?.getAttribute("aria-disabled") === "true")
     .map((form) => form.dataset.form);
-  keepForms(tableId, joinedAs,
-    { action: $("action-select").value || null, forms, odds, reasons: openReasons(), keeper: pageId },
-    [joinToken, acceptedToken].filter(Boolean));
+  const state = { action: $("action-select").value || null, odds, reasons: openReasons(), keeper: pageId };
+  const secrets = [joinToken, acceptedToken].filter(Boolean);
+  // the other actions' drafts too, the latest last; those that would not fit left out
+  // first, the oldest first: what is shown is kept before them
+  const others = [...drafts].filter(([key]) => !(key in shown));
+  while (!keepForms(tableId, joinedAs, { ...state, forms: { ...Object.fromEntries(others), ...shown } }, secrets)
+    && others.length) others.shift();
+}
+
+/** What the viewer typed in each action's form while another action is shown, by the
+ * form's key (data-form): put back when that action is chosen again (and kept across
+ * a reload with the form shown). Switching to another action and back built the form
+ * anew, empty: the values typed were lost, and the GM's *secret* box unchecked — the
+ * next press went out in the open. The latest MAX_DRAFTS. */
+const drafts = new Map();
+const MAX_DRAFTS = 50;
+
+/** Note the action form `box` holds as a draft (its values and folds, not the focus). */
+function keepDraft(box) {
+  const form = box.querySelector("form[data-form]");
+  if (!form) return;
+  const { values, open } = formState(form);
+  drafts.delete(form.dataset.form);
+  drafts.set(form.dataset.form, { values, open });
+  while (drafts.size > MAX_DRAFTS) drafts.delete(drafts.keys().next().value);
 }
 
 /** Put what was typed in the form `box` holds before the reload (`kept`) back in it. */
@@ -827,9 +849,18 @@ function buildForms() {
   const chosen = kept?.action ?? chooser.value;
   chooser.replaceChildren(...actions.map(([name, spec]) => new Option(spec.label || name, name)));
   if (actions.some(([name]) => name === chosen)) chooser.value = chosen;
+  // the other actions' forms as typed before the reload: each put back when chosen
+  for (const [key, state] of Object.entries(kept?.forms ?? {})) {
+    if (key.startsWith("action:") && key !== `action:${kept.action}`) drafts.set(key, state);
+  }
   const showAction = () => {
     const spec = session.ruleset?.actions?.[chooser.value];
+    const before = $("action").querySelector("form[data-form]")?.dataset.form;
+    keepDraft($("action"));
     replaceKeeping($("action"), spec ? actionForm(session, chooser.value, spec, send, askOdds) : el("p", "empty", i18n.localize("ROLLBRIDGE.Web.Message.NoActions")));
+    // another action chosen: what was typed in it before comes back
+    const now = $("action").querySelector("form[data-form]");
+    if (now && now.dataset.form !== before && drafts.has(now.dataset.form)) restoreState(now, drafts.get(now.dataset.form));
     showForms();
     restoreLines(); // a line kept before a language's reload, beside the action chosen again
   };
@@ -1178,6 +1209,10 @@ function join(token) {
   answeredMine.clear();
   lines.message = null;
   lines.forms.clear();
+  // another join (a token typed in after *Leave*): the drafts, and the action form
+  // they are taken from, were the last viewer's
+  drafts.clear();
+  $("action").replaceChildren();
   lost = false;
   session = new Session({
     table: tableId,

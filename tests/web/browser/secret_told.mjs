@@ -55,6 +55,15 @@ async function secretChecked(browser) {
   return { gm, form };
 }
 
+/** The `test` action's form on the GM's page: its secret box and the target chosen. */
+async function testForm(page) {
+  const form = page.locator('form.action-form[data-action="test"]');
+  return {
+    secret: await form.locator("input.secret-box").isChecked(),
+    target: await form.locator('input[name="target"]:checked').evaluate((input) => input.value).catch(() => null),
+  };
+}
+
 const cases = {
   /** The GM's form of `listen` (always secret) and of `test` in four languages; a
    * player's `listen`, and what a screen reader heard of it. */
@@ -110,6 +119,42 @@ const cases = {
     result.action = await gm.locator("#action-select").inputValue();
     result.after = await form.locator("input.secret-box").isChecked();
     result.roll = await gm.locator('form.roll-form input[name="secret"]').isChecked();
+  },
+
+  /** The GM chooses the target Bandit and checks *secret* on the `test` action's
+   * form, chooses `listen`, then `test` again: what the form holds. */
+  async switched(browser, result) {
+    const { gm, form } = await secretChecked(browser);
+    await form.locator('input[name="target"][value="bandit"]').check();
+    await gm.selectOption("#action-select", "listen");
+    await gm.locator('form.action-form[data-action="listen"]').waitFor();
+    await gm.selectOption("#action-select", "test");
+    await form.waitFor();
+    result.back = await testForm(gm);
+  },
+
+  /** The GM checks *secret* on the roll form and on the `test` action's form (the
+   * target Bandit chosen), and reloads the page (the browser's own reload): the boxes
+   * as they come back; then again with `listen` shown when the page reloads, `test`
+   * chosen after it. */
+  async reloaded(browser, result) {
+    const { gm, form } = await secretChecked(browser);
+    await form.locator('input[name="target"][value="bandit"]').check();
+    await gm.locator('form.roll-form input[name="secret"]').check();
+    step("reloaded");
+    await gm.reload();
+    await form.waitFor();
+    await gm.locator("#log li[data-seq]").first().waitFor();
+    result.shown = { ...await testForm(gm), roll: await gm.locator('form.roll-form input[name="secret"]').isChecked() };
+    step("listen chosen, reloaded, test chosen again");
+    await gm.selectOption("#action-select", "listen");
+    await gm.locator('form.action-form[data-action="listen"]').waitFor();
+    await gm.reload();
+    await gm.locator('form.action-form[data-action="listen"]').waitFor();
+    await gm.locator("#log li[data-seq]").first().waitFor();
+    await gm.selectOption("#action-select", "test");
+    await form.waitFor();
+    result.other = await testForm(gm);
   },
 
   /** A table whose GM approves players' requests first: Bob's roll waits for the GM,
