@@ -156,3 +156,23 @@ async def test_the_gms_secret_box_stays_checked_across_a_reload(secret_world):
     result = await run_case(secret_world, "reloaded", script="secret_told.mjs")
     assert result["shown"] == {"secret": True, "target": "bandit", "roll": True}, result
     assert result["other"] == {"secret": True, "target": "bandit"}, result
+
+
+async def test_a_players_own_request_approved_in_secret_is_linked_to_its_event(secret_world):
+    """At a table whose GM approves players' requests first, a player's ``listen``
+    (always secret) approved by the GM reached the player's page as a ``hidden``
+    placeholder naming nothing: the log showed the request *no longer waiting* and a
+    placeholder, not which was theirs. The page asks the server again (``repeat``:
+    ``{"status": "secret", "seq": N}``) and the two entries name each other, in the
+    page's language, across a reload too."""
+    result = await run_case(secret_world, "mine", script="secret_told.mjs")
+    pending, seq = result["pending"], result["seq"]
+    assert isinstance(seq, int) and seq > int(pending[1:]), result
+    linked = {
+        "mine": said("cs", "Log.MineSecret", seq=str(seq)),
+        "hidden": said("cs", "Log.MineHidden", pending=pending),
+    }
+    for when in ("live", "reloaded"):
+        shown = result[when]
+        assert {k: shown[k] for k in linked} == linked, (when, shown)
+    assert result["live"]["status"] == said("cs", "Message.Secret"), result["live"]

@@ -112,6 +112,13 @@ let askedOf = { identity: null, epoch: null };
 const answeredMine = new Map();
 /** Requests answered kept at most (the oldest leave first). */
 const MAX_ANSWERED = 50;
+/** This page's requests the GM approved in secret (a secret request, or an action the
+ * ruleset always keeps secret): pending id → the seq of its event, which reached this
+ * page as a `hidden` placeholder naming nothing — the player's log showed their
+ * request as answered and a placeholder, not which was theirs. The server says it to
+ * the request sent again (`repeat`: `{"status": "secret", "seq": 13}`): the two
+ * entries say it (linkSecret), across a reload too. */
+const mineSecret = new Map();
 
 /** What the message line and each form's outcome line say, as what a reload in
  * another language shows again (kept.mjs): {line, text}, the line as kept and the
@@ -216,7 +223,8 @@ function keepTheLines(chosen = false) {
   // because the phone hid or discarded it
   const focus = chosen && document.activeElement === $("language") && !mouseChose ? "language" : null;
   const waitingFor = [...asked].map(([pending, { form, request }]) => [pending, form, request]);
-  keepLines(tableId, { message, forms, asked: waitingFor, answered: [...answeredMine], focus, ...askedOf,
+  const answeredKept = [...answeredMine].map(([pending, request]) => [pending, request, mineSecret.get(pending)]);
+  keepLines(tableId, { message, forms, asked: waitingFor, answered: answeredKept, focus, ...askedOf,
     keeper: pageId });
   keepTheForms();
 }
@@ -571,7 +579,11 @@ function askAgain(entries, moved) {
         // a reply from the server's memory names its event only: the event itself
         // left the log the server keeps (that is why the page could not follow it)
         sayAnswer(key, { key: "ROLLBRIDGE.Web.Message.ApprovedAway", data: { seq: reply.seq } });
-      } else answered(reply, key, request); // waiting under another id, or another reply
+      } else {
+        // approved in secret: its event is a placeholder this page holds or will
+        if (!moved && reply.status === "secret" && Number.isInteger(reply.seq)) linkSecret(pending, reply.seq);
+        answered(reply, key, request); // waiting under another id, or another reply
+      }
     }, (error) => {
       if (session !== asking || (!moved && !asked.has(pending))) return;
       if (!moved) settleAsked(pending);
@@ -611,11 +623,15 @@ function entryOf(event) {
   const nameOf = (id) => session.nameOf(id);
   if (pending) {
     const request = asked.get(pending)?.request ?? answeredMine.get(pending);
-    return renderMine(event.seq, pending, request, nameOf, { ...session.words(), waits: asked.has(pending) });
+    const entry = renderMine(event.seq, pending, request, nameOf, { ...session.words(), waits: asked.has(pending) });
+    if (mineSecret.has(pending)) sayLinked(entry, pending);
+    return entry;
   }
   const entry = renderEvent(event, nameOf, { lang: locale, ...session.words() });
   const asking = event.kind === "hidden" ? `p${event.seq}` : null;
-  if (answeredAt.has(asking)) entry.querySelector(".kind").textContent = askedWords(asking);
+  const approvedMine = event.kind === "hidden" ? secretOf(event.seq) : null;
+  if (approvedMine) sayLinked(entry, approvedMine);
+  else if (answeredAt.has(asking)) entry.querySelector(".kind").textContent = askedWords(asking);
   else if (mayBeAsked(event)) entry.querySelector(".kind").textContent = i18n.localize("ROLLBRIDGE.Web.Log.HiddenOrAsked");
   return entry;
 }
@@ -639,6 +655,49 @@ function settleAsked(pending) {
   while (answeredMine.size > MAX_ANSWERED) answeredMine.delete(answeredMine.keys().next().value);
   const entry = $("log").querySelector(`li.kind-mine[data-pending="${pending}"]`);
   if (entry) showMineWaits(entry, false);
+}
+
+/** The pending id of this page's request the GM approved in secret whose event is
+ * `seq`, or null. */
+function secretOf(seq) {
+  for (const [pending, at] of mineSecret) if (at === seq) return pending;
+  return null;
+}
+
+/** Say in the log entry `entry` — the request's own (renderMine) or its event's
+ * placeholder — how this page's request `pending` approved in secret and its event
+ * go together: *approved: #13, in secret*; *your request (p12), approved in secret*. */
+function sayLinked(entry, pending) {
+  const kind = entry.querySelector(".kind");
+  if (!kind) return;
+  kind.textContent = entry.classList.contains("kind-mine")
+    ? i18n.format("ROLLBRIDGE.Web.Log.MineSecret", { seq: mineSecret.get(pending) })
+    : i18n.format("ROLLBRIDGE.Web.Log.MineHidden", { pending });
+}
+
+/** This page's request `pending` was approved in secret, its event `seq` (the server's
+ * reply to it sent again): the log's two entries say so, each naming the other. */
+function linkSecret(pending, seq) {
+  mineSecret.delete(pending);
+  mineSecret.set(pending, seq);
+  while (mineSecret.size > MAX_ANSWERED) mineSecret.delete(mineSecret.keys().next().value);
+  const log = $("log");
+  for (const entry of [log.querySelector(`li.kind-mine[data-pending="${pending}"]`),
+    log.querySelector(`li.kind-hidden[data-seq="${seq}"]`)]) {
+    if (entry) sayLinked(entry, pending);
+  }
+}
+
+/** A `hidden` placeholder came: it may be the GM's approval of a request of this
+ * page's that is secret (a secret roll, an action the ruleset always keeps secret),
+ * which names nothing a player reads. Those requests are sent again (`repeat`): the
+ * server answers what became of each (askAgain), and one approved in secret is linked
+ * to its placeholder (linkSecret). */
+function askSecretAnswers() {
+  if (session?.role === "gm") return;
+  const secret = [...asked].filter(([, { request }]) => request && (request.secret === true
+    || (request.type === "resolve" && session.alwaysSecret(request.action))));
+  if (secret.length) askAgain(secret, false);
 }
 
 /** What the page would tell a screen reader of the live events that came while a
@@ -756,6 +815,7 @@ function liveEvent(event, { replayed } = {}) {
   const mine = mineOf(event);
   addEntry(entryOf(event));
   followUndo(event);
+  if (event.kind === "hidden" && !replayed) askSecretAnswers();
   // the GM's answer to this page's request is said on the message line, a status a
   // screen reader reads as it changes: announced too, it was heard twice
   const followed = followAsked(event);
@@ -1093,6 +1153,7 @@ function joined(token, welcome, { first }) {
     for (const pending of [...asked.keys()]) settleAsked(pending);
     // nor are the seqs it knew: they name other events there
     answeredMine.clear();
+    mineSecret.clear();
     undoneNow.clear();
     restoring = null;
     linedForms.clear();
@@ -1207,6 +1268,7 @@ function join(token) {
   toldLater.length = 0;
   asked.clear();
   answeredMine.clear();
+  mineSecret.clear();
   lines.message = null;
   lines.forms.clear();
   // another join (a token typed in after *Leave*): the drafts, and the action form
@@ -1444,7 +1506,10 @@ if (startToken && keptLines && !foreign && !copied) {
   restoring = { message: keptLines.message, forms: keptLines.forms };
   linedForms = new Set(Object.keys(keptLines.forms));
   for (const [pending, form, request] of keptLines.asked) asked.set(pending, { form, request });
-  for (const [pending, request] of keptLines.answered) answeredMine.set(pending, request);
+  for (const [pending, request, seq] of keptLines.answered) {
+    answeredMine.set(pending, request);
+    if (Number.isInteger(seq)) mineSecret.set(pending, seq);
+  }
   askedOf = { identity: keptLines.identity, epoch: keptLines.epoch };
 }
 await useLanguage(pageLanguage(locale));

@@ -157,6 +157,41 @@ const cases = {
     result.other = await testForm(gm);
   },
 
+  /** A table whose GM approves players' requests first: a Czech player asks `listen`
+   * (always secret), the GM approves it; the player's log (its request's entry and
+   * its event's placeholder), then after a reload. */
+  async mine(browser, result) {
+    const url = `${BASE}/tables/asking`;
+    const gm = await openPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble);
+    await gm.goto(url);
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
+      TOKENS.asking.player, { tap: true });
+    await player.selectOption("#action-select", "listen");
+    const form = player.locator('form.action-form[data-action="listen"]');
+    await form.locator('button[type="submit"]').click();
+    const mine = player.locator("#log li.kind-mine");
+    await mine.waitFor();
+    result.pending = await mine.getAttribute("data-pending");
+    step("the GM approves it");
+    const approved = await gmRequest(gm, "asking", TOKENS.asking.gm, { type: "approve", id: "ok-listen",
+      request: result.pending });
+    result.seq = approved.seq ?? approved.event?.seq;
+    const entries = async () => ({
+      mine: await mine.locator(".kind").textContent(),
+      hidden: await player.locator(`#log li[data-seq="${result.seq}"] .kind`).textContent(),
+      status: await form.locator(".form-status").textContent(),
+    });
+    await player.waitForFunction((seq) => document.querySelector("#log li.kind-mine .kind")?.textContent
+      .includes(`#${seq}`), result.seq, { timeout: 10_000 }).catch(() => null);
+    await flush(player);
+    result.live = await entries();
+    step("the player's page reloaded");
+    await player.reload();
+    await player.locator(`#log li[data-seq="${result.seq}"]`).waitFor();
+    await mine.waitFor();
+    result.reloaded = await entries();
+  },
+
   /** A table whose GM approves players' requests first: Bob's roll waits for the GM,
    * then the GM approves it. What Alice's phone (German) tells a screen reader and
    * shows in its log, while it waits and once approved; what a Czech observer who
