@@ -64,6 +64,13 @@ async function testForm(page) {
   };
 }
 
+/** A page of the server's origin for the GM's requests to the table `asking` (gmRequest). */
+async function askingGm(browser) {
+  const gm = await openPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble);
+  await gm.goto(`${BASE}/tables/asking`);
+  return gm;
+}
+
 const cases = {
   /** The GM's form of `listen` (always secret) and of `test` in four languages; a
    * player's `listen`, and what a screen reader heard of it. */
@@ -162,8 +169,7 @@ const cases = {
    * its event's placeholder), then after a reload. */
   async mine(browser, result) {
     const url = `${BASE}/tables/asking`;
-    const gm = await openPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble);
-    await gm.goto(url);
+    const gm = await askingGm(browser);
     const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
       TOKENS.asking.player, { tap: true });
     await player.selectOption("#action-select", "listen");
@@ -198,8 +204,7 @@ const cases = {
    * joins after shows of it. */
   async another(browser, result) {
     const url = `${BASE}/tables/asking`;
-    const gm = await openPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble);
-    await gm.goto(url);
+    const gm = await askingGm(browser);
     const alice = await joinedPage(browser, "alice", { ...SMALL_PHONE, locale: "de-DE" }, trouble, url,
       TOKENS.asking.player, { tap: true });
     const bob = await joinedPage(browser, "bob", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
