@@ -894,6 +894,7 @@ function buildForms() {
   const acting = session.role === "gm" || session.role === "player";
   $("act-panel").hidden = !acting;
   $("gm-panel").hidden = session.role !== "gm";
+  showJumps(waitingCount); // the roll form's shortcut follows the forms
   // the GM's log keeps a room under its last entry for the button of the requests
   // waiting, there whether or not it shows (web.css): nothing moves as it comes
   $("log").classList.toggle("log-room", session.role === "gm");
@@ -1056,6 +1057,7 @@ let waitingCount = 0;
  * words its accessible name and title. */
 function showWaitingJump(count) {
   waitingCount = count;
+  showJumps(count);
   const button = $("log-waiting");
   const focused = document.activeElement === button;
   const full = count ? counted(i18n, "ROLLBRIDGE.Web.Log.Waiting", count) : "";
@@ -1080,13 +1082,38 @@ function showWaitingJump(count) {
 // a phone turned sideways past the breakpoint, a window widened: its words anew
 wide.addEventListener("change", () => showWaitingJump(waitingCount));
 
+/** Bring `control` into view (the middle of the screen) and give it the focus. */
+function goTo(control) {
+  if (!control) return;
+  control.scrollIntoView({ block: "center" });
+  control.focus({ preventScroll: true });
+}
+
 // pressed: the first request's Approve takes the focus, scrolled into view
-$("log-waiting").addEventListener("click", () => {
-  const approve = $("pending").querySelector("button[name='approve']");
-  if (!approve) return;
-  approve.scrollIntoView({ block: "center" });
-  approve.focus({ preventScroll: true });
-});
+const toWaiting = () => goTo($("pending").querySelector("button[name='approve']"));
+$("log-waiting").addEventListener("click", toWaiting);
+// a tablet's shortcuts (web.css shows them): the roll form's field, the first Approve
+$("jump-waiting").addEventListener("click", toWaiting);
+$("jump-roll").addEventListener("click", () => goTo($("roll").querySelector("input[name='formula']")));
+
+/** The tablet's shortcuts as the page stands: to the roll form where the viewer may
+ * roll, to the requests waiting where there are any (the GM's: `count`, its words as
+ * the log's button says them on a phone); none shown, the row is hidden. */
+function showJumps(count) {
+  const roll = $("jump-roll");
+  const waitingJump = $("jump-waiting");
+  const focused = document.activeElement === waitingJump;
+  roll.hidden = $("act-panel").hidden;
+  waitingJump.hidden = count === 0;
+  // gone under the keyboard's focus (the last request answered elsewhere): the list,
+  // which says nothing waits, takes it, as from the log's button
+  if (focused && waitingJump.hidden && !$("gm-panel").hidden) {
+    $("pending").tabIndex = -1;
+    $("pending").focus();
+  }
+  waitingJump.textContent = count ? counted(i18n, "ROLLBRIDGE.Web.Log.WaitingShort", count) : "";
+  $("jumps").hidden = roll.hidden && waitingJump.hidden;
+}
 // read up to the top by scrolling: nothing is out of sight any more
 $("log").addEventListener("scroll", () => {
   if (newerAbove && $("log").scrollTop <= 1) {
