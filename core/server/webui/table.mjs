@@ -368,7 +368,7 @@ function failed(error, key, message = null) {
 /**
  * The GM's *Approve* of `message.request` refused: one that needs the GM's own dice (a
  * request held with the player's dice for an action that is always secret now,
- * `held_dice_secret`) is said in the page's words — the server's name a way the page
+ * `held_dice_secret`) is said in the page's words — the server's words name a way the page
  * did not have (`rollbridge connect`'s `approve … supply=…`) — on the message line and
  * beside the request, whose dice field opens (diceControls); a refusal of the GM's
  * dice is said beside that field too. False for any other refusal (said as any is).
