@@ -138,3 +138,41 @@ async def test_the_gms_secret_box_stays_checked_when_the_language_changes(secret
     assert result["action"] == "test", result
     assert result["roll"] is True, result
     assert result["after"] is True, result
+
+
+async def test_an_actions_form_is_kept_when_another_action_is_chosen_and_back(secret_world):
+    """Another action chosen and then this one again built its form anew, empty: the
+    target chosen was gone and the GM's *secret* box unchecked, so the next press went
+    out in the open. Each action's form keeps what was typed while the page lives."""
+    result = await run_case(secret_world, "switched", script="secret_told.mjs")
+    assert result["back"] == {"secret": True, "target": "bandit"}, result
+
+
+async def test_the_gms_secret_box_stays_checked_across_a_reload(secret_world):
+    """The browser's own reload keeps what was typed in the forms (kept.mjs, at the
+    page's pagehide) — the form shown, and each other action's as typed: a box checked
+    on an action not shown when the page reloaded came back unchecked when that action
+    was chosen again after it, and the GM's next press went out in the open."""
+    result = await run_case(secret_world, "reloaded", script="secret_told.mjs")
+    assert result["shown"] == {"secret": True, "target": "bandit", "roll": True}, result
+    assert result["other"] == {"secret": True, "target": "bandit"}, result
+
+
+async def test_a_players_own_request_approved_in_secret_is_linked_to_its_event(secret_world):
+    """At a table whose GM approves players' requests first, a player's ``listen``
+    (always secret) approved by the GM reached the player's page as a ``hidden``
+    placeholder naming nothing: the log showed the request *no longer waiting* and a
+    placeholder, not which was theirs. The page asks the server again (``repeat``:
+    ``{"status": "secret", "seq": N}``) and the two entries name each other, in the
+    page's language, across a reload too."""
+    result = await run_case(secret_world, "mine", script="secret_told.mjs")
+    pending, seq = result["pending"], result["seq"]
+    assert isinstance(seq, int) and seq > int(pending[1:]), result
+    linked = {
+        "mine": said("cs", "Log.MineSecret", seq=str(seq)),
+        "hidden": said("cs", "Log.MineHidden", pending=pending),
+    }
+    for when in ("live", "reloaded"):
+        shown = result[when]
+        assert {k: shown[k] for k in linked} == linked, (when, shown)
+    assert result["live"]["status"] == said("cs", "Message.Secret"), result["live"]

@@ -45,3 +45,26 @@ async def test_a_tablets_roll_form_is_beside_the_log_in_every_language(web_world
         wide = got["wide"]
         assert wide["page"] <= wide["screen"] and wide["spills"] == [], said
         assert got["violations"] == [], (name, got["violations"])
+
+
+async def test_a_tablet_with_its_keyboard_open_reaches_form_and_requests_in_one_tap(web_world):
+    """A tablet upright with its keyboard open (768×500) drew the roll form under the
+    first screen, and the GM's requests waiting some 1,840 px down (measured: see
+    docs/web.md). The page's shortcuts, on its first screen, reach each with one tap:
+    the formula field, and the first *Approve*, in view and focused; axe finds nothing."""
+    if not (FOUNDRY / "node_modules" / "axe-core").is_dir():
+        pytest.fail("the tablet test needs axe-core (npm ci --prefix tests/foundry)")
+    result = await run_case(web_world, "keyboardOpen", script="tablet.mjs")
+    for who, got in result["keyboard"].items():
+        said = (who, {k: v for k, v in got.items() if k != "violations"})
+        ids = [jump["id"] for jump in got["jumps"]]
+        assert ids == (["jump-roll", "jump-waiting"] if who == "gm" else ["jump-roll"]), said
+        assert all(jump["inView"] and jump["height"] >= 44 for jump in got["jumps"]), said
+        assert got["toForm"]["inView"] is True and got["toForm"]["focused"] is True, said
+        wide = got["wide"]
+        assert wide["page"] <= wide["screen"] and wide["spills"] == [], said
+        assert got["violations"] == [], (who, got["violations"])
+    gm = result["keyboard"]["gm"]
+    assert gm["label"] == "Abkürzungen" and gm["jumps"][1]["text"] == "2 Anfragen warten", gm
+    assert gm["toApprove"]["inView"] is True and gm["toApprove"]["focused"] is True, gm
+    assert result["keyboard"]["player"]["jumps"][0]["text"] == "Přejít k formuláři hodu", result

@@ -157,6 +157,32 @@ export function reopenReasons(kept) {
 }
 
 /**
+ * A quiet button (`KIND-open`) that opens and closes a one-line form (`KIND-form`, its
+ * id `rb-KIND-…`) under a request, its field taking the focus as it opens: open while
+ * `store` holds `key` (`fresh()` put there as it opens). Described by the request's
+ * `line`, as *Approve* is: which request it takes.
+ * @returns {[HTMLButtonElement, HTMLFormElement]} the button and the form (its fields to add)
+ */
+function foldedForm(text, kind, line, store, key, fresh) {
+  const form = el("form", `${kind}-form`);
+  form.id = `rb-${kind}-${line.id}`;
+  form.hidden = !store.has(key);
+  const open = button(text, `${kind}-open`, () => {
+    if (store.has(key)) store.delete(key);
+    else store.set(key, fresh());
+    const shown = store.has(key);
+    form.hidden = !shown;
+    open.setAttribute("aria-expanded", String(shown));
+    if (shown) form.querySelector("input")?.focus();
+  });
+  open.classList.add(`${kind}-open`);
+  open.setAttribute("aria-controls", form.id);
+  open.setAttribute("aria-describedby", line.id);
+  open.setAttribute("aria-expanded", String(store.has(key)));
+  return [open, form];
+}
+
+/**
  * A request's optional reason: *Reject with a reason…* opens a one-line field under
  * the request, whose own button (or Enter) rejects it with what is written there.
  * The reason is the GM's own words, sent as written (the player reads it, untranslated).
@@ -164,24 +190,10 @@ export function reopenReasons(kept) {
  * it is open (the GM wrote it for the player), else without a reason.
  */
 function reasonControls(entry, line, send, epoch) {
-  const id = `rb-reason-${line.id}`;
   const key = reasonKey(epoch, entry.pending);
   const write = (text) => reasons.set(key, { epoch, pending: entry.pending, text });
-  const open = button(i18n.localize("ROLLBRIDGE.Web.Button.RejectWithReason"), "reason-open", () => {
-    if (reasons.has(key)) reasons.delete(key);
-    else write("");
-    const shown = reasons.has(key);
-    form.hidden = !shown;
-    open.setAttribute("aria-expanded", String(shown));
-    if (shown) input.focus();
-  });
-  open.classList.add("reason-open");
-  open.setAttribute("aria-controls", id);
-  open.setAttribute("aria-describedby", line.id); // which request it takes, as Approve's
-  open.setAttribute("aria-expanded", String(reasons.has(key)));
-  const form = el("form", "reason-form");
-  form.id = id;
-  form.hidden = !reasons.has(key);
+  const [open, form] = foldedForm(i18n.localize("ROLLBRIDGE.Web.Button.RejectWithReason"), "reason", line, reasons,
+    key, () => ({ epoch, pending: entry.pending, text: "" }));
   const input = el("input");
   input.name = "reason";
   input.maxLength = 500; // the protocol's bound of a reason
@@ -209,8 +221,86 @@ function rejection(pending, written) {
   return reason ? { type: "reject", request: pending, reason } : { type: "reject", request: pending };
 }
 
+/** The GM's own dice being written for a request (an open field, its text so far, and
+ * what the page said of it: a refusal), by reasonKey: kept as the list is drawn anew. */
+const gmDice = new Map();
+
+/** A die result as typed: a whole number from 1 up (the server checks it fits its die). */
+const DIE = /^\d{1,9}$/;
+/** The most die results the page sends in one approval. */
+const MAX_DICE = 1_000;
+
+/** The die results written in `text` ("6, 2 5"), or null when it holds anything but
+ * whole numbers from 1 up split by commas or spaces (or none at all). */
+export function diceOf(text) {
+  const words = String(text ?? "").split(/[\s,;]+/).filter(Boolean);
+  if (!words.length || words.length > MAX_DICE || !words.every((word) => DIE.test(word))) return null;
+  const dice = words.map(Number);
+  return dice.every((die) => die >= 1) ? dice : null;
+}
+
+/** Open the dice field of the request `pending` (in the table's `epoch`) saying `text`
+ * beside it: the GM's *Approve* was refused because it needs the GM's own dice
+ * (`held_dice_secret`). The list, drawn anew, shows it. */
+export function askDice(epoch, pending, text) {
+  const key = reasonKey(epoch, pending);
+  gmDice.set(key, { ...(gmDice.get(key) ?? { text: "" }), said: text });
+}
+
+/**
+ * A request's approval with the GM's own dice: *With my dice…* opens a one-line field
+ * under the request (labelled, the focus in it), whose own button (or Enter) approves
+ * the request with the die results written there, in order (`approve`'s `dice`,
+ * docs/protocol.md) — what a request held with the player's own dice for an action
+ * that is always secret now needs (`held_dice_secret`); `rollbridge connect` sent them
+ * (`approve p12 supply=…`), the page could not. What is not whole numbers is said
+ * beside the field in the page's words, and nothing is sent; the server's refusal
+ * (dice that do not fit the action) is said there too.
+ */
+function diceControls(entry, line, send, epoch) {
+  const key = reasonKey(epoch, entry.pending);
+  const [open, form] = foldedForm(i18n.localize("ROLLBRIDGE.Web.Button.WithDice"), "dice", line, gmDice, key,
+    () => ({ text: "", said: "" }));
+  const input = el("input");
+  input.name = "gm-dice";
+  input.autocomplete = "off";
+  input.spellcheck = false;
+  input.enterKeyHint = "send";
+  input.maxLength = 4_000;
+  input.value = gmDice.get(key)?.text ?? "";
+  const status = el("p", "form-status dice-status", gmDice.get(key)?.said ?? "");
+  status.id = `${form.id}-said`;
+  status.setAttribute("role", "status");
+  if (status.textContent) status.dataset.kind = "error";
+  input.setAttribute("aria-describedby", `${line.id} ${status.id}`);
+  input.addEventListener("input", () => gmDice.set(key, { text: input.value, said: gmDice.get(key)?.said ?? "" }));
+  const say = (text) => {
+    status.textContent = text;
+    status.dataset.kind = text ? "error" : "";
+    if (gmDice.has(key)) gmDice.set(key, { text: input.value, said: text });
+  };
+  const submit = button(i18n.localize("ROLLBRIDGE.Web.Button.ApproveDice"), "approve-dice", () => {
+    const dice = diceOf(input.value);
+    if (!dice) {
+      say(i18n.localize("ROLLBRIDGE.Web.Field.NotDice"));
+      input.focus();
+      return undefined;
+    }
+    say("");
+    return send({ type: "approve", request: entry.pending, dice });
+  });
+  submit.setAttribute("aria-describedby", line.id);
+  form.append(field(i18n.localize("ROLLBRIDGE.Web.Field.GmDice"), input), submit, status);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault(); // Enter in the field: its button's click, once
+    submit.click();
+  });
+  return [open, form];
+}
+
 /** The pending requests (the GM's table view holds them), each to approve or reject
- * (with an optional reason: reasonControls).
+ * (with an optional reason: reasonControls), or to approve with the GM's own dice
+ * (diceControls).
  * Each button is described by its request's line (`aria-describedby`): a screen
  * reader going through the list heard "Approve", "Reject", "Approve"… and not which
  * request each one takes. */
@@ -219,6 +309,7 @@ export function pendingList(session, send) {
   const epoch = session.welcome?.epoch ?? null;
   const waiting = new Set((session.table.pending ?? []).map((entry) => reasonKey(epoch, entry.pending)));
   for (const key of reasons.keys()) if (!waiting.has(key)) reasons.delete(key);
+  for (const key of gmDice.keys()) if (!waiting.has(key)) gmDice.delete(key);
   for (const [index, entry] of (session.table.pending ?? []).entries()) {
     const asked = askedFor(entry, (id) => session.nameOf(id), session.words());
     const item = el("li", "pending-item");
@@ -233,7 +324,8 @@ export function pendingList(session, send) {
     const reject = button(i18n.localize("ROLLBRIDGE.Web.Button.Reject"), "reject",
       () => send(rejection(entry.pending, reasons.get(reasonKey(epoch, entry.pending))?.text)));
     for (const node of [approve, reject]) node.setAttribute("aria-describedby", line.id);
-    item.append(line, approve, reject, ...reasonControls(entry, line, send, epoch));
+    item.append(line, approve, reject, ...reasonControls(entry, line, send, epoch),
+      ...diceControls(entry, line, send, epoch));
     list.append(item);
   }
   if (!list.childElementCount) list.append(el("li", "empty", i18n.localize("ROLLBRIDGE.Web.Pending.Nothing")));

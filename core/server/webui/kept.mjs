@@ -94,10 +94,13 @@ const keptAsked = (asked) => (Array.isArray(asked) ? asked : [])
   .slice(0, MAX_LINES).map(([pending, form, request]) => [pending, form, keptRequest(request)]);
 
 /** The page's requests the GM has answered, as kept: [pending id, the request as
- * sent] (their log entries say what was asked, renderMine), the latest MAX_LINES. */
+ * sent, and the seq of its event when the GM approved it in secret] (their log
+ * entries say what was asked, renderMine, and which placeholder is its event), the
+ * latest MAX_LINES. */
 const keptAnswered = (answered) => (Array.isArray(answered) ? answered : [])
   .filter((pair) => Array.isArray(pair) && typeof pair[0] === "string" && keptRequest(pair[1]))
-  .slice(-MAX_LINES).map(([pending, request]) => [pending, request]);
+  .slice(-MAX_LINES)
+  .map(([pending, request, seq]) => (Number.isSafeInteger(seq) && seq > 0 ? [pending, request, seq] : [pending, request]));
 
 /** A table's epoch as the protocol gives it: an integer (docs/protocol.md). */
 const isEpoch = (epoch) => Number.isSafeInteger(epoch);
@@ -109,7 +112,7 @@ const isEpoch = (epoch) => Number.isSafeInteger(epoch);
  *   epoch?: number|null, identity?: string|null}} lines the message line's, each
  *   form's by its key (data-form), the requests waiting for the GM as [pending id,
  *   form key, the request as sent], those the GM has answered as [pending id, the
- *   request as sent] (`answered`: their log entries say what was asked; left out,
+ *   request as sent, and the seq of its event when approved in secret] (`answered`: their log entries say what was asked; left out,
  *   the oldest first, where all would not fit), "language" when the language list
  *   had the focus (the page loaded anew gives it back), the table's epoch they are of (a pending id and an event's seq
  *   name another request and another event in another epoch: a restored backup

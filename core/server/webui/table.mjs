@@ -22,7 +22,7 @@
 import { CONNECTION_LABELS, labelOf } from "../client/i18n.mjs";
 import { errorMessage, localeNotice, newRequestId } from "../client/protocol.mjs";
 import {
-  actorCards, adjustForm, encounterView, openReasons, pendingList, reopenReasons, replaceKeepingFocus,
+  actorCards, adjustForm, askDice, encounterView, openReasons, pendingList, reopenReasons, replaceKeepingFocus,
   showHistory,
 } from "./controls.mjs";
 import {
@@ -112,6 +112,13 @@ let askedOf = { identity: null, epoch: null };
 const answeredMine = new Map();
 /** Requests answered kept at most (the oldest leave first). */
 const MAX_ANSWERED = 50;
+/** This page's requests the GM approved in secret (a secret request, or an action the
+ * ruleset always keeps secret): pending id → the seq of its event, which reached this
+ * page as a `hidden` placeholder naming nothing — the player's log showed their
+ * request as answered and a placeholder, not which was theirs. The server says it to
+ * the request sent again (`repeat`: `{"status": "secret", "seq": 13}`): the two
+ * entries say it (linkSecret), across a reload too. */
+const mineSecret = new Map();
 
 /** What the message line and each form's outcome line say, as what a reload in
  * another language shows again (kept.mjs): {line, text}, the line as kept and the
@@ -216,7 +223,8 @@ function keepTheLines(chosen = false) {
   // because the phone hid or discarded it
   const focus = chosen && document.activeElement === $("language") && !mouseChose ? "language" : null;
   const waitingFor = [...asked].map(([pending, { form, request }]) => [pending, form, request]);
-  keepLines(tableId, { message, forms, asked: waitingFor, answered: [...answeredMine], focus, ...askedOf,
+  const answeredKept = [...answeredMine].map(([pending, request]) => [pending, request, mineSecret.get(pending)]);
+  keepLines(tableId, { message, forms, asked: waitingFor, answered: answeredKept, focus, ...askedOf,
     keeper: pageId });
   keepTheForms();
 }
@@ -236,18 +244,40 @@ let restoringForms = null;
  * language; never the page's tokens. */
 function keepTheForms() {
   if (!joinedAs || $("act-panel").hidden) return;
-  const forms = {};
+  const shown = {};
   for (const form of document.querySelectorAll("#roll form[data-form], #action form[data-form], #adjust form[data-form]")) {
-    forms[form.dataset.form] = formState(form);
+    shown[form.dataset.form] = formState(form);
   }
   // shown, or asked and not answered yet (its button waits): the question is the viewer's
   const odds = [...document.querySelectorAll("form[data-form]")]
     .filter((form) => form.querySelector(".form-odds")?.childElementCount
       || form.querySelector('button[name="odds"]')?.getAttribute("aria-disabled") === "true")
     .map((form) => form.dataset.form);
-  keepForms(tableId, joinedAs,
-    { action: $("action-select").value || null, forms, odds, reasons: openReasons(), keeper: pageId },
-    [joinToken, acceptedToken].filter(Boolean));
+  const state = { action: $("action-select").value || null, odds, reasons: openReasons(), keeper: pageId };
+  const secrets = [joinToken, acceptedToken].filter(Boolean);
+  // the other actions' drafts too, the latest last; those that would not fit left out
+  // first, the oldest first: what is shown is kept before them
+  const others = [...drafts].filter(([key]) => !(key in shown));
+  while (!keepForms(tableId, joinedAs, { ...state, forms: { ...Object.fromEntries(others), ...shown } }, secrets)
+    && others.length) others.shift();
+}
+
+/** What the viewer typed in each action's form while another action is shown, by the
+ * form's key (data-form): put back when that action is chosen again (and kept across
+ * a reload with the form shown). Switching to another action and back built the form
+ * anew, empty: the values typed were lost, and the GM's *secret* box unchecked — the
+ * next press went out in the open. The latest MAX_DRAFTS. */
+const drafts = new Map();
+const MAX_DRAFTS = 50;
+
+/** Note the action form `box` holds as a draft (its values and folds, not the focus). */
+function keepDraft(box) {
+  const form = box.querySelector("form[data-form]");
+  if (!form) return;
+  const { values, open } = formState(form);
+  drafts.delete(form.dataset.form);
+  drafts.set(form.dataset.form, { values, open });
+  while (drafts.size > MAX_DRAFTS) drafts.delete(drafts.keys().next().value);
 }
 
 /** Put what was typed in the form `box` holds before the reload (`kept`) back in it. */
@@ -321,7 +351,8 @@ function ownSeq(reply) {
 /** A refused or unanswered request: on the message line and beside its form, in
  * the server's words alone (its code, English jargon to a player, is kept on the
  * line as data-code for whoever helps them). */
-function failed(error, key) {
+function failed(error, key, message = null) {
+  if (message?.type === "approve" && refusedApproval(error, message)) return;
   const text = errorMessage(error, i18n);
   say(text, "error");
   $("message").dataset.code = error?.code ?? "";
@@ -335,13 +366,38 @@ function failed(error, key) {
 }
 
 /**
+ * The GM's *Approve* of `message.request` refused: one that needs the GM's own dice (a
+ * request held with the player's dice for an action that is always secret now,
+ * `held_dice_secret`) is said in the page's words — the server's words name a way the page
+ * did not have (`rollbridge connect`'s `approve … supply=…`) — on the message line and
+ * beside the request, whose dice field opens (diceControls); a refusal of the GM's
+ * dice is said beside that field too. False for any other refusal (said as any is).
+ */
+function refusedApproval(error, message) {
+  const pending = String(message.request ?? "");
+  const held = error?.code === "held_dice_secret";
+  if (!held && !Array.isArray(message.dice)) return false;
+  const text = held ? i18n.format("ROLLBRIDGE.Web.Message.HeldDice", { pending }) : errorMessage(error, i18n);
+  say(text, "error");
+  $("message").dataset.code = error?.code ?? "";
+  noteLine(held ? { key: "ROLLBRIDGE.Web.Message.HeldDice", data: { pending }, kind: "error", code: error.code }
+    : { key: "ROLLBRIDGE.Web.Message.RefusedEarlier", kind: "error", code: error?.code }, text, null);
+  askDice(session.welcome?.epoch ?? null, pending, text);
+  if (session.role === "gm") replaceKeepingFocus($("pending"), pendingList(session, send));
+  return true;
+}
+
+/**
  * Send a request; with the form it came from, once: a repeat submit while it
  * waits sends the same request again (the same id), never a second one.
  * @param {object} message the request, without an id
  * @param {HTMLFormElement|null} form the form (with its data-form key), if any
  */
 function send(message, form = null) {
-  if (!form) return tracked(session.request(message)).then((reply) => answered(reply, null), (error) => failed(error, null));
+  if (!form) {
+    return tracked(session.request(message)).then((reply) => answered(reply, null),
+      (error) => failed(error, null, message));
+  }
   const key = form.dataset.form;
   const held = waiting.get(key);
   if (held) return session.request(held.request);
@@ -523,7 +579,11 @@ function askAgain(entries, moved) {
         // a reply from the server's memory names its event only: the event itself
         // left the log the server keeps (that is why the page could not follow it)
         sayAnswer(key, { key: "ROLLBRIDGE.Web.Message.ApprovedAway", data: { seq: reply.seq } });
-      } else answered(reply, key, request); // waiting under another id, or another reply
+      } else {
+        // approved in secret: its event is a placeholder this page holds or will
+        if (!moved && reply.status === "secret" && Number.isInteger(reply.seq)) linkSecret(pending, reply.seq);
+        answered(reply, key, request); // waiting under another id, or another reply
+      }
     }, (error) => {
       if (session !== asking || (!moved && !asked.has(pending))) return;
       if (!moved) settleAsked(pending);
@@ -563,11 +623,15 @@ function entryOf(event) {
   const nameOf = (id) => session.nameOf(id);
   if (pending) {
     const request = asked.get(pending)?.request ?? answeredMine.get(pending);
-    return renderMine(event.seq, pending, request, nameOf, { ...session.words(), waits: asked.has(pending) });
+    const entry = renderMine(event.seq, pending, request, nameOf, { ...session.words(), waits: asked.has(pending) });
+    if (mineSecret.has(pending)) sayLinked(entry, pending);
+    return entry;
   }
   const entry = renderEvent(event, nameOf, { lang: locale, ...session.words() });
   const asking = event.kind === "hidden" ? `p${event.seq}` : null;
-  if (answeredAt.has(asking)) entry.querySelector(".kind").textContent = askedWords(asking);
+  const approvedMine = event.kind === "hidden" ? secretOf(event.seq) : null;
+  if (approvedMine) sayLinked(entry, approvedMine);
+  else if (answeredAt.has(asking)) entry.querySelector(".kind").textContent = askedWords(asking);
   else if (mayBeAsked(event)) entry.querySelector(".kind").textContent = i18n.localize("ROLLBRIDGE.Web.Log.HiddenOrAsked");
   return entry;
 }
@@ -591,6 +655,49 @@ function settleAsked(pending) {
   while (answeredMine.size > MAX_ANSWERED) answeredMine.delete(answeredMine.keys().next().value);
   const entry = $("log").querySelector(`li.kind-mine[data-pending="${pending}"]`);
   if (entry) showMineWaits(entry, false);
+}
+
+/** The pending id of this page's request the GM approved in secret whose event is
+ * `seq`, or null. */
+function secretOf(seq) {
+  for (const [pending, at] of mineSecret) if (at === seq) return pending;
+  return null;
+}
+
+/** Say in the log entry `entry` — the request's own (renderMine) or its event's
+ * placeholder — how this page's request `pending` approved in secret and its event
+ * go together: *approved: #13, in secret*; *your request (p12), approved in secret*. */
+function sayLinked(entry, pending) {
+  const kind = entry.querySelector(".kind");
+  if (!kind) return;
+  kind.textContent = entry.classList.contains("kind-mine")
+    ? i18n.format("ROLLBRIDGE.Web.Log.MineSecret", { seq: mineSecret.get(pending) })
+    : i18n.format("ROLLBRIDGE.Web.Log.MineHidden", { pending });
+}
+
+/** This page's request `pending` was approved in secret, its event `seq` (the server's
+ * reply to it sent again): the log's two entries say so, each naming the other. */
+function linkSecret(pending, seq) {
+  mineSecret.delete(pending);
+  mineSecret.set(pending, seq);
+  while (mineSecret.size > MAX_ANSWERED) mineSecret.delete(mineSecret.keys().next().value);
+  const log = $("log");
+  for (const entry of [log.querySelector(`li.kind-mine[data-pending="${pending}"]`),
+    log.querySelector(`li.kind-hidden[data-seq="${seq}"]`)]) {
+    if (entry) sayLinked(entry, pending);
+  }
+}
+
+/** A `hidden` placeholder came: it may be the GM's approval of a request of this
+ * page's that is secret (a secret roll, an action the ruleset always keeps secret),
+ * which names nothing a player reads. Those requests are sent again (`repeat`): the
+ * server answers what became of each (askAgain), and one approved in secret is linked
+ * to its placeholder (linkSecret). */
+function askSecretAnswers() {
+  if (session?.role === "gm") return;
+  const secret = [...asked].filter(([, { request }]) => request && (request.secret === true
+    || (request.type === "resolve" && session.alwaysSecret(request.action))));
+  if (secret.length) askAgain(secret, false);
 }
 
 /** What the page would tell a screen reader of the live events that came while a
@@ -708,6 +815,7 @@ function liveEvent(event, { replayed } = {}) {
   const mine = mineOf(event);
   addEntry(entryOf(event));
   followUndo(event);
+  if (event.kind === "hidden" && !replayed) askSecretAnswers();
   // the GM's answer to this page's request is said on the message line, a status a
   // screen reader reads as it changes: announced too, it was heard twice
   const followed = followAsked(event);
@@ -786,6 +894,7 @@ function buildForms() {
   const acting = session.role === "gm" || session.role === "player";
   $("act-panel").hidden = !acting;
   $("gm-panel").hidden = session.role !== "gm";
+  showJumps(waitingCount); // the roll form's shortcut follows the forms
   // the GM's log keeps a room under its last entry for the button of the requests
   // waiting, there whether or not it shows (web.css): nothing moves as it comes
   $("log").classList.toggle("log-room", session.role === "gm");
@@ -801,9 +910,18 @@ function buildForms() {
   const chosen = kept?.action ?? chooser.value;
   chooser.replaceChildren(...actions.map(([name, spec]) => new Option(spec.label || name, name)));
   if (actions.some(([name]) => name === chosen)) chooser.value = chosen;
+  // the other actions' forms as typed before the reload: each put back when chosen
+  for (const [key, state] of Object.entries(kept?.forms ?? {})) {
+    if (key.startsWith("action:") && key !== `action:${kept.action}`) drafts.set(key, state);
+  }
   const showAction = () => {
     const spec = session.ruleset?.actions?.[chooser.value];
+    const before = $("action").querySelector("form[data-form]")?.dataset.form;
+    keepDraft($("action"));
     replaceKeeping($("action"), spec ? actionForm(session, chooser.value, spec, send, askOdds) : el("p", "empty", i18n.localize("ROLLBRIDGE.Web.Message.NoActions")));
+    // another action chosen: what was typed in it before comes back
+    const now = $("action").querySelector("form[data-form]");
+    if (now && now.dataset.form !== before && drafts.has(now.dataset.form)) restoreState(now, drafts.get(now.dataset.form));
     showForms();
     restoreLines(); // a line kept before a language's reload, beside the action chosen again
   };
@@ -939,6 +1057,7 @@ let waitingCount = 0;
  * words its accessible name and title. */
 function showWaitingJump(count) {
   waitingCount = count;
+  showJumps(count);
   const button = $("log-waiting");
   const focused = document.activeElement === button;
   const full = count ? counted(i18n, "ROLLBRIDGE.Web.Log.Waiting", count) : "";
@@ -963,13 +1082,38 @@ function showWaitingJump(count) {
 // a phone turned sideways past the breakpoint, a window widened: its words anew
 wide.addEventListener("change", () => showWaitingJump(waitingCount));
 
+/** Bring `control` into view (the middle of the screen) and give it the focus. */
+function goTo(control) {
+  if (!control) return;
+  control.scrollIntoView({ block: "center" });
+  control.focus({ preventScroll: true });
+}
+
 // pressed: the first request's Approve takes the focus, scrolled into view
-$("log-waiting").addEventListener("click", () => {
-  const approve = $("pending").querySelector("button[name='approve']");
-  if (!approve) return;
-  approve.scrollIntoView({ block: "center" });
-  approve.focus({ preventScroll: true });
-});
+const toWaiting = () => goTo($("pending").querySelector("button[name='approve']"));
+$("log-waiting").addEventListener("click", toWaiting);
+// a tablet's shortcuts (web.css shows them): the roll form's field, the first Approve
+$("jump-waiting").addEventListener("click", toWaiting);
+$("jump-roll").addEventListener("click", () => goTo($("roll").querySelector("input[name='formula']")));
+
+/** The tablet's shortcuts as the page stands: to the roll form where the viewer may
+ * roll, to the requests waiting where there are any (the GM's: `count`, its words as
+ * the log's button says them on a phone); none shown, the row is hidden. */
+function showJumps(count) {
+  const roll = $("jump-roll");
+  const waitingJump = $("jump-waiting");
+  const focused = document.activeElement === waitingJump;
+  roll.hidden = $("act-panel").hidden;
+  waitingJump.hidden = count === 0;
+  // gone under the keyboard's focus (the last request answered elsewhere): the list,
+  // which says nothing waits, takes it, as from the log's button
+  if (focused && waitingJump.hidden && !$("gm-panel").hidden) {
+    $("pending").tabIndex = -1;
+    $("pending").focus();
+  }
+  waitingJump.textContent = count ? counted(i18n, "ROLLBRIDGE.Web.Log.WaitingShort", count) : "";
+  $("jumps").hidden = roll.hidden && waitingJump.hidden;
+}
 // read up to the top by scrolling: nothing is out of sight any more
 $("log").addEventListener("scroll", () => {
   if (newerAbove && $("log").scrollTop <= 1) {
@@ -1036,6 +1180,7 @@ function joined(token, welcome, { first }) {
     for (const pending of [...asked.keys()]) settleAsked(pending);
     // nor are the seqs it knew: they name other events there
     answeredMine.clear();
+    mineSecret.clear();
     undoneNow.clear();
     restoring = null;
     linedForms.clear();
@@ -1150,8 +1295,13 @@ function join(token) {
   toldLater.length = 0;
   asked.clear();
   answeredMine.clear();
+  mineSecret.clear();
   lines.message = null;
   lines.forms.clear();
+  // another join (a token typed in after *Leave*): the drafts, and the action form
+  // they are taken from, were the last viewer's
+  drafts.clear();
+  $("action").replaceChildren();
   lost = false;
   session = new Session({
     table: tableId,
@@ -1383,7 +1533,10 @@ if (startToken && keptLines && !foreign && !copied) {
   restoring = { message: keptLines.message, forms: keptLines.forms };
   linedForms = new Set(Object.keys(keptLines.forms));
   for (const [pending, form, request] of keptLines.asked) asked.set(pending, { form, request });
-  for (const [pending, request] of keptLines.answered) answeredMine.set(pending, request);
+  for (const [pending, request, seq] of keptLines.answered) {
+    answeredMine.set(pending, request);
+    if (Number.isInteger(seq)) mineSecret.set(pending, seq);
+  }
   askedOf = { identity: keptLines.identity, epoch: keptLines.epoch };
 }
 await useLanguage(pageLanguage(locale));

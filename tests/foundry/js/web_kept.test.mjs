@@ -278,3 +278,12 @@ test("the page's requests the GM answered are kept with what they asked, the old
   assert.ok(taken.answered.length > 0 && taken.answered.length < 50, taken.answered.length);
   assert.deepEqual(taken.answered.at(-1), many.at(-1));
 });
+
+test("a request the GM approved in secret is kept with the seq of its event", () => {
+  // its log entry and its event's placeholder name each other after a reload too
+  const tab = storage();
+  const listen = { type: "resolve", id: "web-1", action: "listen", actor: "hero" };
+  const answered = [["p4", listen, 5], ["p6", listen, "7"], ["p8", listen, -1], ["p9", listen]];
+  keepLines("web", { message: null, forms: {}, asked: [], answered }, tab);
+  assert.deepEqual(takeLines("web", tab).answered, [["p4", listen, 5], ["p6", listen], ["p8", listen], ["p9", listen]]);
+});

@@ -458,8 +458,9 @@ const cases = {
     await item.locator('input[name="reason"]').fill(REASONS.reduce((a, b) => (b.length > a.length ? b : a)));
     result.gmPhone = {
       layout: await layoutOf(gm),
+      // the controls shown (the closed dice field's are not drawn)
       heights: await item.evaluate((node) => [...node.querySelectorAll("button, input")]
-        .map((control) => Math.round(control.getBoundingClientRect().height))),
+        .filter((control) => control.checkVisibility()).map((control) => Math.round(control.getBoundingClientRect().height))),
       maxLength: await item.locator('input[name="reason"]').evaluate((input) => input.maxLength),
     };
   },

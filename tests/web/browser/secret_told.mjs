@@ -55,6 +55,22 @@ async function secretChecked(browser) {
   return { gm, form };
 }
 
+/** The `test` action's form on the GM's page: its secret box and the target chosen. */
+async function testForm(page) {
+  const form = page.locator('form.action-form[data-action="test"]');
+  return {
+    secret: await form.locator("input.secret-box").isChecked(),
+    target: await form.locator('input[name="target"]:checked').evaluate((input) => input.value).catch(() => null),
+  };
+}
+
+/** A page of the server's origin for the GM's requests to the table `asking` (gmRequest). */
+async function askingGm(browser) {
+  const gm = await openPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble);
+  await gm.goto(`${BASE}/tables/asking`);
+  return gm;
+}
+
 const cases = {
   /** The GM's form of `listen` (always secret) and of `test` in four languages; a
    * player's `listen`, and what a screen reader heard of it. */
@@ -112,14 +128,83 @@ const cases = {
     result.roll = await gm.locator('form.roll-form input[name="secret"]').isChecked();
   },
 
+  /** The GM chooses the target Bandit and checks *secret* on the `test` action's
+   * form, chooses `listen`, then `test` again: what the form holds. */
+  async switched(browser, result) {
+    const { gm, form } = await secretChecked(browser);
+    await form.locator('input[name="target"][value="bandit"]').check();
+    await gm.selectOption("#action-select", "listen");
+    await gm.locator('form.action-form[data-action="listen"]').waitFor();
+    await gm.selectOption("#action-select", "test");
+    await form.waitFor();
+    result.back = await testForm(gm);
+  },
+
+  /** The GM checks *secret* on the roll form and on the `test` action's form (the
+   * target Bandit chosen), and reloads the page (the browser's own reload): the boxes
+   * as they come back; then again with `listen` shown when the page reloads, `test`
+   * chosen after it. */
+  async reloaded(browser, result) {
+    const { gm, form } = await secretChecked(browser);
+    await form.locator('input[name="target"][value="bandit"]').check();
+    await gm.locator('form.roll-form input[name="secret"]').check();
+    step("reloaded");
+    await gm.reload();
+    await form.waitFor();
+    await gm.locator("#log li[data-seq]").first().waitFor();
+    result.shown = { ...await testForm(gm), roll: await gm.locator('form.roll-form input[name="secret"]').isChecked() };
+    step("listen chosen, reloaded, test chosen again");
+    await gm.selectOption("#action-select", "listen");
+    await gm.locator('form.action-form[data-action="listen"]').waitFor();
+    await gm.reload();
+    await gm.locator('form.action-form[data-action="listen"]').waitFor();
+    await gm.locator("#log li[data-seq]").first().waitFor();
+    await gm.selectOption("#action-select", "test");
+    await form.waitFor();
+    result.other = await testForm(gm);
+  },
+
+  /** A table whose GM approves players' requests first: a Czech player asks `listen`
+   * (always secret), the GM approves it; the player's log (its request's entry and
+   * its event's placeholder), then after a reload. */
+  async mine(browser, result) {
+    const url = `${BASE}/tables/asking`;
+    const gm = await askingGm(browser);
+    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
+      TOKENS.asking.player, { tap: true });
+    await player.selectOption("#action-select", "listen");
+    const form = player.locator('form.action-form[data-action="listen"]');
+    await form.locator('button[type="submit"]').click();
+    const mine = player.locator("#log li.kind-mine");
+    await mine.waitFor();
+    result.pending = await mine.getAttribute("data-pending");
+    step("the GM approves it");
+    const approved = await gmRequest(gm, "asking", TOKENS.asking.gm, { type: "approve", id: "ok-listen",
+      request: result.pending });
+    result.seq = approved.seq ?? approved.event?.seq;
+    const entries = async () => ({
+      mine: await mine.locator(".kind").textContent(),
+      hidden: await player.locator(`#log li[data-seq="${result.seq}"] .kind`).textContent(),
+      status: await form.locator(".form-status").textContent(),
+    });
+    await player.waitForFunction((seq) => document.querySelector("#log li.kind-mine .kind")?.textContent
+      .includes(`#${seq}`), result.seq, { timeout: 10_000 }).catch(() => null);
+    await flush(player);
+    result.live = await entries();
+    step("the player's page reloaded");
+    await player.reload();
+    await player.locator(`#log li[data-seq="${result.seq}"]`).waitFor();
+    await mine.waitFor();
+    result.reloaded = await entries();
+  },
+
   /** A table whose GM approves players' requests first: Bob's roll waits for the GM,
    * then the GM approves it. What Alice's phone (German) tells a screen reader and
    * shows in its log, while it waits and once approved; what a Czech observer who
    * joins after shows of it. */
   async another(browser, result) {
     const url = `${BASE}/tables/asking`;
-    const gm = await openPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble);
-    await gm.goto(url);
+    const gm = await askingGm(browser);
     const alice = await joinedPage(browser, "alice", { ...SMALL_PHONE, locale: "de-DE" }, trouble, url,
       TOKENS.asking.player, { tap: true });
     const bob = await joinedPage(browser, "bob", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,

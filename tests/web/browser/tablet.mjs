@@ -47,7 +47,70 @@ const layout = (page) => page.evaluate(() => {
   };
 });
 
+/** A tablet upright with its keyboard open: what is left of its screen. */
+const KEYBOARD = { viewport: { width: 768, height: 500 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+
+/** Where `selector`'s element is on the screen (the page as it is scrolled), and
+ * whether it is whole inside it. */
+const onScreen = (page, selector) => page.evaluate((selector) => {
+  const node = document.querySelector(selector);
+  if (!node || !node.checkVisibility()) return null;
+  const at = node.getBoundingClientRect();
+  return { top: Math.round(at.top + window.scrollY), inView: at.top >= 0 && at.bottom <= window.innerHeight };
+}, selector);
+
+/** A tablet upright with the keyboard open (768×500), after a long evening's log:
+ * the player's roll form and the GM's requests waiting, each where it is drawn, and
+ * reached with one tap on the page's shortcuts. */
+async function keyboardOpen(browser, result) {
+  const url = `${BASE}/tables/approval`;
+  const setup = await openPage(browser, "setup", TABLETS.turned, trouble);
+  await setup.goto(url);
+  for (let i = 0; i < 30; i++) {
+    await gmRequest(setup, "approval", TOKENS.approval.gm, { type: "roll", id: `evening-${i}`, formula: "2d6",
+      label: `a long evening ${i}` });
+  }
+  for (const label of ["first ask", "second ask"]) {
+    await gmRequest(setup, "approval", TOKENS.approval.player, { type: "roll", id: label, formula: "1d6", label });
+  }
+  await setup.context().close();
+  result.keyboard = {};
+  for (const [who, locale] of [["player", "cs-CZ"], ["gm", "de-DE"]]) {
+    step(`${who} at 768×500`);
+    const page = await joinedPage(browser, who, { ...KEYBOARD, locale }, trouble, url, TOKENS.approval[who]);
+    await page.waitForFunction(() => document.querySelectorAll("#log li[data-seq]").length >= 30);
+    await page.locator("form.roll-form").waitFor();
+    if (who === "gm") await page.locator("#pending button[name='approve']").first().waitFor();
+    const got = {
+      form: await onScreen(page, "form.roll-form input[name='formula']"),
+      approve: await onScreen(page, "#pending button[name='approve']"),
+      jumps: await page.evaluate(() => [...document.querySelectorAll("#jumps button")]
+        .filter((b) => b.checkVisibility()).map((b) => {
+          const at = b.getBoundingClientRect();
+          return { id: b.id, text: b.textContent, inView: at.top >= 0 && at.bottom <= window.innerHeight,
+            height: Math.round(at.height) };
+        })),
+      label: await page.getAttribute("#jumps", "aria-label"),
+      violations: await axeViolations(page),
+    };
+    got.wide = await widthOf(page);
+    await page.locator("#jump-roll").tap();
+    got.toForm = { ...await onScreen(page, "form.roll-form input[name='formula']"),
+      focused: await page.evaluate(() => document.activeElement?.name === "formula") };
+    if (who === "gm") {
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.locator("#jump-waiting").tap();
+      got.toApprove = { ...await onScreen(page, "#pending button[name='approve']"),
+        focused: await page.evaluate(() => document.activeElement === document.querySelector(
+          "#pending button[name='approve']")) };
+    }
+    result.keyboard[who] = got;
+    await page.context().close();
+  }
+}
+
 const cases = {
+  keyboardOpen,
   /** A long evening (40 rolls), then a player's page on each tablet in each language:
    * its layout, a roll made from the form there, and axe's findings. */
   async tablet(browser, result) {
