@@ -4,7 +4,7 @@
 // Foundry-independent (tests/foundry/js/rejection.test.mjs); the dialog itself is
 // scripts/foundry/rejection.mjs.
 
-import { escapeHtml } from "./card.mjs";
+import { labelledFieldHtml } from "./field.mjs";
 
 /** The longest reason the protocol takes (docs/protocol.md, `reject`: `reason`, at
  * most 500 characters; core/engine/requests.py). */
@@ -50,11 +50,10 @@ export function validReason(reason) {
  * @returns {string}
  */
 export function reasonFormHtml(i18n) {
-  const id = "rollbridge-reject-reason";
-  return `<div class="form-group rollbridge-reason">`
-    + `<label for="${id}">${escapeHtml(i18n.localize("ROLLBRIDGE.Button.ReasonField"))}</label>`
-    + `<input type="text" id="${id}" name="reason" maxlength="${REASON_MAX}" autocomplete="off">`
-    + `</div>`;
+  return labelledFieldHtml({
+    kind: "reason", id: "rollbridge-reject-reason", name: "reason",
+    label: i18n.localize("ROLLBRIDGE.Button.ReasonField"), attrs: { maxlength: REASON_MAX },
+  });
 }
 
 /**
