@@ -10,6 +10,9 @@ import { labelledFieldHtml } from "./field.mjs";
  * most 500 characters; core/engine/requests.py). */
 export const REASON_MAX = 500;
 
+/** The field's name. */
+export const REASON_FIELD = "reason";
+
 /** The bidirectional controls, which the server refuses in a reason. */
 const BIDI = /[\u202a-\u202e\u2066-\u2069]/u;
 
@@ -51,7 +54,7 @@ export function validReason(reason) {
  */
 export function reasonFormHtml(i18n) {
   return labelledFieldHtml({
-    kind: "reason", id: "rollbridge-reject-reason", name: "reason",
+    kind: REASON_FIELD, id: "rollbridge-reject-reason", name: REASON_FIELD,
     label: i18n.localize("ROLLBRIDGE.Button.ReasonField"), attrs: { maxlength: REASON_MAX },
   });
 }

@@ -4,7 +4,7 @@
 // *Reject* (the default button, so Enter in the field presses it) resolves to the
 // reason written; Cancel, Escape and the close button to null, which sends nothing.
 
-import { reasonFormHtml, reasonOf } from "../core/rejection.mjs";
+import { REASON_FIELD, reasonFormHtml, reasonOf } from "../core/rejection.mjs";
 import { askField } from "./fielddialog.mjs";
 
 /**
@@ -16,7 +16,7 @@ export async function askReason() {
   const answer = await askField({
     title: game.i18n.localize("ROLLBRIDGE.Button.ReasonTitle"),
     content: reasonFormHtml(game.i18n),
-    field: "reason",
+    field: REASON_FIELD,
     action: "reject",
     label: game.i18n.localize("ROLLBRIDGE.Button.ReasonSend"),
     icon: "fa-solid fa-ban",
