@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
-__all__ = ["PROTOCOL_FIELDS", "Adapter", "plain_frame"]
+__all__ = ["PROTOCOL_FIELDS", "Adapter", "missed_count", "plain_frame", "recovered_resume"]
 
 #: The fields of the plain protocol's lines a client's log holds and ``rollbridge
 #: verify`` reads (docs/protocol.md): an ``event`` frame's and a ``welcome``'s. No
@@ -103,3 +103,34 @@ def plain_frame(frame: Mapping[str, Any], adapters: Iterable[Adapter]) -> Mappin
     for adapter in adapters:
         frame = adapter.plain(frame)
     return frame
+
+
+# A resume the server recovered answers ``resume: {"recovered": true, "missed": N}`` —
+# ``missed`` always, a whole number of events from 0 to the welcome's seq, which follow
+# the welcome (core/protocol/table.py). A welcome that says ``recovered`` without such a
+# count is not one the server sent: ``rollbridge verify`` and an adapter's ``missing``
+# take it for the snapshot it claims not to be (docs/dice.md, "Checking"; a snapshot
+# rewritten with ``missed: 0`` the log alone cannot tell from a real one).
+
+
+def missed_count(welcome: Mapping[str, Any]) -> int | None:
+    """How many missed events a recovered resume's ``welcome`` says follow it, or None
+    where it is no recovered resume the server sends (:func:`recovered_resume`)."""
+    resume = welcome.get("resume")
+    if not isinstance(resume, Mapping) or resume.get("recovered") is not True:
+        return None
+    missed = resume.get("missed")
+    if not isinstance(missed, int) or isinstance(missed, bool) or missed < 0:
+        return None
+    table = welcome.get("table")
+    seq = table.get("seq", welcome.get("seq")) if isinstance(table, Mapping) else welcome.get("seq")
+    if isinstance(seq, int) and not isinstance(seq, bool) and missed > seq:
+        return None
+    return missed
+
+
+def recovered_resume(welcome: Mapping[str, Any]) -> bool:
+    """Whether ``welcome`` is a resume the server recovered, as the server sends one:
+    ``resume.recovered`` true and ``resume.missed`` a whole number of events the
+    welcome's seq holds."""
+    return missed_count(welcome) is not None

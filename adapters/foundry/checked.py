@@ -26,6 +26,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from rollbridge.adapter import recovered_resume
+
 from .outbound import plain
 from .outbound import translate as _translate
 
@@ -79,7 +81,8 @@ def missing(
     view's flags) that holds none of it was stripped: the first path the translation
     has and the line not. In a GM's log, the ``players`` copy (core/protocol/members.py)
     of an event of ``kinds`` that is not GM-only, of a GM-only one that changed actors
-    (its ``actors``), and of a snapshot welcome (no resume, or one not recovered)."""
+    (its ``actors``), and of a snapshot welcome (no resume, or one not recovered as the
+    server sends one: :func:`rollbridge.adapter.recovered_resume`)."""
     if plain(frame) == frame:
         found = _first_difference(dict(frame), translate(frame, written_by(welcome) or version), "")
         if found is not None:
@@ -90,9 +93,7 @@ def missing(
         shown = frame.get("actors") if frame.get("gm_only") else frame.get("kind") in kinds
         return "players" if shown else None
     if frame.get("type") == "welcome":
-        resume = frame.get("resume")
-        recovered = isinstance(resume, Mapping) and resume.get("recovered") is True
-        return None if recovered else "players"
+        return None if recovered_resume(frame) else "players"
     return None
 
 

@@ -67,6 +67,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from rollbridge.adapter import missed_count
 from rollbridge.dice.approvals_check import NOT_LISTED, ApprovalCheck
 from rollbridge.dice.evaluate import roll_formula
 from rollbridge.dice.own_replies import OwnReplies
@@ -792,12 +793,15 @@ class LogVerifier:
         epoch = table.get("epoch", welcome.get("epoch", 1))
         self._enter(epoch)
         resume = welcome.get("resume")
-        recovered = isinstance(resume, Mapping) and resume.get("recovered") is True
+        # as the server sends one: with the count of the missed events that follow
+        missed = missed_count(welcome)
+        recovered = missed is not None
         seq = table.get("seq", welcome.get("seq"))
-        if not recovered:
+        if not missed:  # a snapshot, or a resume that missed nothing: the table now
             # a resume that recovered shows the table after the missed events that
             # follow it: they are judged by the table as the log last showed it,
-            # which they then change as they did at the table
+            # which they then change as they did at the table; one that missed none
+            # shows the table its next event follows, as a snapshot does
             if self._approval is not True:
                 # a table at seq 0 had no request before; a later one may have had
                 # one waiting since before the log, though approval is off now
@@ -817,6 +821,9 @@ class LogVerifier:
                 self._problem(seq if _whole(seq) else None, code, text)
         if not recovered and _whole(seq):  # a resume that recovered: the missed follow
             self._next = seq + 1
+        elif recovered and self._next is None and _whole(seq) and missed is not None:
+            # a log that opens at it: its missed events follow it, from seq - missed + 1
+            self._next = seq - missed + 1
         dice = table.get("dice")
         if recovered and not self._committed_before(resume, seq, dice):
             return  # its segment's commitment is among the missed events that follow

@@ -36,6 +36,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from rollbridge.adapter import recovered_resume
 from rollbridge.contract import Ruleset
 from rollbridge.dice.verify import Problem
 from rollbridge.engine.follow import APPLIED_KINDS
@@ -148,8 +149,7 @@ class ResolutionCheck:
         A resume that recovered continues the table the log holds (the missed events
         follow, in order); where the log holds none, the welcome's table is the one
         after them."""
-        resume = welcome.get("resume")
-        recovered = isinstance(resume, Mapping) and resume.get("recovered") is True
+        recovered = recovered_resume(welcome)
         shown = LoggedTable.from_welcome(welcome)
         held = self.table
         if recovered and held is not None and shown is not None and shown.epoch == held.epoch:

@@ -473,24 +473,13 @@ def test_the_action_dialog_resolves_an_attack_at_a_real_server(tmp_path, generat
 # the GM's card says Rejected and the reason, as text. On v12 and v13.
 @pytest.mark.parametrize("generation", [12, 13])
 def test_the_gm_rejects_with_a_reason_the_player_reads_it(tmp_path, generation):
-    missing = requirements()
-    if missing:
-        pytest.fail("the Foundry browser test needs: " + "; ".join(missing))
-
-    with world(tmp_path, "Reasons", ("ivan",)) as (env, tokens):
-        result = run_page_script("rejection.mjs", {
-            **env,
-            "RB_GENERATION": str(generation),
-            "RB_CHROMIUM": CHROMIUM,
-            "RB_USER_DATA": str(tmp_path / "chromium-profile"),
-        }, tokens)  # fmt: skip
-        table = env["RB_TABLE"]
+    result, table = _approval_walk(tmp_path, "rejection.mjs", "Reasons", generation)
     rejected = _logged(tmp_path / "reasons.db", table, "approval.rejected")
     address = "https://example.org/rules?page=" + "0123456789" * 12
     reason = f"Not in this scene: <b>[[1d20]]</b> & more, see {address}"
     assert result["reason"] == reason
     assert [e.data["reason"] for e in rejected] == [reason]
-    assert result["buttons"] == ["Approve", "Reject", "Reject with a reason…"]
+    assert result["buttons"] == APPROVAL_BUTTONS
     assert result["title"] == "Reject with a reason"
     assert (result["focused"], result["maxlength"]) == ("reason", "500")
     # a notification's text is HTML to Foundry: the reason comes escaped, shown as written
@@ -504,6 +493,54 @@ def test_the_gm_rejects_with_a_reason_the_player_reads_it(tmp_path, generation):
     # kept in the GM's record, with the reason; nothing written on the card itself
     assert result["kept"] == [{"outcome": "rejected", "reason": reason}]
     assert result["flagged"] is None
+
+
+# The GM's *Approve with my dice…* (browser/approvedice.mjs, docs/foundry.md "Approve /
+# reject (GM)"): approval on at a real server, Ivan's 2d6 waits, the GM's approval card
+# offers the button; what are not die results are refused in the page (the GM told,
+# nothing sent), "5, 2" approves the roll with the GM's dice: the server logs the roll
+# of 5 and 2 approved by the GM, Ivan's page shows 7, the GM's card says Approved. The
+# approve request's dice, which a request held with a player's own dice for an action
+# that became always secret needs (held_dice_secret); before, only rollbridge connect
+# could send them. On v12 and v13.
+@pytest.mark.parametrize("generation", [12, 13])
+def test_the_gm_approves_with_their_own_dice(tmp_path, generation):
+    result, table = _approval_walk(tmp_path, "approvedice.mjs", "Dice", generation)
+    assert result["buttons"] == APPROVAL_BUTTONS
+    assert result["title"] == "Approve with your own dice"
+    assert result["focused"] == "dice"
+    assert result["warned"] == (
+        "rollbridge: write your die results as whole numbers of 1 or more, separated by "
+        "spaces or commas: nothing was sent."
+    )
+    assert result["sent"] == [{"type": "approve", "request": result["pending"], "dice": [5, 2]}]
+    assert (result["line"], result["left"], result["ivanCard"]) == ("Approved", 0, "7")
+    (rolled,) = [e for e in _logged(tmp_path / "dice.db", table, "roll")]
+    assert rolled.data["approved"] == result["pending"]
+    assert rolled.data["total"] == 7
+    assert [d["value"] for g in rolled.data["roll"]["groups"] for d in g["dice"]] == [5, 2]
+
+
+#: The buttons of a pending request's card on the active GM's page.
+APPROVAL_BUTTONS = ["Approve", "Approve with my dice…", "Reject", "Reject with a reason…"]
+
+
+def _approval_walk(tmp_path: Path, script: str, name: str, generation: int) -> tuple[dict, str]:
+    """Run the GM's approval-card walk ``script`` (browser/rejection.mjs,
+    browser/approvedice.mjs) on v``generation`` at a new table ``name`` with Ivan's
+    token: its ``RESULT`` and the table's id. Fails, saying what to install, without
+    Chromium or playwright-core."""
+    missing = requirements()
+    if missing:
+        pytest.fail("the Foundry browser test needs: " + "; ".join(missing))
+    with world(tmp_path, name, ("ivan",)) as (env, tokens):
+        result = run_page_script(script, {
+            **env,
+            "RB_GENERATION": str(generation),
+            "RB_CHROMIUM": CHROMIUM,
+            "RB_USER_DATA": str(tmp_path / "chromium-profile"),
+        }, tokens)  # fmt: skip
+        return result, env["RB_TABLE"]
 
 
 def _logged(db, table, kind):

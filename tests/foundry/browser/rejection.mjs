@@ -15,57 +15,29 @@
 // RB_GENERATION (12 or 13), RB_CHROMIUM, RB_USER_DATA.
 
 import assert from "node:assert/strict";
-import process from "node:process";
 
 import { failed, passed } from "./ending.mjs";
-import { launchWorld, openWorldPage } from "./worldpages.mjs";
+import { approvalWalk } from "./worldpages.mjs";
 
-const env = process.env;
-const TOKENS = JSON.parse(env.RB_TOKENS);
-const SECRETS = Object.values(TOKENS);
-const GENERATION = String(Number(env.RB_GENERATION ?? 13));
-const USERS = [
-  { _id: "standinGM000001", name: "Gamemaster", isGM: true },
-  { _id: "standinIvan0001", name: "Ivan" },
-];
+const { summary, consoleLines, pageErrors, sent, secrets: SECRETS, step, context, ivanWaits } = await approvalWalk("rejection");
+
 // what the GM writes: spaces around it (trimmed), markup and an inline roll (shown as
 // text), and an address far wider than the chat log, with nowhere to break (wrapped
 // within the card all the same)
 const WRITTEN = `  Not in this scene: <b>[[1d20]]</b> & more, see https://example.org/rules?page=${"0123456789".repeat(12)}  `;
 const REASON = WRITTEN.trim();
 
-const summary = {};
-const consoleLines = [];
-const pageErrors = [];
-// every frame each page's connections sent, parsed
-const sent = {};
-const step = (name) => process.stderr.write(`rejection: ${name}\n`);
-
-const context = await launchWorld();
-
-/** The page of `user`, its frames sent kept in `sent[key]`. */
-function openClient(key, user, token) {
-  sent[key] = [];
-  const onPage = (page) => page.on("websocket", (ws) => ws.on("framesent", ({ payload }) => sent[key].push(JSON.parse(String(payload)))));
-  return openWorldPage(context, { key, user, token, users: USERS, generation: GENERATION, consoleLines, pageErrors, onPage });
-}
-
 const rejects = () => sent.gm.filter((m) => m.type === "reject");
 
 try {
-  step("the GM turns approval on; Ivan's roll waits");
-  const gm = await openClient("gm", USERS[0]._id, TOKENS.gm);
-  const ivan = await openClient("ivan", USERS[1]._id, TOKENS.ivan);
-  await gm.evaluate(() => rbE2E.api().request({ type: "settings", settings: { approval: true } }));
-  const reply = await ivan.evaluate(async () => structuredClone(await rbE2E.api().roll("2d6")));
-  assert.equal(reply.status, "pending", JSON.stringify(reply));
+  const { gm, ivan, reply } = await ivanWaits();
 
-  step("the GM's approval card: Approve, Reject, Reject with a reason…");
+  step("the GM's approval card: Approve, Approve with my dice…, Reject, Reject with a reason…");
   const card = gm.locator(`.rollbridge-card[data-kind="approval.requested"]`);
   const withReason = card.getByRole("button", { name: "Reject with a reason…" });
   await withReason.waitFor();
   summary.buttons = await card.locator("[data-rollbridge-action]").evaluateAll((nodes) => nodes.map((n) => n.textContent));
-  assert.deepEqual(summary.buttons, ["Approve", "Reject", "Reject with a reason…"]);
+  assert.deepEqual(summary.buttons, ["Approve", "Approve with my dice…", "Reject", "Reject with a reason…"]);
   assert.equal(await ivan.locator("[data-rollbridge-action]").count(), 0, "Ivan's page: no approval card, no button");
 
   step("Escape: the dialog closes, nothing sent");

@@ -1,5 +1,5 @@
-// The pages of one stand-in world in one headless Chromium (rejection.mjs, languages.mjs,
-// playerpage.mjs): the browser launched, and each user's page opened with its own
+// The pages of one stand-in world in one headless Chromium (rejection.mjs,
+// approvedice.mjs, languages.mjs, playerpage.mjs): the browser launched, and each user's page opened with its own
 // join token (handed to the page before it loads, window.__RB_E2E__, never in its
 // URL), its console lines and errors kept for a failure's report, connected.
 
@@ -45,4 +45,38 @@ export function castTukanAndGuard(page, sheets) {
     await api.addActor(rbE2E.tukan, s.Tukan, { controllers: ["ivan"] });
     await api.addActor(rbE2E.guard, s["Guard A"]);
   }, sheets);
+}
+
+/**
+ * A walk of the GM's approval card (rejection.mjs, approvedice.mjs) in a world of the
+ * GM and Ivan on the generation RB_GENERATION, their tokens RB_TOKENS ({gm, ivan}):
+ * Chromium launched, and what the walk keeps — `summary` (its RESULT),
+ * `consoleLines`, `pageErrors`, `sent` (every frame each page's connections sent,
+ * parsed, by page key), `secrets` (the tokens) — with `step(name)` saying on stderr
+ * where the walk is, and `ivanWaits()`: both pages opened, approval turned on by the
+ * GM and a 2d6 of Ivan's waiting for it ({gm, ivan, reply}).
+ * @param {string} name
+ */
+export async function approvalWalk(name, env = process.env) {
+  const tokens = JSON.parse(env.RB_TOKENS);
+  const generation = String(Number(env.RB_GENERATION ?? 13));
+  const users = [{ _id: "standinGM000001", name: "Gamemaster", isGM: true }, { _id: "standinIvan0001", name: "Ivan" }];
+  const walk = { summary: {}, consoleLines: [], pageErrors: [], sent: {}, secrets: Object.values(tokens) };
+  walk.step = (what) => process.stderr.write(`${name}: ${what}\n`);
+  walk.context = await launchWorld(env);
+  const openClient = (key, user, token) => {
+    walk.sent[key] = [];
+    const onPage = (page) => page.on("websocket", (ws) => ws.on("framesent", ({ payload }) => walk.sent[key].push(JSON.parse(String(payload)))));
+    return openWorldPage(walk.context, { key, user, token, users, generation, consoleLines: walk.consoleLines, pageErrors: walk.pageErrors, onPage }, env);
+  };
+  walk.ivanWaits = async () => {
+    walk.step("the GM turns approval on; Ivan's roll waits");
+    const gm = await openClient("gm", users[0]._id, tokens.gm);
+    const ivan = await openClient("ivan", users[1]._id, tokens.ivan);
+    await gm.evaluate(() => rbE2E.api().request({ type: "settings", settings: { approval: true } }));
+    const reply = await ivan.evaluate(async () => structuredClone(await rbE2E.api().roll("2d6")));
+    if (reply.status !== "pending") throw new Error(`Ivan's roll did not wait: ${JSON.stringify(reply)}`);
+    return { gm, ivan, reply };
+  };
+  return walk;
 }

@@ -16,6 +16,7 @@ import { registerRelay } from "../../../adapters/foundry/module/scripts/foundry/
 import { Approvals } from "../../../adapters/foundry/module/scripts/core/approvals.mjs";
 import { keptOutcome } from "../../../adapters/foundry/module/scripts/core/outcomes.mjs";
 import { REASON_MAX, reasonFormHtml, reasonOf } from "../../../adapters/foundry/module/scripts/core/rejection.mjs";
+import { diceFormHtml, diceOf } from "../../../adapters/foundry/module/scripts/core/approvedice.mjs";
 import { FakeMessageElement } from "./elements.mjs";
 import { en, LANGUAGES, localization } from "./localization.mjs";
 import { registerModuleSettings, settle, Standin, until, welcomeClient, world } from "./standin.mjs";
@@ -76,7 +77,7 @@ test("which buttons whom: the GM's undo, redo, approve, reject; an owner's apply
   assert.deepEqual(cardButtons({ card, user: player, tracker: t, owns: (id) => id === "g" }).map((b) => b.action), ["apply"]);
   assert.deepEqual(cardButtons({ card: { ...card, apply: null }, user: player, tracker: t, owns: () => true }), [], "the ruleset names no follow-up");
   const pending = { kind: "approval.requested", seq: 9, pending: "p9" };
-  assert.deepEqual(cardButtons({ card: pending, user: gm, tracker: t }).map((b) => b.action), ["approve", "reject", "reject-reason"]);
+  assert.deepEqual(cardButtons({ card: pending, user: gm, tracker: t }).map((b) => b.action), ["approve", "approve-dice", "reject", "reject-reason"]);
   assert.deepEqual(cardButtons({ card: { ...pending, settled: true }, user: gm, tracker: t }), []);
   assert.deepEqual(cardButtons({ card: pending, user: player, tracker: t }), []);
   const html = buttonsHtml(cardButtons({ card: pending, user: gm, tracker: t }), en);
@@ -194,7 +195,7 @@ test("a pending request's card drawn here loses Approve and Reject once settled:
   const ws = await gmWorld(13, 2);
   const here = await pendingCard(ws, 3, "p3", { type: "roll", id: "x1", fields: { formula: "2d6" }, who: { name: "alice", role: "player" } });
   const elsewhere = await pendingCard(ws, 4, "p4", { type: "roll", id: "x2", fields: { formula: "1d6" }, who: { name: "bob", role: "player" } });
-  for (const message of [here, elsewhere]) assert.equal(addButtons(message, rendered(13).html, client), 3);
+  for (const message of [here, elsewhere]) assert.equal(addButtons(message, rendered(13).html, client), 4);
   const redrawn = (message) => Standin.log.rendered.filter((r) => r.message === message.id && r.updated).length;
   // pressed here: drawn again, in place, once the server answered
   const reply = press("reject", cardOf(here), client);
@@ -325,10 +326,10 @@ test("the GM's reason on the settled card: from the rejection's event, as text",
 });
 
 /** Press *Reject with a reason…* on `message`'s card as Foundry `generation` draws it
- * (its three buttons), as a click does: the press (its promise) and the dialog it opens. */
+ * (its four buttons), as a click does: the press (its promise) and the dialog it opens. */
 async function pressWithReason(message, generation = 13) {
   const { element, html } = rendered(generation);
-  assert.equal(addButtons(message, html, client), 3);
+  assert.equal(addButtons(message, html, client), 4);
   const open = Standin.log.dialogs.length;
   const pressed = press("reject-reason", cardOf(message), client);
   const dialog = await until(() => Standin.log.dialogs.length > open && Standin.log.dialogs.at(-1), "the reason's dialog");
@@ -423,4 +424,106 @@ test("Reject with a reason… the server answers not_pending: the card says it n
   assert.equal(addButtons(message, again.html, client), 0);
   assert.match(again.element.card.shown, /data-settled="settled">No longer waiting for approval</);
   assert.deepEqual(Standin.log.notifications.filter((n) => n.level !== "info").map((n) => [n.level, n.text]), [["error", "rollbridge: Request p3 is not waiting for approval."]]);
+});
+
+// -- Approve with my dice… (docs/foundry.md, "Approve / reject (GM)") ---------------------------------
+// The approve request's `dice` (docs/protocol.md): the GM's own die results, which a
+// request the server refuses `held_dice_secret` to a plain Approve needs (a player's own
+// dice held for an action that became always secret). Before, the module had no way to
+// send them: its Approve sends none.
+
+test("Approve with my dice…: its field, labelled in each language; the results read from it; the request it makes", async () => {
+  for (const lang of LANGUAGES) {
+    const i18n = await localization(lang);
+    const html = diceFormHtml(i18n);
+    const label = i18n.localize("ROLLBRIDGE.Button.DiceField");
+    assert.notEqual(label, "ROLLBRIDGE.Button.DiceField", lang);
+    assert.ok(html.includes(`<label for="rollbridge-approve-dice">${label}</label>`), `${lang}: ${html}`);
+    assert.match(html, /<input type="text" id="rollbridge-approve-dice" name="dice" inputmode="numeric"/);
+    for (const key of ["ApproveWithDice", "DiceTitle", "DiceSend", "DiceInvalid"]) {
+      assert.notEqual(i18n.localize(`ROLLBRIDGE.Button.${key}`), `ROLLBRIDGE.Button.${key}`, `${lang}: ${key}`);
+    }
+  }
+  assert.deepEqual(diceOf({ dice: " 4, 6 2\n" }), [4, 6, 2]);
+  assert.deepEqual(diceOf({ dice: "9" }), [9]);
+  for (const unreadable of ["", "   ", "4 x", "4.5", "0", "-3", "4;6", "1e3", "99999999999999999999"]) {
+    assert.equal(diceOf({ dice: unreadable }), null, JSON.stringify(unreadable));
+  }
+  assert.equal(diceOf(null), null);
+  const pending = { kind: "approval.requested", seq: 9, pending: "p9" };
+  assert.deepEqual(buttonRequest("approve-dice", { card: pending, dice: [4, 6, 2] }), { type: "approve", request: "p9", dice: [4, 6, 2] });
+  assert.equal(buttonRequest("approve-dice", { card: pending, dice: [] }), null, "no dice: no request");
+  assert.deepEqual(buttonRequest("approve", { card: pending, dice: [4] }), { type: "approve", request: "p9" }, "Approve sends none");
+  const html = buttonsHtml(cardButtons({ card: pending, user: { isGM: true }, tracker: new UndoTracker() }), en);
+  assert.match(html, /class="rb-button rb-approve-dice" data-rollbridge-action="approve-dice" data-pending="p9">Approve with my dice…<\/button>/);
+});
+
+/** Press *Approve with my dice…* on `message`'s card as Foundry `generation` draws it:
+ * the press (its promise) and the dialog it opens. */
+async function pressWithDice(message, generation = 13) {
+  const { html } = rendered(generation);
+  assert.equal(addButtons(message, html, client), 4);
+  const open = Standin.log.dialogs.length;
+  const pressed = press("approve-dice", cardOf(message), client);
+  const dialog = await until(() => Standin.log.dialogs.length > open && Standin.log.dialogs.at(-1), "the dice's dialog");
+  return { pressed, dialog };
+}
+
+for (const generation of [12, 13]) {
+  test(`v${generation}: Approve with my dice… sends the GM's dice with the approval; the card then says Approved`, async () => {
+    const ws = await gmWorld(generation, 2);
+    const message = await pendingCard(ws, 3, "p3", { type: "resolve", id: "x1", fields: { action: "listen", dice: [1] }, who: { name: "alice", role: "player" } });
+    const count = ws.messages().length;
+    const { pressed, dialog } = await pressWithDice(message, generation);
+    assert.equal(dialog.title, "Approve with your own dice");
+    assert.deepEqual(dialog.buttons.map((b) => [b.action, b.label, Boolean(b.default)]), [["approve", "Approve", true], ["cancel", "Cancel", false]]);
+    assert.deepEqual(dialog.form.elements.map((c) => c.name), ["dice"]);
+    await dialog.enter({ dice: " 4, 6 2 " });
+    for (let i = 0; i < 50 && ws.messages().at(-1)?.type !== "approve"; i++) await tick();
+    assert.deepEqual(sentSince(ws, count), [{ type: "approve", request: "p3", dice: [4, 6, 2] }]);
+    ws.receive({ type: "event", table: "t1", epoch: 1, seq: 4, kind: "resolution", request: "x1", gm_only: true, actors: [],
+      data: { action: "listen", approved: "p3", approved_by: "gm:gm" } });
+    await answer(ws, { type: "result", ok: true, seq: 4 });
+    await pressed;
+    await settle(client);
+    const again = rendered(generation);
+    assert.equal(addButtons(message, again.html, client), 0, "settled: no button");
+    assert.match(again.element.card.shown, /data-settled="approved">Approved</);
+    assert.deepEqual(Standin.log.notifications.filter((n) => n.level !== "info"), []);
+  });
+}
+
+test("Approve with my dice… cancelled, dismissed or with what are not die results sends nothing; the GM is told which", async () => {
+  const ws = await gmWorld(13, 2);
+  const message = await pendingCard(ws, 3, "p3", { type: "roll", id: "x1", fields: { formula: "2d6" }, who: { name: "alice", role: "player" } });
+  const count = ws.messages().length;
+  let { pressed, dialog } = await pressWithDice(message);
+  await dialog.submit("cancel", { dice: "4 3" });
+  assert.equal(await pressed, null);
+  ({ pressed, dialog } = await pressWithDice(message));
+  dialog.escape();
+  assert.equal(await pressed, null);
+  assert.deepEqual(Standin.log.notifications.filter((n) => n.level !== "info"), [], "no error, no warning");
+  ({ pressed, dialog } = await pressWithDice(message));
+  await dialog.enter({ dice: "4 three" });
+  assert.equal(await pressed, null);
+  for (let i = 0; i < 20; i++) await tick();
+  assert.deepEqual(sentSince(ws, count), [], "nothing sent");
+  assert.deepEqual(Standin.log.notifications.filter((n) => n.level !== "info").map((n) => [n.level, n.text]),
+    [["warn", `rollbridge: ${en.localize("ROLLBRIDGE.Button.DiceInvalid")}`]]);
+  assert.equal(addButtons(message, rendered(13).html, client), 4, "still waiting: its buttons kept");
+});
+
+test("Approve with my dice… of a request settled while the dialog was open: said, and nothing sent", async () => {
+  const ws = await gmWorld(13, 2);
+  const message = await pendingCard(ws, 3, "p3", { type: "roll", id: "x1", fields: { formula: "2d6" }, who: { name: "alice", role: "player" } });
+  const count = ws.messages().length;
+  const { pressed, dialog } = await pressWithDice(message);
+  ws.receive({ type: "event", table: "t1", epoch: 1, seq: 4, kind: "approval.rejected", gm_only: true, data: { pending: "p3", reason: "" }, actors: [] });
+  await settle(client);
+  await dialog.enter({ dice: "4 3" });
+  assert.equal(await pressed, null);
+  assert.deepEqual(sentSince(ws, count), [], "nothing sent");
+  assert.deepEqual(Standin.log.notifications.filter((n) => n.level !== "info").map((n) => [n.level, n.text]),
+    [["warn", `rollbridge: ${en.localize("ROLLBRIDGE.Button.Settled")}`]]);
 });

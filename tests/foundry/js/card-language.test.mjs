@@ -203,3 +203,23 @@ test("two groups of the same roll: the first one's label names it; a roll id nam
   assert.ok(!html.includes("“Second d6”"));
   assert.ok(html.includes("also roll fvtt-nosuchroll"));
 });
+
+// A roll is named where its whole id stands, not where its id is a part of a longer one
+// (another roll's id it is the prefix of, one a word runs into), nor inside the name
+// put in for another roll; a step's punctuation after an id still ends it.
+test("a roll id that is a prefix or a part of another's text is not named there; whole ids are", async () => {
+  const i18n = await localization("en");
+  const chip = chipEvent("en");
+  const SHORT = "fvtt-7aeb";
+  chip.data.dice.push({ ...chip.data.dice[0], roll: SHORT, label: `Fight d8 ${ROLL_ID}` });
+  chip.data.steps = [
+    `chip spent on roll ${SHORT} (trait)`,
+    `also roll ${SHORT}-2, roll ${SHORT}x and roll x${SHORT}; roll ${SHORT}.1`,
+    `roll ${ROLL_ID}, then ${SHORT}.`,
+  ];
+  const html = renderCard(chip, { showWho: false, i18n });
+  const steps = html.slice(html.indexOf('<details class="rb-steps">'));
+  assert.ok(steps.includes(`chip spent on roll “Fight d8 fvtt@${ENRICHER_CUT}${ROLL_ID.split("@")[1]}” (trait)`), steps);
+  assert.ok(steps.includes(`also roll ${SHORT}-2, roll ${SHORT}x and roll x${SHORT}; roll ${SHORT}.1`), `not within longer ids: ${steps}`);
+  assert.ok(steps.includes(`roll “Notice d6”, then “Fight d8 fvtt@${ENRICHER_CUT}`), steps);
+});

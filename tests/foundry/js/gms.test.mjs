@@ -99,8 +99,8 @@ test("a GM who becomes the active GM gets Approve and Reject on the card it drew
   await settle(client);
   assert.ok(Standin.log.rendered.some((r) => r.message === message.id && r.updated), "the card drawn again, in place");
   const element = new FakeMessageElement();
-  assert.equal(addButtons(message, element, client), 3);
-  assert.match(element.card.shown, /"approve".*"reject".*"reject-reason"/s);
+  assert.equal(addButtons(message, element, client), 4);
+  assert.match(element.card.shown, /"approve".*"approve-dice".*"reject".*"reject-reason"/s);
 });
 
 test("the active GM's client losing that to another GM draws its approval card again without Approve and Reject", async () => {
@@ -116,7 +116,7 @@ test("the active GM's client losing that to another GM draws its approval card a
     flags: { rollbridge: { table: "t1", epoch: 1, seq: 3, kind: "approval.requested", pending: "p3", secret: true, view: "gm" } },
   });
   await settle(client);
-  assert.equal(addButtons(message, new FakeMessageElement(), client), 3, "Approve, Reject, Reject with a reason…");
+  assert.equal(addButtons(message, new FakeMessageElement(), client), 4, "Approve, Approve with my dice…, Reject, Reject with a reason…");
   const redrawn = () => Standin.log.rendered.filter((r) => r.message === message.id && r.updated).length;
   const before = redrawn();
   Standin.setUserActive(OTHER_GM, true);

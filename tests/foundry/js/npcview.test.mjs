@@ -13,6 +13,7 @@ import assert from "node:assert/strict";
 import { after, test } from "node:test";
 
 import { FoundryClient, MAPPED_READS } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
+import { registerRelay } from "../../../adapters/foundry/module/scripts/foundry/relay.mjs";
 import { registerSettings } from "../../../adapters/foundry/module/scripts/foundry/settings.mjs";
 import { FakeWebSocket } from "./fakes.mjs";
 import { panelHtml } from "./panels.mjs";
@@ -71,8 +72,8 @@ const SR5 = {
 
 /** A world as `user` (v12 or v13) with the guard (an NPC the player may see LIMITED),
  * Tukan (the player's) and an unlinked goblin token, each linked or flagged as given. */
-async function table(generation, user, { flags = {}, settings = {} } = {}) {
-  await world({ generation, users: USERS, user, system: "shadowrun5e", settings });
+async function table(generation, user, { flags = {}, settings = {}, users = USERS } = {}) {
+  await world({ generation, users, user, system: "shadowrun5e", settings });
   await registerModuleSettings();
   const guard = Standin.addActor({ _id: "fvttGuard0000002", name: "Guard", type: "npc", system: sr5(),
     ownership: { [PLAYER]: LIMITED }, flags: { rollbridge: flags.guard ?? { actorId: "guard" } } });
@@ -881,5 +882,118 @@ for (const generation of [12, 13]) {
     ws.receive({ type: "result", id: asked[0].id, table: { id: "t1", epoch: 1, seq: 1, actors: [guard] } });
     await settle(client);
     assert.deepEqual(client.views.get("guard")?.common, PLAYERS_GUARD);
+  });
+}
+
+// The players' view of NPCs read once (#readPlayersView), at its edges: NPCs asked for
+// under another epoch while a read is open (a restore meanwhile), a read a reload cut,
+// and a link another GM's client made. Before, the first were dropped, the second stayed
+// withheld until the NPC's next event, the third was written at the actor's next change.
+
+/** The guard and the other NPC as a snapshot welcome of `epoch` gives them a GM's client:
+ * each in `players` as players see it. */
+function snapshotOf(reader, epoch, ids) {
+  reader.open();
+  const hello = reader.messages().find((m) => m.type === "hello");
+  const names = { guard: "Guard", other: "Other" };
+  reader.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch, seq: 4, locale: "en", resume: { recovered: false },
+    table: { id: "t1", actors: ids.map((id) => view(id, names[id], GM_GUARD, { seq: 4 })) },
+    players: { actors: ids.map((id) => view(id, names[id], PLAYERS_GUARD, { limited: true, seq: 4 })) } });
+}
+
+const OTHER_GM = "zstandinGM00002"; // sorts after GM: GM stays the active GM
+const TWO_GMS = [...USERS, { _id: OTHER_GM, name: "Second GM", isGM: true, active: true }];
+
+for (const generation of [12, 13]) {
+  test(`v${generation}: an NPC asked for under another epoch while a players' view read is open is read for once it ends`, async () => {
+    const actors = await table(generation, GM, { flags: { guard: {}, other: {} } });
+    const ws = welcomedClient({ seq: 4, foundry: { adapter: "test", mappings: [SR5] } });
+    await settle(client);
+    // the table restored (epoch 2) between the two links: the second is read under epoch 2
+    let reads = 0;
+    answersState(ws, () => (++reads === 1
+      ? { id: "t1", epoch: 1, seq: 4, actors: [view("guard", "Guard", GM_GUARD, { seq: 4 })] }
+      : { id: "t1", epoch: 2, seq: 4, actors: [view("other", "Other", GM_GUARD, { seq: 4 })] }));
+    const before = FakeWebSocket.instances.length;
+    await client.linkActor(actors.guard, "guard");
+    await client.linkActor(actors.other, "other");
+    await settle(client);
+    assert.equal(FakeWebSocket.instances.length, before + 1, "one reader at a time");
+    assert.deepEqual([actors.guard.flags.rollbridge.withheld, actors.other.flags.rollbridge.withheld], [true, true]);
+    // the first reader's snapshot is of epoch 1: the guard written; the other read for next
+    snapshotOf(FakeWebSocket.last(), 1, ["guard"]);
+    await settle(client);
+    assert.deepEqual(actors.guard.flags.rollbridge.common, PLAYERS_GUARD);
+    assert.equal(FakeWebSocket.instances.length, before + 2, "read again for the NPC of epoch 2");
+    const again = FakeWebSocket.last();
+    snapshotOf(again, 2, ["other"]);
+    await settle(client);
+    const other = actors.other.flags.rollbridge;
+    assert.deepEqual([other.common, other.withheld, other.epoch], [PLAYERS_GUARD, undefined, 2]);
+    assert.ok(again.closedWith, "closed once its welcome came");
+    assert.equal(FakeWebSocket.instances.length, before + 2, "nothing more to read");
+  });
+
+  test(`v${generation}: an NPC whose players' view read a reload cut is read for at the next page's welcome`, async () => {
+    const actors = await table(generation, GM, { flags: { guard: {} } });
+    const ws = welcomedClient({ seq: 4, foundry: { adapter: "test", mappings: [SR5] } });
+    await settle(client);
+    answersState(ws, () => ({ id: "t1", epoch: 1, seq: 4, actors: [view("guard", "Guard", GM_GUARD, { seq: 4 })] }));
+    await client.linkActor(actors.guard, "guard");
+    await settle(client);
+    const cut = FakeWebSocket.last();
+    assert.notEqual(cut, ws, "its reader opened");
+    assert.equal(actors.guard.flags.rollbridge.withheld, true);
+    // the page reloaded before the reader's welcome: the next page resumes (recovered)
+    const before = FakeWebSocket.instances.length;
+    const resumed = { seq: 4, resume: { recovered: true, missed: 0 }, foundry: { adapter: "test", mappings: [SR5] },
+      table: { id: "t1", actors: [view("guard", "Guard", GM_GUARD, { seq: 4 })] } };
+    welcomedClient(resumed);
+    await settle(client);
+    assert.equal(FakeWebSocket.instances.length, before + 2, "the page's connection and a reader");
+    snapshotOf(FakeWebSocket.last(), 1, ["guard"]);
+    await settle(client);
+    const flags = actors.guard.flags.rollbridge;
+    assert.deepEqual([flags.common, flags.withheld, flags.view], [PLAYERS_GUARD, undefined, "players"]);
+    holdsNone(JSON.stringify(flags), "the guard's flags");
+  });
+
+  test(`v${generation}: an actor linked by a GM who is not the active GM is written at once by the active GM's client`, async () => {
+    // the other GM's page: no connection; the link handed to the active GM's client
+    let actors = await table(generation, OTHER_GM, { flags: { guard: {} }, users: TWO_GMS });
+    Standin.setUserActive(GM, true);
+    assert.equal(game.users.activeGM?.id, GM);
+    const asked = [];
+    Standin.queryClient = async (user, name, data) => {
+      asked.push({ to: user.id, name, data });
+      return { linked: true };
+    };
+    client?.stop();
+    client = new FoundryClient();
+    client.start();
+    assert.equal(client.writer, false);
+    await client.linkActor(actors.guard, "guard");
+    assert.equal(actors.guard.flags.rollbridge.actorId, "guard", "linked");
+    const handed = { type: "linked", id: "guard", user: OTHER_GM };
+    if (generation >= 13) assert.deepEqual(asked, [{ to: GM, name: "rollbridge.relay", data: handed }], "a v13 query");
+    else assert.deepEqual(Standin.log.socket.map((m) => m.message).filter((m) => m.type === "linked"), [handed], "v12: the module's socket");
+    Standin.queryClient = null;
+    // the active GM's page: the guard linked (as Foundry syncs it), its client told
+    actors = await table(generation, GM, { flags: { guard: { actorId: "guard" } }, users: TWO_GMS });
+    const ws = welcomedClient({ seq: 4, foundry: { adapter: "test", mappings: [SR5] } });
+    await settle(client);
+    const reads = answersState(ws, () => ({ id: "t1", epoch: 1, seq: 4, actors: [view("guard", "Guard", GM_GUARD, { seq: 4 })] }));
+    registerRelay((m, o) => client.relayed(m, o));
+    assert.equal(await client.relayed({ ...handed, user: PLAYER }, { sender: PLAYER }), null, "a player's: not taken");
+    await settle(client);
+    assert.deepEqual(reads, [], "nothing read for a player's");
+    const answer = generation >= 13 ? await CONFIG.queries["rollbridge.relay"](handed) : (client.onSocket(handed, OTHER_GM), null);
+    if (generation >= 13) assert.deepEqual(answer, { linked: true });
+    await settle(client);
+    assert.deepEqual(reads, [undefined], "the table read once, at once");
+    assert.equal(actors.guard.flags.rollbridge.withheld, true, "written from the GM's view: withheld");
+    snapshotOf(FakeWebSocket.last(), 1, ["guard"]);
+    await settle(client);
+    assert.deepEqual(actors.guard.flags.rollbridge.common, PLAYERS_GUARD, "its players' view, not at its next change");
   });
 }

@@ -6,8 +6,8 @@
 //   change, redo while it is the latest undone one (the server's undo and redo
 //   take the latest; UndoTracker, the shared client's, follows them from the
 //   GM's table and the events after it, and the button names the card's seq,
-//   so a table that moved on refuses it); approve, reject and reject with a
-//   reason on a pending request's card.
+//   so a table that moved on refuses it); approve, approve with the GM's own
+//   dice, reject and reject with a reason on a pending request's card.
 // - A target's owner (or the GM), where the ruleset allows: apply to the
 //   selected targets — when the resolution's data names what applying means
 //   (`data.apply`: {action, params}, the ruleset's follow-up action), the same
@@ -21,6 +21,7 @@ export const BUTTON_KEYS = {
   undo: "ROLLBRIDGE.Button.Undo",
   redo: "ROLLBRIDGE.Button.Redo",
   approve: "ROLLBRIDGE.Button.Approve",
+  "approve-dice": "ROLLBRIDGE.Button.ApproveWithDice",
   reject: "ROLLBRIDGE.Button.Reject",
   "reject-reason": "ROLLBRIDGE.Button.RejectWithReason",
   apply: "ROLLBRIDGE.Button.Apply",
@@ -48,6 +49,7 @@ export function cardButtons({ card, user, tracker, owns = () => false, connected
     if (card.kind === "approval.requested" && card.pending && !card.settled) {
       out.push(
         { action: "approve", pending: card.pending },
+        { action: "approve-dice", pending: card.pending },
         { action: "reject", pending: card.pending },
         { action: "reject-reason", pending: card.pending },
       );
@@ -96,19 +98,22 @@ export function buttonsHtml(buttons, i18n, { settled = null, reason = null } = {
  * The request a button sends. `card` as in cardButtons; for apply, `targets`
  * are the selected targets' rollbridge ids and `actor` the card's actor; a
  * rejection's `reason` the GM's words (trimmed: none, or only spaces, is a plain
- * reject, as the web view's); undo
+ * reject, as the web view's); an approval's `dice` the GM's own die results (none:
+ * no request); undo
  * and redo name the card's event when the server takes that (`named`: its GM's
  * table said what they take — UndoTracker.named; an older server refuses the field).
  * @param {string} action
- * @param {{card?: any, targets?: string[], reason?: string, named?: boolean}} [args]
+ * @param {{card?: any, targets?: string[], reason?: string, dice?: number[], named?: boolean}} [args]
  */
-export function buttonRequest(action, { card, targets = [], reason, named = false } = {}) {
+export function buttonRequest(action, { card, targets = [], reason, dice, named = false } = {}) {
   switch (action) {
     case "undo": // naming the card's event: a server whose table moved on refuses (not_latest)
     case "redo":
       return named && Number.isInteger(card?.seq) ? { type: action, seq: card.seq } : { type: action };
     case "approve":
       return { type: "approve", request: card.pending };
+    case "approve-dice": // the GM's own die results (docs/protocol.md, approve's dice)
+      return Array.isArray(dice) && dice.length ? { type: "approve", request: card.pending, dice: [...dice] } : null;
     case "reject":
     case "reject-reason": {
       const written = String(reason ?? "").trim();

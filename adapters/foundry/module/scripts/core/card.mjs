@@ -138,11 +138,25 @@ export function rollNames(event, i18n = KEYS_ONLY) {
   return names;
 }
 
-/** `text` with each request id of `names` (rollNames) replaced by its readable name. */
+// What may stand beside a request id inside a longer one ("roll-12" holds "roll-1"):
+// letters, digits, marks and the joiners ids are made of, and punctuation within one
+// ("a.b", "fvtt:x"). Punctuation after an id (a "." or ":" ending a sentence or a
+// clause of a step) ends it where no such character follows.
+const ID_CHAR = String.raw`[\p{L}\p{N}\p{M}_\-@#/]`;
+const ID_STOP = String.raw`[.:,;!?]`;
+const BEFORE = String.raw`(?<!${ID_CHAR}|${ID_STOP})`;
+const AFTER = String.raw`(?!${ID_CHAR}|${ID_STOP}${ID_CHAR})`;
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** `text` with each request id of `names` (rollNames) replaced by its readable name: a
+ * whole id only, in one pass — not one id within a longer one ("roll-1" in "roll-12"),
+ * nor an id within a name put in for another. */
 export function namingRolls(text, names) {
-  let out = String(text ?? "");
-  for (const [id, name] of names) out = out.split(id).join(name);
-  return out;
+  const out = String(text ?? "");
+  if (!names.size) return out;
+  const ids = [...names.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  const pattern = new RegExp(`${BEFORE}(?:${ids.join("|")})${AFTER}`, "gu");
+  return out.replace(pattern, (id) => names.get(id));
 }
 
 /** What one group amounts to: successes when counted, else its total. */

@@ -4,11 +4,14 @@
 // Foundry-independent (tests/foundry/js/rejection.test.mjs); the dialog itself is
 // scripts/foundry/rejection.mjs.
 
-import { escapeHtml } from "./card.mjs";
+import { labelledFieldHtml } from "./field.mjs";
 
 /** The longest reason the protocol takes (docs/protocol.md, `reject`: `reason`, at
  * most 500 characters; core/engine/requests.py). */
 export const REASON_MAX = 500;
+
+/** The field's name. */
+export const REASON_FIELD = "reason";
 
 /** The bidirectional controls, which the server refuses in a reason. */
 const BIDI = /[\u202a-\u202e\u2066-\u2069]/u;
@@ -50,11 +53,10 @@ export function validReason(reason) {
  * @returns {string}
  */
 export function reasonFormHtml(i18n) {
-  const id = "rollbridge-reject-reason";
-  return `<div class="form-group rollbridge-reason">`
-    + `<label for="${id}">${escapeHtml(i18n.localize("ROLLBRIDGE.Button.ReasonField"))}</label>`
-    + `<input type="text" id="${id}" name="reason" maxlength="${REASON_MAX}" autocomplete="off">`
-    + `</div>`;
+  return labelledFieldHtml({
+    kind: REASON_FIELD, id: "rollbridge-reject-reason", name: REASON_FIELD,
+    label: i18n.localize("ROLLBRIDGE.Button.ReasonField"), attrs: { maxlength: REASON_MAX },
+  });
 }
 
 /**

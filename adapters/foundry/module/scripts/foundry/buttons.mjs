@@ -1,7 +1,8 @@
 // Foundry glue: the buttons on a rendered chat card (core/buttons.mjs decides
 // which), from both render hooks — v12's renderChatMessage hands a jQuery
 // object, v13's renderChatMessageHTML an HTMLElement — and what a press does:
-// the GM's client sends undo, redo, approve or reject (with a reason written in a
+// the GM's client sends undo, redo, approve (with the GM's own dice written in a
+// dialog: approvedice.mjs, or none) or reject (with a reason written in a
 // dialog: rejection.mjs) on its connection; a
 // target's owner applies the card's follow-up to the targets they selected,
 // on their own connection or, without one, through the GM's client (relay.mjs:
@@ -17,6 +18,7 @@ import { keptOutcome, validReason } from "../core/outcomes.mjs";
 import { shownError } from "../core/protocol.mjs";
 import { findActor, MODULE_ID } from "../core/state.mjs";
 import { foundryActors } from "./actors.mjs";
+import { askDice } from "./approvedice.mjs";
 import { askReason } from "./rejection.mjs";
 import { askGM } from "./relay.mjs";
 import { rootOf } from "./dom.mjs";
@@ -87,9 +89,9 @@ function isHere(card, client) {
 }
 
 /** The GM's buttons, which need this client's connection to the table. */
-const GM_ACTIONS = ["undo", "redo", "approve", "reject", "reject-reason"];
+const GM_ACTIONS = ["undo", "redo", "approve", "approve-dice", "reject", "reject-reason"];
 /** The buttons that settle a pending request. */
-const SETTLING = ["approve", "reject", "reject-reason"];
+const SETTLING = ["approve", "approve-dice", "reject", "reject-reason"];
 /** The GM's buttons among a card's, as one word ("undo", "approve reject reject-reason",
  * ""), and with a pending request's card the line of how it was settled ("|approved"),
  * with a rejection's reason when known ("|rejected|too late"). */
@@ -317,7 +319,8 @@ function settledAlready() {
   return null;
 }
 
-/** Do what a button says (*Reject with a reason…* first asks for the reason); errors
+/** Do what a button says (*Reject with a reason…* first asks for the reason, *Approve
+ * with my dice…* for the GM's die results); errors
  * become a notice. Returns the reply, or null. */
 export async function press(action, card, client) {
   try {
@@ -339,6 +342,13 @@ export async function press(action, card, client) {
     const waiting = () => !(settles && client.connection && approvalState(card, client) !== "waiting");
     if (!waiting()) return settledAlready();
     let reason;
+    let dice;
+    if (action === "approve-dice") {
+      // the GM's own die results, from the dialog: cancelled or unreadable, nothing is sent
+      dice = await askDice();
+      if (dice === null) return null;
+      if (!waiting()) return settledAlready();
+    }
     if (action === "reject-reason") {
       // the GM's reason, from the dialog: cancelled, nothing is sent
       reason = await askReason();
@@ -346,7 +356,7 @@ export async function press(action, card, client) {
       // settled while the dialog was open (another GM, the web view): nothing is sent
       if (!waiting()) return settledAlready();
     }
-    const request = buttonRequest(action, { card, targets, reason, named: client.undo.named });
+    const request = buttonRequest(action, { card, targets, reason, dice, named: client.undo.named });
     if (!request) return null;
     // a repeated apply of this card to these targets is the same request: done once
     if (action === "apply") {
@@ -368,7 +378,7 @@ export async function press(action, card, client) {
         throw error;
       }
       if (settles) {
-        client.approvals?.settle(card.pending, action === "approve" ? "approved" : "rejected");
+        client.approvals?.settle(card.pending, action.startsWith("approve") ? "approved" : "rejected");
         await redrawSettled(client, [card.pending]);
       }
       return reply;

@@ -155,6 +155,11 @@ export class FoundryClient {
     /** the epoch and the NPCs' ids the reader reads for */
     this.playersEpoch = null;
     this.playersIds = new Set();
+    /** @type {Map<number, Set<string>>} NPCs asked for under another epoch while the
+     * reader was open, by epoch: read for once it ends */
+    this.playersLater = new Map();
+    /** @type {Set<string>} the NPCs ("epoch:id") this page asked for withheld at a welcome */
+    this.withheldAsked = new Set();
     this.plan = null;
     this.check = null;
     this.table = null;
@@ -295,6 +300,9 @@ export class FoundryClient {
         this.views.reset(welcome.table?.actors, welcome.epoch, flagEpochs(foundryActors()));
         // an older module's flags (the GM's view of an NPC) go at the writer's connection
         if (this.writer) this.#enqueue(() => this.#replaceOldFlags(welcome));
+        // an NPC still withheld at a recovered resume (a reload cut the read of its
+        // players' view): read for now, not left until its next event
+        if (this.writer && welcome.resume?.recovered === true) this.#enqueue(() => this.#askWithheld(welcome));
         // a mapping chosen by hand switched back to `auto` while this client was away:
         // what it wrote of the NPCs is reset now (as mappingChanged does when connected;
         // after a snapshot done already, before its writes, which drop the marks)
@@ -385,6 +393,7 @@ export class FoundryClient {
     globalThis.clearTimeout(this.playersTimer);
     this.playersReader?.stop();
     this.playersReader = null;
+    this.playersLater.clear();
     this.views.clear(); // without a connection the panels draw the flags
   }
 
@@ -656,9 +665,19 @@ export class FoundryClient {
    * link goes in its token's delta, as every update of it does). The writer (the
    * active GM's client) then writes its state at once (#writeLinked), rather than at
    * the actor's next change; with its connection down the link is made and the call
-   * returns, the state written once the connection is back (its read waits for it). */
+   * returns, the state written once the connection is back (its read waits for it).
+   * Another GM's client (no connection of its own) hands it to the writer (relay.mjs
+   * askGM, `linked`), which writes it at once; with no active GM, at its next change. */
   async linkActor(actor, rollbridgeId) {
     await actor.update({ [`flags.${MODULE_ID}.actorId`]: rollbridgeId });
+    if (!this.writer && game.user?.isGM) {
+      try {
+        await askGM({ type: "linked", id: rollbridgeId });
+      } catch (error) {
+        console.warn(`rollbridge | the active GM's client was not told of the link: ${redact(error?.message ?? error)}`);
+      }
+      return;
+    }
     if (!this.writer || !this.connection?.welcome) return;
     const written = this.#enqueue(() => this.#writeLinked(rollbridgeId));
     if (this.connection.connected) await written;
@@ -708,7 +727,9 @@ export class FoundryClient {
    * The GM's client: a player's client asks (relay.mjs, v13 query or the socket).
    * `sender`: the user Foundry says sent it (the socket), null when Foundry does
    * not say (a v13 query); a `user` the message names is only the sender's word.
-   * `rollMode`: the roll mode of the player's coming request. `apply`: a card's
+   * `rollMode`: the roll mode of the player's coming request. `linked`: a GM's
+   * client that is not the writer linked an actor (linkActor) to the table's actor
+   * `id`, written at once here (#writeLinked). `apply`: a card's
    * follow-up for the targets the player selected — only from a sender Foundry
    * vouches for, rebuilt from the GM's own event of the card (its action, params
    * and acting actor: this connection's, or read from the server after a reload),
@@ -729,6 +750,13 @@ export class FoundryClient {
       if (user.isGM) return null;
       this.modes.note(message.request, { user: user.id, mode: message.mode, gm: false });
       return { noted: true };
+    }
+    // another GM linked an actor (linkActor): its state written now, from the table as
+    // the server has it (a GM's word suffices: it writes nothing but the server's view)
+    if (message.type === "linked") {
+      if (!user.isGM || typeof message.id !== "string" || !message.id) return null;
+      this.#enqueue(() => this.#writeLinked(message.id));
+      return { linked: true };
     }
     return null;
   }
@@ -1281,7 +1309,11 @@ export class FoundryClient {
    * the protocol has no request that answers it to a GM, and a GM's `state` is the GM's
    * view). Each NPC still withheld when it comes (no event brought its view meanwhile)
    * is written from it; the connection closes at its welcome, a refusal, or after
-   * READ_EVENT_MS, and a failure leaves them withheld until their next event.
+   * READ_EVENT_MS, and a failure leaves them withheld until their next event. One
+   * reader at a time: NPCs asked for meanwhile under its epoch are written from its
+   * snapshot; under another epoch (a restore while it was open) from its snapshot when
+   * that is of their epoch, else read for once it ends (not after a refusal, which
+   * another connection would get too: they stay withheld until their next event).
    * @param {number} epoch
    * @param {Set<string>} ids
    */
@@ -1289,32 +1321,57 @@ export class FoundryClient {
     const url = this.check?.ok ? this.check.url : null;
     const token = setting("token");
     if (!url || !token) return;
-    // one reader at a time: the NPCs asked meanwhile (of its epoch) are written from its snapshot
     if (this.playersReader) {
-      if (epoch === this.playersEpoch) for (const id of ids) this.playersIds.add(id);
+      const asked = epoch === this.playersEpoch ? this.playersIds : this.playersLater.get(epoch) ?? new Set();
+      for (const id of ids) asked.add(id);
+      if (epoch !== this.playersEpoch) this.playersLater.set(epoch, asked);
       return;
     }
     this.playersEpoch = epoch;
     this.playersIds = new Set(ids);
-    const finish = () => {
+    const finish = ({ again = true, written = null } = {}) => {
       globalThis.clearTimeout(this.playersTimer);
       const reader = this.playersReader;
       this.playersReader = null;
       Promise.resolve().then(() => reader?.stop()); // after its own handling of the frame
+      const later = [...this.playersLater].filter(([asked]) => asked !== written);
+      this.playersLater.clear();
+      if (again) for (const [asked, wanted] of later) this.#readPlayersView(asked, wanted);
     };
     this.playersReader = this.#reader(url, token, null, {
       onSnapshot: (snapshot) => {
-        finish();
-        const wanted = this.playersIds;
-        if (snapshot.epoch === epoch) this.#enqueue(() => this.#writeWithheld(snapshot, wanted));
+        const wanted = new Set(snapshot.epoch === epoch ? this.playersIds : []);
+        for (const id of this.playersLater.get(snapshot.epoch) ?? []) wanted.add(id);
+        finish({ written: snapshot.epoch });
+        if (wanted.size) this.#enqueue(() => this.#writeWithheld(snapshot, wanted));
       },
       onStatus: (status) => {
-        if (status === "refused" || status === "waiting") finish();
+        if (status === "refused" || status === "waiting") finish({ again: status !== "refused" });
       },
       log: (level, text) => (level === "error" || level === "warn") && console.warn(`rollbridge | reading the players' view: ${redact(text, [token])}`),
     });
     this.playersTimer = globalThis.setTimeout(finish, READ_EVENT_MS);
     this.playersReader.start();
+  }
+
+  /**
+   * The writer's NPCs of the welcome's table and epoch still withheld at a recovered
+   * resume — a reload (or the page's close) cut the read of their players' view
+   * (#readPlayersView), whose reader was this page's — read for again, once a page for
+   * each (an older server's snapshot has no players' view: not asked at every reconnect).
+   */
+  #askWithheld(welcome) {
+    const ids = new Set();
+    for (const actor of foundryActors()) {
+      const flags = actor.flags?.[MODULE_ID];
+      if (flags?.withheld !== true || !flags.actorId || flags.removed || !isOnTable(actor)) continue;
+      if ((flags.table ?? null) !== (this.table ?? null) || flags.epoch !== welcome.epoch) continue;
+      const key = `${welcome.epoch}:${flags.actorId}`;
+      if (this.withheldAsked.has(key)) continue;
+      this.withheldAsked.add(key);
+      ids.add(flags.actorId);
+    }
+    if (ids.size) this.#readPlayersView(welcome.epoch, ids);
   }
 
   /** The NPCs of `ids` still withheld written from a snapshot's players' view (#readPlayersView). */
@@ -1642,8 +1699,9 @@ export class FoundryClient {
       && typeof message.status === "string" && Object.hasOwn(CONNECTION_LABELS, message.status)) {
       this.gmStatus = message.status;
     }
-    // a player's client asking the GM's (relay.mjs): roll-mode notes on v12, applies always
-    if (message?.type === "rollMode") {
+    // a player's client asking the GM's (relay.mjs): roll-mode notes and another GM's
+    // links on v12, applies always
+    if (message?.type === "rollMode" || message?.type === "linked") {
       this.relayed(message, { sender }).catch((error) => console.warn(`rollbridge | ${redact(error?.message ?? error)}`));
     }
     // an apply refused (here, or by the server) is told its sender; it never rejects unhandled
