@@ -24,14 +24,15 @@ SETTLED_LISTED = 200
 say = Messages("rollbridge")
 # Translators: {request} is a pending request's id (p12), {action} an action's name,
 # quoted; dice (the approve request's field), rollbridge connect, approve and supply=…
-# stay as written; Approve is the button's label in the web view and the Foundry module.
+# stay as written; With my dice… and Approve with my dice… are the buttons' labels in the web
+# view and the Foundry module: write them as their translations there read.
 SECRET_DICE_HELD = say(
     "approval.secret_dice",
     "request {request} gives the player's own dice for action {action}, which is always "
     "secret now (it was not when they asked): dice they chose would tell them how it went. "
     "Reject it so that they ask again without theirs, or approve it with your own dice "
-    "(the approve request's dice; in rollbridge connect: approve {request} supply=…; the "
-    "web view's and the Foundry module's Approve give none)",
+    "(the approve request's dice; in rollbridge connect: approve {request} supply=…; in "
+    "the web view: With my dice…; in the Foundry module: Approve with my dice…)",
 )
 
 
@@ -78,8 +79,9 @@ def _refuse_secret_dice(ctx: RequestContext, entry: JSON, pending_id: str) -> No
     before the ruleset made it so, since such dice are refused on request now — is
     refused to the GM's approval without the GM's own dice: a :class:`Conflict`
     (``held_dice_secret``) naming the request, the action, why, and what the GM may
-    do (reject, or approve with dice, which only ``rollbridge connect`` sends:
-    ``approve p12 supply=…``); the table unchanged. (It was refused ``forbidden``
+    do (reject, or approve with dice: ``rollbridge connect``'s ``approve p12 supply=…``,
+    the web view's *With my dice…*, the Foundry module's *Approve with my dice…*); the
+    table unchanged. (It was refused ``forbidden``
     with the player's refusal, which told the GM they supplied dice they had not.)"""
     if entry["type"] != "resolve":
         return

@@ -77,7 +77,8 @@ async def test_the_gms_approval_is_refused_naming_why_and_the_table_is_unchanged
             "always secret now (it was not when they asked): dice they chose would tell them "
             "how it went. Reject it so that they ask again without theirs, or approve it with "
             "your own dice (the approve request's dice; in rollbridge connect: approve "
-            f"{pending} supply=…; the web view's and the Foundry module's Approve give none)"
+            f"{pending} supply=…; in the web view: With my dice…; in the Foundry module: "
+            "Approve with my dice…)"
         ), refused
         after = store.load("night")[0]
         assert (after.info.seq, after.pending) == (before.info.seq, before.pending)
