@@ -472,23 +472,25 @@ def _info_data(name: str, ruleset: str, version: str, settings: Any, epoch: int)
     }
 
 
-#: Most rows one ``INSERT`` writes: SQLite before 3.32 allows 999 parameters.
-_ROWS_PER_INSERT = 128
+#: Most rows one ``INSERT`` writes (SQLite before 3.32 allows 999 parameters; a log
+#: row has 8). A group commit of the server holds ~13 commits, rarely more than 32.
+_ROWS_PER_INSERT = 32
+#: Statements a connection keeps prepared (the sqlite3 module's cache, 128 by
+#: default): :func:`_insert`'s 32 forms for each of the two kinds of row a group
+#: commit writes, and every other statement of the store, with room to spare.
+_CACHED_STATEMENTS = 256
 
 
 def _insert(conn: sqlite3.Connection, head: str, width: int, rows: list[tuple]) -> None:
-    """``head VALUES (?, …), (?, …)…``: every row in a few statements, not a
-    statement per row (each step releases and takes the GIL). Each statement takes
-    the largest power of two of the rows left, at most 128, so only eight forms
-    ever reach SQLite's statement cache."""
+    """``head VALUES (?, …), (?, …)…``: every row in one statement (one per 32
+    rows), not a statement per row nor a few: each statement's step releases the
+    GIL and takes it back, which the event loop's thread wants too. Its forms (one
+    for each count of rows) stay prepared (:data:`_CACHED_STATEMENTS`)."""
     placeholder = "(" + ", ".join("?" * width) + ")"
-    start, left = 0, len(rows)
-    while left:
-        size = min(_ROWS_PER_INSERT, 1 << (left.bit_length() - 1))
-        chunk = rows[start : start + size]
-        conn.execute(f"{head} {', '.join([placeholder] * size)}", [v for r in chunk for v in r])
-        start += size
-        left -= size
+    for start in range(0, len(rows), _ROWS_PER_INSERT):
+        chunk = rows[start : start + _ROWS_PER_INSERT]
+        marks = ", ".join([placeholder] * len(chunk))
+        conn.execute(f"{head} {marks}", [v for r in chunk for v in r])
 
 
 class PreparedCommit(NamedTuple):
@@ -717,20 +719,21 @@ def _fold(
     (``row``: the info columns, meta and state) with log rows (``last``, ``info``,
     ``state``) applied in order. A row's empty ``info`` leaves the info as it was
     (but its seq); its ``changed`` replaces those fields of the meta, its ``meta``
-    (a row written before schema 6) the whole meta."""
+    (a row written before schema 6) the whole meta. Each actor's record is made once,
+    from its last version: a version a later row replaced is not read again (a
+    snapshot folds up to :data:`SNAPSHOT_EVERY` rows, most of them changing the same
+    actor or two)."""
     info = _info(row)
-    actors = {
-        data["id"]: ActorRecord.from_dict(data, fresh=True) for data in unpack(row[8] or _EMPTY)
-    }
+    found: dict[str, Any] = {data["id"]: data for data in unpack(row[8] or _EMPTY)}
     meta = unpack(row[7])
     for last, info_blob, state_blob in rows:
         state = unpack(state_blob)
         for data in state["actors"]:  # changed in place; a new one at the end, as in a dict
-            actors[data["id"]] = ActorRecord.from_dict(data, fresh=True)
+            found[data["id"]] = data
         for actor_id in state["removed"]:
-            actors.pop(actor_id, None)
+            found.pop(actor_id, None)
         if state.get("order") is not None:  # rows written before it have none
-            actors = in_order(actors, state["order"])
+            found = in_order(found, state["order"])
         if state.get("meta") is not None:  # rows written before schema 6
             meta = state["meta"]
         if "changed" in state:
@@ -739,6 +742,7 @@ def _fold(
             info = _logged_info(row[0], last, info_blob)
         else:  # made by this fold, shared with nothing
             info.seq = last
+    actors = {key: ActorRecord.from_dict(data, fresh=True) for key, data in found.items()}
     return info, actors, meta
 
 
@@ -944,6 +948,7 @@ class SQLiteStore:
                     timeout=self.busy_timeout,
                     isolation_level=None,  # transactions are explicit
                     check_same_thread=False,  # so close() can close every one
+                    cached_statements=_CACHED_STATEMENTS,
                 )
             except sqlite3.Error as exc:
                 if self._files is not None and not self._files.same():
