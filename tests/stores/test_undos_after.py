@@ -569,3 +569,63 @@ def test_a_damaged_row_is_reported_by_every_process(tmp_path):
         assert _seen(store.undos_after("t", 0)) == [(2, "undo"), (4, "redo"), (7, "undo")]
     with sqlite3.connect(path) as plain:
         assert plain.execute('SELECT "table", after FROM undos_checked').fetchall() == [("t", 0)]
+
+
+def _damage_row_3(path) -> bytes:
+    """Row 3 of table ``t`` as an earlier schema 7 fill left one it could not read:
+    bytes that are no events, ``undos`` NULL; returns its bytes before."""
+    with sqlite3.connect(path) as plain:
+        (whole,) = plain.execute("SELECT events FROM log WHERE first = 3").fetchone()
+        plain.execute("UPDATE log SET events = ?, undos = NULL WHERE first = 3", (b"\xc1",))
+    return whole
+
+
+def test_a_table_deleted_and_made_again_is_checked_again(tmp_path):
+    """What a read found whole of a table is not taken for a new table of the same id
+    (deleted, then made again): its damaged row is reported — by the next process
+    (the file's ``undos_checked`` row of the table before) and by the process that
+    read the table before (what it remembered). Before, the new table's damaged row
+    was read by neither: its events skipped, unreported."""
+    from rollbridge.exceptions import StoreError
+
+    path = tmp_path / "t.db"
+    with SQLiteStore(path) as store:
+        store.create_table(make_info(), [])
+        _fill(store)
+        assert _seen(store.undos_after("t", 0)) == [(2, "undo"), (4, "redo"), (7, "undo")]
+        store.delete_table("t")
+        store.create_table(make_info(), [])
+        _fill(store)
+        _damage_row_3(path)
+        with pytest.raises(StoreError):  # the process that read the table before
+            store.undos_after("t", 0)
+    with SQLiteStore(path) as store, pytest.raises(StoreError):  # the next process
+        store.undos_after("t", 0)
+
+
+def test_a_table_deleted_after_its_read_is_not_written_checked(tmp_path, monkeypatch):
+    """A table read whole, then deleted and made again before the read's check is
+    written to the file (another reader thread, another process), is not written
+    checked for the new table."""
+    from rollbridge.exceptions import StoreError
+    from rollbridge.stores import sqlite_undos
+
+    path = tmp_path / "t.db"
+    with SQLiteStore(path) as store:
+        store.create_table(make_info(), [])
+        _fill(store)
+        real = sqlite_undos.UnfilledRows.write_checked
+
+        def later(self, transaction):  # meanwhile, another program's delete and create
+            with SQLiteStore(path) as other:
+                other.delete_table("t")
+                other.create_table(make_info(), [])
+                _fill(other)
+            _damage_row_3(path)
+            real(self, transaction)
+
+        monkeypatch.setattr(sqlite_undos.UnfilledRows, "write_checked", later)
+        store.undos_after("t", 0)
+    monkeypatch.undo()
+    with SQLiteStore(path) as store, pytest.raises(StoreError):
+        store.undos_after("t", 0)
