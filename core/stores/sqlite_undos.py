@@ -146,6 +146,10 @@ class UnfilledRows:
         for table_id, (after, created) in unwritten.items():
             with suppress(StoreError, sqlite3.Error), transaction() as conn:
                 conn.execute(_MAKE_CHECKED)
+                if "created" not in {c[1] for c in conn.execute(f"PRAGMA table_info({CHECKED})")}:
+                    # as 9740db89 made it: its rows cannot tell a table made again
+                    conn.execute(f"DROP TABLE {CHECKED}")
+                    conn.execute(_MAKE_CHECKED)
                 conn.execute(
                     f'INSERT INTO {CHECKED} ("table", after, created) SELECT id, ?, created'
                     " FROM tables WHERE id = ? AND created = ? ON CONFLICT"
