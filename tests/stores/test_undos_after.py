@@ -648,3 +648,26 @@ def test_a_checked_table_without_created_is_made_anew(tmp_path):
         (created,) = plain.execute("SELECT created FROM tables WHERE id = 't'").fetchone()
         rows = plain.execute('SELECT "table", after, created FROM undos_checked').fetchall()
     assert rows == [("t", 0, created)]
+
+
+def test_a_check_finding_the_files_lock_held_is_left(tmp_path):
+    """Another program holding the file's write lock (a second process, a ``sqlite3``
+    shell in a transaction): the read is answered all the same, its check not written
+    (not waited for: ``wait=False``), and a later process's read writes it."""
+    path = tmp_path / "t.db"
+    with SQLiteStore(path) as store:
+        store.create_table(make_info(), [])
+        _fill(store)
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        with SQLiteStore(path) as store:
+            assert _seen(store.undos_after("t", 0)) == [(2, "undo"), (4, "redo"), (7, "undo")]
+        other.execute("ROLLBACK")
+        named = "SELECT name FROM sqlite_master WHERE name = 'undos_checked'"
+        assert other.execute(named).fetchall() == []
+        with SQLiteStore(path) as store:
+            assert _seen(store.undos_after("t", 0)) == [(2, "undo"), (4, "redo"), (7, "undo")]
+        assert other.execute('SELECT "table", after FROM undos_checked').fetchall() == [("t", 0)]
+    finally:
+        other.close()
