@@ -7,14 +7,15 @@ asked (once a process: the rows committed since hold their undos, whoever wrote 
 at schema 7) and keeps those it cannot read, which that read and every later one
 then report as :meth:`~rollbridge.stores.sqlite.SQLiteStore.events_after` does.
 
-A read that finds none writes so in the file (:data:`CHECKED`: the table, and the seq
-the rows ending after it were read from), so that the next process's first undone
-read of the table reads nothing again (a 40,000-event sr2 log: some 6 s of decoding,
-once per process and table before) — only rows older than that seq, asked by a read
-going further back. A table with a damaged row is never written so: every process
-reads it once, and reports it. The table :data:`CHECKED` is made by the first such
-write (a file without it was checked nowhere yet); it is not part of the schema an
-open checks (``SCHEMA_TABLES``), and an older rollbridge leaves it alone."""
+A read that finds none writes so in the file (:data:`CHECKED`: the table, the seq
+the rows ending after it were read from, and when the table was made — one deleted
+and made again with the same id is another, read anew), so that the next process's
+first undone read of the table reads nothing again (a 40,000-event sr2 log: some 6 s
+of decoding, once per process and table before) — only rows older than that seq,
+asked by a read going further back. A table with a damaged row is never written so:
+every process reads it once, and reports it. The table :data:`CHECKED` is made by the
+first such write (a file without it was checked nowhere yet); it is not part of the
+schema an open checks (``SCHEMA_TABLES``), and an older rollbridge leaves it alone."""
 
 from __future__ import annotations
 
