@@ -7,14 +7,15 @@ asked (once a process: the rows committed since hold their undos, whoever wrote 
 at schema 7) and keeps those it cannot read, which that read and every later one
 then report as :meth:`~rollbridge.stores.sqlite.SQLiteStore.events_after` does.
 
-A read that finds none writes so in the file (:data:`CHECKED`: the table, and the seq
-the rows ending after it were read from), so that the next process's first undone
-read of the table reads nothing again (a 40,000-event sr2 log: some 6 s of decoding,
-once per process and table before) — only rows older than that seq, asked by a read
-going further back. A table with a damaged row is never written so: every process
-reads it once, and reports it. The table :data:`CHECKED` is made by the first such
-write (a file without it was checked nowhere yet); it is not part of the schema an
-open checks (``SCHEMA_TABLES``), and an older rollbridge leaves it alone."""
+A read that finds none writes so in the file (:data:`CHECKED`: the table, the seq
+the rows ending after it were read from, and when the table was made — one deleted
+and made again with the same id is another, read anew), so that the next process's
+first undone read of the table reads nothing again (a 40,000-event sr2 log: some 6 s
+of decoding, once per process and table before) — only rows older than that seq,
+asked by a read going further back. A table with a damaged row is never written so:
+every process reads it once, and reports it. The table :data:`CHECKED` is made by the
+first such write (a file without it was checked nowhere yet); it is not part of the
+schema an open checks (``SCHEMA_TABLES``), and an older rollbridge leaves it alone."""
 
 from __future__ import annotations
 
@@ -30,18 +31,30 @@ from rollbridge.exceptions import StoreError
 Row = tuple[int, int, bytes]
 
 #: The file's table of the tables checked: each one's rows without ``undos`` ending
-#: after ``after`` were all read whole (and rows committed since hold their undos).
+#: after ``after`` were all read whole (and rows committed since hold their undos),
+#: of the table made at ``created`` (its ``tables.created``): a table deleted and made
+#: again with the same id is another, not checked yet.
 CHECKED = "undos_checked"
 _MAKE_CHECKED = (
-    f'CREATE TABLE IF NOT EXISTS {CHECKED} ("table" TEXT PRIMARY KEY, after INTEGER NOT NULL)'
+    f'CREATE TABLE IF NOT EXISTS {CHECKED} ("table" TEXT PRIMARY KEY, after INTEGER NOT NULL,'
+    " created REAL NOT NULL)"
 )
 
 
-def checked_after(conn: sqlite3.Connection, table_id: str) -> int | None:
-    """The seq after which table ``table_id``'s rows without ``undos`` were found whole
-    by an earlier undone read (of any process), or None (never, or no such table)."""
+def made_at(conn: sqlite3.Connection, table_id: str) -> float | None:
+    """When table ``table_id`` was made (``tables.created``), or None: no such table."""
+    row = conn.execute("SELECT created FROM tables WHERE id = ?", (table_id,)).fetchone()
+    return None if row is None else row[0]
+
+
+def checked_after(conn: sqlite3.Connection, table_id: str, created: float | None) -> int | None:
+    """The seq after which the rows without ``undos`` of table ``table_id`` made at
+    ``created`` were found whole by an earlier undone read (of any process), or None
+    (never; no such table; a table of that id made at another time)."""
     try:
-        row = conn.execute(f'SELECT after FROM {CHECKED} WHERE "table" = ?', (table_id,)).fetchone()
+        row = conn.execute(
+            f'SELECT after FROM {CHECKED} WHERE "table" = ? AND created = ?', (table_id, created)
+        ).fetchone()
     except sqlite3.OperationalError:  # no table of them: nothing checked in this file
         return None
     return row[0] if row is not None and type(row[0]) is int else None
@@ -61,9 +74,12 @@ class UnfilledRows:
         self._read: dict[str, tuple[int, int]] = {}
         #: table → the first seqs of its rows found damaged.
         self._damaged: dict[str, set[int]] = {}
-        #: table → the seq after which its rows were read whole here, not yet written
-        #: to the file (:meth:`write_checked`).
-        self._unwritten: dict[str, int] = {}
+        #: table → when the table read was made (``tables.created``): one made again
+        #: with the same id (deleted meanwhile) is read anew.
+        self._made: dict[str, float | None] = {}
+        #: table → the seq after which its rows were read whole here, and when the
+        #: table read was made, not yet written to the file (:meth:`write_checked`).
+        self._unwritten: dict[str, tuple[int, float | None]] = {}
 
     def rows(
         self,
@@ -79,8 +95,13 @@ class UnfilledRows:
         with self._lock:
             table_lock = self._locks.setdefault(table_id, threading.Lock())
         with table_lock:
+            created = made_at(conn, table_id)
+            if self._made.get(table_id, created) != created:  # deleted, made again
+                self._read.pop(table_id, None)
+                self._damaged.pop(table_id, None)
+            self._made[table_id] = created
             if table_id not in self._read:  # read whole by a process before?
-                after = checked_after(conn, table_id)
+                after = checked_after(conn, table_id, created)
                 if after is not None:
                     self._read[table_id] = (after, latest)
             lo, hi = self._read.get(table_id, (latest, latest))
@@ -105,7 +126,7 @@ class UnfilledRows:
             if not damaged:
                 if read is not None and read[0] < lo:  # more read whole: said to the file
                     with self._lock:
-                        self._unwritten[table_id] = read[0]
+                        self._unwritten[table_id] = (read[0], created)
                 return []
             marks = ", ".join("?" * len(damaged))
             return list(
@@ -119,16 +140,24 @@ class UnfilledRows:
     ) -> None:
         """Write to the file the tables whose rows were read whole here since the
         last call (:data:`CHECKED`), each in a write ``transaction()`` of its own; one
-        that fails is left (the next process reads that table once again)."""
+        that fails is left (the next process reads that table once again), and so is
+        one deleted since it was read (made again, it is another table)."""
         with self._lock:
             unwritten, self._unwritten = self._unwritten, {}
-        for table_id, after in unwritten.items():
+        for table_id, (after, created) in unwritten.items():
             with suppress(StoreError, sqlite3.Error), transaction() as conn:
                 conn.execute(_MAKE_CHECKED)
+                if "created" not in {c[1] for c in conn.execute(f"PRAGMA table_info({CHECKED})")}:
+                    # as 9740db89 made it: its rows cannot tell a table made again
+                    conn.execute(f"DROP TABLE {CHECKED}")
+                    conn.execute(_MAKE_CHECKED)
                 conn.execute(
-                    f'INSERT INTO {CHECKED} ("table", after) VALUES (?, ?) ON CONFLICT'
-                    ' ("table") DO UPDATE SET after = min(after, excluded.after)',
-                    (table_id, after),
+                    f'INSERT INTO {CHECKED} ("table", after, created) SELECT id, ?, created'
+                    " FROM tables WHERE id = ? AND created = ? ON CONFLICT"
+                    ' ("table") DO UPDATE SET after = CASE WHEN created = excluded.created'
+                    " THEN min(after, excluded.after) ELSE excluded.after END,"
+                    " created = excluded.created",
+                    (after, table_id, created),
                 )
 
     @staticmethod

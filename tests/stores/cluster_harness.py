@@ -411,14 +411,14 @@ class Proxy:
 TwoPlay = Callable[["Process", "Process", "Player", "Player", dict], Awaitable[None]]
 
 
-def run_by_a_seen_from_b(url: str, play: TwoPlay) -> str:
-    """A table made on the Redis at ``url``; two processes A and B, a GM's client of
-    the table on each; A runs it (a roll from A's client) and B has seen it run there
-    (a roll from B's, forwarded to A); then ``play(a, b, on_a, on_b, made)``. The
-    clients are closed and both processes stopped after: their logs, joined, holding
-    no traceback."""
+def run_by_a_seen_from_b(url: str, play: TwoPlay, *, lease_ms: int = LEASE_MS) -> str:
+    """A table made on the Redis at ``url``; two processes A and B (leases of
+    ``lease_ms``), a GM's client of the table on each; A runs it (a roll from A's
+    client) and B has seen it run there (a roll from B's, forwarded to A); then
+    ``play(a, b, on_a, on_b, made)``. The clients are closed and both processes
+    stopped after: their logs, joined, holding no traceback."""
     made = make_table(url)
-    a, b = Process(url), Process(url)
+    a, b = Process(url, lease_ms=lease_ms), Process(url, lease_ms=lease_ms)
 
     async def run() -> None:
         on_a = Player(a.port, made["table"], made["tokens"]["gm"])

@@ -12,7 +12,7 @@ import sqlite3
 import pytest
 
 from rollbridge.engine.model import Commit, Event
-from rollbridge.exceptions import UnknownTable
+from rollbridge.exceptions import StoreError, UnknownTable
 from rollbridge.stores import SQLiteStore
 from rollbridge.stores.sqlite import SCHEMA_VERSION
 from tests.stores import test_store_contract as contract
@@ -275,7 +275,6 @@ def test_a_row_damaged_before_schema_7_is_reported_by_the_undone_read(tmp_path, 
 def _row_3_reported(store) -> None:
     """The undone read reports the damaged row of seq 3 as ``events_after`` does (the
     same code, details and words), and answers the log after it."""
-    from rollbridge.exceptions import StoreError
 
     reports = []
     for read in (lambda: store.events_after("t", 0), lambda: store.undos_after("t", 0)):
@@ -419,7 +418,6 @@ def test_a_file_at_schema_7_with_a_row_damaged_before_reports_it(tmp_path, damag
     reports it as ``events_after`` does (a StoreError naming the table and its seqs),
     asked again too, and answers what lies after it; a row that reads whole is not
     taken for damaged."""
-    from rollbridge.exceptions import StoreError
     from rollbridge.plain import pack
 
     blob = b"\xc1\xc1" if damage == "garbage" else pack([{"kind": "roll"}])
@@ -551,7 +549,6 @@ def test_a_damaged_row_is_reported_by_every_process(tmp_path):
     """A table whose one-time read found a damaged row is not said to be whole in the
     file: each process's undone read reports the row, and once it is mended, reads it
     whole and says so."""
-    from rollbridge.exceptions import StoreError
 
     path = tmp_path / "t.db"
     with SQLiteStore(path) as store:
@@ -569,3 +566,108 @@ def test_a_damaged_row_is_reported_by_every_process(tmp_path):
         assert _seen(store.undos_after("t", 0)) == [(2, "undo"), (4, "redo"), (7, "undo")]
     with sqlite3.connect(path) as plain:
         assert plain.execute('SELECT "table", after FROM undos_checked').fetchall() == [("t", 0)]
+
+
+def _damage_row_3(path) -> bytes:
+    """Row 3 of table ``t`` as an earlier schema 7 fill left one it could not read:
+    bytes that are no events, ``undos`` NULL; returns its bytes before."""
+    with sqlite3.connect(path) as plain:
+        (whole,) = plain.execute("SELECT events FROM log WHERE first = 3").fetchone()
+        plain.execute("UPDATE log SET events = ?, undos = NULL WHERE first = 3", (b"\xc1",))
+    return whole
+
+
+def test_a_table_deleted_and_made_again_is_checked_again(tmp_path):
+    """What a read found whole of a table is not taken for a new table of the same id
+    (deleted, then made again): its damaged row is reported — by the next process
+    (the file's ``undos_checked`` row of the table before) and by the process that
+    read the table before (what it remembered). Before, the new table's damaged row
+    was read by neither: its events skipped, unreported."""
+
+    path = tmp_path / "t.db"
+    with SQLiteStore(path) as store:
+        store.create_table(make_info(), [])
+        _fill(store)
+        assert _seen(store.undos_after("t", 0)) == [(2, "undo"), (4, "redo"), (7, "undo")]
+        store.delete_table("t")
+        store.create_table(make_info(), [])
+        _fill(store)
+        _damage_row_3(path)
+        with pytest.raises(StoreError):  # the process that read the table before
+            store.undos_after("t", 0)
+    with SQLiteStore(path) as store, pytest.raises(StoreError):  # the next process
+        store.undos_after("t", 0)
+
+
+def test_a_table_deleted_after_its_read_is_not_written_checked(tmp_path, monkeypatch):
+    """A table read whole, then deleted and made again before the read's check is
+    written to the file (another reader thread, another process), is not written
+    checked for the new table."""
+    from rollbridge.stores import sqlite_undos
+
+    path = tmp_path / "t.db"
+    with SQLiteStore(path) as store:
+        store.create_table(make_info(), [])
+        _fill(store)
+        real = sqlite_undos.UnfilledRows.write_checked
+
+        def later(self, transaction):  # meanwhile, another program's delete and create
+            with SQLiteStore(path) as other:
+                other.delete_table("t")
+                other.create_table(make_info(), [])
+                _fill(other)
+            _damage_row_3(path)
+            real(self, transaction)
+
+        monkeypatch.setattr(sqlite_undos.UnfilledRows, "write_checked", later)
+        store.undos_after("t", 0)
+    monkeypatch.undo()
+    with SQLiteStore(path) as store, pytest.raises(StoreError):
+        store.undos_after("t", 0)
+
+
+def test_a_checked_table_without_created_is_made_anew(tmp_path):
+    """The first shape of ``undos_checked`` (9740db89: the table's id and the seq, not
+    when the table was made) is made anew by the next write of a check; its rows,
+    which cannot tell a table made again, are not read."""
+    path = tmp_path / "t.db"
+    with SQLiteStore(path) as store:
+        store.create_table(make_info(), [])
+        _fill(store)
+    with sqlite3.connect(path) as plain:
+        plain.execute('CREATE TABLE undos_checked ("table" TEXT PRIMARY KEY, after INTEGER)')
+        plain.execute("INSERT INTO undos_checked VALUES ('t', 0)")
+    _damage_row_3(path)
+    with SQLiteStore(path) as store, pytest.raises(StoreError):  # not taken as checked
+        store.undos_after("t", 0)
+    with sqlite3.connect(path) as plain:
+        plain.execute("DELETE FROM log WHERE first = 3")  # mended: the row left the log
+    with SQLiteStore(path) as store:
+        assert _seen(store.undos_after("t", 0)) == [(2, "undo"), (4, "redo"), (7, "undo")]
+    with sqlite3.connect(path) as plain:
+        (created,) = plain.execute("SELECT created FROM tables WHERE id = 't'").fetchone()
+        rows = plain.execute('SELECT "table", after, created FROM undos_checked').fetchall()
+    assert rows == [("t", 0, created)]
+
+
+def test_a_check_finding_the_files_lock_held_is_left(tmp_path):
+    """Another program holding the file's write lock (a second process, a ``sqlite3``
+    shell in a transaction): the read is answered all the same, its check not written
+    (not waited for: ``wait=False``), and a later process's read writes it."""
+    path = tmp_path / "t.db"
+    with SQLiteStore(path) as store:
+        store.create_table(make_info(), [])
+        _fill(store)
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        with SQLiteStore(path) as store:
+            assert _seen(store.undos_after("t", 0)) == [(2, "undo"), (4, "redo"), (7, "undo")]
+        other.execute("ROLLBACK")
+        named = "SELECT name FROM sqlite_master WHERE name = 'undos_checked'"
+        assert other.execute(named).fetchall() == []
+        with SQLiteStore(path) as store:
+            assert _seen(store.undos_after("t", 0)) == [(2, "undo"), (4, "redo"), (7, "undo")]
+        assert other.execute('SELECT "table", after FROM undos_checked').fetchall() == [("t", 0)]
+    finally:
+        other.close()
