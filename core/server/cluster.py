@@ -12,9 +12,10 @@ table protocol, plus what a cluster needs, all over redis-py's asyncio client:
   compare-then-extend script (:data:`RENEW`; a lease that ran out while Redis failed
   is taken again by it if nobody wrote the table meanwhile), and gives it up when it
   stops (:data:`RELEASE`). The lease is only an optimisation of who executes: what keeps
-  two processes from both writing is the commit script — it refuses a commit from a
-  process that is not the owner named in Redis, and one that does not continue the
-  stored seq (docs/redis.md, "The commit script"). A paused owner's late commit is
+  two processes from both writing is the commit script — it refuses a commit while
+  another process holds the table's lease, and one that does not continue the stored
+  seq, and whoever takes a lease loads the table after taking it (docs/redis.md, "The
+  commit script"). A paused owner's late commit is
   refused; the table is then loaded again. A table whose reload failed (a passing
   Redis error) is loaded again by the poll, with a growing pause, while a client or a
   request waits on it; a reply parked for an event not read here waits at most
