@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 
 import pytest
 from websockets.asyncio.client import connect
@@ -34,6 +35,59 @@ async def test_a_client_that_reads_none_of_its_replies_is_closed_with_1013(make_
         while True:
             await asyncio.wait_for(ws.recv(), 10)
     assert ws.close_code == 1013
+
+
+@pytest.mark.parametrize("binary", [False, True], ids=["json", "msgpack"])
+async def test_a_watcher_that_never_reads_its_events_is_cut_off_once_past_the_limit(
+    make_tables, monkeypatch, binary
+):
+    """The limit on unsent bytes (``buffer_limit``, docs/operations.md) is held by
+    ``Client.enqueue`` for a client that sends nothing (so the check after each read
+    of its socket never runs): it asks the transport's unsent bytes before every
+    frame held to the limit, a binary frame's size taken as its length, a text
+    frame's as its UTF-8 (docs/performance.md, "The loop's glue, 7 December
+    (evening)"). A watcher that never reads the GM's rolls' events is cut off, 1013,
+    the first time they pass the limit (measured: 8,384 and 8,225 bytes owed against
+    8,192, after 56 and 82 rolls), not later than one group's frames past it. Both
+    sockets' kernel buffers are made small, so the limit is reached in tens of events
+    rather than megabytes."""
+    from rollbridge.server.client import Client
+    from rollbridge.server.outbox import FLUSH_AT
+
+    limit = 8 * 1024
+    world = await make_tables(buffer_limit=limit)
+    cut: list[int] = []
+    fell_behind = Client.fell_behind
+
+    def recorded(self: Client, owed: int) -> None:
+        cut.append(owed)
+        fell_behind(self, owed)
+
+    monkeypatch.setattr(Client, "fell_behind", recorded)
+    gm, _ = await world.join("sr2", "gm")
+    watcher, _ = await world.join("sr2", "observer", binary=binary)
+    session = world.server.tables.open["sr2"]
+    watcher.connection.transport.get_extra_info("socket").setsockopt(
+        socket.SOL_SOCKET, socket.SO_RCVBUF, 4096
+    )
+    watcher.connection.transport.pause_reading()  # it never reads an event
+    (served,) = [m.origin for m in session.members if m.principal.role == "observer"]
+    served.connection.transport.get_extra_info("socket").setsockopt(
+        socket.SOL_SOCKET, socket.SO_SNDBUF, 4096
+    )
+    rolls = 0
+    while not cut and rolls < 3000:
+        assert (await gm.request({"type": "roll", "formula": "1d6"}))["status"] == "done"
+        rolls += 1
+    # past it by at most what one group's callbacks wrote (a roll's event: < 4 KiB,
+    # a batch's held frames are written at FLUSH_AT at the latest)
+    assert len(cut) == 1 and limit < cut[0] <= limit + min(4096, FLUSH_AT), (rolls, cut)
+    assert [m.principal.role for m in session.members] == ["gm"]
+    watcher.connection.transport.resume_reading()
+    assert await watcher.wait_closed() == 1013
+    assert watcher.events and all(
+        isinstance(frame, bytes if binary else str) for frame in watcher.frames
+    )
 
 
 async def test_a_client_gone_while_its_resume_is_read_is_not_kept_as_a_member(tables):

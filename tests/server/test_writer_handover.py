@@ -84,3 +84,34 @@ async def test_every_commit_queued_in_the_linger_is_one_group_and_the_stop_ends_
         await loop.run_in_executor(None, writer.close)
     assert store.load("t")[0].info.seq == 5
     store.close()
+
+
+async def test_a_writer_stopping_with_more_than_a_group_queued_writes_them_all_in_order(
+    tmp_path,
+):
+    """``close`` with more commits queued than one group takes (``MAX_BATCH``): the
+    queue is drained group after group up to the stop — each group asked whether the
+    queue is empty, none taking more than ``MAX_BATCH`` — every commit is written and
+    told in the order submitted, and one submitted after the stop is refused
+    (``stopping``) without being queued behind it."""
+    from rollbridge.exceptions import StoreUnavailable
+    from rollbridge.server.writer import MAX_BATCH
+
+    store = SQLiteStore(tmp_path / "stop.db")
+    store.create_table(info("t"), [])
+    loop = asyncio.get_running_loop()
+    writer = CommitWriter(store, loop, linger=0)
+    told: list[tuple[int, BaseException | None]] = []
+    queued = 2 * MAX_BATCH + 10
+    for seq in range(1, queued + 1):  # submitted, in one go, before the stop
+        writer.submit("t", commit_at("t", seq), lambda error, seq=seq: told.append((seq, error)))
+    await loop.run_in_executor(None, writer.close)
+    writer.submit("t", commit_at("t", queued + 1), lambda error: told.append((0, error)))
+    await until(lambda: len(told) == queued + 1)
+    assert [seq for seq, _ in told[:queued]] == list(range(1, queued + 1))
+    assert all(error is None for _, error in told[:queued])
+    assert told[-1][0] == 0 and isinstance(told[-1][1], StoreUnavailable)
+    assert told[-1][1].details == {"reason": "stopping"}
+    assert writer.commits == queued and writer.batches >= 3  # none over MAX_BATCH
+    assert store.load("t")[0].info.seq == queued
+    store.close()
