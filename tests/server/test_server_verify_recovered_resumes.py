@@ -117,3 +117,57 @@ async def test_a_gms_log_through_every_kind_of_resume_verifies(tmp_path, capsys,
     report = json.loads(capsys.readouterr().out)
     assert report["ok"] and report["problems"] == [], report
     assert (report["resolved"], report["unresolved"]) == (5, {}), report
+
+
+async def test_logs_resumed_with_nothing_missed_while_a_request_waits_verify(tmp_path, capsys):
+    """A wilddie table (approval, player_dice): the player's trait test is held with
+    their own dice; both clients reconnect with nothing missed while it waits (their
+    welcomes' tables the ones their next events follow, checked as a snapshot's); the
+    GM approves with dice equal to the player's (read as the player's: the same
+    result). The GM's log and the player's verify whole."""
+    host = PluginHost()
+    path = tmp_path / "t.db"
+    tokens = _seed(path, host, "wilddie")
+    server, store = await start(path, host)
+    world = Tables(server, store, path, {"wilddie": tokens})
+    logs: dict[str, list[Any]] = {"gm": [], "player": []}
+    try:
+        gm, _ = await world.join("wilddie", "gm")
+        player, _ = await world.join("wilddie", "player")
+        settings = {"approval": True, "player_dice": True}
+        assert (await gm.request({"type": "settings", "id": "s", "settings": settings}))[
+            "status"
+        ] == "done"
+        asked = {"type": "resolve", "id": "t", "actor": "pc", **PLAYS["wilddie"][2], "dice": [3, 2]}
+        held = await player.request(asked)
+        assert held["status"] == "pending", held
+        await gm.wait_for(lambda p: any(e["kind"] == "approval.requested" for e in p.events))
+        peers = {"gm": gm, "player": player}
+        for role, peer in peers.items():
+            seq = peer.events[-1]["seq"]
+            await peer.close()
+            logs[role] += peer.frames
+            peers[role], welcome = await world.join(
+                "wilddie", role, resume={"epoch": 1, "seq": seq}
+            )
+            assert welcome["resume"] == {"recovered": True, "missed": 0}
+        gm, player = peers["gm"], peers["player"]
+        approve = {"type": "approve", "id": "a", "request": held["pending"], "dice": [3, 2]}
+        assert (await gm.request(approve))["status"] == "done"
+        await gm.request({"type": "dice.reveal", "id": "reveal"})
+        for peer in (gm, player):
+            await peer.wait_for(lambda p: any(e["kind"] == "dice.committed" for e in p.events))
+        logs["gm"] += gm.frames
+        logs["player"] += player.frames
+    finally:
+        for peer in world.peers:
+            peer._reader.cancel()
+        await server.stop()
+    reports = {}
+    for role, frames in logs.items():
+        log = tmp_path / f"{role}.jsonl"
+        log.write_text("".join(f"{frame}\n" for frame in frames), encoding="utf-8")
+        assert main(["verify", str(log), "--json"]) == 0, role
+        reports[role] = json.loads(capsys.readouterr().out)
+        assert reports[role]["ok"] and reports[role]["problems"] == [], (role, reports[role])
+    assert (reports["gm"]["resolved"], reports["gm"]["unresolved"]) == (1, {}), reports["gm"]
