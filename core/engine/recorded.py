@@ -19,7 +19,8 @@ where the approval made the request secret, which takes no player's dice: the GM
 their place, as a held request of an action since made always secret is approved, or
 where the table no longer took the player's dice at the approval: ``player_dice``
 turned off, the actor no longer the player's), or the player's as they were asked for
-(the GM's dice equal to them are read so: the result is the same). Elsewhere it is
+(the GM's dice equal to them are read so: the result is the same; where the engine
+refuses that reading, as the GM's: :attr:`Recorded.as_gms`). Elsewhere it is
 the player's ``resolve`` (what an approval runs); one with supplied dice is then not
 executed again (:func:`recorded` gives None), as the log does not say whose dice they
 were, and that decides who the ruleset is told asked.
@@ -54,6 +55,11 @@ class Recorded:
     #: tagged allows (:func:`~rollbridge.dice.verify.untagged_chip_dice`); None where
     #: there is no other way (its draws, supplied dice, no such group).
     chip_dice: list[int] | None = None
+    #: An approval's dice equal to the player's held ones, read as the player's in
+    #: ``message``: the same approval with them as the GM's (the engine's refusal of
+    #: the player's reading tells that the GM gave them; :func:`~rollbridge.engine.rerun.rerun`
+    #: runs it then). None where there is no other reading.
+    as_gms: JSON | None = None
 
 
 def recorded(table: LoggedTable, frame: Mapping[str, Any]) -> Recorded | None:
@@ -89,8 +95,12 @@ def recorded(table: LoggedTable, frame: Mapping[str, Any]) -> Recorded | None:
                 # player's, other dice than theirs are the GM's, given in their place,
                 # and equal ones where the approval could not take the player's
                 message["dice"] = dice
+            # equal dice read as the player's: where the engine refuses that reading
+            # (the table changed since the request in a way the checks above do not
+            # see: a target no longer the player's), they were the GM's
+            as_gms = {**message, "dice": dice} if supplied and "dice" not in message else None
             who = _principal(data["approved_by"])
-            return Recorded(message, who, [] if supplied else dice, chip_dice)
+            return Recorded(message, who, [] if supplied else dice, chip_dice, as_gms)
         if supplied:
             return None
     message = _resolve(frame, data, own)

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rollbridge.contract import Ruleset
@@ -107,6 +107,12 @@ def rerun(table: LoggedTable, frame: Mapping[str, Any], ruleset: Ruleset) -> Rer
     if words > ruleset.words:
         return Rerun(False, skipped="words")  # a newer version of the ruleset's, or forged
     first = _executed(table, frame, ruleset, found, found.dice, words)
+    if not first.ok and first.refused is not None and found.as_gms is not None:
+        # an approval's dice equal to the held ones, which the engine refuses as the
+        # player's (the table changed since the request): the GM gave them
+        gms = _executed(table, frame, ruleset, replace(found, message=found.as_gms), [], words)
+        if gms.ok:
+            return gms
     if first.ok or found.chip_dice is None:
         return first
     # a log written before a chip's group was tagged: its dice read as a chip's; where

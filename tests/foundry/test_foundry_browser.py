@@ -510,8 +510,8 @@ def test_the_gm_approves_with_their_own_dice(tmp_path, generation):
     assert result["title"] == "Approve with your own dice"
     assert result["focused"] == "dice"
     assert result["warned"] == (
-        "rollbridge: write your die results as whole numbers of 1 or more, separated by "
-        "spaces or commas: nothing was sent."
+        "rollbridge: write your die results as whole numbers of 1 or more (at most 1000 of "
+        "them), separated by spaces or commas: nothing was sent."
     )
     assert result["sent"] == [{"type": "approve", "request": result["pending"], "dice": [5, 2]}]
     assert (result["line"], result["left"], result["ivanCard"]) == ("Approved", 0, "7")

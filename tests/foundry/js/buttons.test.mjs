@@ -450,6 +450,14 @@ test("Approve with my dice…: its field, labelled in each language; the results
     assert.equal(diceOf({ dice: unreadable }), null, JSON.stringify(unreadable));
   }
   assert.equal(diceOf(null), null);
+  // as many as the web view sends, no more; numbers of at most 9 digits; ASCII digits only
+  const most = Array.from({ length: 1000 }, (_, i) => (i % 6) + 1);
+  assert.deepEqual(diceOf({ dice: most.join(" ") }), most, "1000 numbers");
+  for (const unreadable of [[...most, 1].join(" "), "6 ".repeat(10_000), "1000000000", "123456789012345",
+    "٤ ٦", "４", "६", "\u0034\u0301", "+4", "0x4", "Infinity", "NaN", "4\u200b6"]) {
+    assert.equal(diceOf({ dice: unreadable }), null, JSON.stringify(unreadable).slice(0, 40));
+  }
+  assert.deepEqual(diceOf({ dice: "999999999" }), [999999999], "9 digits: the server says whether it fits");
   const pending = { kind: "approval.requested", seq: 9, pending: "p9" };
   assert.deepEqual(buttonRequest("approve-dice", { card: pending, dice: [4, 6, 2] }), { type: "approve", request: "p9", dice: [4, 6, 2] });
   assert.equal(buttonRequest("approve-dice", { card: pending, dice: [] }), null, "no dice: no request");

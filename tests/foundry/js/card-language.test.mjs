@@ -215,11 +215,34 @@ test("a roll id that is a prefix or a part of another's text is not named there;
   chip.data.steps = [
     `chip spent on roll ${SHORT} (trait)`,
     `also roll ${SHORT}-2, roll ${SHORT}x and roll x${SHORT}; roll ${SHORT}.1`,
-    `roll ${ROLL_ID}, then ${SHORT}.`,
+    `then roll ${ROLL_ID}.`,
   ];
   const html = renderCard(chip, { showWho: false, i18n });
   const steps = html.slice(html.indexOf('<details class="rb-steps">'));
   assert.ok(steps.includes(`chip spent on roll “Fight d8 fvtt@${ENRICHER_CUT}${ROLL_ID.split("@")[1]}” (trait)`), steps);
   assert.ok(steps.includes(`also roll ${SHORT}-2, roll ${SHORT}x and roll x${SHORT}; roll ${SHORT}.1`), `not within longer ids: ${steps}`);
-  assert.ok(steps.includes(`roll “Notice d6”, then “Fight d8 fvtt@${ENRICHER_CUT}`), steps);
+  assert.ok(steps.includes("then roll “Notice d6”."), `a step's full stop ends an id: ${steps}`);
+});
+
+// A request id is the asker's choice: one that is also a word of the steps ("roll",
+// "chip", "wild") cannot be told from that word, so it is named nowhere (the steps as
+// the server wrote them); an id with a pattern's special characters is named as written.
+test("a roll id that is also a word of the card's steps is left as written; ids with a pattern's characters are named", async () => {
+  const i18n = await localization("en");
+  for (const id of ["roll", "chip", "wild", "spent", "die;"]) {
+    const chip = chipEvent("en");
+    chip.data.dice[0].roll = id;
+    chip.data.steps = [`chip spent on roll ${id} (trait): rerolls the wild die; 3 → 2 chips`, "the wild die: 1 → 6"];
+    const html = renderCard(chip, { showWho: false, i18n });
+    assert.ok(!html.includes("“Notice d6”"), `${id}: ${html}`);
+    for (const step of chip.data.steps) assert.ok(html.includes(step.replace("→", "→")), `${id}: ${step} as written`);
+  }
+  for (const id of ["a(b)c", "a|bb", "[x]y", "$&ab", "\\d+x", "a.bc", "a*b?", "p-12)", "^a$b", "{2}ab"]) {
+    const chip = chipEvent("en");
+    chip.data.dice[0].roll = id;
+    chip.data.steps = [`chip spent on roll ${id} (trait): rerolls the wild die`, "aaa bbb xxx"];
+    const html = renderCard(chip, { showWho: false, i18n });
+    assert.ok(html.includes("chip spent on roll “Notice d6” (trait): rerolls the wild die"), `${id}: ${html}`);
+    assert.ok(html.includes("aaa bbb xxx"), id);
+  }
 });

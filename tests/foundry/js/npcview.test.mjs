@@ -975,8 +975,9 @@ for (const generation of [12, 13]) {
     await client.linkActor(actors.guard, "guard");
     assert.equal(actors.guard.flags.rollbridge.actorId, "guard", "linked");
     const handed = { type: "linked", id: "guard", user: OTHER_GM };
-    if (generation >= 13) assert.deepEqual(asked, [{ to: GM, name: "rollbridge.relay", data: handed }], "a v13 query");
-    else assert.deepEqual(Standin.log.socket.map((m) => m.message).filter((m) => m.type === "linked"), [handed], "v12: the module's socket");
+    // on the module's socket on v13 too: its sender is one Foundry vouches for (a query's is its word)
+    assert.deepEqual(asked, [], "no query");
+    assert.deepEqual(Standin.log.socket.map((m) => m.message).filter((m) => m.type === "linked"), [handed], "the module's socket");
     Standin.queryClient = null;
     // the active GM's page: the guard linked (as Foundry syncs it), its client told
     actors = await table(generation, GM, { flags: { guard: { actorId: "guard" } }, users: TWO_GMS });
@@ -987,13 +988,35 @@ for (const generation of [12, 13]) {
     assert.equal(await client.relayed({ ...handed, user: PLAYER }, { sender: PLAYER }), null, "a player's: not taken");
     await settle(client);
     assert.deepEqual(reads, [], "nothing read for a player's");
-    const answer = generation >= 13 ? await CONFIG.queries["rollbridge.relay"](handed) : (client.onSocket(handed, OTHER_GM), null);
-    if (generation >= 13) assert.deepEqual(answer, { linked: true });
+    client.onSocket(handed, OTHER_GM);
     await settle(client);
     assert.deepEqual(reads, [undefined], "the table read once, at once");
     assert.equal(actors.guard.flags.rollbridge.withheld, true, "written from the GM's view: withheld");
     snapshotOf(FakeWebSocket.last(), 1, ["guard"]);
     await settle(client);
     assert.deepEqual(actors.guard.flags.rollbridge.common, PLAYERS_GUARD, "its players' view, not at its next change");
+  });
+
+  test(`v${generation}: a player cannot hand the active GM's client a link, naming a GM or not, on a query or the socket`, async () => {
+    const actors = await table(generation, GM, { flags: { guard: { actorId: "guard" } }, users: TWO_GMS });
+    const ws = welcomedClient({ seq: 4, foundry: { adapter: "test", mappings: [SR5] } });
+    await settle(client);
+    const reads = answersState(ws, () => ({ id: "t1", epoch: 1, seq: 4, actors: [view("guard", "Guard", GM_GUARD, { seq: 4 })] }));
+    registerRelay((m, o) => client.relayed(m, o));
+    const forged = { type: "linked", id: "guard", user: OTHER_GM };
+    if (generation >= 13) {
+      // a v13 query's handler gets no sender (Foundry's): the user it names is the player's word
+      assert.equal(await CONFIG.queries["rollbridge.relay"](forged, { timeout: 5000 }), null, "a query naming a GM: refused");
+      assert.equal(await CONFIG.queries["rollbridge.relay"]({ ...forged, user: GM }, { timeout: 5000 }), null, "naming the active GM: refused");
+    }
+    client.onSocket(forged, PLAYER); // the socket's sender: the player, whatever the message says
+    client.onSocket({ type: "linked", id: "guard" }, PLAYER);
+    client.onSocket({ type: "linked", id: "guard" }); // no sender Foundry vouches for
+    await settle(client);
+    assert.deepEqual(reads, [], "nothing read, nothing written");
+    assert.equal(actors.guard.flags.rollbridge.withheld, undefined);
+    client.onSocket({ type: "linked", id: "guard" }, OTHER_GM);
+    await settle(client);
+    assert.deepEqual(reads, [undefined], "a GM's, on the socket: read once");
   });
 }

@@ -25,16 +25,24 @@ export function diceFormHtml(i18n) {
   });
 }
 
+/** A die result as written: 1 to 9 ASCII digits (a die's faces are far fewer; the
+ * server checks each fits its die). */
+const DIE = /^[0-9]{1,9}$/u;
+/** The most die results one approval sends (the web view's limit too). */
+export const MAX_DICE = 1_000;
+
 /**
  * The die results in the form's values (`enteredValues`): whole numbers of 1 or more,
- * separated by spaces or commas ("4 6 2", "4,6,2"), in order; null for anything else
- * (nothing written, a letter, a fraction, 0): the approval is not sent.
+ * at most MAX_DICE of them, separated by spaces or commas ("4 6 2", "4,6,2"), in
+ * order; null for anything else (nothing written, a letter, a fraction, 0, another
+ * script's digits, a number of more than 9 digits, more than MAX_DICE numbers): the
+ * approval is not sent.
  * @param {Record<string, string | boolean> | null | undefined} values
  * @returns {number[] | null}
  */
 export function diceOf(values) {
   const words = String(values?.[DICE_FIELD] ?? "").trim().split(/[\s,]+/u).filter(Boolean);
-  if (!words.length || !words.every((word) => /^[0-9]+$/u.test(word))) return null;
+  if (!words.length || words.length > MAX_DICE || !words.every((word) => DIE.test(word))) return null;
   const dice = words.map(Number);
-  return dice.every((die) => Number.isSafeInteger(die) && die >= 1) ? dice : null;
+  return dice.every((die) => die >= 1) ? dice : null;
 }

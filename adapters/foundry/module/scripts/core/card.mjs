@@ -148,15 +148,38 @@ const BEFORE = String.raw`(?<!${ID_CHAR}|${ID_STOP})`;
 const AFTER = String.raw`(?!${ID_CHAR}|${ID_STOP}${ID_CHAR})`;
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** `text` with each request id of `names` (rollNames) replaced by its readable name: a
- * whole id only, in one pass — not one id within a longer one ("roll-1" in "roll-12"),
- * nor an id within a name put in for another. */
+/** A pattern matching each of `ids` as a whole id (BEFORE/AFTER), the longest first. */
+function wholeIds(ids) {
+  const alternatives = [...ids].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  return new RegExp(`${BEFORE}(?:${alternatives.join("|")})${AFTER}`, "gu");
+}
+
+/** The names of `names` (rollNames) whose id the `texts` (a card's steps) hold once in
+ * all, as a whole id: a chip's step names the roll it rerolls once. An id found more
+ * often is a word of the text too (a request id "roll", "chip" or "wild" in "chip spent
+ * on roll roll: rerolls the wild die"), which cannot be told from the id: left as
+ * written, with no name put in anywhere.
+ * @param {Map<string, string>} names
+ * @param {unknown[]} texts
+ * @returns {Map<string, string>}
+ */
+export function namedOnce(names, texts) {
+  if (!names.size) return names;
+  const pattern = wholeIds(names.keys());
+  const counts = new Map();
+  for (const text of texts) {
+    for (const [id] of String(text ?? "").matchAll(pattern)) counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  return new Map([...names].filter(([id]) => counts.get(id) === 1));
+}
+
+/** `text` with each request id of `names` (rollNames, namedOnce) replaced by its
+ * readable name: a whole id only, in one pass — not one id within a longer one
+ * ("roll-1" in "roll-12"), nor an id within a name put in for another. */
 export function namingRolls(text, names) {
   const out = String(text ?? "");
   if (!names.size) return out;
-  const ids = [...names.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
-  const pattern = new RegExp(`${BEFORE}(?:${ids.join("|")})${AFTER}`, "gu");
-  return out.replace(pattern, (id) => names.get(id));
+  return out.replace(wholeIds(names.keys()), (id) => names.get(id));
 }
 
 /** What one group amounts to: successes when counted, else its total. */
@@ -280,7 +303,7 @@ export function renderCard(event, { speakerName, showWho = true, i18n = KEYS_ONL
     ? `<div class="rb-total" data-total="${escapeHtml(data.total)}">${escapeText(data.formula)} = <b>${escapeText(data.total)}</b></div>`
     : "";
   // an earlier roll the steps name by its request id (a chip's reroll): by its label
-  const names = rollNames(event, i18n);
+  const names = namedOnce(rollNames(event, i18n), data.steps ?? []);
   const steps = (data.steps ?? []).length
     ? `<details class="rb-steps"><summary>${escapeText(i18n.localize(CARD_KEYS.how))}</summary><ol>${data.steps.map((s) => `<li>${escapeText(namingRolls(s, names))}</li>`).join("")}</ol></details>`
     : "";

@@ -667,7 +667,8 @@ export class FoundryClient {
    * the actor's next change; with its connection down the link is made and the call
    * returns, the state written once the connection is back (its read waits for it).
    * Another GM's client (no connection of its own) hands it to the writer (relay.mjs
-   * askGM, `linked`), which writes it at once; with no active GM, at its next change. */
+   * askGM, `linked`, on the module's socket: whichever GM's client is the writer when
+   * it comes), which writes it at once; with no active GM, at its next change. */
   async linkActor(actor, rollbridgeId) {
     await actor.update({ [`flags.${MODULE_ID}.actorId`]: rollbridgeId });
     if (!this.writer && game.user?.isGM) {
@@ -729,7 +730,7 @@ export class FoundryClient {
    * not say (a v13 query); a `user` the message names is only the sender's word.
    * `rollMode`: the roll mode of the player's coming request. `linked`: a GM's
    * client that is not the writer linked an actor (linkActor) to the table's actor
-   * `id`, written at once here (#writeLinked). `apply`: a card's
+   * `id`, written at once here (#writeLinked) — only from a GM the socket vouches for. `apply`: a card's
    * follow-up for the targets the player selected — only from a sender Foundry
    * vouches for, rebuilt from the GM's own event of the card (its action, params
    * and acting actor: this connection's, or read from the server after a reload),
@@ -752,9 +753,11 @@ export class FoundryClient {
       return { noted: true };
     }
     // another GM linked an actor (linkActor): its state written now, from the table as
-    // the server has it (a GM's word suffices: it writes nothing but the server's view)
+    // the server has it — from a GM Foundry vouches for (the socket's sender), never on
+    // the word of a query (no sender: a player's could name a GM); it writes nothing
+    // but the server's view
     if (message.type === "linked") {
-      if (!user.isGM || typeof message.id !== "string" || !message.id) return null;
+      if (!sender || !user.isGM || typeof message.id !== "string" || !message.id) return null;
       this.#enqueue(() => this.#writeLinked(message.id));
       return { linked: true };
     }
@@ -1699,8 +1702,8 @@ export class FoundryClient {
       && typeof message.status === "string" && Object.hasOwn(CONNECTION_LABELS, message.status)) {
       this.gmStatus = message.status;
     }
-    // a player's client asking the GM's (relay.mjs): roll-mode notes and another GM's
-    // links on v12, applies always
+    // a player's client asking the GM's (relay.mjs): roll-mode notes on v12, another
+    // GM's links and applies always
     if (message?.type === "rollMode" || message?.type === "linked") {
       this.relayed(message, { sender }).catch((error) => console.warn(`rollbridge | ${redact(error?.message ?? error)}`));
     }

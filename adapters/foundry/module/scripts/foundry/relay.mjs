@@ -12,9 +12,16 @@
 // {timeout})), so whatever a query says about its user is the sender's word.
 // A card's "apply" acts with the GM's authority, so it always goes on the
 // socket, as a reference to the card (table, epoch, seq) and the selected
-// targets, never as a request the player built (client.mjs `relayed`).
+// targets, never as a request the player built (client.mjs `relayed`); so does
+// another GM's "linked", taken from GMs only: a query's sender would be only its
+// word, and the socket reaches whichever GM's client is the writer when it comes
+// (the active GM may change while it is on its way).
 
 import { MODULE_ID } from "../core/state.mjs";
+
+/** The messages that go on the socket on v13 too: their sender must be one Foundry
+ * vouches for (socketSender). */
+export const SOCKET_ONLY = Object.freeze(["apply", "linked"]);
 
 /** The query's name in CONFIG.queries (v13). */
 export const QUERY = `${MODULE_ID}.relay`;
@@ -47,8 +54,8 @@ export function socketSender(args) {
 
 /**
  * Send `message` ({type, …}) to the active GM's client, as this user's (`user`).
- * v13: the GM's answer (a promise); v12, and an apply on v13 too: the socket,
- * answered with null. Throws (key
+ * v13: the GM's answer (a promise); v12, and SOCKET_ONLY's on v13 too: the
+ * socket, answered with null. Throws (key
  * ROLLBRIDGE.Button.NoGM) when no GM is there.
  */
 export async function askGM(message) {
@@ -59,8 +66,8 @@ export async function askGM(message) {
     throw error;
   }
   const data = { ...message, user: game.user.id };
-  // an apply only on the socket, whose sender Foundry vouches for
-  if (hasQueries() && message.type !== "apply") return gm.query(QUERY, data, { timeout: QUERY_TIMEOUT_MS });
+  // an apply or a link only on the socket, whose sender Foundry vouches for
+  if (hasQueries() && !SOCKET_ONLY.includes(message.type)) return gm.query(QUERY, data, { timeout: QUERY_TIMEOUT_MS });
   game.socket?.emit(SOCKET, data);
   return null;
 }
