@@ -372,6 +372,11 @@ def test_an_encounters_turn_hooks_are_resolved_again(tmp_path, capsys, ruleset):
     play(tmp_path / "t.db", ruleset)
     with SQLiteStore(tmp_path / "t.db") as store:
         service = TableService(store, HOST)
+        if ruleset == "wilddie":  # WD-9's roll needs a Shaken NPC, whatever the dice did
+            state = {**store.load("t")[0].actors["npc"].state}
+            state.update(shaken=True, incapacitated=False)
+            update = {"type": "actor.update", "id": "u0", "actor": "npc", "state": state}
+            assert service.handle("t", update, GM)["status"] == "done"
         start = {"type": "encounter.start", "id": "e0", "order": ["pc", "npc"]}
         assert service.handle("t", start, GM)["status"] == "done"
         for turn in range(4):
@@ -459,6 +464,11 @@ def test_a_log_in_the_foundry_dialect_is_resolved_again_as_the_plain_one(
     play(tmp_path / "t.db", ruleset)
     with SQLiteStore(tmp_path / "t.db") as store:
         service = TableService(store, HOST)
+        if ruleset == "wilddie":  # WD-9's roll needs a Shaken NPC, whatever the dice did
+            state = {**store.load("t")[0].actors["npc"].state}
+            state.update(shaken=True, incapacitated=False)
+            update = {"type": "actor.update", "id": "u0", "actor": "npc", "state": state}
+            assert service.handle("t", update, GM)["status"] == "done"
         start = {"type": "encounter.start", "id": "e0", "order": ["pc", "npc"]}
         assert service.handle("t", start, GM)["status"] == "done"
         assert service.handle("t", {"type": "encounter.next", "id": "e1"}, GM)["status"] == "done"
