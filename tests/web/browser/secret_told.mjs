@@ -308,7 +308,11 @@ const cases = {
     result.seq = approved.seq ?? approved.event?.seq;
     await pages.player.waitForFunction((seq) => document.querySelector("#log li.kind-mine .kind")?.textContent
       .includes(`#${seq}`), result.seq, { timeout: 30_000 }).catch(() => null);
-    for (const page of Object.values(pages)) await flush(page);
+    // each page's requests all sent again (paced: the last some seconds after)
+    for (const who of Object.keys(pages)) {
+      await pages[who].gate.until(() => new Set(repeats(who).map((m) => m.id)).size >= 8);
+      await flush(pages[who]);
+    }
     result.linked = await pages.player.locator("#log li.kind-mine .kind").first().textContent();
     result.refused = Object.fromEntries(Object.entries(pages).map(([who, page]) => [who,
       page.gate.frames.slice(framesFrom[who]).map((f) => JSON.parse(f)).filter((m) => m.type === "error")
