@@ -46,8 +46,15 @@ async def test_the_gm_approves_a_held_request_with_their_own_dice(tmp_path):
     assert refused["open"] == "true" and refused["still"] == 1, refused
     assert refused["label"] == said("de", "Field.GmDice"), refused
     assert refused["sent"] == [{"request": pending}], refused
-    # no die written: said in the page's words, nothing sent
-    assert result["notDice"] == {"beside": said("de", "Field.NotDice"), "sent": 1}, result
+    # a word that is no die, 1,001 dice and nothing: each said in the page's words,
+    # naming what is wrong (each said *whole numbers from 1 up*), nothing sent; the
+    # 1,001 dice pasted whole (the field cut them at 4,000 characters: 667 dice, and
+    # those were sent)
+    no_die = said("de", "Field.NotADie", word="neun")
+    assert result["notDice"] == {"beside": no_die, "sent": 1}, result
+    many = said("de", "Field.TooManyDice", max="1000")
+    assert result["tooMany"] == {"beside": many, "sent": 1, "kept": 1_001 * 6 - 2}, result
+    assert result["nothing"] == {"beside": said("de", "Field.NotDice"), "sent": 1}, result
     # the die 9 with Enter: approved with it, the GM's secret result in the log
     approved = result["approved"]
     assert approved["sent"][1:] == [{"request": pending, "dice": [9]}], approved

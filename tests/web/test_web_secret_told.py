@@ -20,6 +20,7 @@ Needs what tests/web/test_web_browser.py needs; skipped without chromium.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,7 @@ from rollbridge.offline import TableService
 from rollbridge.stores.sqlite import SQLiteStore
 from rollbridge.tokens import new_token
 from tests.plugins.listener import Listener
+from tests.server.conftest import TEST_LIMITS
 from tests.web.conftest import GM, WebWorld, host_of, serving
 from tests.web.test_web_away import said
 from tests.web.test_web_browser import CHROMIUM
@@ -36,13 +38,14 @@ from tests.web.test_web_phone import run_case
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no {CHROMIUM}")
 
 
-@pytest.fixture
-async def secret_world(tmp_path) -> AsyncIterator[WebWorld]:
-    """A server over two tables of :class:`Listener`, each with the player's Hero and
-    the NPC Bandit: ``secret``, and ``asking``, whose GM approves players' requests
-    first and which has a second player's token (``bob``)."""
+def seed_listening(
+    path: Path, *, heroes: tuple[str, ...] = ("player",)
+) -> dict[str, dict[str, str]]:
+    """Two tables of :class:`Listener` in the store at ``path``, each with the Hero of
+    ``heroes`` (the player's) and the NPC Bandit: ``secret``, and ``asking``, whose GM
+    approves players' requests first and which has a second player's token (``bob``);
+    their tokens."""
     host = host_of("listener", Listener())
-    path = tmp_path / "web.db"
     tokens: dict[str, dict[str, str]] = {}
     with SQLiteStore(path) as seed:
         service = TableService(seed, host)
@@ -50,7 +53,7 @@ async def secret_world(tmp_path) -> AsyncIterator[WebWorld]:
         for table in ("secret", "asking"):
             _, tokens[table] = service.create_table(f"Listening ({table})", "listener",
                                                     table_id=table)  # fmt: skip
-            for index, (name, controllers) in enumerate([("Hero", ["player"]), ("Bandit", [])]):
+            for index, (name, controllers) in enumerate([("Hero", list(heroes)), ("Bandit", [])]):
                 actor = {"id": name.lower(), "name": name, "sheet": dict(sheets[name]),
                          "controllers": controllers}  # fmt: skip
                 create = {"type": "actor.create", "id": f"c{index}", "actor": actor}
@@ -59,7 +62,15 @@ async def secret_world(tmp_path) -> AsyncIterator[WebWorld]:
         service.handle("asking", approval, GM)
         tokens["asking"]["bob"], record = new_token("asking", "player", "bob")
         seed.add_token(record)
-    async with serving(path, host, tokens) as world:
+    return tokens
+
+
+@pytest.fixture
+async def secret_world(tmp_path) -> AsyncIterator[WebWorld]:
+    """A server over the two tables of :func:`seed_listening`."""
+    path = tmp_path / "web.db"
+    tokens = seed_listening(path)
+    async with serving(path, host_of("listener", Listener()), tokens) as world:
         yield world
 
 
@@ -176,3 +187,50 @@ async def test_a_players_own_request_approved_in_secret_is_linked_to_its_event(s
         shown = result[when]
         assert {k: shown[k] for k in linked} == linked, (when, shown)
     assert result["live"]["status"] == said("cs", "Message.Secret"), result["live"]
+
+
+async def test_a_busy_tables_placeholders_resend_a_players_secret_requests_within_bounds(
+    secret_world,
+):
+    """Each ``hidden`` placeholder that comes while a player's secret requests wait makes
+    the page send them again (``repeat``), every frame counted against the connection's
+    rate and the table's (docs/protocol.md, "Limits"). At a busy approval table — the GM
+    rolling 30 secret rolls as fast as the replies come, a player with three ``listen``
+    waiting — the page sends each at most once a placeholder (the same id is not sent
+    again while it waits for its answer: adapters/client/connection.mjs), none of the
+    page's frames nor the GM's rolls is refused for a rate, the three still wait, and the
+    GM's approval of one afterwards is still linked to its event (rev26w measured 6
+    resends for the 30 placeholders: two rounds)."""
+    rolls, asks = 30, 3
+    extra = {"RB_ROLLS": str(rolls), "RB_ASKS": str(asks)}
+    result = await run_case(secret_world, "busy", script="secret_told.mjs", extra=extra)
+    assert result["gm"] == {"refused": [], "rolled": rolls}, result["gm"]
+    assert result["refused"] == [], result["refused"]
+    assert result["waiting"] == [True] * asks, result
+    assert 0 < result["repeats"] <= asks * rolls, result["repeats"]
+    assert result["linked"] == said("cs", "Log.MineSecret", seq=str(result["seq"])), result
+
+
+async def test_a_crowded_tables_resends_fit_its_rate(tmp_path):
+    """Each page sent every secret request of its again at each placeholder: at a table
+    of 8 players with 8 requests waiting each (the most the server holds), 64 frames a
+    placeholder against the table's 50 a second, bursts of 100 (docs/protocol.md,
+    "Limits") — two placeholders emptied it, the pages' resends and the GM's own next
+    request refused ``rate_limited``. Here the same, scaled down: two players with 8
+    ``listen`` waiting each at a table of 5 requests a second (bursts of 10) sent 16
+    frames at one GM's secret roll. A page sends 2 at once, then one each half second:
+    nothing of the pages' nor the GM's next roll is refused, and the GM's approval of
+    one of them afterwards is still linked to its event."""
+    path = tmp_path / "web.db"
+    tokens = seed_listening(path, heroes=("player", "bob"))
+    limits = replace(TEST_LIMITS, rate_per_table=5.0)
+    async with serving(path, host_of("listener", Listener()), tokens, limits=limits) as world:
+        result = await run_case(world, "crowded", script="secret_told.mjs")
+    assert result["asked"] == [8, 8], result
+    assert result["gm"] == {"first": "ok", "second": "ok"}, result["gm"]
+    assert result["refused"] == {"player": [], "bob": []}, result["refused"]
+    # each request sent again at most once a placeholder (the two rolls' and the
+    # approval's), none of them left out
+    for who, counts in result["repeats"].items():
+        assert len(counts) == 8 and max(counts.values()) <= 3, (who, counts)
+    assert result["linked"] == said("cs", "Log.MineSecret", seq=str(result["seq"])), result

@@ -230,13 +230,34 @@ const DIE = /^\d{1,9}$/;
 /** The most die results the page sends in one approval. */
 const MAX_DICE = 1_000;
 
-/** The die results written in `text` ("6, 2 5"), or null when it holds anything but
- * whole numbers from 1 up split by commas or spaces (or none at all). */
-export function diceOf(text) {
+/** The longest part of a word that is no die the page quotes back. */
+const QUOTED = 20;
+
+/**
+ * The die results written in `text` ("6, 2 5"), whole numbers from 1 up split by
+ * commas or spaces, as `{dice}`; else `{problem}`, what the page says of it beside the
+ * field — its message key and data: nothing written (`NotDice`), the first word that
+ * is no die quoted (`NotADie`: a word, 0, a negative or broken number, another
+ * script's digits, more than nine digits), more than MAX_DICE (`TooManyDice`). Each
+ * said the same *whole numbers from 1 up*, which a 1,001st die or a ten-digit number
+ * is too, and named nothing of what was wrong.
+ * @returns {{dice: number[]}|{problem: {key: string, data?: object}}}
+ */
+export function readDice(text) {
   const words = String(text ?? "").split(/[\s,;]+/).filter(Boolean);
-  if (!words.length || words.length > MAX_DICE || !words.every((word) => DIE.test(word))) return null;
-  const dice = words.map(Number);
-  return dice.every((die) => die >= 1) ? dice : null;
+  if (!words.length) return { problem: { key: "ROLLBRIDGE.Web.Field.NotDice" } };
+  const wrong = words.find((word) => !DIE.test(word) || Number(word) < 1);
+  if (wrong !== undefined) {
+    const word = wrong.length > QUOTED ? `${wrong.slice(0, QUOTED)}…` : wrong;
+    return { problem: { key: "ROLLBRIDGE.Web.Field.NotADie", data: { word } } };
+  }
+  if (words.length > MAX_DICE) return { problem: { key: "ROLLBRIDGE.Web.Field.TooManyDice", data: { max: MAX_DICE } } };
+  return { dice: words.map(Number) };
+}
+
+/** The die results written in `text` (readDice), or null when they are no dice. */
+export function diceOf(text) {
+  return readDice(text).dice ?? null;
 }
 
 /** Open the dice field of the request `pending` (in the table's `epoch`) saying `text`
@@ -266,7 +287,10 @@ function diceControls(entry, line, send, epoch) {
   input.autocomplete = "off";
   input.spellcheck = false;
   input.enterKeyHint = "send";
-  input.maxLength = 4_000;
+  // room for MAX_DICE dice of nine digits each: a longer list pasted was cut at
+  // 4,000 characters, silently, its last number maybe cut short (readDice says
+  // what is too many)
+  input.maxLength = MAX_DICE * 12;
   input.value = gmDice.get(key)?.text ?? "";
   const status = el("p", "form-status dice-status", gmDice.get(key)?.said ?? "");
   status.id = `${form.id}-said`;
@@ -280,9 +304,9 @@ function diceControls(entry, line, send, epoch) {
     if (gmDice.has(key)) gmDice.set(key, { text: input.value, said: text });
   };
   const submit = button(i18n.localize("ROLLBRIDGE.Web.Button.ApproveDice"), "approve-dice", () => {
-    const dice = diceOf(input.value);
+    const { dice, problem } = readDice(input.value);
     if (!dice) {
-      say(i18n.localize("ROLLBRIDGE.Web.Field.NotDice"));
+      say(problem.data ? i18n.format(problem.key, problem.data) : i18n.localize(problem.key));
       input.focus();
       return undefined;
     }

@@ -688,16 +688,66 @@ function linkSecret(pending, seq) {
   }
 }
 
-/** A `hidden` placeholder came: it may be the GM's approval of a request of this
+/** A page's resends of its secret requests (askSecretAnswers): RESEND_BURST at once,
+ * then one each RESEND_MS. Every frame counts against the connection's rate and the
+ * table's (docs/protocol.md, "Limits": 50 a second at a table, bursts of 100): each
+ * page sent every secret request of its again at each placeholder — 8 players with 8
+ * requests waiting (the most the server holds) sent 64 frames a placeholder, and two
+ * placeholders emptied the table's burst, the GM's own next request refused. Now 8
+ * pages send 16 at once and 16 a second at most. */
+const RESEND_BURST = 2;
+const RESEND_MS = 500;
+/** This page's secret requests waiting, by pending id: the seq of the newest
+ * placeholder it was sent again for (a placeholder at or before it is not its answer). */
+const resentFor = new Map();
+/** The seq of the newest placeholder that came, the resends it may still need. */
+let resendDue = 0;
+/** Resends the page may send now (RESEND_BURST at most), and the timer that gives one
+ * more each RESEND_MS while fewer. */
+let resendCredit = RESEND_BURST;
+let resendTimer = null;
+
+/** Whether the page's request `request` is answered, approved, by a placeholder
+ * naming nothing: a secret request, or an action the ruleset always keeps secret. */
+const answeredHidden = (request) => request && (request.secret === true
+  || (request.type === "resolve" && session.alwaysSecret(request.action)));
+
+/** A `hidden` placeholder `seq` came: it may be the GM's approval of a request of this
  * page's that is secret (a secret roll, an action the ruleset always keeps secret),
  * which names nothing a player reads. Those requests are sent again (`repeat`): the
  * server answers what became of each (askAgain), and one approved in secret is linked
- * to its placeholder (linkSecret). */
-function askSecretAnswers() {
-  if (session?.role === "gm") return;
-  const secret = [...asked].filter(([, { request }]) => request && (request.secret === true
-    || (request.type === "resolve" && session.alwaysSecret(request.action))));
-  if (secret.length) askAgain(secret, false);
+ * to its placeholder (linkSecret). Each once for the placeholders that came since it
+ * was last sent (its own `approval.requested`, p12's #12, is none of them), the oldest
+ * first, as fast as the page's share of the rate allows (resendSome). */
+function askSecretAnswers(seq) {
+  if (session?.role === "gm" || !Number.isInteger(seq)) return;
+  resendDue = Math.max(resendDue, seq);
+  resendSome();
+}
+
+/** Send again what is due of askSecretAnswers as far as the page's credit goes; while
+ * the credit is short, one more each RESEND_MS, and what is due then. */
+function resendSome() {
+  for (const pending of resentFor.keys()) if (!asked.has(pending)) resentFor.delete(pending);
+  const due = [...asked].filter(([pending, { request }]) => answeredHidden(request)
+    && Math.max(resentFor.get(pending) ?? 0, Number(pending.slice(1)) || 0) < resendDue);
+  const now = due.slice(0, resendCredit);
+  resendCredit -= now.length;
+  for (const [pending] of now) resentFor.set(pending, resendDue);
+  if (now.length) askAgain(now, false);
+  if (resendTimer === null && resendCredit < RESEND_BURST) {
+    resendTimer = setTimeout(() => {
+      resendTimer = null;
+      resendCredit = Math.min(RESEND_BURST, resendCredit + 1);
+      resendSome();
+    }, RESEND_MS);
+  }
+}
+
+/** Forget the resends (another table's seqs, or another viewer's requests). */
+function forgetResends() {
+  resentFor.clear();
+  resendDue = 0;
 }
 
 /** What the page would tell a screen reader of the live events that came while a
@@ -815,7 +865,7 @@ function liveEvent(event, { replayed } = {}) {
   const mine = mineOf(event);
   addEntry(entryOf(event));
   followUndo(event);
-  if (event.kind === "hidden" && !replayed) askSecretAnswers();
+  if (event.kind === "hidden" && !replayed) askSecretAnswers(event.seq);
   // the GM's answer to this page's request is said on the message line, a status a
   // screen reader reads as it changes: announced too, it was heard twice
   const followed = followAsked(event);
@@ -1181,6 +1231,7 @@ function joined(token, welcome, { first }) {
     // nor are the seqs it knew: they name other events there
     answeredMine.clear();
     mineSecret.clear();
+    forgetResends();
     undoneNow.clear();
     restoring = null;
     linedForms.clear();
@@ -1296,6 +1347,7 @@ function join(token) {
   asked.clear();
   answeredMine.clear();
   mineSecret.clear();
+  forgetResends();
   lines.message = null;
   lines.forms.clear();
   // another join (a token typed in after *Leave*): the drafts, and the action form

@@ -20,7 +20,7 @@ const approvals = (page) => page.gate.sent.map((frame) => JSON.parse(frame)).fil
 
 const cases = {
   /** A German GM presses Approve (refused: the page says why, the dice field opens),
-   * writes what is no die (said, nothing sent), then the die 9 with the keyboard
+   * writes what is no die, too many dice and nothing (each said, nothing sent), then the die 9 with the keyboard
    * alone: approved. */
   async dice(browser, result) {
     const url = `${BASE}/tables/night`;
@@ -52,6 +52,17 @@ const cases = {
     await gm.keyboard.press("Enter");
     await flush(gm);
     result.notDice = { beside: await item.locator(".dice-status").textContent(), sent: approvals(gm).length };
+    step("1,001 dice, pasted: said, nothing sent");
+    await input.fill(Array(1_001).fill("1234").join(", "));
+    await input.press("Enter");
+    await flush(gm);
+    result.tooMany = { beside: await item.locator(".dice-status").textContent(), sent: approvals(gm).length,
+      kept: (await input.inputValue()).length };
+    step("nothing written");
+    await input.fill("");
+    await input.press("Enter");
+    await flush(gm);
+    result.nothing = { beside: await item.locator(".dice-status").textContent(), sent: approvals(gm).length };
     step("the die 9, with the keyboard alone");
     await input.fill("");
     await input.focus();

@@ -7,6 +7,8 @@
 // Environment: RB_BASE (http://127.0.0.1:PORT), RB_TOKENS (JSON: table → role →
 // token; never printed), RB_CHROMIUM, RB_CASE.
 
+import process from "node:process";
+
 import {
   DESKTOP, caseScript, flush, gmRequest, joinedPage, listen, openPage, runCase, seqOf, SMALL_PHONE, told, waitSeq,
 } from "./pages.mjs";
@@ -69,6 +71,25 @@ async function askingGm(browser) {
   const gm = await openPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble);
   await gm.goto(`${BASE}/tables/asking`);
   return gm;
+}
+
+/** A Czech phone (tapped) at the table `asking` as `who` with the `listen` form shown:
+ * the page, the form and the log's entries of the page's own requests. */
+async function listening(browser, who = "player") {
+  const page = await joinedPage(browser, who, { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, `${BASE}/tables/asking`,
+    TOKENS.asking[who], { tap: true });
+  await page.selectOption("#action-select", "listen");
+  return { page, form: page.locator('form.action-form[data-action="listen"]'), mine: page.locator("#log li.kind-mine") };
+}
+
+/** `listen` asked `count` times from `form` on `page`, each shown in the log. */
+async function askListen(page, form, count) {
+  for (let i = 1; i <= count; i++) {
+    await form.locator('button[type="submit"]').click();
+    const shown = await page.waitForFunction((n) => document.querySelectorAll("#log li.kind-mine").length === n, i,
+      { timeout: 60_000 }).then(() => true, () => false);
+    if (!shown) throw new Error(`ask ${i} not shown: ${await form.locator(".form-status").textContent()}`);
+  }
 }
 
 const cases = {
@@ -168,15 +189,9 @@ const cases = {
    * (always secret), the GM approves it; the player's log (its request's entry and
    * its event's placeholder), then after a reload. */
   async mine(browser, result) {
-    const url = `${BASE}/tables/asking`;
     const gm = await askingGm(browser);
-    const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
-      TOKENS.asking.player, { tap: true });
-    await player.selectOption("#action-select", "listen");
-    const form = player.locator('form.action-form[data-action="listen"]');
-    await form.locator('button[type="submit"]').click();
-    const mine = player.locator("#log li.kind-mine");
-    await mine.waitFor();
+    const { page: player, form, mine } = await listening(browser);
+    await askListen(player, form, 1);
     result.pending = await mine.getAttribute("data-pending");
     step("the GM approves it");
     const approved = await gmRequest(gm, "asking", TOKENS.asking.gm, { type: "approve", id: "ok-listen",
@@ -196,6 +211,117 @@ const cases = {
     await player.locator(`#log li[data-seq="${result.seq}"]`).waitFor();
     await mine.waitFor();
     result.reloaded = await entries();
+  },
+
+  /** A busy approval table: a Czech player's page with RB_ASKS `listen`s waiting for
+   * the GM, while the GM rolls RB_ROLLS secret rolls as fast as the replies come (one
+   * socket, as Foundry or `rollbridge connect` would): each reaches the player's page
+   * as a `hidden` placeholder. What the page sent again (`repeat`), what the server
+   * refused of the page's and of the GM's, and that the GM's approval of one of them is
+   * still linked to its event afterwards. */
+  async busy(browser, result) {
+    const gm = await askingGm(browser);
+    const { page: player, form, mine } = await listening(browser);
+    await askListen(player, form, Number(process.env.RB_ASKS ?? 3));
+    await flush(player);
+    const pendings = await mine.evaluateAll((items) => items.map((li) => li.dataset.pending));
+    const sentBefore = player.gate.sent.length;
+    const framesBefore = player.gate.frames.length;
+    step("the GM rolls in secret, fast");
+    const rolls = Number(process.env.RB_ROLLS ?? 30);
+    result.gm = await gm.evaluate(({ token, rolls }) => new Promise((resolve, reject) => {
+      const socket = new WebSocket(`ws://${location.host}/tables/asking`);
+      const refused = [];
+      let done = 0;
+      const next = () => socket.send(JSON.stringify({ type: "roll", id: `burst-${done}`, formula: "1d6", secret: true }));
+      socket.onopen = () => socket.send(JSON.stringify({ type: "hello", id: "gm-hello", table: "asking", token }));
+      socket.onmessage = (message) => {
+        const frame = JSON.parse(message.data);
+        if (frame.id === "gm-hello") next();
+        else if (typeof frame.id === "string" && frame.id.startsWith("burst-")) {
+          if (frame.type === "error") refused.push(frame.code);
+          done += 1;
+          if (done < rolls) next();
+          else {
+            socket.close();
+            resolve({ refused, rolled: done - refused.length });
+          }
+        }
+      };
+      socket.onerror = () => reject(new Error("the GM's socket failed"));
+    }), { token: TOKENS.asking.gm, rolls });
+    await flush(player);
+    await flush(player);
+    const sent = player.gate.sent.slice(sentBefore).map((f) => JSON.parse(f));
+    const frames = player.gate.frames.slice(framesBefore).map((f) => JSON.parse(f));
+    result.repeats = sent.filter((m) => m.repeat === true).length;
+    result.refused = frames.filter((m) => m.type === "error").map((m) => m.code);
+    result.waiting = await mine.evaluateAll((items) => items.map((li) => li.classList.contains("mine-waits")));
+    result.status = await form.locator(".form-status").textContent();
+    step("the GM approves the first");
+    const approved = await gmRequest(gm, "asking", TOKENS.asking.gm, { type: "approve", id: "ok-first",
+      request: pendings[0] });
+    result.seq = approved.seq ?? approved.event?.seq;
+    result.pending = pendings[0];
+    await player.waitForFunction((seq) => document.querySelector("#log li.kind-mine .kind")?.textContent
+      .includes(`#${seq}`), result.seq, { timeout: 10_000 }).catch(() => null);
+    await flush(player);
+    result.linked = await mine.first().locator(".kind").textContent();
+  },
+
+  /** A crowded approval table at a low table rate (test_web_secret_told.py): two
+   * players' pages (Czech, tapped) with 8 `listen`s waiting each; the GM rolls in
+   * secret, and again as soon as the pages have begun to send their requests again,
+   * then approves the player's first. What each page sent again (`repeat`) and was
+   * refused from the first roll on, how the GM's rolls were answered, and the
+   * player's first request's entry once linked. */
+  async crowded(browser, result) {
+    const gm = await askingGm(browser);
+    const pages = {};
+    result.asked = [];
+    for (const who of ["player", "bob"]) {
+      step(`${who} asks 8 times`);
+      const { page, form, mine } = await listening(browser, who);
+      pages[who] = page;
+      await askListen(page, form, 8);
+      result.asked.push(await mine.count());
+    }
+    // the table's rate refilled (5 a second, bursts of 10) and the pages' resends of
+    // the asking done: a wait that sets the scene, nothing measured by it
+    await new Promise((resolve) => setTimeout(resolve, 8_000));
+    const from = Object.fromEntries(Object.entries(pages).map(([who, page]) => [who, page.gate.sent.length]));
+    const framesFrom = Object.fromEntries(Object.entries(pages).map(([who, page]) => [who, page.gate.frames.length]));
+    const repeats = (who) => pages[who].gate.sent.slice(from[who]).map((f) => JSON.parse(f))
+      .filter((m) => m.repeat === true);
+    step("the GM rolls in secret");
+    const code = (reply) => (reply.type === "error" ? reply.code : "ok");
+    result.gm = { first: code(await gmRequest(gm, "asking", TOKENS.asking.gm, { type: "roll", id: "crowd-1",
+      formula: "1d6", secret: true })) };
+    for (const who of Object.keys(pages)) await pages[who].gate.until(() => repeats(who).length >= 2);
+    step("and again");
+    result.gm.second = code(await gmRequest(gm, "asking", TOKENS.asking.gm, { type: "roll", id: "crowd-2",
+      formula: "1d6", secret: true }));
+    step("the GM approves the player's first");
+    const first = await pages.player.locator("#log li.kind-mine").first().getAttribute("data-pending");
+    const approved = await gmRequest(gm, "asking", TOKENS.asking.gm, { type: "approve", id: "ok-crowd",
+      request: first });
+    result.seq = approved.seq ?? approved.event?.seq;
+    await pages.player.waitForFunction((seq) => document.querySelector("#log li.kind-mine .kind")?.textContent
+      .includes(`#${seq}`), result.seq, { timeout: 30_000 }).catch(() => null);
+    // each page's requests all sent again (paced: the last some seconds after)
+    for (const who of Object.keys(pages)) {
+      await pages[who].gate.until(() => new Set(repeats(who).map((m) => m.id)).size >= 8);
+      await flush(pages[who]);
+    }
+    result.linked = await pages.player.locator("#log li.kind-mine .kind").first().textContent();
+    result.refused = Object.fromEntries(Object.entries(pages).map(([who, page]) => [who,
+      page.gate.frames.slice(framesFrom[who]).map((f) => JSON.parse(f)).filter((m) => m.type === "error")
+        .map((m) => m.code)]));
+    result.repeats = Object.fromEntries(Object.keys(pages).map((who) => {
+      const counts = {};
+      for (const m of repeats(who)) counts[m.id] = (counts[m.id] ?? 0) + 1;
+      return [who, counts];
+    }));
   },
 
   /** A table whose GM approves players' requests first: Bob's roll waits for the GM,
