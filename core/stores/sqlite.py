@@ -473,7 +473,8 @@ def _info_data(name: str, ruleset: str, version: str, settings: Any, epoch: int)
 
 
 #: Most rows one ``INSERT`` writes (SQLite before 3.32 allows 999 parameters; a log
-#: row has 8). A group commit of the server holds ~13 commits, rarely more than 32.
+#: row has 8: 256). A live server's group commit holds ~13 commits (at most the
+#: writer's ``MAX_BATCH``, 256: then one statement per 32 rows).
 _ROWS_PER_INSERT = 32
 #: Statements a connection keeps prepared (the sqlite3 module's cache, 128 by
 #: default): :func:`_insert`'s 32 forms for each of the two kinds of row a group
