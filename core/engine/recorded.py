@@ -16,14 +16,13 @@ the log holds that request (the GM's log, :attr:`LoggedTable.pending
 <rollbridge.engine.logtable.LoggedTable.pending>`): with the GM's dice (supplied
 dice where the request held none, or other dice than the player's it held, or any
 where the approval made the request secret, which takes no player's dice: the GM's in
-their place, as a held request of an action since made always secret is approved, or
-where the table no longer took the player's dice at the approval: ``player_dice``
-turned off, the actor no longer the player's), or the player's as they were asked for
-(the GM's dice equal to them are read so: the result is the same; where the engine
-refuses that reading, as the GM's: :attr:`Recorded.as_gms`). Elsewhere it is
-the player's ``resolve`` (what an approval runs); one with supplied dice is then not
-executed again (:func:`recorded` gives None), as the log does not say whose dice they
-were, and that decides who the ruleset is told asked.
+their place, as a held request of an action since made always secret is approved), or
+the player's as they were asked for (the GM's dice equal to them are read so: the
+result is the same; where the engine refuses that reading — ``player_dice`` turned off,
+the actor or a target no longer the player's — as the GM's: :attr:`Recorded.as_gms`).
+Elsewhere it is the player's ``resolve`` (what an approval runs); one with supplied
+dice is then not executed again (:func:`recorded` gives None), as the log does not say
+whose dice they were, and that decides who the ruleset is told asked.
 """
 
 from __future__ import annotations
@@ -89,15 +88,13 @@ def recorded(table: LoggedTable, frame: Mapping[str, Any]) -> Recorded | None:
             # an event for the GM alone from a request that did not ask it: its action
             # was always secret at the approval, which takes no player's dice
             made_secret = frame.get("gm_only") is True and not fields.get("secret")
-            taken = _players_dice_taken(table, entry, fields)
-            if supplied and (held is None or held != dice or made_secret or not taken):
+            if supplied and (held is None or held != dice or made_secret):
                 # the GM's dice, given with the approval: where the request held the
-                # player's, other dice than theirs are the GM's, given in their place,
-                # and equal ones where the approval could not take the player's
+                # player's, other dice than theirs are the GM's, given in their place
                 message["dice"] = dice
             # equal dice read as the player's: where the engine refuses that reading
-            # (the table changed since the request in a way the checks above do not
-            # see: a target no longer the player's), they were the GM's
+            # (the table changed since the request: player_dice turned off, the actor
+            # or a target no longer the player's), they were the GM's
             as_gms = {**message, "dice": dice} if supplied and "dice" not in message else None
             who = _principal(data["approved_by"])
             return Recorded(message, who, [] if supplied else dice, chip_dice, as_gms)
@@ -105,28 +102,6 @@ def recorded(table: LoggedTable, frame: Mapping[str, Any]) -> Recorded | None:
             return None
     message = _resolve(frame, data, own)
     return Recorded(message, _principal(frame.get("by")), [] if supplied else dice, chip_dice)
-
-
-def _players_dice_taken(
-    table: LoggedTable, entry: Mapping[str, Any], fields: Mapping[str, Any]
-) -> bool:
-    """Whether the GM's ``approve`` without dice could have taken the dice a player's
-    held request gives, on ``table`` as of the approval: not where the table no longer
-    lets players supply dice (``player_dice`` turned off since the request) or the
-    actor the request names is no longer the player's — the engine refuses the player's
-    dice then, so supplied dice, even equal to the held ones, were the GM's. Where it
-    could, equal dice are read as the player's: the same dice and request give the same
-    result (what the asker changes in a ruleset, ``by_gm`` and ``controls``, the
-    request's own check passed as the player's), docs/dice.md."""
-    who = entry.get("who")
-    if not isinstance(who, Mapping) or who.get("role") != "player":
-        return True
-    if not table.settings.get("player_dice"):
-        return False
-    actor = fields.get("actor")
-    view = table.actors.get(actor) if isinstance(actor, str) else None
-    controllers = view.get("controllers") if isinstance(view, Mapping) else None
-    return not isinstance(controllers, list) or who.get("name") in controllers
 
 
 def _resolve(frame: Mapping[str, Any], data: Mapping[str, Any], dice: list[int] | None) -> JSON:
