@@ -390,6 +390,33 @@ for (const generation of [12, 13]) {
     assert.ok(again.closedWith, "closed once its welcome came");
   });
 
+  test(`v${generation}: linking one actor at a table of 200 (linkActor) reads nothing: the view the GM's connection holds is written`, async () => {
+    const actors = await table(generation, GM, { flags: { tukan: {}, guard: {} } });
+    // 198 more NPCs beside Tukan and the guard: a `state` read would answer all 200
+    const crowd = Array.from({ length: 198 }, (_, i) => view(`npc-${i}`, `NPC ${i}`, GM_GUARD, { seq: 4 }));
+    const all = [view("tukan", "Tukan", TUKAN, { controllers: ["alice"], seq: 4 }), view("guard", "Guard", GM_GUARD, { seq: 4 }), ...crowd];
+    const ws = welcomedClient({ seq: 4, foundry: { adapter: "test", mappings: [SR5] }, table: { id: "t1", actors: all } });
+    await settle(client);
+    // the guard hurt more at #5: the view held is the newest event's, not the welcome's
+    ws.receive({ type: "event", table: "t1", epoch: 1, seq: 5, kind: "adjusted", data: { actor: "guard" },
+      actors: [view("guard", "Guard", { ...GM_GUARD, tracks: [track("physical", 9), track("stun", 2)] }, { seq: 5 })] });
+    await settle(client);
+    const asked = answersState(ws, () => ({ id: "t1", epoch: 1, seq: 5, actors: all }));
+    const sent = ws.messages().length;
+    await client.linkActor(actors.tukan, "tukan");
+    await settle(client);
+    assert.deepEqual(asked, [], "no `state` read for one actor");
+    assert.equal(ws.messages().length, sent, "nothing sent at all");
+    assert.deepEqual(actors.tukan.flags.rollbridge.common, TUKAN, "its state at once");
+    assert.equal(actors.tukan.system.track.physical.value, 2, "auto: players see it in full");
+    await client.linkActor(actors.guard, "guard");
+    await settle(client);
+    assert.deepEqual(asked, [], "nor for an NPC");
+    const flags = actors.guard.flags.rollbridge;
+    assert.deepEqual([flags.actorId, flags.seq, flags.withheld], ["guard", 5, true], "the newest view, withheld until its players' view comes");
+    holdsNone(JSON.stringify(flags), "the guard's flags");
+  });
+
   test(`v${generation}: a mapping made while the GM's connection is down (linkActor) returns at once; the state is written when it is back`, async () => {
     const actors = await table(generation, GM, { flags: { tukan: {} } });
     const ws = welcomedClient({ seq: 4, foundry: { adapter: "test", mappings: [SR5] } });

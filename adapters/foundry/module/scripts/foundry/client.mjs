@@ -686,27 +686,38 @@ export class FoundryClient {
 
   /**
    * The state of the table's actor `id`, just linked to a Foundry actor, written as an
-   * event's would be: the table read (`state`: the GM's view) and written from it — a
-   * player's character in full, an NPC withheld, a mapping chosen by hand its GM's
-   * values — then an NPC's players' view read once from a snapshot (#readPlayersView:
-   * a GM's `state` is the GM's view), which fills its flags. Nothing when the table
-   * has no such actor or cannot be read (the connection refused or stopped: its next
-   * event writes it); while the connection is down the read waits for it.
+   * event's would be — a player's character in full, an NPC withheld, a mapping chosen
+   * by hand its GM's values — then an NPC's players' view read once from a snapshot
+   * (#readPlayersView: a GM's `state` is the GM's view), which fills its flags. The
+   * GM's view is the one this connection holds (ActorViews: the welcome's table, then
+   * each event's, as received): nothing is read for it. Only without one (the
+   * connection down, or it never saw that actor) is the table read (`state`) — while
+   * the connection is down the read waits for it. Nothing when the table has no such
+   * actor or cannot be read (the connection refused or stopped: its next event writes it).
    * @param {string} id
    */
   async #writeLinked(id) {
+    const held = this.connection?.connected ? this.views.get(id) : null;
+    if (held?.removed) return;
+    const { view, epoch } = held?.view ? held : await this.#readLinked(id);
+    if (!view) return;
+    await this.#applyActors([view], new Map(), epoch);
+    const withheld = foundryActors().some((actor) => actor.flags?.[MODULE_ID]?.actorId === id && actor.flags[MODULE_ID].withheld === true);
+    if (withheld) this.#readPlayersView(epoch, new Set([id]));
+  }
+
+  /** The GM's view of the table's actor `id` read with `state` (#writeLinked without a
+   * view of its connection's), and its epoch; `{view: null}` when the table has none or
+   * cannot be read. */
+  async #readLinked(id) {
     let table = null;
     try {
       table = (await this.connection?.request({ type: "state" }))?.table ?? null;
     } catch (error) {
       console.warn(`rollbridge | the table could not be read for ${id}: ${redact(error?.message ?? error)}`);
     }
-    const view = (table?.actors ?? []).find((candidate) => candidate?.id === id);
-    if (!view) return;
-    const epoch = table.epoch ?? this.connection?.welcome?.epoch ?? null;
-    await this.#applyActors([view], new Map(), epoch);
-    const withheld = foundryActors().some((actor) => actor.flags?.[MODULE_ID]?.actorId === id && actor.flags[MODULE_ID].withheld === true);
-    if (withheld) this.#readPlayersView(epoch, new Set([id]));
+    const view = (table?.actors ?? []).find((candidate) => candidate?.id === id) ?? null;
+    return { view, epoch: table?.epoch ?? this.connection?.welcome?.epoch ?? null };
   }
 
   /** Keep the roll mode of this user's request; a player's client tells the GM's
