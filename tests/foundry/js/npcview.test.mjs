@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 
-import { FoundryClient, MAPPED_READS } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
+import { FoundryClient, MAPPED_READS, PLAYERS_READS } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { registerRelay } from "../../../adapters/foundry/module/scripts/foundry/relay.mjs";
 import { registerSettings } from "../../../adapters/foundry/module/scripts/foundry/settings.mjs";
 import { FakeWebSocket } from "./fakes.mjs";
@@ -151,6 +151,16 @@ function answersState(ws, tableAt) {
     setImmediate(() => ws.receive({ type: "result", id: message.id, table: tableAt(message.at) }));
   };
   return asked;
+}
+
+/** A world (`generation`) whose guard and other NPC are not linked yet, the GM's client
+ * welcomed at #4 and its `state` answered with both in the GM's view. */
+async function guardAndOther(generation) {
+  const actors = await table(generation, GM, { flags: { guard: {}, other: {} } });
+  const ws = welcomedClient({ seq: 4, foundry: { adapter: "test", mappings: [SR5] } });
+  await settle(client);
+  answersState(ws, () => ({ id: "t1", epoch: 1, seq: 4, actors: [view("guard", "Guard", GM_GUARD, { seq: 4 }), view("other", "Other", GM_GUARD, { seq: 4 })] }));
+  return actors;
 }
 
 /** A reading connection (#readPlayersView) opened and answered with the snapshot
@@ -358,10 +368,7 @@ for (const generation of [12, 13]) {
   });
 
   test(`v${generation}: NPCs mapped while their players' view is read share its connection; refused (too many with the GM's token) it closes for good, and a later mapping reads again`, async () => {
-    const actors = await table(generation, GM, { flags: { guard: {}, other: {} } });
-    const ws = welcomedClient({ seq: 4, foundry: { adapter: "test", mappings: [SR5] } });
-    await settle(client);
-    answersState(ws, () => ({ id: "t1", epoch: 1, seq: 4, actors: [view("guard", "Guard", GM_GUARD, { seq: 4 }), view("other", "Other", GM_GUARD, { seq: 4 })] }));
+    const actors = await guardAndOther(generation);
     const before = FakeWebSocket.instances.length;
     await client.linkActor(actors.guard, "guard");
     await client.linkActor(actors.other, "other");
@@ -983,6 +990,100 @@ for (const generation of [12, 13]) {
     const flags = actors.guard.flags.rollbridge;
     assert.deepEqual([flags.common, flags.withheld, flags.view], [PLAYERS_GUARD, undefined, "players"]);
     holdsNone(JSON.stringify(flags), "the guard's flags");
+  });
+
+  test(`v${generation}: a players' view read refused for now (busy, rate_limited) connects again, keeping every NPC asked for; bounded`, async () => {
+    const actors = await guardAndOther(generation);
+    const before = FakeWebSocket.instances.length;
+    await client.linkActor(actors.guard, "guard");
+    await settle(client);
+    // the other NPC asked for while the read is open: it shares the reader
+    await client.linkActor(actors.other, "other");
+    await settle(client);
+    const refuse = (reader, code, details = {}) => {
+      reader.open();
+      const hello = reader.messages().find((m) => m.type === "hello");
+      reader.receive({ type: "error", id: hello.id, code, message: `refused for now: ${code}`, details });
+    };
+    refuse(FakeWebSocket.last(), "busy");
+    await settle(client);
+    assert.ok(client.playersReader, "the read goes on: busy can pass");
+    client.nudge(); // its wait skipped (the Connection's backoff, not the test's to wait)
+    await until(() => FakeWebSocket.instances.length === before + 2, "the reader connected again");
+    refuse(FakeWebSocket.last(), "rate_limited", { retry_after: 1 });
+    await settle(client);
+    client.nudge();
+    await until(() => FakeWebSocket.instances.length === before + 3, "and again after rate_limited");
+    snapshotOf(FakeWebSocket.last(), 1, ["guard", "other"]);
+    await settle(client);
+    assert.deepEqual([actors.guard.flags.rollbridge.common, actors.other.flags.rollbridge.common], [PLAYERS_GUARD, PLAYERS_GUARD], "both written, neither dropped");
+    assert.equal(client.playersReader, null);
+    // a server that keeps refusing: PLAYERS_READS more connections, then the read ends
+    await client.linkActor(actors.guard, "guard");
+    await settle(client);
+    const start = FakeWebSocket.instances.length;
+    for (let i = 0; i <= PLAYERS_READS; i++) {
+      await until(() => FakeWebSocket.instances.length === start + i, `connection ${i + 1} of the read`);
+      refuse(FakeWebSocket.last(), "busy");
+      await settle(client);
+      client.nudge();
+    }
+    await settle(client);
+    assert.equal(client.playersReader, null, "ended: no loop");
+    assert.equal(FakeWebSocket.instances.length, start + PLAYERS_READS, `${PLAYERS_READS} tries again, no more`);
+    assert.equal(actors.guard.flags.rollbridge.withheld, true, "withheld until its next event");
+  });
+
+  test(`v${generation}: an NPC still withheld is asked for at each recovered resume of the page, bounded, and not once a read answered`, async () => {
+    const withheld = { actorId: "guard", table: "t1", epoch: 1, seq: 4, name: "Guard", limited: true, withheld: true, common: null };
+    const actors = await table(generation, GM, { flags: { guard: withheld } });
+    const resumed = { seq: 4, resume: { recovered: true, missed: 0 }, foundry: { adapter: "test", mappings: [SR5] },
+      table: { id: "t1", actors: [view("guard", "Guard", GM_GUARD, { seq: 4 })] } };
+    let ws = welcomedClient(resumed);
+    await settle(client);
+    /** The GM's connection dropped and back with a recovered resume: the sockets it opened. */
+    const resume = async () => {
+      ws.drop();
+      await settle(client);
+      const before = FakeWebSocket.instances.length;
+      client.nudge();
+      ws = FakeWebSocket.instances[before];
+      ws.open();
+      const hello = ws.messages().find((m) => m.type === "hello");
+      ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, locale: "en", ...resumed });
+      await settle(client);
+      return FakeWebSocket.instances.length - before;
+    };
+    // each read refused as one connection too many: it ends at once, unanswered
+    const tooMany = () => {
+      const reader = FakeWebSocket.last();
+      reader.open();
+      const hello = reader.messages().find((m) => m.type === "hello");
+      reader.receive({ type: "error", id: hello.id, code: "too_many_connections", message: "too many", details: { limit: 8 } });
+      reader.drop(1013);
+    };
+    assert.ok(client.playersReader, "asked for at the page's first welcome");
+    tooMany();
+    await settle(client);
+    assert.equal(client.playersReader, null);
+    assert.equal(await resume(), 2, "asked for again at the next recovered resume: the connection and a reader");
+    tooMany();
+    await settle(client);
+    assert.equal(await resume(), 2, "and at the next");
+    tooMany();
+    await settle(client);
+    assert.equal(await resume(), 1, `not after ${PLAYERS_READS} asks: no loop on a refusal that stays`);
+    assert.equal(actors.guard.flags.rollbridge.withheld, true);
+    // a new page: asked again, and answered by a snapshot without its players' view (an older server)
+    ws = welcomedClient(resumed);
+    await settle(client);
+    const reader = FakeWebSocket.last();
+    reader.open();
+    const hello = reader.messages().find((m) => m.type === "hello");
+    reader.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: 4, locale: "en", resume: { recovered: false },
+      table: { id: "t1", actors: [view("guard", "Guard", GM_GUARD, { seq: 4 })] } });
+    await settle(client);
+    assert.equal(await resume(), 1, "answered: not asked at every reconnect");
   });
 
   test(`v${generation}: an actor linked by a GM who is not the active GM is written at once by the active GM's client`, async () => {

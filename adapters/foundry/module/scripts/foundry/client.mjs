@@ -71,6 +71,17 @@ export const READ_EVENT_MS = 8000;
  * a reply of the whole table, one after another before the welcome's other writes; an
  * actor marked at another seq is reset against the welcome's view. */
 export const MAPPED_READS = 8;
+/** The most times one read of the NPCs' players' view (#readPlayersView) connects again
+ * after its connection was lost or its hello refused for now (`busy`, `rate_limited`:
+ * a refusal that can pass), and the most times a page asks again for an NPC still
+ * withheld at its connection's recovered resumes (#askWithheld): never a loop on a
+ * server that keeps refusing. */
+export const PLAYERS_READS = 3;
+/** Hello refusals after which a read of the players' view connects again (the
+ * Connection waits their `retry_after`, or its backoff): they can pass. Any other
+ * (`too_many_connections`: the reader is one connection too many; a refused token)
+ * ends it. */
+const READ_AGAIN = new Set(["busy", "rate_limited"]);
 
 /** Whether a user who is not a GM owns `actor` (OWNER, as Foundry's Actor#hasPlayerOwner
  * tells): that user may write its flags. */
@@ -158,8 +169,13 @@ export class FoundryClient {
     /** @type {Map<number, Set<string>>} NPCs asked for under another epoch while the
      * reader was open, by epoch: read for once it ends */
     this.playersLater = new Map();
-    /** @type {Set<string>} the NPCs ("epoch:id") this page asked for withheld at a welcome */
-    this.withheldAsked = new Set();
+    /** @type {Map<string, number>} how often this page asked for an NPC ("epoch:id")
+     * withheld at its recovered resumes (#askWithheld; PLAYERS_READS at most) */
+    this.withheldAsked = new Map();
+    /** @type {Set<string>} the NPCs ("epoch:id") a read answered (a snapshot came, with
+     * their players' view or without: an older server's) or a refused token ended: not
+     * asked for again at a recovered resume */
+    this.withheldSettled = new Set();
     this.plan = null;
     this.check = null;
     this.table = null;
@@ -400,6 +416,7 @@ export class FoundryClient {
   /** The network or the page came back: reconnect now, or ping now (foundry/network.mjs). */
   nudge() {
     this.connection?.nudge();
+    this.playersReader?.nudge(); // a read of the NPCs' players' view waiting to connect again
   }
 
   get writer() {
@@ -1328,6 +1345,9 @@ export class FoundryClient {
    * snapshot; under another epoch (a restore while it was open) from its snapshot when
    * that is of their epoch, else read for once it ends (not after a refusal, which
    * another connection would get too: they stay withheld until their next event).
+   * Its connection lost, or its hello refused for now (`busy`, `rate_limited`), it
+   * connects again after the Connection's wait, PLAYERS_READS times at most, keeping
+   * every NPC asked for; any other refusal ends it.
    * @param {number} epoch
    * @param {Set<string>} ids
    */
@@ -1343,6 +1363,7 @@ export class FoundryClient {
     }
     this.playersEpoch = epoch;
     this.playersIds = new Set(ids);
+    let tries = 0;
     const finish = ({ again = true, written = null } = {}) => {
       globalThis.clearTimeout(this.playersTimer);
       const reader = this.playersReader;
@@ -1356,11 +1377,21 @@ export class FoundryClient {
       onSnapshot: (snapshot) => {
         const wanted = new Set(snapshot.epoch === epoch ? this.playersIds : []);
         for (const id of this.playersLater.get(snapshot.epoch) ?? []) wanted.add(id);
+        for (const id of wanted) this.withheldSettled.add(`${snapshot.epoch}:${id}`);
         finish({ written: snapshot.epoch });
         if (wanted.size) this.#enqueue(() => this.#writeWithheld(snapshot, wanted));
       },
-      onStatus: (status) => {
-        if (status === "refused" || status === "waiting") finish({ again: status !== "refused" });
+      onStatus: (status, detail) => {
+        if (status === "refused") {
+          for (const id of this.playersIds) this.withheldSettled.add(`${epoch}:${id}`);
+          finish({ again: false });
+        } else if (status === "waiting") {
+          const passing = !detail?.refusal || READ_AGAIN.has(detail.refusal.code);
+          if (!passing || ++tries > PLAYERS_READS) return finish();
+          // it connects again by itself after `delay` (a refusal's retry_after at least)
+          globalThis.clearTimeout(this.playersTimer);
+          this.playersTimer = globalThis.setTimeout(finish, (Number(detail?.delay) || 0) + READ_EVENT_MS);
+        }
       },
       log: (level, text) => (level === "error" || level === "warn") && console.warn(`rollbridge | reading the players' view: ${redact(text, [token])}`),
     });
@@ -1371,8 +1402,11 @@ export class FoundryClient {
   /**
    * The writer's NPCs of the welcome's table and epoch still withheld at a recovered
    * resume — a reload (or the page's close) cut the read of their players' view
-   * (#readPlayersView), whose reader was this page's — read for again, once a page for
-   * each (an older server's snapshot has no players' view: not asked at every reconnect).
+   * (#readPlayersView), whose reader was this page's, or the read ended unanswered
+   * (its tries spent, `too_many_connections`, no welcome in time) — read for again, at
+   * each recovered resume, PLAYERS_READS times a page at most for each; not once a read
+   * answered it (a snapshot came: an older server's has no players' view, not asked at
+   * every reconnect) or a refused token ended it.
    */
   #askWithheld(welcome) {
     const ids = new Set();
@@ -1381,8 +1415,9 @@ export class FoundryClient {
       if (flags?.withheld !== true || !flags.actorId || flags.removed || !isOnTable(actor)) continue;
       if ((flags.table ?? null) !== (this.table ?? null) || flags.epoch !== welcome.epoch) continue;
       const key = `${welcome.epoch}:${flags.actorId}`;
-      if (this.withheldAsked.has(key)) continue;
-      this.withheldAsked.add(key);
+      const asked = this.withheldAsked.get(key) ?? 0;
+      if (this.withheldSettled.has(key) || asked >= PLAYERS_READS) continue;
+      this.withheldAsked.set(key, asked + 1);
       ids.add(flags.actorId);
     }
     if (ids.size) this.#readPlayersView(welcome.epoch, ids);
