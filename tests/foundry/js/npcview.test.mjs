@@ -773,7 +773,8 @@ for (const generation of [12, 13]) {
     welcomedClient(resumed);
     await settle(client);
     assert.equal(actors.guard.flags.rollbridge.mapped, "sr5", "the guard's earlier write is marked as the chosen mapping's");
-    assert.equal(actors.guard.flags.rollbridge.seq, 1, "at the seq of that write: the GM's view it wrote");
+    assert.equal(actors.guard.flags.rollbridge.seq, 1, "its flags as they were");
+    assert.deepEqual(actors.guard.flags.rollbridge.mappedAt, { epoch: 1, seq: 2 }, "marked at the welcome's seq: the GM's view it holds");
     assert.deepEqual(boxes(actors.guard), [7, 2], "under the chosen mapping nothing is reset");
     assert.ok(!("mapped" in actors.tukan.flags.rollbridge), "a player's own actor is not marked");
     client.stop(); // the GM's page closed
@@ -783,9 +784,36 @@ for (const generation of [12, 13]) {
     const asked = answersState(ws, () => ({ id: "t1", epoch: 1, seq: 1, actors: adjusted(1, actors.token.uuid).actors }));
     await settle(client);
     assert.deepEqual(boxes(actors.guard), [0, 0], "the GM's boxes the chosen mapping wrote before the mark are gone");
-    assert.ok(!("mapped" in actors.guard.flags.rollbridge), "with the mark");
-    assert.deepEqual(asked, [1], "against the GM's view at the marked write's seq");
+    assert.ok(!("mapped" in actors.guard.flags.rollbridge) && !("mappedAt" in actors.guard.flags.rollbridge), "with the mark");
+    assert.deepEqual(asked, [], "against the welcome's view: the mark's seq is the welcome's, no older one read");
     assert.deepEqual(boxes(actors.tukan), [7, 5], "the player's own actor: never reset against the GM's view, nothing to learn");
+  });
+
+  test(`v${generation}: an actor a player owned once, its flags written then as an NPC's at a seq of the player's choosing, is marked at the welcome's seq, never reset against the GM's view at the player's`, async () => {
+    // Tukan was the player's: they wrote its flags as the guard's at #1 and typed guesses
+    // of the guard's boxes at #1 into its system data (physical 7: right then; stun 5);
+    // then the GM took the ownership back (Foundry keeps no history of either)
+    const written = { actorId: "guard", table: "t1", epoch: 1, seq: 1, name: "Guard", limited: true, view: "players", common: PLAYERS_GUARD };
+    const actors = await table(generation, GM, { flags: { tukan: { ...written } }, settings: { "rollbridge.systemMapping": "sr5" } });
+    actors.tukan._source.system = { track: { physical: { value: 7 }, stun: { value: 5 } } };
+    actors.tukan._source.ownership = { [PLAYER]: LIMITED };
+    // the guard healed at #2: its GM's view at the welcome (and in its own sr5 paths, every client's)
+    const healed = view("guard", "Guard", { ...GM_GUARD, tracks: [track("physical", 1), track("stun", 0)] }, { seq: 2 });
+    const resumed = { seq: 2, resume: { recovered: true, missed: 0 }, foundry: { adapter: "test", mappings: [SR5] }, table: { id: "t1", actors: [healed] } };
+    welcomedClient(resumed);
+    await settle(client);
+    const flags = actors.tukan.flags.rollbridge;
+    assert.deepEqual([flags.mapped, flags.seq, flags.mappedAt], ["sr5", 1, { epoch: 1, seq: 2 }], "marked: it is no player's now; at the welcome's seq");
+    client.stop();
+    client = null;
+    await game.settings.set("rollbridge", "systemMapping", "auto"); // switched back while the GM's page was closed
+    const ws = welcomedClient({ ...resumed, seq: 3 });
+    const tables = { 1: adjusted(1, actors.token.uuid).actors, 2: [healed] };
+    const asked = answersState(ws, (at) => ({ id: "t1", epoch: 1, seq: at, actors: tables[at] ?? [] }));
+    await settle(client);
+    assert.deepEqual(asked, [2], "the GM's view at the mark's seq, which the chosen mapping showed every client; never at the player's #1");
+    assert.deepEqual(boxes(actors.tukan), [7, 5], "neither guess reset: nothing learnt of the guard at #1");
+    assert.ok(!("mapped" in actors.tukan.flags.rollbridge), "the mark gone");
   });
 
   test(`v${generation}: a player's own actor, its flags written by the player as another actor's mapped by hand, is not reset against the GM's view of that one: nothing to learn`, async () => {

@@ -83,6 +83,14 @@ export const PLAYERS_READS = 3;
  * ends it. */
 const READ_AGAIN = new Set(["busy", "rate_limited"]);
 
+/** Where a `mapped` mark says the GM's view it was written from is: the welcome's epoch
+ * and seq #markChosenWrites marked it at (`mappedAt`), else the flags' own (a chosen
+ * mapping's write marks the flags of its event). */
+function markedAt(flags) {
+  const at = flags.mappedAt;
+  return at && typeof at === "object" && Number.isInteger(at.seq) ? { epoch: at.epoch, seq: at.seq } : { epoch: flags.epoch, seq: flags.seq };
+}
+
 /** Whether a user who is not a GM owns `actor` (OWNER, as Foundry's Actor#hasPlayerOwner
  * tells): that user may write its flags. */
 function ownedByPlayer(actor) {
@@ -1160,6 +1168,7 @@ export class FoundryClient {
     const statuses = STATUS_PATHS[described.id] ?? {};
     const data = Object.fromEntries(Object.entries(paths).filter(([path]) => !(path in statuses)));
     if ("mapped" in (flags ?? {})) data[`flags.${MODULE_ID}.-=mapped`] = null;
+    if ("mappedAt" in (flags ?? {})) data[`flags.${MODULE_ID}.-=mappedAt`] = null;
     if (!Object.keys(data).length && !Object.keys(paths).length) return null;
     const off = Object.entries(statuses).filter(([path]) => path in paths).map(([, status]) => ({ status, active: false }));
     return { actor, name: actor.name ?? flags?.name ?? flags?.actorId, update: () => data, statuses: () => this.#setStatuses(actor, off) };
@@ -1190,13 +1199,15 @@ export class FoundryClient {
       // a mapping the welcome does not describe (any more): its paths are not known
       const described = Object.hasOwn(mappings, flags.mapped) ? mappings[flags.mapped] : null;
       if (!described) {
-        writes.push({ actor, name: actor.name ?? flags.actorId, update: () => ({ [`flags.${MODULE_ID}.-=mapped`]: null }) });
+        const unmark = { [`flags.${MODULE_ID}.-=mapped`]: null, ...("mappedAt" in flags ? { [`flags.${MODULE_ID}.-=mappedAt`]: null } : {}) };
+        writes.push({ actor, name: actor.name ?? flags.actorId, update: () => unmark });
         continue;
       }
       let gm = this.views.get(flags.actorId);
-      if (!ownedByPlayer(actor) && flags.epoch === welcome.epoch && Number.isInteger(flags.seq) && flags.seq < welcome.seq) {
-        if (!tables.has(flags.seq) && tables.size < MAPPED_READS) tables.set(flags.seq, await this.#tableAt(flags.seq));
-        gm = (tables.get(flags.seq)?.actors ?? []).find((view) => view?.id === flags.actorId) ?? gm;
+      const at = markedAt(flags);
+      if (!ownedByPlayer(actor) && at.epoch === welcome.epoch && Number.isInteger(at.seq) && at.seq < welcome.seq) {
+        if (!tables.has(at.seq) && tables.size < MAPPED_READS) tables.set(at.seq, await this.#tableAt(at.seq));
+        gm = (tables.get(at.seq)?.actors ?? []).find((view) => view?.id === flags.actorId) ?? gm;
       }
       const write = this.#leftoversWrite(actor, described, gm);
       if (write) writes.push(write);
@@ -1209,8 +1220,12 @@ export class FoundryClient {
    * of the table whose flags carry no `mapped` mark are marked with it. A module from
    * before the mark (7 December 2026) wrote the GM's values there under that mapping
    * all the same, and without the mark a switch back to `auto` made while this client
-   * is away was found only once the mapping had written the actor again. The flags'
-   * `seq` is kept: the GM's view that write wrote, which #resetMappedAway reads. A mark
+   * is away was found only once the mapping had written the actor again. The mark says
+   * when (`mappedAt`: the welcome's epoch and seq), which #resetMappedAway reads the
+   * GM's view at: of an actor the mapping wrote, the same as at the flags' `seq` (its
+   * changes since are this welcome's events, written and marked after it); never a seq
+   * the flags name, which a player who owned the actor once may have written (a seq at
+   * which no chosen mapping showed the GM's values). A mark
    * on an actor the mapping left alone resets nothing (chosenLeftovers resets only
    * paths holding the GM's values). An actor a player owns is not marked: its flags
    * are that player's to write, and it is never reset against the GM's view
@@ -1227,7 +1242,7 @@ export class FoundryClient {
       return isOnTable(actor) && flags?.actorId && (flags.table ?? null) === this.table
         && !("mapped" in flags) && !flags.removed && !ownedByPlayer(actor);
     });
-    const mark = { [`flags.${MODULE_ID}.mapped`]: mapping };
+    const mark = { [`flags.${MODULE_ID}.mapped`]: mapping, [`flags.${MODULE_ID}.mappedAt`]: { epoch: welcome.epoch, seq: welcome.seq } };
     const writes = unmarked.map((actor) => ({
       actor, name: actor.name ?? actor.flags[MODULE_ID].actorId, update: () => ({ ...mark }), statuses: async () => {},
     }));
