@@ -62,3 +62,10 @@ def test_an_approval_night_holds_no_double_card_stale_state_or_wrong_language(tm
             step["approvalText"],
         )
         assert any(CONNECTED[lang] in n for n in step["notices"]), (lang, step["notices"])
+        # an action's approval card names it by its label in the GM's language, as its
+        # resolution's card does (before: its id, "alice asks for attack" in every language)
+        label = step["attackLabel"]
+        assert label and (lang == "en" or label != "attack"), (lang, label)
+        [attack] = step["attackText"]
+        assert f">alice {TITLES[lang].split()[1]}" in attack, (lang, attack)
+        assert f" {label}</span>" in attack, (lang, attack)

@@ -185,8 +185,13 @@ async function main() {
       const card = cards().find((c) => c.kind === "approval.requested" && c.pending === waiting);
       await gm.request({ type: "approve", request: waiting });
       await settle(gm);
-      note(`language ${lang}`, { card, welcomeLocale: gm.connection.welcome.locale,
-        approvalText: game.messages.contents.filter((m) => m.flags?.rollbridge?.pending === waiting).map((m) => String(m.content)) });
+      // alice's attack held: its card titled by the action's label in this language; rejected
+      const attackHeld = await heldAttack(players.alice, other);
+      await gm.request({ type: "reject", request: attackHeld });
+      await settle(gm);
+      const text = (pending) => game.messages.contents.filter((m) => m.flags?.rollbridge?.pending === pending).map((m) => String(m.content));
+      note(`language ${lang}`, { card, welcomeLocale: gm.connection.welcome.locale, approvalText: text(waiting),
+        attackLabel: gm.connection.welcome.ruleset?.actions?.attack?.label ?? null, attackText: text(attackHeld) });
     }
   } finally {
     await endWalk({ page, clients: Object.values(players), server });
