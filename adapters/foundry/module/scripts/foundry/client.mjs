@@ -1354,15 +1354,15 @@ export class FoundryClient {
    * resume, whose snapshot welcome carries the NPCs as players see them (`players`:
    * the protocol has no request that answers it to a GM, and a GM's `state` is the GM's
    * view). Each NPC still withheld when it comes (no event brought its view meanwhile)
-   * is written from it; the connection closes at its welcome, a refusal, or after
-   * READ_EVENT_MS, and a failure leaves them withheld until their next event. One
-   * reader at a time: NPCs asked for meanwhile under its epoch are written from its
-   * snapshot; under another epoch (a restore while it was open) from its snapshot when
-   * that is of their epoch, else read for once it ends (not after a refusal, which
-   * another connection would get too: they stay withheld until their next event).
-   * Its connection lost, or its hello refused for now (`busy`, `rate_limited`), it
-   * connects again after the Connection's wait, PLAYERS_READS times at most, keeping
-   * every NPC asked for; any other refusal ends it.
+   * is written from it; the connection closes at its welcome, a refusal, or
+   * READ_EVENT_MS after its last try, and a failure leaves them withheld until their
+   * next event or the next recovered resume (#askWithheld). Its connection lost, or its
+   * hello refused for now (`busy`, `rate_limited`), it connects again after the
+   * Connection's wait, PLAYERS_READS times at most, keeping every NPC asked for; any
+   * other refusal ends it. One reader at a time: NPCs asked for meanwhile under its
+   * epoch are written from its snapshot; under another epoch (a restore while it was
+   * open) from its snapshot when that is of their epoch, else read for once it ends
+   * (not after a refused token, which another connection would get too).
    * @param {number} epoch
    * @param {Set<string>} ids
    */
