@@ -51,6 +51,9 @@ def test_an_approval_night_holds_no_double_card_stale_state_or_wrong_language(tm
     restart = steps["server restart"]
     assert restart["resume"]["recovered"] is True
     assert restart["aliceResume"]["recovered"] is True
+    # a roll held across the restart still waits, and is approved with the player's die
+    assert (restart["waitingAfter"], restart["settledAfter"]) == ("waiting", "approved")
+    assert restart["bobTotal"] == 5
     token = steps["unlinked token"]
     assert token["other"] == "impaired", "the token's own state"
     assert token["base"] is None, "nothing in its base actor's flags"

@@ -23,6 +23,7 @@
 import path from "node:path";
 import process from "node:process";
 
+import { approvalState, cardOf } from "../../../adapters/foundry/module/scripts/foundry/buttons.mjs";
 import { settle, Standin } from "../js/standin.mjs";
 import { cave, endWalk, freePort, GmPage, GOBLIN, newTable, player, RUNNER, serve as serveDb, runWalk, stopServer, until } from "./night.mjs";
 
@@ -142,7 +143,8 @@ async function main() {
     await settle(gm);
     note("approved after reload");
 
-    // the server stopped and started again on the same file: everyone back
+    // the server stopped and started again on the same file, bob's roll waiting: everyone back
+    const across = await held(players.bob, { type: "roll", formula: "1d8", actor: runners[1].id, dice: [5] });
     const aliceLast = alice.events.at(-1);
     await stopServer(server);
     server = await serveDb(DB, port);
@@ -153,7 +155,13 @@ async function main() {
     for (const who of Object.values(players)) who.close();
     players.alice = await player(url, tokens.alice, table, { epoch: aliceLast.epoch, seq: aliceLast.seq });
     players.bob = await player(url, tokens.bob, table);
-    note("server restart", { resume: gm.connection.welcome.resume ?? null, aliceResume: players.alice.welcome().resume ?? null });
+    const acrossCard = () => game.messages.contents.find((m) => m.flags?.rollbridge?.pending === across);
+    const waitingAfter = approvalState(cardOf(acrossCard()), gm);
+    await gm.request({ type: "approve", request: across });
+    await settle(gm);
+    const bobRolled = await until(() => players.bob.events.find((e) => e.kind === "roll" && e.data?.approved === across), "bob's roll approved after the restart");
+    note("server restart", { resume: gm.connection.welcome.resume ?? null, aliceResume: players.alice.welcome().resume ?? null,
+      waitingAfter, settledAfter: approvalState(cardOf(acrossCard()), gm), bobTotal: bobRolled.data?.total ?? null });
 
     // alice's attack on the other unlinked token (her own dice again), approved
     const other = goblins[2];
