@@ -36,6 +36,10 @@ def test_an_approval_night_holds_no_double_card_stale_state_or_wrong_language(tm
     steps = clean_walk("approvalnight.mjs", tmp_path)
     cast = steps["cast"]
     assert (cast["activeGM"], cast["writer"]) == ("standinGM000001", True), "the first GM writes"
+    link = steps["link one of 200"]
+    assert link["actors"] == 200
+    assert link["framesSent"] == [], "linking one actor sends nothing: no state read of 200"
+    assert link["thug"] == {"actorId": "npc-150", "status": "ok", "withheld": None}, link["thug"]
     approved = steps["approved with my dice"]
     assert approved["approvedBy"] == "gm" and approved["goblin"] == "impaired", approved
     kinds = [c["kind"] for c in approved["cards"]]

@@ -98,6 +98,28 @@ async function main() {
     for (const [, name] of PLAYERS) players[name] = await player(url, tokens[name], table);
     note("cast", { activeGM: game.users.activeGM?.id ?? null, writer: gm.writer });
 
+    // 195 more NPCs made on the server (200 actors at the table); the GM links a new
+    // Foundry actor to one of them: nothing read for it (linkActor writes the view the
+    // GM's connection holds), its players' view read by the module's one-off reader
+    const thugs = Array.from({ length: 195 }, (_, i) => ({ type: "actor.create", actor: { id: `npc-${i}`, name: `Thug ${i}`, sheet: GOBLIN } }));
+    for (let i = 0; i < thugs.length; i += 15) await Promise.all(thugs.slice(i, i + 15).map((m) => gm.request(m)));
+    await settle(gm);
+    const thug = Standin.addActor({ _id: "fvttThug00000001", name: "Thug", type: "npc", ownership: { default: 1 },
+      system: { track: { physical: { value: 0 }, stun: { value: 0 } } } });
+    const socket = gm.connection.socket;
+    const framesSent = [];
+    const send = socket.send.bind(socket);
+    socket.send = (data, ...rest) => {
+      framesSent.push(JSON.parse(String(data)).type);
+      return send(data, ...rest);
+    };
+    await gm.linkActor(thug, "npc-150");
+    const linked = await until(() => thug.flags?.rollbridge?.common && thug.flags.rollbridge.withheld !== true && thug.flags.rollbridge, "the thug's players' view");
+    await settle(gm);
+    socket.send = send;
+    note("link one of 200", { actors: gm.views.views.size, framesSent,
+      thug: { actorId: linked.actorId, status: linked.common?.status ?? null, withheld: linked.withheld ?? null } });
+
     // alice attacks the first unlinked goblin's token with her own dice: held
     const alice = players.alice;
     const tokenGoblin = goblins[1];
