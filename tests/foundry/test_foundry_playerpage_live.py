@@ -7,8 +7,8 @@ on the card the GM's page posts; the GM undoes it and the player's page draws th
 card faded with the note, then unfaded at the redo. With the GM's approval on, the
 player's attack with too few of his own dice waits, and the GM's plain Approve of it
 is refused with a notice that says whose dice they are and what to do. Before, the
-walks' player was a protocol client (tests/foundry/live/: the Node stand-in runs one world per process);
-the browser's pages share one (a BroadcastChannel carries the chat as Foundry's
+walks' player was a protocol client (tests/foundry/live/: the Node stand-in runs one
+world per process); the browser's pages share one (a BroadcastChannel carries the chat as Foundry's
 server does)."""
 
 from __future__ import annotations
