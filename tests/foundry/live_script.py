@@ -59,3 +59,13 @@ def walk(script: str, folder: Path, timeout: int = 300) -> dict:
     assert "rbt_" not in output, "a token reached the output"
     assert run.returncode == 0, output[-6000:]
     return live_result(run)["steps"]
+
+
+def clean_walk(script: str, folder: Path, timeout: int = 300) -> dict:
+    """:func:`walk`'s steps, each checked to have posted no card twice and shown no
+    error notice."""
+    steps = walk(script, folder, timeout)
+    for name, step in steps.items():
+        assert step["duplicates"] == [], f"{name}: a card posted twice"
+        assert not [n for n in step["notices"] if n.startswith("error")], (name, step["notices"])
+    return steps

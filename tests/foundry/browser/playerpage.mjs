@@ -137,6 +137,20 @@ try {
   assert.deepEqual([back.note, back.cards], [null, 1]);
   summary.redo = { seq: redo, faded: back.faded };
 
+  step("approval on: Ivan's attack with too few of his own dice waits; the GM's Approve is refused");
+  await pages.gm.evaluate(() => rbE2E.api().request({ type: "settings", settings: { approval: true } }));
+  const held = await pages.ivan.evaluate(async (hit) => structuredClone(await rbE2E.api().resolve("attack", {
+    actor: rbE2E.tukan, targets: [rbE2E.guard], params: { weapon: "Hackler", rounds: 3, range: "short" }, dice: hit.slice(0, 3),
+  })), HIT);
+  assert.equal(held.status, "pending", `held: ${JSON.stringify(held)}`);
+  const approvalCard = pages.gm.locator(`.rollbridge-card[data-kind="approval.requested"]`).last();
+  const title = (await approvalCard.locator(".rb-title").textContent()).trim();
+  await approvalCard.getByRole("button", { name: "Approve", exact: true }).click();
+  const refused = await pages.gm.evaluate(() => rbE2E.waitFor(
+    () => FoundryStandin.log.notifications.find((n) => n.level === "error"), 10000, "the GM told"));
+  await approvalCard.getByRole("button", { name: "Reject", exact: true }).waitFor();
+  summary.ownDice = { title, refused: refused.text };
+
   await passed({ pages, secrets: SECRETS, consoleLines, pageErrors, summary });
 } catch (error) {
   // what each page's world holds: its connection, the last hooks run, the chat messages

@@ -187,6 +187,31 @@ test("a press the server answers not_pending: the card says the request no longe
   assert.equal(shown(messages, elements).p4, "|No longer waiting for approval");
 });
 
+test("an Approve refused for the player's own dice tells the GM whose dice they are and what to do", async () => {
+  const { messages, elements } = await reloadedPage(13);
+  client.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  welcome(ws, { seq: 6, pending: ["p4"] });
+  await settle(client);
+  Standin.log.notifications.length = 0;
+  const refused = async (action, code, message) => {
+    const pressed = press(action, { table: "t1", epoch: 1, seq: 4, kind: "approval.requested", pending: "p4" }, client);
+    for (let i = 0; i < 50 && ws.messages().at(-1).type !== "approve"; i++) await new Promise((r) => setImmediate(r));
+    ws.receive({ type: "error", id: ws.messages().at(-1).id, code, message });
+    assert.equal(await pressed, null);
+    return Standin.log.notifications.pop()?.text;
+  };
+  const told = await refused("approve", "dice_exhausted", "the roll needs more dice than the 6 supplied (next: a d6)");
+  assert.ok(told.startsWith("rollbridge: the roll needs more dice than the 6 supplied (next: a d6) "), told);
+  assert.ok(told.endsWith("Approve it with your dice (Approve with my dice…) or reject it."), `what to do: ${told}`);
+  assert.ok(told.includes("the player's own dice"), `whose dice: ${told}`);
+  await settle(client);
+  assert.equal(shown(messages, elements).p4, "approve reject|", "it still waits: the buttons stay");
+  // another refusal of an approve says only the server's words
+  assert.equal(await refused("approve", "store_error", "the store failed"), "rollbridge: the store failed");
+});
+
 // -- the player's side ------------------------------------------------------------------
 // A player's /rb do at a table with `approval` is answered {status: "pending"}: before
 // this the player read nothing at all, and nothing either when the GM rejected it.

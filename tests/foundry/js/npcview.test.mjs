@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 
-import { FoundryClient, MAPPED_READS } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
+import { FoundryClient, MAPPED_READS, PLAYERS_READS } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { registerRelay } from "../../../adapters/foundry/module/scripts/foundry/relay.mjs";
 import { registerSettings } from "../../../adapters/foundry/module/scripts/foundry/settings.mjs";
 import { FakeWebSocket } from "./fakes.mjs";
@@ -151,6 +151,16 @@ function answersState(ws, tableAt) {
     setImmediate(() => ws.receive({ type: "result", id: message.id, table: tableAt(message.at) }));
   };
   return asked;
+}
+
+/** A world (`generation`) whose guard and other NPC are not linked yet, the GM's client
+ * welcomed at #4 and its `state` answered with both in the GM's view. */
+async function guardAndOther(generation) {
+  const actors = await table(generation, GM, { flags: { guard: {}, other: {} } });
+  const ws = welcomedClient({ seq: 4, foundry: { adapter: "test", mappings: [SR5] } });
+  await settle(client);
+  answersState(ws, () => ({ id: "t1", epoch: 1, seq: 4, actors: [view("guard", "Guard", GM_GUARD, { seq: 4 }), view("other", "Other", GM_GUARD, { seq: 4 })] }));
+  return actors;
 }
 
 /** A reading connection (#readPlayersView) opened and answered with the snapshot
@@ -358,10 +368,7 @@ for (const generation of [12, 13]) {
   });
 
   test(`v${generation}: NPCs mapped while their players' view is read share its connection; refused (too many with the GM's token) it closes for good, and a later mapping reads again`, async () => {
-    const actors = await table(generation, GM, { flags: { guard: {}, other: {} } });
-    const ws = welcomedClient({ seq: 4, foundry: { adapter: "test", mappings: [SR5] } });
-    await settle(client);
-    answersState(ws, () => ({ id: "t1", epoch: 1, seq: 4, actors: [view("guard", "Guard", GM_GUARD, { seq: 4 }), view("other", "Other", GM_GUARD, { seq: 4 })] }));
+    const actors = await guardAndOther(generation);
     const before = FakeWebSocket.instances.length;
     await client.linkActor(actors.guard, "guard");
     await client.linkActor(actors.other, "other");
@@ -388,6 +395,33 @@ for (const generation of [12, 13]) {
     await settle(client);
     assert.deepEqual(actors.guard.flags.rollbridge.common, PLAYERS_GUARD);
     assert.ok(again.closedWith, "closed once its welcome came");
+  });
+
+  test(`v${generation}: linking one actor at a table of 200 (linkActor) reads nothing: the view the GM's connection holds is written`, async () => {
+    const actors = await table(generation, GM, { flags: { tukan: {}, guard: {} } });
+    // 198 more NPCs beside Tukan and the guard: a `state` read would answer all 200
+    const crowd = Array.from({ length: 198 }, (_, i) => view(`npc-${i}`, `NPC ${i}`, GM_GUARD, { seq: 4 }));
+    const all = [view("tukan", "Tukan", TUKAN, { controllers: ["alice"], seq: 4 }), view("guard", "Guard", GM_GUARD, { seq: 4 }), ...crowd];
+    const ws = welcomedClient({ seq: 4, foundry: { adapter: "test", mappings: [SR5] }, table: { id: "t1", actors: all } });
+    await settle(client);
+    // the guard hurt more at #5: the view held is the newest event's, not the welcome's
+    ws.receive({ type: "event", table: "t1", epoch: 1, seq: 5, kind: "adjusted", data: { actor: "guard" },
+      actors: [view("guard", "Guard", { ...GM_GUARD, tracks: [track("physical", 9), track("stun", 2)] }, { seq: 5 })] });
+    await settle(client);
+    const asked = answersState(ws, () => ({ id: "t1", epoch: 1, seq: 5, actors: all }));
+    const sent = ws.messages().length;
+    await client.linkActor(actors.tukan, "tukan");
+    await settle(client);
+    assert.deepEqual(asked, [], "no `state` read for one actor");
+    assert.equal(ws.messages().length, sent, "nothing sent at all");
+    assert.deepEqual(actors.tukan.flags.rollbridge.common, TUKAN, "its state at once");
+    assert.equal(actors.tukan.system.track.physical.value, 2, "auto: players see it in full");
+    await client.linkActor(actors.guard, "guard");
+    await settle(client);
+    assert.deepEqual(asked, [], "nor for an NPC");
+    const flags = actors.guard.flags.rollbridge;
+    assert.deepEqual([flags.actorId, flags.seq, flags.withheld], ["guard", 5, true], "the newest view, withheld until its players' view comes");
+    holdsNone(JSON.stringify(flags), "the guard's flags");
   });
 
   test(`v${generation}: a mapping made while the GM's connection is down (linkActor) returns at once; the state is written when it is back`, async () => {
@@ -739,7 +773,8 @@ for (const generation of [12, 13]) {
     welcomedClient(resumed);
     await settle(client);
     assert.equal(actors.guard.flags.rollbridge.mapped, "sr5", "the guard's earlier write is marked as the chosen mapping's");
-    assert.equal(actors.guard.flags.rollbridge.seq, 1, "at the seq of that write: the GM's view it wrote");
+    assert.equal(actors.guard.flags.rollbridge.seq, 1, "its flags as they were");
+    assert.deepEqual(actors.guard.flags.rollbridge.mappedAt, { epoch: 1, seq: 2 }, "marked at the welcome's seq: the GM's view it holds");
     assert.deepEqual(boxes(actors.guard), [7, 2], "under the chosen mapping nothing is reset");
     assert.ok(!("mapped" in actors.tukan.flags.rollbridge), "a player's own actor is not marked");
     client.stop(); // the GM's page closed
@@ -749,9 +784,36 @@ for (const generation of [12, 13]) {
     const asked = answersState(ws, () => ({ id: "t1", epoch: 1, seq: 1, actors: adjusted(1, actors.token.uuid).actors }));
     await settle(client);
     assert.deepEqual(boxes(actors.guard), [0, 0], "the GM's boxes the chosen mapping wrote before the mark are gone");
-    assert.ok(!("mapped" in actors.guard.flags.rollbridge), "with the mark");
-    assert.deepEqual(asked, [1], "against the GM's view at the marked write's seq");
+    assert.ok(!("mapped" in actors.guard.flags.rollbridge) && !("mappedAt" in actors.guard.flags.rollbridge), "with the mark");
+    assert.deepEqual(asked, [], "against the welcome's view: the mark's seq is the welcome's, no older one read");
     assert.deepEqual(boxes(actors.tukan), [7, 5], "the player's own actor: never reset against the GM's view, nothing to learn");
+  });
+
+  test(`v${generation}: an actor a player owned once, its flags written then as an NPC's at a seq of the player's choosing, is marked at the welcome's seq, never reset against the GM's view at the player's`, async () => {
+    // Tukan was the player's: they wrote its flags as the guard's at #1 and typed guesses
+    // of the guard's boxes at #1 into its system data (physical 7: right then; stun 5);
+    // then the GM took the ownership back (Foundry keeps no history of either)
+    const written = { actorId: "guard", table: "t1", epoch: 1, seq: 1, name: "Guard", limited: true, view: "players", common: PLAYERS_GUARD };
+    const actors = await table(generation, GM, { flags: { tukan: { ...written } }, settings: { "rollbridge.systemMapping": "sr5" } });
+    actors.tukan._source.system = { track: { physical: { value: 7 }, stun: { value: 5 } } };
+    actors.tukan._source.ownership = { [PLAYER]: LIMITED };
+    // the guard healed at #2: its GM's view at the welcome (and in its own sr5 paths, every client's)
+    const healed = view("guard", "Guard", { ...GM_GUARD, tracks: [track("physical", 1), track("stun", 0)] }, { seq: 2 });
+    const resumed = { seq: 2, resume: { recovered: true, missed: 0 }, foundry: { adapter: "test", mappings: [SR5] }, table: { id: "t1", actors: [healed] } };
+    welcomedClient(resumed);
+    await settle(client);
+    const flags = actors.tukan.flags.rollbridge;
+    assert.deepEqual([flags.mapped, flags.seq, flags.mappedAt], ["sr5", 1, { epoch: 1, seq: 2 }], "marked: it is no player's now; at the welcome's seq");
+    client.stop();
+    client = null;
+    await game.settings.set("rollbridge", "systemMapping", "auto"); // switched back while the GM's page was closed
+    const ws = welcomedClient({ ...resumed, seq: 3 });
+    const tables = { 1: adjusted(1, actors.token.uuid).actors, 2: [healed] };
+    const asked = answersState(ws, (at) => ({ id: "t1", epoch: 1, seq: at, actors: tables[at] ?? [] }));
+    await settle(client);
+    assert.deepEqual(asked, [2], "the GM's view at the mark's seq, which the chosen mapping showed every client; never at the player's #1");
+    assert.deepEqual(boxes(actors.tukan), [7, 5], "neither guess reset: nothing learnt of the guard at #1");
+    assert.ok(!("mapped" in actors.tukan.flags.rollbridge), "the mark gone");
   });
 
   test(`v${generation}: a player's own actor, its flags written by the player as another actor's mapped by hand, is not reset against the GM's view of that one: nothing to learn`, async () => {
@@ -956,6 +1018,100 @@ for (const generation of [12, 13]) {
     const flags = actors.guard.flags.rollbridge;
     assert.deepEqual([flags.common, flags.withheld, flags.view], [PLAYERS_GUARD, undefined, "players"]);
     holdsNone(JSON.stringify(flags), "the guard's flags");
+  });
+
+  test(`v${generation}: a players' view read refused for now (busy, rate_limited) connects again, keeping every NPC asked for; bounded`, async () => {
+    const actors = await guardAndOther(generation);
+    const before = FakeWebSocket.instances.length;
+    await client.linkActor(actors.guard, "guard");
+    await settle(client);
+    // the other NPC asked for while the read is open: it shares the reader
+    await client.linkActor(actors.other, "other");
+    await settle(client);
+    const refuse = (reader, code, details = {}) => {
+      reader.open();
+      const hello = reader.messages().find((m) => m.type === "hello");
+      reader.receive({ type: "error", id: hello.id, code, message: `refused for now: ${code}`, details });
+    };
+    refuse(FakeWebSocket.last(), "busy");
+    await settle(client);
+    assert.ok(client.playersReader, "the read goes on: busy can pass");
+    client.nudge(); // its wait skipped (the Connection's backoff, not the test's to wait)
+    await until(() => FakeWebSocket.instances.length === before + 2, "the reader connected again");
+    refuse(FakeWebSocket.last(), "rate_limited", { retry_after: 1 });
+    await settle(client);
+    client.nudge();
+    await until(() => FakeWebSocket.instances.length === before + 3, "and again after rate_limited");
+    snapshotOf(FakeWebSocket.last(), 1, ["guard", "other"]);
+    await settle(client);
+    assert.deepEqual([actors.guard.flags.rollbridge.common, actors.other.flags.rollbridge.common], [PLAYERS_GUARD, PLAYERS_GUARD], "both written, neither dropped");
+    assert.equal(client.playersReader, null);
+    // a server that keeps refusing: PLAYERS_READS more connections, then the read ends
+    await client.linkActor(actors.guard, "guard");
+    await settle(client);
+    const start = FakeWebSocket.instances.length;
+    for (let i = 0; i <= PLAYERS_READS; i++) {
+      await until(() => FakeWebSocket.instances.length === start + i, `connection ${i + 1} of the read`);
+      refuse(FakeWebSocket.last(), "busy");
+      await settle(client);
+      client.nudge();
+    }
+    await settle(client);
+    assert.equal(client.playersReader, null, "ended: no loop");
+    assert.equal(FakeWebSocket.instances.length, start + PLAYERS_READS, `${PLAYERS_READS} tries again, no more`);
+    assert.equal(actors.guard.flags.rollbridge.withheld, true, "withheld until its next event");
+  });
+
+  test(`v${generation}: an NPC still withheld is asked for at each recovered resume of the page, bounded, and not once a read answered`, async () => {
+    const withheld = { actorId: "guard", table: "t1", epoch: 1, seq: 4, name: "Guard", limited: true, withheld: true, common: null };
+    const actors = await table(generation, GM, { flags: { guard: withheld } });
+    const resumed = { seq: 4, resume: { recovered: true, missed: 0 }, foundry: { adapter: "test", mappings: [SR5] },
+      table: { id: "t1", actors: [view("guard", "Guard", GM_GUARD, { seq: 4 })] } };
+    let ws = welcomedClient(resumed);
+    await settle(client);
+    /** The GM's connection dropped and back with a recovered resume: the sockets it opened. */
+    const resume = async () => {
+      ws.drop();
+      await settle(client);
+      const before = FakeWebSocket.instances.length;
+      client.nudge();
+      ws = FakeWebSocket.instances[before];
+      ws.open();
+      const hello = ws.messages().find((m) => m.type === "hello");
+      ws.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, locale: "en", ...resumed });
+      await settle(client);
+      return FakeWebSocket.instances.length - before;
+    };
+    // each read refused as one connection too many: it ends at once, unanswered
+    const tooMany = () => {
+      const reader = FakeWebSocket.last();
+      reader.open();
+      const hello = reader.messages().find((m) => m.type === "hello");
+      reader.receive({ type: "error", id: hello.id, code: "too_many_connections", message: "too many", details: { limit: 8 } });
+      reader.drop(1013);
+    };
+    assert.ok(client.playersReader, "asked for at the page's first welcome");
+    tooMany();
+    await settle(client);
+    assert.equal(client.playersReader, null);
+    assert.equal(await resume(), 2, "asked for again at the next recovered resume: the connection and a reader");
+    tooMany();
+    await settle(client);
+    assert.equal(await resume(), 2, "and at the next");
+    tooMany();
+    await settle(client);
+    assert.equal(await resume(), 1, `not after ${PLAYERS_READS} asks: no loop on a refusal that stays`);
+    assert.equal(actors.guard.flags.rollbridge.withheld, true);
+    // a new page: asked again, and answered by a snapshot without its players' view (an older server)
+    ws = welcomedClient(resumed);
+    await settle(client);
+    const reader = FakeWebSocket.last();
+    reader.open();
+    const hello = reader.messages().find((m) => m.type === "hello");
+    reader.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 1, seq: 4, locale: "en", resume: { recovered: false },
+      table: { id: "t1", actors: [view("guard", "Guard", GM_GUARD, { seq: 4 })] } });
+    await settle(client);
+    assert.equal(await resume(), 1, "answered: not asked at every reconnect");
   });
 
   test(`v${generation}: an actor linked by a GM who is not the active GM is written at once by the active GM's client`, async () => {

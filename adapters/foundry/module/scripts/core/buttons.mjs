@@ -14,7 +14,7 @@
 //   follow-up against the tokens the user has selected.
 
 import { isUndoable, UNDOABLE_KINDS, UndoTracker } from "../client/undo.mjs";
-import { escapeHtml, escapeText } from "./card.mjs";
+import { actionLabel, escapeHtml, escapeText } from "./card.mjs";
 import { idHash, userPrefix } from "./protocol.mjs";
 
 export const BUTTON_KEYS = {
@@ -151,15 +151,17 @@ export function applyRequestId({ table = null, epoch, seq, user, targets = [] })
   return id.length <= 64 ? id : `${by}apply-${hash}`;
 }
 
-/** The card of an `approval.requested` event (GM only): who asks for what.
+/** The card of an `approval.requested` event (GM only): who asks for what — an
+ * action by its label in `actions` (the welcome's ruleset actions, in the GM's
+ * language: actionLabel), as a resolution's card is titled, else by its name.
  * @param {any} event
- * @param {{i18n: import('../client/i18n.mjs').I18n, by?: string}} options
+ * @param {{i18n: import('../client/i18n.mjs').I18n, by?: string, actions?: any}} options
  */
-export function approvalCardHtml(event, { i18n, by }) {
+export function approvalCardHtml(event, { i18n, by, actions = null }) {
   // the pending entry: {type, id, fields: {action | formula, …}, who: {name, role}}
   const request = event?.data?.request ?? {};
   const fields = request.fields ?? {};
-  const what = fields.action ?? fields.formula ?? request.type ?? "?";
+  const what = (typeof fields.action === "string" && actionLabel(actions, fields.action)) || fields.formula || request.type || "?";
   const who = by ?? request.who?.name ?? event?.by ?? "?";
   return `<div class="rollbridge-card rb-approval" data-kind="approval.requested" data-seq="${escapeHtml(event?.seq)}" data-epoch="${escapeHtml(event?.epoch)}">`
     + `<header class="rb-head"><span class="rb-title">${escapeText(i18n.format("ROLLBRIDGE.Button.Pending", { who, what }))}</span></header>`

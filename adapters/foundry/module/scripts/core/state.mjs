@@ -212,11 +212,13 @@ export class ActorViews {
       if (!view || typeof view.id !== "string") continue;
       const seq = view.foundry?.flags?.[MODULE_ID]?.seq ?? null;
       const mark = { seq, epoch: era };
-      this.views.set(view.id, view.removed ? { removed: true, ...mark } : { common: view.common ?? null, ...mark });
+      this.views.set(view.id, view.removed ? { removed: true, ...mark } : { common: view.common ?? null, view, ...mark });
     }
   }
 
-  /** The view of a rollbridge actor id, or null when this client has none. */
+  /** The view of a rollbridge actor id, or null when this client has none: its
+   * `common` state, the whole actor view it came as (`view`: its `foundry` dialect
+   * included, what an event's write reads), its seq and epoch; or `{removed: true}`. */
   get(id) {
     return this.views.get(id) ?? null;
   }

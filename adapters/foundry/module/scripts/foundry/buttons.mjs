@@ -92,6 +92,8 @@ function isHere(card, client) {
 const GM_ACTIONS = ["undo", "redo", "approve", "approve-dice", "reject", "reject-reason"];
 /** The buttons that settle a pending request. */
 const SETTLING = ["approve", "approve-dice", "reject", "reject-reason"];
+/** An approve's refusals of the dice held with a player's request (docs/protocol.md). */
+const PLAYER_DICE_REFUSALS = ["dice_mismatch", "dice_exhausted", "dice_unused"];
 /** The GM's buttons among a card's, as one word ("undo", "approve reject reject-reason",
  * ""), and with a pending request's card the line of how it was settled ("|approved"),
  * with a rejection's reason when known ("|rejected|too late"). */
@@ -389,7 +391,11 @@ export async function press(action, card, client) {
     return await askGM({ type: "apply", card: { table: card.table ?? null, epoch: card.epoch, seq: card.seq }, targets });
   } catch (error) {
     const text = shownError(error, game.i18n, { context: `${action} refused` });
-    ui.notifications.error(`rollbridge: ${text}`);
+    // a plain Approve of a request held with the player's own dice: the dice the server
+    // names are the player's, and the GM's way on is theirs or a rejection
+    const code = /** @type {any} */ (error)?.code;
+    const hint = action === "approve" && PLAYER_DICE_REFUSALS.includes(code) ? ` ${game.i18n.localize("ROLLBRIDGE.Button.PlayerDiceUnfit")}` : "";
+    ui.notifications.error(`rollbridge: ${text}${hint}`);
     return null;
   }
 }

@@ -138,7 +138,7 @@ export function skipReplayedDice(messageId, interception) {
 export async function postApprovalCard(event) {
   const gms = ChatMessage.getWhisperRecipients("GM").map((u) => u.id);
   return ChatMessage.create({
-    content: approvalCardHtml(event, { i18n: game.i18n }),
+    content: approvalCardHtml(event, { i18n: game.i18n, actions: rulesetActions }),
     whisper: gms,
     flags: {
       [MODULE_ID]: {

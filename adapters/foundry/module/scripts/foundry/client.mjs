@@ -71,6 +71,25 @@ export const READ_EVENT_MS = 8000;
  * a reply of the whole table, one after another before the welcome's other writes; an
  * actor marked at another seq is reset against the welcome's view. */
 export const MAPPED_READS = 8;
+/** The most times one read of the NPCs' players' view (#readPlayersView) connects again
+ * after its connection was lost or its hello refused for now (`busy`, `rate_limited`:
+ * a refusal that can pass), and the most times a page asks again for an NPC still
+ * withheld at its connection's recovered resumes (#askWithheld): never a loop on a
+ * server that keeps refusing. */
+export const PLAYERS_READS = 3;
+/** Hello refusals after which a read of the players' view connects again (the
+ * Connection waits their `retry_after`, or its backoff): they can pass. Any other
+ * (`too_many_connections`: the reader is one connection too many; a refused token)
+ * ends it. */
+const READ_AGAIN = new Set(["busy", "rate_limited"]);
+
+/** Where a `mapped` mark says the GM's view it was written from is: the welcome's epoch
+ * and seq #markChosenWrites marked it at (`mappedAt`), else the flags' own (a chosen
+ * mapping's write marks the flags of its event). */
+function markedAt(flags) {
+  const at = flags.mappedAt;
+  return at && typeof at === "object" && Number.isInteger(at.seq) ? { epoch: at.epoch, seq: at.seq } : { epoch: flags.epoch, seq: flags.seq };
+}
 
 /** Whether a user who is not a GM owns `actor` (OWNER, as Foundry's Actor#hasPlayerOwner
  * tells): that user may write its flags. */
@@ -158,8 +177,13 @@ export class FoundryClient {
     /** @type {Map<number, Set<string>>} NPCs asked for under another epoch while the
      * reader was open, by epoch: read for once it ends */
     this.playersLater = new Map();
-    /** @type {Set<string>} the NPCs ("epoch:id") this page asked for withheld at a welcome */
-    this.withheldAsked = new Set();
+    /** @type {Map<string, number>} how often this page asked for an NPC ("epoch:id")
+     * withheld at its recovered resumes (#askWithheld; PLAYERS_READS at most) */
+    this.withheldAsked = new Map();
+    /** @type {Set<string>} the NPCs ("epoch:id") a read answered (a snapshot came, with
+     * their players' view or without: an older server's) or a refused token ended: not
+     * asked for again at a recovered resume */
+    this.withheldSettled = new Set();
     this.plan = null;
     this.check = null;
     this.table = null;
@@ -400,6 +424,7 @@ export class FoundryClient {
   /** The network or the page came back: reconnect now, or ping now (foundry/network.mjs). */
   nudge() {
     this.connection?.nudge();
+    this.playersReader?.nudge(); // a read of the NPCs' players' view waiting to connect again
   }
 
   get writer() {
@@ -686,27 +711,38 @@ export class FoundryClient {
 
   /**
    * The state of the table's actor `id`, just linked to a Foundry actor, written as an
-   * event's would be: the table read (`state`: the GM's view) and written from it — a
-   * player's character in full, an NPC withheld, a mapping chosen by hand its GM's
-   * values — then an NPC's players' view read once from a snapshot (#readPlayersView:
-   * a GM's `state` is the GM's view), which fills its flags. Nothing when the table
-   * has no such actor or cannot be read (the connection refused or stopped: its next
-   * event writes it); while the connection is down the read waits for it.
+   * event's would be — a player's character in full, an NPC withheld, a mapping chosen
+   * by hand its GM's values — then an NPC's players' view read once from a snapshot
+   * (#readPlayersView: a GM's `state` is the GM's view), which fills its flags. The
+   * GM's view is the one this connection holds (ActorViews: the welcome's table, then
+   * each event's, as received): nothing is read for it. Only without one (the
+   * connection down, or it never saw that actor) is the table read (`state`) — while
+   * the connection is down the read waits for it. Nothing when the table has no such
+   * actor or cannot be read (the connection refused or stopped: its next event writes it).
    * @param {string} id
    */
   async #writeLinked(id) {
+    const held = this.connection?.connected ? this.views.get(id) : null;
+    if (held?.removed) return;
+    const { view, epoch } = held?.view ? held : await this.#readLinked(id);
+    if (!view) return;
+    await this.#applyActors([view], new Map(), epoch);
+    const withheld = foundryActors().some((actor) => actor.flags?.[MODULE_ID]?.actorId === id && actor.flags[MODULE_ID].withheld === true);
+    if (withheld) this.#readPlayersView(epoch, new Set([id]));
+  }
+
+  /** The GM's view of the table's actor `id` read with `state` (#writeLinked without a
+   * view of its connection's), and its epoch; `{view: null}` when the table has none or
+   * cannot be read. */
+  async #readLinked(id) {
     let table = null;
     try {
       table = (await this.connection?.request({ type: "state" }))?.table ?? null;
     } catch (error) {
       console.warn(`rollbridge | the table could not be read for ${id}: ${redact(error?.message ?? error)}`);
     }
-    const view = (table?.actors ?? []).find((candidate) => candidate?.id === id);
-    if (!view) return;
-    const epoch = table.epoch ?? this.connection?.welcome?.epoch ?? null;
-    await this.#applyActors([view], new Map(), epoch);
-    const withheld = foundryActors().some((actor) => actor.flags?.[MODULE_ID]?.actorId === id && actor.flags[MODULE_ID].withheld === true);
-    if (withheld) this.#readPlayersView(epoch, new Set([id]));
+    const view = (table?.actors ?? []).find((candidate) => candidate?.id === id) ?? null;
+    return { view, epoch: table?.epoch ?? this.connection?.welcome?.epoch ?? null };
   }
 
   /** Keep the roll mode of this user's request; a player's client tells the GM's
@@ -1132,6 +1168,7 @@ export class FoundryClient {
     const statuses = STATUS_PATHS[described.id] ?? {};
     const data = Object.fromEntries(Object.entries(paths).filter(([path]) => !(path in statuses)));
     if ("mapped" in (flags ?? {})) data[`flags.${MODULE_ID}.-=mapped`] = null;
+    if ("mappedAt" in (flags ?? {})) data[`flags.${MODULE_ID}.-=mappedAt`] = null;
     if (!Object.keys(data).length && !Object.keys(paths).length) return null;
     const off = Object.entries(statuses).filter(([path]) => path in paths).map(([, status]) => ({ status, active: false }));
     return { actor, name: actor.name ?? flags?.name ?? flags?.actorId, update: () => data, statuses: () => this.#setStatuses(actor, off) };
@@ -1162,13 +1199,15 @@ export class FoundryClient {
       // a mapping the welcome does not describe (any more): its paths are not known
       const described = Object.hasOwn(mappings, flags.mapped) ? mappings[flags.mapped] : null;
       if (!described) {
-        writes.push({ actor, name: actor.name ?? flags.actorId, update: () => ({ [`flags.${MODULE_ID}.-=mapped`]: null }) });
+        const unmark = { [`flags.${MODULE_ID}.-=mapped`]: null, ...("mappedAt" in flags ? { [`flags.${MODULE_ID}.-=mappedAt`]: null } : {}) };
+        writes.push({ actor, name: actor.name ?? flags.actorId, update: () => unmark });
         continue;
       }
       let gm = this.views.get(flags.actorId);
-      if (!ownedByPlayer(actor) && flags.epoch === welcome.epoch && Number.isInteger(flags.seq) && flags.seq < welcome.seq) {
-        if (!tables.has(flags.seq) && tables.size < MAPPED_READS) tables.set(flags.seq, await this.#tableAt(flags.seq));
-        gm = (tables.get(flags.seq)?.actors ?? []).find((view) => view?.id === flags.actorId) ?? gm;
+      const at = markedAt(flags);
+      if (!ownedByPlayer(actor) && at.epoch === welcome.epoch && Number.isInteger(at.seq) && at.seq < welcome.seq) {
+        if (!tables.has(at.seq) && tables.size < MAPPED_READS) tables.set(at.seq, await this.#tableAt(at.seq));
+        gm = (tables.get(at.seq)?.actors ?? []).find((view) => view?.id === flags.actorId) ?? gm;
       }
       const write = this.#leftoversWrite(actor, described, gm);
       if (write) writes.push(write);
@@ -1181,8 +1220,12 @@ export class FoundryClient {
    * of the table whose flags carry no `mapped` mark are marked with it. A module from
    * before the mark (7 December 2026) wrote the GM's values there under that mapping
    * all the same, and without the mark a switch back to `auto` made while this client
-   * is away was found only once the mapping had written the actor again. The flags'
-   * `seq` is kept: the GM's view that write wrote, which #resetMappedAway reads. A mark
+   * is away was found only once the mapping had written the actor again. The mark says
+   * when (`mappedAt`: the welcome's epoch and seq), which #resetMappedAway reads the
+   * GM's view at: of an actor the mapping wrote, the same as at the flags' `seq` (its
+   * changes since are this welcome's events, written and marked after it); never a seq
+   * the flags name, which a player who owned the actor once may have written (a seq at
+   * which no chosen mapping showed the GM's values). A mark
    * on an actor the mapping left alone resets nothing (chosenLeftovers resets only
    * paths holding the GM's values). An actor a player owns is not marked: its flags
    * are that player's to write, and it is never reset against the GM's view
@@ -1199,7 +1242,7 @@ export class FoundryClient {
       return isOnTable(actor) && flags?.actorId && (flags.table ?? null) === this.table
         && !("mapped" in flags) && !flags.removed && !ownedByPlayer(actor);
     });
-    const mark = { [`flags.${MODULE_ID}.mapped`]: mapping };
+    const mark = { [`flags.${MODULE_ID}.mapped`]: mapping, [`flags.${MODULE_ID}.mappedAt`]: { epoch: welcome.epoch, seq: welcome.seq } };
     const writes = unmarked.map((actor) => ({
       actor, name: actor.name ?? actor.flags[MODULE_ID].actorId, update: () => ({ ...mark }), statuses: async () => {},
     }));
@@ -1311,12 +1354,15 @@ export class FoundryClient {
    * resume, whose snapshot welcome carries the NPCs as players see them (`players`:
    * the protocol has no request that answers it to a GM, and a GM's `state` is the GM's
    * view). Each NPC still withheld when it comes (no event brought its view meanwhile)
-   * is written from it; the connection closes at its welcome, a refusal, or after
-   * READ_EVENT_MS, and a failure leaves them withheld until their next event. One
-   * reader at a time: NPCs asked for meanwhile under its epoch are written from its
-   * snapshot; under another epoch (a restore while it was open) from its snapshot when
-   * that is of their epoch, else read for once it ends (not after a refusal, which
-   * another connection would get too: they stay withheld until their next event).
+   * is written from it; the connection closes at its welcome, a refusal, or
+   * READ_EVENT_MS after its last try, and a failure leaves them withheld until their
+   * next event or the next recovered resume (#askWithheld). Its connection lost, or its
+   * hello refused for now (`busy`, `rate_limited`), it connects again after the
+   * Connection's wait, PLAYERS_READS times at most, keeping every NPC asked for; any
+   * other refusal ends it. One reader at a time: NPCs asked for meanwhile under its
+   * epoch are written from its snapshot; under another epoch (a restore while it was
+   * open) from its snapshot when that is of their epoch, else read for once it ends
+   * (not after a refused token, which another connection would get too).
    * @param {number} epoch
    * @param {Set<string>} ids
    */
@@ -1332,6 +1378,7 @@ export class FoundryClient {
     }
     this.playersEpoch = epoch;
     this.playersIds = new Set(ids);
+    let tries = 0;
     const finish = ({ again = true, written = null } = {}) => {
       globalThis.clearTimeout(this.playersTimer);
       const reader = this.playersReader;
@@ -1345,11 +1392,21 @@ export class FoundryClient {
       onSnapshot: (snapshot) => {
         const wanted = new Set(snapshot.epoch === epoch ? this.playersIds : []);
         for (const id of this.playersLater.get(snapshot.epoch) ?? []) wanted.add(id);
+        for (const id of wanted) this.withheldSettled.add(`${snapshot.epoch}:${id}`);
         finish({ written: snapshot.epoch });
         if (wanted.size) this.#enqueue(() => this.#writeWithheld(snapshot, wanted));
       },
-      onStatus: (status) => {
-        if (status === "refused" || status === "waiting") finish({ again: status !== "refused" });
+      onStatus: (status, detail) => {
+        if (status === "refused") {
+          for (const id of this.playersIds) this.withheldSettled.add(`${epoch}:${id}`);
+          finish({ again: false });
+        } else if (status === "waiting") {
+          const passing = !detail?.refusal || READ_AGAIN.has(detail.refusal.code);
+          if (!passing || ++tries > PLAYERS_READS) return finish();
+          // it connects again by itself after `delay` (a refusal's retry_after at least)
+          globalThis.clearTimeout(this.playersTimer);
+          this.playersTimer = globalThis.setTimeout(finish, (Number(detail?.delay) || 0) + READ_EVENT_MS);
+        }
       },
       log: (level, text) => (level === "error" || level === "warn") && console.warn(`rollbridge | reading the players' view: ${redact(text, [token])}`),
     });
@@ -1360,8 +1417,11 @@ export class FoundryClient {
   /**
    * The writer's NPCs of the welcome's table and epoch still withheld at a recovered
    * resume — a reload (or the page's close) cut the read of their players' view
-   * (#readPlayersView), whose reader was this page's — read for again, once a page for
-   * each (an older server's snapshot has no players' view: not asked at every reconnect).
+   * (#readPlayersView), whose reader was this page's, or the read ended unanswered
+   * (its tries spent, `too_many_connections`, no welcome in time) — read for again, at
+   * each recovered resume, PLAYERS_READS times a page at most for each; not once a read
+   * answered it (a snapshot came: an older server's has no players' view, not asked at
+   * every reconnect) or a refused token ended it.
    */
   #askWithheld(welcome) {
     const ids = new Set();
@@ -1370,8 +1430,9 @@ export class FoundryClient {
       if (flags?.withheld !== true || !flags.actorId || flags.removed || !isOnTable(actor)) continue;
       if ((flags.table ?? null) !== (this.table ?? null) || flags.epoch !== welcome.epoch) continue;
       const key = `${welcome.epoch}:${flags.actorId}`;
-      if (this.withheldAsked.has(key)) continue;
-      this.withheldAsked.add(key);
+      const asked = this.withheldAsked.get(key) ?? 0;
+      if (this.withheldSettled.has(key) || asked >= PLAYERS_READS) continue;
+      this.withheldAsked.set(key, asked + 1);
       ids.add(flags.actorId);
     }
     if (ids.size) this.#readPlayersView(welcome.epoch, ids);
