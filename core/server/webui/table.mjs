@@ -586,6 +586,9 @@ function askAgain(entries, moved) {
       }
     }, (error) => {
       if (session !== asking || (!moved && !asked.has(pending))) return;
+      // refused for now past the connection's retries (nothing was done, nothing
+      // answered): it still waits, and is sent again as the page's pace allows
+      if (!moved && FOR_NOW.has(error?.code)) return resendLater(pending);
       if (!moved) settleAsked(pending);
       if (error?.code === "not_remembered") sayAnswer(key, { key: "ROLLBRIDGE.Web.Message.NotKnown" });
       else failed(error, key);
@@ -742,6 +745,22 @@ function resendSome() {
       resendSome();
     }, RESEND_MS);
   }
+}
+
+/** Refusals of a request sent again that answer nothing of it: the server did
+ * nothing, for now (too many requests at the table or on the connection, too many
+ * changes waiting for its disk), and the connection's own retries were spent
+ * (adapters/client/connection.mjs). */
+const FOR_NOW = new Set(["rate_limited", "busy"]);
+
+/** The request `pending` of this page's, sent again, was refused for now (FOR_NOW):
+ * it still waits, and is due again, sent once the page's pace allows (resendSome; a
+ * secret request only: any other's answer comes live, or is asked at the next join).
+ * It was marked answered — *no longer waiting*, the refusal beside its form — and
+ * the GM's approval in secret was never linked to its event. */
+function resendLater(pending) {
+  if (!resentFor.delete(pending)) return;
+  resendSome();
 }
 
 /** Forget the resends (another table's seqs, or another viewer's requests). */
