@@ -250,6 +250,11 @@ const cases = {
       };
       socket.onerror = () => reject(new Error("the GM's socket failed"));
     }), { token: TOKENS.asking.gm, rolls });
+    // each request sent again (paced: two at once, then one each half second, and the
+    // credit may have gone on the asking just before), then what the page did, done
+    const resent = () => new Set(player.gate.sent.slice(sentBefore).map((f) => JSON.parse(f))
+      .filter((m) => m.repeat === true).map((m) => m.id)).size;
+    await player.gate.until(() => resent() >= pendings.length);
     await flush(player);
     await flush(player);
     const sent = player.gate.sent.slice(sentBefore).map((f) => JSON.parse(f));
