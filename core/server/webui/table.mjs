@@ -314,6 +314,10 @@ function resultText(reply) {
   return entry?.querySelector(".narration, .summary")?.textContent ?? "";
 }
 
+/** Keep what the page would keep for its next load, soon (set where the page's
+ * events are followed, below); nothing until then. */
+let keepSoon = () => {};
+
 /** What a reply says, on the message line and beside the form `key` sent it. */
 function answered(reply, key, request = null) {
   let text = "";
@@ -338,6 +342,7 @@ function answered(reply, key, request = null) {
   const formText = text || resultText(reply);
   if (form) showOutcome(form, formText);
   noteLine(line, text, key, formText);
+  keepSoon(); // a request waiting for the GM, the line beside the form
   return reply;
 }
 
@@ -971,6 +976,7 @@ function buildForms() {
   const kept = restoringForms;
   restoringForms = null;
   if (!acting) return;
+  if (kept) keepSoon(); // taken from the tab as it loaded: kept again, for a tab killed now
   replaceKeeping($("roll"), rollForm(session, send, askOdds));
   putKept($("roll"), kept);
   const actions = Object.entries(session.ruleset?.actions ?? {})
@@ -1553,6 +1559,23 @@ window.addEventListener("pageshow", (event) => {
 const keepWhatWasTyped = () => {
   if (joinedAs && !languageReload) keepTheLines();
 };
+/** What is typed, and the lines a reply changes, are kept as well while the page is
+ * shown, at most KEEP_MS after the first change since they were last kept
+ * (keepSoon): a tab killed while shown — its renderer crashed, or ended for the
+ * memory another app wanted — hears nothing on its way out, as a discarded one, and
+ * lost what was typed since it was last hidden. A copy of the tab made meanwhile
+ * finds this page alive and takes none of it (keeper.mjs). */
+const KEEP_MS = 300;
+let keepTimer = null;
+keepSoon = () => {
+  if (keepTimer !== null || !joinedAs || languageReload) return;
+  keepTimer = setTimeout(() => {
+    keepTimer = null;
+    keepWhatWasTyped();
+  }, KEEP_MS);
+};
+document.addEventListener("input", keepSoon);
+document.addEventListener("change", keepSoon);
 /** The page is shown again, alive: what it kept when it was hidden is for a load that
  * did not come, and is removed. Left in the tab, it went with a copy of the tab's
  * storage — a duplicated tab (the browser's *Duplicate*), a link opened from the page
