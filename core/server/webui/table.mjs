@@ -938,7 +938,7 @@ function drawTable() {
   showWaitingJump(session.role === "gm" ? (session.table.pending ?? []).length : 0);
   if (session.role === "gm") {
     replaceKeepingFocus($("pending"), pendingList(session, send));
-    showHistory($("history"), session, send);
+    showHistory($("history"), session, send, kindOf);
   }
   const key = JSON.stringify([session.role, [...session.actors.values()].map((a) => [a.id, a.name, a.controllers,
     (a.common?.tracks ?? []).map((t) => t.key)]), choicesKey()]);
@@ -1047,6 +1047,10 @@ function askedWords(pending) {
 
 /** The seqs the log shows: an event is shown once, whether it came live or from history. */
 const shown = new Set();
+
+/** The kind of the event `seq` as the page has seen it (live, or in the log from
+ * before), or null. */
+const kindOf = (seq) => seen.get(seq)?.kind ?? null;
 
 /** Put a log entry in its place (newest first: a live event goes on top, an event
  * from history below the newer ones). */
@@ -1303,6 +1307,8 @@ function joined(token, welcome, { first }) {
     addHistory(token, welcome).catch(() => null).then((from) => {
       restoreLines(true);
       if (session !== joining) return;
+      // the kinds of the events undo and redo take, now in from the log from before
+      if (session.role === "gm") showHistory($("history"), session, send, kindOf);
       askAgain(mine, moved);
       askUndone(from);
     });
