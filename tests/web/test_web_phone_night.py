@@ -144,7 +144,8 @@ async def test_a_whole_evening_on_phones(tmp_path):
     assert result["restarted"] is True, result
     for who in ("player", "gm"):
         back = result["back"][who]
-        assert back["status"] == "connected", (who, back)
+        statuses = result["back"]["statuses"]
+        assert back["status"] == "connected", (who, back, statuses, result["restartMs"])
         looks_right(back["looks"])
     redo = said("en", "Button.RedoSeqKind", seq="5", kind=said("en", "Kind.Resolution"))
     assert result["back"]["gm"]["redo"] == redo, result["back"]["gm"]
@@ -152,4 +153,10 @@ async def test_a_whole_evening_on_phones(tmp_path):
     for lang, shown in result["languages"].items():
         assert shown["action"] == "trait", (lang, shown)
         assert shown["status"].startswith(said(lang, "Message.Approved", result="")), (lang, shown)
+        looks_right(shown["looks"])
+    # the GM's page in each language: its Undo names the trait test approved after the
+    # restart (#8) in that language's words
+    for lang, shown in result["gmLanguages"].items():
+        undo = said(lang, "Button.UndoSeqKind", seq="8", kind=said(lang, "Kind.Resolution"))
+        assert shown["undo"] == undo, (lang, shown)
         looks_right(shown["looks"])

@@ -30,7 +30,7 @@ import {
 } from "./forms.mjs";
 import { showLogDownload, showLogHint } from "./download.mjs";
 import { fetchHistory } from "./history.mjs";
-import { holdPage, letPageGo, pageId, takeOver } from "./keeper.mjs";
+import { holdPage, letPageGo, pageId, takeOver, tellsCopies } from "./keeper.mjs";
 import { formsFor, keepForms, keepLines, keptLine, lineText, takeForms, takeLines } from "./kept.mjs";
 import { byLabel, el, eventSummary, isolated, renderEvent, renderMine, showMineWaits } from "./render.mjs";
 import {
@@ -1570,11 +1570,13 @@ const keepWhatWasTyped = () => {
  * (keepSoon): a tab killed while shown — its renderer crashed, or ended for the
  * memory another app wanted — hears nothing on its way out, as a discarded one, and
  * lost what was typed since it was last hidden. A copy of the tab made meanwhile
- * finds this page alive and takes none of it (keeper.mjs). */
+ * finds this page alive and takes none of it (keeper.mjs); a browser that cannot tell
+ * a copy (no Web Locks: a page served over plain HTTP at a LAN address) keeps them
+ * only as before, when the page may go. */
 const KEEP_MS = 300;
 let keepTimer = null;
 keepSoon = () => {
-  if (keepTimer !== null || !joinedAs || languageReload) return;
+  if (keepTimer !== null || !joinedAs || languageReload || !tellsCopies()) return;
   keepTimer = setTimeout(() => {
     keepTimer = null;
     keepWhatWasTyped();

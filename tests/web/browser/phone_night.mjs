@@ -53,10 +53,11 @@ const NIGHTS = [
 /** The player's and the GM's phones at `table` (English), joined. */
 async function phones(browser, table) {
   const url = `${BASE}/tables/${table}`;
-  const gm = await joinedPage(browser, `gm-${table}`, { ...PHONE, locale: "en-US" }, trouble, url, TOKENS[table].gm,
-    { tap: true });
+  // not through the test's tap (pages.mjs's tapWebSocket): the restart is the server's
+  // own, seen by the browser as a phone sees it (refused while it is down)
+  const gm = await joinedPage(browser, `gm-${table}`, { ...PHONE, locale: "en-US" }, trouble, url, TOKENS[table].gm);
   const player = await joinedPage(browser, `player-${table}`, { ...PHONE, locale: "en-US" }, trouble, url,
-    TOKENS[table].player, { tap: true });
+    TOKENS[table].player);
   return { gm, player };
 }
 
@@ -73,6 +74,16 @@ async function restarted() {
   const ok = await until(() => existsSync(process.env.RB_SIGNAL), 60_000);
   clearInterval(timer);
   return ok;
+}
+
+/** `lang` chosen in `page`'s list: once the page is back at the table in it, the log
+ * from before in. */
+async function inLanguage(page, lang) {
+  step(`a page in ${lang}`);
+  await Promise.all([page.waitForEvent("load"), page.selectOption("#language", lang)]);
+  await page.locator(`html[lang="${lang}"]`).waitFor();
+  await connected(page);
+  await page.waitForSelector("body[data-history]");
 }
 
 const cases = {
@@ -114,11 +125,22 @@ const cases = {
     }
     step("the server restarts");
     const { gm, player } = last;
+    for (const page of [gm, player]) {
+      await page.evaluate(() => {
+        const start = Date.now();
+        window.rbStatuses = [];
+        new MutationObserver(() => window.rbStatuses.push(`${Date.now() - start}:${document.body.dataset.status}`))
+          .observe(document.body, { attributes: true, attributeFilter: ["data-status"] });
+      });
+    }
     process.stdout.write("RB_RESTART\n");
+    const down = Date.now();
     result.restarted = await restarted();
+    result.restartMs = Date.now() - down;
     await player.waitForSelector('body[data-status="connected"]', { timeout: 60_000 }).catch(() => {});
     await gm.waitForSelector('body[data-status="connected"]', { timeout: 60_000 }).catch(() => {});
     result.back = {
+      statuses: { player: await player.evaluate(() => window.rbStatuses), gm: await gm.evaluate(() => window.rbStatuses) },
       player: { status: await player.evaluate(() => document.body.dataset.status), message: await player.textContent("#message"),
         looks: await looksOf(player), newest: await newestOf(player) },
       gm: { status: await gm.evaluate(() => document.body.dataset.status), message: await gm.textContent("#message"),
@@ -134,14 +156,14 @@ const cases = {
     await waitSeq(player, seq + 1);
     result.afterRestart = { status: await statusOf(player), newest: await newestOf(player) };
     result.languages = {};
+    result.gmLanguages = {};
     for (const lang of ["cs", "de", "ru"]) {
-      step(`the player's page in ${lang}`);
-      await Promise.all([player.waitForEvent("load"), player.selectOption("#language", lang)]);
-      await player.locator(`html[lang="${lang}"]`).waitFor();
-      await connected(player);
-      await player.waitForFunction(() => document.body.dataset.history !== undefined);
+      await inLanguage(player, lang);
       result.languages[lang] = { status: await statusOf(player), newest: await newestOf(player),
         looks: await looksOf(player), action: await player.locator("#action-select").inputValue() };
+      await inLanguage(gm, lang);
+      result.gmLanguages[lang] = { undo: await gm.locator('#history button[name="undo"]').textContent(),
+        newest: await newestOf(gm), looks: await looksOf(gm) };
     }
   },
 };
