@@ -90,13 +90,23 @@ def seed_tables(store: SQLiteStore, host: PluginHost) -> dict[str, dict[str, str
         "wild": [("ana", "Ana", "Ana", ["player"]), ("guard", "Guard", "Guard", [])],
     }
     for table, cast in casts.items():
-        book = wild if table == "wild" else sheets
-        for index, (actor_id, name, sheet, controllers) in enumerate(cast):
-            actor = {"id": actor_id, "name": name, "sheet": dict(book[sheet])}
-            actor["controllers"] = controllers
-            request = {"type": "actor.create", "id": f"{table}-{index}", "actor": actor}
-            service.handle(table, request, GM)
+        add_cast(service, table, cast, wild if table == "wild" else sheets)
     return tokens
+
+
+def add_cast(
+    service: TableService,
+    table: str,
+    cast: list[tuple[str, str, str, list[str]]],
+    book: dict[str, dict[str, Any]],
+) -> None:
+    """Create at ``table`` (as its GM) each actor of ``cast`` — its id, name, the name
+    of its sheet in ``book`` (a ruleset's example sheets) and its controllers."""
+    for index, (actor_id, name, sheet, controllers) in enumerate(cast):
+        actor = {"id": actor_id, "name": name, "sheet": dict(book[sheet])}
+        actor["controllers"] = controllers
+        request = {"type": "actor.create", "id": f"{table}-{index}", "actor": actor}
+        service.handle(table, request, GM)
 
 
 @asynccontextmanager

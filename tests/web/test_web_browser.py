@@ -158,13 +158,13 @@ async def test_the_web_view_in_chromium(web_world, debug_log, tmp_path):
     # the GM's buttons named what they take: the attack, then (undone) its redo
     buttons = result["undo"]["buttons"]
     assert buttons["before"]["undo"] == {
-        "text": f"Undo #{attack['seq']}",
+        "text": f"Undo #{attack['seq']} (action)",
         "seq": str(attack["seq"]),
         "disabled": False,
     }
     assert buttons["before"]["redo"] == {"text": "Redo", "seq": None, "disabled": True}
     assert buttons["after"]["redo"] == {
-        "text": f"Redo #{attack['seq']}",
+        "text": f"Redo #{attack['seq']} (action)",
         "seq": str(attack["seq"]),
         "disabled": False,
     }

@@ -234,3 +234,29 @@ async def test_a_crowded_tables_resends_fit_its_rate(tmp_path):
     for who, counts in result["repeats"].items():
         assert len(counts) == 8 and max(counts.values()) <= 3, (who, counts)
     assert result["linked"] == said("cs", "Log.MineSecret", seq=str(result["seq"])), result
+
+
+async def test_a_secret_requests_resend_refused_for_now_still_waits(tmp_path):
+    """A player's always-secret request waiting for the GM is sent again (``repeat``) at
+    each placeholder, to link the GM's approval in secret to its event. A resend the
+    table refused ``rate_limited`` past the connection's five retries (nothing was done
+    there) was taken for an answer: the entry said *no longer waiting*, the refusal
+    beside the form, and the approval was never linked. Here the GM approves it from a
+    socket that keeps a table of 1 request a second (bursts of 2) busy meanwhile: the
+    entry still waits while refused, and once the table has room the page sends it
+    again, unasked, and links the approval to its event."""
+    path = tmp_path / "web.db"
+    tokens = seed_listening(path)
+    limits = replace(TEST_LIMITS, rate_per_table=1.0)
+    async with serving(path, host_of("listener", Listener()), tokens, limits=limits) as world:
+        result = await run_case(world, "refused", script="secret_told.mjs")
+    assert result["flood"]["status"] == "done", result["flood"]
+    assert result["refusals"] >= 6, result
+    assert result["during"]["waits"] is True, result["during"]
+    assert result["during"]["kind"] != said("cs", "Log.MineDone"), result["during"]
+    pending = said("cs", "Message.Pending", pending=result["pending"])
+    assert result["during"]["status"] == pending, result["during"]
+    assert result["stopped"]["refused"] > 0, result["stopped"]
+    linked = {"waits": False, "kind": said("cs", "Log.MineSecret", seq=str(result["seq"])),
+              "hidden": said("cs", "Log.MineHidden", pending=result["pending"])}  # fmt: skip
+    assert result["after"] == linked, result["after"]

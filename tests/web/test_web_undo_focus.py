@@ -18,7 +18,9 @@ async def test_the_undo_buttons_keep_the_keyboards_focus(web_world):
     result = await run_script("undo_focus.mjs", env, [t for r in web_world.tokens.values()
                                                       for t in r.values()])  # fmt: skip
     steps = result["steps"]
-    assert [s["undo"] for s in steps[:2]] == ["Undo #2", "Undo #1"], steps
+    # each naming what it takes (the actors added, #1 to #3)
+    named = ["Undo #2 (actor added)", "Undo #1 (actor added)"]
+    assert [s["undo"] for s in steps[:2]] == named, steps
     assert steps[-1]["disabled"], steps
     assert steps[-1]["focus"] == "button[name=undo]", steps
     assert result["after"]["flushed"] is True, result  # all the page sent was answered

@@ -3,7 +3,8 @@
 
 import { askedFor, el, renderActor } from "./render.mjs";
 import { afterLift, composingIn, field, select, pressedIn, waitsForAnswer } from "./forms.mjs";
-import { i18n } from "./texts.mjs";
+import { labelOf } from "../client/i18n.mjs";
+import { KIND_WORDS, i18n } from "./texts.mjs";
 
 /**
  * A button of the table's controls whose press is one request: the second click of
@@ -104,15 +105,23 @@ export function replaceKeepingFocus(box, node) {
  * #12) and sending its seq, so that a table another GM changed meanwhile refuses
  * it (`not_latest`) instead of taking another change; disabled when there is
  * none (aria-disabled: still focusable). Where the page does not know (it missed an undo), plain "Undo" takes the
- * latest. The buttons are made once and brought up to date in place, so a
- * keyboard's focus stays on them as the table changes. */
-export function showHistory(box, session, send) {
+ * latest. Where it knows the event's kind (`kindOf`), the button says it too, as the
+ * log's undo line does ("Undo #3 (actor added)"): a roll that changed nothing is no
+ * change to undo, and the GM who pressed *Undo #3* after it, on a phone whose log
+ * showed the roll, took back the NPC added before. The buttons are made once and
+ * brought up to date in place, so a keyboard's focus stays on them as the table
+ * changes.
+ * @param {(seq: number) => string|null} kindOf the kind of the event `seq`, when the page has it
+ */
+export function showHistory(box, session, send, kindOf = () => null) {
   const history = session.history;
   const words = {
-    undo: ["ROLLBRIDGE.Web.Button.Undo", "ROLLBRIDGE.Web.Button.UndoSeq", history.latestUndo()],
-    redo: ["ROLLBRIDGE.Web.Button.Redo", "ROLLBRIDGE.Web.Button.RedoSeq", history.latestRedo()],
+    undo: ["ROLLBRIDGE.Web.Button.Undo", "ROLLBRIDGE.Web.Button.UndoSeq", "ROLLBRIDGE.Web.Button.UndoSeqKind",
+      history.latestUndo()],
+    redo: ["ROLLBRIDGE.Web.Button.Redo", "ROLLBRIDGE.Web.Button.RedoSeq", "ROLLBRIDGE.Web.Button.RedoSeqKind",
+      history.latestRedo()],
   };
-  for (const [type, [plain, numbered, seq]] of Object.entries(words)) {
+  for (const [type, [plain, numbered, kinded, seq]] of Object.entries(words)) {
     let node = box.querySelector(`button[name="${type}"]`);
     if (!node) {
       node = button("", type, () => {
@@ -123,7 +132,10 @@ export function showHistory(box, session, send) {
       box.append(node);
     }
     const named = Number.isInteger(seq);
-    node.textContent = named ? i18n.format(numbered, { seq }) : i18n.localize(plain);
+    const kind = named ? kindOf(seq) : null;
+    node.textContent = !named ? i18n.localize(plain)
+      : kind ? i18n.format(kinded, { seq, kind: labelOf(i18n, KIND_WORDS, kind) })
+        : i18n.format(numbered, { seq });
     // aria-disabled, not disabled: a disabled button loses the keyboard's focus (to
     // the page's body) once the last undo leaves nothing to undo
     node.setAttribute("aria-disabled", String(history.known && !named));

@@ -13,6 +13,11 @@
 // requests to follow; now whichever of them loads first takes them, and the other
 // joins as a copy. A browser without Web Locks takes it as before.
 
+/** Whether pages can tell a copy of their tab (the browser has Web Locks): where they
+ * cannot, a page keeps nothing while it is shown (table.mjs's keepSoon), or a copy of
+ * the tab made then would take its draft and its requests as its own. */
+export const tellsCopies = (locks = globalThis.navigator?.locks) => Boolean(locks?.request);
+
 /** A Web Lock's name for the page `id`. */
 const lockName = (id) => `rollbridge.page.${id}`;
 

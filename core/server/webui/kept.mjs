@@ -245,14 +245,18 @@ function keptForm(state, secrets = []) {
  * @param {string} table the table id
  * @param {string} identity who the page joined as (role and name)
  * @param {{action: string|null, forms: object, odds: string[], reasons?: Array, keeper?: string}} state
- *   the action chosen, each form's state by its key (data-form), the forms whose odds
+ *   the action chosen, each form's state by its key (data-form; the latest last, those
+ *   shown last of all: the first are left out past MAX_LINES), the forms whose odds
  *   were shown, the GM's open reason fields as [epoch, pending id, text so far], and
  *   the page that keeps them (keeper.mjs)
  * @param {string[]} secrets texts never to keep (the page's tokens)
  * @returns {boolean} whether they were kept
  */
 export function keepForms(table, identity, state, secrets = [], storage = undefined) {
-  const forms = Object.entries(state.forms ?? {}).filter(([key]) => isFormKey(key)).slice(0, MAX_LINES)
+  // the latest last, and what is shown last of all (keepTheForms in table.mjs): past
+  // MAX_LINES the oldest go, never what is shown — the first MAX_LINES were kept, and
+  // a page of more actions than that lost the shown form's draft at a reload
+  const forms = Object.entries(state.forms ?? {}).filter(([key]) => isFormKey(key)).slice(-MAX_LINES)
     .map(([key, form]) => [key, keptForm(form, secrets)]);
   const action = isName(state.action) ? state.action : null;
   const odds = (state.odds ?? []).filter(isFormKey).slice(0, MAX_LINES);

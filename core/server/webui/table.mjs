@@ -30,7 +30,7 @@ import {
 } from "./forms.mjs";
 import { showLogDownload, showLogHint } from "./download.mjs";
 import { fetchHistory } from "./history.mjs";
-import { holdPage, letPageGo, pageId, takeOver } from "./keeper.mjs";
+import { holdPage, letPageGo, pageId, takeOver, tellsCopies } from "./keeper.mjs";
 import { formsFor, keepForms, keepLines, keptLine, lineText, takeForms, takeLines } from "./kept.mjs";
 import { byLabel, el, eventSummary, isolated, renderEvent, renderMine, showMineWaits } from "./render.mjs";
 import {
@@ -314,6 +314,10 @@ function resultText(reply) {
   return entry?.querySelector(".narration, .summary")?.textContent ?? "";
 }
 
+/** Keep what the page would keep for its next load, soon (set where the page's
+ * events are followed, below); nothing until then. */
+let keepSoon = () => {};
+
 /** What a reply says, on the message line and beside the form `key` sent it. */
 function answered(reply, key, request = null) {
   let text = "";
@@ -338,6 +342,7 @@ function answered(reply, key, request = null) {
   const formText = text || resultText(reply);
   if (form) showOutcome(form, formText);
   noteLine(line, text, key, formText);
+  keepSoon(); // a request waiting for the GM, the line beside the form
   return reply;
 }
 
@@ -586,6 +591,9 @@ function askAgain(entries, moved) {
       }
     }, (error) => {
       if (session !== asking || (!moved && !asked.has(pending))) return;
+      // refused for now past the connection's retries (nothing was done, nothing
+      // answered): it still waits, and is sent again as the page's pace allows
+      if (!moved && FOR_NOW.has(error?.code)) return resendLater(pending);
       if (!moved) settleAsked(pending);
       if (error?.code === "not_remembered") sayAnswer(key, { key: "ROLLBRIDGE.Web.Message.NotKnown" });
       else failed(error, key);
@@ -742,6 +750,22 @@ function resendSome() {
       resendSome();
     }, RESEND_MS);
   }
+}
+
+/** Refusals of a request sent again that answer nothing of it: the server did
+ * nothing, for now (too many requests at the table or on the connection, too many
+ * changes waiting for its disk), and the connection's own retries were spent
+ * (adapters/client/connection.mjs). */
+const FOR_NOW = new Set(["rate_limited", "busy"]);
+
+/** The request `pending` of this page's, sent again, was refused for now (FOR_NOW):
+ * it still waits, and is due again, sent once the page's pace allows (resendSome; a
+ * secret request only: any other's answer comes live, or is asked at the next join).
+ * It was marked answered — *no longer waiting*, the refusal beside its form — and
+ * the GM's approval in secret was never linked to its event. */
+function resendLater(pending) {
+  if (!resentFor.delete(pending)) return;
+  resendSome();
 }
 
 /** Forget the resends (another table's seqs, or another viewer's requests). */
@@ -914,7 +938,7 @@ function drawTable() {
   showWaitingJump(session.role === "gm" ? (session.table.pending ?? []).length : 0);
   if (session.role === "gm") {
     replaceKeepingFocus($("pending"), pendingList(session, send));
-    showHistory($("history"), session, send);
+    showHistory($("history"), session, send, kindOf);
   }
   const key = JSON.stringify([session.role, [...session.actors.values()].map((a) => [a.id, a.name, a.controllers,
     (a.common?.tracks ?? []).map((t) => t.key)]), choicesKey()]);
@@ -952,6 +976,7 @@ function buildForms() {
   const kept = restoringForms;
   restoringForms = null;
   if (!acting) return;
+  if (kept) keepSoon(); // taken from the tab as it loaded: kept again, for a tab killed now
   replaceKeeping($("roll"), rollForm(session, send, askOdds));
   putKept($("roll"), kept);
   const actions = Object.entries(session.ruleset?.actions ?? {})
@@ -1022,6 +1047,10 @@ function askedWords(pending) {
 
 /** The seqs the log shows: an event is shown once, whether it came live or from history. */
 const shown = new Set();
+
+/** The kind of the event `seq` as the page has seen it (live, or in the log from
+ * before), or null. */
+const kindOf = (seq) => seen.get(seq)?.kind ?? null;
 
 /** Put a log entry in its place (newest first: a live event goes on top, an event
  * from history below the newer ones). */
@@ -1278,6 +1307,8 @@ function joined(token, welcome, { first }) {
     addHistory(token, welcome).catch(() => null).then((from) => {
       restoreLines(true);
       if (session !== joining) return;
+      // the kinds of the events undo and redo take, now in from the log from before
+      if (session.role === "gm") showHistory($("history"), session, send, kindOf);
       askAgain(mine, moved);
       askUndone(from);
     });
@@ -1534,6 +1565,25 @@ window.addEventListener("pageshow", (event) => {
 const keepWhatWasTyped = () => {
   if (joinedAs && !languageReload) keepTheLines();
 };
+/** What is typed, and the lines a reply changes, are kept as well while the page is
+ * shown, at most KEEP_MS after the first change since they were last kept
+ * (keepSoon): a tab killed while shown — its renderer crashed, or ended for the
+ * memory another app wanted — hears nothing on its way out, as a discarded one, and
+ * lost what was typed since it was last hidden. A copy of the tab made meanwhile
+ * finds this page alive and takes none of it (keeper.mjs); a browser that cannot tell
+ * a copy (no Web Locks: a page served over plain HTTP at a LAN address) keeps them
+ * only as before, when the page may go. */
+const KEEP_MS = 300;
+let keepTimer = null;
+keepSoon = () => {
+  if (keepTimer !== null || !joinedAs || languageReload || !tellsCopies()) return;
+  keepTimer = setTimeout(() => {
+    keepTimer = null;
+    keepWhatWasTyped();
+  }, KEEP_MS);
+};
+document.addEventListener("input", keepSoon);
+document.addEventListener("change", keepSoon);
 /** The page is shown again, alive: what it kept when it was hidden is for a load that
  * did not come, and is removed. Left in the tab, it went with a copy of the tab's
  * storage — a duplicated tab (the browser's *Duplicate*), a link opened from the page

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { holdPage, isPageId, letPageGo, pageId, takeOver } from "../../../core/server/webui/keeper.mjs";
+import { holdPage, isPageId, letPageGo, pageId, takeOver, tellsCopies } from "../../../core/server/webui/keeper.mjs";
 import { keepForms, keepLines, takeForms, takeLines } from "../../../core/server/webui/kept.mjs";
 
 /** A stand-in of navigator.locks: exclusive locks held while their callback's promise
@@ -87,4 +87,12 @@ test("what is not a page's id is kept as none", () => {
   assert.equal(takeLines("web", tab).keeper, null);
   keepForms("web", "gm:gm", { action: null, forms: {}, odds: [], keeper: { id: 1 } }, [], tab);
   assert.equal(takeForms("web", tab).keeper, null);
+});
+
+test("a browser without Web Locks cannot tell a copy of the tab", () => {
+  // a page served over plain HTTP at a LAN address has no navigator.locks: it keeps
+  // nothing while shown (table.mjs's keepSoon), or a copy would take it as its own
+  assert.equal(tellsCopies(undefined), false);
+  assert.equal(tellsCopies({}), false);
+  assert.equal(tellsCopies(lockManager()), true);
 });

@@ -10,8 +10,8 @@
 import process from "node:process";
 
 import {
-  DESKTOP, SMALL_PHONE, connected, gmRequest, hide, joinedPage, launch, runCase, seqOf, submitForm, waitSeq,
-  watched,
+  DESKTOP, SMALL_PHONE, connected, crash, gmRequest, tabHolding as heldTab, hide, joinedPage, launch, runCase, seqOf,
+  storageOf, submitForm, waitSeq,
 } from "./pages.mjs";
 
 const env = process.env;
@@ -156,37 +156,8 @@ async function reloadedAway(browser, result) {
   result.repeats = repeatsOf(player).length;
 }
 
-/** The page's renderer crashed (as the DevTools protocol's `Page.crash` does it: its
- * reply never comes, the page's `crash` event does). A phone discarding a tab ends
- * its page so too: no pagehide, nothing the page can do on its way out. */
-async function crash(page) {
-  const crashed = new Promise((resolve) => { page.once("crash", resolve); });
-  const devtools = await page.context().newCDPSession(page);
-  devtools.send("Page.crash").catch(() => {});
-  await crashed;
-}
-
-/** Everything a page's tab holds in its `sessionStorage`. */
-const storageOf = (page) => page.evaluate(() => Object.fromEntries(Object.entries(sessionStorage)));
-
-/** A new tab of `context` holding `storage` in its `sessionStorage` as it opens the
- * table `approval` (with no token in its address): a stand-in for a tab of the
- * browser's whose storage it is — a copy of a tab (the browser's *Duplicate*), or the
- * tab itself loaded anew after its page crashed or was discarded (Chromium keeps a
- * tab's storage in the browser, not in its page) — once it has joined and its log
- * from before is in. */
-async function tabHolding(context, storage, name) {
-  const page = watched(await context.newPage(), name, trouble);
-  await page.addInitScript((held) => {
-    if (sessionStorage.getItem("rollbridge.test.held")) return; // once: a reload keeps the tab's own
-    sessionStorage.setItem("rollbridge.test.held", "1");
-    for (const [key, value] of Object.entries(held)) sessionStorage.setItem(key, value);
-  }, storage);
-  await page.goto(`${BASE}/tables/approval`);
-  await connected(page);
-  await page.waitForFunction(() => document.body.dataset.history !== undefined);
-  return page;
-}
+/** A tab holding `storage` at the table `approval` (pages.mjs's tabHolding). */
+const tabHolding = (context, storage, name) => heldTab(context, storage, name, `${BASE}/tables/approval`, trouble);
 
 /** As tabHolding, once the roll form's line says that the roll `pending` waits (the
  * page took what the crashed one kept; a bound only for one that took nothing). */

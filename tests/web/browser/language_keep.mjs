@@ -63,6 +63,35 @@ async function actionLine(page) {
 /** The tab's sessionStorage: whether any value holds `token`. */
 const tabHolds = (page, token) => page.evaluate((t) => Object.values(sessionStorage).some((v) => v.includes(t)), token);
 
+/** Record each write to the tab's storage of the pages `page`'s context loads from
+ * now on: [key, value] in the array returned. */
+async function recordWrites(page) {
+  const stored = [];
+  await page.context().exposeBinding("rbStored", (source, key, value) => { stored.push([key, value]); });
+  await page.context().addInitScript(() => {
+    const setItem = Storage.prototype.setItem;
+    Storage.prototype.setItem = function keep(key, value) {
+      globalThis.rbStored(String(key), String(value));
+      return setItem.call(this, key, value);
+    };
+  });
+  return stored;
+}
+
+/** The page (keeper.mjs) that kept a value, or null. */
+const keeperOf = (value) => { try { return JSON.parse(value).keeper ?? null; } catch { return null; } };
+
+/** What `page`'s tab holds now, each key by the page that kept it ("token" for the
+ * token), and `reloadKeeper`: the page that kept the forms for the reload among the
+ * writes `stored` from `from` on (the one that chose the language). A page keeps what
+ * is typed as it is typed: the page loaded anew keeps its own. */
+async function keptAfter(page, stored, from) {
+  const kept = Object.fromEntries(Object.entries(await page.evaluate(() => Object.fromEntries(Object.entries(sessionStorage))))
+    .map(([key, value]) => [key, key.startsWith("rollbridge.token.") ? "token" : keeperOf(value)]));
+  const reload = stored.slice(from).find(([key]) => key.startsWith("rollbridge.forms."));
+  return { kept, reloadKeeper: keeperOf(reload?.[1]) };
+}
+
 const cases = {
   /** A Czech player's roll rejected and success test approved by the GM, then
    * Russian chosen; then a roll waiting for the GM, German chosen, and the GM
@@ -72,6 +101,7 @@ const cases = {
     const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, url, TOKENS.approval.gm);
     const player = await joinedPage(browser, "player", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble, url,
       TOKENS.approval.player);
+    const stored = await recordWrites(player);
     const answerOne = async (button) => {
       const before = await seqOf(player);
       await gm.locator("#pending li.pending-item").first().waitFor();
@@ -110,11 +140,12 @@ const cases = {
     await rollForm.locator('button[type="submit"]').click();
     await rollForm.locator('.form-status[data-kind="error"]').waitFor();
     result.refusedDe = await linesOf(player);
+    const storedFrom = stored.length;
     await chooseAndWait(player, "en");
     await rollForm.locator('.form-status[data-kind="error"]').waitFor().catch(() => {});
     result.refusedEn = { ...(await linesOf(player)),
       code: await rollForm.locator(".form-status").getAttribute("data-code") };
-    result.kept = await player.evaluate(() => Object.keys(sessionStorage).sort());
+    Object.assign(result, await keptAfter(player, stored, storedFrom));
   },
 
   /** A language chosen in the list by keyboard: where the focus is once the page
@@ -368,15 +399,7 @@ const cases = {
   async typed(browser, result) {
     const url = `${BASE}/tables/web`;
     const page = await openPage(browser, "typed-forms", { ...SMALL_PHONE, locale: "cs-CZ" }, trouble);
-    const stored = [];
-    await page.context().exposeBinding("rbStored", (source, key, value) => { stored.push([key, value]); });
-    await page.context().addInitScript(() => {
-      const setItem = Storage.prototype.setItem;
-      Storage.prototype.setItem = function keep(key, value) {
-        globalThis.rbStored(String(key), String(value));
-        return setItem.call(this, key, value);
-      };
-    });
+    const stored = await recordWrites(page);
     page.gate = await tapWebSocket(page);
     await page.goto(`${url}#token=${TOKENS.web.player}`);
     await connected(page);
@@ -417,15 +440,15 @@ const cases = {
     step("the player's token pasted into the label, then German chosen");
     await roll.locator('input[name="label"]').fill(`sneaky ${TOKENS.web.player}`);
     const asked = page.gate.sent.length;
+    const storedFrom = stored.length;
     await chooseAndWait(page, "de");
     await page.waitForFunction(() => document.querySelectorAll(".form-odds table").length === 2).catch(() => {});
     result.after = await formsOf();
     result.oddsAsked = page.gate.sent.slice(asked).map((frame) => JSON.parse(frame)).filter((m) => m.type === "odds")
       .map((m) => m.formula ?? m.action);
-    result.kept = await page.evaluate(() => Object.keys(sessionStorage).sort());
+    Object.assign(result, await keptAfter(page, stored, storedFrom));
     const holding = stored.filter(([, value]) => value.includes(TOKENS.web.player));
     result.tokenStored = [...new Set(holding.map(([key]) => key))];
-    result.formsStored = stored.filter(([key]) => key.startsWith("rollbridge.forms.")).length;
   },
 };
 

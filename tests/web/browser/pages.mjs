@@ -351,3 +351,35 @@ export const listen = (page) => page.evaluate(() => {
 
 /** The lines the page's live region was given since listen(page). */
 export const told = (page) => page.evaluate(() => window.rbTold.slice());
+
+/** The page's renderer crashed (as the DevTools protocol's `Page.crash` does it: its
+ * reply never comes, the page's `crash` event does). A phone discarding a tab ends
+ * its page so too: no pagehide, nothing the page can do on its way out. */
+export async function crash(page) {
+  const crashed = new Promise((resolve) => { page.once("crash", resolve); });
+  const devtools = await page.context().newCDPSession(page);
+  devtools.send("Page.crash").catch(() => {});
+  await crashed;
+}
+
+/** Everything a page's tab holds in its `sessionStorage`. */
+export const storageOf = (page) => page.evaluate(() => Object.fromEntries(Object.entries(sessionStorage)));
+
+/** A new tab of `context` holding `storage` in its `sessionStorage` as it opens `url`
+ * (with no token in its address): a stand-in for a tab of the browser's whose storage
+ * it is — a copy of a tab (the browser's *Duplicate*), or the tab itself loaded anew
+ * after its page crashed or was discarded (Chromium keeps a tab's storage in the
+ * browser, not in its page; the DevTools client refuses to load a crashed page) —
+ * once it has joined and its log from before is in; recorded as openPage's pages. */
+export async function tabHolding(context, storage, name, url, trouble) {
+  const page = watched(await context.newPage(), name, trouble);
+  await page.addInitScript((held) => {
+    if (sessionStorage.getItem("rollbridge.test.held")) return; // once: a reload keeps the tab's own
+    sessionStorage.setItem("rollbridge.test.held", "1");
+    for (const [key, value] of Object.entries(held)) sessionStorage.setItem(key, value);
+  }, storage);
+  await page.goto(url);
+  await connected(page);
+  await page.waitForFunction(() => document.body.dataset.history !== undefined);
+  return page;
+}

@@ -250,6 +250,11 @@ const cases = {
       };
       socket.onerror = () => reject(new Error("the GM's socket failed"));
     }), { token: TOKENS.asking.gm, rolls });
+    // each request sent again (paced: two at once, then one each half second, and the
+    // credit may have gone on the asking just before), then what the page did, done
+    const resent = () => new Set(player.gate.sent.slice(sentBefore).map((f) => JSON.parse(f))
+      .filter((m) => m.repeat === true).map((m) => m.id)).size;
+    await player.gate.until(() => resent() >= pendings.length);
     await flush(player);
     await flush(player);
     const sent = player.gate.sent.slice(sentBefore).map((f) => JSON.parse(f));
@@ -322,6 +327,79 @@ const cases = {
       for (const m of repeats(who)) counts[m.id] = (counts[m.id] ?? 0) + 1;
       return [who, counts];
     }));
+  },
+
+  /** A table whose GM approves players' requests first, at a table rate of 1 a second
+   * (bursts of 2): a Czech player's `listen` waits; the GM approves it from a socket
+   * that, in the same breath, keeps taking the table's rate (`state` as fast as the
+   * replies come), so the page's resend of it (`repeat`) is refused `rate_limited`, and
+   * again at each of the connection's five retries. What the page's entry says then;
+   * the socket stopped, whether the page, asked nothing more, links the approval to
+   * its event. */
+  async refused(browser, result) {
+    const gm = await askingGm(browser);
+    const { page: player, form, mine } = await listening(browser);
+    await askListen(player, form, 1);
+    await flush(player);
+    result.pending = await mine.getAttribute("data-pending");
+    const id = player.gate.sent.map((f) => JSON.parse(f)).find((m) => m.action === "listen").id;
+    step("the GM approves it, and keeps the table's rate taken");
+    result.flood = await gm.evaluate(({ token, pending }) => new Promise((resolve, reject) => {
+      const socket = new WebSocket(`ws://${location.host}/tables/asking`);
+      // `state` after `state`, each as its reply comes, while `running`
+      const flood = { taken: 0, refused: 0, running: false, stop: false };
+      window.rbFlood = flood;
+      let n = 0;
+      const state = () => socket.send(JSON.stringify({ type: "state", id: `flood-${n++}` }));
+      const approve = () => {
+        socket.send(JSON.stringify({ type: "approve", id: `ok-${n}`, request: pending }));
+        flood.running = true;
+        state(); // in the same breath: the table's rate is taken before the page asks
+      };
+      socket.onopen = () => socket.send(JSON.stringify({ type: "hello", id: "gm-hello", table: "asking", token }));
+      socket.onmessage = (message) => {
+        const frame = JSON.parse(message.data);
+        if (frame.id === "gm-hello") approve();
+        else if (String(frame.id).startsWith("ok-")) {
+          if (frame.type === "error" && frame.code === "rate_limited") {
+            // the scene, not the case: the approval waits for the table's rate to refill
+            flood.running = false;
+            setTimeout(approve, Math.ceil(frame.details.retry_after * 1000) + 1000);
+          } else resolve({ status: frame.status, seq: frame.seq ?? frame.event?.seq ?? null });
+        } else if (String(frame.id).startsWith("flood-")) {
+          if (frame.type === "error") flood.refused += 1;
+          else flood.taken += 1;
+          if (String(frame.id) !== `flood-${n - 1}`) return;
+          if (flood.stop) socket.close();
+          else if (flood.running) state();
+        }
+      };
+      socket.onerror = () => reject(new Error("the GM's socket failed"));
+    }), { token: TOKENS.asking.gm, pending: result.pending });
+    result.seq = result.flood.seq;
+    const refusals = () => player.gate.frames.map((f) => JSON.parse(f))
+      .filter((m) => m.id === id && m.type === "error" && m.code === "rate_limited").length;
+    // the page's resend and its five retries, each refused
+    await player.gate.until(() => refusals() >= 6, 60_000);
+    result.refusals = refusals();
+    await flush(player); // what the page did with the last refusal, done
+    result.during = {
+      waits: await mine.evaluate((li) => li.classList.contains("mine-waits")),
+      kind: await mine.locator(".kind").textContent(),
+      status: await form.locator(".form-status").textContent(),
+    };
+    step("the socket stops taking the table's rate");
+    result.stopped = await gm.evaluate(() => {
+      window.rbFlood.stop = true;
+      return { taken: window.rbFlood.taken, refused: window.rbFlood.refused };
+    });
+    await player.waitForFunction((seq) => document.querySelector("#log li.kind-mine .kind")?.textContent
+      .includes(`#${seq}`), result.seq, { timeout: 30_000 }).catch(() => null);
+    result.after = {
+      waits: await mine.evaluate((li) => li.classList.contains("mine-waits")),
+      kind: await mine.locator(".kind").textContent(),
+      hidden: await player.locator(`#log li[data-seq="${result.seq}"] .kind`).textContent(),
+    };
   },
 
   /** A table whose GM approves players' requests first: Bob's roll waits for the GM,

@@ -12,6 +12,7 @@ const result = { steps: [] };
 try {
   const gm = await joinedPage(browser, "gm", { ...DESKTOP, locale: "en-US" }, trouble, `${env.RB_BASE}/tables/web`, TOKENS.web.gm, { tap: true });
   await gm.waitForSelector('#history button[name="undo"]:not([aria-disabled="true"])');
+  await gm.waitForSelector("body[data-history]"); // the log from before: the kinds the buttons name
   await gm.focus('#history button[name="undo"]');
   for (let i = 0; i < 3; i++) {
     const seq = await seqOf(gm);

@@ -1,0 +1,89 @@
+// What a tab keeps of the forms for its next load (tests/web/test_web_drafts.py), in
+// headless Chromium against a real rollbridge server: the drafts of a ruleset of many
+// actions across a reload; what was typed in a tab killed while visible. RB_CASE names
+// the case; prints one line `RESULT {json}` of what the pages showed; the Python test
+// judges it.
+//
+// Environment: RB_BASE (http://127.0.0.1:PORT), RB_TOKENS (JSON: table → role →
+// token; never printed), RB_CHROMIUM, RB_CASE, RB_ACTIONS (how many actions).
+
+import process from "node:process";
+
+import { PHONE, caseScript, crash, joinedPage, runCase, storageOf, tabHolding } from "./pages.mjs";
+
+const { BASE, TOKENS, trouble, step } = caseScript("drafts");
+
+/** The action form `name` on `page`, chosen and shown. */
+async function choose(page, name) {
+  await page.selectOption("#action-select", name);
+  const form = page.locator(`form.action-form[data-action="${name}"]`);
+  await form.waitFor();
+  return form;
+}
+
+/** Type `text` into the note of the action form `form` (under its *more parameters*). */
+async function note(form, text) {
+  await form.locator("details.more-params > summary").click();
+  await form.locator('[name="note"]').fill(text);
+}
+
+/** What the page's forms hold: the action chosen, its note, the roll's formula. */
+const formsOf = async (page) => {
+  const action = await page.locator("#action-select").inputValue();
+  return {
+    action,
+    note: await page.locator(`form.action-form[data-action="${action}"] [name="note"]`).inputValue(),
+    formula: await page.locator('form.roll-form input[name="formula"]').inputValue(),
+  };
+};
+
+const cases = {
+  /** A player's phone types a note into `act03` and a formula into the roll form, the
+   * page shown all along; the page's renderer crashes; the tab loaded anew. */
+  async killed(browser, result) {
+    const page = await joinedPage(browser, "player", { ...PHONE, locale: "en-US" }, trouble, `${BASE}/tables/many`,
+      TOKENS.many.player);
+    await note(await choose(page, "act03"), "half a plan");
+    await page.locator('form.roll-form input[name="formula"]').fill("2d6+1");
+    // kept as typed: a bound only for a page that keeps nothing while shown
+    result.kept = await page.waitForFunction(() => Object.values(sessionStorage)
+      .some((value) => value.includes("half a plan") && value.includes("2d6+1")), null, { timeout: 10_000 })
+      .then(() => true, () => false);
+    result.visible = await page.evaluate(() => document.visibilityState);
+    const storage = await storageOf(page);
+    step("the shown page crashes");
+    await crash(page);
+    // the crashed tab loaded anew: a new tab given its storage (pages.mjs's tabHolding)
+    const next = await tabHolding(page.context(), storage, "player-again", `${BASE}/tables/many`, trouble);
+    await next.locator('form.action-form[data-action="act03"]').waitFor({ timeout: 10_000 }).catch(() => {});
+    result.reloaded = await formsOf(next);
+  },
+
+
+  /** A player's phone looks through every action of the table `many`, types a note
+   * into the last two and a formula into the roll form, and reloads. */
+  async many(browser, result) {
+    const page = await joinedPage(browser, "player", { ...PHONE, locale: "en-US" }, trouble, `${BASE}/tables/many`,
+      TOKENS.many.player);
+    const count = Number(process.env.RB_ACTIONS);
+    const names = Array.from({ length: count }, (_, index) => `act${String(index).padStart(2, "0")}`);
+    step(`${count} actions looked through`);
+    result.visited = 0;
+    for (const name of names) {
+      await choose(page, name);
+      result.visited += 1;
+    }
+    await note(await choose(page, names.at(-2)), "from the roof");
+    await note(await choose(page, names.at(-1)), "behind the crates");
+    await page.locator('form.roll-form input[name="formula"]').fill("3d6");
+    step("reloaded");
+    await page.reload();
+    await page.locator(`form.action-form[data-action="${names.at(-1)}"]`).waitFor();
+    await page.locator("body[data-status=\"connected\"]").waitFor();
+    const shown = await formsOf(page);
+    const previous = await (await choose(page, names.at(-2))).locator('[name="note"]').inputValue();
+    result.reloaded = { ...shown, previous };
+  },
+};
+
+await runCase(cases, trouble);

@@ -1,0 +1,171 @@
+// A whole evening on phones (tests/web/test_web_phone_night.py), in headless Chromium
+// against a real rollbridge server: at a table of each ruleset whose GM approves
+// players' requests first, a player's 390×844 touch phone asks the ruleset's action
+// and the GM's (a phone too) approves it by touch and undoes it; the server restarts
+// (RB_RESTART printed, the test's file RB_SIGNAL once it serves again) and both pages
+// come back; the player's page in cs, de and ru. What each page showed at each step;
+// the Python test judges it.
+//
+// Environment: RB_BASE, RB_TOKENS (never printed), RB_CHROMIUM, RB_CASE, RB_SIGNAL.
+
+import { existsSync } from "node:fs";
+import process from "node:process";
+
+import { PHONE, caseScript, connected, joinedPage, runCase, seqOf, waitSeq, waiter } from "./pages.mjs";
+
+const { BASE, TOKENS, trouble, step } = caseScript("phone_night");
+
+/** What a page shows that no one should read: wider than the screen, and any text of
+ * the page's own machinery (a message id, `undefined`, a placeholder left in). */
+const looksOf = (page) => page.evaluate(() => {
+  const text = document.body.innerText;
+  const odd = text.match(/ROLLBRIDGE\.[\w.]+|undefined|NaN|\[object \w+\]|\{[a-z_]+\}/g) ?? [];
+  const wide = [...document.querySelectorAll("body *")].filter((node) => {
+    const box = node.getBoundingClientRect();
+    return box.width > 0 && node.checkVisibility() && box.right > window.innerWidth + 1;
+  }).map((node) => `${node.tagName.toLowerCase()}.${[...node.classList].join(".")}`).slice(0, 5);
+  return { odd: [...new Set(odd)], wide, scroll: document.documentElement.scrollWidth - window.innerWidth };
+});
+
+/** The ruleset's action of each table, and what the player fills in. */
+const NIGHTS = [
+  { table: "sr2", action: "attack", async fill(form) {
+    await form.locator('select[name="weapon"]').selectOption("Hackler");
+    await form.locator('input[name="skill"]').fill("5");
+    await form.locator('input[name="attacker_pool"]').fill("2");
+    await form.locator('input[name="target"][value="guard"]').check();
+  } },
+  { table: "techlevel", action: "hit", async fill(form) {
+    await form.locator('input[name="dice"]').fill("1d6");
+    await form.locator('input[name="tl"]').fill("2");
+    await form.locator('input[name="target"][value="guard"]').check();
+  } },
+  { table: "bandits", action: "move", async fill(form) {
+    await form.locator("details.more-params > summary").tap();
+    await form.locator('input[name="move"]').fill("Sneak past");
+    await form.locator('select[name="stat"]').selectOption({ index: 1 });
+  } },
+  { table: "wilddie", action: "trait", async fill(form) {
+    await form.locator('select[name="trait"]').selectOption("notice");
+  } },
+];
+
+/** The player's and the GM's phones at `table` (English), joined. */
+async function phones(browser, table) {
+  const url = `${BASE}/tables/${table}`;
+  // not through the test's tap (pages.mjs's tapWebSocket): the restart is the server's
+  // own, seen by the browser as a phone sees it (refused while it is down)
+  const gm = await joinedPage(browser, `gm-${table}`, { ...PHONE, locale: "en-US" }, trouble, url, TOKENS[table].gm);
+  const player = await joinedPage(browser, `player-${table}`, { ...PHONE, locale: "en-US" }, trouble, url,
+    TOKENS[table].player);
+  return { gm, player };
+}
+
+/** The line beside the shown action form of `page`. */
+const statusOf = (page) => page.locator("#action form .form-status").textContent();
+
+/** The log's newest entry of `page` as it reads. */
+const newestOf = (page) => page.locator("#log li[data-seq]").first().textContent();
+
+/** The test's signal that the server serves again, a bound for one that never comes. */
+async function restarted() {
+  const { until, changed } = waiter();
+  const timer = setInterval(changed, 100);
+  const ok = await until(() => existsSync(process.env.RB_SIGNAL), 60_000);
+  clearInterval(timer);
+  return ok;
+}
+
+/** `lang` chosen in `page`'s list: once the page is back at the table in it, the log
+ * from before in. */
+async function inLanguage(page, lang) {
+  step(`a page in ${lang}`);
+  await Promise.all([page.waitForEvent("load"), page.selectOption("#language", lang)]);
+  await page.locator(`html[lang="${lang}"]`).waitFor();
+  await connected(page);
+  await page.waitForSelector("body[data-history]");
+}
+
+const cases = {
+  async night(browser, result) {
+    result.tables = {};
+    let last = null;
+    for (const night of NIGHTS) {
+      step(`${night.table}: ${night.action}`);
+      const { gm, player } = await phones(browser, night.table);
+      const seen = (result.tables[night.table] = {});
+      await player.selectOption("#action-select", night.action);
+      const form = player.locator(`form.action-form[data-action="${night.action}"]`);
+      await night.fill(form);
+      await form.locator('button[type="submit"]').tap();
+      await player.waitForFunction(() => /\(p\d+\)/.test(document.querySelector("#action .form-status")?.textContent));
+      seen.asked = { status: await statusOf(player), mine: await newestOf(player), looks: await looksOf(player) };
+      const pending = seen.asked.status.match(/\((p\d+)\)/)[1];
+      const item = gm.locator(`#pending li[data-pending="${pending}"]`);
+      await item.waitFor();
+      seen.gmList = { item: await item.textContent(), looks: await looksOf(gm) };
+      step(`${night.table}: the GM approves`);
+      let seq = await seqOf(player);
+      await item.locator('button[name="approve"]').tap();
+      await waitSeq(player, seq + 1);
+      await player.waitForFunction(() => !/\(p\d+\)/.test(document.querySelector("#action .form-status")?.textContent));
+      seen.approved = { status: await statusOf(player), newest: await newestOf(player), looks: await looksOf(player),
+        gmNewest: await newestOf(gm) };
+      step(`${night.table}: the GM undoes it`);
+      seen.undoButton = await gm.locator('#history button[name="undo"]').textContent();
+      seq = await seqOf(player);
+      await gm.locator('#history button[name="undo"]').tap();
+      await waitSeq(player, seq + 1);
+      await player.waitForFunction((before) => document.querySelector("#action .form-status")?.textContent !== before,
+        seen.approved.status, { timeout: 5_000 }).catch(() => {});
+      seen.undone = { status: await statusOf(player), newest: await newestOf(player), gmNewest: await newestOf(gm),
+        looks: await looksOf(player), gmLooks: await looksOf(gm) };
+      if (last) await Promise.all([last.gm.context().close(), last.player.context().close()]);
+      last = { gm, player };
+    }
+    step("the server restarts");
+    const { gm, player } = last;
+    for (const page of [gm, player]) {
+      await page.evaluate(() => {
+        const start = Date.now();
+        window.rbStatuses = [];
+        new MutationObserver(() => window.rbStatuses.push(`${Date.now() - start}:${document.body.dataset.status}`))
+          .observe(document.body, { attributes: true, attributeFilter: ["data-status"] });
+      });
+    }
+    process.stdout.write("RB_RESTART\n");
+    const down = Date.now();
+    result.restarted = await restarted();
+    result.restartMs = Date.now() - down;
+    await player.waitForSelector('body[data-status="connected"]', { timeout: 60_000 }).catch(() => {});
+    await gm.waitForSelector('body[data-status="connected"]', { timeout: 60_000 }).catch(() => {});
+    result.back = {
+      statuses: { player: await player.evaluate(() => window.rbStatuses), gm: await gm.evaluate(() => window.rbStatuses) },
+      player: { status: await player.evaluate(() => document.body.dataset.status), message: await player.textContent("#message"),
+        looks: await looksOf(player), newest: await newestOf(player) },
+      gm: { status: await gm.evaluate(() => document.body.dataset.status), message: await gm.textContent("#message"),
+        looks: await looksOf(gm), newest: await newestOf(gm),
+        redo: await gm.locator('#history button[name="redo"]').textContent() },
+    };
+    step("after the restart, the player asks again and the GM approves");
+    await player.locator('form.action-form button[type="submit"]').tap();
+    await player.waitForFunction(() => /\(p\d+\)/.test(document.querySelector("#action .form-status")?.textContent));
+    const pending = (await statusOf(player)).match(/\((p\d+)\)/)[1];
+    const seq = await seqOf(player);
+    await gm.locator(`#pending li[data-pending="${pending}"] button[name="approve"]`).tap();
+    await waitSeq(player, seq + 1);
+    result.afterRestart = { status: await statusOf(player), newest: await newestOf(player) };
+    result.languages = {};
+    result.gmLanguages = {};
+    for (const lang of ["cs", "de", "ru"]) {
+      await inLanguage(player, lang);
+      result.languages[lang] = { status: await statusOf(player), newest: await newestOf(player),
+        looks: await looksOf(player), action: await player.locator("#action-select").inputValue() };
+      await inLanguage(gm, lang);
+      result.gmLanguages[lang] = { undo: await gm.locator('#history button[name="undo"]').textContent(),
+        newest: await newestOf(gm), looks: await looksOf(gm) };
+    }
+  },
+};
+
+await runCase(cases, trouble);
