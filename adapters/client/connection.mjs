@@ -37,7 +37,8 @@
 //   disk; nothing was done) is sent again, same id, after a growing pause, up
 //   to BUSY_RETRIES times before its promise is rejected; one refused as
 //   `rate_limited` (too many requests per second; nothing was done) is sent
-//   again, same id, after the server's `retry_after`, as often.
+//   again, same id, after the server's `retry_after` — the two counted together,
+//   BUSY_RETRIES resends in all before the promise is rejected.
 
 import {
   decodeFrame,
