@@ -15,8 +15,10 @@ read the protocol sends now, and in the same run the read it sent before
 decoded then sifted; every retained event), with the garbage collector's
 collections during each. Then that both answer the same. Before those, the first
 undone read of a process (a store opened anew on the file): of the first process to
-read the table (its rows without undos read once, :mod:`rollbridge.stores.sqlite_undos`),
-then of the next one (the file says they were read whole).
+read the table, then of the next one (a table this rollbridge made: the file says
+from the start that its rows need no reading), and of the first process on a file an
+earlier rollbridge brought to schema 7 (the file's record of the table removed: its
+rows without undos read once, :mod:`rollbridge.stores.sqlite_undos`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 import argparse
 import gc
 import itertools
+import sqlite3
 import statistics
 import tempfile
 import time
@@ -110,13 +113,20 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
             (read,) = protocol.receive(request, ALICE)
             assert isinstance(read, Read), read
             if name == "undone":  # a new process's first read: the file opened anew
-                for which in ("first", "next"):  # its first process, then the next one
+                # its first process, then the next one; then, the table's record
+                # removed, the first process on a file an earlier rollbridge filled
+                for which in ("first", "next", "earlier"):
+                    if which == "earlier":
+                        with sqlite3.connect(store.path) as plain:
+                            plain.execute("DROP TABLE undos_checked")
                     fresh = SQLiteStore(store.path, retain=store.retain)
                     started = time.perf_counter()
                     read.run(fresh)
                     figures[f"{which}_ms"] = (time.perf_counter() - started) * 1000
                     fresh.close()
-                    print(f"state undone: the {which} process's first read "
+                    who = {"first": "the first process", "next": "the next process",
+                           "earlier": "an earlier rollbridge's file"}[which]  # fmt: skip
+                    print(f"state undone: {who:29}, first read "
                           f"{figures[f'{which}_ms']:9.2f} ms")  # fmt: skip
             now_ms, now_gc, now = timed(lambda r=read: r.run(store), args.repeats)
             if name == "undone":

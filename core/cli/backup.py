@@ -45,6 +45,16 @@ REDIS = say(
     "SQLite file",
 )
 
+# Translators: {where} is a Redis server; --redis, redis-cli --rdb, BGSAVE and --db are
+# an option, commands and an option, not translated.
+REDIS_OPTION = say(
+    "cli.backup.redis_option",
+    "rollbridge backup copies a SQLite file, but --redis names a Redis server ({where}): "
+    "back that up with Redis's own tools (redis-cli --rdb FILE, or a copy of its "
+    'folder after BGSAVE: docs/redis.md, "Backups"), or give --db FILE to copy a '
+    "SQLite file",
+)
+
 
 def add_parsers(commands: argparse._SubParsersAction) -> None:
     """Add ``backup``."""
@@ -68,6 +78,17 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
         ),
     )
     parser.add_argument(
+        "--redis",
+        metavar="URL",
+        help=Help(
+            say(
+                "cli.help.backup.redis",
+                "refused: a Redis server is backed up with its own tools "
+                '(docs/redis.md, "Backups")',
+            )
+        ),
+    )
+    parser.add_argument(
         "dest",
         type=Path,
         help=Help(say("cli.help.backup.dest", "the copy to write (must not exist)")),
@@ -84,6 +105,11 @@ def _backup(args: argparse.Namespace) -> int:
     from rollbridge.paths import default_db_path
     from rollbridge.stores.backup import backup
 
+    if args.redis is not None:  # as every other command takes it: said, not unknown
+        from rollbridge.stores.redis_url import without_password
+
+        raise InvalidRequest(REDIS_OPTION(where=without_password(args.redis)),
+                             code="redis_backup", details={"field": "redis"})  # fmt: skip
     url = os.environ.get(REDIS_ENV)
     if args.db is None and url:
         # Not the default file: the store every other command would use is Redis.

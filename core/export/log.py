@@ -104,13 +104,18 @@ class SessionLog:
     :param table: the table engine, loaded from the store; each event is shown as
         it left the table (its :attr:`~rollbridge.engine.model.Event.redaction`,
         which :func:`read_log` gives it, as a resume does).
-    :param events: the retained events with a seq above ``since``.
+    :param events: the retained events with a seq above ``since``, of the table's
+        epoch now.
     :param since: the seq asked for (0: the whole retained log).
+    :param earlier: the latest seq of the retained events after ``since`` that an
+        earlier epoch wrote (the history before a restore or a fence), which the
+        log leaves out; 0 when there are none.
     """
 
     table: Table
     events: list[Event]
     since: int = 0
+    earlier: int = 0
 
     @property
     def latest(self) -> int:
@@ -119,7 +124,10 @@ class SessionLog:
 
     @property
     def truncated(self) -> bool:
-        """Whether events after ``since`` have left the retained log."""
+        """Whether events after ``since`` have left the retained log (an earlier
+        epoch's events, left out, have not: they are :attr:`earlier`)."""
+        if self.earlier:
+            return False  # the retained log holds them up to the epoch's first event
         first = self.events[0].seq if self.events else self.latest + 1
         return first > self.since + 1
 
@@ -202,8 +210,12 @@ def read_log(
         # a log written with a shorter ``retain`` than this store's starts later
         events = store.events_after(table_id, first_held(store, table_id, start, latest))
         if events is not None:  # None: a commit pruned the log between the two reads
-            kept = [e for e in events if e.seq <= latest and e.epoch == snapshot.info.epoch]
+            epoch = snapshot.info.epoch
+            kept = [e for e in events if e.seq <= latest and e.epoch == epoch]
+            # before a restore or a fence: kept in the log, not this epoch's history
+            earlier = max((e.seq for e in events if e.seq <= latest and e.epoch != epoch),
+                          default=0)  # fmt: skip
             table = Table(snapshot, ruleset, history)
             table.recall(kept)  # each event shown as it left the table, as it was live
-            return SessionLog(table, kept, since)
+            return SessionLog(table, kept, since, earlier)
     raise StoreError(MOVING(table=repr(table_id)), details={"table": table_id})

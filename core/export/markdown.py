@@ -53,6 +53,13 @@ NO_EVENTS = say("export.md.no_events", "Events: none after #{since}")
 EXPORTED = say("export.md.exported", "Exported: {time}")
 # Translators: {seq} is the number of the first event the export holds.
 TRUNCATED = say("export.md.truncated", "Events before #{seq} have left the retained log.")
+# Translators: {seq} is an event's number. A table restored from a backup (or fenced
+# after a Redis failover) goes on in a new epoch; its events before are not shown.
+EARLIER = say(
+    "export.md.earlier",
+    "Events up to #{seq} are of the table's history before it was restored from a backup "
+    "(or fenced), which an export leaves out; a backup taken before then holds them.",
+)
 # Translators: an event's heading: {seq} its number, {kind} what it is, {who} who asked.
 HEADING_BY = say("export.md.heading_by", "#{seq} · {kind} · {who}")
 HEADING = say("export.md.heading", "#{seq} · {kind}")
@@ -149,7 +156,9 @@ def _head(log: SessionLog, audience: str, locale: str, now: datetime) -> str:
     else:
         lines.append("- " + r(NO_EVENTS, since=log.since))
     lines.append("- " + r(EXPORTED, time=_stamp(now)))
-    if log.truncated and log.events:
+    if log.earlier:
+        lines += ["", r(EARLIER, seq=log.earlier)]
+    elif log.truncated and log.events:
         lines += ["", r(TRUNCATED, seq=log.events[0].seq)]
     return "\n".join(lines) + "\n"
 

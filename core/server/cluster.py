@@ -184,7 +184,9 @@ DEFAULT_FORWARD_TIMEOUT = 15.0
 #: How many graces one forward leaves a lease found free after a Redis failure to its
 #: last known owner: a lease after the failure that first made it wait, and a lease
 #: again after one later failure; then it takes the lease (the commit script's owner,
-#: epoch and seq checks keep a second writer out, whoever holds it).
+#: epoch and seq checks keep a second writer out, whoever holds it). Counted since the
+#: forward last saw the lease held: an owner seen holding it again is alive, and its
+#: count begins anew (a dead one is never seen holding again).
 GRACES = 2
 
 #: The least and the most ``forward_timeout`` may be (seconds): under a tenth of a
@@ -995,6 +997,10 @@ class ClusterServer(Server):
                     # (bytes no process id is, written by another program: a holder
                     # that answers nobody, waited for until the forward's timeout)
                     owner = raw.decode(errors="backslashreplace")
+                    # held: whoever holds it is alive (a lease found free is taken again
+                    # only by its live owner's renewal, or by another process), so the
+                    # graces begin anew — a dead owner is never seen holding again
+                    graces = 0
                     if forward.table is not None:  # run here now, or seen run there
                         forward.table.ran_by = None if owner == self.node else owner
                     if owner != self.node:

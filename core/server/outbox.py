@@ -130,14 +130,21 @@ def write_together(
     """``frames`` to ``connection``, in order, with one transport write where it can
     (see the module docstring). ``wires``: the batch's frames made already
     (:mod:`rollbridge.server.wire`). Never raises: as with ``broadcast``, a
-    connection that fails is skipped (and logged), never the batch."""
+    connection that fails is skipped (and logged), never the batch; a frame that
+    cannot be made (no bytes or text, a string with a lone surrogate) is skipped and
+    logged, and the connection's other frames leave in their order (before, the
+    exception left the batch: every frame held for this connection and the
+    connections after it was lost, replies to commits already written among them)."""
     protocol = connection.protocol
     # not open, or in the middle of a fragmented message (rollbridge never sends one,
     # but then a frame must wait: ``broadcast`` skips it); websockets 17, the floor,
     # names the latter's future ``send_in_progress``
     if protocol.state is not State.OPEN or connection.send_in_progress is not None:
         for frame in frames:
-            broadcast((connection,), frame)  # skips a connection that is not open
+            try:
+                broadcast((connection,), frame)  # skips a connection that is not open
+            except Exception as exc:  # a frame it cannot make: the others still go
+                log.warning("skipped a frame to a connection: %s: %s", type(exc).__name__, exc)
         return
     if protocol.extensions or protocol.debug:  # frames only websockets can make
         for frame in frames:
@@ -151,7 +158,16 @@ def write_together(
         data = None
     else:
         made = wires.frame if wires is not None else data_frame
-        data = [made(frame) for frame in frames]
+        try:
+            data = [made(frame) for frame in frames]
+        except Exception:  # one frame cannot be made: the others still go, in order
+            data = []
+            for frame in frames:
+                try:
+                    data.append(made(frame))
+                except Exception as exc:
+                    log.warning("skipped a frame to a connection: %s: %s",
+                                type(exc).__name__, exc)  # fmt: skip
     try:
         pending = protocol.data_to_send()  # what websockets holds goes first
         if data is None:

@@ -127,7 +127,7 @@ from rollbridge.stores.sqlite_faults import (
     store_wide,
 )
 from rollbridge.stores.sqlite_rows import SAME_INFO
-from rollbridge.stores.sqlite_undos import UnfilledRows
+from rollbridge.stores.sqlite_undos import UnfilledRows, forget, record_whole
 from rollbridge.system_words import system_reason
 from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
@@ -331,7 +331,11 @@ def _undos_v7(conn: sqlite3.Connection) -> None:
     The rows written before are read once here to fill it; a row that cannot be read
     as :func:`_row_events` reads it (its bytes, and each event) keeps its bytes there
     too, so the undone read reports it as every other read of it does (a StoreError
-    naming the table and seqs), where it skipped it."""
+    naming the table and seqs), where it skipped it. Each table is then said whole
+    in the file (:func:`~rollbridge.stores.sqlite_undos.record_whole`, a record outside
+    the schema, added to this step after the fact): its first undone read decodes no
+    row again, where it decoded the whole log once per table (a file an earlier
+    rollbridge brought to schema 7 has no such record, and is read so)."""
     conn.execute("ALTER TABLE log ADD COLUMN undos BLOB")
     conn.execute('CREATE INDEX log_undos ON log ("table", first) WHERE undos IS NOT NULL')
     filled = []
@@ -347,6 +351,7 @@ def _undos_v7(conn: sqlite3.Connection) -> None:
         if found:
             filled.append((_array(found), table_id, first))
     conn.executemany('UPDATE log SET undos = ? WHERE "table" = ? AND first = ?', filled)
+    record_whole(conn)  # filled whole here: no first undone read decodes the log again
 
 
 #: A reply key of a server before schema 4 whose id may have been an integer.
@@ -376,7 +381,8 @@ def _integer_ids_keyed(conn: sqlite3.Connection) -> None:
 #: each runs inside the opening transaction, so a failed migration changes
 #: nothing. To change the schema, append a step and never change what an old one
 #: makes of the schema. (One data repair was added to the v4 step after the fact,
-#: :func:`_integer_ids_keyed`: it concerns only files written before v4 existed.)
+#: :func:`_integer_ids_keyed`: it concerns only files written before v4 existed; and
+#: to the v7 step its record of the tables it filled, in ``undos_checked``.)
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _create_v1,
     _replies_seq_v2,
@@ -1127,6 +1133,7 @@ class SQLiteStore:
             )  # fmt: skip
             for record in tokens:
                 self._put_token(conn, info.id, record)
+            record_whole(conn, info.id)  # every row it gets holds its undos
 
     def import_table(
         self,
@@ -1159,6 +1166,7 @@ class SQLiteStore:
             for child in ("log", "replies", "tokens"):
                 conn.execute(f'DELETE FROM {child} WHERE "table" = ?', (table_id,))
             conn.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+            forget(conn, table_id)  # its undos_checked row, where the file has one
 
     def tables(self) -> list[TableInfo]:
         """Every table as its latest commit left it, oldest first."""

@@ -28,6 +28,7 @@ from rollbridge.plain import JSON, Packed, pack
 from rollbridge.plain import pack_array as packed_array
 from rollbridge.stores.base import TABLE_EXISTS
 from rollbridge.stores.sqlite_rows import SAME_INFO
+from rollbridge.stores.sqlite_undos import record_whole
 from rollbridge.tokens import TokenRecord
 
 __all__ = ["write_whole_table"]
@@ -91,3 +92,4 @@ def write_whole_table(
         'INSERT INTO tokens (id, "table", role, name, hash, created) VALUES (?, ?, ?, ?, ?, ?)',
         [(t.id, info.id, t.role, t.name, t.hash, t.created) for t in tokens],
     )
+    record_whole(conn, info.id)  # every row written here holds its undos

@@ -13,9 +13,14 @@ and made again with the same id is another, read anew), so that the next process
 first undone read of the table reads nothing again (a 40,000-event sr2 log: some 6 s
 of decoding, once per process and table before) — only rows older than that seq,
 asked by a read going further back. A table with a damaged row is never written so:
-every process reads it once, and reports it. The table :data:`CHECKED` is made by the
-first such write (a file without it was checked nowhere yet); it is not part of the
-schema an open checks (``SCHEMA_TABLES``), and an older rollbridge leaves it alone."""
+every process reads it once, and reports it. A table this rollbridge makes or imports,
+and every table of a file its schema 7 step fills, is written so at once, seq 0
+(:func:`record_whole`): no row of it lacks its undos, and no first read decodes its
+log (a file this rollbridge upgraded was read whole once more per table, 5 s at
+40,000 events); deleting a table removes its row (:func:`forget`). The table
+:data:`CHECKED` is made by the first such write (a file without it was checked
+nowhere yet); it is not part of the schema an open checks (``SCHEMA_TABLES``), and an
+older rollbridge leaves it alone (a table it makes there is read once, as before)."""
 
 from __future__ import annotations
 
@@ -58,6 +63,45 @@ def checked_after(conn: sqlite3.Connection, table_id: str, created: float | None
     except sqlite3.OperationalError:  # no table of them: nothing checked in this file
         return None
     return row[0] if row is not None and type(row[0]) is int else None
+
+
+def _make_checked(conn: sqlite3.Connection) -> None:
+    """Make :data:`CHECKED` where the file has none, and anew where it has the shape
+    9740db89 made (no ``created``: its rows cannot tell a table made again)."""
+    conn.execute(_MAKE_CHECKED)
+    if "created" not in {c[1] for c in conn.execute(f"PRAGMA table_info({CHECKED})")}:
+        conn.execute(f"DROP TABLE {CHECKED}")
+        conn.execute(_MAKE_CHECKED)
+
+
+def record_whole(conn: sqlite3.Connection, table_id: str | None = None) -> None:
+    """Say in the file, in the caller's write transaction, that table ``table_id``
+    (every table of the file: None) holds no row without ``undos`` to read: its rows
+    were written, or filled, by this rollbridge — a table it makes or imports, a file
+    its schema 7 step fills — each with its undos, or its bytes where it cannot be
+    read. Its first undone read in any process then decodes nothing but its undos
+    (before, each such table's first read decoded its whole log once per file: about
+    5 s at 40,000 events). A file without tables is left without :data:`CHECKED`."""
+    if table_id is None:
+        if conn.execute("SELECT 1 FROM tables LIMIT 1").fetchone() is None:
+            return
+        where, args = " WHERE true", ()  # SQLite parses ON CONFLICT after a WHERE
+    else:
+        where, args = " WHERE id = ?", (table_id,)
+    _make_checked(conn)
+    conn.execute(
+        f'INSERT INTO {CHECKED} ("table", after, created) SELECT id, 0, created FROM tables'
+        f'{where} ON CONFLICT ("table") DO UPDATE SET after = 0, created = excluded.created',
+        args,
+    )
+
+
+def forget(conn: sqlite3.Connection, table_id: str) -> None:
+    """Remove table ``table_id``'s row of :data:`CHECKED`, in the caller's write
+    transaction (the table's deletion): a file without :data:`CHECKED` is left so."""
+    named = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
+    if conn.execute(named, (CHECKED,)).fetchone() is not None:
+        conn.execute(f'DELETE FROM {CHECKED} WHERE "table" = ?', (table_id,))
 
 
 class UnfilledRows:
@@ -146,11 +190,7 @@ class UnfilledRows:
             unwritten, self._unwritten = self._unwritten, {}
         for table_id, (after, created) in unwritten.items():
             with suppress(StoreError, sqlite3.Error), transaction() as conn:
-                conn.execute(_MAKE_CHECKED)
-                if "created" not in {c[1] for c in conn.execute(f"PRAGMA table_info({CHECKED})")}:
-                    # as 9740db89 made it: its rows cannot tell a table made again
-                    conn.execute(f"DROP TABLE {CHECKED}")
-                    conn.execute(_MAKE_CHECKED)
+                _make_checked(conn)
                 conn.execute(
                     f'INSERT INTO {CHECKED} ("table", after, created) SELECT id, ?, created'
                     " FROM tables WHERE id = ? AND created = ? ON CONFLICT"

@@ -313,3 +313,22 @@ def test_a_source_with_a_damaged_page_is_named_not_the_backup(tmp_path, capsys, 
     assert out == "" and err.count("\n") == 1
     assert err.startswith(f"rollbridge: error: store_error: cannot open {source}: "), err
     assert not [p.name for p in tmp_path.iterdir() if "copy" in p.name]  # nor a part of it
+
+
+def test_backup_given_redis_as_every_other_command_is_refused_with_its_advice(
+    tmp_path, capsys, monkeypatch
+):
+    """An operator on Redis gives ``--redis URL`` to every command (docs/redis.md);
+    ``backup --redis URL`` was argparse's ``unrecognized arguments: --redis DEST``
+    (exit 2), where docs/operations.md promises ``redis_backup``. It is that refusal,
+    naming the option, no password, and nothing is written."""
+    monkeypatch.setenv("LANGUAGE", "en")
+    dest = tmp_path / "copy.db"
+    assert main(["backup", "--redis", "redis://:sekrit@127.0.0.1:6390/0", str(dest)]) == 1
+    _out, err = capsys.readouterr()
+    assert err.startswith(
+        "rollbridge: error: redis_backup: rollbridge backup copies a SQLite file, but --redis"
+        " names a Redis server (redis://:***@127.0.0.1:6390/0)"
+    ), err
+    assert "redis-cli --rdb" in err and "sekrit" not in err
+    assert not dest.exists() and list(tmp_path.iterdir()) == []

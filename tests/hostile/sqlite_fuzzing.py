@@ -64,6 +64,8 @@ COLUMNS = {
     "tokens": ("id", "table", "role", "name", "hash", "created"),
     "replies": ("table", "key", "reply", "seq"),
     "admin_tokens": ("id", "name", "created", "hash"),
+    # each table made says its rows need no one-time read (rollbridge.stores.sqlite_undos)
+    "undos_checked": ("table", "after", "created"),
 }  # fmt: skip
 #: What a dropped name may be: a table, an index.
 DROPPED = ("TABLE log", "TABLE tokens", "TABLE replies", "TABLE admin_tokens",

@@ -11,7 +11,12 @@ empty rather than catching ``queue.Empty`` (docs/performance.md, "The loop's glu
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
+import types
 from typing import Any
+
+import pytest
 
 from rollbridge.engine import ActorRecord, Commit, Event, TableInfo
 from rollbridge.exceptions import StoreError
@@ -30,6 +35,20 @@ def commit_at(table_id: str, seq: int) -> Commit:
     meta = {"encounter": None, "pending": {}, "undo": [], "redo": []}
     table = TableInfo(table_id, f"Table {table_id}", "tally", "1.2.0", {"approval": False}, 1, seq)
     return Commit([event], [actor], [], table, meta, {f"k{seq}": {"seq": seq}})
+
+
+def held_linger(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """The writer's linger (``time.sleep(linger)`` once it took a group's first
+    commit) waits for the event returned instead of the clock: every commit submitted
+    before the test sets it is in the queue when the writer takes the rest of the
+    group, however late the loop or the machine is (a 0.2 s linger assumed the
+    submits landed within it, and under load could split the group)."""
+    submitted = threading.Event()
+    clock = types.SimpleNamespace(
+        sleep=lambda seconds: submitted.wait(60), perf_counter=time.perf_counter
+    )
+    monkeypatch.setattr("rollbridge.server.writer.time", clock)
+    return submitted
 
 
 async def until(check: Any) -> None:
@@ -68,15 +87,19 @@ async def test_callbacks_run_in_submission_order_with_a_refused_commit_after_wri
         store.close()
 
 
-async def test_every_commit_queued_in_the_linger_is_one_group_and_the_stop_ends_it(tmp_path):
+async def test_every_commit_queued_in_the_linger_is_one_group_and_the_stop_ends_it(
+    tmp_path, monkeypatch
+):
     store = SQLiteStore(tmp_path / "group.db")
     store.create_table(info("t"), [])
     loop = asyncio.get_running_loop()
+    submitted = held_linger(monkeypatch)
     writer = CommitWriter(store, loop, linger=0.2)
     told: list[int] = []
     try:
         for seq in range(1, 6):  # all in the queue before the linger ends
             writer.submit("t", commit_at("t", seq), lambda error, seq=seq: told.append(seq))
+        submitted.set()
         await until(lambda: len(told) == 5)
         assert told == [1, 2, 3, 4, 5]
         assert (writer.batches, writer.commits) == (1, 5)  # one group, none left behind

@@ -8,13 +8,18 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from rollbridge.exceptions import StoreError, StoreUnavailable
 from rollbridge.server.writer import CommitWriter, _Item
 from rollbridge.stores.redis import RedisStore
+from tests.server.test_writer_handover import held_linger
 from tests.stores.test_store_contract import make_commit, make_info
 
 
-async def test_a_batch_refused_after_its_first_commit_acknowledges_that_one(redis_factory: Any):
+async def test_a_batch_refused_after_its_first_commit_acknowledges_that_one(
+    redis_factory: Any, monkeypatch: pytest.MonkeyPatch
+):
     server = redis_factory()
     store = RedisStore(server.url)
     try:
@@ -26,7 +31,12 @@ async def test_a_batch_refused_after_its_first_commit_acknowledges_that_one(redi
         store.client.config_set("maxmemory", str(used + 700_000))  # room for one commit
 
         loop = asyncio.get_running_loop()
-        writer = CommitWriter(store, loop, linger=0.2)  # one batch: all are queued by then
+        # one batch: the writer lingers until all are queued (not for 0.2 s)
+        submitted = held_linger(monkeypatch)
+        groups: list[int] = []  # the size of each group the writer hands the store
+        real = store.commit_many
+        store.commit_many = lambda items: (groups.append(len(items)), real(items))[1]
+        writer = CommitWriter(store, loop, linger=0.2)
         answers: dict[str, Any] = {}
         done = loop.create_future()
 
@@ -40,10 +50,12 @@ async def test_a_batch_refused_after_its_first_commit_acknowledges_that_one(redi
 
         for table_id, commit in commits:
             writer.submit(table_id, commit, answer(table_id))
+        submitted.set()
         await asyncio.wait_for(done, 30)
         writer.close()
         store.client.config_set("maxmemory", "0")
 
+        assert groups == [len(ids)]  # one group, refused part-way
         stored = {i.id: i.seq for i in store.tables()}
         assert 0 < sum(stored.values()) < len(ids)  # Redis took some, refused the rest
         for table_id in ids:

@@ -46,6 +46,15 @@ def _seen(events: list[Event]) -> list[tuple[int, str]]:
     return [(e.seq, e.kind) for e in events]
 
 
+def _as_an_earlier_fill_left(path) -> None:
+    """The file as a rollbridge before this one brought it to schema 7 leaves it: no
+    table said whole (``undos_checked``, which this one's schema 7 step, and its
+    ``create_table`` and import, write), so a process's first undone read of a table
+    reads its rows without undos once."""
+    with sqlite3.connect(path) as plain:
+        plain.execute("DROP TABLE IF EXISTS undos_checked")
+
+
 def test_the_undos_and_redos_of_the_retained_log_after_a_seq(kit):
     store = kit.open(retain=5)  # the log holds 3-8
     store.create_table(make_info(), [])
@@ -105,6 +114,7 @@ def test_the_sqlite_read_decodes_only_the_rows_with_an_undo(tmp_path, monkeypatc
         _fill(store)
         for _ in range(50):
             store.commit("t", make_commit(store))
+        _as_an_earlier_fill_left(tmp_path / "t.db")
         decoded = _decoded(monkeypatch)
         # the first read of the table in a process reads once the rows without undos
         # that were in its log (an earlier schema 7 fill left a damaged row so: the
@@ -425,6 +435,7 @@ def test_a_file_at_schema_7_with_a_row_damaged_before_reports_it(tmp_path, damag
     with SQLiteStore(path) as store:
         store.create_table(make_info(), [])
         _fill(store)
+    _as_an_earlier_fill_left(path)
     with sqlite3.connect(path) as plain:  # the earlier fill's work: no undos for row 3
         (whole,) = plain.execute(
             "SELECT events FROM log WHERE \"table\" = 't' AND first = 3"
@@ -465,6 +476,7 @@ def test_the_one_time_read_holds_one_row_at_a_time(tmp_path):
         for n in range(120):
             store.commit("t", make_commit(store, data={"note": f"{n:04}" * 10_000}))
         store.commit("t", _as(make_commit(store), ("undo", {"undoes": 1})))  # 121
+    _as_an_earlier_fill_left(tmp_path / "t.db")
     with SQLiteStore(tmp_path / "t.db", retain=1_000) as store:
         store.tables()  # the file opened and its connection made, outside the count
         tracemalloc.start()
@@ -526,6 +538,7 @@ def test_a_log_read_whole_once_is_not_read_again_by_the_next_process(tmp_path, m
         _fill(store)
         for _ in range(50):
             store.commit("t", make_commit(store))
+    _as_an_earlier_fill_left(path)
     decoded = _decoded(monkeypatch)
     with SQLiteStore(path) as store:  # the first process: reads the log whole, once
         assert _seen(store.undos_after("t", 20)) == []
@@ -554,6 +567,7 @@ def test_a_damaged_row_is_reported_by_every_process(tmp_path):
     with SQLiteStore(path) as store:
         store.create_table(make_info(), [])
         _fill(store)
+    _as_an_earlier_fill_left(path)
     with sqlite3.connect(path) as plain:  # an earlier fill's work: no undos for row 3
         (whole,) = plain.execute("SELECT events FROM log WHERE first = 3").fetchone()
         plain.execute("UPDATE log SET events = ?, undos = NULL WHERE first = 3", (b"\xc1",))
@@ -570,7 +584,9 @@ def test_a_damaged_row_is_reported_by_every_process(tmp_path):
 
 def _damage_row_3(path) -> bytes:
     """Row 3 of table ``t`` as an earlier schema 7 fill left one it could not read:
-    bytes that are no events, ``undos`` NULL; returns its bytes before."""
+    bytes that are no events, ``undos`` NULL, no table said whole; returns its bytes
+    before."""
+    _as_an_earlier_fill_left(path)
     with sqlite3.connect(path) as plain:
         (whole,) = plain.execute("SELECT events FROM log WHERE first = 3").fetchone()
         plain.execute("UPDATE log SET events = ?, undos = NULL WHERE first = 3", (b"\xc1",))
@@ -634,6 +650,7 @@ def test_a_checked_table_without_created_is_made_anew(tmp_path):
     with SQLiteStore(path) as store:
         store.create_table(make_info(), [])
         _fill(store)
+    _as_an_earlier_fill_left(path)
     with sqlite3.connect(path) as plain:
         plain.execute('CREATE TABLE undos_checked ("table" TEXT PRIMARY KEY, after INTEGER)')
         plain.execute("INSERT INTO undos_checked VALUES ('t', 0)")
@@ -658,6 +675,7 @@ def test_a_check_finding_the_files_lock_held_is_left(tmp_path):
     with SQLiteStore(path) as store:
         store.create_table(make_info(), [])
         _fill(store)
+    _as_an_earlier_fill_left(path)
     other = sqlite3.connect(path, isolation_level=None)
     try:
         other.execute("BEGIN IMMEDIATE")

@@ -1,0 +1,105 @@
+"""A forward's graces begin anew when the table's owner is seen holding its lease
+again (rollbridge.server.cluster, :data:`~rollbridge.server.cluster.GRACES`,
+docs/redis.md "One owner per table"): a real redis-server paused (SIGSTOP) three
+times within one forwarded change, the owner taking its lease back after each pause.
+
+Left by the last closing note: the count of graces was per forward, never reset. A
+forward that outlasted two pauses — its owner renewing after each, but not answering
+it yet (here: the owner's answers never come, as when its commit waits in the paused
+Redis) — took the table at the third from an owner that was alive and renewing. An
+owner seen holding the lease after it was found free took it back by its renewal (a
+dead one never does), so it is alive and the count begins anew.
+
+The process under test is a :class:`ClusterServer` in the test's own process with a
+real client over a real WebSocket; the owner is ``node-a``, whose lease the test
+renews in Redis as its renewals do (``SET`` with the lease's expiry) and whose inbox
+nobody reads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from typing import Any
+
+import redis.asyncio as aioredis
+from websockets.asyncio.client import connect
+
+from rollbridge.host import PluginHost
+from rollbridge.server.cluster import GRACES, ClusterServer
+from rollbridge.stores.redis import RedisStore
+from tests.server.conftest import TEST_LIMITS, Peer, make_host, seed_tables
+
+#: The lease (ms): each pause outlasts it, and it outlasts by far what a loaded machine
+#: delays node-a's renewals (every tenth of a lease here) and its answer to a grace.
+LEASE = 2000
+#: Each pause of Redis: past the lease (it runs out in Redis's clock) and past a third
+#: of a lease of the forward's own read (held: a failure), within the 5 s reply timeout.
+PAUSE = LEASE / 1000 + 0.5
+
+
+async def until(check: Any, what: str) -> None:
+    """Wait for ``check()`` (a guard of 60 s against a hang, not a measure)."""
+    async with asyncio.timeout(60):
+        while not check():
+            await asyncio.sleep(0.02)
+    assert check(), what
+
+
+async def test_an_owner_seen_holding_its_lease_again_is_left_its_table(redis_factory, tally):
+    server_redis = redis_factory()
+    host: PluginHost = make_host(tally)
+    store = RedisStore(server_redis.url, writer="node-b")
+    tokens = seed_tables(store, host)
+    owner = aioredis.Redis.from_url(server_redis.url)  # node-a's renewals
+    key = f"{store.keys.prefix}{{tally}}:owner"
+    renewing, renewal = asyncio.Event(), asyncio.Lock()
+
+    async def renew() -> None:  # node-a: alive, renewing every tenth of a lease
+        while True:
+            await renewing.wait()
+            async with renewal:
+                if renewing.is_set():
+                    await owner.set(key, "node-a", px=LEASE)
+            await asyncio.sleep(LEASE / 10_000)
+
+    await owner.set(key, "node-a", px=LEASE)
+    renewing.set()
+    renewer = asyncio.create_task(renew())
+    server = ClusterServer(store, host, port=0, redis_url=server_redis.url,
+                           limits=TEST_LIMITS, lease_ms=LEASE, forward_timeout=120)  # fmt: skip
+    await server.start()
+    assert server.keys.table("tally").owner == key
+    peer = Peer(await connect(server.url))
+    try:
+        welcome = await peer.request({"type": "hello", "table": "tally",
+                                      "token": tokens["tally"]["gm"]})  # fmt: skip
+        assert welcome["type"] == "welcome", welcome
+        await peer.send({"type": "roll", "id": "held", "formula": "1d6"})  # forwarded to A
+        await until(lambda: server._waiting, "the forward waits for node-a's answer")
+        for pause in range(GRACES + 1):
+            renewing.clear()
+            async with renewal:  # no renewal of node-a's in flight
+                server_redis.process.send_signal(signal.SIGSTOP)
+            try:
+                await asyncio.sleep(PAUSE)  # the forward's read waits in Redis: a failure
+            finally:
+                server_redis.process.send_signal(signal.SIGCONT)
+            # the lease ran out in the pause: the forward finds it free, and leaves it
+            # to node-a for a lease (its grace) — before, at the third it took it
+            await until(
+                lambda: server._lease_waits.waiting("tally") or "tally" in server.ownership.owned,
+                "the forward's grace, or its take-over",
+            )
+            assert "tally" not in server.ownership.owned, f"taken after pause {pause + 1}"
+            renewing.set()  # node-a's next renewal takes its lease back
+            await until(lambda: not server._lease_waits.waiting("tally"), "node-a seen holding")
+        assert "tally" not in server.ownership.owned
+        assert await owner.get(key) == b"node-a"
+        assert "held" not in peer.replies  # still waiting for node-a's answer
+    finally:
+        renewer.cancel()
+        await peer.close()
+        await server.stop()
+        await owner.aclose()
+        store.close()
