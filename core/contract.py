@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
+from rollbridge.contract_shapes import expect, expect_items, expect_map
 from rollbridge.dice.records import DiceGroup
 from rollbridge.dice.sources import DiceSource
 from rollbridge.exceptions import InvalidSheet, InvalidState, RuleViolation
@@ -34,7 +35,7 @@ from rollbridge.exceptions import InvalidSheet, InvalidState, RuleViolation
 from rollbridge.odds import Distribution, Odds, distribution
 from rollbridge.plain import JSON
 from rollbridge.schema import validate
-from rollbridge.text import Hides, Messages, Text, render
+from rollbridge.text import Hides, Messages, Private, Text, render
 
 __all__ = [
     "STATUSES",
@@ -64,6 +65,9 @@ __all__ = [
     "value_at",
 ]
 
+#: What a text field of a result or a common state may hold (checked as it is made).
+WORDS = "a Text, a str or a Private"
+
 Status = Literal["ok", "impaired", "down", "dying", "dead"]
 #: The common statuses, from best to worst.
 STATUSES: tuple[Status, ...] = ("ok", "impaired", "down", "dying", "dead")
@@ -85,6 +89,12 @@ class Track:
     label: str | Text
     value: int
     max: int
+
+    def __post_init__(self) -> None:
+        expect("Track", "key", self.key, (str,), "a str")
+        expect("Track", "label", self.label, (str, Text, Private), WORDS)
+        expect("Track", "value", self.value, (int,), "an int")
+        expect("Track", "max", self.max, (int,), "an int")
 
     def to_dict(self, locale: str = "en", hides: Hides = None) -> JSON:
         """The track as clients get it, its label rendered in ``locale`` for an
@@ -118,6 +128,18 @@ class CommonState:
     conditions: tuple[str | Text, ...] = ()
     modifier: int = 0
     modifier_note: str | Text = ""
+
+    def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise TypeError(
+                f"CommonState.status must be one of {', '.join(STATUSES)}, not {self.status!r}"
+            )
+        expect_items("CommonState", "tracks", self.tracks, (Track,), "a Track")
+        hint = "one condition is (WOUNDED(),), not WOUNDED()"
+        words = (str, Text, Private)
+        expect_items("CommonState", "conditions", self.conditions, words, WORDS, hint)
+        expect("CommonState", "modifier", self.modifier, (int,), "an int")
+        expect("CommonState", "modifier_note", self.modifier_note, words, WORDS)
 
     def to_dict(self, locale: str = "en", hides: Hides = None) -> JSON:
         """The state as clients get it, its texts rendered in ``locale`` for an
@@ -340,6 +362,19 @@ class Resolution:
     params: Mapping[str, Any] | None = None
     apply: Mapping[str, Any] | None = None
 
+    def __post_init__(self) -> None:
+        expect("Resolution", "narration", self.narration, (Text, str, Private), WORDS)
+        hint = "a roll_die()'s Die goes in a group: DiceGroup(LABEL(), (die,))"
+        expect_items("Resolution", "dice", self.dice, (DiceGroup,), "a DiceGroup", hint)
+        expect_map("Resolution", "states", self.states)
+        for actor_id, state in self.states.items():
+            expect("Resolution", "states' key", actor_id, (str,), "an actor's id (a str)")
+            expect_map("Resolution", f"states[{actor_id!r}]", state)
+        hint = "one step is [STEP()], not STEP()"
+        expect_items("Resolution", "steps", self.steps, (Text, str, Private), WORDS, hint)
+        expect_map("Resolution", "params", self.params, optional=True)
+        expect_map("Resolution", "apply", self.apply, optional=True)
+
     def to_dict(self) -> JSON:
         """The resolution with its texts and marks as they are (for comparing)."""
         return {
@@ -445,6 +480,11 @@ class PlayerView:
     common: CommonState
     sheet: Mapping[str, Any] | None = None
     state: Mapping[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        expect("PlayerView", "common", self.common, (CommonState,), "a CommonState")
+        expect_map("PlayerView", "sheet", self.sheet, optional=True)
+        expect_map("PlayerView", "state", self.state, optional=True)
 
     def to_dict(self) -> JSON:
         return {"common": self.common.to_dict(), "sheet": self.sheet, "state": self.state}
