@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
+from rollbridge.contract_shapes import expect, expect_items, expect_map
 from rollbridge.dice.records import DiceGroup
 from rollbridge.dice.sources import DiceSource
 from rollbridge.exceptions import InvalidSheet, InvalidState, RuleViolation
@@ -34,7 +35,7 @@ from rollbridge.exceptions import InvalidSheet, InvalidState, RuleViolation
 from rollbridge.odds import Distribution, Odds, distribution
 from rollbridge.plain import JSON
 from rollbridge.schema import validate
-from rollbridge.text import Hides, Messages, Text, render
+from rollbridge.text import Hides, Messages, Private, Text, render
 
 __all__ = [
     "STATUSES",
@@ -64,6 +65,13 @@ __all__ = [
     "value_at",
 ]
 
+#: What a text field of a result or a common state may hold (checked as it is made),
+#: and how a refusal words it.
+_WORDS = (str, Text, Private)
+WORDS = "a Text, a str or a Private"
+#: The sequences a field of many items may be (a list or a tuple).
+_SEQUENCES = (list, tuple)
+
 Status = Literal["ok", "impaired", "down", "dying", "dead"]
 #: The common statuses, from best to worst.
 STATUSES: tuple[Status, ...] = ("ok", "impaired", "down", "dying", "dead")
@@ -85,6 +93,19 @@ class Track:
     label: str | Text
     value: int
     max: int
+
+    def __post_init__(self) -> None:
+        if (
+            self.key.__class__ is str
+            and isinstance(self.label, _WORDS)
+            and self.value.__class__ is int
+            and self.max.__class__ is int
+        ):
+            return  # the shape every ruleset gives, checked at the least cost
+        expect("Track", "key", self.key, (str,), "a str")
+        expect("Track", "label", self.label, _WORDS, WORDS)
+        expect("Track", "value", self.value, (int,), "an int")
+        expect("Track", "max", self.max, (int,), "an int")
 
     def to_dict(self, locale: str = "en", hides: Hides = None) -> JSON:
         """The track as clients get it, its label rendered in ``locale`` for an
@@ -118,6 +139,33 @@ class CommonState:
     conditions: tuple[str | Text, ...] = ()
     modifier: int = 0
     modifier_note: str | Text = ""
+
+    def __post_init__(self) -> None:
+        if (
+            self.status in STATUSES
+            and self.tracks.__class__ in _SEQUENCES
+            and self.conditions.__class__ in _SEQUENCES
+            and self.modifier.__class__ is int
+            and isinstance(self.modifier_note, _WORDS)
+        ):
+            for track in self.tracks:
+                if track.__class__ is not Track:
+                    break
+            else:
+                for condition in self.conditions:
+                    if not isinstance(condition, _WORDS):
+                        break
+                else:
+                    return  # the shape every ruleset gives, checked at the least cost
+        if self.status not in STATUSES:
+            raise TypeError(
+                f"CommonState.status must be one of {', '.join(STATUSES)}, not {self.status!r}"
+            )
+        expect_items("CommonState", "tracks", self.tracks, (Track,), "a Track")
+        hint = "one condition is (WOUNDED(),), not WOUNDED()"
+        expect_items("CommonState", "conditions", self.conditions, _WORDS, WORDS, hint)
+        expect("CommonState", "modifier", self.modifier, (int,), "an int")
+        expect("CommonState", "modifier_note", self.modifier_note, _WORDS, WORDS)
 
     def to_dict(self, locale: str = "en", hides: Hides = None) -> JSON:
         """The state as clients get it, its texts rendered in ``locale`` for an
@@ -340,6 +388,31 @@ class Resolution:
     params: Mapping[str, Any] | None = None
     apply: Mapping[str, Any] | None = None
 
+    def __post_init__(self) -> None:
+        if (
+            isinstance(self.narration, _WORDS)
+            and self.dice.__class__ in _SEQUENCES
+            and all(g.__class__ is DiceGroup for g in self.dice)
+            and self.states.__class__ is dict
+            and all(k.__class__ is str and v.__class__ is dict for k, v in self.states.items())
+            and self.steps.__class__ in _SEQUENCES
+            and all(isinstance(step, _WORDS) for step in self.steps)
+            and (self.params is None or isinstance(self.params, Mapping))
+            and (self.apply is None or isinstance(self.apply, Mapping))
+        ):
+            return
+        expect("Resolution", "narration", self.narration, _WORDS, WORDS)
+        hint = "a roll_die()'s Die goes in a group: DiceGroup(LABEL(), (die,))"
+        expect_items("Resolution", "dice", self.dice, (DiceGroup,), "a DiceGroup", hint)
+        expect_map("Resolution", "states", self.states)
+        for actor_id, state in self.states.items():
+            expect("Resolution", "states' key", actor_id, (str,), "an actor's id (a str)")
+            expect_map("Resolution", f"states[{actor_id!r}]", state)
+        hint = "one step is [STEP()], not STEP()"
+        expect_items("Resolution", "steps", self.steps, _WORDS, WORDS, hint)
+        expect_map("Resolution", "params", self.params, optional=True)
+        expect_map("Resolution", "apply", self.apply, optional=True)
+
     def to_dict(self) -> JSON:
         """The resolution with its texts and marks as they are (for comparing)."""
         return {
@@ -445,6 +518,17 @@ class PlayerView:
     common: CommonState
     sheet: Mapping[str, Any] | None = None
     state: Mapping[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        if (
+            self.common.__class__ is CommonState
+            and (self.sheet is None or self.sheet.__class__ is dict)
+            and (self.state is None or self.state.__class__ is dict)
+        ):
+            return
+        expect("PlayerView", "common", self.common, (CommonState,), "a CommonState")
+        expect_map("PlayerView", "sheet", self.sheet, optional=True)
+        expect_map("PlayerView", "state", self.state, optional=True)
 
     def to_dict(self) -> JSON:
         return {"common": self.common.to_dict(), "sheet": self.sheet, "state": self.state}

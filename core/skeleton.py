@@ -273,7 +273,7 @@ MOST = 3
 @functools.lru_cache(maxsize=64)
 def wounds_schema(most: int = MOST) -> dict[str, Any]:
     """What an actor's state may be: its wounds, 0 to ``most``."""
-    wounds = {"type": "integer", "minimum": 0, "maximum": most, "default": 0}
+    wounds = {"type": "integer", "minimum": 0, "maximum": most}  # no default: docs/plugins.md
     return {"type": "object", "properties": {"wounds": wounds}}
 
 

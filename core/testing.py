@@ -75,6 +75,7 @@ from rollbridge.contract import (
     value_at,
 )
 from rollbridge.contract import TurnContext as _TurnContext
+from rollbridge.contract_codes import foreign_code
 from rollbridge.dice.sources import DiceSource, ScriptedDice, SeededDice
 from rollbridge.dice.verifiable import DiceKey
 from rollbridge.dice.verify import resolution_dice
@@ -201,10 +202,21 @@ class RulesetHarness:
     def request(
         self, message: Mapping[str, Any], *, who: Principal = GM, dice: DiceSource | None = None
     ) -> JSON:
-        """Send a raw request (a request id is added if absent) and return the reply."""
+        """Send a raw request (a request id is added if absent) and return the reply.
+
+        A refusal of the ruleset's with a code clients act on (``busy``, ``stopped``:
+        :mod:`rollbridge.contract_codes`) is raised as the ruleset raised it, so that
+        a test (the conformance suite's) names the code; a table reads it as the
+        ruleset's failure, ``internal`` (``self.service.handle`` raises that)."""
         body = dict(message)
         body.setdefault("id", self._id())
-        self.last_reply = self.service.handle(self.table_id, body, who, dice)
+        try:
+            self.last_reply = self.service.handle(self.table_id, body, who, dice)
+        except InternalError as failed:
+            cause = failed.__cause__
+            if isinstance(cause, RuleViolation) and foreign_code(cause) is not None:
+                raise cause from None
+            raise
         return self.last_reply
 
     def add_actor(
@@ -657,47 +669,27 @@ def _translation_hint(missing: Sequence[tuple[str, str]]) -> str:
 _CODE = re.compile(r"(?=[0-9_]*[a-z])[a-z0-9][a-z0-9_]{0,63}")
 
 
-def _rollbridge_codes() -> frozenset[str]:
-    """The codes of rollbridge's own errors (every class of :mod:`rollbridge.exceptions`;
-    not a ruleset's own subclass, which the walk meets too: its code is the ruleset's)."""
-    found: set[str] = set()
-    classes: list[type] = [RollbridgeError]
-    while classes:
-        kind = classes.pop()
-        if kind.__module__ == RollbridgeError.__module__:
-            found.add(kind.code)  # type: ignore[attr-defined]
-        classes.extend(kind.__subclasses__())
-    return frozenset(found)
-
-
-#: The codes the browser client (adapters/client/connection.mjs) rejects a request
-#: with that its connection could not send; the Foundry module keeps a held request
-#: rejected so, and asks for it again at the next connection.
-_CLIENT_CODES = frozenset({"stopped", "refused"})
-
-
 def _check_code(refused: RollbridgeError, where: str) -> None:
     """A ruleset's refusal carries a code of its own: a snake-case name that is none of
     rollbridge's — clients act on those (``busy`` and ``rate_limited`` are sent again,
     ``internal`` reads as the server's failure) — and none the browser client gives a
-    request it could not send (:data:`_CLIENT_CODES`). That holds for a subclass of
-    ``RuleViolation`` with a class ``code`` too; only rollbridge's own class with its
-    own code (``rule_violation``) is rollbridge's to give."""
+    request it could not send (:data:`~rollbridge.contract_codes.CLIENT_CODES`). That
+    holds for a subclass of ``RuleViolation`` with a class ``code`` too; only
+    rollbridge's own class with its own code (``rule_violation``) is rollbridge's to
+    give (:func:`~rollbridge.contract_codes.foreign_code`)."""
     code = refused.code
     assert isinstance(code, str) and _CODE.fullmatch(code), (
         f"{where}: the refusal's code is {code!r}: give RuleViolation a code of lowercase "
         "letters, digits and underscores, at most 64, with a letter among them and no "
         'underscore first (code="no_ammo")'
     )
-    kind = type(refused)
-    if kind.__module__ == RollbridgeError.__module__ and code == kind.code:
-        return
-    assert code not in _rollbridge_codes(), (
+    foreign = foreign_code(refused)
+    assert foreign != "rollbridge", (
         f"{where}: the refusal's code {code!r} is one of rollbridge's own, which "
         "clients act on (busy and rate_limited are sent again, internal reads as the "
         "server's failure): give it a code of your ruleset's (code=\"no_ammo\")"
     )
-    assert code not in _CLIENT_CODES, (
+    assert foreign != "client", (
         f"{where}: the refusal's code {code!r} is one the browser client gives a request "
         "its connection could not send (stopped, refused): the Foundry module keeps a "
         "player's held request refused so and asks for it again at every connection, "

@@ -249,6 +249,17 @@ class Private:
         :class:`Text` for each audience to read it as it may."""
         return render(self, hides=_hides_everything)
 
+    def __format__(self, spec: str) -> str:
+        """An f-string's or ``format()``'s reading with a spec (``f"{skill:d}"``,
+        ``f"{skill:>4}"``): :meth:`__str__`'s word, the spec applied where it fits a
+        string (alignment, width) and left out where it does not (``d``, ``.1f``) —
+        never the value, and no ``TypeError`` from a plugin's log line."""
+        word = str(self)
+        try:
+            return format(word, spec)
+        except (TypeError, ValueError):
+            return word
+
     def render(self, locale: str = "en", hides: Hides = None) -> str:
         """The value as an audience reads it where it stands alone (a ruleset's
         refusal whose whole message is a private value): as in a text, "(hidden)"

@@ -47,6 +47,14 @@ def test_the_coin_ruleset_of_the_plugin_guide_works():
     assert player["data"] == gm["data"]  # nothing private in a coin flip
 
 
+def test_the_first_plugin_path_says_what_a_private_reads_as():
+    """docs/plugins.md, "Your first plugin": ``str()``, an f-string with a spec and
+    ``%s`` of a ``Private`` read "(hidden)", ``.value`` and ``revealed()`` the number
+    (an f-string with ``:d`` raised TypeError before author27)."""
+    (source,) = [b for b in python_blocks(DOCS / "plugins.md") if "skill = Private(73" in b]
+    exec(compile(source, "docs/plugins.md", "exec"), {})
+
+
 def test_the_odds_example_of_the_plugin_guide_is_exact():
     """docs/plugins.md "Odds": the Coin with its odds gives heads and tails 1/2 each."""
     from fractions import Fraction

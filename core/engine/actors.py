@@ -55,7 +55,8 @@ def actor_create(ctx: RequestContext) -> JSON:
     sheet = table.call_ruleset(lambda: table.ruleset.validate_sheet(spec["sheet"]))
     state = spec.get("state")
     if state is None:
-        state = table.call_ruleset(lambda: table.ruleset.initial_state(sheet))
+        made = table.call_ruleset(lambda: table.ruleset.initial_state(sheet))
+        state = table.returned(made, dict, "initial_state")
     else:
         state = table.call_ruleset(lambda: table.ruleset.validate_state(sheet, spec["state"]))
     record = ActorRecord(actor_id, spec["name"], sheet, state, list(spec.get("controllers") or []))
@@ -130,8 +131,12 @@ def adjust(ctx: RequestContext) -> JSON:
     current = table.require_actor(ctx.draft, fields["actor"])
     method = table.ruleset.adjust
     extra = {"settings": table.ruleset_settings} if _takes_settings(method) else {}
-    state = table.call_ruleset(
-        lambda: method(record_actor(current), fields["track"], fields["delta"], **extra)
+    state = table.returned(
+        table.call_ruleset(
+            lambda: method(record_actor(current), fields["track"], fields["delta"], **extra)
+        ),
+        dict,
+        "adjust",
     )
     record = ActorRecord(current.id, current.name, current.sheet, state, current.controllers)
     return ctx.record(

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rollbridge.contract import Ruleset, major_version
+from rollbridge.contract_codes import FOREIGN, foreign_code
 from rollbridge.dice.sources import DiceSource, ScriptedDice
 from rollbridge.dice.verifiable import DiceKey
 from rollbridge.engine import (
@@ -72,6 +73,7 @@ from rollbridge.exceptions import (
     NothingToUndo,
     RollbridgeError,
     RulesetUnavailable,
+    RuleViolation,
     UnknownActor,
 )
 from rollbridge.plain import JSON, NotPlain, Packed, dumps_json, ensure_plain, pack, unpack
@@ -875,16 +877,39 @@ class Table:
         engine's log, naming the ruleset and the table."""
         try:
             return call()
+        except RuleViolation as refused:
+            if foreign_code(refused) is None:
+                raise
+            raise self._foreign_code(refused) from refused
         except _PASSED_ON:  # typed errors, the codec's, and the operator's stops
             raise
         except BaseException as exc:  # a GeneratorExit, a BaseException of its own too:
             # let through, it closed the asker's connection (1011) and left the table
             raise self._ruleset_failed(exc) from exc
 
+    def _foreign_code(self, refused: RuleViolation) -> InternalError:
+        """The ``internal`` error for a ruleset's refusal with a code clients act on
+        (``busy``: sent again; ``stopped``: held again), logged naming the ruleset, the
+        table and the code — the refusal as the GM reads it stays in the log alone."""
+        log.error(
+            "ruleset %r refused with the code %r at table %r, %s, which clients act on: "
+            'give RuleViolation a code of the ruleset\'s own (docs/plugins.md, "Errors"); '
+            "read as the ruleset's failure",
+            self.ruleset.id,
+            refused.code,
+            self.info.id,
+            FOREIGN[foreign_code(refused) or "rollbridge"],
+        )
+        return self._failure()
+
     def _ruleset_failed(self, exc: BaseException) -> InternalError:
         """The ``internal`` error :meth:`call_ruleset` raises for ``exc``, which the
         ruleset raised (logged here, with its traceback)."""
         log.error("ruleset %r failed at table %r", self.ruleset.id, self.info.id, exc_info=exc)
+        return self._failure()
+
+    def _failure(self) -> InternalError:
+        """What the client reads of a ruleset's failure: its id alone."""
         return InternalError(
             say("internal.ruleset_failed", "ruleset {ruleset} failed")(
                 ruleset=repr(self.ruleset.id)

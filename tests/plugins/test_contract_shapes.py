@@ -1,0 +1,116 @@
+"""A result a ruleset builds in the wrong shape stops where it is built, naming the
+class and the field (docs/plugins.md, "What the engine does for you"): met by a
+newcomer writing a d100 ruleset from the docs (author27), where ``steps=STEP()``
+failed as "the server failed; try again" with no ruleset named, a condition given as
+one string was drawn letter by letter, and ``initial_state`` or ``adjust`` returning
+None failed deep in the engine ("'NoneType' object is not subscriptable")."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from rollbridge import CommonState, Resolution, Track
+from rollbridge.contract import PlayerView
+from rollbridge.dice import DiceGroup, Die
+from rollbridge.exceptions import InternalError
+from rollbridge.testing import RulesetHarness
+from rollbridge.text import Messages, Private
+
+from .rollunder import WOUNDS, RollUnder, conformance_of
+
+say = Messages("shapes_tests")
+STEP = say("step", "a step")
+
+
+def test_a_resolution_names_a_field_given_in_the_wrong_shape() -> None:
+    with pytest.raises(TypeError, match=r"Resolution\.steps must be a list or a tuple"):
+        Resolution(STEP(), steps=STEP())
+    with pytest.raises(TypeError, match=r"Resolution\.dice\[0\] must be a DiceGroup, not Die"):
+        Resolution(STEP(), dice=[Die(100, (7,), 7)])
+    with pytest.raises(TypeError, match=r"Resolution\.states must be a map"):
+        Resolution(STEP(), states=[("a", {})])
+    with pytest.raises(TypeError, match=r"Resolution\.states\['a'\] must be a map"):
+        Resolution(STEP(), states={"a": 3})
+    with pytest.raises(TypeError, match=r"Resolution\.narration must be"):
+        Resolution(None)
+    # what the built-in rulesets give is taken: tuples, plain strings, a hidden step
+    hidden = Private(STEP(), of="orc", aspect="sheet", instead="")
+    Resolution("words", dice=(DiceGroup("d", (Die(6, (2,), 2),)),), steps=("a", hidden))
+
+
+def test_a_common_state_and_a_view_name_a_field_given_in_the_wrong_shape() -> None:
+    with pytest.raises(TypeError, match=r"CommonState\.conditions must be a list or a tuple"):
+        CommonState("impaired", conditions="bleeding")  # drawn b, l, e, e, … before
+    with pytest.raises(TypeError, match=r"CommonState\.status must be one of ok, .*'hurt'"):
+        CommonState("hurt")
+    with pytest.raises(TypeError, match=r"CommonState\.tracks\[0\] must be a Track"):
+        CommonState("ok", ({"key": "wounds"},))
+    with pytest.raises(TypeError, match=r"Track\.value must be an int, not float"):
+        Track("wounds", WOUNDS(), 0.5, 3)
+    with pytest.raises(TypeError, match=r"Track\.max must be an int, not bool"):
+        Track("wounds", WOUNDS(), 0, True)
+    with pytest.raises(TypeError, match=r"PlayerView\.sheet must be a map \(dict\) or None"):
+        PlayerView(CommonState(), sheet="secret")
+    with pytest.raises(TypeError, match=r"PlayerView\.common must be a CommonState"):
+        PlayerView({"status": "ok"})
+
+
+class StepNotListed(RollUnder):
+    """``steps=STEP()`` where ``steps=[STEP()]`` was meant."""
+
+    def resolve(self, context: Any, dice: Any) -> Resolution:
+        made = super().resolve(context, dice)
+        return Resolution(made.narration, made.outcome, made.dice, made.states, steps=STEP())
+
+
+def test_a_wrong_shape_is_the_rulesets_failure_named_in_the_log(caplog) -> None:
+    """Before, the client read "the server failed; try again" and the log named no
+    ruleset: the steps failed as the event was packed, outside the ruleset's call."""
+    table = RulesetHarness(StepNotListed())
+    table.add_actor("Hero", RollUnder.example_sheets["Hero"], actor_id="h", player=True)
+    table.add_actor("Bandit", RollUnder.example_sheets["Bandit"], actor_id="b")
+    with caplog.at_level(logging.ERROR, "rollbridge.engine"), pytest.raises(InternalError) as e:
+        table.resolve("test", actor="h", targets=["b"], dice=[1])
+    assert str(e.value) == "ruleset 'rollunder' failed"
+    [record] = [r for r in caplog.records if r.name == "rollbridge.engine"]
+    assert "ruleset 'rollunder' failed" in record.getMessage()
+    assert record.exc_info is not None
+    assert "Resolution.steps must be a list or a tuple" in str(record.exc_info[1])
+    assert table.events()[-1].kind == "actor.created"  # the table is unchanged
+
+
+class ConditionAsString(RollUnder):
+    def common_state(self, actor: Any) -> CommonState:
+        return replace(super().common_state(actor), conditions="bleeding")
+
+
+def test_the_conformance_suite_fails_a_condition_given_as_one_string() -> None:
+    """It passed, and every client drew the conditions b, l, e, e, d, i, n, g."""
+    with pytest.raises(Exception, match=r"CommonState\.conditions must be a list or a tuple"):
+        conformance_of(ConditionAsString()).test_example_sheets_validate_and_states_are_json()
+
+
+class FreshNone(RollUnder):
+    def initial_state(self, sheet: Any) -> Any:
+        return None
+
+
+class AdjustsNothing(RollUnder):
+    def adjust(self, actor: Any, track: str, delta: int) -> Any:
+        {**actor.state, "wounds": actor.state["wounds"] + delta}  # no return
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "hook"), [(FreshNone(), "initial_state"), (AdjustsNothing(), "adjust")]
+)
+def test_a_hook_returning_no_state_is_named(ruleset: RollUnder, hook: str) -> None:
+    """Before: "ruleset 'rollunder' failed", and a TypeError in the engine's code."""
+    table = RulesetHarness(ruleset)
+    with pytest.raises(InternalError) as refused:
+        table.add_actor("Hero", RollUnder.example_sheets["Hero"], actor_id="h")
+        table.request({"type": "adjust", "actor": "h", "track": "wounds", "delta": 1})
+    assert str(refused.value) == f"ruleset 'rollunder' returned NoneType from {hook}, not dict"
