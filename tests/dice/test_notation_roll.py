@@ -5,7 +5,6 @@ errors that change nothing."""
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
@@ -36,6 +35,7 @@ from rollbridge.exceptions import (
     DiceScriptUnused,
     NotationError,
 )
+from tests.dice.counted import counting
 
 
 def roll(formula: str, *results: int) -> RollResult:
@@ -552,42 +552,46 @@ class MaxDice(DiceSource):
 
 
 def test_an_endless_explosion_stops_at_the_result_limit() -> None:
-    started = time.perf_counter()
-    with pytest.raises(DiceLimitExceeded) as caught:
-        roll_formula("1d6x", MaxDice())
-    assert time.perf_counter() - started < 1
+    source = MaxDice()
+    with pytest.raises(DiceLimitExceeded) as caught, counting() as work:
+        roll_formula("1d6x", source)
+    assert source.drawn <= 10_000
+    assert work.calls < 90_000  # ~30,000: a few calls a die, nothing per die drawn before
     assert caught.value.code == "dice_limit"
     assert "10000" in caught.value.message
 
 
 def test_a_likely_endless_explosion_fails_fast() -> None:
-    started = time.perf_counter()
-    with pytest.raises(DiceLimitExceeded):
-        roll_formula("999d100x>=2", SeededDice(1))
-    assert time.perf_counter() - started < 1
+    source = SeededDice(1)
+    with pytest.raises(DiceLimitExceeded), counting() as work:
+        roll_formula("999d100x>=2", source)
+    assert source.drawn <= 10_000
+    assert work.calls < 120_000  # ~40,000
 
 
 def test_long_explosion_chains_are_answered_fast() -> None:
     # 999d6x>=2 rolls about 6,000 dice (each die explodes 5 times in 6): within the limit
-    started = time.perf_counter()
     source = SeededDice(3)
-    result = roll_formula("999d6x>=2", source)
+    with counting() as work:
+        result = roll_formula("999d6x>=2", source)
     assert 4_000 < source.drawn < 10_000
     assert len(result.dice) == source.drawn
-    # twice that passes the 10,000 results of a request: refused, still fast
-    with pytest.raises(DiceLimitExceeded):
-        roll_formula("999d6x>=2 + 999d6x>=2", SeededDice(3))
-    assert time.perf_counter() - started < 1
+    assert work.calls < 6 * 2 * source.drawn  # ~4 calls a die: linear in the dice
+    # twice that passes the 10,000 results of a request: refused, still linear
+    twice = SeededDice(3)
+    with pytest.raises(DiceLimitExceeded), counting() as work:
+        roll_formula("999d6x>=2 + 999d6x>=2", twice)
+    assert twice.drawn <= 10_000
+    assert work.calls < 120_000  # ~38,000
 
 
 def test_a_formula_larger_than_the_remaining_budget_draws_nothing() -> None:
     first_draw = SeededDice(1)._random()  # the generator's first value
     source = SeededDice(1)
     source.drawn = 9_000  # this request already rolled 9,000 dice
-    started = time.perf_counter()
-    with pytest.raises(DiceLimitExceeded) as caught:
+    with pytest.raises(DiceLimitExceeded) as caught, counting() as work:
         roll_formula("999d1000 + 999d1000", source)
-    assert time.perf_counter() - started < 0.1
+    assert work.calls < 2_000  # refused before a die: no call per die
     assert "1998" in caught.value.message
     assert source.drawn == 9_000
     assert source._random() == first_draw  # nothing was drawn
