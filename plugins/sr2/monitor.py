@@ -206,7 +206,44 @@ def _conditions(state: Mapping[str, Any], body: int, stat: str) -> list[Text]:
 
 def common_state(state: Mapping[str, Any], body: int, *, boxes: bool = True) -> CommonState:
     """The common damage shape; ``boxes=False`` leaves out the tracks (what
-    players see of an NPC: status and wound levels only)."""
+    players see of an NPC: status and wound levels only).
+
+    It is read from the state's four boxes and flags alone (its ``stun``,
+    ``physical``, ``overflow`` and ``stabilised``) and Body: an immutable
+    :class:`~rollbridge.contract.CommonState`, made once for each of them and shared
+    by every view of an actor in that state (each table event shows its actors to the
+    GM and to players, and damage and healing bring an actor back to states it had)."""
+    stun = state.get("stun", 0)
+    physical = state.get("physical", 0)
+    overflow = state.get("overflow", 0)
+    stabilised = state.get("stabilised", False)
+    if (
+        stun.__class__ is not int
+        or physical.__class__ is not int
+        or overflow.__class__ is not int
+        or stabilised.__class__ is not bool
+        or body.__class__ is not int
+    ):  # not a state the schema lets through (a test's): made as it is, not kept
+        return _common_state(state, body, boxes)
+    key = (stun, physical, overflow, stabilised, body, boxes)
+    found = _COMMON.get(key)
+    if found is None:
+        if len(_COMMON) >= MAX_COMMON:  # a bound, not a policy: states recur
+            _COMMON.clear()
+        found = _COMMON[key] = _common_state(state, body, boxes)
+    return found
+
+
+#: The common states :func:`common_state` made, by the boxes, flag, Body and
+#: ``boxes`` they were made of; at most :data:`MAX_COMMON`.
+_COMMON: dict[tuple[int, int, int, bool, int, bool], CommonState] = {}
+#: How many common states are kept (11 × 11 boxes × overflow to Body + 1 × 2 × 2 for
+#: one Body: a few thousand at most at a table).
+MAX_COMMON = 4096
+
+
+def _common_state(state: Mapping[str, Any], body: int, boxes: bool) -> CommonState:
+    """:func:`common_state` made from ``state`` (nothing kept)."""
     stat = status(state, body)
     modifier = wound_modifier(state)
     tracks: tuple[Track, ...] = ()

@@ -1,0 +1,114 @@
+"""sr2's common state (SR-11 to SR-13: the boxes, status, conditions and wound
+modifier every client draws) is made once per state and shared by the views that show
+an actor in it (issue 12 item 6, docs/performance.md "An attack's execute and stage,
+7 December (late)"): the views of a table's event (the GM's and the players') and the
+later events that bring an actor back to a state it had. Each test counts what is made,
+or holds a kept state to the one made anew."""
+
+from __future__ import annotations
+
+import itertools
+from unittest import mock
+
+import pytest
+
+from rollbridge.contract import Actor
+from rollbridge.engine.views import actor_view
+from rollbridge.plugins.sr2 import SR2Ruleset, monitor
+
+RULESET = SR2Ruleset()
+
+
+@pytest.fixture
+def made(monkeypatch):
+    """Counts the common states made from a state (each reads its status: SR-13)."""
+    status = mock.Mock(wraps=monitor.status)
+    monkeypatch.setattr(monitor, "status", status)
+    monkeypatch.setattr(monitor, "_COMMON", {}, raising=False)
+    return status
+
+
+def _guard(state: dict) -> Actor:
+    return Actor("guard", "Guard A", {"body": 4, "quickness": 4}, state)
+
+
+def test_the_views_of_one_state_share_one_common_state(made):
+    """An event shows its NPC to the GM (the boxes) and to players (status and wound
+    levels, SR-12): each view's common state is made once, and equal states of other
+    records (a later event's, a new dict) take the one made."""
+    state = {"stun": 2, "physical": 3, "overflow": 0, "pool": 1, "stabilised": False}
+    gm = actor_view(
+        {"id": "guard", "name": "Guard A", "sheet": _guard(state).sheet, "state": state},
+        gm=True,
+        ruleset=RULESET,
+        settings={},
+    )
+    again = RULESET.common_state(_guard(dict(state, pool=0)))  # the pool is no box
+    assert made.call_count == 1
+    players = RULESET.player_view(_guard(dict(state)), {})
+    assert made.call_count == 2  # the players' own (no boxes: SR-11's tracks are the GM's)
+    assert RULESET.player_view(_guard(dict(state)), {}).common is players.common
+    assert made.call_count == 2
+    assert again is RULESET.common_state(_guard(state))
+    assert gm["common"]["status"] == "impaired"
+    assert gm["common"]["modifier"] == 3  # SR-12: Light stun +1, Moderate physical +2
+    assert [t["value"] for t in gm["common"]["tracks"]] == [2, 3, 0]
+    assert players.common.tracks == ()
+
+
+@pytest.mark.parametrize("body", [1, 4])
+def test_a_kept_common_state_is_the_one_made_anew(body):
+    """Every state of the monitors (SR-11: 0-10 boxes each, overflow to Body + 1,
+    stabilised or not), with and without boxes: the kept common state equals the one
+    made from the state itself, and is kept apart from every other state's."""
+    seen = {}
+    for stun, physical, overflow, stabilised, boxes in itertools.product(
+        range(11), range(11), range(body + 2), (False, True), (False, True)
+    ):
+        state = {"stun": stun, "physical": physical, "overflow": overflow}
+        if stabilised:
+            state["stabilised"] = True
+        kept = monitor.common_state(state, body, boxes=boxes)
+        assert kept == monitor._common_state(dict(state), body, boxes)
+        assert monitor.common_state(dict(state), body, boxes=boxes) is kept
+        seen[stun, physical, overflow, stabilised, boxes] = kept
+    assert seen[0, 10, 0, False, True].status == "dying"  # SR-13
+    assert seen[0, 10, 0, True, True].status == "down"
+    assert seen[0, 0, body + 1, False, True].status == "dead"
+    assert seen[10, 0, 0, False, False].status == "down"
+
+
+def test_another_body_is_another_common_state():
+    """Overflow is drawn to Body boxes and is dead past Body (SR-11, SR-13): the same
+    boxes on actors of another Body are not one common state."""
+    state = {"stun": 0, "physical": 10, "overflow": 3}
+    assert monitor.common_state(state, 2).status == "dead"
+    assert monitor.common_state(state, 4).status == "dying"
+    assert monitor.common_state(state, 4).tracks[2].max == 4
+    assert monitor.common_state(state, 6).tracks[2].max == 6
+
+
+def test_a_state_of_other_types_is_made_as_it_is_and_not_kept(made):
+    """A state the schema would refuse (a test's, an older table's before its check):
+    its common state is made from it each time, with its values as they are, and
+    nothing is kept that an equal integer state would take."""
+    state = {"stun": True, "physical": 3, "overflow": 0}  # True == 1, but packs otherwise
+    first = monitor.common_state(state, 4)
+    second = monitor.common_state(state, 4)
+    assert made.call_count == 2
+    assert first == second and first is not second
+    assert first.tracks[0].value is True
+    ones = monitor.common_state({"stun": 1, "physical": 3, "overflow": 0}, 4)
+    assert ones.tracks[0].value.__class__ is int
+    assert made.call_count == 3
+
+
+def test_the_kept_states_are_bounded(made, monkeypatch):
+    """A bound, not a policy: past it the kept states are dropped and made again."""
+    monkeypatch.setattr(monitor, "MAX_COMMON", 3)
+    for stun in range(5):
+        monitor.common_state({"stun": stun}, 4)
+    assert len(monitor._COMMON) <= 3
+    assert made.call_count == 5
+    monitor.common_state({"stun": 4}, 4)
+    assert made.call_count == 5
