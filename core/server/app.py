@@ -439,8 +439,9 @@ class Server:
             self._read_refused(effect, stopping(), client)
             return
         ended: list[str] = []  # how the reader thread's work ended, told before ``done``
-        # what it read: held here, not by the future, so that done() holds the last
-        # reference to a large read's events and lets them go a few a turn
+        # what it read and the reader thread's CPU time it took: held here, not by
+        # the future, so that done() holds the last reference to a large read's
+        # events and lets them go a few a turn
         out: list[Any] = []
 
         def counted(outcome: str) -> None:
@@ -451,6 +452,7 @@ class Server:
             future = self._loop.run_in_executor(
                 self._reader, _run_if_wanted, effect, self.store, counted,
                 self.collector.quiet if self.collector is not None else None, out,
+                self.tables.rates.work_clock,
             )  # fmt: skip
         except Exception:  # a bug: failed as a read is, never left out for good
             log.exception("table %s: a read could not be started", effect.table_id)
@@ -467,8 +469,12 @@ class Server:
                 error = finished.exception()
                 if error is None and ended == ["done"] and not isinstance(effect, Compute):
                     self.health.read()  # a read that reached the store (a skipped one did not)
-                result = out.pop() if error is None and out else None
+                spent = 0.0
+                if error is None and out:
+                    result, spent = out
+                    out.clear()
                 follow = self._follow(effect, error, result, client)
+                self._charge_read(effect, client, spent)  # once it is answered
                 if isinstance(error, StoreUnavailable):
                     # the requests it refused store_error are counted, not the read: a
                     # table the cluster loads again while Redis is away, with nobody
@@ -484,6 +490,19 @@ class Server:
                 self._let_go(effect, result, follow)
 
         future.add_done_callback(done)
+
+    def _charge_read(self, effect: Read, client: Client | None, seconds: float) -> None:
+        """A read of the log (or the counting of one) took ``seconds`` of a reader
+        thread's CPU time: charged to the table's rate and to the rate of the
+        connection whose request asked it, as time on the event loop is. A log full
+        of the largest events takes seconds to read; uncharged, one player's reads
+        back to back kept a reader thread decoding, and every table's clients
+        sharing the interpreter with it, for as long as it liked (hostile27)."""
+        if not isinstance(effect, (ReadEvents, ReadRetained, Compute)):
+            return
+        self.tables.charge_work(effect.table_id, seconds)
+        if client is not None:
+            client.protocol.charge_read(seconds)
 
     def _let_go(self, effect: Read, result: Any, follow: list[Effect]) -> None:
         """What a read that came back brought is dropped a few events a turn
@@ -734,6 +753,7 @@ def _run_if_wanted(
     counted: Callable[[str], None] | None = None,
     quiet: Callable[[], AbstractContextManager[None]] | None = None,
     out: list[Any] | None = None,
+    clock: Callable[[], float] = time.thread_time,
 ) -> Any:
     """On a reader thread: ``effect`` run, unless nobody waits for it any more (its
     client left while it waited its turn): None then, unread. ``counted`` is told
@@ -742,11 +762,13 @@ def _run_if_wanted(
     holds the garbage collector's passes off while it runs: a read of a log of large
     events makes millions of objects, and each pass they set off walked them all
     holding the interpreter's lock, stopping every table's clients. With ``out``,
-    what it read is appended to it and None returned (the future holds nothing)."""
+    what it read and the seconds of ``clock`` (the thread's CPU time) its run took
+    are appended to it and None returned (the future holds nothing)."""
     if not effect.wanted():
         if counted is not None:
             counted("skipped")
         return None
+    started = clock()
     try:
         with quiet() if quiet is not None else nullcontext():
             value = effect.run(store)
@@ -757,6 +779,6 @@ def _run_if_wanted(
     if counted is not None:
         counted("done")
     if out is not None:
-        out.append(value)
+        out += (value, clock() - started)
         return None
     return value

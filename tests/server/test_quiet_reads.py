@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 
+from rollbridge.server.limits import Limits
+
 #: A roll whose event is about 128 KiB (the largest ``--max-event-size`` lets in):
 #: 2,997 dice, each with a result of up to seven digits.
 BIG = "999d1000000+999d1000000+999d1000000"
@@ -108,3 +110,29 @@ async def test_a_read_s_events_are_freed_a_few_at_a_time_after_its_reply(
     # never more than a small part of them in one turn (before: all in one)
     assert freed > 500_000, freed
     assert most < freed / 4, (most, freed)
+
+
+async def test_a_read_s_time_on_the_reader_thread_is_charged_to_the_rates(
+    make_tables: Any,
+) -> None:
+    """Only the event loop's CPU time was charged: a ``state`` at an early seq of a
+    log of large events took the reader thread's for its decoding (every table's
+    clients sharing the interpreter with it) and cost one request, so a player could
+    ask for one after another for as long as it liked. Now the read's time is
+    charged to the asker's connection and to the table, as the loop's is: the next
+    request of that connection, and another client's at the table, wait."""
+    world, _ = await _filled(make_tables)
+    world.options["limits"] = Limits(  # type: ignore[attr-defined]
+        rate_per_connection=2, rate_per_table=2, per_token=None, per_address=None
+    )
+    await make_tables.restart(world)
+    observer, _ = await world.join("sr2", "observer")
+    player, _ = await world.join("sr2", "player")
+    answer = await observer.request({"type": "state", "id": "read", "at": 2}, timeout=120)
+    assert answer["type"] == "result", answer
+    again = await observer.request({"type": "state", "id": "again"})
+    assert again.get("code") == "rate_limited", again
+    assert again["details"]["scope"] == "connection"
+    other = await player.request({"type": "roll", "id": "other", "formula": "1d6"})
+    assert other.get("code") == "rate_limited", other
+    assert other["details"]["scope"] == "table"
