@@ -504,6 +504,15 @@ class Connection:
         if self._bucket is not None:
             _charged(self._bucket, seconds, 1.0, "a connection")
 
+    def charge_read(self, seconds: float) -> None:
+        """A read of the log this connection's request asked for (``state`` at an
+        earlier seq or with ``undone``, ``stats``, a resume's missed events) took
+        ``seconds`` of a reader thread's CPU time: one more request from this
+        connection's rate for each share past the one the request paid, as its time
+        on the event loop is charged (the driver charges the table's rate too)."""
+        if self._bucket is not None:
+            _charged(self._bucket, seconds, 1.0, "a connection")
+
     def _reply(self, message: JSON, kind: Kind, request: str | None = None) -> Reply:
         member = self.member
         frame = member.encode(message) if member is not None else encode(message, kind)

@@ -23,6 +23,7 @@ import logging
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection, serve
@@ -41,19 +42,21 @@ from rollbridge.protocol.effects import (
     Notify,
     Persist,
     Read,
+    ReadEvents,
     Reopened,
     Reply,
 )
 from rollbridge.protocol.frames import MAX_FRAME
 from rollbridge.protocol.limits import Rates
 from rollbridge.protocol.observers import notify
-from rollbridge.protocol.table import FAILED
+from rollbridge.protocol.table import FAILED, ReadRetained
 from rollbridge.server.address_rates import wrong_tokens
 from rollbridge.server.addresses import AddressCounts, address_group, peer_address, rated_address
 from rollbridge.server.bounded import BoundedConnection, Opening
 from rollbridge.server.client import Client
 from rollbridge.server.collector import CollectorManager
 from rollbridge.server.http import HttpRoutes
+from rollbridge.server.let_go import let_go
 from rollbridge.server.limits import (
     BUFFER_LIMIT,
     DEFAULT_HOST,
@@ -198,6 +201,8 @@ class Server:
         #: Whether the store works: an outage (a full disk, Redis gone) logged once.
         self.health = StoreHealth()
         self._reader: ThreadPoolExecutor | None = None
+        #: The events read for a computation still out (``stats``): dropped after it.
+        self._held: dict[Read, list[Any]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._server: Any = None
         #: Set when :meth:`stop` begins: ``/readyz`` answers 503 from then on.
@@ -434,6 +439,10 @@ class Server:
             self._read_refused(effect, stopping(), client)
             return
         ended: list[str] = []  # how the reader thread's work ended, told before ``done``
+        # what it read and the reader thread's CPU time it took: held here, not by
+        # the future, so that done() holds the last reference to a large read's
+        # events and lets them go a few a turn
+        out: list[Any] = []
 
         def counted(outcome: str) -> None:
             ended.append(outcome)
@@ -441,8 +450,10 @@ class Server:
 
         try:
             future = self._loop.run_in_executor(
-                self._reader, _run_if_wanted, effect, self.store, counted
-            )
+                self._reader, _run_if_wanted, effect, self.store, counted,
+                self.collector.quiet if self.collector is not None else None, out,
+                self.tables.rates.work_clock,
+            )  # fmt: skip
         except Exception:  # a bug: failed as a read is, never left out for good
             log.exception("table %s: a read could not be started", effect.table_id)
             self._read_refused(effect, InternalError(FAILED()), client)
@@ -450,14 +461,20 @@ class Server:
 
         def done(finished: asyncio.Future) -> None:
             if finished.cancelled():
+                self._held.pop(effect, None)
                 return
+            follow: list[Effect] = []
+            result = None
             try:
                 error = finished.exception()
                 if error is None and ended == ["done"] and not isinstance(effect, Compute):
                     self.health.read()  # a read that reached the store (a skipped one did not)
-                follow = self._follow(
-                    effect, error, finished.result() if error is None else None, client
-                )
+                spent = 0.0
+                if error is None and out:
+                    result, spent = out
+                    out.clear()
+                follow = self._follow(effect, error, result, client)
+                self._charge_read(effect, client, spent)  # once it is answered
                 if isinstance(error, StoreUnavailable):
                     # the requests it refused store_error are counted, not the read: a
                     # table the cluster loads again while Redis is away, with nobody
@@ -470,8 +487,41 @@ class Server:
                     self.health.failed(error, refused, commit=False)
             finally:
                 self._settle(effect.table_id)
+                self._let_go(effect, result, follow)
 
         future.add_done_callback(done)
+
+    def _charge_read(self, effect: Read, client: Client | None, seconds: float) -> None:
+        """A read of the log (or the counting of one) took ``seconds`` of a reader
+        thread's CPU time: charged to the table's rate and to the rate of the
+        connection whose request asked it, as time on the event loop is. A log full
+        of the largest events takes seconds to read; uncharged, one player's reads
+        back to back kept a reader thread decoding, and every table's clients
+        sharing the interpreter with it, for as long as it liked (hostile27)."""
+        if not isinstance(effect, (ReadEvents, ReadRetained, Compute)):
+            return
+        self.tables.charge_work(effect.table_id, seconds)
+        if client is not None:
+            client.protocol.charge_read(seconds)
+
+    def _let_go(self, effect: Read, result: Any, follow: list[Effect]) -> None:
+        """What a read that came back brought is dropped a few events a turn
+        (:func:`~rollbridge.server.let_go.let_go`), once the reply is made: a read of
+        the log's events then, or — when its events went on to a computation on the
+        reader thread (``stats``) — once that came back too."""
+        assert self._loop is not None
+        held = self._held.pop(effect, None)
+        if isinstance(effect, Compute):
+            effect.work = None  # what it closed over: the events below hold them too
+        if isinstance(effect, (ReadEvents, ReadRetained)) and isinstance(result, list):
+            events = list(result)  # our own list (a store might keep the one it gave)
+            later = next((e for e in follow if isinstance(e, Compute)), None)
+            if later is not None:
+                self._held[later] = events
+            else:
+                let_go(self._loop, events)
+        if held is not None:
+            let_go(self._loop, held)
 
     def _read_refused(self, effect: Read, error: BaseException, client: Client | None) -> None:
         """``effect`` is not run: it fails with ``error`` (its request answered, the
@@ -697,20 +747,38 @@ class Server:
         closed: gone from :attr:`per_address` already."""
 
 
-def _run_if_wanted(effect: Read, store: Store, counted: Callable[[str], None] | None = None) -> Any:
+def _run_if_wanted(
+    effect: Read,
+    store: Store,
+    counted: Callable[[str], None] | None = None,
+    quiet: Callable[[], AbstractContextManager[None]] | None = None,
+    out: list[Any] | None = None,
+    clock: Callable[[], float] = time.thread_time,
+) -> Any:
     """On a reader thread: ``effect`` run, unless nobody waits for it any more (its
     client left while it waited its turn): None then, unread. ``counted`` is told
-    how it ended: ``done``, ``skipped`` or ``failed`` (it raised)."""
+    how it ended: ``done``, ``skipped`` or ``failed`` (it raised). ``quiet`` (the
+    managed collector's :meth:`~rollbridge.server.collector.CollectorManager.quiet`)
+    holds the garbage collector's passes off while it runs: a read of a log of large
+    events makes millions of objects, and each pass they set off walked them all
+    holding the interpreter's lock, stopping every table's clients. With ``out``,
+    what it read and the seconds of ``clock`` (the thread's CPU time) its run took
+    are appended to it and None returned (the future holds nothing)."""
     if not effect.wanted():
         if counted is not None:
             counted("skipped")
         return None
+    started = clock()
     try:
-        value = effect.run(store)
+        with quiet() if quiet is not None else nullcontext():
+            value = effect.run(store)
     except BaseException:
         if counted is not None:
             counted("failed")
         raise
     if counted is not None:
         counted("done")
+    if out is not None:
+        out += (value, clock() - started)
+        return None
     return value

@@ -21,6 +21,13 @@ allocated memory blocks: a fraction of a millisecond), not by counting the
 frozen objects (``gc.get_freeze_count()`` walks them all: tens of
 milliseconds at 6,000 connections, a stall of its own).
 
+While a reader thread decodes a large read (a log of the largest events: millions
+of objects), :meth:`CollectorManager.quiet` holds every pass off — the automatic
+ones, which the new objects set off one after another and each of which walked all
+of them holding the interpreter's lock, stopping the event loop for a second and
+more, and the manager's own — and freezes what the read left alive at its end, as
+every tick does (hostile27).
+
 Only the process owner should turn this on (``rollbridge serve`` does): the
 collector's state is global to the interpreter.
 """
@@ -31,7 +38,10 @@ import asyncio
 import gc
 import logging
 import sys
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 __all__ = ["FREEZE_INTERVAL", "GROWTH", "MAX_AGE", "CollectorManager"]
 
@@ -66,6 +76,33 @@ class CollectorManager:
         self.full_passes = 0
         self._last_full = time.monotonic()
         self._task: asyncio.Task | None = None
+        #: Reads holding the collector off now (:meth:`quiet`), and its guard.
+        self._quiet = 0
+        self._was_enabled = True
+        self._quiet_lock = threading.Lock()
+
+    @contextmanager
+    def quiet(self) -> Iterator[None]:
+        """No pass while the block runs (on any thread): automatic collection is off
+        and :meth:`tick` waits; when the last such block ends, what is left is frozen
+        (as a tick freezes it) and automatic collection is on again. Reference
+        counting still frees everything meanwhile; only cycles wait, for the next
+        full pass."""
+        with self._quiet_lock:
+            self._quiet += 1
+            if self._quiet == 1:
+                self._was_enabled = gc.isenabled()
+                gc.disable()
+        try:
+            yield
+        finally:
+            with self._quiet_lock:
+                self._quiet -= 1
+                if self._quiet == 0:
+                    if self._task is not None:  # stopped: everything was handed back
+                        gc.freeze()
+                    if self._was_enabled:
+                        gc.enable()
 
     def start(self) -> None:
         """Begin (in a running event loop) with a full pass, then freeze."""
@@ -81,7 +118,9 @@ class CollectorManager:
 
     def tick(self) -> None:
         """One step: a full pass if the heap grew enough or the last pass is
-        :attr:`max_age` old, else a freeze."""
+        :attr:`max_age` old, else a freeze; nothing while a read is :meth:`quiet`."""
+        if self._quiet:
+            return
         grown = sys.getallocatedblocks() > max(self.baseline, _FLOOR) * self.growth
         if grown or time.monotonic() - self._last_full >= self.max_age:
             self.full_pass()

@@ -1,0 +1,174 @@
+"""What one player's reads of a log full of large events do to another table.
+
+Run from anywhere, with the Python rollbridge is developed with (3.11+)::
+
+    python benchmarks/bench_large_reads.py
+    python benchmarks/bench_large_reads.py --read stats --rolls 1100 --seconds 8
+
+A real ``rollbridge serve`` (SQLite, a real port) with two sr2 tables. A player of
+the first fills its log with ``--rolls`` rolls of ~128 KiB (2,997 dice each, the
+largest event ``--max-event-size`` lets in), on a server without request rates;
+then the server is started again on the file with its default limits. A witness at
+the second table rolls ``1d6`` every 50 ms for ``--seconds``, alone (the baseline),
+then while eight connections of the first table's player ask ``--read`` (``state``
+at the seq 870 events before the last, or ``stats``) as fast as the rates let them.
+Printed: the witness's answers and its slowest round trip, each time, and how the
+attacker's requests were answered. A measure, not a test: the machine's load moves
+it (docs/operations.md, "Hostile input", has runs of the code before and after).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+#: A roll whose event is nearly ``--max-event-size`` (128 KiB).
+BIG = "999d1000000+999d1000000+999d1000000"
+ENV = {**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"}
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def create(db: Path, name: str) -> dict[str, Any]:
+    """``rollbridge table create --json`` of an sr2 table in ``db``: what it printed."""
+    made = subprocess.run(
+        [sys.executable, "-m", "rollbridge", "table", "create", "--ruleset", "sr2",
+         "--name", name, "--json", "--db", str(db)],
+        capture_output=True, text=True, check=True, env=ENV,
+    )  # fmt: skip
+    return json.loads(made.stdout)
+
+
+def serve(db: Path, log: Path, *options: str) -> tuple[subprocess.Popen, int]:
+    """``rollbridge serve`` on ``db``, once it listens: the process and its port."""
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rollbridge", "serve", "--port", str(port), "--db", str(db),
+         "--no-demo", *options],
+        stdout=log.open("w"), stderr=subprocess.STDOUT, env=ENV,
+    )  # fmt: skip
+    while "listening on" not in log.read_text():
+        if process.poll() is not None:
+            raise SystemExit(log.read_text())
+        time.sleep(0.05)
+    return process, port
+
+
+async def join(port: int, table: dict[str, Any], role: str) -> ClientConnection:
+    """A connection said ``hello`` to ``table`` with its ``role`` token."""
+    ws = await connect(f"ws://127.0.0.1:{port}/tables/{table['table']}", max_size=None)
+    hello = {"type": "hello", "id": "h", "table": table["table"], "token": table["tokens"][role]}
+    await ask(ws, hello)
+    return ws
+
+
+async def ask(ws: ClientConnection, message: dict[str, Any]) -> dict[str, Any]:
+    """Send ``message``; its answer (events skipped)."""
+    await ws.send(json.dumps(message))
+    while True:
+        answer = json.loads(await asyncio.wait_for(ws.recv(), 300))
+        if answer.get("type") != "event":
+            return answer
+
+
+async def fill(port: int, table: dict[str, Any], rolls: int) -> None:
+    """The player's ``rolls`` large rolls, 20 at a time."""
+    ws = await join(port, table, "player")
+    for start in range(0, rolls, 20):
+        for n in range(start, min(start + 20, rolls)):
+            await ws.send(json.dumps({"type": "roll", "id": f"b{n}", "formula": BIG}))
+        answered = 0
+        while answered < min(20, rolls - start):
+            answer = json.loads(await asyncio.wait_for(ws.recv(), 300))
+            answered += answer.get("type") in ("result", "error")
+    await ws.close()
+
+
+async def witness(port: int, table: dict[str, Any], seconds: float) -> tuple[int, float]:
+    """A roll every 50 ms for ``seconds``: how many were answered, the slowest."""
+    ws = await join(port, table, "player")
+    answered, slowest, end = 0, 0.0, time.monotonic() + seconds
+    while time.monotonic() < end:
+        sent = time.monotonic()
+        await ask(ws, {"type": "roll", "id": f"w{answered}", "formula": "1d6"})
+        slowest = max(slowest, time.monotonic() - sent)
+        answered += 1
+        await asyncio.sleep(0.05)
+    await ws.close()
+    return answered, slowest
+
+
+async def attacker(
+    port: int, table: dict[str, Any], read: dict[str, Any], stop: asyncio.Event,
+    answers: dict[str, int],
+) -> None:  # fmt: skip
+    """``read`` again and again until ``stop``, waiting what a refusal says."""
+    ws = await join(port, table, "player")
+    n = 0
+    while not stop.is_set():
+        n += 1
+        answer = await ask(ws, {**read, "id": f"x{n}"})
+        code = answer.get("code") or answer["type"]
+        answers[code] = answers.get(code, 0) + 1
+        if code == "rate_limited":
+            await asyncio.sleep(answer["details"]["retry_after"])
+    await ws.close()
+
+
+async def measure(port: int, tables: list[dict[str, Any]], read: dict[str, Any],
+                  seconds: float) -> None:  # fmt: skip
+    alone, slowest = await witness(port, tables[1], seconds)
+    print(f"witness alone: {alone} answers, the slowest {slowest:.3f} s")
+    stop, answers = asyncio.Event(), {}
+    attackers = [
+        asyncio.create_task(attacker(port, tables[0], read, stop, answers)) for _ in range(8)
+    ]
+    await asyncio.sleep(1)
+    under, slowest = await witness(port, tables[1], seconds)
+    print(f"witness under the reads: {under} answers, the slowest {slowest:.3f} s")
+    print("the reads answered:", answers)
+    stop.set()
+    await asyncio.gather(*attackers, return_exceptions=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rolls", type=int, default=1100)
+    parser.add_argument("--read", choices=["state", "stats"], default="state")
+    parser.add_argument("--seconds", type=float, default=8.0)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "reads.db"
+        tables = [create(db, f"T{n}") for n in range(2)]
+        process, port = serve(db, Path(folder) / "fill.log", "--rate-per-table", "0",
+                              "--rate-per-connection", "0")  # fmt: skip
+        asyncio.run(fill(port, tables[0], args.rolls))
+        process.terminate()
+        process.wait()
+        read = {"type": "stats"} if args.read == "stats" else {
+            "type": "state", "at": max(1, args.rolls - 870)}  # fmt: skip
+        process, port = serve(db, Path(folder) / "serve.log")
+        try:
+            asyncio.run(measure(port, tables, read, args.seconds))
+        finally:
+            process.terminate()
+            process.wait()
+
+
+if __name__ == "__main__":
+    main()
