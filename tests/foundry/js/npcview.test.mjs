@@ -424,6 +424,42 @@ for (const generation of [12, 13]) {
     holdsNone(JSON.stringify(flags), "the guard's flags");
   });
 
+  test(`v${generation}: the view a link writes is the connection's latest: none for an actor removed since, the undo's after its removal is undone, the new epoch's after a restore`, async () => {
+    const actors = await table(generation, GM, { flags: { tukan: {} } });
+    const ws = welcomedClient({ seq: 4, foundry: { adapter: "test", mappings: [SR5] }, table: { id: "t1", actors: [view("tukan", "Tukan", TUKAN, { controllers: ["alice"], seq: 4 })] } });
+    await settle(client);
+    const asked = answersState(ws, () => ({ id: "t1", epoch: 1, seq: 5, actors: [view("tukan", "Tukan", TUKAN, { controllers: ["alice"], seq: 4 })] }));
+    ws.receive({ type: "event", table: "t1", epoch: 1, seq: 5, kind: "actor.removed", data: { actor: "tukan" }, actors: [{ id: "tukan", removed: true }] });
+    await settle(client);
+    await client.linkActor(actors.tukan, "tukan");
+    await settle(client);
+    assert.deepEqual([asked, actors.tukan.flags.rollbridge.common], [[], undefined], "removed since: nothing written, nothing read");
+    const back = { ...TUKAN, tracks: [track("physical", 3), track("stun", 0)] };
+    ws.receive({ type: "event", table: "t1", epoch: 1, seq: 6, kind: "undo", data: { undone: 5 },
+      actors: [{ ...view("tukan", "Tukan", back, { controllers: ["alice"], seq: 6 }), index: 0 }] });
+    await settle(client);
+    await client.linkActor(actors.tukan, "tukan");
+    await settle(client);
+    assert.deepEqual([asked, actors.tukan.flags.rollbridge.common, actors.tukan.flags.rollbridge.seq], [[], back, 6], "the undo's view");
+    // a restore while connected: the connection resumes into a snapshot of the new epoch
+    ws.drop();
+    await settle(client);
+    client.nudge();
+    const again = FakeWebSocket.last();
+    again.open();
+    const hello = again.messages().find((m) => m.type === "hello");
+    const restored = { ...TUKAN, tracks: [track("physical", 1), track("stun", 1)] };
+    again.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 9, seq: 3, locale: "en", resume: { recovered: false },
+      foundry: { adapter: "test", mappings: [SR5] }, table: { id: "t1", actors: [view("tukan", "Tukan", restored, { controllers: ["alice"], seq: 3 })] } });
+    await settle(client);
+    actors.tukan._source.flags.rollbridge = { actorId: "x" }; // unlinked meanwhile (the snapshot wrote it)
+    await client.linkActor(actors.tukan, "tukan");
+    await settle(client);
+    const flags = actors.tukan.flags.rollbridge;
+    assert.deepEqual([flags.common, flags.epoch, flags.seq], [restored, 9, 3], "the new epoch's view");
+    assert.ok(!again.messages().some((m) => m.type === "state"), "nothing read");
+  });
+
   test(`v${generation}: a mapping made while the GM's connection is down (linkActor) returns at once; the state is written when it is back`, async () => {
     const actors = await table(generation, GM, { flags: { tukan: {} } });
     const ws = welcomedClient({ seq: 4, foundry: { adapter: "test", mappings: [SR5] } });
