@@ -19,9 +19,9 @@ from __future__ import annotations
 from tests.foundry.live_script import clean_walk
 
 TITLES = {
-    "cs": "bob žádá o 1d6",
+    "cs": "bob žádá: 1d6",
     "de": "bob bittet um 1d6",
-    "ru": "bob просит 1d6",
+    "ru": "bob просит: 1d6",
     "en": "bob asks for 1d6",
 }
 CONNECTED = {

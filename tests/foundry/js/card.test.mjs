@@ -3,7 +3,7 @@ import { test } from "node:test";
 
 import { approvalCardHtml } from "../../../adapters/foundry/module/scripts/core/buttons.mjs";
 import { ENRICHER_CUT, escapeHtml, groupResult, renderCard, tracksHtml } from "../../../adapters/foundry/module/scripts/core/card.mjs";
-import { en } from "./localization.mjs";
+import { en, localization } from "./localization.mjs";
 
 const attack = {
   type: "event",
@@ -145,4 +145,21 @@ test("a resolution card is titled by its action's label in the user's language, 
   assert.equal(title(renderCard(odd, { i18n: en, actions })), "toString", "an inherited key is no action");
   const hostile = { new_turn: { label: "<b>x</b>" } };
   assert.equal(title(renderCard(turn, { i18n: en, actions: hostile })), "&lt;b&gt;x&lt;/b&gt;", "escaped");
+});
+
+test("an approval card is titled by the action's label, escaped, and reads right in each language: the label stands in its own case (Czech and Russian after a colon)", async () => {
+  // a third-party ruleset's label is its author's text, never markup nor an inline roll
+  const hostile = '<img src=x onerror="alert(1)">[[1d1+99]]';
+  const approval = (action) => ({ kind: "approval.requested", seq: 6, epoch: 1, data: { request: { type: "resolve", fields: { action }, who: { name: "Иван" } } } });
+  const html = approvalCardHtml(approval("hex"), { i18n: en, actions: { hex: { label: hostile } } });
+  assert.ok(!html.includes("<img") && html.includes("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;"), html);
+  assert.equal(html.match(INLINE_ROLL), null, html);
+  // the label is a name in the nominative (sr2's "Атака", a feminine noun): after a verb
+  // that governs the accusative it would read wrong ("просит Атака"); after a colon it reads
+  const title = async (lang, label) => textNodes(approvalCardHtml(approval("attack"), { i18n: await localization(lang), actions: { attack: { label } } }))
+    .join("").replaceAll(ENRICHER_CUT, "");
+  assert.equal(await title("ru", "Атака"), "Иван просит: Атака");
+  assert.equal(await title("cs", "Iniciativa"), "Иван žádá: Iniciativa");
+  assert.equal(await title("de", "Heilung"), "Иван bittet um Heilung");
+  assert.equal(await title("en", "Attack"), "Иван asks for Attack");
 });

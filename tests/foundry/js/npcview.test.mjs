@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 
-import { FoundryClient, MAPPED_READS, PLAYERS_READS } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
+import { FoundryClient, PLAYERS_READS } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { registerRelay } from "../../../adapters/foundry/module/scripts/foundry/relay.mjs";
 import { registerSettings } from "../../../adapters/foundry/module/scripts/foundry/settings.mjs";
 import { FakeWebSocket } from "./fakes.mjs";
@@ -424,6 +424,42 @@ for (const generation of [12, 13]) {
     holdsNone(JSON.stringify(flags), "the guard's flags");
   });
 
+  test(`v${generation}: the view a link writes is the connection's latest: none for an actor removed since, the undo's after its removal is undone, the new epoch's after a restore`, async () => {
+    const actors = await table(generation, GM, { flags: { tukan: {} } });
+    const ws = welcomedClient({ seq: 4, foundry: { adapter: "test", mappings: [SR5] }, table: { id: "t1", actors: [view("tukan", "Tukan", TUKAN, { controllers: ["alice"], seq: 4 })] } });
+    await settle(client);
+    const asked = answersState(ws, () => ({ id: "t1", epoch: 1, seq: 5, actors: [view("tukan", "Tukan", TUKAN, { controllers: ["alice"], seq: 4 })] }));
+    ws.receive({ type: "event", table: "t1", epoch: 1, seq: 5, kind: "actor.removed", data: { actor: "tukan" }, actors: [{ id: "tukan", removed: true }] });
+    await settle(client);
+    await client.linkActor(actors.tukan, "tukan");
+    await settle(client);
+    assert.deepEqual([asked, actors.tukan.flags.rollbridge.common], [[], undefined], "removed since: nothing written, nothing read");
+    const back = { ...TUKAN, tracks: [track("physical", 3), track("stun", 0)] };
+    ws.receive({ type: "event", table: "t1", epoch: 1, seq: 6, kind: "undo", data: { undone: 5 },
+      actors: [{ ...view("tukan", "Tukan", back, { controllers: ["alice"], seq: 6 }), index: 0 }] });
+    await settle(client);
+    await client.linkActor(actors.tukan, "tukan");
+    await settle(client);
+    assert.deepEqual([asked, actors.tukan.flags.rollbridge.common, actors.tukan.flags.rollbridge.seq], [[], back, 6], "the undo's view");
+    // a restore while connected: the connection resumes into a snapshot of the new epoch
+    ws.drop();
+    await settle(client);
+    client.nudge();
+    const again = FakeWebSocket.last();
+    again.open();
+    const hello = again.messages().find((m) => m.type === "hello");
+    const restored = { ...TUKAN, tracks: [track("physical", 1), track("stun", 1)] };
+    again.receive({ type: "welcome", id: hello.id, protocol: 1, role: "gm", epoch: 9, seq: 3, locale: "en", resume: { recovered: false },
+      foundry: { adapter: "test", mappings: [SR5] }, table: { id: "t1", actors: [view("tukan", "Tukan", restored, { controllers: ["alice"], seq: 3 })] } });
+    await settle(client);
+    actors.tukan._source.flags.rollbridge = { actorId: "x" }; // unlinked meanwhile (the snapshot wrote it)
+    await client.linkActor(actors.tukan, "tukan");
+    await settle(client);
+    const flags = actors.tukan.flags.rollbridge;
+    assert.deepEqual([flags.common, flags.epoch, flags.seq], [restored, 9, 3], "the new epoch's view");
+    assert.ok(!again.messages().some((m) => m.type === "state"), "nothing read");
+  });
+
   test(`v${generation}: a mapping made while the GM's connection is down (linkActor) returns at once; the state is written when it is back`, async () => {
     const actors = await table(generation, GM, { flags: { tukan: {} } });
     const ws = welcomedClient({ seq: 4, foundry: { adapter: "test", mappings: [SR5] } });
@@ -774,7 +810,7 @@ for (const generation of [12, 13]) {
     await settle(client);
     assert.equal(actors.guard.flags.rollbridge.mapped, "sr5", "the guard's earlier write is marked as the chosen mapping's");
     assert.equal(actors.guard.flags.rollbridge.seq, 1, "its flags as they were");
-    assert.deepEqual(actors.guard.flags.rollbridge.mappedAt, { epoch: 1, seq: 2 }, "marked at the welcome's seq: the GM's view it holds");
+    assert.ok(!("mappedAt" in actors.guard.flags.rollbridge), "the mark names no seq");
     assert.deepEqual(boxes(actors.guard), [7, 2], "under the chosen mapping nothing is reset");
     assert.ok(!("mapped" in actors.tukan.flags.rollbridge), "a player's own actor is not marked");
     client.stop(); // the GM's page closed
@@ -785,11 +821,11 @@ for (const generation of [12, 13]) {
     await settle(client);
     assert.deepEqual(boxes(actors.guard), [0, 0], "the GM's boxes the chosen mapping wrote before the mark are gone");
     assert.ok(!("mapped" in actors.guard.flags.rollbridge) && !("mappedAt" in actors.guard.flags.rollbridge), "with the mark");
-    assert.deepEqual(asked, [], "against the welcome's view: the mark's seq is the welcome's, no older one read");
+    assert.deepEqual(asked, [], "against the welcome's view: the GM's client left the table at the welcome's seq, no older one read");
     assert.deepEqual(boxes(actors.tukan), [7, 5], "the player's own actor: never reset against the GM's view, nothing to learn");
   });
 
-  test(`v${generation}: an actor a player owned once, its flags written then as an NPC's at a seq of the player's choosing, is marked at the welcome's seq, never reset against the GM's view at the player's`, async () => {
+  test(`v${generation}: an actor a player owned once, its flags written then as an NPC's at a seq of the player's choosing, is marked, never reset against the GM's view at the player's seq`, async () => {
     // Tukan was the player's: they wrote its flags as the guard's at #1 and typed guesses
     // of the guard's boxes at #1 into its system data (physical 7: right then; stun 5);
     // then the GM took the ownership back (Foundry keeps no history of either)
@@ -803,7 +839,7 @@ for (const generation of [12, 13]) {
     welcomedClient(resumed);
     await settle(client);
     const flags = actors.tukan.flags.rollbridge;
-    assert.deepEqual([flags.mapped, flags.seq, flags.mappedAt], ["sr5", 1, { epoch: 1, seq: 2 }], "marked: it is no player's now; at the welcome's seq");
+    assert.deepEqual([flags.mapped, flags.seq, "mappedAt" in flags], ["sr5", 1, false], "marked: it is no player's now; the mark names no seq");
     client.stop();
     client = null;
     await game.settings.set("rollbridge", "systemMapping", "auto"); // switched back while the GM's page was closed
@@ -811,9 +847,31 @@ for (const generation of [12, 13]) {
     const tables = { 1: adjusted(1, actors.token.uuid).actors, 2: [healed] };
     const asked = answersState(ws, (at) => ({ id: "t1", epoch: 1, seq: at, actors: tables[at] ?? [] }));
     await settle(client);
-    assert.deepEqual(asked, [2], "the GM's view at the mark's seq, which the chosen mapping showed every client; never at the player's #1");
+    assert.deepEqual(asked, [2], "the GM's view where the GM's client left the table (#2), which the chosen mapping showed every client; never at the player's #1");
     assert.deepEqual(boxes(actors.tukan), [7, 5], "neither guess reset: nothing learnt of the guard at #1");
     assert.ok(!("mapped" in actors.tukan.flags.rollbridge), "the mark gone");
+  });
+
+  test(`v${generation}: a player who owned an actor once and wrote its mark (\`mapped\`, \`mappedAt\` or the flags' seq) at a seq of their choosing picks no seq the table is read at: only the GM's own saved cursor is`, async () => {
+    // Tukan was the player's: they wrote its flags as the guard's, marked by a chosen
+    // mapping at #1 (the guard's boxes 7 and 2 then) — `mappedAt` is a flag like any
+    // other — and typed guesses of those boxes into its system data (physical 7: right;
+    // stun 5). The GM took the ownership back; the GM's page, gone since #3 (its saved
+    // cursor: a world setting, which no player can write), comes back under `auto`
+    for (const forged of [{ mappedAt: { epoch: 1, seq: 1 } }, { seq: 1 }]) {
+      const flags = { actorId: "guard", table: "t1", epoch: 1, seq: 3, mapped: "sr5", name: "Guard", limited: true, view: "players", common: PLAYERS_GUARD, ...forged };
+      const actors = await table(generation, GM, { flags: { tukan: flags }, settings: { "rollbridge.cursor": { table: "t1", epoch: 1, seq: 3 } } });
+      actors.tukan._source.system = { track: { physical: { value: 7 }, stun: { value: 5 } } };
+      actors.tukan._source.ownership = { [PLAYER]: LIMITED };
+      const healed = view("guard", "Guard", { ...GM_GUARD, tracks: [track("physical", 1), track("stun", 0)] }, { seq: 3 });
+      const tables = { 1: adjusted(1, actors.token.uuid).actors, 3: [healed] };
+      const ws = welcomedClient({ seq: 4, resume: { recovered: true, missed: 0 }, foundry: { adapter: "test", mappings: [SR5] }, table: { id: "t1", actors: [healed] } });
+      const asked = answersState(ws, (at) => ({ id: "t1", epoch: 1, seq: at, actors: tables[at] ?? [] }));
+      await settle(client);
+      assert.deepEqual(asked, [3], `${JSON.stringify(forged)}: read at the GM's cursor alone, never at the player's #1`);
+      assert.deepEqual(boxes(actors.tukan), [7, 5], `${JSON.stringify(forged)}: neither guess reset: nothing learnt of the guard at #1`);
+      assert.ok(!("mapped" in actors.tukan.flags.rollbridge) && !("mappedAt" in actors.tukan.flags.rollbridge), "the mark gone");
+    }
   });
 
   test(`v${generation}: a player's own actor, its flags written by the player as another actor's mapped by hand, is not reset against the GM's view of that one: nothing to learn`, async () => {
@@ -832,9 +890,9 @@ for (const generation of [12, 13]) {
     assert.deepEqual(asked, [], "nothing to compare a table with: none read");
   });
 
-  test(`v${generation}: many NPCs marked at as many seqs: the table is read at ${MAPPED_READS} of them, the others reset against the welcome's view`, async () => {
-    await table(generation, GM);
-    const count = MAPPED_READS + 4;
+  test(`v${generation}: many NPCs marked at as many seqs: the table is read once, where the GM's client left it, whatever seqs their flags name`, async () => {
+    await table(generation, GM, { settings: { "rollbridge.cursor": { table: "t1", epoch: 1, seq: 40 } } });
+    const count = 12;
     const npcs = [];
     for (let n = 1; n <= count; n++) {
       const flags = { actorId: `npc${n}`, table: "t1", epoch: 1, seq: n, mapped: "sr5", name: `NPC ${n}`, limited: true, view: "players", common: PLAYERS_GUARD };
@@ -846,7 +904,7 @@ for (const generation of [12, 13]) {
       table: { id: "t1", actors: [view("guard", "Guard", GM_GUARD), ...gmViews] } });
     const asked = answersState(ws, (at) => ({ id: "t1", epoch: 1, seq: at, actors: gmViews }));
     await settle(client);
-    assert.deepEqual(asked, [1, 2, 3, 4, 5, 6, 7, 8].slice(0, MAPPED_READS), "one read per seq, the first ones");
+    assert.deepEqual(asked, [40], "one read, at the GM's saved cursor");
     assert.deepEqual(npcs.map(boxes), npcs.map(() => [0, 0]), "every NPC's boxes the chosen mapping wrote are gone");
     assert.ok(npcs.every((npc) => !("mapped" in npc.flags.rollbridge)), "with their marks");
   });

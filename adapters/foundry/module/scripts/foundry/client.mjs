@@ -66,11 +66,6 @@ const undoTargets = (tracker) => `${tracker.latestUndo()} ${tracker.latestRedo()
 const NOT_ACTIVE_GM = "ROLLBRIDGE.Notice.NotActiveGM";
 /** How long the GM's client waits for the server to give it a card's event (a relayed apply). */
 export const READ_EVENT_MS = 8000;
-/** The most seqs the writer's welcome reads the table at (`state` `at`) to reset what a
- * mapping chosen by hand left (#resetMappedAway): each is a read of the server's log and
- * a reply of the whole table, one after another before the welcome's other writes; an
- * actor marked at another seq is reset against the welcome's view. */
-export const MAPPED_READS = 8;
 /** The most times one read of the NPCs' players' view (#readPlayersView) connects again
  * after its connection was lost or its hello refused for now (`busy`, `rate_limited`:
  * a refusal that can pass), and the most times a page asks again for an NPC still
@@ -83,13 +78,6 @@ export const PLAYERS_READS = 3;
  * ends it. */
 const READ_AGAIN = new Set(["busy", "rate_limited"]);
 
-/** Where a `mapped` mark says the GM's view it was written from is: the welcome's epoch
- * and seq #markChosenWrites marked it at (`mappedAt`), else the flags' own (a chosen
- * mapping's write marks the flags of its event). */
-function markedAt(flags) {
-  const at = flags.mappedAt;
-  return at && typeof at === "object" && Number.isInteger(at.seq) ? { epoch: at.epoch, seq: at.seq } : { epoch: flags.epoch, seq: flags.seq };
-}
 
 /** Whether a user who is not a GM owns `actor` (OWNER, as Foundry's Actor#hasPlayerOwner
  * tells): that user may write its flags. */
@@ -185,6 +173,9 @@ export class FoundryClient {
      * asked for again at a recovered resume */
     this.withheldSettled = new Set();
     this.plan = null;
+    /** @type {{epoch: number, seq: number} | null} where the writer's client left the
+     * table (its saved cursor, a world setting), until the page's first welcome reads it */
+    this.leftAt = null;
     this.check = null;
     this.table = null;
     this.welcome = null;
@@ -307,6 +298,9 @@ export class FoundryClient {
     this.table = this.check.table;
     const saved = this.plan.writer ? setting("cursor") : null;
     const cursor = saved?.table === this.table ? { epoch: saved.epoch, seq: saved.seq } : null;
+    // where the writer's client left the table (a world setting: no player writes it),
+    // the GM's view a reset of a chosen mapping's leftovers reads (#resetMappedAway)
+    this.leftAt = cursor;
     this.connection = new Connection({
       ...openedWith(this.check.url, this.table, token, cursor),
       onWelcome: (welcome) => {
@@ -1179,20 +1173,26 @@ export class FoundryClient {
    * mapping chosen by hand wrote the GM's values into their system data (`mapped`: the
    * switch back to `auto` was made while this client was away, so mappingChanged could
    * not reset them). Each is reset as mappingChanged resets one, against the GM's
-   * view that mapping wrote — the table at the flags' seq, read with `state` (one
-   * request per seq, MAPPED_READS seqs at most) — so a value the GM typed since stays;
-   * where that is not read (another epoch, a seq past the retained log, a refusal, a
-   * seq past the first MAPPED_READS), against the welcome's. An actor a player owns is
-   * not reset and no table is read for it (#leftoversWrite): its mark goes alone.
+   * view that mapping wrote — the table where the writer's client left it (its saved
+   * cursor, `leftAt`: a world setting, which no player can write; every event up to it
+   * was written), read once with `state` `at` at the page's first welcome — so a value
+   * the GM typed since stays; where that is not read (no saved cursor, another epoch,
+   * a seq past the retained log, a refusal, a later welcome of the page), against the
+   * welcome's. Never at a seq the actor's flags name (`seq`, or a `mappedAt` a module of
+   * 7 December 2026 wrote): a player who owned the actor once could have written them.
+   * An actor a player owns is not reset (#leftoversWrite): its mark goes alone.
    */
   async #resetMappedAway(welcome) {
+    // the page's first welcome alone: later ones come after writes of this page's own
+    const at = this.leftAt;
+    this.leftAt = null;
     if (!this.writer || mappingChosen(setting("systemMapping"))) return;
     const mappings = mappingsById(welcome);
     const marked = foundryActors().filter((actor) => {
       const flags = actor.flags?.[MODULE_ID];
       return isOnTable(actor) && flags?.actorId && (flags.table ?? null) === this.table && typeof flags.mapped === "string";
     });
-    const tables = new Map();
+    let left; // the table at `at`, read once, for the first actor that needs it
     const writes = [];
     for (const actor of marked) {
       const flags = actor.flags[MODULE_ID];
@@ -1204,10 +1204,9 @@ export class FoundryClient {
         continue;
       }
       let gm = this.views.get(flags.actorId);
-      const at = markedAt(flags);
-      if (!ownedByPlayer(actor) && at.epoch === welcome.epoch && Number.isInteger(at.seq) && at.seq < welcome.seq) {
-        if (!tables.has(at.seq) && tables.size < MAPPED_READS) tables.set(at.seq, await this.#tableAt(at.seq));
-        gm = (tables.get(at.seq)?.actors ?? []).find((view) => view?.id === flags.actorId) ?? gm;
+      if (!ownedByPlayer(actor) && at && at.epoch === welcome.epoch && Number.isInteger(at.seq) && at.seq < welcome.seq) {
+        if (left === undefined) left = await this.#tableAt(at.seq);
+        gm = (left?.actors ?? []).find((view) => view?.id === flags.actorId) ?? gm;
       }
       const write = this.#leftoversWrite(actor, described, gm);
       if (write) writes.push(write);
@@ -1221,11 +1220,8 @@ export class FoundryClient {
    * before the mark (7 December 2026) wrote the GM's values there under that mapping
    * all the same, and without the mark a switch back to `auto` made while this client
    * is away was found only once the mapping had written the actor again. The mark says
-   * when (`mappedAt`: the welcome's epoch and seq), which #resetMappedAway reads the
-   * GM's view at: of an actor the mapping wrote, the same as at the flags' `seq` (its
-   * changes since are this welcome's events, written and marked after it); never a seq
-   * the flags name, which a player who owned the actor once may have written (a seq at
-   * which no chosen mapping showed the GM's values). A mark
+   * no seq: #resetMappedAway reads the GM's view where the writer's client left the
+   * table (its saved cursor), never at a seq the flags name. A mark
    * on an actor the mapping left alone resets nothing (chosenLeftovers resets only
    * paths holding the GM's values). An actor a player owns is not marked: its flags
    * are that player's to write, and it is never reset against the GM's view
@@ -1242,7 +1238,7 @@ export class FoundryClient {
       return isOnTable(actor) && flags?.actorId && (flags.table ?? null) === this.table
         && !("mapped" in flags) && !flags.removed && !ownedByPlayer(actor);
     });
-    const mark = { [`flags.${MODULE_ID}.mapped`]: mapping, [`flags.${MODULE_ID}.mappedAt`]: { epoch: welcome.epoch, seq: welcome.seq } };
+    const mark = { [`flags.${MODULE_ID}.mapped`]: mapping };
     const writes = unmarked.map((actor) => ({
       actor, name: actor.name ?? actor.flags[MODULE_ID].actorId, update: () => ({ ...mark }), statuses: async () => {},
     }));
