@@ -88,19 +88,27 @@ def test_another_body_is_another_common_state():
     assert monitor.common_state(state, 6).tracks[2].max == 6
 
 
-def test_a_state_of_other_types_is_made_as_it_is_and_not_kept(made):
-    """A state the schema would refuse (a test's, an older table's before its check):
-    its common state is made from it each time, with its values as they are, and
-    nothing is kept that an equal integer state would take."""
-    state = {"stun": True, "physical": 3, "overflow": 0}  # True == 1, but packs otherwise
-    first = monitor.common_state(state, 4)
-    second = monitor.common_state(state, 4)
-    assert made.call_count == 2
-    assert first == second and first is not second
-    assert first.tracks[0].value is True
+def test_a_state_of_other_types_is_not_kept(made):
+    """A state the schema would refuse (a test's: the schema refuses a bool box and
+    reads 1.0 as 1) is never kept where an equal integer state would take it, nor
+    served one kept: a box of another type is refused by the Track it would be drawn
+    in, naming it (a bool is no int: docs/plugins.md, "Shapes checked where you build
+    them"), a flag of another type is read as it is, each time (SR-13)."""
+    with pytest.raises(TypeError, match=r"Track\.value must be an int, not bool True"):
+        monitor.common_state({"stun": True, "physical": 3, "overflow": 0}, 4)
+    assert monitor._COMMON == {}
     ones = monitor.common_state({"stun": 1, "physical": 3, "overflow": 0}, 4)
     assert ones.tracks[0].value.__class__ is int
-    assert made.call_count == 3
+    with pytest.raises(TypeError, match=r"Track\.value must be an int, not bool True"):
+        monitor.common_state({"stun": True, "physical": 3, "overflow": 0}, 4)
+    calls = made.call_count
+    state = {"physical": 10, "stabilised": 1}  # 1 == True, but not the schema's bool
+    first = monitor.common_state(state, 4)
+    second = monitor.common_state(state, 4)
+    assert made.call_count == calls + 2
+    assert first == second and first is not second
+    assert first.status == "down"  # SR-13: Physical 10, stabilised
+    assert monitor.common_state({"physical": 10, "stabilised": True}, 4) is not first
 
 
 def test_the_kept_states_are_bounded(made, monkeypatch):
