@@ -213,6 +213,7 @@ def common_state(state: Mapping[str, Any], body: int, *, boxes: bool = True) -> 
     :class:`~rollbridge.contract.CommonState`, made once for each of them and shared
     by every view of an actor in that state (each table event shows its actors to the
     GM and to players, and damage and healing bring an actor back to states it had)."""
+    boxes = bool(boxes)  # keyed as the bool it is read as (a list: unhashable)
     stun = state.get("stun", 0)
     physical = state.get("physical", 0)
     overflow = state.get("overflow", 0)

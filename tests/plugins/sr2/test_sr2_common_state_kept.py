@@ -120,3 +120,17 @@ def test_the_kept_states_are_bounded(made, monkeypatch):
     assert made.call_count == 5
     monitor.common_state({"stun": 4}, 4)
     assert made.call_count == 5
+
+
+def test_boxes_is_read_as_its_truth_and_kept_as_that_bool(made):
+    """``boxes`` is read as its truth, as it was before states were kept: a value that
+    cannot key a dict (a list) is no TypeError, and one of its truth takes the state
+    kept for True or for False rather than keying another."""
+    state = {"stun": 2, "physical": 3, "overflow": 0}
+    hidden = monitor.common_state(state, 4, boxes=[])
+    assert hidden is monitor.common_state(state, 4, boxes=False)
+    assert hidden.tracks == ()  # SR-11's boxes left out, as players see an NPC
+    shown = monitor.common_state(state, 4, boxes=["yes"])
+    assert shown is monitor.common_state(state, 4, boxes=True)
+    assert [track.value for track in shown.tracks] == [2, 3, 0]
+    assert made.call_count == 2
