@@ -7,9 +7,13 @@ or holds a kept state to the one made anew."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import sys
+import threading
 from unittest import mock
 
+import msgpack
 import pytest
 
 from rollbridge.contract import Actor
@@ -88,19 +92,27 @@ def test_another_body_is_another_common_state():
     assert monitor.common_state(state, 6).tracks[2].max == 6
 
 
-def test_a_state_of_other_types_is_made_as_it_is_and_not_kept(made):
-    """A state the schema would refuse (a test's, an older table's before its check):
-    its common state is made from it each time, with its values as they are, and
-    nothing is kept that an equal integer state would take."""
-    state = {"stun": True, "physical": 3, "overflow": 0}  # True == 1, but packs otherwise
-    first = monitor.common_state(state, 4)
-    second = monitor.common_state(state, 4)
-    assert made.call_count == 2
-    assert first == second and first is not second
-    assert first.tracks[0].value is True
+def test_a_state_of_other_types_is_not_kept(made):
+    """A state the schema would refuse (a test's: the schema refuses a bool box and
+    reads 1.0 as 1) is never kept where an equal integer state would take it, nor
+    served one kept: a box of another type is refused by the Track it would be drawn
+    in, naming it (a bool is no int: docs/plugins.md, "Shapes checked where you build
+    them"), a flag of another type is read as it is, each time (SR-13)."""
+    with pytest.raises(TypeError, match=r"Track\.value must be an int, not bool True"):
+        monitor.common_state({"stun": True, "physical": 3, "overflow": 0}, 4)
+    assert monitor._COMMON == {}
     ones = monitor.common_state({"stun": 1, "physical": 3, "overflow": 0}, 4)
     assert ones.tracks[0].value.__class__ is int
-    assert made.call_count == 3
+    with pytest.raises(TypeError, match=r"Track\.value must be an int, not bool True"):
+        monitor.common_state({"stun": True, "physical": 3, "overflow": 0}, 4)
+    calls = made.call_count
+    state = {"physical": 10, "stabilised": 1}  # 1 == True, but not the schema's bool
+    first = monitor.common_state(state, 4)
+    second = monitor.common_state(state, 4)
+    assert made.call_count == calls + 2
+    assert first == second and first is not second
+    assert first.status == "down"  # SR-13: Physical 10, stabilised
+    assert monitor.common_state({"physical": 10, "stabilised": True}, 4) is not first
 
 
 def test_the_kept_states_are_bounded(made, monkeypatch):
@@ -112,3 +124,128 @@ def test_the_kept_states_are_bounded(made, monkeypatch):
     assert made.call_count == 5
     monitor.common_state({"stun": 4}, 4)
     assert made.call_count == 5
+
+
+def test_boxes_is_read_as_its_truth_and_kept_as_that_bool(made):
+    """``boxes`` is read as its truth, as it was before states were kept: a value that
+    cannot key a dict (a list) is no TypeError, and one of its truth takes the state
+    kept for True or for False rather than keying another."""
+    state = {"stun": 2, "physical": 3, "overflow": 0}
+    hidden = monitor.common_state(state, 4, boxes=[])
+    assert hidden is monitor.common_state(state, 4, boxes=False)
+    assert hidden.tracks == ()  # SR-11's boxes left out, as players see an NPC
+    shown = monitor.common_state(state, 4, boxes=["yes"])
+    assert shown is monitor.common_state(state, 4, boxes=True)
+    assert [track.value for track in shown.tracks] == [2, 3, 0]
+    assert made.call_count == 2
+
+
+def test_what_a_caller_reaches_cannot_change_a_kept_state():
+    """A kept common state is shared by every view of its state: nothing a caller
+    reaches of it — its fields, its tracks, its conditions, the data a view is made
+    of — changes what the next view of that state shows (SR-11 to SR-13)."""
+    state = {"stun": 3, "physical": 10, "overflow": 1, "pool": 0, "stabilised": False}
+    kept = RULESET.common_state(_guard(state))
+    before = monitor._common_state(dict(state), 4, True).to_dict("en")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        kept.status = "ok"  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        kept.tracks[1].value = 0  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        kept.conditions[0] = "Fine"  # type: ignore[index]
+    assert kept.tracks.__class__ is tuple and kept.conditions.__class__ is tuple
+    shown = kept.to_dict("en")
+    shown["status"] = "ok"
+    shown["tracks"][1]["value"] = 0
+    shown["tracks"].pop()
+    shown["conditions"].clear()
+    record = {"id": "guard", "name": "Guard A", "sheet": {"body": 4}, "state": state}
+    view = actor_view(record, gm=True, ruleset=RULESET, settings={})
+    view["common"]["tracks"].clear()
+    view["common"]["conditions"].append("Stabilised")
+    assert dataclasses.replace(kept, status="ok") is not kept
+    again = RULESET.common_state(_guard(dict(state)))
+    assert again is kept
+    assert again.to_dict("en") == before
+    assert actor_view(record, gm=True, ruleset=RULESET, settings={})["common"] == before
+    assert before["status"] == "dying"  # SR-13: overflow, not past Body, not stabilised
+
+
+def test_tables_of_other_settings_and_languages_are_shown_their_own():
+    """Two tables in one process, one showing players an NPC's boxes
+    (``show_npc_details``) and one not, each in other languages: every audience of
+    each gets what its table shows it, whichever view made the kept state first."""
+    state = {"stun": 10, "physical": 4, "overflow": 0, "pool": 0, "stabilised": False}
+    record = {"id": "guard", "name": "Guard A", "sheet": {"body": 4}, "state": state}
+    details = {"show_npc_details": True}
+    for _ in range(2):  # made, then kept
+        for locale in ("en", "de", "cs", "ru"):
+            gm = actor_view(record, gm=True, ruleset=RULESET, settings={}, locale=locale)
+            open_ = actor_view(record, gm=False, ruleset=RULESET, settings=details, locale=locale)
+            closed = actor_view(record, gm=False, ruleset=RULESET, settings={}, locale=locale)
+            made = monitor._common_state(dict(state), 4, True)
+            assert gm["common"] == made.to_dict(locale)
+            assert open_["common"] == made.to_dict(locale)
+            assert open_["state"] == state
+            assert closed["common"]["tracks"] == []  # SR-11's boxes are the GM's here
+            assert closed["state"] is None
+            assert closed["common"]["conditions"] == gm["common"]["conditions"]
+            assert closed["common"]["status"] == "down"  # SR-13: Stun 10
+    german = actor_view(record, gm=True, ruleset=RULESET, settings={}, locale="de")
+    english = actor_view(record, gm=True, ruleset=RULESET, settings={}, locale="en")
+    assert german["common"]["conditions"] != english["common"]["conditions"]
+
+
+@pytest.mark.parametrize("odd", [True, 1.0])
+@pytest.mark.parametrize("box", ["stun", "physical", "overflow"])
+def test_a_value_equal_to_a_kept_ones_is_not_served_it(box, odd):
+    """``True == 1 == 1.0`` and they hash alike, but pack apart: a state holding one,
+    asked for after the integer state was kept, is not served the kept one (it is
+    refused with a TypeError, as the state schema refuses a bool box), and the
+    integer state's kept one is left as it was (its frames' bytes unchanged)."""
+    ones = {"stun": 0, "physical": 0, "overflow": 0, box: 1}
+    kept = monitor.common_state(ones, 4)
+    packed = msgpack.packb(kept.to_dict("en"))
+    with pytest.raises(TypeError):  # a float box is no index of the wound levels either
+        monitor.common_state({**ones, box: odd}, 4)
+    assert monitor.common_state(dict(ones), 4) is kept
+    assert msgpack.packb(kept.to_dict("en")) == packed
+    assert {track.key: track.value for track in kept.tracks}[box].__class__ is int
+
+
+def test_threads_share_the_kept_states_rightly(monkeypatch):
+    """The server's reader threads may show actors while the loop does: with the
+    bound small enough that the kept states are dropped again and again, every
+    thread is given the common state of the state it asked for."""
+    monkeypatch.setattr(monitor, "_COMMON", {})
+    monkeypatch.setattr(monitor, "MAX_COMMON", 5)
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    states = [
+        ({"stun": stun, "physical": physical, "overflow": 0}, body, boxes)
+        for stun, physical, body, boxes in itertools.product(
+            range(0, 11, 2), range(0, 11, 3), (1, 4), (False, True)
+        )
+    ]
+    expected = [monitor._common_state(s, body, boxes) for s, body, boxes in states]
+    wrong: list[tuple] = []
+    start = threading.Barrier(4)
+
+    def show(turn: int) -> None:
+        start.wait()
+        for _ in range(20):
+            for index in range(len(states))[turn::2] if turn % 2 else range(len(states)):
+                state, body, boxes = states[index]
+                if monitor.common_state(dict(state), body, boxes=boxes) != expected[index]:
+                    wrong.append(states[index])
+
+    try:
+        threads = [threading.Thread(target=show, args=(turn,)) for turn in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(switch)
+    assert wrong == []
+    assert len(monitor._COMMON) <= 5
