@@ -260,3 +260,30 @@ async def test_a_secret_requests_resend_refused_for_now_still_waits(tmp_path):
     linked = {"waits": False, "kind": said("cs", "Log.MineSecret", seq=str(result["seq"])),
               "hidden": said("cs", "Log.MineHidden", pending=result["pending"])}  # fmt: skip
     assert result["after"] == linked, result["after"]
+
+
+async def test_a_long_refusal_ends_the_pages_resends(tmp_path):
+    """A resend refused for now is sent again, at the page's pace, only so often: each
+    of its frames counts against the table's rate, and a page that sent it again at
+    once after each refusal kept a busy table busy for as long as it was refused (one
+    frame each retry, without end: eight such pages of eight requests each filled a
+    table's rate of 50 a second by themselves). Here the table of 1 request a second
+    is kept busy until the page has been refused its bound — the first resend and
+    LATER_TRIES more, each with the connection's five retries — and nothing more
+    comes from the page; its entry still waits; once the table has room, the GM's next
+    placeholder makes it due again and the approval is linked to its event."""
+    later_tries, frames_each = 3, 1 + 5  # table.mjs's LATER_TRIES; connection.mjs's BUSY_RETRIES
+    bound = (1 + later_tries) * frames_each
+    path = tmp_path / "web.db"
+    tokens = seed_listening(path)
+    limits = replace(TEST_LIMITS, rate_per_table=1.0)
+    async with serving(path, host_of("listener", Listener()), tokens, limits=limits) as world:
+        result = await run_case(
+            world, "refusedLong", script="secret_told.mjs", extra={"RB_BOUND": str(bound)}
+        )
+    assert result["flood"]["status"] == "done", result["flood"]
+    assert result["refusals"] == bound, result
+    assert result["resends"] == bound, result
+    assert result["waits"] is True, result
+    linked = {"waits": False, "kind": said("cs", "Log.MineSecret", seq=str(result["seq"]))}
+    assert result["after"] == linked, result["after"]
