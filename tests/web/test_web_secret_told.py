@@ -287,3 +287,23 @@ async def test_a_long_refusal_ends_the_pages_resends(tmp_path):
     assert result["waits"] is True, result
     linked = {"waits": False, "kind": said("cs", "Log.MineSecret", seq=str(result["seq"]))}
     assert result["after"] == linked, result["after"]
+
+
+async def test_a_request_asked_again_at_the_join_and_refused_for_now_is_asked_again(tmp_path):
+    """A page loaded anew asks what became of its requests waiting for the GM
+    (``repeat``, as it joins). One refused for now past the connection's five retries
+    stayed *waiting* until the next join, though the GM had answered it: the page sent
+    it again only at a placeholder, and the answer was already in. Here the GM approves
+    a player's ``listen`` while a socket keeps a table of 1 request a second busy, the
+    player's phone reloads, and its question is refused five times over; the socket
+    stopped, the page asks again by itself and links the approval to its event."""
+    path = tmp_path / "web.db"
+    tokens = seed_listening(path)
+    limits = replace(TEST_LIMITS, rate_per_table=1.0)
+    async with serving(path, host_of("listener", Listener()), tokens, limits=limits) as world:
+        result = await run_case(world, "refusedReload", script="secret_told.mjs")
+    assert result["flood"]["status"] == "done", result["flood"]
+    assert result["refusals"] >= 6, result
+    assert result["during"] == {"waits": True}, result["during"]
+    linked = {"waits": False, "kind": said("cs", "Log.MineSecret", seq=str(result["seq"]))}
+    assert result["after"] == linked, result["after"]

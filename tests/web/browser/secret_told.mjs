@@ -10,7 +10,7 @@
 import process from "node:process";
 
 import {
-  DESKTOP, caseScript, flush, gmRequest, joinedPage, listen, openPage, runCase, seqOf, SMALL_PHONE, told, waitSeq,
+  connected, DESKTOP, caseScript, flush, gmRequest, joinedPage, listen, openPage, runCase, seqOf, SMALL_PHONE, told, waitSeq,
 } from "./pages.mjs";
 
 const { BASE, TOKENS, trouble, step } = caseScript("secret_told");
@@ -100,45 +100,45 @@ async function askListen(page, form, count) {
  * approval's reply and its seq. */
 async function floodedApproval(browser, result) {
   const gm = await askingGm(browser);
-    const { page: player, form, mine } = await listening(browser);
-    await askListen(player, form, 1);
-    await flush(player);
-    result.pending = await mine.getAttribute("data-pending");
-    const id = player.gate.sent.map((f) => JSON.parse(f)).find((m) => m.action === "listen").id;
-    step("the GM approves it, and keeps the table's rate taken");
-    result.flood = await gm.evaluate(({ token, pending }) => new Promise((resolve, reject) => {
-      const socket = new WebSocket(`ws://${location.host}/tables/asking`);
-      // `state` after `state`, each as its reply comes, while `running`
-      const flood = { taken: 0, refused: 0, running: false, stop: false };
-      window.rbFlood = flood;
-      let n = 0;
-      const state = () => socket.send(JSON.stringify({ type: "state", id: `flood-${n++}` }));
-      const approve = () => {
-        socket.send(JSON.stringify({ type: "approve", id: `ok-${n}`, request: pending }));
-        flood.running = true;
-        state(); // in the same breath: the table's rate is taken before the page asks
-      };
-      socket.onopen = () => socket.send(JSON.stringify({ type: "hello", id: "gm-hello", table: "asking", token }));
-      socket.onmessage = (message) => {
-        const frame = JSON.parse(message.data);
-        if (frame.id === "gm-hello") approve();
-        else if (String(frame.id).startsWith("ok-")) {
-          if (frame.type === "error" && frame.code === "rate_limited") {
-            // the scene, not the case: the approval waits for the table's rate to refill
-            flood.running = false;
-            setTimeout(approve, Math.ceil(frame.details.retry_after * 1000) + 1000);
-          } else resolve({ status: frame.status, seq: frame.seq ?? frame.event?.seq ?? null });
-        } else if (String(frame.id).startsWith("flood-")) {
-          if (frame.type === "error") flood.refused += 1;
-          else flood.taken += 1;
-          if (String(frame.id) !== `flood-${n - 1}`) return;
-          if (flood.stop) socket.close();
-          else if (flood.running) state();
-        }
-      };
-      socket.onerror = () => reject(new Error("the GM's socket failed"));
-    }), { token: TOKENS.asking.gm, pending: result.pending });
-    result.seq = result.flood.seq;
+  const { page: player, form, mine } = await listening(browser);
+  await askListen(player, form, 1);
+  await flush(player);
+  result.pending = await mine.getAttribute("data-pending");
+  const id = player.gate.sent.map((f) => JSON.parse(f)).find((m) => m.action === "listen").id;
+  step("the GM approves it, and keeps the table's rate taken");
+  result.flood = await gm.evaluate(({ token, pending }) => new Promise((resolve, reject) => {
+    const socket = new WebSocket(`ws://${location.host}/tables/asking`);
+    // `state` after `state`, each as its reply comes, while `running`
+    const flood = { taken: 0, refused: 0, running: false, stop: false };
+    window.rbFlood = flood;
+    let n = 0;
+    const state = () => socket.send(JSON.stringify({ type: "state", id: `flood-${n++}` }));
+    const approve = () => {
+      socket.send(JSON.stringify({ type: "approve", id: `ok-${n}`, request: pending }));
+      flood.running = true;
+      state(); // in the same breath: the table's rate is taken before the page asks
+    };
+    socket.onopen = () => socket.send(JSON.stringify({ type: "hello", id: "gm-hello", table: "asking", token }));
+    socket.onmessage = (message) => {
+      const frame = JSON.parse(message.data);
+      if (frame.id === "gm-hello") approve();
+      else if (String(frame.id).startsWith("ok-")) {
+        if (frame.type === "error" && frame.code === "rate_limited") {
+          // the scene, not the case: the approval waits for the table's rate to refill
+          flood.running = false;
+          setTimeout(approve, Math.ceil(frame.details.retry_after * 1000) + 1000);
+        } else resolve({ status: frame.status, seq: frame.seq ?? frame.event?.seq ?? null });
+      } else if (String(frame.id).startsWith("flood-")) {
+        if (frame.type === "error") flood.refused += 1;
+        else flood.taken += 1;
+        if (String(frame.id) !== `flood-${n - 1}`) return;
+        if (flood.stop) socket.close();
+        else if (flood.running) state();
+      }
+    };
+    socket.onerror = () => reject(new Error("the GM's socket failed"));
+  }), { token: TOKENS.asking.gm, pending: result.pending });
+  result.seq = result.flood.seq;
   return { gm, player, form, mine, id };
 }
 
@@ -448,6 +448,38 @@ const cases = {
       };
       socket.onerror = () => reject(new Error("the GM's socket failed"));
     }), { token: TOKENS.asking.gm });
+    await player.waitForFunction((seq) => document.querySelector("#log li.kind-mine .kind")?.textContent
+      .includes(`#${seq}`), result.seq, { timeout: 30_000 }).catch(() => null);
+    result.after = {
+      waits: await mine.evaluate((li) => li.classList.contains("mine-waits")),
+      kind: await mine.locator(".kind").textContent(),
+    };
+  },
+
+  /** As `refused`, and the player's phone reloads while the table is kept busy: the
+   * page loaded anew asks what became of its `listen` (`repeat`, as it joins) and is
+   * refused `rate_limited` at each of the connection's five retries. What its entry
+   * says then; the socket stopped, whether the page, asked nothing more, links the
+   * approval to its event. */
+  async refusedReload(browser, result) {
+    const { gm, player, mine, id } = await floodedApproval(browser, result);
+    const refusals = (from = 0) => player.gate.frames.slice(from).map((f) => JSON.parse(f))
+      .filter((m) => m.id === id && m.type === "error" && m.code === "rate_limited").length;
+    // the placeholder's resend refused: the GM's approval is made
+    await player.gate.until(() => refusals() >= 1, 60_000);
+    step("the phone reloads");
+    const from = player.gate.frames.length;
+    await player.reload();
+    await connected(player);
+    // the question as the page joins and its five retries, each refused
+    await player.gate.until(() => refusals(from) >= 6, 60_000);
+    await flush(player);
+    result.refusals = refusals(from);
+    result.during = { waits: await mine.evaluate((li) => li.classList.contains("mine-waits")) };
+    step("the socket stops taking the table's rate");
+    await gm.evaluate(() => {
+      window.rbFlood.stop = true;
+    });
     await player.waitForFunction((seq) => document.querySelector("#log li.kind-mine .kind")?.textContent
       .includes(`#${seq}`), result.seq, { timeout: 30_000 }).catch(() => null);
     result.after = {
