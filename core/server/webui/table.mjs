@@ -270,13 +270,26 @@ function keepTheForms() {
 const drafts = new Map();
 const MAX_DRAFTS = 50;
 
-/** Note the action form `box` holds as a draft (its values and folds, not the focus). */
+/** Each action form's state as it was built (JSON), before anything was typed in it
+ * or put back: a form still so holds no draft. */
+const builtAs = new WeakMap();
+
+/** What the form `form` holds as a draft, as JSON: its values and folds. */
+const draftOf = (form) => {
+  const { values, open } = formState(form);
+  return JSON.stringify({ values, open });
+};
+
+/** Note the action form `box` holds as a draft (its values and folds, not the focus);
+ * a form nothing was typed in is none (its draft goes): each action merely looked at
+ * was one, and past MAX_DRAFTS of them the drafts typed before were gone. */
 function keepDraft(box) {
   const form = box.querySelector("form[data-form]");
   if (!form) return;
-  const { values, open } = formState(form);
+  const draft = draftOf(form);
   drafts.delete(form.dataset.form);
-  drafts.set(form.dataset.form, { values, open });
+  if (builtAs.get(form) === draft) return;
+  drafts.set(form.dataset.form, JSON.parse(draft));
   while (drafts.size > MAX_DRAFTS) drafts.delete(drafts.keys().next().value);
 }
 
@@ -1021,7 +1034,9 @@ function buildForms() {
     const spec = session.ruleset?.actions?.[chooser.value];
     const before = $("action").querySelector("form[data-form]")?.dataset.form;
     keepDraft($("action"));
-    replaceKeeping($("action"), spec ? actionForm(session, chooser.value, spec, send, askOdds) : el("p", "empty", i18n.localize("ROLLBRIDGE.Web.Message.NoActions")));
+    const built = spec ? actionForm(session, chooser.value, spec, send, askOdds) : null;
+    if (built) builtAs.set(built, draftOf(built)); // before anything is put back in it
+    replaceKeeping($("action"), built ?? el("p", "empty", i18n.localize("ROLLBRIDGE.Web.Message.NoActions")));
     // another action chosen: what was typed in it before comes back
     const now = $("action").querySelector("form[data-form]");
     if (now && now.dataset.form !== before && drafts.has(now.dataset.form)) restoreState(now, drafts.get(now.dataset.form));
