@@ -6,7 +6,10 @@ Chromium against a real server (browser/drafts.mjs, one case per test):
   so the shown action's draft (and the roll form's) was what went at a reload;
 - a tab killed while visible (its renderer crashed: nothing on the way out, no
   ``pagehide``) lost what was typed since it was last hidden: the drafts are kept as
-  they are typed, and the tab loaded anew has them.
+  they are typed, and the tab loaded anew has them;
+- each action merely looked at was a draft, and past 50 of them the drafts typed
+  before were gone: a form as it was built holds none; a tab's storage full raises
+  nothing.
 
 Needs what tests/web/test_web_browser.py needs; skipped without chromium.
 """
@@ -91,3 +94,16 @@ async def test_what_was_typed_survives_a_tab_killed_while_shown(many_world):
     assert result["kept"] is True, result
     typed = {"action": "act03", "note": "half a plan", "formula": "2d6+1"}
     assert result["reloaded"] == typed, result
+
+
+async def test_typed_drafts_outlast_fifty_actions_looked_at(many_world):
+    """A player on a phone types notes into two actions, looks through the 58 others
+    and chooses the two again: both notes are there (each action looked at was kept
+    as a draft, typed in or not, and the 50 latest pushed the typed ones out). The tab's
+    storage then full (``QuotaExceeded``), typing on and the page frozen keep nothing
+    and raise nothing: no page error, no console error (run_case)."""
+    extra = {"RB_ACTIONS": str(ACTIONS)}
+    result = await run_case(many_world, "early", script="drafts.mjs", extra=extra)
+    assert result["again"] == {"act00": "first plan", "act07": "second plan"}, result
+    assert result["full"] == "QuotaExceededError", result
+    assert result["typed"] == {"action": "act07", "note": "third plan", "formula": "4d6"}, result

@@ -236,6 +236,18 @@ async def test_a_crowded_tables_resends_fit_its_rate(tmp_path):
     assert result["linked"] == said("cs", "Log.MineSecret", seq=str(result["seq"])), result
 
 
+async def refused_case(tmp_path, case: str, extra: dict[str, str] | None = None) -> dict:
+    """Run ``case`` of secret_told.mjs at a listening table of 1 request a second (bursts
+    of 2) over a SQLite file in ``tmp_path``; its result, the GM's approval made."""
+    path = tmp_path / "web.db"
+    tokens = seed_listening(path)
+    limits = replace(TEST_LIMITS, rate_per_table=1.0)
+    async with serving(path, host_of("listener", Listener()), tokens, limits=limits) as world:
+        result = await run_case(world, case, script="secret_told.mjs", extra=extra)
+    assert result["flood"]["status"] == "done", result["flood"]
+    return result
+
+
 async def test_a_secret_requests_resend_refused_for_now_still_waits(tmp_path):
     """A player's always-secret request waiting for the GM is sent again (``repeat``) at
     each placeholder, to link the GM's approval in secret to its event. A resend the
@@ -245,12 +257,7 @@ async def test_a_secret_requests_resend_refused_for_now_still_waits(tmp_path):
     socket that keeps a table of 1 request a second (bursts of 2) busy meanwhile: the
     entry still waits while refused, and once the table has room the page sends it
     again, unasked, and links the approval to its event."""
-    path = tmp_path / "web.db"
-    tokens = seed_listening(path)
-    limits = replace(TEST_LIMITS, rate_per_table=1.0)
-    async with serving(path, host_of("listener", Listener()), tokens, limits=limits) as world:
-        result = await run_case(world, "refused", script="secret_told.mjs")
-    assert result["flood"]["status"] == "done", result["flood"]
+    result = await refused_case(tmp_path, "refused")
     assert result["refusals"] >= 6, result
     assert result["during"]["waits"] is True, result["during"]
     assert result["during"]["kind"] != said("cs", "Log.MineDone"), result["during"]
@@ -259,4 +266,39 @@ async def test_a_secret_requests_resend_refused_for_now_still_waits(tmp_path):
     assert result["stopped"]["refused"] > 0, result["stopped"]
     linked = {"waits": False, "kind": said("cs", "Log.MineSecret", seq=str(result["seq"])),
               "hidden": said("cs", "Log.MineHidden", pending=result["pending"])}  # fmt: skip
+    assert result["after"] == linked, result["after"]
+
+
+async def test_a_long_refusal_ends_the_pages_resends(tmp_path):
+    """A resend refused for now is sent again, at the page's pace, only so often: each
+    of its frames counts against the table's rate, and a page that sent it again at
+    once after each refusal kept a busy table busy for as long as it was refused (one
+    frame each retry, without end: eight such pages of eight requests each filled a
+    table's rate of 50 a second by themselves). Here the table of 1 request a second
+    is kept busy until the page has been refused its bound — the first resend and
+    LATER_TRIES more, each with the connection's five retries — and nothing more
+    comes from the page; its entry still waits; once the table has room, the GM's next
+    placeholder makes it due again and the approval is linked to its event."""
+    later_tries, frames_each = 3, 1 + 5  # table.mjs's LATER_TRIES; connection.mjs's BUSY_RETRIES
+    bound = (1 + later_tries) * frames_each
+    result = await refused_case(tmp_path, "refusedLong", {"RB_BOUND": str(bound)})
+    assert result["refusals"] == bound, result
+    assert result["resends"] == bound, result
+    assert result["waits"] is True, result
+    linked = {"waits": False, "kind": said("cs", "Log.MineSecret", seq=str(result["seq"]))}
+    assert result["after"] == linked, result["after"]
+
+
+async def test_a_request_asked_again_at_the_join_and_refused_for_now_is_asked_again(tmp_path):
+    """A page loaded anew asks what became of its requests waiting for the GM
+    (``repeat``, as it joins). One refused for now past the connection's five retries
+    stayed *waiting* until the next join, though the GM had answered it: the page sent
+    it again only at a placeholder, and the answer was already in. Here the GM approves
+    a player's ``listen`` while a socket keeps a table of 1 request a second busy, the
+    player's phone reloads, and its question is refused five times over; the socket
+    stopped, the page asks again by itself and links the approval to its event."""
+    result = await refused_case(tmp_path, "refusedReload")
+    assert result["refusals"] >= 6, result
+    assert result["during"] == {"waits": True}, result["during"]
+    linked = {"waits": False, "kind": said("cs", "Log.MineSecret", seq=str(result["seq"]))}
     assert result["after"] == linked, result["after"]

@@ -132,16 +132,33 @@ export function showHistory(box, session, send, kindOf = () => null) {
       box.append(node);
     }
     const named = Number.isInteger(seq);
-    const kind = named ? kindOf(seq) : null;
-    node.textContent = !named ? i18n.localize(plain)
-      : kind ? i18n.format(kinded, { seq, kind: labelOf(i18n, KIND_WORDS, kind) })
-        : i18n.format(numbered, { seq });
+    const { key, data } = historyWords([plain, numbered, kinded], seq, named ? kindOf(seq) : null);
+    node.textContent = data ? i18n.format(key, data) : i18n.localize(key);
     // aria-disabled, not disabled: a disabled button loses the keyboard's focus (to
     // the page's body) once the last undo leaves nothing to undo
     node.setAttribute("aria-disabled", String(history.known && !named));
     if (named) node.dataset.seq = String(seq);
     else delete node.dataset.seq;
   }
+}
+
+/**
+ * What *Undo* or *Redo* says: plain where it names no event, the event's number and
+ * its kind in the log's words where the page knows the kind, and the number alone
+ * where it does not — an event not seen, or of a kind the page has no words for (a
+ * newer server's): its code is no word of the GM's language ("Undo #3
+ * (table.noted)").
+ * @param {string[]} keys the message ids: plain, numbered, numbered with the kind
+ * @param {number|null} seq the event undo or redo takes, if the page knows it
+ * @param {string|null} kind that event's kind, if the page has seen it
+ * @returns {{key: string, data?: object}} the message id and its arguments
+ */
+export function historyWords([plain, numbered, kinded], seq, kind) {
+  if (!Number.isInteger(seq)) return { key: plain };
+  if (typeof kind === "string" && Object.hasOwn(KIND_WORDS, kind)) {
+    return { key: kinded, data: { seq, kind: labelOf(i18n, KIND_WORDS, kind) } };
+  }
+  return { key: numbered, data: { seq } };
 }
 
 /** The reasons the GM is writing (an open field, its text so far), by the table's

@@ -35,14 +35,18 @@ export function keptLine(value) {
   return { key, data, seq, kind, code, undone };
 }
 
-/** Put `value` as JSON under `key` in the tab's storage for its next load; false
- * when it is over MAX_KEPT, or the storage is full or refused (it goes with the
- * reload). */
+/** Put `value` as JSON under `key` in the tab's storage for its next load, unless
+ * the storage holds just that: the page keeps as the viewer types (table.mjs's
+ * keepSoon), the lines and the forms each time, and the lines, unchanged while a form
+ * is typed in, were written again at every keep (on a phone typing slowly, at every
+ * keystroke). False when it is over MAX_KEPT, or the storage is full or refused (it
+ * goes with the reload). */
 function keepForNextLoad(key, value, storage) {
   const text = JSON.stringify(value);
   if (text.length > MAX_KEPT) return false;
   try {
-    tabStorage(storage)?.setItem(key, text);
+    const kept = tabStorage(storage);
+    if (kept?.getItem(key) !== text) kept?.setItem(key, text);
     return true;
   } catch {
     return false;

@@ -270,13 +270,26 @@ function keepTheForms() {
 const drafts = new Map();
 const MAX_DRAFTS = 50;
 
-/** Note the action form `box` holds as a draft (its values and folds, not the focus). */
+/** Each action form's state as it was built (JSON), before anything was typed in it
+ * or put back: a form still so holds no draft. */
+const builtAs = new WeakMap();
+
+/** What the form `form` holds as a draft, as JSON: its values and folds. */
+const draftOf = (form) => {
+  const { values, open } = formState(form);
+  return JSON.stringify({ values, open });
+};
+
+/** Note the action form `box` holds as a draft (its values and folds, not the focus);
+ * a form nothing was typed in is none (its draft goes): each action merely looked at
+ * was one, and past MAX_DRAFTS of them the drafts typed before were gone. */
 function keepDraft(box) {
   const form = box.querySelector("form[data-form]");
   if (!form) return;
-  const { values, open } = formState(form);
+  const draft = draftOf(form);
   drafts.delete(form.dataset.form);
-  drafts.set(form.dataset.form, { values, open });
+  if (builtAs.get(form) === draft) return;
+  drafts.set(form.dataset.form, JSON.parse(draft));
   while (drafts.size > MAX_DRAFTS) drafts.delete(drafts.keys().next().value);
 }
 
@@ -574,6 +587,7 @@ function askAgain(entries, moved) {
     session.request({ ...request, repeat: true }).then((reply) => {
       // joined anew since, or its answer came live meanwhile (followAsked)
       if (session !== asking || (!moved && !asked.has(pending))) return;
+      refusedFor.delete(pending); // answered: a refusal for now after this is another's
       if (reply.status === "pending" && !moved && reply.pending === pending) return; // still waits
       if (!moved) settleAsked(pending);
       if (reply.status === "rejected") sayAnswer(key, rejectedLine(reply.reason));
@@ -737,11 +751,14 @@ function askSecretAnswers(seq) {
  * the credit is short, one more each RESEND_MS, and what is due then. */
 function resendSome() {
   for (const pending of resentFor.keys()) if (!asked.has(pending)) resentFor.delete(pending);
-  const due = [...asked].filter(([pending, { request }]) => answeredHidden(request)
-    && Math.max(resentFor.get(pending) ?? 0, Number(pending.slice(1)) || 0) < resendDue);
+  const due = [...asked].filter(([pending, { request }]) => (dueLater.has(pending) && request)
+    || (answeredHidden(request) && Math.max(resentFor.get(pending) ?? 0, Number(pending.slice(1)) || 0) < resendDue));
   const now = due.slice(0, resendCredit);
   resendCredit -= now.length;
-  for (const [pending] of now) resentFor.set(pending, resendDue);
+  for (const [pending] of now) {
+    dueLater.delete(pending);
+    resentFor.set(pending, resendDue);
+  }
   if (now.length) askAgain(now, false);
   if (resendTimer === null && resendCredit < RESEND_BURST) {
     resendTimer = setTimeout(() => {
@@ -758,19 +775,43 @@ function resendSome() {
  * (adapters/client/connection.mjs). */
 const FOR_NOW = new Set(["rate_limited", "busy"]);
 
+/** Times a request of this page's sent again and refused for now (FOR_NOW) is sent
+ * again by itself, each after twice the wait before it (RESEND_MS × 2, × 4, × 8);
+ * past them it waits for what makes it due anew: the next placeholder (a secret
+ * request) or the next join. Sent again at once after each refusal, a page kept a
+ * busy table busy for as long as it was refused: every frame of it (the connection's
+ * five retries each time) counts against the table's rate. */
+const LATER_TRIES = 3;
+/** This page's requests refused for now, by pending id: how often since the page
+ * joined or the server last answered them. */
+const refusedFor = new Map();
+/** This page's requests due again whatever the placeholders: refused for now, their
+ * wait over (resendSome sends them at the page's pace). */
+const dueLater = new Set();
+
 /** The request `pending` of this page's, sent again, was refused for now (FOR_NOW):
- * it still waits, and is due again, sent once the page's pace allows (resendSome; a
- * secret request only: any other's answer comes live, or is asked at the next join).
- * It was marked answered — *no longer waiting*, the refusal beside its form — and
- * the GM's approval in secret was never linked to its event. */
+ * it still waits, and is due again after a wait, sent once the page's pace allows
+ * (resendSome), LATER_TRIES times at most. It was marked answered — *no longer
+ * waiting*, the refusal beside its form — and the GM's approval in secret was never
+ * linked to its event; a request the GM answered while the page was away, asked again
+ * as the page joined, was never asked again. */
 function resendLater(pending) {
-  if (!resentFor.delete(pending)) return;
-  resendSome();
+  const tries = (refusedFor.get(pending) ?? 0) + 1;
+  refusedFor.set(pending, tries);
+  if (tries > LATER_TRIES) return;
+  const asking = session;
+  setTimeout(() => {
+    if (session !== asking || !asked.has(pending)) return;
+    dueLater.add(pending);
+    resendSome();
+  }, RESEND_MS * 2 ** tries);
 }
 
 /** Forget the resends (another table's seqs, or another viewer's requests). */
 function forgetResends() {
   resentFor.clear();
+  refusedFor.clear();
+  dueLater.clear();
   resendDue = 0;
 }
 
@@ -993,7 +1034,9 @@ function buildForms() {
     const spec = session.ruleset?.actions?.[chooser.value];
     const before = $("action").querySelector("form[data-form]")?.dataset.form;
     keepDraft($("action"));
-    replaceKeeping($("action"), spec ? actionForm(session, chooser.value, spec, send, askOdds) : el("p", "empty", i18n.localize("ROLLBRIDGE.Web.Message.NoActions")));
+    const built = spec ? actionForm(session, chooser.value, spec, send, askOdds) : null;
+    if (built) builtAs.set(built, draftOf(built)); // before anything is put back in it
+    replaceKeeping($("action"), built ?? el("p", "empty", i18n.localize("ROLLBRIDGE.Web.Message.NoActions")));
     // another action chosen: what was typed in it before comes back
     const now = $("action").querySelector("form[data-form]");
     if (now && now.dataset.form !== before && drafts.has(now.dataset.form)) restoreState(now, drafts.get(now.dataset.form));

@@ -287,3 +287,31 @@ test("a request the GM approved in secret is kept with the seq of its event", ()
   keepLines("web", { message: null, forms: {}, asked: [], answered }, tab);
   assert.deepEqual(takeLines("web", tab).answered, [["p4", listen, 5], ["p6", listen], ["p8", listen], ["p9", listen]]);
 });
+
+test("what the tab holds already is not written again", () => {
+  // the page keeps as the viewer types (table.mjs's keepSoon): the lines, unchanged
+  // while a form is typed in, were written at every keep — on a phone, every keystroke
+  const tab = storage();
+  const writes = [];
+  const setItem = tab.setItem;
+  tab.setItem = (key, value) => {
+    writes.push(key);
+    return setItem(key, value);
+  };
+  const lines = { message: { key: "ROLLBRIDGE.Web.Message.Sent" }, forms: {}, asked: [], epoch: 1, identity: "player:A" };
+  const typed = (note) => ({ action: "act03", forms: { "action:act03": { values: [{ name: "note", value: note }] } },
+    odds: [] });
+  for (const note of ["h", "ha", "hal", "half"]) {
+    assert.equal(keepLines("web", lines, tab), true);
+    assert.equal(keepForms("web", "player:A", typed(note), [], tab), true);
+  }
+  assert.deepEqual(writes, ["rollbridge.lines.web", "rollbridge.forms.web", "rollbridge.forms.web",
+    "rollbridge.forms.web", "rollbridge.forms.web"]);
+  assert.equal(keepForms("web", "player:A", typed("half"), [], tab), true);
+  assert.equal(writes.length, 5);
+  // taken (removed), then kept again: written
+  takeLines("web", tab);
+  assert.equal(keepLines("web", lines, tab), true);
+  assert.equal(writes.at(-1), "rollbridge.lines.web");
+  assert.equal(takeLines("web", tab).message.key, "ROLLBRIDGE.Web.Message.Sent");
+});

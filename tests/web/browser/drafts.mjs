@@ -60,6 +60,44 @@ const cases = {
   },
 
 
+  /** A player's phone types a note into `act00` and `act07`, looks through every
+   * other action of the table `many`, and chooses the two again; then fills the tab's
+   * storage (sessionStorage's quota) and types on, the page kept as if frozen. */
+  async early(browser, result) {
+    const page = await joinedPage(browser, "player", { ...PHONE, locale: "en-US" }, trouble, `${BASE}/tables/many`,
+      TOKENS.many.player);
+    const count = Number(process.env.RB_ACTIONS);
+    const names = Array.from({ length: count }, (_, index) => `act${String(index).padStart(2, "0")}`);
+    await note(await choose(page, "act00"), "first plan");
+    await note(await choose(page, "act07"), "second plan");
+    step(`${count} actions looked through`);
+    for (const name of names.filter((name) => name !== "act00" && name !== "act07")) await choose(page, name);
+    const again = {};
+    for (const name of ["act00", "act07"]) again[name] = await (await choose(page, name)).locator('[name="note"]').inputValue();
+    result.again = again;
+    step("the tab's storage full");
+    result.full = await page.evaluate(() => {
+      const chunk = "x".repeat(100_000);
+      for (let i = 0; i < 1_000; i++) {
+        try {
+          sessionStorage.setItem(`rb-test-fill-${i}`, chunk);
+        } catch (error) {
+          return error.name;
+        }
+      }
+      return null;
+    });
+    const seventh = await choose(page, "act07");
+    await seventh.locator("details.more-params").evaluate((fold) => {
+      fold.open = true;
+    });
+    await seventh.locator('[name="note"]').fill("third plan");
+    await page.evaluate(() => document.dispatchEvent(new Event("freeze")));
+    await page.locator('form.roll-form input[name="formula"]').fill("4d6");
+    await page.evaluate(() => document.dispatchEvent(new Event("freeze")));
+    result.typed = await formsOf(page);
+  },
+
   /** A player's phone looks through every action of the table `many`, types a note
    * into the last two and a formula into the roll form, and reloads. */
   async many(browser, result) {

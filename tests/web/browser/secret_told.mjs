@@ -10,7 +10,7 @@
 import process from "node:process";
 
 import {
-  DESKTOP, caseScript, flush, gmRequest, joinedPage, listen, openPage, runCase, seqOf, SMALL_PHONE, told, waitSeq,
+  connected, DESKTOP, caseScript, flush, gmRequest, joinedPage, listen, openPage, runCase, seqOf, SMALL_PHONE, told, waitSeq,
 } from "./pages.mjs";
 
 const { BASE, TOKENS, trouble, step } = caseScript("secret_told");
@@ -90,6 +90,56 @@ async function askListen(page, form, count) {
       { timeout: 60_000 }).then(() => true, () => false);
     if (!shown) throw new Error(`ask ${i} not shown: ${await form.locator(".form-status").textContent()}`);
   }
+}
+
+/** A table whose GM approves players' requests first, at a table rate of 1 a second
+ * (bursts of 2): a Czech player's `listen` waits; the GM approves it from a socket
+ * that, in the same breath, keeps taking the table's rate (`state` as fast as the
+ * replies come; `window.rbFlood.stop` ends it). The pages, the player's form and log
+ * entry, and the id of the player's `listen`; `result` gets the pending id, the
+ * approval's reply and its seq. */
+async function floodedApproval(browser, result) {
+  const gm = await askingGm(browser);
+  const { page: player, form, mine } = await listening(browser);
+  await askListen(player, form, 1);
+  await flush(player);
+  result.pending = await mine.getAttribute("data-pending");
+  const id = player.gate.sent.map((f) => JSON.parse(f)).find((m) => m.action === "listen").id;
+  step("the GM approves it, and keeps the table's rate taken");
+  result.flood = await gm.evaluate(({ token, pending }) => new Promise((resolve, reject) => {
+    const socket = new WebSocket(`ws://${location.host}/tables/asking`);
+    // `state` after `state`, each as its reply comes, while `running`
+    const flood = { taken: 0, refused: 0, running: false, stop: false };
+    window.rbFlood = flood;
+    let n = 0;
+    const state = () => socket.send(JSON.stringify({ type: "state", id: `flood-${n++}` }));
+    const approve = () => {
+      socket.send(JSON.stringify({ type: "approve", id: `ok-${n}`, request: pending }));
+      flood.running = true;
+      state(); // in the same breath: the table's rate is taken before the page asks
+    };
+    socket.onopen = () => socket.send(JSON.stringify({ type: "hello", id: "gm-hello", table: "asking", token }));
+    socket.onmessage = (message) => {
+      const frame = JSON.parse(message.data);
+      if (frame.id === "gm-hello") approve();
+      else if (String(frame.id).startsWith("ok-")) {
+        if (frame.type === "error" && frame.code === "rate_limited") {
+          // the scene, not the case: the approval waits for the table's rate to refill
+          flood.running = false;
+          setTimeout(approve, Math.ceil(frame.details.retry_after * 1000) + 1000);
+        } else resolve({ status: frame.status, seq: frame.seq ?? frame.event?.seq ?? null });
+      } else if (String(frame.id).startsWith("flood-")) {
+        if (frame.type === "error") flood.refused += 1;
+        else flood.taken += 1;
+        if (String(frame.id) !== `flood-${n - 1}`) return;
+        if (flood.stop) socket.close();
+        else if (flood.running) state();
+      }
+    };
+    socket.onerror = () => reject(new Error("the GM's socket failed"));
+  }), { token: TOKENS.asking.gm, pending: result.pending });
+  result.seq = result.flood.seq;
+  return { gm, player, form, mine, id };
 }
 
 const cases = {
@@ -337,46 +387,7 @@ const cases = {
    * the socket stopped, whether the page, asked nothing more, links the approval to
    * its event. */
   async refused(browser, result) {
-    const gm = await askingGm(browser);
-    const { page: player, form, mine } = await listening(browser);
-    await askListen(player, form, 1);
-    await flush(player);
-    result.pending = await mine.getAttribute("data-pending");
-    const id = player.gate.sent.map((f) => JSON.parse(f)).find((m) => m.action === "listen").id;
-    step("the GM approves it, and keeps the table's rate taken");
-    result.flood = await gm.evaluate(({ token, pending }) => new Promise((resolve, reject) => {
-      const socket = new WebSocket(`ws://${location.host}/tables/asking`);
-      // `state` after `state`, each as its reply comes, while `running`
-      const flood = { taken: 0, refused: 0, running: false, stop: false };
-      window.rbFlood = flood;
-      let n = 0;
-      const state = () => socket.send(JSON.stringify({ type: "state", id: `flood-${n++}` }));
-      const approve = () => {
-        socket.send(JSON.stringify({ type: "approve", id: `ok-${n}`, request: pending }));
-        flood.running = true;
-        state(); // in the same breath: the table's rate is taken before the page asks
-      };
-      socket.onopen = () => socket.send(JSON.stringify({ type: "hello", id: "gm-hello", table: "asking", token }));
-      socket.onmessage = (message) => {
-        const frame = JSON.parse(message.data);
-        if (frame.id === "gm-hello") approve();
-        else if (String(frame.id).startsWith("ok-")) {
-          if (frame.type === "error" && frame.code === "rate_limited") {
-            // the scene, not the case: the approval waits for the table's rate to refill
-            flood.running = false;
-            setTimeout(approve, Math.ceil(frame.details.retry_after * 1000) + 1000);
-          } else resolve({ status: frame.status, seq: frame.seq ?? frame.event?.seq ?? null });
-        } else if (String(frame.id).startsWith("flood-")) {
-          if (frame.type === "error") flood.refused += 1;
-          else flood.taken += 1;
-          if (String(frame.id) !== `flood-${n - 1}`) return;
-          if (flood.stop) socket.close();
-          else if (flood.running) state();
-        }
-      };
-      socket.onerror = () => reject(new Error("the GM's socket failed"));
-    }), { token: TOKENS.asking.gm, pending: result.pending });
-    result.seq = result.flood.seq;
+    const { gm, player, form, mine, id } = await floodedApproval(browser, result);
     const refusals = () => player.gate.frames.map((f) => JSON.parse(f))
       .filter((m) => m.id === id && m.type === "error" && m.code === "rate_limited").length;
     // the page's resend and its five retries, each refused
@@ -399,6 +410,81 @@ const cases = {
       waits: await mine.evaluate((li) => li.classList.contains("mine-waits")),
       kind: await mine.locator(".kind").textContent(),
       hidden: await player.locator(`#log li[data-seq="${result.seq}"] .kind`).textContent(),
+    };
+  },
+
+  /** As `refused`, the table kept busy long (the socket stops only when the page has
+   * been refused RB_BOUND times and sent nothing more after): how often the page sent
+   * its resend again (each frame of it counts against the table's rate: the pages'
+   * own resends kept a busy table busy), what its entry says then; the socket stopped,
+   * the GM rolls in secret (a placeholder: the request is due again), and whether the
+   * page then links the approval to its event. */
+  async refusedLong(browser, result) {
+    const bound = Number(process.env.RB_BOUND);
+    const { gm, player, mine, id } = await floodedApproval(browser, result);
+    const refusals = () => player.gate.frames.map((f) => JSON.parse(f))
+      .filter((m) => m.id === id && m.type === "error" && m.code === "rate_limited").length;
+    const resends = () => player.gate.sent.map((f) => JSON.parse(f)).filter((m) => m.id === id && m.repeat).length;
+    await player.gate.until(() => refusals() >= bound, 180_000);
+    await flush(player);
+    // a bound for a frame that should not come (the page's next resend went at once)
+    await player.gate.until(() => refusals() > bound || resends() > bound, 15_000);
+    result.refusals = refusals();
+    result.resends = resends();
+    result.waits = await mine.evaluate((li) => li.classList.contains("mine-waits"));
+    step("the socket stops; the GM rolls in secret");
+    await gm.evaluate(() => {
+      window.rbFlood.stop = true;
+    });
+    await gm.evaluate(({ token }) => new Promise((resolve, reject) => {
+      const socket = new WebSocket(`ws://${location.host}/tables/asking`);
+      socket.onopen = () => socket.send(JSON.stringify({ type: "hello", id: "gm-hello", table: "asking", token }));
+      socket.onmessage = (message) => {
+        const frame = JSON.parse(message.data);
+        if (frame.id === "gm-hello") socket.send(JSON.stringify({ type: "roll", id: "late", formula: "1d6", secret: true }));
+        else if (frame.id === "late" && frame.type === "error") {
+          setTimeout(() => socket.send(JSON.stringify({ type: "roll", id: "late", formula: "1d6", secret: true })), 1500);
+        } else if (frame.id === "late") resolve(socket.close());
+      };
+      socket.onerror = () => reject(new Error("the GM's socket failed"));
+    }), { token: TOKENS.asking.gm });
+    await player.waitForFunction((seq) => document.querySelector("#log li.kind-mine .kind")?.textContent
+      .includes(`#${seq}`), result.seq, { timeout: 30_000 }).catch(() => null);
+    result.after = {
+      waits: await mine.evaluate((li) => li.classList.contains("mine-waits")),
+      kind: await mine.locator(".kind").textContent(),
+    };
+  },
+
+  /** As `refused`, and the player's phone reloads while the table is kept busy: the
+   * page loaded anew asks what became of its `listen` (`repeat`, as it joins) and is
+   * refused `rate_limited` at each of the connection's five retries. What its entry
+   * says then; the socket stopped, whether the page, asked nothing more, links the
+   * approval to its event. */
+  async refusedReload(browser, result) {
+    const { gm, player, mine, id } = await floodedApproval(browser, result);
+    const refusals = (from = 0) => player.gate.frames.slice(from).map((f) => JSON.parse(f))
+      .filter((m) => m.id === id && m.type === "error" && m.code === "rate_limited").length;
+    // the placeholder's resend refused: the GM's approval is made
+    await player.gate.until(() => refusals() >= 1, 60_000);
+    step("the phone reloads");
+    const from = player.gate.frames.length;
+    await player.reload();
+    await connected(player);
+    // the question as the page joins and its five retries, each refused
+    await player.gate.until(() => refusals(from) >= 6, 60_000);
+    await flush(player);
+    result.refusals = refusals(from);
+    result.during = { waits: await mine.evaluate((li) => li.classList.contains("mine-waits")) };
+    step("the socket stops taking the table's rate");
+    await gm.evaluate(() => {
+      window.rbFlood.stop = true;
+    });
+    await player.waitForFunction((seq) => document.querySelector("#log li.kind-mine .kind")?.textContent
+      .includes(`#${seq}`), result.seq, { timeout: 30_000 }).catch(() => null);
+    result.after = {
+      waits: await mine.evaluate((li) => li.classList.contains("mine-waits")),
+      kind: await mine.locator(".kind").textContent(),
     };
   },
 
