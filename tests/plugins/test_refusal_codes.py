@@ -8,12 +8,15 @@ parameters reached the client as ``busy``). docs/plugins.md, "Errors"."""
 from __future__ import annotations
 
 import logging
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 from websockets.asyncio.client import connect
 
 from rollbridge.contract import Actor, CommonState
+from rollbridge.contract_codes import ACTED_ON
 from rollbridge.dice.sources import ScriptedDice
 from rollbridge.engine.model import Principal
 from rollbridge.exceptions import Busy, InternalError, InvalidParams, RollbridgeError, RuleViolation
@@ -186,3 +189,33 @@ async def test_a_player_over_a_real_server_reads_internal_and_the_table_goes_on(
     finally:
         await server.stop()
         store.close()
+
+
+#: The clients' sets of codes a reply is acted on by (file, constant).
+CLIENT_SETS = [
+    ("adapters/client/connection.mjs", "RETRIED"),
+    ("adapters/client/connection.mjs", "TRANSIENT_HELLO"),
+    ("core/server/webui/table.mjs", "FOR_NOW"),
+    ("adapters/foundry/module/scripts/core/held.mjs", "FOR_NOW"),
+    ("adapters/foundry/module/scripts/foundry/client.mjs", "READ_AGAIN"),
+]
+
+
+@pytest.mark.parametrize(("path", "name"), CLIENT_SETS)
+def test_every_code_a_client_set_acts_on_is_one_a_table_keeps_from_rulesets(
+    path: str, name: str
+) -> None:
+    """A code added to a client's set of codes it acts on is added to
+    :data:`~rollbridge.contract_codes.ACTED_ON` too (rev27a: ``held_dice_secret`` and
+    ``not_pending`` were acted on and reached clients from a ruleset)."""
+    source = (Path(__file__).parents[2] / path).read_text(encoding="utf-8")
+    found = re.search(rf"const {name} = new Set\(\[(.*?)\]\)", source, re.DOTALL)
+    assert found is not None, f"{path}: no {name}"
+    codes = re.findall(r'"([a-z_]+)"', found[1])
+    assert codes and not set(codes) - set(ACTED_ON), (path, name, codes)
+
+
+def test_every_hello_code_rollbridge_connect_tries_again_is_kept_from_rulesets() -> None:
+    from rollbridge.cli.reconnect import TRY_LATER
+
+    assert not TRY_LATER - set(ACTED_ON)
