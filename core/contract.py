@@ -392,15 +392,24 @@ class Resolution:
         if (
             isinstance(self.narration, _WORDS)
             and self.dice.__class__ in _SEQUENCES
-            and all(g.__class__ is DiceGroup for g in self.dice)
             and self.states.__class__ is dict
-            and all(k.__class__ is str and v.__class__ is dict for k, v in self.states.items())
             and self.steps.__class__ in _SEQUENCES
-            and all(isinstance(step, _WORDS) for step in self.steps)
             and (self.params is None or isinstance(self.params, Mapping))
             and (self.apply is None or isinstance(self.apply, Mapping))
-        ):
-            return
+        ):  # the shape every ruleset gives, at the least cost: loops, no generators
+            for group in self.dice:
+                if group.__class__ is not DiceGroup:
+                    break
+            else:
+                for actor_id, state in self.states.items():
+                    if actor_id.__class__ is not str or state.__class__ is not dict:
+                        break
+                else:
+                    for step in self.steps:
+                        if not isinstance(step, _WORDS):
+                            break
+                    else:
+                        return
         expect("Resolution", "narration", self.narration, _WORDS, WORDS)
         hint = "a roll_die()'s Die goes in a group: DiceGroup(LABEL(), (die,))"
         expect_items("Resolution", "dice", self.dice, (DiceGroup,), "a DiceGroup", hint)

@@ -1,27 +1,66 @@
-"""Which refusal codes are a ruleset's to give: none of rollbridge's own and none the
-browser client gives a request it could not send — clients act on those (``busy`` and
-``rate_limited`` are sent again, ``internal`` reads as the server's failure, a
-Foundry request refused ``stopped`` or ``refused`` is asked for again at every
-connection). The conformance suite holds every refusal it meets to it, and the engine
-every refusal a ruleset raises at a table (docs/plugins.md, "Errors")."""
+"""Which refusal codes are a ruleset's to give.
+
+Two rules, of two strengths. The conformance suite holds every refusal it meets to
+the documented one: a code of the ruleset's own, none of rollbridge's
+(:func:`rollbridge_codes`) and none a client gives a request it could not send or
+acts on in a reply (:data:`CLIENT_CODES`) — :func:`foreign_code`. A table turns into
+the ruleset's failure (``internal``, logged naming the ruleset, the table and the
+code) only a refusal whose code a client acts on (:data:`ACTED_ON`: ``busy`` is sent
+again, ``stopped`` held and asked for again, …) — :func:`acted_on` — whatever its
+class: any other reaches the client as the ruleset's refusal, which every client
+shows as it is (docs/plugins.md, "Errors").
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
+from types import MappingProxyType
 
-from rollbridge.exceptions import RollbridgeError
+from rollbridge.exceptions import InternalError, RollbridgeError
 
-__all__ = ["CLIENT_CODES", "FOREIGN", "foreign_code", "rollbridge_codes"]
+__all__ = ["ACTED_ON", "CLIENT_CODES", "FOREIGN", "acted_on", "foreign_code", "rollbridge_codes"]
 
-#: The codes the browser client (adapters/client/connection.mjs) rejects a request
-#: with that its connection could not send; the Foundry module keeps a held request
-#: rejected so, and asks for it again at the next connection.
-CLIENT_CODES = frozenset({"stopped", "refused"})
+_HELD = "the Foundry module holds a request refused so and asks for it again"
+_RETRIED = "every client sends the request again"
+_HELLO = "a hello refused so is tried again"
 
-#: Whose a code :func:`foreign_code` names is, as the server's log says it.
+#: The codes a client acts on in the reply to a request a ruleset answers (a
+#: ``resolve``, an approval, ``odds``, a ``hello``'s description of the ruleset…),
+#: and what it does: adapters/client/connection.mjs, core/server/webui/table.mjs, the
+#: Foundry module (adapters/foundry/module/scripts: core/held.mjs, core/odds.mjs,
+#: foundry/buttons.mjs, foundry/client.mjs) and ``rollbridge connect``
+#: (core/cli/reconnect.py).
+ACTED_ON: Mapping[str, str] = MappingProxyType(
+    {
+        "busy": _RETRIED,
+        "rate_limited": _RETRIED,
+        "internal": _HELD,
+        "store_error": _HELD,
+        "stopped": _HELD + " at every connection",
+        "refused": _HELD + " at every connection",
+        "too_many_connections": _HELLO,
+        "ruleset_unavailable": _HELLO,
+        "unauthorized": "a hello refused so ends the connection, the token refused",
+        "not_remembered": "the web view and the Foundry module drop a request asked again",
+        "odds_hidden": "the web view and the Foundry module show the NPC's odds hidden",
+        "held_dice_secret": "the web view asks for the GM's dice",
+        "not_pending": "the Foundry module marks the approval settled",
+    }
+)
+
+#: The codes no class of rollbridge's has that clients give or act on: the browser
+#: client (adapters/client/connection.mjs) rejects a request its connection could not
+#: send with ``stopped`` or ``refused`` (the Foundry module keeps a held request
+#: rejected so, and asks for it again at the next connection); the web view reads an
+#: approval refused ``held_dice_secret`` as one needing the GM's dice, the Foundry
+#: module one refused ``not_pending`` as settled.
+CLIENT_CODES = frozenset({"stopped", "refused", "held_dice_secret", "not_pending"})
+
+#: Whose a code :func:`foreign_code` names is, as the conformance suite says it.
 FOREIGN = {
     "rollbridge": "one of rollbridge's own",
-    "client": "one the browser client gives a request it could not send",
+    "client": "one a client gives a request it could not send or acts on in a reply",
 }
 
 
@@ -42,11 +81,25 @@ def rollbridge_codes() -> frozenset[str]:
 def foreign_code(refused: RollbridgeError) -> str | None:
     """Whose ``refused``'s code is when it is not the ruleset's to give: ``"rollbridge"``
     (one of rollbridge's own codes) or ``"client"`` (:data:`CLIENT_CODES`); None when
-    it is the ruleset's — or rollbridge's own class with its own code
-    (``RuleViolation``'s ``rule_violation``, ``InvalidParams``' ``invalid_params``)."""
-    code, kind = refused.code, type(refused)
-    if kind.__module__ == RollbridgeError.__module__ and code == kind.code:
-        return None
+    it is the ruleset's — or the code of rollbridge's class it is, or derives from
+    (``RuleViolation``'s ``rule_violation``, a ruleset's ``class NoAmmo(RuleViolation)``
+    that keeps it, ``InvalidParams``' ``invalid_params``)."""
+    code = refused.code
+    for kind in type(refused).__mro__:
+        if kind.__module__ == RollbridgeError.__module__:
+            if code == kind.code:  # type: ignore[attr-defined]
+                return None
+            break
     if code in rollbridge_codes():
         return "rollbridge"
     return "client" if code in CLIENT_CODES else None
+
+
+def acted_on(refused: RollbridgeError) -> str | None:
+    """What a client does with a reply refused as ``refused`` is, raised by a ruleset,
+    where it acts on its code (:data:`ACTED_ON`); None where every client shows it as
+    the ruleset's refusal. Never for rollbridge's own :class:`InternalError`, which a
+    table gives for a ruleset's failure (a call within the ruleset's call)."""
+    if refused.__class__ is InternalError:
+        return None
+    return ACTED_ON.get(refused.code)

@@ -35,8 +35,9 @@ def _short(value: Any) -> str:
 
 def expect(owner: str, name: str, value: Any, kinds: tuple[type, ...], what: str) -> None:
     """:raises TypeError: ``value`` (``owner.name``) is none of ``kinds``, which
-    ``what`` words (``"a str or a Text"``). ``bool`` is no ``int`` here."""
-    if isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds):
+    ``what`` words (``"a str or a Text"``). A subclass is one of its kinds, as the
+    contract's types say: ``True`` is an ``int``, an ``IntEnum`` too."""
+    if isinstance(value, kinds):
         return
     raise TypeError(f"{owner}.{name} must be {what}, not {_given(value)}")
 

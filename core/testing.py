@@ -75,7 +75,7 @@ from rollbridge.contract import (
     value_at,
 )
 from rollbridge.contract import TurnContext as _TurnContext
-from rollbridge.contract_codes import foreign_code
+from rollbridge.contract_codes import acted_on, foreign_code
 from rollbridge.dice.sources import DiceSource, ScriptedDice, SeededDice
 from rollbridge.dice.verifiable import DiceKey
 from rollbridge.dice.verify import resolution_dice
@@ -214,7 +214,7 @@ class RulesetHarness:
             self.last_reply = self.service.handle(self.table_id, body, who, dice)
         except InternalError as failed:
             cause = failed.__cause__
-            if isinstance(cause, RuleViolation) and foreign_code(cause) is not None:
+            if isinstance(cause, RollbridgeError) and acted_on(cause) is not None:
                 raise cause from None
             raise
         return self.last_reply
@@ -673,10 +673,11 @@ def _check_code(refused: RollbridgeError, where: str) -> None:
     """A ruleset's refusal carries a code of its own: a snake-case name that is none of
     rollbridge's — clients act on those (``busy`` and ``rate_limited`` are sent again,
     ``internal`` reads as the server's failure) — and none the browser client gives a
-    request it could not send (:data:`~rollbridge.contract_codes.CLIENT_CODES`). That
-    holds for a subclass of ``RuleViolation`` with a class ``code`` too; only
-    rollbridge's own class with its own code (``rule_violation``) is rollbridge's to
-    give (:func:`~rollbridge.contract_codes.foreign_code`)."""
+    request it could not send or acts on in a reply
+    (:data:`~rollbridge.contract_codes.CLIENT_CODES`). That holds for a subclass of
+    ``RuleViolation`` with a class ``code`` too; only the code of rollbridge's class
+    the refusal is or derives from (``rule_violation``) is rollbridge's to give
+    (:func:`~rollbridge.contract_codes.foreign_code`)."""
     code = refused.code
     assert isinstance(code, str) and _CODE.fullmatch(code), (
         f"{where}: the refusal's code is {code!r}: give RuleViolation a code of lowercase "
@@ -690,10 +691,12 @@ def _check_code(refused: RollbridgeError, where: str) -> None:
         "server's failure): give it a code of your ruleset's (code=\"no_ammo\")"
     )
     assert foreign != "client", (
-        f"{where}: the refusal's code {code!r} is one the browser client gives a request "
-        "its connection could not send (stopped, refused): the Foundry module keeps a "
+        f"{where}: the refusal's code {code!r} is one a client gives a request its "
+        "connection could not send (stopped, refused: the Foundry module keeps a "
         "player's held request refused so and asks for it again at every connection, "
-        'never telling the player; give it a code of your ruleset\'s (code="no_ammo")'
+        "never telling the player) or acts on in a reply (held_dice_secret: the web view "
+        "asks for the GM's dice; not_pending: the Foundry module marks the approval "
+        'settled); give it a code of your ruleset\'s (code="no_ammo")'
     )
 
 

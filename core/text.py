@@ -191,6 +191,15 @@ class Text:
         return self.render()
 
 
+#: A format spec, as the format-specification mini-language writes one: what
+#: :meth:`Private.__format__` reads of it is the fill, the alignment and the width.
+_FORMAT_SPEC = re.compile(
+    r"(?:(?P<fill>.)?(?P<align>[<>=^]))?[-+ ]?z?#?(?P<zero>0)?(?P<width>[0-9]*)[,_]?"
+    r"(?:\.[0-9]+)?[bcdeEfFgGnosxX%]?",
+    re.DOTALL,
+)
+
+
 class Private:
     """A value that is one actor's own detail.
 
@@ -251,13 +260,20 @@ class Private:
 
     def __format__(self, spec: str) -> str:
         """An f-string's or ``format()``'s reading with a spec (``f"{skill:d}"``,
-        ``f"{skill:>4}"``): :meth:`__str__`'s word, the spec applied where it fits a
-        string (alignment, width) and left out where it does not (``d``, ``.1f``) —
-        never the value, and no ``TypeError`` from a plugin's log line."""
+        ``f"{skill:>4}"``): :meth:`__str__`'s word, padded by the spec's fill,
+        alignment and width alone (right, a number's place, where it says ``=`` or
+        ``0``) — its sign, zeros, grouping, precision and type are a number's, which
+        would make another number of the word (``instead=5`` read ``5000000000`` as
+        ``010``): never the value, and no ``TypeError`` from a plugin's log line."""
         word = str(self)
+        found = _FORMAT_SPEC.fullmatch(spec)
+        if found is None or not found["width"]:
+            return word
+        align = found["align"] or (">" if found["zero"] else "<")
+        fill = found["fill"] or " "
         try:
-            return format(word, spec)
-        except (TypeError, ValueError):
+            return format(word, f"{fill}{'>' if align == '=' else align}{found['width']}")
+        except ValueError:  # a width past what Python formats
             return word
 
     def render(self, locale: str = "en", hides: Hides = None) -> str:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rollbridge.contract import Ruleset, major_version
-from rollbridge.contract_codes import FOREIGN, foreign_code
+from rollbridge.contract_codes import acted_on
 from rollbridge.dice.sources import DiceSource, ScriptedDice
 from rollbridge.dice.verifiable import DiceKey
 from rollbridge.engine import (
@@ -73,7 +73,6 @@ from rollbridge.exceptions import (
     NothingToUndo,
     RollbridgeError,
     RulesetUnavailable,
-    RuleViolation,
     UnknownActor,
 )
 from rollbridge.plain import JSON, NotPlain, Packed, dumps_json, ensure_plain, pack, unpack
@@ -680,6 +679,9 @@ class Table:
                     pair = staged_data(
                         event, ruleset=ruleset, settings=settings, controlled=controlled
                     )
+                except RollbridgeError as refused:  # a view's common_state, player_view…
+                    self._refusal_acted_on(refused)
+                    raise
                 except _PASSED_ON:
                     raise
                 except BaseException as exc:
@@ -704,6 +706,9 @@ class Table:
                             npcs=seen.npcs,
                             data=None if pair is None else pair[0] if audience.gm else pair[1],
                         )
+                    except RollbridgeError as refused:  # a view's common_state, player_view…
+                        self._refusal_acted_on(refused)
+                        raise
                     except _PASSED_ON:
                         raise
                     except BaseException as exc:
@@ -877,30 +882,34 @@ class Table:
         engine's log, naming the ruleset and the table."""
         try:
             return call()
-        except RuleViolation as refused:
-            if foreign_code(refused) is None:
-                raise
-            raise self._foreign_code(refused) from refused
+        except RollbridgeError as refused:
+            self._refusal_acted_on(refused)
+            raise
         except _PASSED_ON:  # typed errors, the codec's, and the operator's stops
             raise
         except BaseException as exc:  # a GeneratorExit, a BaseException of its own too:
             # let through, it closed the asker's connection (1011) and left the table
             raise self._ruleset_failed(exc) from exc
 
-    def _foreign_code(self, refused: RuleViolation) -> InternalError:
-        """The ``internal`` error for a ruleset's refusal with a code clients act on
-        (``busy``: sent again; ``stopped``: held again), logged naming the ruleset, the
-        table and the code — the refusal as the GM reads it stays in the log alone."""
+    def _refusal_acted_on(self, refused: RollbridgeError) -> None:
+        """:raises InternalError: ``refused``, raised by the ruleset, has a code clients
+        act on (``busy``: sent again; ``stopped``: held again —
+        :data:`~rollbridge.contract_codes.ACTED_ON`): the ruleset's failure, logged
+        naming the ruleset, the table and the code — the refusal as the GM reads it
+        stays in the log alone. Any other refusal is the ruleset's to give."""
+        done = acted_on(refused)
+        if done is None:
+            return
         log.error(
-            "ruleset %r refused with the code %r at table %r, %s, which clients act on: "
+            "ruleset %r refused with the code %r at table %r, which clients act on (%s): "
             'give RuleViolation a code of the ruleset\'s own (docs/plugins.md, "Errors"); '
             "read as the ruleset's failure",
             self.ruleset.id,
             refused.code,
             self.info.id,
-            FOREIGN[foreign_code(refused) or "rollbridge"],
+            done,
         )
-        return self._failure()
+        raise self._failure() from refused
 
     def _ruleset_failed(self, exc: BaseException) -> InternalError:
         """The ``internal`` error :meth:`call_ruleset` raises for ``exc``, which the

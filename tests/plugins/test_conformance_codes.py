@@ -72,19 +72,39 @@ def test_a_subclass_carrying_a_code_of_rollbridges_own_fails_too():
     )
 
 
-@pytest.mark.parametrize("code", ["refused", "stopped"])
-def test_a_code_the_browser_client_gives_fails(code):
+@pytest.mark.parametrize("code", ["refused", "stopped", "held_dice_secret", "not_pending"])
+def test_a_code_a_client_gives_or_acts_on_fails(code):
     """The browser client rejects a request its connection could not send with
     ``refused`` or ``stopped``; the Foundry module keeps a player's held request
     rejected so and asks again at each connection. A request the rules refused with
     that code (asked again after the GM approved it while the player was away) stayed
-    held for ever, the player never told; the suite passed the code."""
+    held for ever, the player never told; the suite passed the code. An approval
+    refused ``held_dice_secret`` has the web view ask for the GM's dice, one refused
+    ``not_pending`` the Foundry module mark it settled: no class of rollbridge's has
+    those codes, and the suite passed them (rev27a)."""
     assert failure_of(refusing(code), "test_actions_resolve_through_the_engine") == (
-        f"test: refused: the refusal's code {code!r} is one the browser client gives a "
-        "request its connection could not send (stopped, refused): the Foundry module keeps "
-        "a player's held request refused so and asks for it again at every connection, "
-        'never telling the player; give it a code of your ruleset\'s (code="no_ammo")'
+        f"test: refused: the refusal's code {code!r} is one a client gives a request its "
+        "connection could not send (stopped, refused: the Foundry module keeps a player's "
+        "held request refused so and asks for it again at every connection, never telling "
+        "the player) or acts on in a reply (held_dice_secret: the web view asks for the "
+        "GM's dice; not_pending: the Foundry module marks the approval settled); give it "
+        'a code of your ruleset\'s (code="no_ammo")'
     )
+
+
+class Refused(RuleViolation):
+    """A ruleset's refusal class that keeps ``RuleViolation``'s code."""
+
+
+def test_a_subclass_keeping_rule_violation_passes():
+    """As ``RuleViolation`` itself passes with ``rule_violation``; the suite read a
+    subclass keeping it as one giving a code of rollbridge's own (rev27a)."""
+
+    class Refuses(RollUnder):
+        def resolve(self, context, dice):
+            raise Refused("the target is out of reach")
+
+    conformance_of(Refuses()).test_refusals_come_before_the_first_die()
 
 
 def test_the_gms_adjust_refused_is_checked_too():

@@ -31,3 +31,24 @@ def test_str_and_repr_hide_the_value_and_value_and_revealed_give_it() -> None:
     hidden = [str(skill), f"{skill}", "%s" % skill, repr(skill), "%r" % [skill]]  # noqa: UP031
     assert not any("73" in read for read in hidden), hidden
     assert skill.value == 73 and revealed(skill) == "Private(73, of='cultist', aspect='skill')"
+
+
+@pytest.mark.parametrize(
+    ("spec", "hidden", "instead"),
+    [
+        ("010", "  (hidden)", "         5"),
+        ("+012,d", "    (hidden)", "           5"),
+        ("10.3", "(hidden)  ", "5         "),
+        ("*^10.2f", "*(hidden)*", "****5*****"),
+        ("=+8", "(hidden)", "       5"),
+    ],
+)
+def test_a_numbers_spec_pads_the_word_and_adds_no_digit(
+    spec: str, hidden: str, instead: str
+) -> None:
+    """A spec's zeros, precision, sign and grouping are a number's; given to the word
+    they made another number of it (rev27a): ``f"{armor:010}"`` with ``instead=5``
+    read "5000000000", and ``(hidden)0000`` or ``(hi`` for the word. Only fill,
+    alignment and width apply — a number's place, right, where the spec says ``0``."""
+    assert format(Private(73, of="c", aspect="skill"), spec) == hidden
+    assert format(Private(73, of="c", aspect="skill", instead=5), spec) == instead

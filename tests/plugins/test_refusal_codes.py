@@ -8,14 +8,18 @@ parameters reached the client as ``busy``). docs/plugins.md, "Errors"."""
 from __future__ import annotations
 
 import logging
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 from websockets.asyncio.client import connect
 
+from rollbridge.contract import Actor, CommonState
+from rollbridge.contract_codes import ACTED_ON
 from rollbridge.dice.sources import ScriptedDice
 from rollbridge.engine.model import Principal
-from rollbridge.exceptions import InternalError, RuleViolation
+from rollbridge.exceptions import Busy, InternalError, InvalidParams, RollbridgeError, RuleViolation
 from rollbridge.host import PluginHost
 from rollbridge.offline import TableService
 from rollbridge.stores.sqlite import SQLiteStore
@@ -28,53 +32,122 @@ GM = Principal("gm", "gm", "tok-gm")
 
 
 class RefusesAs(RollUnder):
-    """Refuses a test against a guard of 9 (no example sheet has one) with ``code``."""
+    """Refuses a test against a guard of 9 (no example sheet has one) with ``code``
+    (a ``RuleViolation``), or raises ``refusal`` so."""
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: str, refusal: RollbridgeError | None = None) -> None:
         self.code = code
+        self.refusal = refusal
 
     def resolve(self, context: Any, dice: Any) -> Any:
         if context.targets[0].sheet["guard"] == 9:
-            raise RuleViolation("the guard is too high", code=self.code)
+            raise self.refusal or RuleViolation("the guard is too high", code=self.code)
         return super().resolve(context, dice)
 
 
-def _table(code: str, settings: dict | None = None) -> RulesetHarness:
-    table = RulesetHarness(RefusesAs(code), settings=settings)
+class NoAmmo(RuleViolation):
+    """A refusal class of a ruleset's own that keeps RuleViolation's code."""
+
+
+def _table(
+    code: str, settings: dict | None = None, refusal: RollbridgeError | None = None
+) -> RulesetHarness:
+    table = RulesetHarness(RefusesAs(code, refusal), settings=settings)
     table.add_actor("Hero", {"skill": 7}, actor_id="h", player=True)
     table.add_actor("Wall", {"skill": 1, "guard": 9}, actor_id="w")
     return table
 
 
+def _failed_logged(caplog: Any, table: RulesetHarness, target: str) -> str:
+    """The player's test against ``target`` answered ``internal``, "ruleset 'rollunder'
+    failed", the table unchanged: what the engine's log said of it."""
+    seq = table.events()[-1].seq
+    request = {"type": "resolve", "id": "r1", "action": "test", "actor": "h", "targets": [target]}
+    with caplog.at_level(logging.ERROR, "rollbridge.engine"), pytest.raises(InternalError) as e:
+        table.service.handle(table.table_id, request, PLAYER, ScriptedDice([1]))
+    assert e.value.code == "internal" and str(e.value) == "ruleset 'rollunder' failed"
+    assert table.events()[-1].seq == seq  # nothing changed
+    [said] = [r.getMessage() for r in caplog.records if r.name == "rollbridge.engine"]
+    return said
+
+
 @pytest.mark.parametrize(
     ("code", "whose"),
     [
-        ("busy", "one of rollbridge's own"),
-        ("internal", "one of rollbridge's own"),
-        ("forbidden", "one of rollbridge's own"),
-        ("stopped", "one the browser client gives"),
+        ("busy", "every client sends the request again"),
+        ("internal", "the Foundry module holds"),
+        ("stopped", "the Foundry module holds"),
+        # acted on in a reply, though no class of rollbridge's has them (rev27a): the
+        # web view asks the GM's dice for an approval refused so, the Foundry module
+        # marks the approval settled while the request still waits
+        ("held_dice_secret", "the web view asks for the GM's dice"),
+        ("not_pending", "the Foundry module marks the approval settled"),
+        ("unauthorized", "the token refused"),
+        ("odds_hidden", "the NPC's odds hidden"),
     ],
 )
 @pytest.mark.parametrize("approval", [False, True])
 def test_a_refusal_with_a_code_clients_act_on_is_the_rulesets_failure(
     caplog, code: str, whose: str, approval: bool
 ) -> None:
-    table = _table(code, {"approval": True} if approval else None)
-    seq = table.events()[-1].seq
-    request = {"type": "resolve", "id": "r1", "action": "test", "actor": "h", "targets": ["w"]}
-    with caplog.at_level(logging.ERROR, "rollbridge.engine"), pytest.raises(InternalError) as e:
-        table.service.handle(table.table_id, request, PLAYER, ScriptedDice([1]))
-    assert e.value.code == "internal" and str(e.value) == "ruleset 'rollunder' failed"
-    [said] = [r.getMessage() for r in caplog.records if r.name == "rollbridge.engine"]
+    said = _failed_logged(caplog, _table(code, {"approval": True} if approval else None), "w")
     assert f"ruleset 'rollunder' refused with the code {code!r}" in said and whose in said
-    assert table.events()[-1].seq == seq  # nothing changed
 
 
-@pytest.mark.parametrize("code", ["too_high", "rule_violation"])
-def test_a_code_of_the_rulesets_own_reaches_the_client(code: str) -> None:
+@pytest.mark.parametrize(
+    ("code", "refusal"),
+    [
+        ("too_high", None),
+        ("rule_violation", None),
+        # a refusal class of the ruleset's own that keeps RuleViolation's code: the
+        # table read it as the ruleset's failure (rev27a), as it did a code no client
+        # acts on that happens to be the name of one of rollbridge's classes'
+        ("rule_violation", NoAmmo("no ammunition left")),
+        ("encounter_state", None),
+        ("not_found", None),
+    ],
+)
+def test_a_refusal_no_client_acts_on_reaches_the_client(
+    code: str, refusal: RuleViolation | None
+) -> None:
+    """At the table itself (the harness raises the refusal as the ruleset did)."""
+    table = _table(code, refusal=refusal)
+    request = {"type": "resolve", "id": "r1", "action": "test", "actor": "h", "targets": ["w"]}
     with pytest.raises(RuleViolation) as e:
-        _table(code).resolve("test", actor="h", targets=["w"], dice=[1], who=PLAYER)
+        table.service.handle(table.table_id, request, PLAYER, ScriptedDice([1]))
     assert e.value.code == code
+
+
+@pytest.mark.parametrize(
+    "refusal", [Busy("the rules are busy"), InvalidParams("guard", code="rate_limited")]
+)
+def test_any_typed_refusal_with_a_code_clients_act_on_is_the_rulesets_failure(
+    caplog, refusal: RollbridgeError
+) -> None:
+    """Not a ``RuleViolation`` alone (rev27a): rollbridge's own ``Busy`` raised by the
+    ruleset, or ``InvalidParams`` given the code ``rate_limited``, reached the client as
+    they were, which sent the request again and again."""
+    said = _failed_logged(caplog, _table("", refusal=refusal), "w")
+    assert f"refused with the code {refusal.code!r}" in said
+
+
+class RefusesInItsViews(RollUnder):
+    """Refuses ``busy`` as it makes a wounded actor's common state: met as the table
+    stages the event's views, not in a call of :meth:`Table.call_ruleset`."""
+
+    def common_state(self, actor: Actor) -> CommonState:
+        if actor.state["wounds"]:
+            raise RuleViolation("no state now", code="busy")
+        return super().common_state(actor)
+
+
+def test_a_refusal_with_a_code_clients_act_on_in_a_view_is_the_rulesets_failure(caplog) -> None:
+    """Before (rev27a), ``busy`` from ``common_state`` as the views were made reached
+    the client as it was: the browser client sent the request again and again."""
+    table = RulesetHarness(RefusesInItsViews())
+    table.add_actor("Hero", {"skill": 7}, actor_id="h", player=True)
+    table.add_actor("Bandit", {"skill": 5, "guard": 2}, actor_id="b")
+    assert "refused with the code 'busy'" in _failed_logged(caplog, table, "b")
 
 
 def test_the_harness_raises_the_refusal_so_a_test_names_its_code() -> None:
@@ -116,3 +189,33 @@ async def test_a_player_over_a_real_server_reads_internal_and_the_table_goes_on(
     finally:
         await server.stop()
         store.close()
+
+
+#: The clients' sets of codes a reply is acted on by (file, constant).
+CLIENT_SETS = [
+    ("adapters/client/connection.mjs", "RETRIED"),
+    ("adapters/client/connection.mjs", "TRANSIENT_HELLO"),
+    ("core/server/webui/table.mjs", "FOR_NOW"),
+    ("adapters/foundry/module/scripts/core/held.mjs", "FOR_NOW"),
+    ("adapters/foundry/module/scripts/foundry/client.mjs", "READ_AGAIN"),
+]
+
+
+@pytest.mark.parametrize(("path", "name"), CLIENT_SETS)
+def test_every_code_a_client_set_acts_on_is_one_a_table_keeps_from_rulesets(
+    path: str, name: str
+) -> None:
+    """A code added to a client's set of codes it acts on is added to
+    :data:`~rollbridge.contract_codes.ACTED_ON` too (rev27a: ``held_dice_secret`` and
+    ``not_pending`` were acted on and reached clients from a ruleset)."""
+    source = (Path(__file__).parents[2] / path).read_text(encoding="utf-8")
+    found = re.search(rf"const {name} = new Set\(\[(.*?)\]\)", source, re.DOTALL)
+    assert found is not None, f"{path}: no {name}"
+    codes = re.findall(r'"([a-z_]+)"', found[1])
+    assert codes and not set(codes) - set(ACTED_ON), (path, name, codes)
+
+
+def test_every_hello_code_rollbridge_connect_tries_again_is_kept_from_rulesets() -> None:
+    from rollbridge.cli.reconnect import TRY_LATER
+
+    assert not TRY_LATER - set(ACTED_ON)
