@@ -95,16 +95,17 @@ def test_another_body_is_another_common_state():
 def test_a_state_of_other_types_is_not_kept(made):
     """A state the schema would refuse (a test's: the schema refuses a bool box and
     reads 1.0 as 1) is never kept where an equal integer state would take it, nor
-    served one kept: a box of another type is refused by the Track it would be drawn
-    in, naming it (a bool is no int: docs/plugins.md, "Shapes checked where you build
-    them"), a flag of another type is read as it is, each time (SR-13)."""
-    with pytest.raises(TypeError, match=r"Track\.value must be an int, not bool True"):
-        monitor.common_state({"stun": True, "physical": 3, "overflow": 0}, 4)
+    served one kept: a bool box is drawn as the bool it is (a bool is an int to the
+    Track, as the contract's types say: docs/plugins.md, "Shapes checked where you
+    build them"), made each time, never kept; a flag of another type is read as it
+    is, each time (SR-13)."""
+    odd = monitor.common_state({"stun": True, "physical": 3, "overflow": 0}, 4)
+    assert odd.tracks[0].value is True
     assert monitor._COMMON == {}
     ones = monitor.common_state({"stun": 1, "physical": 3, "overflow": 0}, 4)
     assert ones.tracks[0].value.__class__ is int
-    with pytest.raises(TypeError, match=r"Track\.value must be an int, not bool True"):
-        monitor.common_state({"stun": True, "physical": 3, "overflow": 0}, 4)
+    again = monitor.common_state({"stun": True, "physical": 3, "overflow": 0}, 4)
+    assert again is not ones and again.tracks[0].value is True
     calls = made.call_count
     state = {"physical": 10, "stabilised": 1}  # 1 == True, but not the schema's bool
     first = monitor.common_state(state, 4)
@@ -200,14 +201,20 @@ def test_tables_of_other_settings_and_languages_are_shown_their_own():
 @pytest.mark.parametrize("box", ["stun", "physical", "overflow"])
 def test_a_value_equal_to_a_kept_ones_is_not_served_it(box, odd):
     """``True == 1 == 1.0`` and they hash alike, but pack apart: a state holding one,
-    asked for after the integer state was kept, is not served the kept one (it is
-    refused with a TypeError, as the state schema refuses a bool box), and the
-    integer state's kept one is left as it was (its frames' bytes unchanged)."""
+    asked for after the integer state was kept, is not served the kept one (a bool
+    box is drawn as its bool; a float is refused with a TypeError, no index of the
+    wound levels), and the integer state's kept one is left as it was (its frames'
+    bytes unchanged)."""
     ones = {"stun": 0, "physical": 0, "overflow": 0, box: 1}
     kept = monitor.common_state(ones, 4)
     packed = msgpack.packb(kept.to_dict("en"))
-    with pytest.raises(TypeError):  # a float box is no index of the wound levels either
-        monitor.common_state({**ones, box: odd}, 4)
+    if odd is True:
+        other = monitor.common_state({**ones, box: odd}, 4)
+        assert other is not kept
+        assert {track.key: track.value for track in other.tracks}[box] is True
+    else:
+        with pytest.raises(TypeError):
+            monitor.common_state({**ones, box: odd}, 4)
     assert monitor.common_state(dict(ones), 4) is kept
     assert msgpack.packb(kept.to_dict("en")) == packed
     assert {track.key: track.value for track in kept.tracks}[box].__class__ is int
