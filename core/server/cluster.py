@@ -974,9 +974,12 @@ class ClusterServer(Server):
                                 # one reader of the leases waited on for every forward
                                 # of this process (cluster_lease_wait: an MGET of them),
                                 # until this one is held again
-                                await self._lease_waits.held(
+                                holder = await self._lease_waits.held(
                                     forward.table_id, owner_key, min(grace, deadline)
                                 )
+                                if holder is not None:  # seen held: as below, anew
+                                    # (Redis may pause before the read that follows)
+                                    graces = 0
                                 continue
                         keys = self.keys.table(forward.table_id)
                         self._lease_calls[fid] = forward.table_id  # a stop meanwhile releases it
