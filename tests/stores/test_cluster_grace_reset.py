@@ -32,8 +32,10 @@ from rollbridge.stores.redis import RedisStore
 from tests.server.conftest import TEST_LIMITS, Peer, make_host, seed_tables
 
 #: The lease (ms): each pause outlasts it, and it outlasts by far what a loaded machine
-#: delays node-a's renewals (every tenth of a lease here) and its answer to a grace.
-LEASE = 2000
+#: delays node-a's renewals (every tenth of a lease here) and its answer to a grace
+#: (2000 did not at a load average of 10-17 with two test workers: the grace ended
+#: before node-a's renewal, and the table was taken, "taken after pause 2").
+LEASE = 4000
 #: Each pause of Redis: past the lease (it runs out in Redis's clock) and past a third
 #: of a lease of the forward's own read (held: a failure), within the 5 s reply timeout.
 PAUSE = LEASE / 1000 + 0.5
