@@ -53,12 +53,14 @@ NO_EVENTS = say("export.md.no_events", "Events: none after #{since}")
 EXPORTED = say("export.md.exported", "Exported: {time}")
 # Translators: {seq} is the number of the first event the export holds.
 TRUNCATED = say("export.md.truncated", "Events before #{seq} have left the retained log.")
-# Translators: {seq} is an event's number. A table restored from a backup (or fenced
-# after a Redis failover) goes on in a new epoch; its events before are not shown.
+# Translators: {seq} is an event's number. A table restored from a backup (or moved to a
+# new epoch after a Redis failover: rollbridge's "fence") goes on in a new epoch; its
+# events before are not shown. Read by a GM: say it without the word "fence".
 EARLIER = say(
     "export.md.earlier",
-    "Events up to #{seq} are of the table's history before it was restored from a backup "
-    "(or fenced), which an export leaves out; a backup taken before then holds them.",
+    "Events up to #{seq} belong to the table's history before it was restored from a "
+    "backup (or went on in a new epoch after a Redis failover); an export leaves them out, "
+    "and a backup taken before then holds them.",
 )
 # Translators: an event's heading: {seq} its number, {kind} what it is, {who} who asked.
 HEADING_BY = say("export.md.heading_by", "#{seq} · {kind} · {who}")

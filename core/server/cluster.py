@@ -186,7 +186,9 @@ DEFAULT_FORWARD_TIMEOUT = 15.0
 #: again after one later failure; then it takes the lease (the commit script's owner,
 #: epoch and seq checks keep a second writer out, whoever holds it). Counted since the
 #: forward last saw the lease held: an owner seen holding it again is alive, and its
-#: count begins anew (a dead one is never seen holding again).
+#: count begins anew (a dead one is seen holding it again once at most: its last
+#: renewal, held in a paused Redis, taking the lease back when Redis wakes — then up
+#: to two graces more; docs/redis.md, "One owner per table").
 GRACES = 2
 
 #: The least and the most ``forward_timeout`` may be (seconds): under a tenth of a
@@ -972,9 +974,12 @@ class ClusterServer(Server):
                                 # one reader of the leases waited on for every forward
                                 # of this process (cluster_lease_wait: an MGET of them),
                                 # until this one is held again
-                                await self._lease_waits.held(
+                                holder = await self._lease_waits.held(
                                     forward.table_id, owner_key, min(grace, deadline)
                                 )
+                                if holder is not None:  # seen held: as below, anew
+                                    # (Redis may pause before the read that follows)
+                                    graces = 0
                                 continue
                         keys = self.keys.table(forward.table_id)
                         self._lease_calls[fid] = forward.table_id  # a stop meanwhile releases it
@@ -999,7 +1004,8 @@ class ClusterServer(Server):
                     owner = raw.decode(errors="backslashreplace")
                     # held: whoever holds it is alive (a lease found free is taken again
                     # only by its live owner's renewal, or by another process), so the
-                    # graces begin anew — a dead owner is never seen holding again
+                    # graces begin anew — a dead owner's once at most (its last renewal,
+                    # held in a paused Redis); the forward's deadline bounds the wait
                     graces = 0
                     if forward.table is not None:  # run here now, or seen run there
                         forward.table.ran_by = None if owner == self.node else owner

@@ -35,9 +35,10 @@ from __future__ import annotations
 import logging
 
 from websockets.asyncio.server import ServerConnection, broadcast
-from websockets.protocol import State
+from websockets.protocol import Protocol, State
 
 from rollbridge.protocol.frames import payload_size
+from rollbridge.server.unsendable import close_unsendable, mended
 from rollbridge.server.wire import Wires, data_frame
 
 __all__ = ["FLUSH_AT", "Outbox", "write_data", "write_together"]
@@ -74,10 +75,16 @@ class Outbox:
         has it."""
         held = self._held
         if held is None:
-            broadcast((connection,), frame)
+            try:
+                broadcast((connection,), frame)
+            except Exception:  # a frame it cannot make: mended, or the connection closed
+                write_together(connection, [frame])
             return
         if length is None:  # the bytes on the wire, not a text frame's characters
-            length = payload_size(frame)
+            try:
+                length = payload_size(frame)
+            except Exception:  # no frame as it is: mended, or its connection closed, when written
+                length = 0
         frames = held.get(connection)
         if frames is None:
             frames = held[connection] = [frame]
@@ -130,12 +137,14 @@ def write_together(
     """``frames`` to ``connection``, in order, with one transport write where it can
     (see the module docstring). ``wires``: the batch's frames made already
     (:mod:`rollbridge.server.wire`). Never raises: as with ``broadcast``, a
-    connection that fails is skipped (and logged), never the batch; a frame that
-    cannot be made (no bytes or text, a string with a lone surrogate) is skipped and
-    logged, and the connection's other frames leave in their order (before, the
-    exception left the batch: every frame held for this connection and the
-    connections after it was lost, replies to commits already written among them)."""
+    connection that fails is skipped (and logged), never the batch. A frame that
+    cannot be made leaves no client waiting for it (:mod:`rollbridge.server.unsendable`):
+    a text with a lone surrogate is sent with U+FFFD in its place, and anything else
+    (neither bytes nor text) closes the connection with 1011 after its other frames,
+    which leave in their order (before, it was skipped: a requester whose result it
+    was waited for good, its commit written)."""
     protocol = connection.protocol
+    unsendable: list[object] = []  # frames of no type a frame is made of
     # not open, or in the middle of a fragmented message (rollbridge never sends one,
     # but then a frame must wait: ``broadcast`` skips it); websockets 17, the floor,
     # names the latter's future ``send_in_progress``
@@ -143,18 +152,28 @@ def write_together(
         for frame in frames:
             try:
                 broadcast((connection,), frame)  # skips a connection that is not open
-            except Exception as exc:  # a frame it cannot make: the others still go
-                log.warning("skipped a frame to a connection: %s: %s", type(exc).__name__, exc)
+            except Exception:  # a frame it cannot make
+                fixed = mended(frame)
+                if fixed is None:
+                    unsendable.append(frame)
+                else:
+                    _broadcast_mended(connection, fixed)
+        if unsendable and protocol.state is State.OPEN:
+            close_unsendable(connection, unsendable[0])
         return
     if protocol.extensions or protocol.debug:  # frames only websockets can make
         for frame in frames:
             try:
-                if frame.__class__ is str:
-                    protocol.send_text(frame.encode())  # type: ignore[union-attr]
-                else:
-                    protocol.send_binary(frame)  # type: ignore[arg-type]
-            except Exception as exc:  # as broadcast: this frame is skipped, not the others
-                log.warning("skipped a frame to a connection: %s: %s", type(exc).__name__, exc)
+                _send_by_protocol(protocol, frame)
+            except Exception:  # this frame mended, or left out: not the others
+                fixed = mended(frame)
+                if fixed is None:
+                    unsendable.append(frame)
+                    continue
+                try:
+                    _send_by_protocol(protocol, fixed)
+                except Exception as exc:
+                    log.warning("skipped a frame to a connection: %s", type(exc).__name__)
         data = None
     else:
         made = wires.frame if wires is not None else data_frame
@@ -165,9 +184,12 @@ def write_together(
             for frame in frames:
                 try:
                     data.append(made(frame))
-                except Exception as exc:
-                    log.warning("skipped a frame to a connection: %s: %s",
-                                type(exc).__name__, exc)  # fmt: skip
+                except Exception:
+                    fixed = mended(frame)
+                    if fixed is None:
+                        unsendable.append(frame)
+                    else:
+                        data.append(data_frame(fixed))
     try:
         pending = protocol.data_to_send()  # what websockets holds goes first
         if data is None:
@@ -177,6 +199,23 @@ def write_together(
         write_data(connection, data)
     except Exception as exc:
         log.warning("could not write to a connection: %s: %s", type(exc).__name__, exc)
+    if unsendable:  # after what was written: the client reconnects and asks again
+        close_unsendable(connection, unsendable[0])
+
+
+def _send_by_protocol(protocol: Protocol, frame: object) -> None:
+    """``frame`` made by websockets' protocol object (an extension, its debug log)."""
+    if frame.__class__ is str:
+        protocol.send_text(frame.encode())  # type: ignore[attr-defined]
+    else:
+        protocol.send_binary(frame)  # type: ignore[arg-type]
+
+
+def _broadcast_mended(connection: ServerConnection, frame: bytes | str) -> None:
+    try:
+        broadcast((connection,), frame)
+    except Exception as exc:
+        log.warning("skipped a frame to a connection: %s", type(exc).__name__)
 
 
 def write_data(connection: ServerConnection, data: list[bytes]) -> None:

@@ -7,6 +7,8 @@ are in it. An operator walking backup, restore, ``migrate`` to Redis and back me
 
 from __future__ import annotations
 
+import pytest
+
 from rollbridge.cli import main
 from rollbridge.engine.model import Principal
 from rollbridge.offline import TableService
@@ -16,9 +18,25 @@ from tests.cli.test_cli_restore import HOST, KEY
 
 GM = Principal("gm", "gm", "gm-token")
 EARLIER = (
-    "Events up to #3 are of the table's history before it was restored from a backup "
-    "(or fenced), which an export leaves out; a backup taken before then holds them."
+    "Events up to #3 belong to the table's history before it was restored from a backup "
+    "(or went on in a new epoch after a Redis failover); an export leaves them out, and a "
+    "backup taken before then holds them."
 )
+#: The same line in each language, as the GM reads it: the restore said, the fence in
+#: words (rev27o: "(or fenced)", "abgeschottet", "ограждения" named rollbridge's inner
+#: word, and the Russian "которую экспорт не включает" could be read of the backup).
+EARLIER_IN = {
+    "de": "Ereignisse bis #3 gehören zum Verlauf des Tisches, bevor er aus einer Sicherung "
+    "wiederhergestellt wurde (oder nach einem Wechsel auf einen anderen Redis-Server in einer "
+    "neuen Epoche weiterlief); ein Export lässt sie aus, eine vorher angelegte Sicherung "
+    "enthält sie.",
+    "ru": "События до #3 относятся к истории стола до его восстановления из резервной копии "
+    "(или до его перехода в новую эпоху после переключения Redis на другой сервер); экспорт "
+    "их не включает, они есть в резервной копии, сделанной раньше.",
+    "cs": "Události do #3 patří k historii stolu před jeho obnovením ze zálohy (nebo před "
+    "jeho přechodem do nové epochy po přepnutí Redisu na jiný server); export je vynechává, "
+    "má je záloha pořízená předtím.",
+}
 
 
 def _rolled(service: TableService, first: int, count: int) -> None:
@@ -65,3 +83,18 @@ def test_a_log_that_lost_its_oldest_events_still_says_so(tmp_path, capsys):
     report = _report(tmp_path / "a.db", capsys, "--retain", "2")
     assert "Events before #4 have left the retained log." in report
     assert "Events up to" not in report
+
+
+@pytest.mark.parametrize("locale", sorted(EARLIER_IN))
+def test_a_restored_tables_report_says_so_in_each_language(tmp_path, capsys, locale):
+    """The line in German, Russian and Czech: the words a GM reads, no inner word."""
+    service = TableService(SQLiteStore(tmp_path / "a.db"), HOST, dice_key=KEY)
+    service.create_table("t", "bandits", table_id="t")
+    _rolled(service, 1, 3)
+    service.store.close()
+    backup(tmp_path / "a.db", tmp_path / "b.db")
+    with SQLiteStore(tmp_path / "b.db") as store:
+        store.finish_restore()
+    capsys.readouterr()
+    report = _report(tmp_path / "b.db", capsys, "--locale", locale)
+    assert EARLIER_IN[locale] in report, report

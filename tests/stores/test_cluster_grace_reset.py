@@ -19,6 +19,7 @@ nobody reads.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 from typing import Any
 
@@ -31,8 +32,10 @@ from rollbridge.stores.redis import RedisStore
 from tests.server.conftest import TEST_LIMITS, Peer, make_host, seed_tables
 
 #: The lease (ms): each pause outlasts it, and it outlasts by far what a loaded machine
-#: delays node-a's renewals (every tenth of a lease here) and its answer to a grace.
-LEASE = 2000
+#: delays node-a's renewals (every tenth of a lease here) and its answer to a grace
+#: (2000 did not at a load average of 10-17 with two test workers: the grace ended
+#: before node-a's renewal, and the table was taken, "taken after pause 2").
+LEASE = 4000
 #: Each pause of Redis: past the lease (it runs out in Redis's clock) and past a third
 #: of a lease of the forward's own read (held: a failure), within the 5 s reply timeout.
 PAUSE = LEASE / 1000 + 0.5
@@ -46,7 +49,12 @@ async def until(check: Any, what: str) -> None:
     assert check(), what
 
 
-async def test_an_owner_seen_holding_its_lease_again_is_left_its_table(redis_factory, tally):
+@contextlib.asynccontextmanager
+async def _forwarding(redis_factory, tally):
+    """A change of table ``tally`` forwarded to node-a, which renews its lease (every
+    tenth of a lease while ``renewing`` is set) and never answers: yields (the server,
+    its redis-server, node-a's client, the lease's key, ``renewing``, the lock a
+    renewal holds, the peer that sent the change)."""
     server_redis = redis_factory()
     host: PluginHost = make_host(tally)
     store = RedisStore(server_redis.url, writer="node-b")
@@ -77,23 +85,7 @@ async def test_an_owner_seen_holding_its_lease_again_is_left_its_table(redis_fac
         assert welcome["type"] == "welcome", welcome
         await peer.send({"type": "roll", "id": "held", "formula": "1d6"})  # forwarded to A
         await until(lambda: server._waiting, "the forward waits for node-a's answer")
-        for pause in range(GRACES + 1):
-            renewing.clear()
-            async with renewal:  # no renewal of node-a's in flight
-                server_redis.process.send_signal(signal.SIGSTOP)
-            try:
-                await asyncio.sleep(PAUSE)  # the forward's read waits in Redis: a failure
-            finally:
-                server_redis.process.send_signal(signal.SIGCONT)
-            # the lease ran out in the pause: the forward finds it free, and leaves it
-            # to node-a for a lease (its grace) — before, at the third it took it
-            await until(
-                lambda: server._lease_waits.waiting("tally") or "tally" in server.ownership.owned,
-                "the forward's grace, or its take-over",
-            )
-            assert "tally" not in server.ownership.owned, f"taken after pause {pause + 1}"
-            renewing.set()  # node-a's next renewal takes its lease back
-            await until(lambda: not server._lease_waits.waiting("tally"), "node-a seen holding")
+        yield server, server_redis, owner, key, renewing, renewal, peer
         assert "tally" not in server.ownership.owned
         assert await owner.get(key) == b"node-a"
         assert "held" not in peer.replies  # still waiting for node-a's answer
@@ -103,3 +95,68 @@ async def test_an_owner_seen_holding_its_lease_again_is_left_its_table(redis_fac
         await server.stop()
         await owner.aclose()
         store.close()
+
+
+async def _paused(server_redis, renewing, renewal) -> None:
+    """Redis stopped (SIGSTOP), no renewal of node-a's in flight or to come."""
+    renewing.clear()
+    async with renewal:
+        server_redis.process.send_signal(signal.SIGSTOP)
+
+
+async def _after_the_pause(server, server_redis) -> None:
+    """Redis woken after :data:`PAUSE`; the forward found the lease free and waits (its
+    grace) — asserted not taken."""
+    try:
+        await asyncio.sleep(PAUSE)  # the forward's read waits in Redis: a failure
+    finally:
+        server_redis.process.send_signal(signal.SIGCONT)
+    await until(
+        lambda: server._lease_waits.waiting("tally") or "tally" in server.ownership.owned,
+        "the forward's grace, or its take-over",
+    )
+
+
+async def test_an_owner_seen_holding_its_lease_again_is_left_its_table(redis_factory, tally):
+    async with _forwarding(redis_factory, tally) as (server, redis, _o, _k, renewing, renewal, _p):
+        for pause in range(GRACES + 1):
+            await _paused(redis, renewing, renewal)
+            await _after_the_pause(server, redis)
+            # the lease ran out in the pause: the forward finds it free, and leaves it
+            # to node-a for a lease (its grace) — before, at the third it took it
+            assert "tally" not in server.ownership.owned, f"taken after pause {pause + 1}"
+            renewing.set()  # node-a's next renewal takes its lease back
+            await until(lambda: not server._lease_waits.waiting("tally"), "node-a seen holding")
+
+
+async def test_an_owner_seen_holding_by_the_lease_wait_is_counted_so(
+    redis_factory, tally, monkeypatch
+):
+    """The grace's wait (the reader of the leases, cluster_lease_wait) ends because
+    node-a holds its lease again, and Redis is paused before the forward reads the
+    lease itself: it was seen held all the same. Before (rev27o), only the forward's
+    own read began the count anew, so this race — met under load, the test above
+    failing "taken after pause 3" — took the table from node-a at the third pause."""
+    async with _forwarding(redis_factory, tally) as (server, redis, _o, _k, renewing, renewal, _p):
+        waits = server._lease_waits
+        real, pausing = waits.held, asyncio.Event()
+
+        async def held_then_paused(table_id: str, key: str, until_: float) -> bytes | None:
+            holder = await real(table_id, key, until_)
+            if holder is not None and pausing.is_set():  # before the forward looks again
+                pausing.clear()
+                await _paused(redis, renewing, renewal)
+            return holder
+
+        monkeypatch.setattr(waits, "held", held_then_paused)
+        await _paused(redis, renewing, renewal)  # the first pause, as above
+        for pause in range(GRACES + 1):
+            await _after_the_pause(server, redis)
+            assert "tally" not in server.ownership.owned, f"taken after pause {pause + 1}"
+            if pause == GRACES:
+                break
+            pausing.set()
+            renewing.set()  # node-a takes its lease back; the wait, seeing it, pauses Redis
+            await until(lambda: not pausing.is_set(), "node-a seen holding, Redis paused")
+        renewing.set()
+        await until(lambda: not server._lease_waits.waiting("tally"), "node-a seen holding")
