@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from rollbridge.server.collector import CollectorManager
 from rollbridge.server.limits import Limits
 
 #: A roll whose event is about 128 KiB (the largest ``--max-event-size`` lets in):
@@ -136,3 +137,36 @@ async def test_a_read_s_time_on_the_reader_thread_is_charged_to_the_rates(
     other = await player.request({"type": "roll", "id": "other", "formula": "1d6"})
     assert other.get("code") == "rate_limited", other
     assert other["details"]["scope"] == "table"
+
+
+def test_reads_overlapping_without_end_hold_the_collector_off_for_a_bounded_time() -> None:
+    """Two reader threads whose reads overlap keep :meth:`quiet` entered without a
+    gap: the manager's steps (its full passes, what checks the heap's growth) then
+    waited for good, and automatic collection stayed off, the heap growing
+    unchecked for as long as the reads went on. Now they wait ``max_quiet`` seconds
+    of such reads at most (a seeded clock, no sleeping)."""
+    now = [0.0]
+    manager = CollectorManager(max_age=5.0, max_quiet=30.0, clock=lambda: now[0])
+    was = gc.isenabled()
+    try:
+        first = manager.quiet()
+        first.__enter__()  # one reader thread's read
+        now[0] = 10.0
+        manager.tick()
+        assert manager.full_passes == 0  # held off: a read is running
+        second = manager.quiet()
+        second.__enter__()  # the other thread's, before the first ends
+        first.__exit__(None, None, None)
+        now[0] = 29.0
+        manager.tick()
+        assert manager.full_passes == 0
+        assert not gc.isenabled()
+        now[0] = 31.0  # 31 s of reads back to back: the pass the max_age asks runs
+        manager.tick()
+        assert manager.full_passes == 1
+        second.__exit__(None, None, None)
+        assert gc.isenabled() == was
+    finally:
+        gc.unfreeze()
+        if was:
+            gc.enable()
