@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from rollbridge.protocol.effects import Compute
 from rollbridge.server.collector import CollectorManager
 from rollbridge.server.limits import Limits
 
@@ -170,3 +171,31 @@ def test_reads_overlapping_without_end_hold_the_collector_off_for_a_bounded_time
         gc.unfreeze()
         if was:
             gc.enable()
+
+
+async def test_a_count_that_could_not_begin_holds_no_read_s_events(
+    make_tables: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``stats`` reads the log, then counts it in a :class:`Compute` on a reader
+    thread; its events were kept for that count to let go when it came back. A count
+    that never began (refused at once: the server stopping, its reader threads shut
+    down, or — as here — a bug in starting it) never came back, and the server held
+    the read's events (~110 MB on a log of the largest) for as long as it lived."""
+    world = await make_tables()
+    player, _ = await world.join("sr2", "player")
+    for n in range(3):
+        done = await player.request({"type": "roll", "id": f"r{n}", "formula": "2d6"})
+        assert done["status"] == "done", done
+    loop = asyncio.get_running_loop()
+    started = loop.run_in_executor
+
+    def broken(executor: Any, func: Any, *args: Any) -> Any:
+        if isinstance(args[0], Compute):
+            raise RuntimeError("a bug in starting the count")
+        return started(executor, func, *args)
+
+    monkeypatch.setattr(loop, "run_in_executor", broken)
+    answer = await player.request({"type": "stats", "id": "count"})
+    assert answer.get("code") == "internal", answer  # answered, no traceback
+    assert world.server._held == {}
+    assert world.server._running == set()
