@@ -199,3 +199,38 @@ async def test_a_count_that_could_not_begin_holds_no_read_s_events(
     assert answer.get("code") == "internal", answer  # answered, no traceback
     assert world.server._held == {}
     assert world.server._running == set()
+
+
+async def test_resuming_again_and_again_on_new_connections_is_held_to_the_table_s_rate(
+    make_tables: Any,
+) -> None:
+    """A ``hello`` is held to no request rate, and each connection has its own: a
+    player who reconnected and resumed at seq 0 again and again made the server
+    decode the whole log each time, its reader thread's time charged only to
+    connections it closed at once — nothing ever refused it. Now a ``hello`` resuming
+    anywhere but the latest seq is a request at the table's rate, which its read is
+    charged to: the next such ``hello`` is refused (``rate_limited``, scope
+    ``table``, closed 1013 to reconnect later) while the table is over it."""
+    world = await make_tables()
+    player, welcome = await world.join("sr2", "player")
+    for n in range(10):
+        done = await player.request({"type": "roll", "id": f"b{n}", "formula": BIG}, timeout=60)
+        assert done["status"] == "done", done
+    epoch = welcome["epoch"]
+    world.options["limits"] = Limits(  # type: ignore[attr-defined]
+        rate_per_connection=None, rate_per_table=1, per_token=None, per_address=None
+    )
+    await make_tables.restart(world)
+    first, welcome = await world.join("sr2", "observer", resume={"epoch": epoch, "seq": 0})
+    assert welcome["type"] == "welcome" and welcome["resume"]["recovered"], welcome
+    await first.close()
+    again, refused = await world.join("sr2", "observer", resume={"epoch": epoch, "seq": 0})
+    assert refused.get("code") == "rate_limited", refused
+    assert refused["details"]["scope"] == "table"
+    assert refused["details"]["retry_after"] > 0
+    await again.wait_for(lambda peer: peer.close_code is not None)
+    assert again.close_code == 1013
+    # a hello at the table's latest seq reads nothing, and is not held to it
+    latest = welcome["seq"]
+    _, plain = await world.join("sr2", "observer", resume={"epoch": epoch, "seq": latest})
+    assert plain["type"] == "welcome", plain
