@@ -222,9 +222,21 @@ class Tables:
             return
         if protocol.idle and self.open.get(protocol.id) is protocol:
             del self.open[protocol.id]
-            self.buckets.pop(protocol.id, None)
+            self._forget_buckets(protocol.id)
             if self.on_drop is not None:
                 self.on_drop(protocol.id)
+
+    def _forget_buckets(self, dropped: str) -> None:
+        """Forget the buckets of tables out of memory whose buckets are full again,
+        ``dropped``'s among them: one still in debt (a read of its log charged it) is
+        kept until it has refilled, so that a player alone at its table cannot clear
+        it by leaving and joining again (review of hostile27). Those kept are of
+        tables dropped within the last few seconds (a bucket refills from empty, or
+        from its floor of one burst below, in ``2 × burst / rate``)."""
+        for table_id in [dropped, *(t for t in self.buckets if t not in self.open)]:
+            bucket = self.buckets.get(table_id)
+            if bucket is not None and bucket.full_at() <= bucket.clock():
+                del self.buckets[table_id]
 
     def table_wait(self, table_id: str) -> float | None:
         """Take a request from the table's bucket: None, or the seconds to wait."""
@@ -633,6 +645,9 @@ class Connection:
             limit = self.tables.max_per_token
             if limit is not None and self.tables.per_token.get(key, 0) >= limit:
                 return self._too_many(kind, request_id, limit)
+            over = self._resume_over_rate(found, hello.get("resume"))
+            if over is not None:
+                return self._ended(kind, request_id, over, CLOSE_LIMIT)
             locale, notes = self._locale_for(hello.get("locale"), found)
             member = Member(
                 record.principal(),
@@ -712,6 +727,28 @@ class Connection:
     def _refused(self, kind: Kind, request_id: Any) -> Effects:
         error = AuthenticationFailed(say("hello.refused", "this token does not open that table")())
         return self._ended(kind, request_id, error, CLOSE_AUTH)
+
+    def _resume_over_rate(
+        self, found: TableProtocol, resume: Mapping[str, Any] | None
+    ) -> RateLimited | None:
+        """A ``hello`` whose ``resume`` names another place than the table's latest
+        (which may make the table read its log: the missed events, or a GM's settled
+        requests) is one request at the table's rate, which the read's CPU time is then
+        charged to (:meth:`charge_read`): the refusal when the table is over it. A
+        ``hello`` is not held to the connection's rate, and each new connection has its
+        own: a player reconnecting and resuming at seq 0 again and again made the
+        server decode the whole log each time, charged only to connections it then
+        closed (review of hostile27)."""
+        if resume is None or (resume.get("epoch"), resume.get("seq")) == (
+            found.table.info.epoch,
+            found.durable_seq,
+        ):
+            return None
+        try:
+            self.tables.count_at_table(found.id)
+        except RateLimited as refused:
+            return refused
+        return None
 
     def _throttled(self, kind: Kind, request_id: Any, refusal: TokenRefusal) -> Effects:
         """A ``hello`` refused before its token is looked up: its address presented

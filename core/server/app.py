@@ -203,6 +203,8 @@ class Server:
         self._reader: ThreadPoolExecutor | None = None
         #: The events read for a computation still out (``stats``): dropped after it.
         self._held: dict[Read, list[Any]] = {}
+        #: The reads out on the reader threads now (begun, their ``done`` not yet run).
+        self._running: set[Read] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._server: Any = None
         #: Set when :meth:`stop` begins: ``/readyz`` answers 503 from then on.
@@ -458,8 +460,10 @@ class Server:
             log.exception("table %s: a read could not be started", effect.table_id)
             self._read_refused(effect, InternalError(FAILED()), client)
             return
+        self._running.add(effect)
 
         def done(finished: asyncio.Future) -> None:
+            self._running.discard(effect)
             if finished.cancelled():
                 self._held.pop(effect, None)
                 return
@@ -516,7 +520,9 @@ class Server:
         if isinstance(effect, (ReadEvents, ReadRetained)) and isinstance(result, list):
             events = list(result)  # our own list (a store might keep the one it gave)
             later = next((e for e in follow if isinstance(e, Compute)), None)
-            if later is not None:
+            # only one that was begun comes back to let them go: one refused at once
+            # (the server stopping) held them for as long as the server object lived
+            if later is not None and later in self._running:
                 self._held[later] = events
             else:
                 let_go(self._loop, events)

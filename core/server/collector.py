@@ -26,7 +26,9 @@ of objects), :meth:`CollectorManager.quiet` holds every pass off — the automat
 ones, which the new objects set off one after another and each of which walked all
 of them holding the interpreter's lock, stopping the event loop for a second and
 more, and the manager's own — and freezes what the read left alive at its end, as
-every tick does (hostile27).
+every tick does (hostile27). Reads that follow one another without a gap (two
+reader threads' overlapping) hold them off for :data:`MAX_QUIET` seconds at most:
+then the manager's steps run again, the heap's growth checked as ever.
 
 Only the process owner should turn this on (``rollbridge serve`` does): the
 collector's state is global to the interpreter.
@@ -40,10 +42,10 @@ import logging
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-__all__ = ["FREEZE_INTERVAL", "GROWTH", "MAX_AGE", "CollectorManager"]
+__all__ = ["FREEZE_INTERVAL", "GROWTH", "MAX_AGE", "MAX_QUIET", "CollectorManager"]
 
 log = logging.getLogger("rollbridge.collector")
 
@@ -53,6 +55,10 @@ FREEZE_INTERVAL = 2.0
 GROWTH = 1.5
 #: Seconds after which a full pass runs whatever the heap did.
 MAX_AGE = 600.0
+#: Seconds of reads back to back (:meth:`CollectorManager.quiet`) after which the
+#: manager's steps run again all the same: reads overlapping on the reader threads
+#: without end must not hold every pass off, and the heap's growth with it, for good.
+MAX_QUIET = 30.0
 #: Below this many allocated blocks growth is not worth a full pass.
 _FLOOR = 200_000
 
@@ -63,21 +69,32 @@ class CollectorManager:
     :param interval: seconds between freezes.
     :param growth: the growth of the heap that triggers a full pass.
     :param max_age: seconds after which a full pass runs anyway.
+    :param max_quiet: seconds of :meth:`quiet` reads, one overlapping the next, after
+        which :meth:`tick` steps again all the same.
+    :param clock: the seconds it counts by (monotonic).
     """
 
     def __init__(
-        self, interval: float = FREEZE_INTERVAL, growth: float = GROWTH, max_age: float = MAX_AGE
+        self,
+        interval: float = FREEZE_INTERVAL,
+        growth: float = GROWTH,
+        max_age: float = MAX_AGE,
+        max_quiet: float = MAX_QUIET,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.interval = interval
         self.growth = growth
         self.max_age = max_age
+        self.max_quiet = max_quiet
+        self._clock = clock
         #: Allocated blocks right after the last full pass.
         self.baseline = 0
         self.full_passes = 0
-        self._last_full = time.monotonic()
+        self._last_full = clock()
         self._task: asyncio.Task | None = None
         #: Reads holding the collector off now (:meth:`quiet`), and its guard.
         self._quiet = 0
+        self._quiet_since = 0.0  # when the reads holding it off now began
         self._was_enabled = True
         self._quiet_lock = threading.Lock()
 
@@ -91,6 +108,7 @@ class CollectorManager:
         with self._quiet_lock:
             self._quiet += 1
             if self._quiet == 1:
+                self._quiet_since = self._clock()
                 self._was_enabled = gc.isenabled()
                 gc.disable()
         try:
@@ -118,11 +136,14 @@ class CollectorManager:
 
     def tick(self) -> None:
         """One step: a full pass if the heap grew enough or the last pass is
-        :attr:`max_age` old, else a freeze; nothing while a read is :meth:`quiet`."""
-        if self._quiet:
+        :attr:`max_age` old, else a freeze; nothing while a read is :meth:`quiet`,
+        unless such reads have followed one another for :attr:`max_quiet` seconds
+        (two reader threads' reads overlapping without end held every pass off, and
+        the heap's growth unchecked, for as long as they went on)."""
+        if self._quiet and self._clock() - self._quiet_since < self.max_quiet:
             return
         grown = sys.getallocatedblocks() > max(self.baseline, _FLOOR) * self.growth
-        if grown or time.monotonic() - self._last_full >= self.max_age:
+        if grown or self._clock() - self._last_full >= self.max_age:
             self.full_pass()
         else:
             gc.freeze()
@@ -134,7 +155,7 @@ class CollectorManager:
         found = gc.collect()
         gc.freeze()
         self.baseline = sys.getallocatedblocks()
-        self._last_full = time.monotonic()
+        self._last_full = self._clock()
         self.full_passes += 1
         log.debug(
             "full collection: %d unreachable, %d blocks in use, %.0f ms",

@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 
+from rollbridge.protocol.effects import Compute
+from rollbridge.server.collector import CollectorManager
 from rollbridge.server.limits import Limits
 
 #: A roll whose event is about 128 KiB (the largest ``--max-event-size`` lets in):
@@ -136,3 +138,99 @@ async def test_a_read_s_time_on_the_reader_thread_is_charged_to_the_rates(
     other = await player.request({"type": "roll", "id": "other", "formula": "1d6"})
     assert other.get("code") == "rate_limited", other
     assert other["details"]["scope"] == "table"
+
+
+def test_reads_overlapping_without_end_hold_the_collector_off_for_a_bounded_time() -> None:
+    """Two reader threads whose reads overlap keep :meth:`quiet` entered without a
+    gap: the manager's steps (its full passes, what checks the heap's growth) then
+    waited for good, and automatic collection stayed off, the heap growing
+    unchecked for as long as the reads went on. Now they wait ``max_quiet`` seconds
+    of such reads at most (a seeded clock, no sleeping)."""
+    now = [0.0]
+    manager = CollectorManager(max_age=5.0, max_quiet=30.0, clock=lambda: now[0])
+    was = gc.isenabled()
+    try:
+        first = manager.quiet()
+        first.__enter__()  # one reader thread's read
+        now[0] = 10.0
+        manager.tick()
+        assert manager.full_passes == 0  # held off: a read is running
+        second = manager.quiet()
+        second.__enter__()  # the other thread's, before the first ends
+        first.__exit__(None, None, None)
+        now[0] = 29.0
+        manager.tick()
+        assert manager.full_passes == 0
+        assert not gc.isenabled()
+        now[0] = 31.0  # 31 s of reads back to back: the pass the max_age asks runs
+        manager.tick()
+        assert manager.full_passes == 1
+        second.__exit__(None, None, None)
+        assert gc.isenabled() == was
+    finally:
+        gc.unfreeze()
+        if was:
+            gc.enable()
+
+
+async def test_a_count_that_could_not_begin_holds_no_read_s_events(
+    make_tables: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``stats`` reads the log, then counts it in a :class:`Compute` on a reader
+    thread; its events were kept for that count to let go when it came back. A count
+    that never began (refused at once: the server stopping, its reader threads shut
+    down, or — as here — a bug in starting it) never came back, and the server held
+    the read's events (~110 MB on a log of the largest) for as long as it lived."""
+    world = await make_tables()
+    player, _ = await world.join("sr2", "player")
+    for n in range(3):
+        done = await player.request({"type": "roll", "id": f"r{n}", "formula": "2d6"})
+        assert done["status"] == "done", done
+    loop = asyncio.get_running_loop()
+    started = loop.run_in_executor
+
+    def broken(executor: Any, func: Any, *args: Any) -> Any:
+        if isinstance(args[0], Compute):
+            raise RuntimeError("a bug in starting the count")
+        return started(executor, func, *args)
+
+    monkeypatch.setattr(loop, "run_in_executor", broken)
+    answer = await player.request({"type": "stats", "id": "count"})
+    assert answer.get("code") == "internal", answer  # answered, no traceback
+    assert world.server._held == {}
+    assert world.server._running == set()
+
+
+async def test_resuming_again_and_again_on_new_connections_is_held_to_the_table_s_rate(
+    make_tables: Any,
+) -> None:
+    """A ``hello`` is held to no request rate, and each connection has its own: a
+    player who reconnected and resumed at seq 0 again and again made the server
+    decode the whole log each time, its reader thread's time charged only to
+    connections it closed at once — nothing ever refused it. Now a ``hello`` resuming
+    anywhere but the latest seq is a request at the table's rate, which its read is
+    charged to: the next such ``hello`` is refused (``rate_limited``, scope
+    ``table``, closed 1013 to reconnect later) while the table is over it."""
+    world = await make_tables()
+    player, welcome = await world.join("sr2", "player")
+    for n in range(10):
+        done = await player.request({"type": "roll", "id": f"b{n}", "formula": BIG}, timeout=60)
+        assert done["status"] == "done", done
+    epoch = welcome["epoch"]
+    world.options["limits"] = Limits(  # type: ignore[attr-defined]
+        rate_per_connection=None, rate_per_table=1, per_token=None, per_address=None
+    )
+    await make_tables.restart(world)
+    first, welcome = await world.join("sr2", "observer", resume={"epoch": epoch, "seq": 0})
+    assert welcome["type"] == "welcome" and welcome["resume"]["recovered"], welcome
+    await first.close()
+    again, refused = await world.join("sr2", "observer", resume={"epoch": epoch, "seq": 0})
+    assert refused.get("code") == "rate_limited", refused
+    assert refused["details"]["scope"] == "table"
+    assert refused["details"]["retry_after"] > 0
+    await again.wait_for(lambda peer: peer.close_code is not None)
+    assert again.close_code == 1013
+    # a hello at the table's latest seq reads nothing, and is not held to it
+    latest = welcome["seq"]
+    _, plain = await world.join("sr2", "observer", resume={"epoch": epoch, "seq": latest})
+    assert plain["type"] == "welcome", plain
