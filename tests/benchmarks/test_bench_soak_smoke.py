@@ -63,8 +63,13 @@ def test_the_soak_churns_and_the_server_holds_only_its_residents():
     for sample in samples[1:]:
         assert sample["gauges"] == {"connections": 1, "open_tables": 1}
         held = {k: v for k, v in sample["structures"].items() if v}
+        # a table's rate bucket outlives its stay in memory until it has refilled
+        # (docs/protocol.md: a read's debt cannot be cleared by leaving), so the
+        # churned tables' of the last seconds are held too: at most one per table the
+        # soak has had (4 seeded, one made per cycle), never one per client or stray
+        assert 1 <= held.pop("table_buckets") <= 4 + sample["cycle"]
         assert held == {"clients": 1, "sockets": 1, "per_address": 1, "open_tables": 1,
-                        "per_token": 1, "table_buckets": 1}  # fmt: skip
+                        "per_token": 1}  # fmt: skip
         assert sample["fds"] > 0 and sample["threads"] >= 2 and sample["tasks"] > 0
     replies = document["replies"]
     for answered in ("hello: welcome", "resolve: result", "roll: result", "odds: result",
