@@ -88,7 +88,10 @@ const keeperOf = (value) => { try { return JSON.parse(value).keeper ?? null; } c
 async function keptAfter(page, stored, from) {
   const kept = Object.fromEntries(Object.entries(await page.evaluate(() => Object.fromEntries(Object.entries(sessionStorage))))
     .map(([key, value]) => [key, key.startsWith("rollbridge.token.") ? "token" : keeperOf(value)]));
-  const reload = stored.slice(from).find(([key]) => key.startsWith("rollbridge.forms."));
+  // the forms written for the reload; none when they were saved as typed already and
+  // had not changed since (kept.mjs writes only what changed): then the last before
+  const forms = ([key]) => key.startsWith("rollbridge.forms.");
+  const reload = stored.slice(from).find(forms) ?? stored.slice(0, from).findLast(forms);
   return { kept, reloadKeeper: keeperOf(reload?.[1]) };
 }
 
