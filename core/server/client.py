@@ -144,10 +144,14 @@ class Client:
             if owed > server.buffer_limit:
                 self.fell_behind(owed)
                 return
-        # a binary frame's size is its length (a text frame's, its UTF-8 bytes')
-        size = len(frame) if frame.__class__ is bytes else payload_size(frame)
+        # a binary frame's size is its length (a text frame's, its UTF-8 bytes'); a
+        # frame that has none (a lone surrogate, no frame's type) is the outbox's to
+        # mend or close on (rollbridge.server.unsendable), not a failure here: measured
+        # first, it raised before the outbox saw it, and the client was closed 1013
+        size = _size(frame)
         server.outbox.send(connection, frame, size)
-        server.metrics.sent(size)
+        if size is not None:
+            server.metrics.sent(size)
 
     def fell_behind(self, owed: int) -> None:
         """More than the limit is unsent (``owed`` bytes): disconnect (1013)."""
@@ -262,6 +266,18 @@ class Client:
             if self._tasks:
                 with contextlib.suppress(Exception):
                     await asyncio.gather(*self._tasks, return_exceptions=True)
+
+
+def _size(frame: object) -> int | None:
+    """``frame``'s payload on the wire (:func:`~rollbridge.protocol.frames.payload_size`);
+    None for one that cannot be made as it is (the outbox mends it, or closes its
+    connection: :mod:`rollbridge.server.unsendable`)."""
+    if frame.__class__ is bytes:
+        return len(frame)  # type: ignore[arg-type]
+    try:
+        return payload_size(frame)  # type: ignore[arg-type]
+    except Exception:  # a lone surrogate, or no frame's type
+        return None
 
 
 def _frame_queued(connection: ServerConnection) -> bool:

@@ -329,6 +329,10 @@ class ClusterTable(TableProtocol):
         #: (None: none seen since this process last held its lease): a lease found
         #: free after that is a take-over from it, not a first load.
         self.ran_by: str | None = None
+        #: Resumes from a seq this process's own commit, still out, writes (a client
+        #: sent it by a follower, which read it stored): each joins once that commit
+        #: has come back (:meth:`_came_back`), not before, as a snapshot.
+        self._after_writes: list[tuple[Member, Mapping[str, Any]]] = []
 
     @property
     def used(self) -> bool:
@@ -776,13 +780,38 @@ class ClusterTable(TableProtocol):
         if self.parked:
             self.parked = [p for p in self.parked if p.asker.waiting()]
 
+    def _writing_through(self, seq: int) -> bool:
+        """Whether a commit of this process's that is still out writes ``seq``."""
+        return bool(self._writes) and any(e.seq >= seq for e in self.writing)
+
+    def _came_back(self, writing: Any, error: BaseException | None) -> Effects:
+        """As :meth:`TableProtocol._came_back`; then the resumes that waited for a
+        commit of this process's join (:meth:`join`) — each again, which waits on
+        while a commit still out writes its seq."""
+        effects = super()._came_back(writing, error)
+        if self._after_writes:
+            waiting, self._after_writes = self._after_writes, []
+            for member, resume in waiting:
+                effects += self.join(member, resume)
+        return effects
+
     def join(self, member: Member, resume: Mapping[str, Any] | None) -> Effects:
         """As :meth:`TableProtocol.join`; a resume from a seq (or epoch) this process
-        has not reached yet syncs first, so the member gets exactly what it missed."""
+        has not reached yet syncs first, so the member gets exactly what it missed —
+        or, a seq a commit of this process's still out writes, waits for it to come
+        back."""
         if resume is not None:
             seq, epoch = resume.get("seq"), resume.get("epoch")
             ahead = seq.__class__ is int and seq > self.durable_seq
             other = epoch.__class__ is int and epoch != self.table.info.epoch
+            if ahead and not other and self._writing_through(seq):
+                # a seq this process's own commit is writing (stored already: a
+                # follower read it and sent it): the owner is not behind, only not yet
+                # told. Joined then, the resume was answered with a snapshot at the
+                # seq before (the sync below finds this process writing, and leaves it)
+                if not member.gone:
+                    self._after_writes.append((member, resume))
+                return []
             if (ahead or other) and not (other and self.ownership.owns(self.id)):
                 # a follower may lag; the owner is behind a client only if Redis went
                 # back in time (the sync then fences the table with a new epoch)

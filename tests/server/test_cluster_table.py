@@ -647,3 +647,28 @@ def test_a_bug_taking_in_the_table_read_whole_loads_it_again(service, monkeypatc
     assert len(errors) == 1 and str(errors[0].exc_info[1]) == "injected"
     assert table.durable_seq == 2 and not table.broken and not table.reloading
     assert table._holding == 0 and not table.syncing
+
+
+@pytest.mark.parametrize("role", ["gm", "player"])
+def test_a_resume_from_a_seq_the_owner_is_still_writing_waits_for_its_commit(service, role):
+    """Found under load (test_cluster.py's hundred resumes): the owner's commit is
+    stored, a follower reads it and sends it to a client, and the client resumes on
+    the owner before the commit has come back there. The owner is not behind, only
+    not yet told: the resume waits for the commit and is recovered. Before, it was
+    answered at once with a snapshot at the seq before (``recovered: false``, the
+    welcome's seq below the client's), the event then sent again."""
+    table, member, _driver = follower(service, owned=True)
+    held = CommitsHeld(service.store)
+    out = held.carry(table.receive({**ROLL, "id": "a"}, GM, "m", member=member))
+    (persist,) = held.in_flight  # seq 1, out on the writer
+    service.store.commit(persist.table_id, persist.commit)  # stored: a follower sends it
+    token = f"tok-{role}3"
+    wanderer = Member(Principal(role, role, token), kind="json", origin="w", hello_id="h")
+    assert held.carry(table.join(wanderer, {"epoch": 1, "seq": 1})) == []  # waits
+    out += held.carry(persist.resume(None))
+    (welcome,) = [json.loads(frame) for effect in out if isinstance(effect, Deliver)
+                  for to, frame in effect.frames if to is wanderer]  # fmt: skip
+    assert welcome["type"] == "welcome", welcome
+    assert (welcome["seq"], welcome["resume"]) == (1, {"recovered": True, "missed": 0})
+    assert sent(out, member) == [("event", 1), ("result", "a")]
+    assert wanderer in table.members

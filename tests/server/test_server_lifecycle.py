@@ -268,6 +268,10 @@ def test_the_terminal_client_says_why_it_was_disconnected(tmp_path):
 
 @pytest.mark.parametrize("limit", [64 * 1024])
 async def test_a_slow_client_is_disconnected_and_never_holds_up_the_table(make_tables, limit):
+    """A client that stops reading is dropped once its unsent bytes pass the limit,
+    within a count of the GM's requests (300 of 999d1000), each answered before the
+    next is sent: the table never waits for it. (A bound of 60 s wall time on the
+    300 requests stood here too; the count is the measure.)"""
     world = await make_tables(buffer_limit=limit)
     slow_ws = await connect(world.server.url, max_size=2**24)
     await slow_ws.send(json.dumps({"type": "hello", "id": 1, "table": "sr2",
@@ -276,14 +280,12 @@ async def test_a_slow_client_is_disconnected_and_never_holds_up_the_table(make_t
     slow_transport.pause_reading()  # stop reading: the server's sends back up
     gm, _ = await world.join("sr2", "gm")
     session = world.server.tables.open["sr2"]
-    started = time.monotonic()
     for n in range(300):
         reply = await gm.request({"type": "roll", "formula": "999d1000", "id": f"big{n}"})
         assert reply["status"] == "done"  # the GM is answered all along
         if all(m.principal.role == "gm" for m in session.members):
             break
     assert [m.principal.role for m in session.members] == ["gm"], "slow client not dropped"
-    assert time.monotonic() - started < 60
     slow_transport.resume_reading()
     with pytest.raises(ConnectionClosed):
         while True:

@@ -44,9 +44,12 @@ def _refused(port: int) -> bool:
     return False
 
 
-def test_a_loop_that_swallows_its_cancellation_does_not_hold_the_stop(redis_factory):
+def test_a_loop_that_swallows_its_cancellation_does_not_hold_the_stop(redis_factory, caplog):
     """One loop swallows two cancellations (then ends, as a loop that sees
-    ``stopping`` does): the stop cancels again until it ends, and completes."""
+    ``stopping`` does): the stop cancels again until it ends, and completes — the
+    loop ended by the stop's cancellations, not left behind at the bound (which
+    says so). Counted and seen, not timed: a wall-clock bound under STOP_TIMEOUT
+    stood here."""
     server, store = _server(redis_factory())
     swallowed: list[int] = []
 
@@ -57,23 +60,24 @@ def test_a_loop_that_swallows_its_cancellation_does_not_hold_the_stop(redis_fact
             except asyncio.CancelledError:
                 swallowed.append(1)  # swallowed, as a library's connect may do
 
-    async def play() -> float:
+    async def play() -> None:
         await server.start()
         port = server.port
-        server._loops.append(asyncio.get_running_loop().create_task(stubborn()))
+        task = asyncio.get_running_loop().create_task(stubborn())
+        server._loops.append(task)
         await asyncio.sleep(0.05)
-        started = time.monotonic()
-        async with asyncio.timeout(cluster.STOP_TIMEOUT + 5):
+        async with asyncio.timeout(60):  # a guard against a hang, nothing timed
             await server.stop()
         assert _refused(port)  # it stopped listening
-        return time.monotonic() - started
+        assert task.done()  # ended by the cancellations, not left behind
 
+    caplog.set_level(logging.WARNING, logger="rollbridge.cluster")
     try:
-        took = asyncio.run(play())
+        asyncio.run(play())
     finally:
         store.close()
     assert len(swallowed) == 2
-    assert took < cluster.STOP_TIMEOUT  # cancelled again at once, not after the bound
+    assert "did not stop within" not in caplog.text  # not given up at the bound
     assert server.redis is None and server._loops == []
 
 
@@ -86,12 +90,12 @@ def test_a_loop_that_never_ends_is_left_behind_after_the_bound(redis_factory, mo
     released: list[bool] = []
 
     async def deaf() -> None:
-        # the test lets it go at the end; it gives up by itself after 15 s, so that a
-        # stop that waits for it fails this test instead of hanging it
-        give_up = time.monotonic() + 15
-        while not released and time.monotonic() < give_up:
+        # only the test lets it go, at the end: a stop that waited for it would hang
+        # until the guard below (a guard, nothing timed: that the stop ended with the
+        # loop still running is what shows it was left behind)
+        while not released:
             try:
-                await asyncio.sleep(max(0.0, give_up - time.monotonic()))
+                await asyncio.sleep(3600)
             except asyncio.CancelledError:
                 continue
 
@@ -102,7 +106,7 @@ def test_a_loop_that_never_ends_is_left_behind_after_the_bound(redis_factory, mo
         server._loops.append(task)
         await asyncio.sleep(0.05)
         try:
-            async with asyncio.timeout(10):
+            async with asyncio.timeout(60):  # a guard against a hang
                 await server.stop()
             assert _refused(port)
             assert not task.done()  # left behind
