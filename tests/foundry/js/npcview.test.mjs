@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 
-import { FoundryClient, PLAYERS_READS } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
+import { FoundryClient, PLAYERS_READS, PLAYERS_WAIT_MS } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { registerRelay } from "../../../adapters/foundry/module/scripts/foundry/relay.mjs";
 import { registerSettings } from "../../../adapters/foundry/module/scripts/foundry/settings.mjs";
 import { FakeWebSocket } from "./fakes.mjs";
@@ -1098,8 +1098,14 @@ for (const generation of [12, 13]) {
     await until(() => FakeWebSocket.instances.length === before + 2, "the reader connected again");
     refuse(FakeWebSocket.last(), "rate_limited", { retry_after: 1 });
     await settle(client);
+    // the refusal asked for a second: a nudge (the network back) does not cut it — until
+    // 7 December 2026, night, the reader connected again at once
+    const again = FakeWebSocket.next("the reader's connection after the refusal's retry_after");
     client.nudge();
-    await until(() => FakeWebSocket.instances.length === before + 3, "and again after rate_limited");
+    await settle(client);
+    assert.equal(FakeWebSocket.instances.length, before + 2, "no connection within the refusal's retry_after");
+    await again;
+    assert.equal(FakeWebSocket.instances.length, before + 3, "and again after rate_limited, its wait over");
     snapshotOf(FakeWebSocket.last(), 1, ["guard", "other"]);
     await settle(client);
     assert.deepEqual([actors.guard.flags.rollbridge.common, actors.other.flags.rollbridge.common], [PLAYERS_GUARD, PLAYERS_GUARD], "both written, neither dropped");
@@ -1118,6 +1124,24 @@ for (const generation of [12, 13]) {
     assert.equal(client.playersReader, null, "ended: no loop");
     assert.equal(FakeWebSocket.instances.length, start + PLAYERS_READS, `${PLAYERS_READS} tries again, no more`);
     assert.equal(actors.guard.flags.rollbridge.withheld, true, "withheld until its next event");
+  });
+
+  test(`v${generation}: a players' view read refused rate_limited for longer than PLAYERS_WAIT_MS ends, its NPC withheld; a nudge opens nothing`, async () => {
+    const actors = await guardAndOther(generation);
+    const before = FakeWebSocket.instances.length;
+    await client.linkActor(actors.guard, "guard");
+    await settle(client);
+    const reader = FakeWebSocket.last();
+    reader.open();
+    const hello = reader.messages().find((m) => m.type === "hello");
+    // the wrong-token throttle's wait: ten minutes
+    reader.receive({ type: "error", id: hello.id, code: "rate_limited", message: "too many wrong tokens", details: { retry_after: 600, scope: "wrong_tokens" } });
+    await settle(client);
+    assert.equal(client.playersReader, null, `ended: a wait of 600 s is past PLAYERS_WAIT_MS (${PLAYERS_WAIT_MS} ms)`);
+    client.nudge();
+    await settle(client);
+    assert.equal(FakeWebSocket.instances.length, before + 1, "no connection opened again, a nudge neither");
+    assert.equal(actors.guard.flags.rollbridge.withheld, true, "withheld until its next event or recovered resume");
   });
 
   test(`v${generation}: an NPC still withheld is asked for at each recovered resume of the page, bounded, and not once a read answered`, async () => {

@@ -77,6 +77,12 @@ export const PLAYERS_READS = 3;
  * (`too_many_connections`: the reader is one connection too many; a refused token)
  * ends it. */
 const READ_AGAIN = new Set(["busy", "rate_limited"]);
+/** The longest a read of the players' view waits on a `rate_limited` hello's
+ * `retry_after` (the Connection's own wait, HELLO_WAIT_CAP_MS at most): a longer one
+ * (the wrong-token throttle's minute and more) ends the read, its NPCs withheld until
+ * their next event or the next recovered resume (#askWithheld) — no connection held
+ * open-ended for a read. Within it, a nudge (the network back) does not cut the wait. */
+export const PLAYERS_WAIT_MS = 30_000;
 
 
 /** Whether a user who is not a GM owns `actor` (OWNER, as Foundry's Actor#hasPlayerOwner
@@ -159,6 +165,9 @@ export class FoundryClient {
     /** @type {Connection | null} the connection reading the NPCs' players' view once (#readPlayersView) */
     this.playersReader = null;
     this.playersTimer = null;
+    /** when (Date.now()) the reader's `rate_limited` refusal lets it connect again: no
+     * nudge reaches it before (0: any time) */
+    this.playersNotBefore = 0;
     /** the epoch and the NPCs' ids the reader reads for */
     this.playersEpoch = null;
     this.playersIds = new Set();
@@ -411,6 +420,7 @@ export class FoundryClient {
     globalThis.clearTimeout(this.playersTimer);
     this.playersReader?.stop();
     this.playersReader = null;
+    this.playersNotBefore = 0;
     this.playersLater.clear();
     this.views.clear(); // without a connection the panels draw the flags
   }
@@ -418,7 +428,9 @@ export class FoundryClient {
   /** The network or the page came back: reconnect now, or ping now (foundry/network.mjs). */
   nudge() {
     this.connection?.nudge();
-    this.playersReader?.nudge(); // a read of the NPCs' players' view waiting to connect again
+    // a read of the NPCs' players' view waiting to connect again: not before the wait a
+    // `rate_limited` refusal asked for (#readPlayersView), which a nudge must not cut
+    if (!(Date.now() < this.playersNotBefore)) this.playersReader?.nudge();
   }
 
   get writer() {
@@ -1379,6 +1391,7 @@ export class FoundryClient {
       globalThis.clearTimeout(this.playersTimer);
       const reader = this.playersReader;
       this.playersReader = null;
+      this.playersNotBefore = 0;
       Promise.resolve().then(() => reader?.stop()); // after its own handling of the frame
       const later = [...this.playersLater].filter(([asked]) => asked !== written);
       this.playersLater.clear();
@@ -1399,9 +1412,16 @@ export class FoundryClient {
         } else if (status === "waiting") {
           const passing = !detail?.refusal || READ_AGAIN.has(detail.refusal.code);
           if (!passing || ++tries > PLAYERS_READS) return finish();
-          // it connects again by itself after `delay` (a refusal's retry_after at least)
+          // it connects again by itself after `delay` (a refusal's retry_after at least),
+          // which a `rate_limited` refusal asks for: honoured, a nudge held off until
+          // then; one asking for longer than PLAYERS_WAIT_MS ends the read
+          const delay = Number(detail?.delay) || 0;
+          if (detail?.refusal?.code === "rate_limited") {
+            if (delay > PLAYERS_WAIT_MS) return finish();
+            this.playersNotBefore = Date.now() + delay;
+          }
           globalThis.clearTimeout(this.playersTimer);
-          this.playersTimer = globalThis.setTimeout(finish, (Number(detail?.delay) || 0) + READ_EVENT_MS);
+          this.playersTimer = globalThis.setTimeout(finish, delay + READ_EVENT_MS);
         }
       },
       log: (level, text) => (level === "error" || level === "warn") && console.warn(`rollbridge | reading the players' view: ${redact(text, [token])}`),
