@@ -125,10 +125,17 @@ export class LogSocket extends FakeWebSocket {
   /** false: a server older than requests that only repeat, refusing the field as
    * rollbridge's schema refuses any unknown one. */
   static knowsRepeat = true;
+  /** A refusal every request asked only to repeat gets (a ruleset's, say), or null. */
+  static repeatRefusal = null;
 
   send(data) {
     super.send(data);
     const message = JSON.parse(data);
+    if (message.repeat === true && LogSocket.repeatRefusal) {
+      const refusal = LogSocket.repeatRefusal;
+      queueMicrotask(() => this.receive({ type: "error", id: message.id, ...refusal }));
+      return;
+    }
     if ("repeat" in message && !LogSocket.knowsRepeat) {
       const field = `${message.type}.repeat`;
       queueMicrotask(() => this.receive({ type: "error", id: message.id, code: "invalid_request", message: `${field}: is not a known field`, details: { field } }));
