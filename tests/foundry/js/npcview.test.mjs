@@ -374,6 +374,46 @@ for (const generation of [12, 13]) {
     assert.equal(FakeWebSocket.instances.length, before, "nothing more to read");
   });
 
+  test(`v${generation}: NPCs mapped one after another share one players' view read: the next is written from it and the events since, until a gap or a settings change`, async () => {
+    const actors = await guardAndOther(generation);
+    const before = FakeWebSocket.instances.length;
+    await client.linkActor(actors.guard, "guard");
+    await settle(client);
+    assert.equal(FakeWebSocket.instances.length, before + 1, "the first link reads the players' view");
+    snapshotOf(FakeWebSocket.last(), 1, ["guard", "other"]);
+    await settle(client);
+    assert.deepEqual(actors.guard.flags.rollbridge.common, PLAYERS_GUARD);
+    // the read has ended; the GM maps the other NPC a while later: until 7 December 2026,
+    // night, a reading connection of its own (hello and a whole table's snapshot each)
+    await client.linkActor(actors.other, "other");
+    await settle(client);
+    assert.equal(FakeWebSocket.instances.length, before + 1, "no second reading connection");
+    assert.deepEqual([actors.other.flags.rollbridge.common, actors.other.flags.rollbridge.withheld], [PLAYERS_GUARD, undefined], "its players' view, not withheld");
+    holdsNone(JSON.stringify(actors.other.flags.rollbridge), "the other NPC's flags");
+    // an event of the GM's own connection (seq 5) keeps it current: its players' copy
+    const ws = FakeWebSocket.instances[before - 1];
+    const seen = { ...PLAYERS_GUARD, conditions: ["Physical: Deadly"] };
+    const gmView = { ...GM_GUARD, conditions: ["Physical: Deadly (10 boxes)"] };
+    const event = { type: "event", table: "t1", epoch: 1, seq: 5, kind: "adjusted", data: { actor: "other" } };
+    ws.receive({ ...event, actors: [view("other", "Other", gmView, { seq: 5 })], players: { ...event, actors: [view("other", "Other", seen, { limited: true, seq: 5 })] } });
+    await settle(client);
+    actors.other._source.flags.rollbridge = {}; // unlinked meanwhile
+    await client.linkActor(actors.other, "other");
+    await settle(client);
+    assert.equal(FakeWebSocket.instances.length, before + 1);
+    assert.deepEqual(actors.other.flags.rollbridge.common, seen, "the players' view of seq 5");
+    // a settings change may show or hide what it does not list: the next link reads again
+    const settings = { type: "event", table: "t1", epoch: 1, seq: 6, kind: "settings", data: {}, actors: [] };
+    ws.receive({ ...settings, players: { ...settings, actors: [] } });
+    await settle(client);
+    actors.other._source.flags.rollbridge = {};
+    await client.linkActor(actors.other, "other");
+    await settle(client);
+    assert.equal(FakeWebSocket.instances.length, before + 2, "read again after the settings change");
+    assert.ok(client.playersReader, "a read open for it");
+    assert.equal(actors.other.flags.rollbridge.withheld, true, "withheld until that read answers");
+  });
+
   test(`v${generation}: NPCs mapped while their players' view is read share its connection; refused (too many with the GM's token) it closes for good, and a later mapping reads again`, async () => {
     const actors = await guardAndOther(generation);
     const before = FakeWebSocket.instances.length;
@@ -1142,6 +1182,10 @@ for (const generation of [12, 13]) {
     assert.deepEqual([actors.guard.flags.rollbridge.common, actors.other.flags.rollbridge.common], [PLAYERS_GUARD, PLAYERS_GUARD], "both written, neither dropped");
     assert.equal(client.playersReader, null);
     // a server that keeps refusing: PLAYERS_READS more connections, then the read ends
+    // (read again: a settings change since may show or hide what the read had)
+    const settings = { type: "event", table: "t1", epoch: 1, seq: 5, kind: "settings", data: {}, actors: [] };
+    FakeWebSocket.instances[before - 1].receive({ ...settings, players: { ...settings, actors: [] } });
+    await settle(client);
     await client.linkActor(actors.guard, "guard");
     await settle(client);
     const start = FakeWebSocket.instances.length;

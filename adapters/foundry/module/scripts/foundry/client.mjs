@@ -14,6 +14,7 @@ import { flagUndone, noteUndone } from "./undone.mjs";
 import { localizeRenderedCards, postApprovalCard, postCard, setRulesetActions } from "./chat.mjs";
 import { gmRecord, setting } from "./settings.mjs";
 import { addMarks, markKey, readMarks, writeMarks } from "./marks.mjs";
+import { PlayersViews } from "../core/playersviews.mjs";
 import { Connection } from "../client/connection.mjs";
 import { CONNECTION_LABELS, labelOf, ROLE_LABELS } from "../client/i18n.mjs";
 import {
@@ -240,6 +241,9 @@ export class FoundryClient {
     // the latest view of each actor as this client's connection received it, drawn
     // by the panels (core/state.mjs ActorViews): the GM's full view on the GM's client
     this.views = new ActorViews();
+    /** the players' view of the table's actors, kept whole while nothing was missed
+     * (core/playersviews.mjs): a link's NPC written from it, no reading connection */
+    this.playersViews = new PlayersViews();
     // the table's encounter as the server last said ({order, round, turn, current},
     // null: none runs; undefined: not known yet): the welcome's, then each event's
     this.encounter = undefined;
@@ -337,6 +341,7 @@ export class FoundryClient {
         // replayed events are older, and are not taken); the flags of another epoch
         // the actors hold now are of an earlier one, whatever its number
         this.views.reset(welcome.table?.actors, welcome.epoch, flagEpochs(foundryActors()));
+        this.playersViews.welcome(welcome);
         // an older module's flags (the GM's view of an NPC) go at the writer's connection
         if (this.writer) this.#enqueue(() => this.#replaceOldFlags(welcome));
         // an NPC still withheld at a recovered resume (a reload cut the read of its
@@ -397,6 +402,7 @@ export class FoundryClient {
         }
         this.#keep(event);
         if (!info?.replayed) this.views.see(event.actors, event.epoch);
+        this.playersViews.see(event);
         // a settings change at a table of too many NPCs to carry their new views: this
         // connection's views of them are read again (docs/foundry.md)
         if (!info?.replayed && event.reread === true) this.#rereadViews();
@@ -435,6 +441,7 @@ export class FoundryClient {
     this.playersNotBefore = 0;
     this.playersLater.clear();
     this.views.clear(); // without a connection the panels draw the flags
+    this.playersViews.clear();
   }
 
   /** The network or the page came back: reconnect now, or ping now (foundry/network.mjs). */
@@ -742,9 +749,14 @@ export class FoundryClient {
   async #writeLinked(id) {
     const held = this.connection?.connected ? this.views.get(id) : null;
     if (held?.removed) return;
-    const { view, epoch } = held?.view ? held : await this.#readLinked(id);
+    const { view, epoch, seq = null } = held?.view ? held : await this.#readLinked(id);
     if (!view) return;
-    await this.#applyActors([view], new Map(), epoch);
+    // its players' view kept from a read or the events since (PlayersViews), of the
+    // table as the GM's view was taken (the connection's latest, or a `state` of the
+    // same seq): no reading connection for it; else withheld until the read answers
+    const current = held?.view ? true : seq !== null && seq === this.playersViews.seq;
+    const known = current ? this.playersViews.get(id, epoch) : null;
+    await this.#applyActors([view], known ? new Map([[id, known]]) : new Map(), epoch);
     const withheld = foundryActors().some((actor) => actor.flags?.[MODULE_ID]?.actorId === id && actor.flags[MODULE_ID].withheld === true);
     if (withheld) this.#readPlayersView(epoch, new Set([id]));
   }
@@ -760,7 +772,7 @@ export class FoundryClient {
       console.warn(`rollbridge | the table could not be read for ${id}: ${redact(error?.message ?? error)}`);
     }
     const view = (table?.actors ?? []).find((candidate) => candidate?.id === id) ?? null;
-    return { view, epoch: table?.epoch ?? this.connection?.welcome?.epoch ?? null };
+    return { view, epoch: table?.epoch ?? this.connection?.welcome?.epoch ?? null, seq: Number.isInteger(table?.seq) ? table.seq : null };
   }
 
   /** Keep the roll mode of this user's request; a player's client tells the GM's
@@ -1449,6 +1461,7 @@ export class FoundryClient {
     };
     this.playersReader = this.#reader(url, token, null, {
       onSnapshot: (snapshot) => {
+        this.playersViews.fill(snapshot);
         const wanted = new Set(snapshot.epoch === epoch ? this.playersIds : []);
         for (const id of this.playersLater.get(snapshot.epoch) ?? []) wanted.add(id);
         for (const id of wanted) this.withheldSettled.add(`${snapshot.epoch}:${id}`);
