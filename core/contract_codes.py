@@ -19,7 +19,17 @@ from types import MappingProxyType
 
 from rollbridge.exceptions import InternalError, RollbridgeError
 
-__all__ = ["ACTED_ON", "CLIENT_CODES", "FOREIGN", "acted_on", "foreign_code", "rollbridge_codes"]
+__all__ = [
+    "ACTED_ON",
+    "CLIENT_CODES",
+    "DETAILS_READ",
+    "FOREIGN",
+    "RULESET_ORIGIN",
+    "acted_on",
+    "foreign_code",
+    "origin_marked",
+    "rollbridge_codes",
+]
 
 _HELD = "the Foundry module holds a request refused so and asks for it again"
 _RETRIED = "every client sends the request again"
@@ -103,3 +113,29 @@ def acted_on(refused: RollbridgeError) -> str | None:
     if refused.__class__ is InternalError:
         return None
     return ACTED_ON.get(refused.code)
+
+
+#: The codes whose ``details`` a client acts on: ``invalid_request``'s ``details.field``
+#: (the Foundry module reads ``at`` as a table's log that no longer reaches back there,
+#: and ``….repeat`` as a server older than ``repeat``: core/held.mjs). A ruleset's
+#: refusal of one of them carries ``details.origin`` = :data:`RULESET_ORIGIN`
+#: (:func:`origin_marked`), set by the table whatever the ruleset put there, so a
+#: client acts on the server's own alone (docs/protocol.md, "Error codes").
+DETAILS_READ = frozenset({"invalid_request"})
+
+#: ``details.origin`` of a ruleset's refusal whose code is in :data:`DETAILS_READ`.
+RULESET_ORIGIN = "ruleset"
+
+
+def origin_marked(refused: RollbridgeError) -> RollbridgeError:
+    """``refused``, raised by a ruleset, with ``details.origin`` set to
+    :data:`RULESET_ORIGIN` where its code is in :data:`DETAILS_READ` (its other details
+    kept; details that are no map replaced): the wire then says it is not the server's
+    own. Any other refusal is returned as it is."""
+    code = refused.code
+    if code.__class__ is not str or code not in DETAILS_READ:
+        return refused
+    details = refused.details
+    kept = dict(details) if isinstance(details, Mapping) else {}
+    refused.details = {**kept, "origin": RULESET_ORIGIN}
+    return refused

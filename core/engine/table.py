@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rollbridge.contract import Ruleset, major_version
-from rollbridge.contract_codes import acted_on
+from rollbridge.contract_codes import acted_on, origin_marked
 from rollbridge.dice.sources import DiceSource, ScriptedDice
 from rollbridge.dice.verifiable import DiceKey
 from rollbridge.engine import (
@@ -884,6 +884,7 @@ class Table:
             return call()
         except RollbridgeError as refused:
             self._refusal_acted_on(refused)
+            self._refusal_marked(refused)
             raise
         except _PASSED_ON:  # typed errors, the codec's, and the operator's stops
             raise
@@ -910,6 +911,24 @@ class Table:
             done,
         )
         raise self._failure() from refused
+
+    def _refusal_marked(self, refused: RollbridgeError) -> None:
+        """``refused``, raised by the ruleset, marked as the ruleset's where clients read
+        its details (:func:`~rollbridge.contract_codes.origin_marked`: an
+        ``invalid_request``'s ``details.origin`` ``"ruleset"``). :raises InternalError:
+        it cannot be marked (a ``details`` of the ruleset's own class that refuses to be
+        set): the ruleset's failure, logged as :meth:`_refusal_acted_on` logs one."""
+        try:
+            origin_marked(refused)
+        except Exception as exc:  # a ruleset's class, whatever it raises
+            log.error(
+                "ruleset %r refused with the code %r at table %r, whose details could not "
+                "be marked as the ruleset's; read as the ruleset's failure",
+                self.ruleset.id,
+                refused.code,
+                self.info.id,
+            )
+            raise self._failure() from exc
 
     def _ruleset_failed(self, exc: BaseException) -> InternalError:
         """The ``internal`` error :meth:`call_ruleset` raises for ``exc``, which the

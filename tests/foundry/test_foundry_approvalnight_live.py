@@ -11,7 +11,8 @@ language change), a request held and approved in each.
 What a GM meets, checked at each step: one card per event and approval, no error
 notice, the undone card marked, each resume recovered, each unlinked token's own
 state in its token (never its base actor's), the approval card and the connection
-notice in the page's language.
+notice in the page's language — and every approval card of the night, those posted
+under an earlier language too, titled in the page's language by its render hook.
 """
 
 from __future__ import annotations
@@ -73,6 +74,13 @@ def test_an_approval_night_holds_no_double_card_stale_state_or_wrong_language(tm
         # resolution's card does (before: its id, "alice asks for attack" in every language)
         label = step["attackLabel"]
         assert label and (lang == "en" or label != "attack"), (lang, label)
+        # every approval card of the night, those posted under an earlier language too,
+        # titled in this page's language (before: as the active GM posted it)
+        rendered = step["rendered"]
+        verb = TITLES[lang].removeprefix("bob ").removesuffix(" 1d6")
+        assert len(rendered) >= 8, (lang, rendered)  # the night's cards, every language's
+        assert all(t.split(" ", 1)[1].startswith(verb + " ") for t in rendered), (lang, rendered)
+        assert f"alice {verb} {label}" in rendered, (lang, rendered)
         [attack] = step["attackText"]
         assert f">alice {TITLES[lang].split()[1]}" in attack, (lang, attack)
         assert f" {label}</span>" in attack, (lang, attack)

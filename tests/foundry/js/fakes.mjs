@@ -59,10 +59,24 @@ export class FakeWebSocket {
     this.onclose = null;
     this.onerror = null;
     FakeWebSocket.instances.push(this);
+    for (const made of FakeWebSocket.#waiting.splice(0)) made(this);
   }
+
+  /** @type {((socket: FakeWebSocket) => void)[]} */
+  static #waiting = [];
 
   static reset() {
     FakeWebSocket.instances = [];
+  }
+
+  /** The next socket made: an event waited for (a Connection's own timer opening it),
+   * with a hang guard of `guardMs` that fails naming `what`. */
+  static next(what, guardMs = 10_000) {
+    let guard;
+    return Promise.race([
+      new Promise((made) => FakeWebSocket.#waiting.push(made)),
+      new Promise((_, failed) => { guard = setTimeout(() => failed(new Error(`hung waiting for ${what}`)), guardMs); }),
+    ]).finally(() => clearTimeout(guard));
   }
 
   static last() {
@@ -111,10 +125,17 @@ export class LogSocket extends FakeWebSocket {
   /** false: a server older than requests that only repeat, refusing the field as
    * rollbridge's schema refuses any unknown one. */
   static knowsRepeat = true;
+  /** A refusal every request asked only to repeat gets (a ruleset's, say), or null. */
+  static repeatRefusal = null;
 
   send(data) {
     super.send(data);
     const message = JSON.parse(data);
+    if (message.repeat === true && LogSocket.repeatRefusal) {
+      const refusal = LogSocket.repeatRefusal;
+      queueMicrotask(() => this.receive({ type: "error", id: message.id, ...refusal }));
+      return;
+    }
     if ("repeat" in message && !LogSocket.knowsRepeat) {
       const field = `${message.type}.repeat`;
       queueMicrotask(() => this.receive({ type: "error", id: message.id, code: "invalid_request", message: `${field}: is not a known field`, details: { field } }));

@@ -19,7 +19,7 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 
-import { heldKey, HeldRequests, logMovedOn, tokenMark } from "../../../adapters/foundry/module/scripts/core/held.mjs";
+import { heldKey, HeldRequests, logMovedOn, repeatUnknown, tokenMark } from "../../../adapters/foundry/module/scripts/core/held.mjs";
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { FakeWebSocket, LogSocket, MemoryStorage } from "./fakes.mjs";
 import { heldGmRoll, registerModuleSettings, settle, Standin, until, world } from "./standin.mjs";
@@ -103,6 +103,37 @@ test("the held requests in a Web Storage: kept per table, taken back, garbage an
   assert.equal(heldKey({ world: "w", user: "u" }), "rollbridge.held.w.u");
   assert.equal(logMovedOn({ code: "invalid_request", details: { field: "at" } }), true);
   assert.equal(logMovedOn({ code: "invalid_request", details: { field: "formula" } }), false);
+  assert.equal(repeatUnknown({ code: "invalid_request", details: { field: "foundry.roll.repeat" } }), true);
+  // a ruleset's own refusal, marked so by the server (docs/protocol.md, "Error codes"):
+  // what it names says nothing of the server's log or version
+  const ruleset = (field) => ({ code: "invalid_request", details: { field, origin: "ruleset" } });
+  assert.equal(logMovedOn(ruleset("at")), false);
+  assert.equal(repeatUnknown(ruleset("foundry.roll.repeat")), false);
+  assert.equal(repeatUnknown(ruleset("params.repeat")), false);
+  assert.equal(logMovedOn({ code: "rule_violation", details: { field: "at" } }), false, "another code");
+});
+
+test("a ruleset's own refusal of a held request asked again, naming a field `….repeat`: not read as an older server's, so the request is never sent again as a new one (no probe)", async () => {
+  const storage = new MemoryStorage();
+  const ws = await playerPage(storage, { seq: 3 });
+  const sent = await heldRoll(ws);
+  LogSocket.repeatRefusal = { code: "invalid_request", message: "foundry.roll.repeat: the ruleset's own check",
+    details: { field: "foundry.roll.repeat", origin: "ruleset" } };
+  try {
+    ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 4 });
+    await until(() => ws.messages().some((m) => m.id === sent.id && m.repeat === true), "asked again, only to repeat");
+    await settle(client);
+    // until 7 December 2026, night: taken for a server older than `repeat`, probed
+    // (`state` at its floor) and sent again as it was first — a new roll where the
+    // server no longer remembered it
+    assert.equal(ws.messages().filter((m) => m.type === "state").length, 0, "no probe");
+    assert.equal(ws.messages().filter((m) => m.id === sent.id && !m.repeat).length, 1, "sent once, never as a new request again");
+    ws.receive({ type: "event", table: "t1", kind: "hidden", epoch: 1, seq: 5 });
+    await settle(client);
+    assert.equal(ws.messages().filter((m) => m.id === sent.id && !m.repeat).length, 1, "nor at the next placeholder");
+  } finally {
+    LogSocket.repeatRefusal = null;
+  }
 });
 
 test("a player's page reloaded before the GM approved: the held GM roll asked again once welcomed, and its card posted", async () => {

@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 
-import { FoundryClient, PLAYERS_READS } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
+import { FoundryClient, PLAYERS_READS, PLAYERS_WAIT_MS } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { registerRelay } from "../../../adapters/foundry/module/scripts/foundry/relay.mjs";
 import { registerSettings } from "../../../adapters/foundry/module/scripts/foundry/settings.mjs";
 import { FakeWebSocket } from "./fakes.mjs";
@@ -72,8 +72,8 @@ const SR5 = {
 
 /** A world as `user` (v12 or v13) with the guard (an NPC the player may see LIMITED),
  * Tukan (the player's) and an unlinked goblin token, each linked or flagged as given. */
-async function table(generation, user, { flags = {}, settings = {}, users = USERS } = {}) {
-  await world({ generation, users, user, system: "shadowrun5e", settings });
+async function table(generation, user, { flags = {}, settings = {}, users = USERS, settingsBy = {} } = {}) {
+  await world({ generation, users, user, system: "shadowrun5e", settings, settingsBy });
   await registerModuleSettings();
   const guard = Standin.addActor({ _id: "fvttGuard0000002", name: "Guard", type: "npc", system: sr5(),
     ownership: { [PLAYER]: LIMITED }, flags: { rollbridge: flags.guard ?? { actorId: "guard" } } });
@@ -136,6 +136,13 @@ async function markedAtWelcome(generation, name, mapped, [physical, stun]) {
   const asked = answersState(ws, () => ({ id: "t1", epoch: 1, seq: 1, actors: adjusted(1, actors.token.uuid).actors }));
   await settle(client);
   return { actors, asked };
+}
+
+/** The GM's record of what a mapping chosen by hand wrote (the world setting `mapped`,
+ * foundry/marks.mjs) for table t1: {actor UUID: "mapping actorId"}. */
+function recorded() {
+  const marks = game.settings.get("rollbridge", "mapped")?.marks ?? [];
+  return Object.fromEntries(marks.filter((m) => m.table === "t1").map((m) => [m.key, `${m.mapping} ${m.actorId}`]));
 }
 
 /** `ws` answers each `state` the client sends with `at` as a server would, with the
@@ -365,6 +372,46 @@ for (const generation of [12, 13]) {
     assert.deepEqual(actors.tukan.flags.rollbridge.common, TUKAN);
     assert.equal(actors.tukan.system.track.physical.value, 2, "auto: players see it in full");
     assert.equal(FakeWebSocket.instances.length, before, "nothing more to read");
+  });
+
+  test(`v${generation}: NPCs mapped one after another share one players' view read: the next is written from it and the events since, until a gap or a settings change`, async () => {
+    const actors = await guardAndOther(generation);
+    const before = FakeWebSocket.instances.length;
+    await client.linkActor(actors.guard, "guard");
+    await settle(client);
+    assert.equal(FakeWebSocket.instances.length, before + 1, "the first link reads the players' view");
+    snapshotOf(FakeWebSocket.last(), 1, ["guard", "other"]);
+    await settle(client);
+    assert.deepEqual(actors.guard.flags.rollbridge.common, PLAYERS_GUARD);
+    // the read has ended; the GM maps the other NPC a while later: until 7 December 2026,
+    // night, a reading connection of its own (hello and a whole table's snapshot each)
+    await client.linkActor(actors.other, "other");
+    await settle(client);
+    assert.equal(FakeWebSocket.instances.length, before + 1, "no second reading connection");
+    assert.deepEqual([actors.other.flags.rollbridge.common, actors.other.flags.rollbridge.withheld], [PLAYERS_GUARD, undefined], "its players' view, not withheld");
+    holdsNone(JSON.stringify(actors.other.flags.rollbridge), "the other NPC's flags");
+    // an event of the GM's own connection (seq 5) keeps it current: its players' copy
+    const ws = FakeWebSocket.instances[before - 1];
+    const seen = { ...PLAYERS_GUARD, conditions: ["Physical: Deadly"] };
+    const gmView = { ...GM_GUARD, conditions: ["Physical: Deadly (10 boxes)"] };
+    const event = { type: "event", table: "t1", epoch: 1, seq: 5, kind: "adjusted", data: { actor: "other" } };
+    ws.receive({ ...event, actors: [view("other", "Other", gmView, { seq: 5 })], players: { ...event, actors: [view("other", "Other", seen, { limited: true, seq: 5 })] } });
+    await settle(client);
+    actors.other._source.flags.rollbridge = {}; // unlinked meanwhile
+    await client.linkActor(actors.other, "other");
+    await settle(client);
+    assert.equal(FakeWebSocket.instances.length, before + 1);
+    assert.deepEqual(actors.other.flags.rollbridge.common, seen, "the players' view of seq 5");
+    // a settings change may show or hide what it does not list: the next link reads again
+    const settings = { type: "event", table: "t1", epoch: 1, seq: 6, kind: "settings", data: {}, actors: [] };
+    ws.receive({ ...settings, players: { ...settings, actors: [] } });
+    await settle(client);
+    actors.other._source.flags.rollbridge = {};
+    await client.linkActor(actors.other, "other");
+    await settle(client);
+    assert.equal(FakeWebSocket.instances.length, before + 2, "read again after the settings change");
+    assert.ok(client.playersReader, "a read open for it");
+    assert.equal(actors.other.flags.rollbridge.withheld, true, "withheld until that read answers");
   });
 
   test(`v${generation}: NPCs mapped while their players' view is read share its connection; refused (too many with the GM's token) it closes for good, and a later mapping reads again`, async () => {
@@ -764,12 +811,16 @@ for (const generation of [12, 13]) {
     assert.deepEqual(boxes(actors.guard), [0, 0], "the guard's hidden boxes are gone from system data");
     assert.deepEqual(boxes(actors.token.actor), [5, 0], "the goblin's typed value stays, the GM's stun from the mapping goes");
     assert.deepEqual(boxes(actors.tukan), [2, 0], "a player's character keeps its values");
-    assert.ok(!("mapped" in actors.guard.flags.rollbridge), "the chosen mapping's mark goes with its values");
+    assert.deepEqual(recorded(), {}, "the chosen mapping's marks go with its values");
+    assert.ok(!("mapped" in actors.guard.flags.rollbridge), "and no flag holds one");
   });
 
   test(`v${generation}: switched back to auto while the GM's client was away, the GM's values the chosen mapping wrote of an NPC are reset at its next welcome, a typed value kept`, async () => {
     const actors = await chosenSr5(generation);
-    assert.equal(actors.guard.flags.rollbridge.mapped, "sr5", "the flags say the chosen mapping wrote them");
+    assert.equal(recorded()[actors.guard.uuid], "sr5 guard", "the GM's record says the chosen mapping wrote them");
+    assert.equal(recorded()[actors.token.actor.uuid], `sr5 ${actors.token.uuid}`, "the goblin's too");
+    assert.ok(!(actors.tukan.uuid in recorded()), "not the player's own actor");
+    assert.ok(!("mapped" in actors.guard.flags.rollbridge), "nothing in the flags, which a player who owned the actor could write");
     client.stop(); // the GM's page closed
     client = null;
     await game.settings.set("rollbridge", "systemMapping", "auto"); // another GM's switch
@@ -791,7 +842,7 @@ for (const generation of [12, 13]) {
     assert.deepEqual(boxes(actors.token.actor), [5, 0], "the goblin's typed value stays, the mapping's stun goes");
     assert.deepEqual(boxes(actors.tukan), [2, 0], "a player's character keeps its values");
     assert.equal(ws.messages().filter((m) => m.type === "state").length, 1, "one state for the one seq");
-    assert.ok(!("mapped" in actors.guard.flags.rollbridge), "the mark is gone with them");
+    assert.deepEqual(recorded(), {}, "the marks are gone with them");
   });
 
   test(`v${generation}: a chosen mapping's writes from before the mapped mark are marked at the GM's first welcome since, so a switch back to auto while the GM's client was away resets them; a player's own actor is neither marked nor reset`, async () => {
@@ -808,11 +859,10 @@ for (const generation of [12, 13]) {
       table: { id: "t1", actors: [view("guard", "Guard", GM_GUARD, { seq: 2 })] } };
     welcomedClient(resumed);
     await settle(client);
-    assert.equal(actors.guard.flags.rollbridge.mapped, "sr5", "the guard's earlier write is marked as the chosen mapping's");
+    assert.equal(recorded()[actors.guard.uuid], "sr5 guard", "the guard's earlier write is marked as the chosen mapping's, in the GM's record");
     assert.equal(actors.guard.flags.rollbridge.seq, 1, "its flags as they were");
-    assert.ok(!("mappedAt" in actors.guard.flags.rollbridge), "the mark names no seq");
     assert.deepEqual(boxes(actors.guard), [7, 2], "under the chosen mapping nothing is reset");
-    assert.ok(!("mapped" in actors.tukan.flags.rollbridge), "a player's own actor is not marked");
+    assert.ok(!(actors.tukan.uuid in recorded()), "a player's own actor is not marked");
     client.stop(); // the GM's page closed
     client = null;
     await game.settings.set("rollbridge", "systemMapping", "auto"); // another GM's switch
@@ -820,12 +870,12 @@ for (const generation of [12, 13]) {
     const asked = answersState(ws, () => ({ id: "t1", epoch: 1, seq: 1, actors: adjusted(1, actors.token.uuid).actors }));
     await settle(client);
     assert.deepEqual(boxes(actors.guard), [0, 0], "the GM's boxes the chosen mapping wrote before the mark are gone");
-    assert.ok(!("mapped" in actors.guard.flags.rollbridge) && !("mappedAt" in actors.guard.flags.rollbridge), "with the mark");
+    assert.deepEqual(recorded(), {}, "with the mark");
     assert.deepEqual(asked, [], "against the welcome's view: the GM's client left the table at the welcome's seq, no older one read");
     assert.deepEqual(boxes(actors.tukan), [7, 5], "the player's own actor: never reset against the GM's view, nothing to learn");
   });
 
-  test(`v${generation}: an actor a player owned once, its flags written then as an NPC's at a seq of the player's choosing, is marked, never reset against the GM's view at the player's seq`, async () => {
+  test(`v${generation}: an actor a player owned once, its flags written then as an NPC's that has its own actor, is not marked nor reset: nothing read`, async () => {
     // Tukan was the player's: they wrote its flags as the guard's at #1 and typed guesses
     // of the guard's boxes at #1 into its system data (physical 7: right then; stun 5);
     // then the GM took the ownership back (Foundry keeps no history of either)
@@ -838,8 +888,8 @@ for (const generation of [12, 13]) {
     const resumed = { seq: 2, resume: { recovered: true, missed: 0 }, foundry: { adapter: "test", mappings: [SR5] }, table: { id: "t1", actors: [healed] } };
     welcomedClient(resumed);
     await settle(client);
-    const flags = actors.tukan.flags.rollbridge;
-    assert.deepEqual([flags.mapped, flags.seq, "mappedAt" in flags], ["sr5", 1, false], "marked: it is no player's now; the mark names no seq");
+    assert.ok(!(actors.tukan.uuid in recorded()), "not marked: the guard's own actor is the one the mapping writes the guard into");
+    assert.equal(recorded()[actors.guard.uuid], "sr5 guard");
     client.stop();
     client = null;
     await game.settings.set("rollbridge", "systemMapping", "auto"); // switched back while the GM's page was closed
@@ -847,31 +897,50 @@ for (const generation of [12, 13]) {
     const tables = { 1: adjusted(1, actors.token.uuid).actors, 2: [healed] };
     const asked = answersState(ws, (at) => ({ id: "t1", epoch: 1, seq: at, actors: tables[at] ?? [] }));
     await settle(client);
-    assert.deepEqual(asked, [2], "the GM's view where the GM's client left the table (#2), which the chosen mapping showed every client; never at the player's #1");
-    assert.deepEqual(boxes(actors.tukan), [7, 5], "neither guess reset: nothing learnt of the guard at #1");
-    assert.ok(!("mapped" in actors.tukan.flags.rollbridge), "the mark gone");
+    assert.deepEqual(boxes(actors.tukan), [7, 5], "neither guess reset: nothing learnt of the guard");
+    assert.deepEqual(recorded(), {}, "the guard's mark done with");
   });
 
-  test(`v${generation}: a player who owned an actor once and wrote its mark (\`mapped\`, \`mappedAt\` or the flags' seq) at a seq of their choosing picks no seq the table is read at: only the GM's own saved cursor is`, async () => {
-    // Tukan was the player's: they wrote its flags as the guard's, marked by a chosen
-    // mapping at #1 (the guard's boxes 7 and 2 then) — `mappedAt` is a flag like any
-    // other — and typed guesses of those boxes into its system data (physical 7: right;
-    // stun 5). The GM took the ownership back; the GM's page, gone since #3 (its saved
-    // cursor: a world setting, which no player can write), comes back under `auto`
-    for (const forged of [{ mappedAt: { epoch: 1, seq: 1 } }, { seq: 1 }]) {
+  test(`v${generation}: a player who owned an actor once and wrote a \`mapped\` mark naming an NPC into its flags learns nothing: the mark is no GM's, its actor reset blind, no table read`, async () => {
+    // Tukan was the player's: they wrote its flags as the guard's with a chosen mapping's
+    // mark (and a `mappedAt` or the flags' seq of their choosing), and typed guesses of
+    // the guard's boxes into its system data. The GM took the ownership back; the GM's
+    // page, gone since #3 (the guard's boxes 1 and 0 then), comes back under `auto`.
+    // Until 7 December 2026, night, the table was read at the GM's cursor and a guess
+    // was reset only where it was the guard's value there: one guess per NPC and welcome.
+    const after = [];
+    for (const [forged, guess] of [[{ mappedAt: { epoch: 1, seq: 1 } }, [1, 0]], [{ seq: 1 }, [7, 5]], [{}, [1, 5]]]) {
       const flags = { actorId: "guard", table: "t1", epoch: 1, seq: 3, mapped: "sr5", name: "Guard", limited: true, view: "players", common: PLAYERS_GUARD, ...forged };
       const actors = await table(generation, GM, { flags: { tukan: flags }, settings: { "rollbridge.cursor": { table: "t1", epoch: 1, seq: 3 } } });
-      actors.tukan._source.system = { track: { physical: { value: 7 }, stun: { value: 5 } } };
+      actors.tukan._source.system = { track: { physical: { value: guess[0] }, stun: { value: guess[1] } } };
       actors.tukan._source.ownership = { [PLAYER]: LIMITED };
       const healed = view("guard", "Guard", { ...GM_GUARD, tracks: [track("physical", 1), track("stun", 0)] }, { seq: 3 });
       const tables = { 1: adjusted(1, actors.token.uuid).actors, 3: [healed] };
       const ws = welcomedClient({ seq: 4, resume: { recovered: true, missed: 0 }, foundry: { adapter: "test", mappings: [SR5] }, table: { id: "t1", actors: [healed] } });
       const asked = answersState(ws, (at) => ({ id: "t1", epoch: 1, seq: at, actors: tables[at] ?? [] }));
       await settle(client);
-      assert.deepEqual(asked, [3], `${JSON.stringify(forged)}: read at the GM's cursor alone, never at the player's #1`);
-      assert.deepEqual(boxes(actors.tukan), [7, 5], `${JSON.stringify(forged)}: neither guess reset: nothing learnt of the guard at #1`);
+      assert.deepEqual(asked, [], `${JSON.stringify(forged)}: no table read for a mark no GM wrote`);
+      after.push(boxes(actors.tukan));
       assert.ok(!("mapped" in actors.tukan.flags.rollbridge) && !("mappedAt" in actors.tukan.flags.rollbridge), "the mark gone");
     }
+    // the guard's boxes (1, 0), a wrong guess (7, 5) and a half-right one (1, 5): alike
+    assert.deepEqual(after, [[0, 0], [0, 0], [0, 0]], "every guess reset alike, the right one as the wrong: nothing learnt");
+  });
+
+  test(`v${generation}: a record of marks a player wrote (granted SETTINGS_MODIFY) is no GM's: nothing read or reset by it`, async () => {
+    const written = { actorId: "guard", table: "t1", epoch: 1, seq: 3, name: "Guard", limited: true, view: "players", common: PLAYERS_GUARD };
+    const actors = await table(generation, GM, { flags: { tukan: written }, settingsBy: { "rollbridge.mapped": PLAYER },
+      settings: { "rollbridge.cursor": { table: "t1", epoch: 1, seq: 3 },
+        "rollbridge.mapped": { marks: [{ table: "t1", key: "Actor.fvttTukan0000001", mapping: "sr5", actorId: "guard" }] } } });
+    actors.tukan._source.system = { track: { physical: { value: 1 }, stun: { value: 0 } } };
+    actors.tukan._source.ownership = { [PLAYER]: LIMITED };
+    assert.equal(actors.tukan.uuid, "Actor.fvttTukan0000001");
+    const healed = view("guard", "Guard", { ...GM_GUARD, tracks: [track("physical", 1), track("stun", 0)] }, { seq: 3 });
+    const ws = welcomedClient({ seq: 4, resume: { recovered: true, missed: 0 }, foundry: { adapter: "test", mappings: [SR5] }, table: { id: "t1", actors: [healed] } });
+    const asked = answersState(ws, (at) => ({ id: "t1", epoch: 1, seq: at, actors: [healed] }));
+    await settle(client);
+    assert.deepEqual(asked, [], "no table read");
+    assert.deepEqual(boxes(actors.tukan), [1, 0], "the right guess left as it is: the record is the player's");
   });
 
   test(`v${generation}: a player's own actor, its flags written by the player as another actor's mapped by hand, is not reset against the GM's view of that one: nothing to learn`, async () => {
@@ -895,10 +964,12 @@ for (const generation of [12, 13]) {
     const count = 12;
     const npcs = [];
     for (let n = 1; n <= count; n++) {
-      const flags = { actorId: `npc${n}`, table: "t1", epoch: 1, seq: n, mapped: "sr5", name: `NPC ${n}`, limited: true, view: "players", common: PLAYERS_GUARD };
+      const flags = { actorId: `npc${n}`, table: "t1", epoch: 1, seq: n, name: `NPC ${n}`, limited: true, view: "players", common: PLAYERS_GUARD };
       npcs.push(Standin.addActor({ _id: `fvttNpc${String(n).padStart(9, "0")}`, name: `NPC ${n}`, type: "npc", ownership: { [PLAYER]: LIMITED },
         system: { track: { physical: { value: 7 }, stun: { value: 2 } } }, flags: { rollbridge: flags } }));
     }
+    // the GM's record, as the GM's client wrote it under the chosen mapping
+    await game.settings.set("rollbridge", "mapped", { marks: npcs.map((npc, i) => ({ table: "t1", key: npc.uuid, mapping: "sr5", actorId: `npc${i + 1}` })) });
     const gmViews = npcs.map((_, i) => view(`npc${i + 1}`, `NPC ${i + 1}`, GM_GUARD, { seq: i + 1 }));
     const ws = welcomedClient({ seq: 50, resume: { recovered: true, missed: 0 }, foundry: { adapter: "test", mappings: [SR5] },
       table: { id: "t1", actors: [view("guard", "Guard", GM_GUARD), ...gmViews] } });
@@ -906,7 +977,7 @@ for (const generation of [12, 13]) {
     await settle(client);
     assert.deepEqual(asked, [40], "one read, at the GM's saved cursor");
     assert.deepEqual(npcs.map(boxes), npcs.map(() => [0, 0]), "every NPC's boxes the chosen mapping wrote are gone");
-    assert.ok(npcs.every((npc) => !("mapped" in npc.flags.rollbridge)), "with their marks");
+    assert.deepEqual(recorded(), {}, "with their marks");
   });
 
   test(`v${generation}: an upgraded world: the GM's values an older module wrote into an NPC's system data under auto are reset at the GM's connection`, async () => {
@@ -1098,13 +1169,23 @@ for (const generation of [12, 13]) {
     await until(() => FakeWebSocket.instances.length === before + 2, "the reader connected again");
     refuse(FakeWebSocket.last(), "rate_limited", { retry_after: 1 });
     await settle(client);
+    // the refusal asked for a second: a nudge (the network back) does not cut it — until
+    // 7 December 2026, night, the reader connected again at once
+    const again = FakeWebSocket.next("the reader's connection after the refusal's retry_after");
     client.nudge();
-    await until(() => FakeWebSocket.instances.length === before + 3, "and again after rate_limited");
+    await settle(client);
+    assert.equal(FakeWebSocket.instances.length, before + 2, "no connection within the refusal's retry_after");
+    await again;
+    assert.equal(FakeWebSocket.instances.length, before + 3, "and again after rate_limited, its wait over");
     snapshotOf(FakeWebSocket.last(), 1, ["guard", "other"]);
     await settle(client);
     assert.deepEqual([actors.guard.flags.rollbridge.common, actors.other.flags.rollbridge.common], [PLAYERS_GUARD, PLAYERS_GUARD], "both written, neither dropped");
     assert.equal(client.playersReader, null);
     // a server that keeps refusing: PLAYERS_READS more connections, then the read ends
+    // (read again: a settings change since may show or hide what the read had)
+    const settings = { type: "event", table: "t1", epoch: 1, seq: 5, kind: "settings", data: {}, actors: [] };
+    FakeWebSocket.instances[before - 1].receive({ ...settings, players: { ...settings, actors: [] } });
+    await settle(client);
     await client.linkActor(actors.guard, "guard");
     await settle(client);
     const start = FakeWebSocket.instances.length;
@@ -1118,6 +1199,24 @@ for (const generation of [12, 13]) {
     assert.equal(client.playersReader, null, "ended: no loop");
     assert.equal(FakeWebSocket.instances.length, start + PLAYERS_READS, `${PLAYERS_READS} tries again, no more`);
     assert.equal(actors.guard.flags.rollbridge.withheld, true, "withheld until its next event");
+  });
+
+  test(`v${generation}: a players' view read refused rate_limited for longer than PLAYERS_WAIT_MS ends, its NPC withheld; a nudge opens nothing`, async () => {
+    const actors = await guardAndOther(generation);
+    const before = FakeWebSocket.instances.length;
+    await client.linkActor(actors.guard, "guard");
+    await settle(client);
+    const reader = FakeWebSocket.last();
+    reader.open();
+    const hello = reader.messages().find((m) => m.type === "hello");
+    // the wrong-token throttle's wait: ten minutes
+    reader.receive({ type: "error", id: hello.id, code: "rate_limited", message: "too many wrong tokens", details: { retry_after: 600, scope: "wrong_tokens" } });
+    await settle(client);
+    assert.equal(client.playersReader, null, `ended: a wait of 600 s is past PLAYERS_WAIT_MS (${PLAYERS_WAIT_MS} ms)`);
+    client.nudge();
+    await settle(client);
+    assert.equal(FakeWebSocket.instances.length, before + 1, "no connection opened again, a nudge neither");
+    assert.equal(actors.guard.flags.rollbridge.withheld, true, "withheld until its next event or recovered resume");
   });
 
   test(`v${generation}: an NPC still withheld is asked for at each recovered resume of the page, bounded, and not once a read answered`, async () => {

@@ -23,6 +23,7 @@
 import path from "node:path";
 import process from "node:process";
 
+import { localizeApprovalTitle } from "../../../adapters/foundry/module/scripts/foundry/approvaltitle.mjs";
 import { approvalState, cardOf } from "../../../adapters/foundry/module/scripts/foundry/buttons.mjs";
 import { settle, Standin } from "../js/standin.mjs";
 import { cave, endWalk, freePort, GmPage, GOBLIN, newTable, player, RUNNER, serve as serveDb, runWalk, stopServer, until } from "./night.mjs";
@@ -52,6 +53,17 @@ function cards() {
     return { kind: f.kind ?? null, seq: f.seq ?? null, pending: f.pending ?? null, buttons, undone: Number.isSafeInteger(f.undoneAt),
       outcome: f.outcome ?? null, lang: /data-lang="([^"]+)"/.exec(html)?.[1] ?? null };
   }).filter((c) => c.kind);
+}
+
+/** Every approval card of the chat titled as this page's render hook words it
+ * (foundry/approvaltitle.mjs): those posted in an earlier language too. */
+function renderedTitles() {
+  return game.messages.contents.filter((m) => m.flags?.rollbridge?.kind === "approval.requested").map((message) => {
+    const title = { textContent: "(as stored)", closest: () => ({ dataset: {} }) };
+    const element = { querySelector: (s) => (s === ".rollbridge-card.rb-approval .rb-title" ? title : null) };
+    localizeApprovalTitle(message, [element]); // as v12's render hook hands it
+    return title.textContent;
+  });
 }
 
 /** The cards of each (epoch, seq, kind, hook, requester, pending) more than once. */
@@ -221,7 +233,8 @@ async function main() {
       await settle(gm);
       const text = (pending) => game.messages.contents.filter((m) => m.flags?.rollbridge?.pending === pending).map((m) => String(m.content));
       note(`language ${lang}`, { card, welcomeLocale: gm.connection.welcome.locale, approvalText: text(waiting),
-        attackLabel: gm.connection.welcome.ruleset?.actions?.attack?.label ?? null, attackText: text(attackHeld) });
+        attackLabel: gm.connection.welcome.ruleset?.actions?.attack?.label ?? null, attackText: text(attackHeld),
+        rendered: renderedTitles() });
     }
   } finally {
     await endWalk({ page, clients: Object.values(players), server });

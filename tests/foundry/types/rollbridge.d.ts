@@ -14,6 +14,7 @@ declare global {
     "rollbridge.roundWait": number;
     "rollbridge.combat": { table?: string; id?: string; offset?: number };
     "rollbridge.outcomes": { tables?: { table: string | null; settled: Record<string, { outcome: string; reason?: string }> }[] };
+    "rollbridge.mapped": { marks?: { table: string; key: string; mapping: string; actorId: string }[] };
   }
 
   interface FlagConfig {

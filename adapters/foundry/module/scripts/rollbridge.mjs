@@ -29,6 +29,7 @@
 import { markUndoneByRestore } from "./foundry/restored.mjs";
 import { markUndone } from "./foundry/undone.mjs";
 import { localizeRenderedCard, skipReplayedDice } from "./foundry/chat.mjs";
+import { localizeApprovalTitle } from "./foundry/approvaltitle.mjs";
 import { markLookalikes } from "./foundry/lookalike.mjs";
 import { addButtons, redrawApprovalCards } from "./foundry/buttons.mjs";
 import { rootOf } from "./foundry/dom.mjs";
@@ -141,6 +142,11 @@ function onRenderChatMessage(message, html) {
   }
   try {
     localizeRenderedCard(message, html, client.events);
+  } catch (error) {
+    console.error(`rollbridge | ${error?.message ?? error}`);
+  }
+  try {
+    localizeApprovalTitle(message, html); // an approval card's title in this user's language
   } catch (error) {
     console.error(`rollbridge | ${error?.message ?? error}`);
   }

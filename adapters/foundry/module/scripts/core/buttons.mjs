@@ -158,12 +158,44 @@ export function applyRequestId({ table = null, epoch, seq, user, targets = [] })
  * @param {{i18n: import('../client/i18n.mjs').I18n, by?: string, actions?: any}} options
  */
 export function approvalCardHtml(event, { i18n, by, actions = null }) {
-  // the pending entry: {type, id, fields: {action | formula, …}, who: {name, role}}
+  const title = approvalTitle(approvalTitleData(event, { by, actions }), { i18n, actions });
+  return `<div class="rollbridge-card rb-approval" data-kind="approval.requested" data-seq="${escapeHtml(event?.seq)}" data-epoch="${escapeHtml(event?.epoch)}">`
+    + `<header class="rb-head"><span class="rb-title">${escapeText(title)}</span></header>`
+    + `</div>`;
+}
+
+/**
+ * What an approval card's title is made of, as plain strings (kept in the message's
+ * flags so that each viewer words the title in their own language: approvalTitle):
+ * `who` asks, `action` (its id, and `label`, its label in the writer's language) or
+ * `formula`, or the request's `type`.
+ * @param {any} event  an `approval.requested` event
+ * @param {{by?: string, actions?: any}} [options]
+ * @returns {{who: string, action?: string, label?: string, formula?: string, type?: string}}
+ */
+export function approvalTitleData(event, { by, actions = null } = {}) {
   const request = event?.data?.request ?? {};
   const fields = request.fields ?? {};
-  const what = (typeof fields.action === "string" && actionLabel(actions, fields.action)) || fields.formula || request.type || "?";
-  const who = by ?? request.who?.name ?? event?.by ?? "?";
-  return `<div class="rollbridge-card rb-approval" data-kind="approval.requested" data-seq="${escapeHtml(event?.seq)}" data-epoch="${escapeHtml(event?.epoch)}">`
-    + `<header class="rb-head"><span class="rb-title">${escapeText(i18n.format("ROLLBRIDGE.Button.Pending", { who, what }))}</span></header>`
-    + `</div>`;
+  const data = { who: String(by ?? request.who?.name ?? event?.by ?? "?") };
+  if (typeof fields.action === "string" && fields.action) {
+    data.action = fields.action;
+    data.label = actionLabel(actions, fields.action);
+  } else if (typeof fields.formula === "string" && fields.formula) data.formula = fields.formula;
+  else if (typeof request.type === "string" && request.type) data.type = request.type;
+  return data;
+}
+
+/**
+ * An approval card's title as plain text, in `i18n`'s language: "{who} asks …", the
+ * action's label from `actions` (this viewer's ruleset actions) where it has one, else
+ * the label `data` carries. Text, never markup: a caller puts it in as text.
+ * @param {any} data  approvalTitleData's
+ * @param {{i18n: any, actions?: any}} options
+ * @returns {string}
+ */
+export function approvalTitle(data, { i18n, actions = null }) {
+  const text = (value) => (typeof value === "string" && value ? value : "");
+  const own = text(data?.action) && actions && Object.hasOwn(actions, data.action) ? actionLabel(actions, data.action) : "";
+  const what = own || text(data?.label) || text(data?.action) || text(data?.formula) || text(data?.type) || "?";
+  return i18n.format("ROLLBRIDGE.Button.Pending", { who: text(data?.who) || "?", what });
 }

@@ -320,26 +320,40 @@ export function notRemembered(error) {
 }
 
 /**
+ * The field a refusal of the server's own names, `invalid_request`'s `details.field`;
+ * null for a ruleset's, which the server marks `details.origin: "ruleset"` whatever the
+ * ruleset put there (docs/protocol.md, "Error codes"): a ruleset's own validation that
+ * names a field `at` or `….repeat` says nothing of the server's log or version.
+ * @param {any} error
+ * @returns {string | null}
+ */
+function serversField(error) {
+  const details = error?.details;
+  if (error?.code !== "invalid_request" || !details || typeof details !== "object") return null;
+  if (Object.hasOwn(details, "origin")) return null;
+  return typeof details.field === "string" ? details.field : null;
+}
+
+/**
  * Whether a refusal of a request asked again with `repeat` is an older server's, which
  * knows no such field (`invalid_request` naming `foundry.roll.repeat` or
- * `foundry.resolve.repeat`): nothing was done, and the module asks that server the
- * way it did before, a `state` probe first.
+ * `foundry.resolve.repeat`, not a ruleset's: serversField): nothing was done, and the
+ * module asks that server the way it did before, a `state` probe first.
  * @param {any} error
  */
 export function repeatUnknown(error) {
-  const field = error?.details?.field;
-  return error?.code === "invalid_request" && typeof field === "string" && field.endsWith(".repeat");
+  return serversField(error)?.endsWith(".repeat") === true;
 }
 
 /**
  * Whether a `state` probe's refusal says the table's log no longer reaches back to the
- * seq it asked for (`state.at` older than the retained log): the server may have
- * forgotten the reply of a request held since, and asking again by its id could make
- * it anew.
+ * seq it asked for (`state.at` older than the retained log, the server's own refusal:
+ * serversField): the server may have forgotten the reply of a request held since, and
+ * asking again by its id could make it anew.
  * @param {any} error
  */
 export function logMovedOn(error) {
-  return error?.code === "invalid_request" && error?.details?.field === "at";
+  return serversField(error) === "at";
 }
 
 /** Refusals that say nothing of the request itself: nothing was done, or the server

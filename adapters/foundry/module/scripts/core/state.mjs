@@ -438,6 +438,33 @@ export function chosenLeftovers(described, flags, gm, actor) {
 }
 
 /**
+ * What a reset of a mark the GM's record cannot vouch for (a `mapped` flag a module
+ * from before 7 December 2026, night, wrote, which a player who owned the actor could
+ * have written too) takes of `actor`'s system data under `auto`, for the mapping
+ * `described`: of an actor whose players' view (its flags) fills none of the mapping's
+ * paths, every path holding a value other than an undamaged actor's (a track not 0, a
+ * condition true), set to it — compared with nothing of the GM's view, so which values
+ * it took tells nothing of any actor's. null: nothing (as chosenLeftovers).
+ * @param {any} described
+ * @param {any} flags
+ * @param {any} actor
+ * @returns {Record<string, number | boolean> | null}
+ */
+export function blindLeftovers(described, flags, actor) {
+  if (!flags || flags.removed || stalePaths(described, flags)) return null;
+  /** @type {Record<string, number | boolean>} */
+  const out = {};
+  for (const path of Object.values(described?.tracks ?? {})) {
+    const held = heldAt(actor, described.id, String(path));
+    if (held !== undefined && held !== 0) out[String(path)] = 0;
+  }
+  for (const path of Object.values(described?.conditions ?? {})) {
+    if (heldAt(actor, described.id, String(path)) === true) out[String(path)] = false;
+  }
+  return out;
+}
+
+/**
  * The system paths a mapping writes for one actor view (null: none): those of the
  * view systemsOf picks. Under `auto`, a view that fills none of them (an NPC whose
  * details the players' view no longer shows, or one withheld) resets what `auto`
@@ -473,10 +500,9 @@ export function actorUpdate(actorView, mapping, current = null, { players = null
   if (!actorView?.foundry?.flags?.[MODULE_ID]) return null;
   const flags = flagsOf(actorView, players, epoch);
   const paths = flags.removed ? null : mappedPaths(actorView, mapping, { players, chosen, current, mappings, reset, actor });
-  // a mapping chosen by hand wrote the GM's values here: said in the flags (`mapped`), so
-  // a switch back to `auto` made while the GM's client was away is found at its next
-  // welcome (FoundryClient's #resetMappedAway); any write under `auto` drops it
-  if (chosen && paths) flags.mapped = mapping;
+  // that a mapping chosen by hand wrote the GM's values here is kept in the GM's record
+  // (foundry/marks.mjs), never in the flags, which a player who owned the actor could
+  // write: the flags as they are replaced drop an older module's `mapped` mark
   const update = isPlainObject(current)
     ? replaceKeys(`flags.${MODULE_ID}`, current, flags)
     : { [`flags.${MODULE_ID}`]: flags };

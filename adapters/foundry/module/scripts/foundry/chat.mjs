@@ -42,7 +42,7 @@
 
 import { foundryActors } from "./actors.mjs";
 import { renderCard } from "../core/card.mjs";
-import { approvalCardHtml } from "../core/buttons.mjs";
+import { approvalCardHtml, approvalTitleData } from "../core/buttons.mjs";
 import { cardEvent, cardToLocalize, cardView, MODULE_ID, speakerFor } from "../core/state.mjs";
 import { rootOf } from "./dom.mjs";
 
@@ -54,6 +54,11 @@ let rulesetActions = null;
 /** Keep the welcome's ruleset actions for the cards' titles (each welcome). */
 export function setRulesetActions(actions) {
   rulesetActions = actions && typeof actions === "object" ? actions : null;
+}
+
+/** The actions setRulesetActions kept (null: this page has not been welcomed). */
+export function currentActions() {
+  return rulesetActions;
 }
 
 export function rollsOf(jsons) {
@@ -144,6 +149,8 @@ export async function postApprovalCard(event) {
       [MODULE_ID]: {
         table: event.table ?? null, epoch: event.epoch, seq: event.seq, kind: event.kind,
         pending: event.data?.pending ?? null, secret: true, view: "gm", lang: game.i18n.lang,
+        // what the title says, for each GM to word it in their own language (approvaltitle.mjs)
+        approval: approvalTitleData(event, { actions: rulesetActions }),
       },
     },
   });

@@ -13,6 +13,8 @@ import { flagUndoneByRestore, missedSinceRestore } from "./restored.mjs";
 import { flagUndone, noteUndone } from "./undone.mjs";
 import { localizeRenderedCards, postApprovalCard, postCard, setRulesetActions } from "./chat.mjs";
 import { gmRecord, setting } from "./settings.mjs";
+import { addMarks, markKey, readMarks, writeMarks } from "./marks.mjs";
+import { PlayersViews } from "../core/playersviews.mjs";
 import { Connection } from "../client/connection.mjs";
 import { CONNECTION_LABELS, labelOf, ROLE_LABELS } from "../client/i18n.mjs";
 import {
@@ -34,6 +36,7 @@ import { oddsMessage, oddsResult } from "../core/odds.mjs";
 import {
   ActorViews,
   actorUpdate,
+  blindLeftovers,
   chosenLeftovers,
   cardEvent,
   cardPosted,
@@ -77,7 +80,23 @@ export const PLAYERS_READS = 3;
  * (`too_many_connections`: the reader is one connection too many; a refused token)
  * ends it. */
 const READ_AGAIN = new Set(["busy", "rate_limited"]);
+/** The longest a read of the players' view waits on a `rate_limited` hello's
+ * `retry_after` (the Connection's own wait, HELLO_WAIT_CAP_MS at most): a longer one
+ * (the wrong-token throttle's minute and more) ends the read, its NPCs withheld until
+ * their next event or the next recovered resume (#askWithheld) — no connection held
+ * open-ended for a read. Within it, a nudge (the network back) does not cut the wait. */
+export const PLAYERS_WAIT_MS = 30_000;
 
+
+/** The Actor#update data that drops the `mapped` mark (and a `mappedAt`) a module from
+ * before 7 December 2026, night, wrote into `flags` (the GM's record keeps marks now). */
+function legacyUnmarked(flags) {
+  const data = {};
+  for (const name of ["mapped", "mappedAt"]) {
+    if (name in (flags ?? {})) data[`flags.${MODULE_ID}.-=${name}`] = null;
+  }
+  return data;
+}
 
 /** Whether a user who is not a GM owns `actor` (OWNER, as Foundry's Actor#hasPlayerOwner
  * tells): that user may write its flags. */
@@ -159,6 +178,9 @@ export class FoundryClient {
     /** @type {Connection | null} the connection reading the NPCs' players' view once (#readPlayersView) */
     this.playersReader = null;
     this.playersTimer = null;
+    /** when (Date.now()) the reader's `rate_limited` refusal lets it connect again: no
+     * nudge reaches it before (0: any time) */
+    this.playersNotBefore = 0;
     /** the epoch and the NPCs' ids the reader reads for */
     this.playersEpoch = null;
     this.playersIds = new Set();
@@ -219,6 +241,9 @@ export class FoundryClient {
     // the latest view of each actor as this client's connection received it, drawn
     // by the panels (core/state.mjs ActorViews): the GM's full view on the GM's client
     this.views = new ActorViews();
+    /** the players' view of the table's actors, kept whole while nothing was missed
+     * (core/playersviews.mjs): a link's NPC written from it, no reading connection */
+    this.playersViews = new PlayersViews();
     // the table's encounter as the server last said ({order, round, turn, current},
     // null: none runs; undefined: not known yet): the welcome's, then each event's
     this.encounter = undefined;
@@ -316,6 +341,7 @@ export class FoundryClient {
         // replayed events are older, and are not taken); the flags of another epoch
         // the actors hold now are of an earlier one, whatever its number
         this.views.reset(welcome.table?.actors, welcome.epoch, flagEpochs(foundryActors()));
+        this.playersViews.welcome(welcome);
         // an older module's flags (the GM's view of an NPC) go at the writer's connection
         if (this.writer) this.#enqueue(() => this.#replaceOldFlags(welcome));
         // an NPC still withheld at a recovered resume (a reload cut the read of its
@@ -376,6 +402,7 @@ export class FoundryClient {
         }
         this.#keep(event);
         if (!info?.replayed) this.views.see(event.actors, event.epoch);
+        this.playersViews.see(event);
         // a settings change at a table of too many NPCs to carry their new views: this
         // connection's views of them are read again (docs/foundry.md)
         if (!info?.replayed && event.reread === true) this.#rereadViews();
@@ -411,14 +438,18 @@ export class FoundryClient {
     globalThis.clearTimeout(this.playersTimer);
     this.playersReader?.stop();
     this.playersReader = null;
+    this.playersNotBefore = 0;
     this.playersLater.clear();
     this.views.clear(); // without a connection the panels draw the flags
+    this.playersViews.clear();
   }
 
   /** The network or the page came back: reconnect now, or ping now (foundry/network.mjs). */
   nudge() {
     this.connection?.nudge();
-    this.playersReader?.nudge(); // a read of the NPCs' players' view waiting to connect again
+    // a read of the NPCs' players' view waiting to connect again: not before the wait a
+    // `rate_limited` refusal asked for (#readPlayersView), which a nudge must not cut
+    if (!(Date.now() < this.playersNotBefore)) this.playersReader?.nudge();
   }
 
   get writer() {
@@ -718,9 +749,14 @@ export class FoundryClient {
   async #writeLinked(id) {
     const held = this.connection?.connected ? this.views.get(id) : null;
     if (held?.removed) return;
-    const { view, epoch } = held?.view ? held : await this.#readLinked(id);
+    const { view, epoch, seq = null } = held?.view ? held : await this.#readLinked(id);
     if (!view) return;
-    await this.#applyActors([view], new Map(), epoch);
+    // its players' view kept from a read or the events since (PlayersViews), of the
+    // table as the GM's view was taken (the connection's latest, or a `state` of the
+    // same seq): no reading connection for it; else withheld until the read answers
+    const current = held?.view ? true : seq !== null && seq === this.playersViews.seq;
+    const known = current ? this.playersViews.get(id, epoch) : null;
+    await this.#applyActors([view], known ? new Map([[id, known]]) : new Map(), epoch);
     const withheld = foundryActors().some((actor) => actor.flags?.[MODULE_ID]?.actorId === id && actor.flags[MODULE_ID].withheld === true);
     if (withheld) this.#readPlayersView(epoch, new Set([id]));
   }
@@ -736,7 +772,7 @@ export class FoundryClient {
       console.warn(`rollbridge | the table could not be read for ${id}: ${redact(error?.message ?? error)}`);
     }
     const view = (table?.actors ?? []).find((candidate) => candidate?.id === id) ?? null;
-    return { view, epoch: table?.epoch ?? this.connection?.welcome?.epoch ?? null };
+    return { view, epoch: table?.epoch ?? this.connection?.welcome?.epoch ?? null, seq: Number.isInteger(table?.seq) ? table.seq : null };
   }
 
   /** Keep the roll mode of this user's request; a player's client tells the GM's
@@ -1092,9 +1128,11 @@ export class FoundryClient {
     const mappings = mappingsById(this.connection?.welcome);
     const actors = foundryActors();
     const writes = [];
+    const written = []; // {actor, actorId, view}: the actor each view is written into
     for (const view of views ?? []) {
       const actor = findActor(view.id, actors);
       if (!actor) continue;
+      written.push({ actor, actorId: view.id, view });
       // every client reads the flags: they get the players' view (core/state.mjs); the
       // flags as they were before the update say what `auto` wrote from them, and the
       // actor whether it still holds that (else the GM set it by hand: left)
@@ -1109,6 +1147,23 @@ export class FoundryClient {
       });
     }
     await this.#write(writes);
+    // a mapping chosen by hand wrote the GM's values: kept in the GM's record
+    // (foundry/marks.mjs), not the flags; never for an actor a player owns (its flags
+    // are that player's, and it is never reset against the GM's view)
+    if (chosen && mapping !== "none") {
+      const marked = written.filter(({ actor, view }) => !ownedByPlayer(actor) && !view.removed);
+      if (marked.length) await this.#marking(() => addMarks(this.table ?? null, mapping, marked));
+    }
+  }
+
+  /** Write the GM's record of marks (`change`), a failure told in the console alone:
+   * a mark not kept leaves an actor's values at a switch made while away, as before. */
+  async #marking(change) {
+    try {
+      await change();
+    } catch (error) {
+      console.warn(`rollbridge | the record of what the chosen mapping wrote was not kept: ${redact(error?.message ?? error)}`);
+    }
   }
 
   /** Write `writes` (writeActors); the GM is told which actors' state Foundry did not take. */
@@ -1145,42 +1200,53 @@ export class FoundryClient {
       const write = this.#leftoversWrite(actor, described, this.views.get(flags.actorId));
       if (write) writes.push(write);
     }
-    if (writes.length) await this.#enqueue(() => this.#write(writes));
+    await this.#enqueue(async () => {
+      if (writes.length) await this.#write(writes);
+      // reset as far as this client's views go: the record's marks of the table are done
+      await this.#marking(() => writeMarks(this.table ?? null, new Map()));
+    });
   }
 
   /**
    * The write that resets what a mapping chosen by hand (`described`) left of `actor`'s
    * system data (chosenLeftovers: the paths still holding the GM's values `gm`) and
-   * drops its `mapped` mark; null: nothing to write.
+   * drops a `mapped` mark an older module left in its flags; null: nothing to write.
    */
-  #leftoversWrite(actor, described, gm) {
+  #leftoversWrite(actor, described, gm, { blind = false } = {}) {
     const flags = actor.flags?.[MODULE_ID];
     // an actor a player owns: its flags are that player's to write (another actor's id,
     // a mark, a seq), and which of its values a reset took would tell the player whether
-    // they were the GM's values of the actor those flags name
-    const paths = ownedByPlayer(actor) ? {} : chosenLeftovers(described, flags, gm, actor) ?? {};
+    // they were the GM's values of the actor those flags name. `blind`: a mark no GM's
+    // record vouches for, reset compared with no GM's view (blindLeftovers)
+    const leftovers = blind ? blindLeftovers(described, flags, actor) : chosenLeftovers(described, flags, gm, actor);
+    const paths = ownedByPlayer(actor) ? {} : leftovers ?? {};
     const statuses = STATUS_PATHS[described.id] ?? {};
     const data = Object.fromEntries(Object.entries(paths).filter(([path]) => !(path in statuses)));
-    if ("mapped" in (flags ?? {})) data[`flags.${MODULE_ID}.-=mapped`] = null;
-    if ("mappedAt" in (flags ?? {})) data[`flags.${MODULE_ID}.-=mappedAt`] = null;
+    Object.assign(data, legacyUnmarked(flags));
     if (!Object.keys(data).length && !Object.keys(paths).length) return null;
     const off = Object.entries(statuses).filter(([path]) => path in paths).map(([, status]) => ({ status, active: false }));
     return { actor, name: actor.name ?? flags?.name ?? flags?.actorId, update: () => data, statuses: () => this.#setStatuses(actor, off) };
   }
 
   /**
-   * At the writer's welcome under `auto`: the actors of the table whose flags say a
-   * mapping chosen by hand wrote the GM's values into their system data (`mapped`: the
-   * switch back to `auto` was made while this client was away, so mappingChanged could
-   * not reset them). Each is reset as mappingChanged resets one, against the GM's
-   * view that mapping wrote — the table where the writer's client left it (its saved
-   * cursor, `leftAt`: a world setting, which no player can write; every event up to it
-   * was written), read once with `state` `at` at the page's first welcome — so a value
-   * the GM typed since stays; where that is not read (no saved cursor, another epoch,
-   * a seq past the retained log, a refusal, a later welcome of the page), against the
-   * welcome's. Never at a seq the actor's flags name (`seq`, or a `mappedAt` a module of
-   * 7 December 2026 wrote): a player who owned the actor once could have written them.
-   * An actor a player owns is not reset (#leftoversWrite): its mark goes alone.
+   * At the writer's welcome under `auto`: the actors of the table the GM's record says
+   * a mapping chosen by hand wrote the GM's values into (foundry/marks.mjs: a world
+   * setting a GM wrote last; the switch back to `auto` was made while this client was
+   * away, so mappingChanged could not reset them). Each is reset as mappingChanged
+   * resets one, while its flags still name the table's actor it was marked for, against
+   * the GM's view that mapping wrote — the table where the writer's client left it (its
+   * saved cursor, `leftAt`: a world setting, which no player can write; every event up
+   * to it was written), read once with `state` `at` at the page's first welcome — so a
+   * value the GM typed since stays; where that is not read (no saved cursor, another
+   * epoch, a seq past the retained log, a refusal, a later welcome of the page), against
+   * the welcome's. Then the record's marks of the table are dropped.
+   *
+   * A `mapped` flag (a module from before 7 December 2026, night, marked so; a player
+   * who owned the actor once could have written one, naming an NPC) is no mark of the
+   * GM's: an actor it alone marks is reset blind (blindLeftovers: every path holding a
+   * value other than an undamaged actor's, compared with no GM's view), and the flag
+   * (with a `mappedAt` of that time) dropped. An actor a player owns is not reset
+   * (#leftoversWrite).
    */
   async #resetMappedAway(welcome) {
     // the page's first welcome alone: later ones come after writes of this page's own
@@ -1188,59 +1254,67 @@ export class FoundryClient {
     this.leftAt = null;
     if (!this.writer || mappingChosen(setting("systemMapping"))) return;
     const mappings = mappingsById(welcome);
-    const marked = foundryActors().filter((actor) => {
-      const flags = actor.flags?.[MODULE_ID];
-      return isOnTable(actor) && flags?.actorId && (flags.table ?? null) === this.table && typeof flags.mapped === "string";
-    });
+    const described = (id) => (typeof id === "string" && Object.hasOwn(mappings, id) ? mappings[id] : null);
+    const marks = readMarks(this.table ?? null);
     let left; // the table at `at`, read once, for the first actor that needs it
     const writes = [];
-    for (const actor of marked) {
-      const flags = actor.flags[MODULE_ID];
-      // a mapping the welcome does not describe (any more): its paths are not known
-      const described = Object.hasOwn(mappings, flags.mapped) ? mappings[flags.mapped] : null;
-      if (!described) {
-        const unmark = { [`flags.${MODULE_ID}.-=mapped`]: null, ...("mappedAt" in flags ? { [`flags.${MODULE_ID}.-=mappedAt`]: null } : {}) };
-        writes.push({ actor, name: actor.name ?? flags.actorId, update: () => unmark });
-        continue;
+    for (const actor of foundryActors()) {
+      const flags = actor.flags?.[MODULE_ID];
+      if (!isOnTable(actor) || !flags?.actorId || (flags.table ?? null) !== this.table) continue;
+      const mark = marks.get(markKey(actor));
+      const legacy = "mapped" in flags || "mappedAt" in flags;
+      if (mark && mark.actorId === flags.actorId && described(mark.mapping)) {
+        let gm = this.views.get(flags.actorId);
+        if (!ownedByPlayer(actor) && at && at.epoch === welcome.epoch && Number.isInteger(at.seq) && at.seq < welcome.seq) {
+          if (left === undefined) left = await this.#tableAt(at.seq);
+          gm = (left?.actors ?? []).find((view) => view?.id === flags.actorId) ?? gm;
+        }
+        const write = this.#leftoversWrite(actor, described(mark.mapping), gm);
+        if (write) writes.push(write);
+      } else if (legacy && described(flags.mapped)) {
+        const write = this.#leftoversWrite(actor, described(flags.mapped), null, { blind: true });
+        if (write) writes.push(write);
+      } else if (legacy) {
+        writes.push({ actor, name: actor.name ?? flags.actorId, update: () => legacyUnmarked(flags) });
       }
-      let gm = this.views.get(flags.actorId);
-      if (!ownedByPlayer(actor) && at && at.epoch === welcome.epoch && Number.isInteger(at.seq) && at.seq < welcome.seq) {
-        if (left === undefined) left = await this.#tableAt(at.seq);
-        gm = (left?.actors ?? []).find((view) => view?.id === flags.actorId) ?? gm;
-      }
-      const write = this.#leftoversWrite(actor, described, gm);
-      if (write) writes.push(write);
     }
     if (writes.length) await this.#write(writes);
+    if (marks.size) await this.#marking(() => writeMarks(this.table ?? null, new Map()));
   }
 
   /**
    * At the writer's welcome under a mapping chosen by hand (`sr5`, `swade`): the actors
-   * of the table whose flags carry no `mapped` mark are marked with it. A module from
-   * before the mark (7 December 2026) wrote the GM's values there under that mapping
-   * all the same, and without the mark a switch back to `auto` made while this client
-   * is away was found only once the mapping had written the actor again. The mark says
-   * no seq: #resetMappedAway reads the GM's view where the writer's client left the
-   * table (its saved cursor), never at a seq the flags name. A mark
-   * on an actor the mapping left alone resets nothing (chosenLeftovers resets only
-   * paths holding the GM's values). An actor a player owns is not marked: its flags
-   * are that player's to write, and it is never reset against the GM's view
-   * (#leftoversWrite). Once marked (or written under the mapping, which marks), an
-   * actor is not written here again: after the first welcome since the upgrade this
-   * writes nothing.
+   * of the table the GM's record does not mark yet are marked with it (its id and the
+   * table's actor each stands for). A module from before the record wrote the GM's
+   * values there under that mapping all the same, and without a mark a switch back to
+   * `auto` made while this client is away was found only once the mapping had written
+   * the actor again. A mark on an actor the mapping left alone resets nothing
+   * (chosenLeftovers resets only paths holding the GM's values). An actor a player owns
+   * is not marked: its flags are that player's to write, and it is never reset against
+   * the GM's view (#leftoversWrite), nor one whose flags name a table's actor the
+   * mapping writes into another actor (findActor). A `mapped` flag an older module wrote
+   * is dropped (the record says it now). Once marked, nothing is written here again.
    */
   async #markChosenWrites(welcome) {
     if (!this.writer || !mappingChosen(setting("systemMapping"))) return;
     const mapping = this.#mapping();
     if (!Object.hasOwn(mappingsById(welcome), mapping)) return;
-    const unmarked = foundryActors().filter((actor) => {
+    const onTable = foundryActors().filter((actor) => {
       const flags = actor.flags?.[MODULE_ID];
-      return isOnTable(actor) && flags?.actorId && (flags.table ?? null) === this.table
-        && !("mapped" in flags) && !flags.removed && !ownedByPlayer(actor);
+      return isOnTable(actor) && flags?.actorId && (flags.table ?? null) === this.table;
     });
-    const mark = { [`flags.${MODULE_ID}.mapped`]: mapping };
-    const writes = unmarked.map((actor) => ({
-      actor, name: actor.name ?? actor.flags[MODULE_ID].actorId, update: () => ({ ...mark }), statuses: async () => {},
+    // only the actor the mapping writes the view of its flags' actor into (findActor: the
+    // first whose flags name it), so a player's old flags naming an NPC that has its own
+    // actor mark nothing; where they are the only ones naming it, the mapping wrote that
+    // NPC's GM's values into them, for every client, all the same
+    const all = foundryActors();
+    const marked = onTable.filter((actor) => !actor.flags[MODULE_ID].removed && !ownedByPlayer(actor)
+      && findActor(actor.flags[MODULE_ID].actorId, all) === actor)
+      .map((actor) => ({ actor, actorId: actor.flags[MODULE_ID].actorId }));
+    if (marked.length) await this.#marking(() => addMarks(this.table ?? null, mapping, marked));
+    const legacy = onTable.filter((actor) => "mapped" in actor.flags[MODULE_ID] || "mappedAt" in actor.flags[MODULE_ID]);
+    const writes = legacy.map((actor) => ({
+      actor, name: actor.name ?? actor.flags[MODULE_ID].actorId, update: () => legacyUnmarked(actor.flags[MODULE_ID]), statuses: async () => {},
     }));
     if (writes.length) await this.#write(writes);
   }
@@ -1379,6 +1453,7 @@ export class FoundryClient {
       globalThis.clearTimeout(this.playersTimer);
       const reader = this.playersReader;
       this.playersReader = null;
+      this.playersNotBefore = 0;
       Promise.resolve().then(() => reader?.stop()); // after its own handling of the frame
       const later = [...this.playersLater].filter(([asked]) => asked !== written);
       this.playersLater.clear();
@@ -1386,6 +1461,7 @@ export class FoundryClient {
     };
     this.playersReader = this.#reader(url, token, null, {
       onSnapshot: (snapshot) => {
+        this.playersViews.fill(snapshot);
         const wanted = new Set(snapshot.epoch === epoch ? this.playersIds : []);
         for (const id of this.playersLater.get(snapshot.epoch) ?? []) wanted.add(id);
         for (const id of wanted) this.withheldSettled.add(`${snapshot.epoch}:${id}`);
@@ -1399,9 +1475,16 @@ export class FoundryClient {
         } else if (status === "waiting") {
           const passing = !detail?.refusal || READ_AGAIN.has(detail.refusal.code);
           if (!passing || ++tries > PLAYERS_READS) return finish();
-          // it connects again by itself after `delay` (a refusal's retry_after at least)
+          // it connects again by itself after `delay` (a refusal's retry_after at least),
+          // which a `rate_limited` refusal asks for: honoured, a nudge held off until
+          // then; one asking for longer than PLAYERS_WAIT_MS ends the read
+          const delay = Number(detail?.delay) || 0;
+          if (detail?.refusal?.code === "rate_limited") {
+            if (delay > PLAYERS_WAIT_MS) return finish();
+            this.playersNotBefore = Date.now() + delay;
+          }
           globalThis.clearTimeout(this.playersTimer);
-          this.playersTimer = globalThis.setTimeout(finish, (Number(detail?.delay) || 0) + READ_EVENT_MS);
+          this.playersTimer = globalThis.setTimeout(finish, delay + READ_EVENT_MS);
         }
       },
       log: (level, text) => (level === "error" || level === "warn") && console.warn(`rollbridge | reading the players' view: ${redact(text, [token])}`),

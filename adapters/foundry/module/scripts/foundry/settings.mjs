@@ -19,6 +19,9 @@
 // outcomes       world   hidden: how pending requests were settled, as the active GM's
 //                        client saw their events (core/outcomes.mjs): what approval cards
 //                        say, a GM's to write alone
+// mapped         world   hidden: the actors a mapping chosen by hand wrote the GM's values
+//                        into (foundry/marks.mjs), read only as a GM wrote it last: where
+//                        a switch back to `auto` made while the GM's client was away resets
 
 import { MODULE_ID } from "../core/state.mjs";
 
@@ -118,6 +121,12 @@ export function registerSettings(onConnectionChange, { onServerDice = () => {}, 
     default: {},
     onChange: () => onOutcomes(),
   });
+  game.settings.register(MODULE_ID, "mapped", {
+    scope: "world",
+    config: false,
+    type: Object,
+    default: {},
+  });
 }
 
 /**
@@ -139,11 +148,20 @@ export function setting(key) {
  * @returns {unknown}
  */
 export function gmRecord() {
+  return gmWritten("outcomes");
+}
+
+/**
+ * The module's world setting `key` when a GM wrote it last (gmRecord's test), else null.
+ * @param {any} key  one of the keys registered above
+ * @returns {unknown}
+ */
+export function gmWritten(key) {
   try {
     const world = /** @type {any} */ (game.settings).storage?.get("world");
-    const writer = world?.getSetting?.(`${MODULE_ID}.outcomes`)?._stats?.lastModifiedBy;
+    const writer = world?.getSetting?.(`${MODULE_ID}.${key}`)?._stats?.lastModifiedBy;
     if (typeof writer !== "string" || !game.users?.get(writer)?.isGM) return null;
-    return game.settings.get(MODULE_ID, "outcomes");
+    return game.settings.get(MODULE_ID, key);
   } catch {
     return null;
   }

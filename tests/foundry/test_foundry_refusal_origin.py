@@ -1,0 +1,102 @@
+"""Whose an ``invalid_request`` is: the Foundry module reads ``details.field`` ``at``
+(the table's log no longer reaches back there: a held request dropped, the player
+told) and ``….repeat`` (a server older than ``repeat``: the request probed and sent
+again as a new one) — until 7 December 2026, night, from a ruleset's own validation
+too. The table marks a ruleset's ``invalid_request`` ``details.origin: "ruleset"``
+whatever the ruleset put there (docs/protocol.md, "Error codes"), and the module acts
+on an unmarked one alone (core/held.mjs; tests/foundry/js/held.test.mjs). Over a real
+port and a SQLite file, in the Foundry dialect."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import connect
+
+from rollbridge.engine.model import Principal
+from rollbridge.exceptions import InvalidRequest, RollbridgeError, RuleViolation
+from rollbridge.host import PluginHost
+from rollbridge.offline import TableService
+from rollbridge.stores.sqlite import SQLiteStore
+from tests.plugins.rollunder import RollUnder
+from tests.server.conftest import Boom, Peer, start
+
+GM = Principal("gm", "gm", "tok-gm")
+
+#: What the ruleset raises against the wall, by the test's name.
+REFUSALS: dict[str, RollbridgeError] = {
+    "at": InvalidRequest("at: the ruleset's own check", details={"field": "at"}),
+    "repeat": InvalidRequest("x", details={"field": "foundry.resolve.repeat"}),
+    # a ruleset that writes the mark itself: overwritten, never taken as the server's
+    "forged": InvalidRequest("x", details={"field": "at", "origin": "server"}),
+    "coded": RuleViolation("x", code="invalid_request", details={"field": "at"}),
+    "odd": InvalidRequest("x", details=None),
+}
+
+
+class RefusesWith(RollUnder):
+    """Raises ``refusal`` for a test against the wall (guard 9)."""
+
+    def __init__(self, refusal: RollbridgeError) -> None:
+        self.refusal = refusal
+
+    def resolve(self, context: Any, dice: Any) -> Any:
+        if context.targets[0].sheet.get("guard") == 9:
+            raise self.refusal
+        return super().resolve(context, dice)
+
+
+async def _refusals(tmp_path, refusal: RollbridgeError) -> tuple[dict, dict, dict]:
+    """The GM's ``foundry.resolve`` against the wall, refused by the ruleset; a
+    ``state`` at a seq past the latest, refused by the server; a rule violation of
+    another code — each reply as the Foundry dialect sends it."""
+    host = PluginHost({"rollunder": Boom(RefusesWith(refusal))},
+                      environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})  # fmt: skip
+    path = tmp_path / "origin.db"
+    seed = SQLiteStore(path)
+    service = TableService(seed, host)
+    _, tokens = service.create_table("Origin", "rollunder", table_id="origin")
+    for index, (name, sheet) in enumerate(
+        [("Hero", {"skill": 7}), ("Wall", {"skill": 1, "guard": 9})]
+    ):
+        actor = {"id": name.lower(), "name": name, "controllers": [], "sheet": sheet}
+        service.handle("origin", {"type": "actor.create", "id": f"a{index}", "actor": actor}, GM)
+    seed.close()
+    server, store = await start(path, host)
+    try:
+        peer = Peer(await connect(server.url))
+        hello = {"type": "hello", "table": "origin", "token": tokens["gm"], "dialect": "foundry"}
+        await peer.request(hello)
+        wall = {"type": "foundry.resolve", "action": "test", "actor": "hero", "targets": ["wall"]}
+        ruleset = await peer.request(wall)
+        server_own = await peer.request({"type": "state", "at": 999})
+        # the table goes on: a test against the hero is answered as ever
+        done = await peer.request({**wall, "targets": ["hero"]})
+        await peer.close()
+        return ruleset, server_own, done
+    finally:
+        await server.stop()
+        store.close()
+
+
+@pytest.mark.parametrize("name", sorted(REFUSALS))
+async def test_a_rulesets_invalid_request_is_marked_its_own(tmp_path, name: str) -> None:
+    ruleset, server_own, done = await _refusals(tmp_path, REFUSALS[name])
+    assert ruleset["type"] == "error" and ruleset["code"] == "invalid_request", ruleset
+    expected = {"field": "foundry.resolve.repeat"} if name == "repeat" else {"field": "at"}
+    if name == "odd":
+        expected = {}
+    assert ruleset["details"] == {**expected, "origin": "ruleset"}, ruleset
+    # the server's own refusal of an `at` past the latest seq: unmarked, as ever
+    assert server_own["code"] == "invalid_request", server_own
+    assert server_own["details"] == {"field": "at"}, server_own
+    assert done.get("status") == "done", done
+
+
+async def test_a_rulesets_refusal_of_another_code_is_left_as_it_is(tmp_path) -> None:
+    """Only ``invalid_request``, whose details a client acts on, is marked: a rule
+    violation's details reach the client as the ruleset gave them."""
+    refusal = RuleViolation("the guard is too high", code="too_high", details={"field": "at"})
+    ruleset, _, _ = await _refusals(tmp_path, refusal)
+    assert (ruleset["code"], ruleset["details"]) == ("too_high", {"field": "at"}), ruleset
