@@ -925,22 +925,34 @@ class Table:
             )
         )
 
-    def returned(self, value: Any, expected: type, hook: str, *, optional: bool = False) -> Any:
-        """``value``, what the ruleset's ``hook`` returned, when it is an ``expected``
-        (or None, where ``optional``). :raises InternalError: anything else, naming
-        the ruleset, the hook and the type it returned."""
+    def returned(
+        self, value: Any, expected: type, hook: str, *, optional: bool = False, field: str = ""
+    ) -> Any:
+        """``value``, what the ruleset's ``hook`` returned (or its ``field``: one set
+        after the result was made, past its shape check, ``made.outcome = [...]``),
+        when it is an ``expected`` (or None, where ``optional``). :raises InternalError:
+        anything else, naming the ruleset, the hook, the field and the type it was."""
         if isinstance(value, expected) or (optional and value is None):
             return value
+        words = {
+            "ruleset": repr(self.ruleset.id),
+            "returned": type(value).__name__,
+            "hook": hook,
+            "expected": expected.__name__ + (" | None" if optional else ""),
+        }
+        if field:
+            raise InternalError(
+                say(
+                    "internal.ruleset_returned_field",
+                    "ruleset {ruleset} returned {returned} as the {field} of {hook}, "
+                    "not {expected}",
+                )(field=field, **words)
+            )
         raise InternalError(
             say(
                 "internal.ruleset_returned",
                 "ruleset {ruleset} returned {returned} from {hook}, not {expected}",
-            )(
-                ruleset=repr(self.ruleset.id),
-                returned=type(value).__name__,
-                hook=hook,
-                expected=expected.__name__ + (" | None" if optional else ""),
-            )
+            )(**words)
         )
 
     def new_states(

@@ -21,7 +21,7 @@ from rollbridge.exceptions import InternalError
 from rollbridge.testing import RulesetHarness
 from rollbridge.text import Messages, Private
 
-from .rollunder import WOUNDS, RollUnder, conformance_of
+from .rollunder import WOUNDS, RollUnder, conformance_of, failure_of
 
 say = Messages("shapes_tests")
 STEP = say("step", "a step")
@@ -80,6 +80,39 @@ def test_a_wrong_shape_is_the_rulesets_failure_named_in_the_log(caplog) -> None:
     assert record.exc_info is not None
     assert "Resolution.steps must be a list or a tuple" in str(record.exc_info[1])
     assert table.events()[-1].kind == "actor.created"  # the table is unchanged
+
+
+class OutcomeListed(RollUnder):
+    """An outcome given as a list of its facts, set after the result was made (past
+    the check as it is made) — the contract's outcome is a map of them by name."""
+
+    def resolve(self, context: Any, dice: Any) -> Resolution:
+        made = super().resolve(context, dice)
+        made.outcome = [made.outcome]
+        return made
+
+
+class OutcomeListedOnTurn(RollUnder):
+    def on_turn_start(self, context: Any, dice: Any) -> Resolution:
+        made = Resolution(STEP())
+        made.outcome = ["rested"]
+        return made
+
+
+def test_an_outcome_that_is_no_map_is_refused_naming_the_hook_and_the_field() -> None:
+    """A list passed the conformance suite and the host (clients read an outcome's
+    facts by name; the server's walks of outcomes skipped it)."""
+    with pytest.raises(TypeError, match=r"Resolution\.outcome must be a map \(dict\)"):
+        Resolution(STEP(), outcome=[{"success": True}])
+    failure = failure_of(OutcomeListed(), "test_actions_resolve_through_the_engine")
+    assert "ruleset 'rollunder' returned list as the outcome of resolve, not dict" in failure
+    table = RulesetHarness(OutcomeListedOnTurn())
+    table.add_actor("Hero", RollUnder.example_sheets["Hero"], actor_id="h")
+    with pytest.raises(InternalError) as refused:
+        table.request({"type": "encounter.start", "order": ["h"]})
+    expected = "ruleset 'rollunder' returned list as the outcome of on_turn_start, not dict"
+    assert str(refused.value) == expected
+    assert [e.kind for e in table.events()] == ["actor.created"]  # nothing changed
 
 
 class ConditionAsString(RollUnder):
