@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from rollbridge import CommonState, Resolution, Track
-from rollbridge.contract import PlayerView
+from rollbridge.contract import Actor, PlayerView
 from rollbridge.dice import DiceGroup, Die
 from rollbridge.exceptions import InternalError
 from rollbridge.testing import RulesetHarness
@@ -177,3 +177,33 @@ def test_an_int_of_a_subclass_is_an_int() -> None:
     [bandit] = gm["actors"]
     alive = {"key": "alive", "label": "Alive", "value": True, "max": True}
     assert bandit["common"]["tracks"][-1] == alive and bandit["common"]["modifier"] == 1
+
+
+class NobodysPrivate(RollUnder):
+    """A hidden number marked as no actor's (``of=None``)."""
+
+    def resolve(self, context: Any, dice: Any) -> Resolution:
+        made = super().resolve(context, dice)
+        made.outcome["edge"] = Private(3, of=None)  # type: ignore[arg-type]
+        return made
+
+
+def test_a_private_value_names_an_actor() -> None:
+    """``Private(of=None)`` was taken: hidden from players as an NPC's (no player
+    controls None) — but its stored form, ``{"private": 3, "of": null}``, is not read
+    back as private, so a ruleset that kept it in a state and put it in an outcome
+    showed it to players. The contract's ``of`` is the id of the actor whose detail
+    it is: refused as it is made, naming the field, never the value."""
+    with pytest.raises(TypeError) as refused:
+        Private(7, of=None)  # type: ignore[arg-type]
+    said = str(refused.value)
+    assert (
+        said
+        == "Private.of must be the id of the actor whose detail it is (a str), not NoneType None"
+    )
+    with pytest.raises(TypeError, match=r"Private\.of must be .*, not Actor"):
+        Private(7, of=Actor("orc", "Orc", {}, {}))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"Private\.aspect must be a str, not NoneType"):
+        Private(7, of="orc", aspect=None)  # type: ignore[arg-type]
+    failure = failure_of(NobodysPrivate(), "test_actions_resolve_through_the_engine")
+    assert "internal: ruleset 'rollunder' failed" in failure
