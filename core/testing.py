@@ -51,7 +51,6 @@ import copy
 import difflib
 import inspect
 import json
-import re
 import traceback
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -75,7 +74,7 @@ from rollbridge.contract import (
     value_at,
 )
 from rollbridge.contract import TurnContext as _TurnContext
-from rollbridge.contract_codes import acted_on, foreign_code
+from rollbridge.contract_codes import acted_on, foreign_code, well_formed
 from rollbridge.dice.sources import DiceSource, ScriptedDice, SeededDice
 from rollbridge.dice.verifiable import DiceKey
 from rollbridge.dice.verify import resolution_dice
@@ -205,16 +204,19 @@ class RulesetHarness:
         """Send a raw request (a request id is added if absent) and return the reply.
 
         A refusal of the ruleset's with a code clients act on (``busy``, ``stopped``:
-        :mod:`rollbridge.contract_codes`) is raised as the ruleset raised it, so that
-        a test (the conformance suite's) names the code; a table reads it as the
-        ruleset's failure, ``internal`` (``self.service.handle`` raises that)."""
+        :mod:`rollbridge.contract_codes`) or a malformed one (``"No Skill"``) is raised
+        as the ruleset raised it, so that a test (the conformance suite's) names the
+        code; a table reads it as the ruleset's failure, ``internal``
+        (``self.service.handle`` raises that)."""
         body = dict(message)
         body.setdefault("id", self._id())
         try:
             self.last_reply = self.service.handle(self.table_id, body, who, dice)
         except InternalError as failed:
             cause = failed.__cause__
-            if isinstance(cause, RollbridgeError) and acted_on(cause) is not None:
+            if isinstance(cause, RollbridgeError) and (
+                acted_on(cause) is not None or not well_formed(cause.code)
+            ):
                 raise cause from None
             raise
         return self.last_reply
@@ -662,13 +664,6 @@ def _translation_hint(missing: Sequence[tuple[str, str]]) -> str:
     return "; ".join(hints)
 
 
-#: A ruleset's own refusal code: lowercase letters, digits and underscores, at most 64,
-#: not starting with an underscore, with a letter among them (docs/protocol.md, "Error
-#: codes": clients take a code as an opaque string; ``2nd_wind_used`` is one, ``42``
-#: would read as a number).
-_CODE = re.compile(r"(?=[0-9_]*[a-z])[a-z0-9][a-z0-9_]{0,63}")
-
-
 def _check_code(refused: RollbridgeError, where: str) -> None:
     """A ruleset's refusal carries a code of its own: a snake-case name that is none of
     rollbridge's — clients act on those (``busy`` and ``rate_limited`` are sent again,
@@ -679,7 +674,7 @@ def _check_code(refused: RollbridgeError, where: str) -> None:
     the refusal is or derives from (``rule_violation``) is rollbridge's to give
     (:func:`~rollbridge.contract_codes.foreign_code`)."""
     code = refused.code
-    assert isinstance(code, str) and _CODE.fullmatch(code), (
+    assert well_formed(code), (
         f"{where}: the refusal's code is {code!r}: give RuleViolation a code of lowercase "
         "letters, digits and underscores, at most 64, with a letter among them and no "
         'underscore first (code="no_ammo")'

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rollbridge.contract import Ruleset, major_version
-from rollbridge.contract_codes import acted_on
+from rollbridge.contract_codes import acted_on, well_formed
 from rollbridge.dice.sources import DiceSource, ScriptedDice
 from rollbridge.dice.verifiable import DiceKey
 from rollbridge.engine import (
@@ -896,7 +896,19 @@ class Table:
         act on (``busy``: sent again; ``stopped``: held again —
         :data:`~rollbridge.contract_codes.ACTED_ON`): the ruleset's failure, logged
         naming the ruleset, the table and the code — the refusal as the GM reads it
-        stays in the log alone. Any other refusal is the ruleset's to give."""
+        stays in the log alone. So is one whose code is malformed (``"No Skill"``:
+        :func:`~rollbridge.contract_codes.well_formed`), which no client could key on.
+        Any other refusal is the ruleset's to give."""
+        if not well_formed(refused.code):
+            log.error(
+                "ruleset %r refused with the malformed code %r at table %r: give RuleViolation "
+                'a code of lowercase letters, digits and underscores (code="no_ammo"; '
+                'docs/plugins.md, "Errors"); read as the ruleset\'s failure',
+                self.ruleset.id,
+                refused.code,
+                self.info.id,
+            )
+            raise self._failure() from refused
         done = acted_on(refused)
         if done is None:
             return
