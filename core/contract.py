@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
+from rollbridge.contract_returned import returned
 from rollbridge.contract_shapes import expect, expect_items, expect_map
 from rollbridge.dice.records import DiceGroup
 from rollbridge.dice.sources import DiceSource
@@ -624,10 +625,13 @@ class Ruleset(ABC):
         naming the field; call it first for the schema check and the completion.
 
         :raises InvalidState: naming the offending field.
+        :raises InternalError: ``initial_state`` returned no dict (a missing
+            ``return``), naming the hook and the type it returned.
         """
         schema = self.state_schema_for(sheet)
         given = validate(schema, state, where="state", error=InvalidState)
-        return complete_state(self.initial_state(sheet), given, schema)
+        fresh = returned(self.id, self.initial_state(sheet), dict, "initial_state")
+        return complete_state(fresh, given, schema)
 
     def state_schema_for(self, sheet: Mapping[str, Any]) -> Mapping[str, Any]:
         """The state schema for an actor with this (validated) sheet: by default

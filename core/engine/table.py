@@ -29,6 +29,7 @@ from typing import Any
 
 from rollbridge.contract import Ruleset, major_version
 from rollbridge.contract_codes import acted_on, well_formed
+from rollbridge.contract_returned import returned
 from rollbridge.dice.sources import DiceSource, ScriptedDice
 from rollbridge.dice.verifiable import DiceKey
 from rollbridge.engine import (
@@ -940,32 +941,11 @@ class Table:
     def returned(
         self, value: Any, expected: type, hook: str, *, optional: bool = False, field: str = ""
     ) -> Any:
-        """``value``, what the ruleset's ``hook`` returned (or its ``field``: one set
-        after the result was made, past its shape check, ``made.outcome = [...]``),
-        when it is an ``expected`` (or None, where ``optional``). :raises InternalError:
-        anything else, naming the ruleset, the hook, the field and the type it was."""
-        if isinstance(value, expected) or (optional and value is None):
-            return value
-        words = {
-            "ruleset": repr(self.ruleset.id),
-            "returned": type(value).__name__,
-            "hook": hook,
-            "expected": expected.__name__ + (" | None" if optional else ""),
-        }
-        if field:
-            raise InternalError(
-                say(
-                    "internal.ruleset_returned_field",
-                    "ruleset {ruleset} returned {returned} as the {field} of {hook}, "
-                    "not {expected}",
-                )(field=field, **words)
-            )
-        raise InternalError(
-            say(
-                "internal.ruleset_returned",
-                "ruleset {ruleset} returned {returned} from {hook}, not {expected}",
-            )(**words)
-        )
+        """``value``, what the ruleset's ``hook`` returned (or its ``field``), when it is
+        an ``expected`` (or None, where ``optional``). :raises InternalError: anything
+        else, naming the ruleset, the hook, the field and the type it was
+        (:func:`~rollbridge.contract_returned.returned`)."""
+        return returned(self.ruleset.id, value, expected, hook, optional=optional, field=field)
 
     def new_states(
         self, draft: Draft, states: Mapping[str, JSON], allowed: set[str]

@@ -148,6 +148,41 @@ def test_a_hook_returning_no_state_is_named(ruleset: RollUnder, hook: str) -> No
     assert str(refused.value) == f"ruleset 'rollunder' returned NoneType from {hook}, not dict"
 
 
+class ChecksNothing(RollUnder):
+    def validate_state(self, sheet: Any, state: Any) -> Any:
+        super().validate_state(sheet, state)  # no return
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "hook", "request_type"),
+    [
+        (FreshNone(), "initial_state", "actor.create"),
+        (ChecksNothing(), "validate_state", "actor.create"),
+        (ChecksNothing(), "validate_state", "actor.update"),
+    ],
+)
+def test_a_supplied_state_over_no_fresh_state_is_named(
+    ruleset: RollUnder, hook: str, request_type: str
+) -> None:
+    """Before: an ``initial_state`` returning None on the supplied-state path (an actor
+    created with a state of the GM's) failed as "ruleset 'rollunder' failed", a
+    TypeError in ``complete_state`` (``dict(None)``), naming no hook — and an
+    overridden ``validate_state`` without a ``return`` stored None as the state."""
+    table = RulesetHarness(ruleset)
+    sheet, state = RollUnder.example_sheets["Hero"], {"wounds": 1}
+    with pytest.raises(InternalError) as refused:
+        if request_type == "actor.update":
+            table.add_actor("Hero", sheet, actor_id="h")
+            table.request({"type": "actor.update", "actor": "h", "state": state})
+        else:
+            table.add_actor("Hero", sheet, actor_id="h", state=state)
+    assert refused.value.code == "internal"
+    assert str(refused.value) == f"ruleset 'rollunder' returned NoneType from {hook}, not dict"
+    assert [e.kind for e in table.events()] == (
+        ["actor.created"] if "update" in request_type else []
+    )
+
+
 class Level(IntEnum):
     ONE = 1
 
