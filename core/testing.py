@@ -89,6 +89,7 @@ from rollbridge.exceptions import (
     PluginError,
     RollbridgeError,
     RuleViolation,
+    ToldTargetWarning,
 )
 from rollbridge.hookspecs import hookimpl
 from rollbridge.host import PluginHost, check_ruleset
@@ -436,6 +437,30 @@ def _check_no_stored_form(data: Mapping[str, Any], what: str) -> None:
         "it out), and keep hidden numbers out of apply, which everyone who sees the event "
         "reads"
     )
+
+
+#: The tags a die counted against a target bears (``count_successes``).
+_TELLING_TAGS = frozenset(("success", "failure"))
+
+
+def _told_targets(gm: Mapping[str, Any], players: Mapping[str, Any], what: str) -> list[str]:
+    """What players are told of a dice group's hidden target: for each group whose
+    ``target`` the GM reads and players do not (or read as another word: its
+    ``instead``), while players see its dice tagged ``success`` or ``failure`` —
+    which bracket the number (docs/plugins.md, "Dice")."""
+    found = []
+    groups = zip(gm.get("dice") or [], players.get("dice") or [], strict=False)
+    for index, (theirs, shown) in enumerate(groups):
+        if theirs.get("target") is None or shown.get("target") == theirs.get("target"):
+            continue
+        if any(_TELLING_TAGS.intersection(die.get("tags") or ()) for die in shown["dice"]):
+            found.append(
+                f"{what}: dice group {index} ({shown.get('label')!r}) hides its target from "
+                "players but shows them its dice tagged success or failure, which bracket "
+                "it: count the hits without tagging the dice and mark the count Private "
+                '(docs/plugins.md, "Dice"), or make the action secret'
+            )
+    return found
 
 
 def _check_specs(before: Mapping[tuple[str, str, str, str], int], what: str) -> None:
@@ -1616,6 +1641,7 @@ class RulesetConformance(StateConformance):
         rendered = 0
         refusals: dict[str, RuleViolation] = {}
         slips = misformatted()
+        told: set[str] = set()
         for seed in self.seeds[:4]:
             harness, ids = self._harness(seed)
             for name, case in self._cases():
@@ -1642,9 +1668,12 @@ class RulesetConformance(StateConformance):
                     _check_rendered(players["data"], name)
                     _check_no_stored_form(players["data"], name)
                     _check_no_look_alike(players["data"], name)
+                    told.update(_told_targets(gm["data"], players["data"], name))
                 _check_specs(slips, name)
                 rendered += 1
         assert rendered, _none_resolved(refusals)
+        for said in sorted(told):
+            _warn_at_ruleset(self.ruleset, ToldTargetWarning(said))
 
     def test_what_players_see_of_every_hook_holds_no_look_alike(self) -> None:
         """Players' views of what every hook but ``resolve`` made — each example
