@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
+from rollbridge.contract_returned import returned
 from rollbridge.contract_shapes import expect, expect_items, expect_map
 from rollbridge.dice.records import DiceGroup
 from rollbridge.dice.sources import DiceSource
@@ -361,10 +362,10 @@ class Resolution:
     :param narration: one line of what happened, as a :class:`~rollbridge.text.Text`
         (``Ana hits the guard: Deadly, 1 overflow``); a plain string is shown as it
         is to everyone, in every language.
-    :param outcome: structured facts of the result (successes, level, boxes…),
-        plain data, documented per ruleset; any value may be marked
-        :class:`~rollbridge.text.Private` (an NPC's armour), and players are
-        shown it only where the ruleset reveals it.
+    :param outcome: structured facts of the result (successes, level, boxes…): a
+        dict of them by name (``{"hits": 2}``), plain data, documented per ruleset;
+        any value may be marked :class:`~rollbridge.text.Private` (an NPC's armour),
+        and players are shown it only where the ruleset reveals it.
     :param dice: every die rolled, grouped by test, explosion steps included (a
         group's label and note may be texts, its fields private).
     :param states: the new ruleset state of each actor touched, by actor id.
@@ -391,6 +392,7 @@ class Resolution:
     def __post_init__(self) -> None:
         if (
             isinstance(self.narration, _WORDS)
+            and self.outcome.__class__ is dict
             and self.dice.__class__ in _SEQUENCES
             and self.states.__class__ is dict
             and self.steps.__class__ in _SEQUENCES
@@ -411,6 +413,7 @@ class Resolution:
                     else:
                         return
         expect("Resolution", "narration", self.narration, _WORDS, WORDS)
+        expect("Resolution", "outcome", self.outcome, (dict,), "a map (dict) of its facts")
         hint = "a roll_die()'s Die goes in a group: DiceGroup(LABEL(), (die,))"
         expect_items("Resolution", "dice", self.dice, (DiceGroup,), "a DiceGroup", hint)
         expect_map("Resolution", "states", self.states)
@@ -622,10 +625,13 @@ class Ruleset(ABC):
         naming the field; call it first for the schema check and the completion.
 
         :raises InvalidState: naming the offending field.
+        :raises InternalError: ``initial_state`` returned no dict (a missing
+            ``return``), naming the hook and the type it returned.
         """
         schema = self.state_schema_for(sheet)
         given = validate(schema, state, where="state", error=InvalidState)
-        return complete_state(self.initial_state(sheet), given, schema)
+        fresh = returned(self.id, self.initial_state(sheet), dict, "initial_state")
+        return complete_state(fresh, given, schema)
 
     def state_schema_for(self, sheet: Mapping[str, Any]) -> Mapping[str, Any]:
         """The state schema for an actor with this (validated) sheet: by default

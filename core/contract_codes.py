@@ -13,6 +13,7 @@ shows as it is (docs/plugins.md, "Errors").
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from functools import cache
 from types import MappingProxyType
@@ -22,6 +23,7 @@ from rollbridge.exceptions import InternalError, RollbridgeError
 __all__ = [
     "ACTED_ON",
     "CLIENT_CODES",
+    "CODE",
     "DETAILS_READ",
     "FOREIGN",
     "RULESET_ORIGIN",
@@ -29,6 +31,7 @@ __all__ = [
     "foreign_code",
     "origin_marked",
     "rollbridge_codes",
+    "well_formed",
 ]
 
 _HELD = "the Foundry module holds a request refused so and asks for it again"
@@ -66,6 +69,20 @@ ACTED_ON: Mapping[str, str] = MappingProxyType(
 #: approval refused ``held_dice_secret`` as one needing the GM's dice, the Foundry
 #: module one refused ``not_pending`` as settled.
 CLIENT_CODES = frozenset({"stopped", "refused", "held_dice_secret", "not_pending"})
+
+#: A ruleset's own refusal code: lowercase letters, digits and underscores, at most 64,
+#: not starting with an underscore, with a letter among them (docs/protocol.md, "Error
+#: codes": clients take a code as an opaque string; ``2nd_wind_used`` is one, ``42``
+#: would read as a number, ``No Skill`` as no code a client could key on).
+CODE = re.compile(r"(?=[0-9_]*[a-z])[a-z0-9][a-z0-9_]{0,63}")
+
+
+def well_formed(code: object) -> bool:
+    """Whether ``code`` is a refusal code a client may be sent (:data:`CODE`): a table
+    reads a ruleset's refusal with any other — ``"No Skill"``, ``""``, ``3`` — as the
+    ruleset's failure (``internal``), and the conformance suite fails it."""
+    return code.__class__ is str and CODE.fullmatch(code) is not None  # type: ignore[arg-type]
+
 
 #: Whose a code :func:`foreign_code` names is, as the conformance suite says it.
 FOREIGN = {

@@ -58,10 +58,12 @@ Rulesets refuse an action the rules do not allow with :class:`RuleViolation`
 and a code of their own (``pool_exhausted``, ``layer_occupied``, …), which
 their docs list; the base code is ``rule_violation``.
 
-Beside the tree, two warnings, no errors (they travel nowhere and have no code), the
+Beside the tree, three warnings, no errors (they travel nowhere and have no code), the
 conformance suite's words: :class:`PlainWordsWarning`, that a ruleset's words for
-readers are plain strings, and :class:`NeverResolvedWarning`, that an action's
-example was refused with every seed, so no check of a resolution reached it.
+readers are plain strings, :class:`NeverResolvedWarning`, that an action's
+example was refused with every seed, so no check of a resolution reached it, and
+:class:`ToldTargetWarning`, that a dice group's hidden target is told by its dice'
+success and failure tags.
 """
 
 from __future__ import annotations
@@ -111,6 +113,7 @@ __all__ = [
     "RulesetUnavailable",
     "StoreError",
     "StoreUnavailable",
+    "ToldTargetWarning",
     "TooManyConnections",
     "UndecodableFrame",
     "UnknownAction",
@@ -643,3 +646,13 @@ class PlainWordsWarning(UserWarning):
     as a plain string, which reads in English in every language. A warning, not a
     failure: plain strings are allowed, and plugins written before the check pass.
     ``-W error::rollbridge.exceptions.PlainWordsWarning`` makes it fail."""
+
+
+class ToldTargetWarning(UserWarning):
+    """The conformance suite's warning (:mod:`rollbridge.testing`): a dice group whose
+    ``target`` players may not see (an NPC's number, ``Private``) shows them its dice
+    tagged ``success`` or ``failure`` — the lowest success and the highest failure
+    bracket the hidden number (``count_successes`` tags every kept die). A warning, not
+    a failure: a ruleset may mean it (a range players may know), and rulesets written
+    before the check pass (docs/plugins.md, "Dice").
+    ``-W error::rollbridge.exceptions.ToldTargetWarning`` makes it fail."""

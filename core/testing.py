@@ -51,7 +51,6 @@ import copy
 import difflib
 import inspect
 import json
-import re
 import traceback
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -75,7 +74,7 @@ from rollbridge.contract import (
     value_at,
 )
 from rollbridge.contract import TurnContext as _TurnContext
-from rollbridge.contract_codes import acted_on, foreign_code
+from rollbridge.contract_codes import acted_on, foreign_code, well_formed
 from rollbridge.dice.sources import DiceSource, ScriptedDice, SeededDice
 from rollbridge.dice.verifiable import DiceKey
 from rollbridge.dice.verify import resolution_dice
@@ -90,6 +89,7 @@ from rollbridge.exceptions import (
     PluginError,
     RollbridgeError,
     RuleViolation,
+    ToldTargetWarning,
 )
 from rollbridge.hookspecs import hookimpl
 from rollbridge.host import PluginHost, check_ruleset
@@ -205,16 +205,19 @@ class RulesetHarness:
         """Send a raw request (a request id is added if absent) and return the reply.
 
         A refusal of the ruleset's with a code clients act on (``busy``, ``stopped``:
-        :mod:`rollbridge.contract_codes`) is raised as the ruleset raised it, so that
-        a test (the conformance suite's) names the code; a table reads it as the
-        ruleset's failure, ``internal`` (``self.service.handle`` raises that)."""
+        :mod:`rollbridge.contract_codes`) or a malformed one (``"No Skill"``) is raised
+        as the ruleset raised it, so that a test (the conformance suite's) names the
+        code; a table reads it as the ruleset's failure, ``internal``
+        (``self.service.handle`` raises that)."""
         body = dict(message)
         body.setdefault("id", self._id())
         try:
             self.last_reply = self.service.handle(self.table_id, body, who, dice)
         except InternalError as failed:
             cause = failed.__cause__
-            if isinstance(cause, RollbridgeError) and acted_on(cause) is not None:
+            if isinstance(cause, RollbridgeError) and (
+                acted_on(cause) is not None or not well_formed(cause.code)
+            ):
                 raise cause from None
             raise
         return self.last_reply
@@ -434,6 +437,30 @@ def _check_no_stored_form(data: Mapping[str, Any], what: str) -> None:
         "it out), and keep hidden numbers out of apply, which everyone who sees the event "
         "reads"
     )
+
+
+#: The tags a die counted against a target bears (``count_successes``).
+_TELLING_TAGS = frozenset(("success", "failure"))
+
+
+def _told_targets(gm: Mapping[str, Any], players: Mapping[str, Any], what: str) -> list[str]:
+    """What players are told of a dice group's hidden target: for each group whose
+    ``target`` the GM reads and players do not (or read as another word: its
+    ``instead``), while players see its dice tagged ``success`` or ``failure`` —
+    which bracket the number (docs/plugins.md, "Dice")."""
+    found = []
+    groups = zip(gm.get("dice") or [], players.get("dice") or [], strict=False)
+    for index, (theirs, shown) in enumerate(groups):
+        if theirs.get("target") is None or shown.get("target") == theirs.get("target"):
+            continue
+        if any(_TELLING_TAGS.intersection(die.get("tags") or ()) for die in shown["dice"]):
+            found.append(
+                f"{what}: dice group {index} ({shown.get('label')!r}) hides its target from "
+                "players but shows them its dice tagged success or failure, which bracket "
+                "it: count the hits without tagging the dice and mark the count Private "
+                '(docs/plugins.md, "Dice"), or make the action secret'
+            )
+    return found
 
 
 def _check_specs(before: Mapping[tuple[str, str, str, str], int], what: str) -> None:
@@ -662,13 +689,6 @@ def _translation_hint(missing: Sequence[tuple[str, str]]) -> str:
     return "; ".join(hints)
 
 
-#: A ruleset's own refusal code: lowercase letters, digits and underscores, at most 64,
-#: not starting with an underscore, with a letter among them (docs/protocol.md, "Error
-#: codes": clients take a code as an opaque string; ``2nd_wind_used`` is one, ``42``
-#: would read as a number).
-_CODE = re.compile(r"(?=[0-9_]*[a-z])[a-z0-9][a-z0-9_]{0,63}")
-
-
 def _check_code(refused: RollbridgeError, where: str) -> None:
     """A ruleset's refusal carries a code of its own: a snake-case name that is none of
     rollbridge's — clients act on those (``busy`` and ``rate_limited`` are sent again,
@@ -679,7 +699,7 @@ def _check_code(refused: RollbridgeError, where: str) -> None:
     the refusal is or derives from (``rule_violation``) is rollbridge's to give
     (:func:`~rollbridge.contract_codes.foreign_code`)."""
     code = refused.code
-    assert isinstance(code, str) and _CODE.fullmatch(code), (
+    assert well_formed(code), (
         f"{where}: the refusal's code is {code!r}: give RuleViolation a code of lowercase "
         "letters, digits and underscores, at most 64, with a letter among them and no "
         'underscore first (code="no_ammo")'
@@ -1621,6 +1641,7 @@ class RulesetConformance(StateConformance):
         rendered = 0
         refusals: dict[str, RuleViolation] = {}
         slips = misformatted()
+        told: set[str] = set()
         for seed in self.seeds[:4]:
             harness, ids = self._harness(seed)
             for name, case in self._cases():
@@ -1647,9 +1668,12 @@ class RulesetConformance(StateConformance):
                     _check_rendered(players["data"], name)
                     _check_no_stored_form(players["data"], name)
                     _check_no_look_alike(players["data"], name)
+                    told.update(_told_targets(gm["data"], players["data"], name))
                 _check_specs(slips, name)
                 rendered += 1
         assert rendered, _none_resolved(refusals)
+        for said in sorted(told):
+            _warn_at_ruleset(self.ruleset, ToldTargetWarning(said))
 
     def test_what_players_see_of_every_hook_holds_no_look_alike(self) -> None:
         """Players' views of what every hook but ``resolve`` made — each example

@@ -63,6 +63,7 @@ from pathlib import Path
 from typing import Any
 
 from rollbridge import exceptions, i18n
+from rollbridge.contract_shapes import expect
 from rollbridge.exceptions import PluginError, RollbridgeError, said_by
 from rollbridge.plain import JSON, NotPlain, as_plain_type, pack, unpack
 from rollbridge.text_stored import ELIDED, MAX_NESTING, privatize
@@ -204,8 +205,12 @@ class Private:
     """A value that is one actor's own detail.
 
     :param value: the value (plain data or a :class:`Text`).
-    :param of: the id of the actor whose detail it is. Players see it when a
-        player controls that actor, or when the ruleset reveals ``aspect``.
+    :param of: the id of the actor whose detail it is (a ``str``). Players see it
+        when a player controls that actor, or when the ruleset reveals ``aspect``.
+        Anything else — ``None`` (no actor: ``context.actor and context.actor.id``
+        where no actor acts), an :class:`~rollbridge.contract.Actor` for its id — is
+        a ``TypeError`` as it is made: it names no actor a player could control, and
+        its stored form (:func:`stored`) would not be read back as private.
     :param aspect: which of the actor's details it is (``sheet``, ``details``, …;
         the ruleset's :meth:`~rollbridge.contract.Ruleset.reveals` decides per
         table settings).
@@ -219,6 +224,8 @@ class Private:
     def __init__(
         self, value: Any, of: str, aspect: str = "details", instead: Any = _NO_INSTEAD
     ) -> None:
+        if of.__class__ is not str or aspect.__class__ is not str:
+            _check_private(of, aspect)
         self.value = value
         self.of = of
         self.aspect = aspect
@@ -1452,6 +1459,13 @@ def stored_private(value: Mapping[str, Any]) -> Private | None:
     if "instead" in value:
         return Private(value["private"], of=value["of"], aspect=aspect, instead=value["instead"])
     return Private(value["private"], of=value["of"], aspect=aspect)
+
+
+def _check_private(of: Any, aspect: Any) -> None:
+    """:raises TypeError: ``of`` is no actor's id or ``aspect`` no name (each a ``str``;
+    a subclass is one), naming the field and what was given (never the value)."""
+    expect("Private", "of", of, (str,), "the id of the actor whose detail it is (a str)")
+    expect("Private", "aspect", aspect, (str,), "a str")
 
 
 #: The keys of a stored private form (:func:`stored`).

@@ -403,3 +403,33 @@ def test_the_plugin_guides_advantage_keeps_the_higher_die_and_shows_both():
         assert eval(counted, {"rolled": rolled}) == value
         assert [d.kept for d in rolled].count(False) == 1
         assert next(d for d in rolled if not d.kept).tags == ("dropped",)
+
+
+def test_the_plugin_guides_pool_counts_hits_and_hides_a_hidden_target():
+    """docs/plugins.md, "Dice", named ``count_successes(dice, target)`` without what it
+    returns: a newcomer's dice pool (author28's exploding d6 against a hidden guard,
+    from the guide alone) added its tuple to a wound count and failed as "ruleset
+    'surge' failed". The expression the guide gives runs as it says, and its hidden
+    target's example tags no die (a die's tags would tell the guard) and marks the
+    count."""
+    from rollbridge.contract import Actor
+    from rollbridge.dice import ScriptedDice, count_successes, roll_exploding
+    from rollbridge.text import Private
+
+    text = (DOCS / "plugins.md").read_text(encoding="utf-8")
+    section = text.split("### Dice", 1)[1].split("\n### ", 1)[0]
+    written = re.search(r"`(rolled, hits = count_successes\(.*?\))`", section).group(1)
+    names = {"count_successes": count_successes, "roll_exploding": roll_exploding}
+    namespace = {**names, "dice": ScriptedDice([6, 2, 5, 4])}
+    exec(written, namespace)
+    assert namespace["hits"] == 2  # 6 (exploded: 4 added), 2, 5, 4 against 5
+    assert [d.tags for d in namespace["rolled"]] == [
+        ("exploded", "success"), ("failure",), ("success",), ("explosion", "failure")
+    ]  # fmt: skip
+    (source,) = [b for b in python_blocks(DOCS / "plugins.md") if "def pool_against_hidden(" in b]
+    exec(compile(source, "docs/plugins.md", "exec"), namespace)
+    brute = Actor("brute", "Brute", {"guard": 5}, {})
+    group, hits = namespace["pool_against_hidden"](ScriptedDice([6, 2, 5, 4]), 3, brute)
+    assert hits == 2 and [d.value for d in group.dice] == [6, 2, 5, 4]
+    assert not {"success", "failure"} & {tag for d in group.dice for tag in d.tags}
+    assert isinstance(group.target, Private) and isinstance(group.successes, Private)

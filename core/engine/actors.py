@@ -58,7 +58,8 @@ def actor_create(ctx: RequestContext) -> JSON:
         made = table.call_ruleset(lambda: table.ruleset.initial_state(sheet))
         state = table.returned(made, dict, "initial_state")
     else:
-        state = table.call_ruleset(lambda: table.ruleset.validate_state(sheet, spec["state"]))
+        checked = table.call_ruleset(lambda: table.ruleset.validate_state(sheet, spec["state"]))
+        state = table.returned(checked, dict, "validate_state")
     record = ActorRecord(actor_id, spec["name"], sheet, state, list(spec.get("controllers") or []))
     reply = ctx.record(
         "actor.created", {"actor": actor_id}, actors={actor_id: record}, undoable=True
@@ -79,9 +80,11 @@ def actor_update(ctx: RequestContext) -> JSON:
         sheet = table.call_ruleset(lambda: table.ruleset.validate_sheet(fields["sheet"]))
     state = current.state
     if fields.get("state") is not None:
-        state = table.call_ruleset(lambda: table.ruleset.validate_state(sheet, fields["state"]))
+        checked = table.call_ruleset(lambda: table.ruleset.validate_state(sheet, fields["state"]))
+        state = table.returned(checked, dict, "validate_state")
     elif "sheet" in fields:  # the state must still fit the new sheet (a shorter track)
-        state = table.call_ruleset(lambda: table.ruleset.validate_state(sheet, current.state))
+        checked = table.call_ruleset(lambda: table.ruleset.validate_state(sheet, current.state))
+        state = table.returned(checked, dict, "validate_state")
     record = ActorRecord(
         current.id,
         fields.get("name", current.name),

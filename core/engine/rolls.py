@@ -294,6 +294,7 @@ def resolve(ctx: RequestContext) -> JSON:
         return pend(ctx)
     resolution = table.call_ruleset(lambda: table.ruleset.resolve(context, source))
     table.returned(resolution, Resolution, "resolve")
+    table.returned(resolution.outcome, dict, "resolve", field="outcome")
     source.finish()
     target_ids = [t.id for t in targets]
     allowed = set(target_ids)

@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rollbridge.contract import Ruleset, major_version
-from rollbridge.contract_codes import acted_on, origin_marked
+from rollbridge.contract_codes import acted_on, origin_marked, well_formed
+from rollbridge.contract_returned import returned
 from rollbridge.dice.sources import DiceSource, ScriptedDice
 from rollbridge.dice.verifiable import DiceKey
 from rollbridge.engine import (
@@ -897,7 +898,19 @@ class Table:
         act on (``busy``: sent again; ``stopped``: held again —
         :data:`~rollbridge.contract_codes.ACTED_ON`): the ruleset's failure, logged
         naming the ruleset, the table and the code — the refusal as the GM reads it
-        stays in the log alone. Any other refusal is the ruleset's to give."""
+        stays in the log alone. So is one whose code is malformed (``"No Skill"``:
+        :func:`~rollbridge.contract_codes.well_formed`), which no client could key on.
+        Any other refusal is the ruleset's to give."""
+        if not well_formed(refused.code):
+            log.error(
+                "ruleset %r refused with the malformed code %r at table %r: give RuleViolation "
+                'a code of lowercase letters, digits and underscores (code="no_ammo"; '
+                'docs/plugins.md, "Errors"); read as the ruleset\'s failure',
+                self.ruleset.id,
+                refused.code,
+                self.info.id,
+            )
+            raise self._failure() from refused
         done = acted_on(refused)
         if done is None:
             return
@@ -944,23 +957,14 @@ class Table:
             )
         )
 
-    def returned(self, value: Any, expected: type, hook: str, *, optional: bool = False) -> Any:
-        """``value``, what the ruleset's ``hook`` returned, when it is an ``expected``
-        (or None, where ``optional``). :raises InternalError: anything else, naming
-        the ruleset, the hook and the type it returned."""
-        if isinstance(value, expected) or (optional and value is None):
-            return value
-        raise InternalError(
-            say(
-                "internal.ruleset_returned",
-                "ruleset {ruleset} returned {returned} from {hook}, not {expected}",
-            )(
-                ruleset=repr(self.ruleset.id),
-                returned=type(value).__name__,
-                hook=hook,
-                expected=expected.__name__ + (" | None" if optional else ""),
-            )
-        )
+    def returned(
+        self, value: Any, expected: type, hook: str, *, optional: bool = False, field: str = ""
+    ) -> Any:
+        """``value``, what the ruleset's ``hook`` returned (or its ``field``), when it is
+        an ``expected`` (or None, where ``optional``). :raises InternalError: anything
+        else, naming the ruleset, the hook, the field and the type it was
+        (:func:`~rollbridge.contract_returned.returned`)."""
+        return returned(self.ruleset.id, value, expected, hook, optional=optional, field=field)
 
     def new_states(
         self, draft: Draft, states: Mapping[str, JSON], allowed: set[str]

@@ -90,6 +90,7 @@ def run_hooks(
         table.returned(resolution, Resolution, hook, optional=True)
         if resolution is None:
             continue
+        table.returned(resolution.outcome, dict, hook, field="outcome")
         records = table.new_states(staged, resolution.states, set(encounter.order))
         staged.actors.update(records)
         changed.update(records)

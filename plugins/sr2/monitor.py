@@ -224,8 +224,10 @@ def common_state(state: Mapping[str, Any], body: int, *, boxes: bool = True) -> 
         or overflow.__class__ is not int
         or stabilised.__class__ is not bool
         or body.__class__ is not int
-    ):  # not a state the schema lets through (a test's): made as it is, not kept
-        return _common_state(state, body, boxes)
+    ):  # not a state the schema lets through (a store's written outside the protocol)
+        if any(state.get(key).__class__ is bool for key in _BOXES):
+            return common_state(_boxes_as_ints(state), body, boxes=boxes)
+        return _common_state(state, body, boxes)  # made as it is, not kept
     key = (stun, physical, overflow, stabilised, body, boxes)
     found = _COMMON.get(key)
     if found is None:
@@ -233,6 +235,20 @@ def common_state(state: Mapping[str, Any], body: int, *, boxes: bool = True) -> 
             _COMMON.clear()
         found = _COMMON[key] = _common_state(state, body, boxes)
     return found
+
+
+#: The boxes of a state :func:`common_state` draws as tracks (SR-11).
+_BOXES = ("stun", "physical", "overflow")
+
+
+def _boxes_as_ints(state: Mapping[str, Any]) -> dict[str, Any]:
+    """``state`` with each box that is a bool read as the integer it counts as (a
+    store written outside the protocol: the schema refuses a bool box), so that its
+    tracks are drawn as every client draws boxes, ``1`` and not ``true`` (SR-11)."""
+    return {
+        key: int(value) if key in _BOXES and value.__class__ is bool else value
+        for key, value in state.items()
+    }
 
 
 #: The common states :func:`common_state` made, by the boxes, flag, Body and

@@ -15,13 +15,13 @@ from typing import Any
 import pytest
 
 from rollbridge import CommonState, Resolution, Track
-from rollbridge.contract import PlayerView
+from rollbridge.contract import Actor, PlayerView
 from rollbridge.dice import DiceGroup, Die
 from rollbridge.exceptions import InternalError
 from rollbridge.testing import RulesetHarness
 from rollbridge.text import Messages, Private
 
-from .rollunder import WOUNDS, RollUnder, conformance_of
+from .rollunder import WOUNDS, RollUnder, conformance_of, failure_of
 
 say = Messages("shapes_tests")
 STEP = say("step", "a step")
@@ -82,6 +82,39 @@ def test_a_wrong_shape_is_the_rulesets_failure_named_in_the_log(caplog) -> None:
     assert table.events()[-1].kind == "actor.created"  # the table is unchanged
 
 
+class OutcomeListed(RollUnder):
+    """An outcome given as a list of its facts, set after the result was made (past
+    the check as it is made) — the contract's outcome is a map of them by name."""
+
+    def resolve(self, context: Any, dice: Any) -> Resolution:
+        made = super().resolve(context, dice)
+        made.outcome = [made.outcome]
+        return made
+
+
+class OutcomeListedOnTurn(RollUnder):
+    def on_turn_start(self, context: Any, dice: Any) -> Resolution:
+        made = Resolution(STEP())
+        made.outcome = ["rested"]
+        return made
+
+
+def test_an_outcome_that_is_no_map_is_refused_naming_the_hook_and_the_field() -> None:
+    """A list passed the conformance suite and the host (clients read an outcome's
+    facts by name; the server's walks of outcomes skipped it)."""
+    with pytest.raises(TypeError, match=r"Resolution\.outcome must be a map \(dict\)"):
+        Resolution(STEP(), outcome=[{"success": True}])
+    failure = failure_of(OutcomeListed(), "test_actions_resolve_through_the_engine")
+    assert "ruleset 'rollunder' returned list as the outcome of resolve, not dict" in failure
+    table = RulesetHarness(OutcomeListedOnTurn())
+    table.add_actor("Hero", RollUnder.example_sheets["Hero"], actor_id="h")
+    with pytest.raises(InternalError) as refused:
+        table.request({"type": "encounter.start", "order": ["h"]})
+    expected = "ruleset 'rollunder' returned list as the outcome of on_turn_start, not dict"
+    assert str(refused.value) == expected
+    assert [e.kind for e in table.events()] == ["actor.created"]  # nothing changed
+
+
 class ConditionAsString(RollUnder):
     def common_state(self, actor: Any) -> CommonState:
         return replace(super().common_state(actor), conditions="bleeding")
@@ -115,6 +148,41 @@ def test_a_hook_returning_no_state_is_named(ruleset: RollUnder, hook: str) -> No
     assert str(refused.value) == f"ruleset 'rollunder' returned NoneType from {hook}, not dict"
 
 
+class ChecksNothing(RollUnder):
+    def validate_state(self, sheet: Any, state: Any) -> Any:
+        super().validate_state(sheet, state)  # no return
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "hook", "request_type"),
+    [
+        (FreshNone(), "initial_state", "actor.create"),
+        (ChecksNothing(), "validate_state", "actor.create"),
+        (ChecksNothing(), "validate_state", "actor.update"),
+    ],
+)
+def test_a_supplied_state_over_no_fresh_state_is_named(
+    ruleset: RollUnder, hook: str, request_type: str
+) -> None:
+    """Before: an ``initial_state`` returning None on the supplied-state path (an actor
+    created with a state of the GM's) failed as "ruleset 'rollunder' failed", a
+    TypeError in ``complete_state`` (``dict(None)``), naming no hook — and an
+    overridden ``validate_state`` without a ``return`` stored None as the state."""
+    table = RulesetHarness(ruleset)
+    sheet, state = RollUnder.example_sheets["Hero"], {"wounds": 1}
+    with pytest.raises(InternalError) as refused:
+        if request_type == "actor.update":
+            table.add_actor("Hero", sheet, actor_id="h")
+            table.request({"type": "actor.update", "actor": "h", "state": state})
+        else:
+            table.add_actor("Hero", sheet, actor_id="h", state=state)
+    assert refused.value.code == "internal"
+    assert str(refused.value) == f"ruleset 'rollunder' returned NoneType from {hook}, not dict"
+    assert [e.kind for e in table.events()] == (
+        ["actor.created"] if "update" in request_type else []
+    )
+
+
 class Level(IntEnum):
     ONE = 1
 
@@ -144,3 +212,33 @@ def test_an_int_of_a_subclass_is_an_int() -> None:
     [bandit] = gm["actors"]
     alive = {"key": "alive", "label": "Alive", "value": True, "max": True}
     assert bandit["common"]["tracks"][-1] == alive and bandit["common"]["modifier"] == 1
+
+
+class NobodysPrivate(RollUnder):
+    """A hidden number marked as no actor's (``of=None``)."""
+
+    def resolve(self, context: Any, dice: Any) -> Resolution:
+        made = super().resolve(context, dice)
+        made.outcome["edge"] = Private(3, of=None)  # type: ignore[arg-type]
+        return made
+
+
+def test_a_private_value_names_an_actor() -> None:
+    """``Private(of=None)`` was taken: hidden from players as an NPC's (no player
+    controls None) — but its stored form, ``{"private": 3, "of": null}``, is not read
+    back as private, so a ruleset that kept it in a state and put it in an outcome
+    showed it to players. The contract's ``of`` is the id of the actor whose detail
+    it is: refused as it is made, naming the field, never the value."""
+    with pytest.raises(TypeError) as refused:
+        Private(7, of=None)  # type: ignore[arg-type]
+    said = str(refused.value)
+    assert (
+        said
+        == "Private.of must be the id of the actor whose detail it is (a str), not NoneType None"
+    )
+    with pytest.raises(TypeError, match=r"Private\.of must be .*, not Actor"):
+        Private(7, of=Actor("orc", "Orc", {}, {}))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"Private\.aspect must be a str, not NoneType"):
+        Private(7, of="orc", aspect=None)  # type: ignore[arg-type]
+    failure = failure_of(NobodysPrivate(), "test_actions_resolve_through_the_engine")
+    assert "internal: ruleset 'rollunder' failed" in failure

@@ -158,11 +158,10 @@ def test_the_harness_raises_the_refusal_so_a_test_names_its_code() -> None:
     assert e.value.code == "busy"
 
 
-async def test_a_player_over_a_real_server_reads_internal_and_the_table_goes_on(tmp_path):
-    """Over a real port and a SQLite file: the player's request refused ``busy`` by the
-    ruleset is answered ``internal`` (the browser client sent a ``busy`` request again),
-    and the next request is answered as ever."""
-    host = PluginHost({"rollunder": Boom(RefusesAs("busy"))},
+def _stored_table(tmp_path: Path, code: str) -> tuple[PluginHost, Path, dict[str, str]]:
+    """A SQLite file holding the table ``codes`` of :class:`RefusesAs` ``code``, with
+    the player's Hero, the NPCs Wall (guard 9: refused) and Bandit; its host and tokens."""
+    host = PluginHost({"rollunder": Boom(RefusesAs(code))},
                       environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})  # fmt: skip
     path = tmp_path / "codes.db"
     seed = SQLiteStore(path)
@@ -175,20 +174,47 @@ async def test_a_player_over_a_real_server_reads_internal_and_the_table_goes_on(
         actor = {"id": name.lower(), "name": name, "controllers": controllers, "sheet": sheet}
         service.handle("codes", {"type": "actor.create", "id": f"a{index}", "actor": actor}, GM)
     seed.close()
+    return host, path, tokens
+
+
+@pytest.mark.parametrize(
+    ("code", "logged"), [("busy", "code 'busy'"), ("No Skill", "malformed code 'No Skill'")]
+)
+async def test_a_player_over_a_real_server_reads_internal_and_the_table_goes_on(
+    tmp_path, caplog, code: str, logged: str
+):
+    """Over a real port and a SQLite file: the player's request refused ``busy`` by the
+    ruleset is answered ``internal`` (the browser client sent a ``busy`` request again),
+    and the next request is answered as ever. So is one refused "No Skill", which no
+    client could key on (a code is snake case: docs/protocol.md, "Error codes") and
+    reached the player as the reply's code (author28); the server's log names the
+    ruleset, the code and the table."""
+    host, path, tokens = _stored_table(tmp_path, code)
     server, store = await start(path, host)
     try:
         peer = Peer(await connect(server.url))
         await peer.request({"type": "hello", "table": "codes", "token": tokens["player"]})
         wall = {"type": "resolve", "action": "test", "actor": "hero", "targets": ["wall"]}
-        reply = await peer.request(wall)
+        with caplog.at_level(logging.ERROR, "rollbridge.engine"):
+            reply = await peer.request(wall)
         assert reply["type"] == "error" and reply["code"] == "internal", reply
         assert reply["message"] == "ruleset 'rollunder' failed", reply
+        said = [r.getMessage() for r in caplog.records if r.name == "rollbridge.engine"]
+        assert any(f"ruleset 'rollunder' refused with the {logged} at table 'codes'" in line
+                   for line in said), said  # fmt: skip
         bandit = {**wall, "targets": ["bandit"]}
         assert (await peer.request(bandit))["status"] == "done"
         await peer.close()
     finally:
         await server.stop()
         store.close()
+
+
+@pytest.mark.parametrize("code", ["No Skill", "", "_hidden", "42", "x" * 65])
+def test_a_malformed_code_is_the_rulesets_failure(caplog, code: str) -> None:
+    """At the table (the conformance suite failed it; the server sent it on)."""
+    said = _failed_logged(caplog, _table(code), "w")
+    assert f"ruleset 'rollunder' refused with the malformed code {code!r}" in said
 
 
 #: The clients' sets of codes a reply is acted on by (file, constant).

@@ -93,19 +93,15 @@ def test_another_body_is_another_common_state():
 
 
 def test_a_state_of_other_types_is_not_kept(made):
-    """A state the schema would refuse (a test's: the schema refuses a bool box and
-    reads 1.0 as 1) is never kept where an equal integer state would take it, nor
-    served one kept: a bool box is drawn as the bool it is (a bool is an int to the
-    Track, as the contract's types say: docs/plugins.md, "Shapes checked where you
-    build them"), made each time, never kept; a flag of another type is read as it
-    is, each time (SR-13)."""
+    """A state the schema would refuse (a store's written outside the protocol: the
+    schema refuses a bool box and reads 1.0 as 1): a bool box is read as the integer
+    it counts as (author28: it was drawn ``true``, every client's track a bool), so
+    it is the integer state's, kept and served as that; a flag of another type is read
+    as it is, each time, never kept (SR-11, SR-13)."""
     odd = monitor.common_state({"stun": True, "physical": 3, "overflow": 0}, 4)
-    assert odd.tracks[0].value is True
-    assert monitor._COMMON == {}
+    assert odd.tracks[0].value == 1 and odd.tracks[0].value.__class__ is int
     ones = monitor.common_state({"stun": 1, "physical": 3, "overflow": 0}, 4)
-    assert ones.tracks[0].value.__class__ is int
-    again = monitor.common_state({"stun": True, "physical": 3, "overflow": 0}, 4)
-    assert again is not ones and again.tracks[0].value is True
+    assert ones is odd
     calls = made.call_count
     state = {"physical": 10, "stabilised": 1}  # 1 == True, but not the schema's bool
     first = monitor.common_state(state, 4)
@@ -200,18 +196,15 @@ def test_tables_of_other_settings_and_languages_are_shown_their_own():
 @pytest.mark.parametrize("odd", [True, 1.0])
 @pytest.mark.parametrize("box", ["stun", "physical", "overflow"])
 def test_a_value_equal_to_a_kept_ones_is_not_served_it(box, odd):
-    """``True == 1 == 1.0`` and they hash alike, but pack apart: a state holding one,
-    asked for after the integer state was kept, is not served the kept one (a bool
-    box is drawn as its bool; a float is refused with a TypeError, no index of the
-    wound levels), and the integer state's kept one is left as it was (its frames'
-    bytes unchanged)."""
+    """``True == 1 == 1.0`` and they hash alike, but pack apart: a bool box is read as
+    the integer it counts as, served the integer state's kept one; a float is refused
+    with a TypeError (no index of the wound levels), never served it; and the integer
+    state's kept one is left as it was (its frames' bytes unchanged)."""
     ones = {"stun": 0, "physical": 0, "overflow": 0, box: 1}
     kept = monitor.common_state(ones, 4)
     packed = msgpack.packb(kept.to_dict("en"))
-    if odd is True:
-        other = monitor.common_state({**ones, box: odd}, 4)
-        assert other is not kept
-        assert {track.key: track.value for track in other.tracks}[box] is True
+    if odd is True:  # read as the integer it counts as: the integer state's own
+        assert monitor.common_state({**ones, box: odd}, 4) is kept
     else:
         with pytest.raises(TypeError):
             monitor.common_state({**ones, box: odd}, 4)
@@ -256,3 +249,21 @@ def test_threads_share_the_kept_states_rightly(monkeypatch):
         sys.setswitchinterval(switch)
     assert wrong == []
     assert len(monitor._COMMON) <= 5
+
+
+@pytest.mark.parametrize("box", ["stun", "physical", "overflow"])
+def test_a_stored_bool_box_is_drawn_as_its_integer(box):
+    """A stored record whose box is ``true`` (a store written outside the protocol:
+    ``actor.create`` and ``actor.update`` refuse it) was drawn ``"value": true`` in the
+    GM's view, which every client draws as a count of boxes (SR-11): now ``1``, the
+    view the same as the integer state's, byte for byte."""
+    state = {"stun": 0, "physical": 0, "overflow": 0, "pool": 0, "stabilised": False}
+    sheet = {"body": 4, "quickness": 4}
+
+    def shown(value):
+        record = {"id": "g", "name": "Guard", "sheet": sheet, "state": {**state, box: value}}
+        return actor_view(record, gm=True, ruleset=RULESET, settings={})["common"]
+
+    drawn = shown(True)
+    assert {t["key"]: t["value"] for t in drawn["tracks"]}[box].__class__ is int
+    assert msgpack.packb(drawn) == msgpack.packb(shown(1))
