@@ -41,7 +41,7 @@ import { renderOdds } from "./stats.mjs";
 import { StatsPanel } from "./statspanel.mjs";
 import { followCutName, followTopBar } from "./topbar.mjs";
 import {
-  KIND_WORDS, LANGUAGES, LANGUAGE_NAMES, chooseLanguage, counted, chosenLanguage, i18n, localizePage, pageLanguage, useLanguage,
+  LANGUAGES, LANGUAGE_NAMES, chooseLanguage, counted, chosenLanguage, i18n, kindWord, localizePage, pageLanguage, useLanguage,
 } from "./texts.mjs";
 
 /** Log entries kept on the page (the oldest leave first). */
@@ -942,7 +942,7 @@ function liveEvent(event, { replayed } = {}) {
   // entry says it (it was not told: the GM's secret roll, which every page's log
   // shows, was never heard at a table with approval)
   const line = mayBeAsked(event) ? i18n.localize("ROLLBRIDGE.Web.Log.HiddenOrAsked")
-    : took(event, summary) ?? [labelOf(i18n, KIND_WORDS, event.kind), summary].filter(Boolean).join(": ");
+    : took(event, summary) ?? [kindWord(i18n, event.kind), summary].filter(Boolean).join(": ");
   // a placeholder may be of this page's request waiting (its event comes before its
   // reply): then told once the request is answered, unless it is
   tellInOrder(own ? i18n.format("ROLLBRIDGE.Web.Announce.Own", { result: summary || line }) : line,
