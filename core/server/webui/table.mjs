@@ -751,8 +751,19 @@ function askSecretAnswers(seq) {
  * the credit is short, one more each RESEND_MS, and what is due then. */
 function resendSome() {
   for (const pending of resentFor.keys()) if (!asked.has(pending)) resentFor.delete(pending);
-  const due = [...asked].filter(([pending, { request }]) => (dueLater.has(pending) && request)
-    || (answeredHidden(request) && Math.max(resentFor.get(pending) ?? 0, Number(pending.slice(1)) || 0) < resendDue));
+  // the join's questions first (askAtJoin), those of another join or answered since
+  // left out
+  joinAsks.splice(0, joinAsks.length, ...joinAsks.filter(({ of, moved, entry: [pending] }) => of === session
+    && (moved || asked.has(pending))));
+  const asking = joinAsks.splice(0, resendCredit);
+  resendCredit -= asking.length;
+  for (const moved of [false, true]) {
+    const entries = asking.filter((ask) => ask.moved === moved).map((ask) => ask.entry);
+    if (entries.length) askAgain(entries, moved);
+  }
+  const due = [...asked].filter(([pending, { request }]) => !joinAsks.some((ask) => ask.entry[0] === pending)
+    && ((dueLater.has(pending) && request)
+    || (answeredHidden(request) && Math.max(resentFor.get(pending) ?? 0, Number(pending.slice(1)) || 0) < resendDue)));
   const now = due.slice(0, resendCredit);
   resendCredit -= now.length;
   for (const [pending] of now) {
@@ -760,7 +771,7 @@ function resendSome() {
     resentFor.set(pending, resendDue);
   }
   if (now.length) askAgain(now, false);
-  if (resendTimer === null && resendCredit < RESEND_BURST) {
+  if (resendTimer === null && (resendCredit < RESEND_BURST || joinAsks.length)) {
     resendTimer = setTimeout(() => {
       resendTimer = null;
       resendCredit = Math.min(RESEND_BURST, resendCredit + 1);
@@ -805,6 +816,22 @@ function resendLater(pending) {
     dueLater.add(pending);
     resendSome();
   }, RESEND_MS * 2 ** tries);
+}
+
+/** The requests a join asks what became of (askAtJoin), not sent yet: {of: the
+ * session that joined, moved: the table is in another epoch, entry: [pending id,
+ * {form, request}]}, the oldest first. */
+const joinAsks = [];
+
+/** Ask what became of `entries`, this page's requests that waited for the GM when it
+ * joined (askAgain), at the pace of the page's other resends (resendSome): RESEND_BURST
+ * at once, then one each RESEND_MS. Asked all at once, a page of 8 requests waiting
+ * sent 8 frames in the join's breath, each counted against the connection's rate and
+ * the table's, and 8 such pages rejoining after a restart sent 64. */
+function askAtJoin(entries, moved) {
+  joinAsks.splice(0, joinAsks.length, ...joinAsks.filter((ask) => ask.of === session));
+  for (const entry of entries) if (entry[1]?.request) joinAsks.push({ of: session, moved, entry });
+  resendSome();
 }
 
 /** Forget the resends (another table's seqs, or another viewer's requests). */
@@ -1352,11 +1379,11 @@ function joined(token, welcome, { first }) {
       if (session !== joining) return;
       // the kinds of the events undo and redo take, now in from the log from before
       if (session.role === "gm") showHistory($("history"), session, send, kindOf);
-      askAgain(mine, moved);
+      askAtJoin(mine, moved);
       askUndone(from);
     });
   } else {
-    askAgain(mine, moved);
+    askAtJoin(mine, moved);
     askUndone(null); // the events missed are not coming: what undid a line's event among them
   }
   const notice = localeNotice(welcome, locale);
