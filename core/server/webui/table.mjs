@@ -255,11 +255,11 @@ function keepTheForms() {
     .map((form) => form.dataset.form);
   const state = { action: $("action-select").value || null, odds, reasons: openReasons(), keeper: pageId };
   const secrets = [joinToken, acceptedToken].filter(Boolean);
-  // the other actions' drafts too, the latest last; those that would not fit left out
-  // first, the oldest first: what is shown is kept before them
+  // the other actions' drafts too, the latest last: what is shown is kept before them
+  // (keepForms keeps what fits, and says what did not)
   const others = [...drafts].filter(([key]) => !(key in shown));
-  while (!keepForms(tableId, joinedAs, { ...state, forms: { ...Object.fromEntries(others), ...shown } }, secrets)
-    && others.length) others.shift();
+  keepForms(tableId, joinedAs, { ...state, shown: Object.keys(shown), forms: { ...Object.fromEntries(others), ...shown } },
+    secrets);
 }
 
 /** What the viewer typed in each action's form while another action is shown, by the
@@ -1045,6 +1045,13 @@ function buildForms() {
   restoringForms = null;
   if (!acting) return;
   if (kept) keepSoon(); // taken from the tab as it loaded: kept again, for a tab killed now
+  if (kept?.cut) {
+    // some of what was typed did not fit the tab's share for the reload: said, not lost unsaid
+    const line = keptLine({ key: "ROLLBRIDGE.Web.Message.DraftsCut" });
+    const text = i18n.localize(line.key);
+    say(text);
+    noteLine(line, text);
+  }
   replaceKeeping($("roll"), rollForm(session, send, askOdds));
   putKept($("roll"), kept);
   const actions = Object.entries(session.ruleset?.actions ?? {})
