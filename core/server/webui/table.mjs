@@ -1099,6 +1099,8 @@ function buildForms() {
 function see(event) {
   if (!Number.isInteger(event.seq)) return;
   seen.set(event.seq, event);
+  // the log from before's too: an actor it names may be gone from the table since
+  session?.noteNames(event.actors);
   while (seen.size > MAX_ENTRIES) seen.delete(seen.keys().next().value);
   noteAnswer(event);
   if (restoring) restoreLines();

@@ -16,15 +16,23 @@ import { PHONE, caseScript, connected, joinedPage, runCase, seqOf, waitSeq, wait
 const { BASE, TOKENS, trouble, step } = caseScript("phone_night");
 
 /** What a page shows that no one should read: wider than the screen, and any text of
- * the page's own machinery (a message id, `undefined`, a placeholder left in). */
+ * the page's own machinery (a message id, `undefined`, a placeholder left in, an event
+ * kind's code, the id of an actor — `hero`, `guard`: the tables' actors are named
+ * otherwise). */
 const looksOf = (page) => page.evaluate(() => {
   const text = document.body.innerText;
-  const odd = text.match(/ROLLBRIDGE\.[\w.]+|undefined|NaN|\[object \w+\]|\{[a-z_]+\}/g) ?? [];
+  const odd = text.match(
+    /ROLLBRIDGE\.[\w.]+|undefined|NaN|\[object \w+\]|\{[a-z_]+\}|\b(?:actor|encounter|approval|dice)\.[a-z.]+|\b(?:hero|guard)\b/g,
+  ) ?? [];
+  // where the first is, to find it
+  const at = odd.length ? text.indexOf(odd[0]) : -1;
+  const where = at < 0 ? [] : [text.slice(Math.max(0, at - 80), at + 40)];
   const wide = [...document.querySelectorAll("body *")].filter((node) => {
     const box = node.getBoundingClientRect();
     return box.width > 0 && node.checkVisibility() && box.right > window.innerWidth + 1;
   }).map((node) => `${node.tagName.toLowerCase()}.${[...node.classList].join(".")}`).slice(0, 5);
-  return { odd: [...new Set(odd)], wide, scroll: document.documentElement.scrollWidth - window.innerWidth };
+  return { odd: [...new Set(odd)], wide, scroll: document.documentElement.scrollWidth - window.innerWidth,
+    ...(where.length ? { where } : {}) };
 });
 
 /** The ruleset's action of each table, and what the player fills in. */
