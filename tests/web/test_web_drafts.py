@@ -25,7 +25,8 @@ from rollbridge import ActionSpec
 from rollbridge.offline import TableService
 from rollbridge.stores.sqlite import SQLiteStore
 from tests.plugins.rollunder import RollUnder
-from tests.web.conftest import WebWorld, add_cast, host_of, serving
+from tests.web.conftest import GM, WebWorld, add_cast, host_of, serving
+from tests.web.test_web_away import said
 from tests.web.test_web_browser import CHROMIUM
 from tests.web.test_web_phone import run_case
 
@@ -50,6 +51,46 @@ class ManyActions(RollUnder):
         )
         for index in range(ACTIONS)
     }  # fmt: skip
+
+
+#: How many free-text notes :class:`LongNotes`'s ``plan`` has, and how long the test
+#: types each: more than the 20,000 characters a tab keeps for its forms (kept.mjs,
+#: ``MAX_KEPT``) in the one form shown.
+NOTES, NOTE_LENGTH = 12, 1_900
+
+
+class LongNotes(RollUnder):
+    """RollUnder's ``test`` as ``plan``, with :data:`NOTES` free-text notes (``note00``
+    …), and as ``other`` with one: a form that holds more than a tab keeps."""
+
+    id = "notes"
+    name = "Long notes (test fixture)"
+
+    @staticmethod
+    def _spec(name: str, notes: int) -> ActionSpec:
+        properties = {f"note{index:02}": {"type": "string"} for index in range(notes)}
+        return ActionSpec(name, "Roll a d10 under skill minus the target's guard.",
+                          params={"type": "object", "properties": properties},
+                          min_targets=1, max_targets=1, example={})  # fmt: skip
+
+    actions = {"plan": _spec("plan", NOTES), "other": _spec("other", 1)}
+
+
+@pytest.fixture
+async def notes_world(tmp_path) -> AsyncIterator[WebWorld]:
+    """A server over the table ``notes`` of :class:`LongNotes`, whose GM approves
+    players' requests first: the player's Hero and the NPC Bandit."""
+    path = tmp_path / "web.db"
+    host = host_of("notes", LongNotes())
+    with SQLiteStore(path) as seed:
+        service = TableService(seed, host)
+        _, tokens = service.create_table("Long notes", "notes", table_id="notes")
+        approval = {"type": "settings", "id": "approval-on", "settings": {"approval": True}}
+        service.handle("notes", approval, GM)
+        cast = [("hero", "Hero", "Hero", ["player"]), ("bandit", "Bandit", "Bandit", [])]
+        add_cast(service, "notes", cast, LongNotes.example_sheets)
+    async with serving(path, host, {"notes": tokens}) as world:
+        yield world
 
 
 @pytest.fixture
@@ -107,3 +148,30 @@ async def test_typed_drafts_outlast_fifty_actions_looked_at(many_world):
     assert result["again"] == {"act00": "first plan", "act07": "second plan"}, result
     assert result["full"] == "QuotaExceededError", result
     assert result["typed"] == {"action": "act07", "note": "third plan", "formula": "4d6"}, result
+
+
+async def test_what_fits_is_kept_when_the_shown_form_and_reasons_pass_the_tabs_share(notes_world):
+    """A German GM on a phone types a formula into the roll form, a note into the
+    action ``other``, then chooses ``plan`` and types its 12 notes of 1,900 letters, and
+    writes a reason of 500 letters for each of three players' rolls waiting: more than
+    the 20,000 characters the tab keeps for a reload. Past that nothing was kept: the
+    tab held what it last kept while all still fit (a few notes), and the reasons
+    written after were lost, unsaid. Now the page loaded anew has ``plan``
+    chosen, the formula, the three reasons open with their text, the first notes as
+    typed (as many as fit; none cut in the middle) and ``other``'s short note (it fits
+    the room the next note did not), and says on its message line that not all was
+    kept."""
+    extra = {"RB_NOTES": str(NOTES), "RB_NOTE_LENGTH": str(NOTE_LENGTH)}
+    result = await run_case(notes_world, "cut", script="drafts.mjs", extra=extra)
+    typed = result["typed"]
+    assert len(typed["reasons"]) == 3, typed
+    back = result["reloaded"]
+    assert back["action"] == "plan", back
+    assert back["formula"] == "3d6", back
+    assert back["reasons"] == typed["reasons"], back
+    notes = back["notes"]
+    kept = [note for note in notes if note]
+    assert 0 < len(kept) < NOTES, notes
+    assert notes == typed["notes"][: len(kept)] + [""] * (NOTES - len(kept)), notes
+    assert back["other"] == "the oldest draft", back
+    assert back["message"] == said("de", "Message.DraftsCut"), back

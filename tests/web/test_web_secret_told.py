@@ -302,3 +302,23 @@ async def test_a_request_asked_again_at_the_join_and_refused_for_now_is_asked_ag
     assert result["during"] == {"waits": True}, result["during"]
     linked = {"waits": False, "kind": said("cs", "Log.MineSecret", seq=str(result["seq"]))}
     assert result["after"] == linked, result["after"]
+
+
+async def test_a_join_asks_its_waiting_requests_at_the_pages_pace(secret_world):
+    """A page that joins asks what became of each of its requests waiting for the GM
+    (``repeat``). It asked them all in the join's breath, outside the pace of its other
+    resends (two at once, then one each half second): a phone with 8 requests waiting
+    sent 8 frames at once, and 8 such phones back after a restart sent 64 against the
+    table's rate. Here a phone with 8 ``listen`` waiting reloads: each is asked once,
+    and by the page's own clock no second holds more than 2 + 2 of them (a count of
+    frames in each window, none of it a time the test waits for)."""
+    asks, burst, per_second = 8, 2, 2  # table.mjs's RESEND_BURST, 1 s / RESEND_MS
+    extra = {"RB_ASKS": str(asks)}
+    result = await run_case(secret_world, "joinPaced", script="secret_told.mjs", extra=extra)
+    assert result["asked"] == asks, result
+    assert result["waiting"] == [True] * asks, result
+    times = sorted(result["times"])
+    assert len(times) == asks, times
+    # the most frames sent in any window under a second, from each frame on
+    most = max(sum(1 for t in times if start <= t < start + 999) for start in times)
+    assert most <= burst + per_second, times

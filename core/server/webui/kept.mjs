@@ -244,39 +244,87 @@ function keptForm(state, secrets = []) {
   return { values, open };
 }
 
+/** The characters `item` adds, as JSON, to an array holding `count` items. */
+const itemGrowth = (item, count) => JSON.stringify(item).length + (count ? 1 : 0);
+/** The characters `key` with its `item` add, as JSON, to an object holding `count`. */
+const entryGrowth = (key, item, count) => JSON.stringify(key).length + 1 + itemGrowth(item, count);
+
 /**
- * Keep what the viewer typed in the forms for the page's next load in this tab.
+ * Keep what the viewer typed in the forms for the page's next load in this tab — as
+ * much as fits the tab's share (MAX_KEPT): first the forms shown (which they are, their
+ * folds), the GM's open reasons, the shown forms' values in order while they fit, then
+ * the other forms' drafts whole, the latest first, then which forms' odds were shown.
+ * What did not fit is left out and the kept value says so (`cut`: the page loaded anew tells
+ * the viewer). It kept all or nothing: with the shown forms and the reasons alone past
+ * MAX_KEPT (a GM's reasons of 500 letters, a form of long notes) nothing new was kept,
+ * and the tab held what it last kept while all still fit — the reasons written after
+ * it lost, unsaid.
  * @param {string} table the table id
  * @param {string} identity who the page joined as (role and name)
- * @param {{action: string|null, forms: object, odds: string[], reasons?: Array, keeper?: string}} state
- *   the action chosen, each form's state by its key (data-form; the latest last, those
- *   shown last of all: the first are left out past MAX_LINES), the forms whose odds
- *   were shown, the GM's open reason fields as [epoch, pending id, text so far], and
- *   the page that keeps them (keeper.mjs)
+ * @param {{action: string|null, forms: object, shown?: string[], odds: string[], reasons?: Array,
+ *   keeper?: string}} state the action chosen, each form's state by its key (data-form;
+ *   the latest last, those shown last of all), the keys of the forms shown, the forms
+ *   whose odds were shown, the GM's open reason fields as [epoch, pending id, text so
+ *   far], and the page that keeps them (keeper.mjs)
  * @param {string[]} secrets texts never to keep (the page's tokens)
- * @returns {boolean} whether they were kept
+ * @returns {boolean} whether they were kept (false: the storage is full or refused)
  */
 export function keepForms(table, identity, state, secrets = [], storage = undefined) {
-  // the latest last, and what is shown last of all (keepTheForms in table.mjs): past
-  // MAX_LINES the oldest go, never what is shown — the first MAX_LINES were kept, and
-  // a page of more actions than that lost the shown form's draft at a reload
-  const forms = Object.entries(state.forms ?? {}).filter(([key]) => isFormKey(key)).slice(-MAX_LINES)
+  const all = Object.entries(state.forms ?? {}).filter(([key]) => isFormKey(key))
     .map(([key, form]) => [key, keptForm(form, secrets)]);
+  const shown = new Set(Array.isArray(state.shown) ? state.shown : []);
   const action = isName(state.action) ? state.action : null;
-  const odds = (state.odds ?? []).filter(isFormKey).slice(0, MAX_LINES);
-  const reasons = keptReasons(state.reasons, secrets);
-  return keepForNextLoad(formsKey(table),
-    { identity, action, forms: Object.fromEntries(forms), odds, reasons, keeper: keeperOf(state) }, storage);
+  const value = { identity, action, forms: {}, odds: [], reasons: [], keeper: keeperOf(state), cut: false };
+  let size = JSON.stringify(value).length;
+  const fits = (growth) => {
+    if (size + growth > MAX_KEPT) return false;
+    size += growth;
+    return true;
+  };
+  let cut = false;
+  const kept = new Map();
+  const shownForms = all.filter(([key]) => shown.has(key));
+  for (const [key, form] of shownForms) {
+    const some = { values: [], open: form.open };
+    if (fits(entryGrowth(key, some, kept.size))) kept.set(key, some);
+    else cut = true;
+  }
+  // a reason is short (MAX_REASON) and whole: before the shown forms' values, which a
+  // form of long notes would fill the share with
+  for (const reason of keptReasons(state.reasons, secrets)) {
+    if (fits(itemGrowth(reason, value.reasons.length))) value.reasons.push(reason);
+    else cut = true;
+  }
+  for (const [key, form] of shownForms) {
+    const some = kept.get(key);
+    for (const entry of some ? form.values : []) {
+      if (fits(itemGrowth(entry, some.values.length))) some.values.push(entry);
+      else cut = true;
+    }
+  }
+  // the other drafts, the latest first; past MAX_LINES forms none
+  for (const [key, form] of all.filter(([key]) => !shown.has(key)).reverse()) {
+    if (kept.size < MAX_LINES && fits(entryGrowth(key, form, kept.size))) kept.set(key, form);
+    else cut = true;
+  }
+  // asked again after the reload: the server's answer, nothing the viewer typed
+  for (const key of (state.odds ?? []).filter(isFormKey).slice(0, MAX_LINES)) {
+    if (fits(itemGrowth(key, value.odds.length))) value.odds.push(key);
+  }
+  // in their order (the latest last, those shown last of all), as takeForms reads them
+  value.forms = Object.fromEntries(all.filter(([key]) => kept.has(key)).map(([key]) => [key, kept.get(key)]));
+  value.cut = cut;
+  return keepForNextLoad(formsKey(table), value, storage);
 }
 
 /** What the viewer typed in the forms before this load, removed from the tab as it
  * is taken (it is for one load only), with the identity it was kept for (the page
- * uses it only when it joins as that identity again: formsFor); what is not a
- * form's state is left out. */
+ * uses it only when it joins as that identity again: formsFor) and whether some of
+ * it did not fit (`cut`); what is not a form's state is left out. */
 export function takeForms(table, storage = undefined) {
   const value = takeForThisLoad(formsKey(table), storage);
   if (!value || typeof value !== "object" || typeof value.identity !== "string") {
-    return { identity: null, action: null, forms: {}, odds: [], reasons: [], keeper: null };
+    return { identity: null, action: null, forms: {}, odds: [], reasons: [], keeper: null, cut: false };
   }
   const forms = Object.entries(value.forms ?? {}).filter(([key]) => isFormKey(key)).slice(0, MAX_LINES)
     .map(([key, form]) => [key, keptForm(form)]);
@@ -287,6 +335,7 @@ export function takeForms(table, storage = undefined) {
     odds: (Array.isArray(value.odds) ? value.odds : []).filter(isFormKey).slice(0, MAX_LINES),
     reasons: keptReasons(value.reasons),
     keeper: keeperOf(value),
+    cut: value.cut === true,
   };
 }
 

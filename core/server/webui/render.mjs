@@ -4,7 +4,7 @@
 // HTML.
 
 import { ROLE_LABELS, labelOf } from "../client/i18n.mjs";
-import { DIE_TAG_WORDS, KIND_WORDS, STATUS_WORDS, counted, i18n } from "./texts.mjs";
+import { DIE_TAG_WORDS, STATUS_WORDS, counted, i18n, kindCode, kindWord } from "./texts.mjs";
 
 /** An element with a class and a text, each optional. */
 export function el(tag, className = "", text = null) {
@@ -232,9 +232,9 @@ export function eventSummary(event, nameOf, words = {}) {
       if (data.track === undefined) return nameOf(data.actor);
       return `${nameOf(data.actor)}: ${trackLabel(data.actor, data.track)} ${data.delta > 0 ? "+" : ""}${data.delta}`;
     case "undo":
-      return i18n.format("ROLLBRIDGE.Web.Log.Undo", { seq: data.undoes, kind: labelOf(i18n, KIND_WORDS, data.kind ?? "") });
+      return i18n.format("ROLLBRIDGE.Web.Log.Undo", { seq: data.undoes, kind: kindWord(i18n, data.kind) });
     case "redo":
-      return i18n.format("ROLLBRIDGE.Web.Log.Redo", { seq: data.redoes, kind: labelOf(i18n, KIND_WORDS, data.kind ?? "") });
+      return i18n.format("ROLLBRIDGE.Web.Log.Redo", { seq: data.redoes, kind: kindWord(i18n, data.kind) });
     case "actor.created":
     case "actor.updated":
     case "actor.removed":
@@ -339,7 +339,7 @@ export function renderMine(seq, pending, request, nameOf, { waits = true, ...wor
  * for the GM. */
 export function showMineWaits(item, waits) {
   const kind = item.querySelector(".kind");
-  if (kind) kind.textContent = waits ? labelOf(i18n, KIND_WORDS, "approval.requested") : i18n.localize("ROLLBRIDGE.Web.Log.MineDone");
+  if (kind) kind.textContent = waits ? kindWord(i18n, "approval.requested") : i18n.localize("ROLLBRIDGE.Web.Log.MineDone");
   item.classList.toggle("mine-waits", waits);
 }
 
@@ -354,7 +354,10 @@ export function renderEvent(event, nameOf, { lang = undefined, ...words } = {}) 
   head.append(el("span", "seq", `#${event.seq}`));
   const time = renderTime(event.at, lang);
   if (time) head.append(time);
-  head.append(el("span", "kind", labelOf(i18n, KIND_WORDS, event.kind)));
+  const kind = el("span", "kind", kindWord(i18n, event.kind));
+  const code = kindCode(i18n, event.kind);
+  if (code) kind.title = code;
+  head.append(kind);
   if (event.by) head.append(el("span", "by", byLabel(event.by)));
   if (event.gm_only) head.append(el("span", "secret-mark", i18n.localize("ROLLBRIDGE.Web.Log.GmOnly")));
   item.append(head);

@@ -208,7 +208,15 @@ export const SECRET_BOX = "rollbridge:secret";
  * - onStatus(status, detail): the connection's status;
  * - onCursor({epoch, seq}): the last event seen.
  */
+/** Names of actors no longer at the table a session keeps at most (Session#nameOf). */
+const MAX_NAMES = 1_000;
+
 export class Session {
+  /** The names of the actors this session has seen, by id, the latest MAX_NAMES: an
+   * actor no longer at the table (the GM's undo took back its creation) is named by its
+   * name, not its id. */
+  #names = new Map();
+
   constructor({ table, token, url, locale, listeners = {}, WebSocket }) {
     this.tableId = table;
     this.listeners = listeners;
@@ -257,9 +265,23 @@ export class Session {
     return this.connection.request(message);
   }
 
-  /** An actor's name, or its id when the table does not know it. */
+  /** An actor's name — of an actor no longer at the table too, the name it had where
+   * this session saw it (an event's views, a snapshot) — or its id when the page never
+   * knew it. The GM's undo of an NPC's creation was heard as *undo of #3 (actor added):
+   * guard*, the NPC's id. */
   nameOf(id) {
-    return this.actors.get(id)?.name ?? String(id ?? "");
+    return this.actors.get(id)?.name ?? this.#names.get(id) ?? String(id ?? "");
+  }
+
+  /** Note the names of `views` (actor records as events and snapshots carry them; a
+   * removed actor's view names none). */
+  noteNames(views) {
+    for (const actor of Array.isArray(views) ? views : []) {
+      if (typeof actor?.name !== "string" || !actor.name) continue;
+      this.#names.delete(actor.id);
+      this.#names.set(actor.id, actor.name);
+    }
+    while (this.#names.size > MAX_NAMES) this.#names.delete(this.#names.keys().next().value);
   }
 
   /** A track's label as the actor's card shows it (the server's, in the viewer's
@@ -315,6 +337,7 @@ export class Session {
     const { actors = [], ...fields } = welcome.table ?? {};
     this.table = fields;
     this.actors = new Map(actors.map((actor) => [actor.id, actor]));
+    this.noteNames(actors);
     this.history.reset(fields.undo_redo);
     this.snapshots += 1;
     this.listeners.onSnapshot?.(welcome, { first: this.snapshots === 1 });
@@ -349,6 +372,7 @@ export class Session {
         const actors = reply?.table?.actors;
         if (!Array.isArray(actors)) return;
         this.actors = new Map(actors.map((actor) => [actor.id, actor]));
+        this.noteNames(actors);
         this.listeners.onTable?.(this);
       },
       () => {},
@@ -361,6 +385,7 @@ export class Session {
     let changed = [this.history.latestUndo(), this.history.latestRedo(), this.history.known]
       .some((value, index) => value !== history[index]);
     if (event.actors?.length) {
+      this.noteNames(event.actors);
       this.actors = withActors(this.actors, event.actors);
       changed = true;
     }

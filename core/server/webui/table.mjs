@@ -41,7 +41,7 @@ import { renderOdds } from "./stats.mjs";
 import { StatsPanel } from "./statspanel.mjs";
 import { followCutName, followTopBar } from "./topbar.mjs";
 import {
-  KIND_WORDS, LANGUAGES, LANGUAGE_NAMES, chooseLanguage, counted, chosenLanguage, i18n, localizePage, pageLanguage, useLanguage,
+  LANGUAGES, LANGUAGE_NAMES, chooseLanguage, counted, chosenLanguage, i18n, kindWord, localizePage, pageLanguage, useLanguage,
 } from "./texts.mjs";
 
 /** Log entries kept on the page (the oldest leave first). */
@@ -255,11 +255,11 @@ function keepTheForms() {
     .map((form) => form.dataset.form);
   const state = { action: $("action-select").value || null, odds, reasons: openReasons(), keeper: pageId };
   const secrets = [joinToken, acceptedToken].filter(Boolean);
-  // the other actions' drafts too, the latest last; those that would not fit left out
-  // first, the oldest first: what is shown is kept before them
+  // the other actions' drafts too, the latest last: what is shown is kept before them
+  // (keepForms keeps what fits, and says what did not)
   const others = [...drafts].filter(([key]) => !(key in shown));
-  while (!keepForms(tableId, joinedAs, { ...state, forms: { ...Object.fromEntries(others), ...shown } }, secrets)
-    && others.length) others.shift();
+  keepForms(tableId, joinedAs, { ...state, shown: Object.keys(shown), forms: { ...Object.fromEntries(others), ...shown } },
+    secrets);
 }
 
 /** What the viewer typed in each action's form while another action is shown, by the
@@ -751,8 +751,19 @@ function askSecretAnswers(seq) {
  * the credit is short, one more each RESEND_MS, and what is due then. */
 function resendSome() {
   for (const pending of resentFor.keys()) if (!asked.has(pending)) resentFor.delete(pending);
-  const due = [...asked].filter(([pending, { request }]) => (dueLater.has(pending) && request)
-    || (answeredHidden(request) && Math.max(resentFor.get(pending) ?? 0, Number(pending.slice(1)) || 0) < resendDue));
+  // the join's questions first (askAtJoin), those of another join or answered since
+  // left out
+  joinAsks.splice(0, joinAsks.length, ...joinAsks.filter(({ of, moved, entry: [pending] }) => of === session
+    && (moved || asked.has(pending))));
+  const asking = joinAsks.splice(0, resendCredit);
+  resendCredit -= asking.length;
+  for (const moved of [false, true]) {
+    const entries = asking.filter((ask) => ask.moved === moved).map((ask) => ask.entry);
+    if (entries.length) askAgain(entries, moved);
+  }
+  const due = [...asked].filter(([pending, { request }]) => !joinAsks.some((ask) => ask.entry[0] === pending)
+    && ((dueLater.has(pending) && request)
+    || (answeredHidden(request) && Math.max(resentFor.get(pending) ?? 0, Number(pending.slice(1)) || 0) < resendDue)));
   const now = due.slice(0, resendCredit);
   resendCredit -= now.length;
   for (const [pending] of now) {
@@ -760,7 +771,7 @@ function resendSome() {
     resentFor.set(pending, resendDue);
   }
   if (now.length) askAgain(now, false);
-  if (resendTimer === null && resendCredit < RESEND_BURST) {
+  if (resendTimer === null && (resendCredit < RESEND_BURST || joinAsks.length)) {
     resendTimer = setTimeout(() => {
       resendTimer = null;
       resendCredit = Math.min(RESEND_BURST, resendCredit + 1);
@@ -805,6 +816,22 @@ function resendLater(pending) {
     dueLater.add(pending);
     resendSome();
   }, RESEND_MS * 2 ** tries);
+}
+
+/** The requests a join asks what became of (askAtJoin), not sent yet: {of: the
+ * session that joined, moved: the table is in another epoch, entry: [pending id,
+ * {form, request}]}, the oldest first. */
+const joinAsks = [];
+
+/** Ask what became of `entries`, this page's requests that waited for the GM when it
+ * joined (askAgain), at the pace of the page's other resends (resendSome): RESEND_BURST
+ * at once, then one each RESEND_MS. Asked all at once, a page of 8 requests waiting
+ * sent 8 frames in the join's breath, each counted against the connection's rate and
+ * the table's, and 8 such pages rejoining after a restart sent 64. */
+function askAtJoin(entries, moved) {
+  joinAsks.splice(0, joinAsks.length, ...joinAsks.filter((ask) => ask.of === session));
+  for (const entry of entries) if (entry[1]?.request) joinAsks.push({ of: session, moved, entry });
+  resendSome();
 }
 
 /** Forget the resends (another table's seqs, or another viewer's requests). */
@@ -942,7 +969,7 @@ function liveEvent(event, { replayed } = {}) {
   // entry says it (it was not told: the GM's secret roll, which every page's log
   // shows, was never heard at a table with approval)
   const line = mayBeAsked(event) ? i18n.localize("ROLLBRIDGE.Web.Log.HiddenOrAsked")
-    : took(event, summary) ?? [labelOf(i18n, KIND_WORDS, event.kind), summary].filter(Boolean).join(": ");
+    : took(event, summary) ?? [kindWord(i18n, event.kind), summary].filter(Boolean).join(": ");
   // a placeholder may be of this page's request waiting (its event comes before its
   // reply): then told once the request is answered, unless it is
   tellInOrder(own ? i18n.format("ROLLBRIDGE.Web.Announce.Own", { result: summary || line }) : line,
@@ -1018,6 +1045,13 @@ function buildForms() {
   restoringForms = null;
   if (!acting) return;
   if (kept) keepSoon(); // taken from the tab as it loaded: kept again, for a tab killed now
+  if (kept?.cut) {
+    // some of what was typed did not fit the tab's share for the reload: said, not lost unsaid
+    const line = keptLine({ key: "ROLLBRIDGE.Web.Message.DraftsCut" });
+    const text = i18n.localize(line.key);
+    say(text);
+    noteLine(line, text);
+  }
   replaceKeeping($("roll"), rollForm(session, send, askOdds));
   putKept($("roll"), kept);
   const actions = Object.entries(session.ruleset?.actions ?? {})
@@ -1065,6 +1099,8 @@ function buildForms() {
 function see(event) {
   if (!Number.isInteger(event.seq)) return;
   seen.set(event.seq, event);
+  // the log from before's too: an actor it names may be gone from the table since
+  session?.noteNames(event.actors);
   while (seen.size > MAX_ENTRIES) seen.delete(seen.keys().next().value);
   noteAnswer(event);
   if (restoring) restoreLines();
@@ -1352,11 +1388,11 @@ function joined(token, welcome, { first }) {
       if (session !== joining) return;
       // the kinds of the events undo and redo take, now in from the log from before
       if (session.role === "gm") showHistory($("history"), session, send, kindOf);
-      askAgain(mine, moved);
+      askAtJoin(mine, moved);
       askUndone(from);
     });
   } else {
-    askAgain(mine, moved);
+    askAtJoin(mine, moved);
     askUndone(null); // the events missed are not coming: what undid a line's event among them
   }
   const notice = localeNotice(welcome, locale);

@@ -146,7 +146,7 @@ export function counted(texts, key, count, data = {}) {
   return plural(texts, forms, count, data);
 }
 
-/** The words of each event kind in the log (a kind not listed shows as its code). */
+/** The words of each event kind in the log (a kind not listed: kindWord). */
 export const KIND_WORDS = {
   roll: "ROLLBRIDGE.Web.Kind.Roll",
   resolution: "ROLLBRIDGE.Web.Kind.Resolution",
@@ -170,6 +170,23 @@ export const KIND_WORDS = {
   "dice.abandoned": "ROLLBRIDGE.Web.Kind.DiceAbandoned",
   "dice.drawn": "ROLLBRIDGE.Web.Kind.DiceDrawn",
 };
+
+/** The words of an event's kind (`kind`) in the page's language: KIND_WORDS's, or
+ * for a kind the page has no words for (a newer server's, another ruleset's) *an
+ * event of another kind* — its code (`table.noted`) was shown as the kind, a word no
+ * player reads (its code stays on the entry as a tooltip: kindCode). */
+export function kindWord(texts, kind) {
+  const code = String(kind ?? "");
+  return texts.localize(Object.hasOwn(KIND_WORDS, code) ? KIND_WORDS[code] : "ROLLBRIDGE.Web.Kind.Other");
+}
+
+/** The tooltip of an entry whose kind the page has no words for (kindWord): its code,
+ * for whoever asks the GM or the server's people what it was; null for a kind the page
+ * has words for. */
+export function kindCode(texts, kind) {
+  const code = String(kind ?? "");
+  return Object.hasOwn(KIND_WORDS, code) ? null : texts.format("ROLLBRIDGE.Web.Kind.OtherCode", { code });
+}
 
 /** The words of a die's tags, said to a screen reader beside the die ("3, dropped"):
  * on the page a tag is a colour, an outline or a strike-through only. */

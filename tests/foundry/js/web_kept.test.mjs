@@ -119,7 +119,8 @@ test("what was typed in the forms comes back once, for the same identity, never 
   assert.ok(![...tab.items.values()].some((value) => value.includes(token) || value.includes("rba_")));
   const kept = takeForms("web", tab);
   assert.equal(tab.items.size, 0); // for one load only
-  assert.deepEqual(takeForms("web", tab), { identity: null, action: null, forms: {}, odds: [], reasons: [], keeper: null });
+  assert.deepEqual(takeForms("web", tab), { identity: null, action: null, forms: {}, odds: [], reasons: [], keeper: null,
+    cut: false });
   assert.deepEqual(formsFor(kept, "player:alice"), {
     identity: "player:alice",
     action: "attack",
@@ -130,6 +131,7 @@ test("what was typed in the forms comes back once, for the same identity, never 
     odds: ["roll"],
     reasons: [],
     keeper: null,
+    cut: false,
   });
   // another identity (the tab joined with another token after the reload) gets none
   assert.equal(formsFor(kept, "gm:gm"), null);
@@ -163,7 +165,35 @@ test("an action's and its parameters' names in another language are kept as any"
     forms: { "action:": attack, other: attack, roll: { values: [{ name: "", value: "a" }, { name: 3, value: "b" }] } },
     odds: ["action:", 7] }));
   assert.deepEqual(takeForms("web", tab), { identity: "player:alice", action: null,
-    forms: { roll: { values: [], open: [] } }, odds: [], reasons: [], keeper: null });
+    forms: { roll: { values: [], open: [] } }, odds: [], reasons: [], keeper: null, cut: false });
+});
+
+test("past the tab's share the shown forms and the reasons are kept first, as much as fits, and it says so", () => {
+  // a form of twelve notes of 1,900 letters and three reasons of 500: the shown
+  // forms and the reasons alone pass 20,000 characters, and nothing was kept
+  const tab = storage();
+  const notes = Array.from({ length: 12 }, (_, i) => ({ name: `note${i}`, value: String(i % 10).repeat(1_900) }));
+  const reasons = [1, 2, 3].map((n) => [1, `p${n}`, "r".repeat(500)]);
+  const older = { values: [{ name: "note", value: "older" }], open: [] };
+  assert.equal(keepForms("web", "gm:gm", { action: "plan", shown: ["roll", "action:plan"], reasons,
+    forms: { "action:older": older, roll: { values: [{ name: "formula", value: "3d6" }], open: [] },
+      "action:plan": { values: notes, open: [true] } }, odds: [] }, [], tab), true);
+  assert.ok(tab.items.get("rollbridge.forms.web").length <= 20_000);
+  const kept = takeForms("web", tab);
+  assert.equal(kept.cut, true);
+  assert.equal(kept.action, "plan");
+  assert.deepEqual(kept.reasons, reasons);
+  assert.deepEqual(kept.forms.roll.values, [{ name: "formula", value: "3d6" }]);
+  const plan = kept.forms["action:plan"];
+  assert.deepEqual(plan.open, [true]);
+  assert.ok(plan.values.length > 0 && plan.values.length < notes.length, plan.values.length);
+  assert.deepEqual(plan.values, notes.slice(0, plan.values.length)); // none cut in the middle
+  // the shown last of all, as before: the older draft fits the room the next note did not
+  assert.deepEqual(Object.keys(kept.forms), ["action:older", "roll", "action:plan"]);
+  // all fitting: nothing left out, nothing said
+  keepForms("web", "gm:gm", { action: "plan", shown: ["action:plan"], reasons,
+    forms: { "action:plan": { values: notes.slice(0, 2), open: [] } }, odds: [] }, [], tab);
+  assert.equal(takeForms("web", tab).cut, false);
 });
 
 test("the GM's reasons being written come back once with the forms, never a token or what is not one", () => {

@@ -9,7 +9,7 @@
 
 import process from "node:process";
 
-import { PHONE, caseScript, crash, joinedPage, runCase, storageOf, tabHolding } from "./pages.mjs";
+import { PHONE, caseScript, crash, gmRequest, joinedPage, runCase, storageOf, tabHolding } from "./pages.mjs";
 
 const { BASE, TOKENS, trouble, step } = caseScript("drafts");
 
@@ -96,6 +96,58 @@ const cases = {
     await page.locator('form.roll-form input[name="formula"]').fill("4d6");
     await page.evaluate(() => document.dispatchEvent(new Event("freeze")));
     result.typed = await formsOf(page);
+  },
+
+  /** Three rolls of the player's wait for the GM at the table `notes`. The GM's phone
+   * (German) types a formula into the roll form and a note into `other`, chooses
+   * `plan` and types its RB_NOTES notes of RB_NOTE_LENGTH letters each, and writes a
+   * reason of 500 letters for each roll waiting; then reloads. What was typed, and what
+   * the page loaded anew shows: the action chosen, the formula, the notes, the reasons
+   * open, `other`'s note and the message line. */
+  async cut(browser, result) {
+    const gm = await joinedPage(browser, "gm", { ...PHONE, locale: "de-DE" }, trouble, `${BASE}/tables/notes`,
+      TOKENS.notes.gm);
+    step("three rolls wait for the GM");
+    for (let i = 0; i < 3; i++) {
+      await gmRequest(gm, "notes", TOKENS.notes.player, { type: "roll", id: `wait-${i}`, formula: "1d6" });
+    }
+    await gm.waitForFunction(() => document.querySelectorAll("#pending li[data-pending]").length === 3);
+    await gm.locator('form.roll-form input[name="formula"]').fill("3d6");
+    const other = await choose(gm, "other");
+    await other.locator("details.more-params > summary").click();
+    await other.locator('[name="note00"]').fill("the oldest draft");
+    const plan = await choose(gm, "plan");
+    await plan.locator("details.more-params > summary").click();
+    const count = Number(process.env.RB_NOTES);
+    const length = Number(process.env.RB_NOTE_LENGTH);
+    const names = Array.from({ length: count }, (_, index) => `note${String(index).padStart(2, "0")}`);
+    const notes = names.map((name, index) => `${String.fromCharCode(97 + index)}`.repeat(length));
+    for (const [index, name] of names.entries()) await plan.locator(`[name="${name}"]`).fill(notes[index]);
+    const reasons = [];
+    for (const item of await gm.locator("#pending li[data-pending]").all()) {
+      await item.locator('button[name="reason-open"]').tap();
+      const text = `${await item.getAttribute("data-pending")} `.padEnd(500, "z");
+      await item.locator('input[name="reason"]').fill(text);
+      reasons.push(text);
+    }
+    result.typed = { notes, reasons };
+    step("reloaded");
+    await gm.reload();
+    await gm.locator('body[data-status="connected"]').waitFor();
+    await gm.waitForFunction(() => document.querySelectorAll("#pending li[data-pending]").length === 3);
+    const action = await gm.locator("#action-select").inputValue();
+    const shown = gm.locator(`form.action-form[data-action="${action}"]`);
+    result.reloaded = {
+      action,
+      formula: await gm.locator('form.roll-form input[name="formula"]').inputValue(),
+      notes: action === "plan" ? await Promise.all(names.map((name) => shown.locator(`[name="${name}"]`).inputValue()))
+        : [],
+      reasons: await gm.$$eval("#pending li[data-pending]", (items) => items
+        .filter((li) => !li.querySelector("form.reason-form").hidden)
+        .map((li) => li.querySelector('input[name="reason"]').value)),
+      message: await gm.locator("#message").textContent(),
+      other: await (await choose(gm, "other")).locator('[name="note00"]').inputValue(),
+    };
   },
 
   /** A player's phone looks through every action of the table `many`, types a note

@@ -6,9 +6,10 @@
 // come back; the player's page in cs, de and ru. What each page showed at each step;
 // the Python test judges it.
 //
-// Environment: RB_BASE, RB_TOKENS (never printed), RB_CHROMIUM, RB_CASE, RB_SIGNAL.
+// Environment: RB_BASE, RB_TOKENS (never printed), RB_CHROMIUM, RB_CASE, RB_SIGNAL, RB_TAP
+// (1: the pages through the tests' tap).
 
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import process from "node:process";
 
 import { PHONE, caseScript, connected, joinedPage, runCase, seqOf, waitSeq, waiter } from "./pages.mjs";
@@ -16,15 +17,23 @@ import { PHONE, caseScript, connected, joinedPage, runCase, seqOf, waitSeq, wait
 const { BASE, TOKENS, trouble, step } = caseScript("phone_night");
 
 /** What a page shows that no one should read: wider than the screen, and any text of
- * the page's own machinery (a message id, `undefined`, a placeholder left in). */
+ * the page's own machinery (a message id, `undefined`, a placeholder left in, an event
+ * kind's code, the id of an actor — `hero`, `guard`: the tables' actors are named
+ * otherwise). */
 const looksOf = (page) => page.evaluate(() => {
   const text = document.body.innerText;
-  const odd = text.match(/ROLLBRIDGE\.[\w.]+|undefined|NaN|\[object \w+\]|\{[a-z_]+\}/g) ?? [];
+  const odd = text.match(
+    /ROLLBRIDGE\.[\w.]+|undefined|NaN|\[object \w+\]|\{[a-z_]+\}|\b(?:actor|encounter|approval|dice)\.[a-z.]+|\b(?:hero|guard)\b/g,
+  ) ?? [];
+  // where the first is, to find it
+  const at = odd.length ? text.indexOf(odd[0]) : -1;
+  const where = at < 0 ? [] : [text.slice(Math.max(0, at - 80), at + 40)];
   const wide = [...document.querySelectorAll("body *")].filter((node) => {
     const box = node.getBoundingClientRect();
     return box.width > 0 && node.checkVisibility() && box.right > window.innerWidth + 1;
   }).map((node) => `${node.tagName.toLowerCase()}.${[...node.classList].join(".")}`).slice(0, 5);
-  return { odd: [...new Set(odd)], wide, scroll: document.documentElement.scrollWidth - window.innerWidth };
+  return { odd: [...new Set(odd)], wide, scroll: document.documentElement.scrollWidth - window.innerWidth,
+    ...(where.length ? { where } : {}) };
 });
 
 /** The ruleset's action of each table, and what the player fills in. */
@@ -50,14 +59,19 @@ const NIGHTS = [
   } },
 ];
 
+/** Whether the pages go through the tests' tap (RB_TAP=1: pages.mjs's tapWebSocket),
+ * for a walk that looks for what the tap does at a restart (docs/web.md); not by
+ * default: the restart is the server's own, seen by the browser as a phone sees it
+ * (refused while it is down). */
+const TAP = process.env.RB_TAP === "1";
+
 /** The player's and the GM's phones at `table` (English), joined. */
 async function phones(browser, table) {
   const url = `${BASE}/tables/${table}`;
-  // not through the test's tap (pages.mjs's tapWebSocket): the restart is the server's
-  // own, seen by the browser as a phone sees it (refused while it is down)
-  const gm = await joinedPage(browser, `gm-${table}`, { ...PHONE, locale: "en-US" }, trouble, url, TOKENS[table].gm);
+  const gm = await joinedPage(browser, `gm-${table}`, { ...PHONE, locale: "en-US" }, trouble, url, TOKENS[table].gm,
+    { tap: TAP });
   const player = await joinedPage(browser, `player-${table}`, { ...PHONE, locale: "en-US" }, trouble, url,
-    TOKENS[table].player);
+    TOKENS[table].player, { tap: TAP });
   return { gm, player };
 }
 
@@ -66,6 +80,13 @@ const statusOf = (page) => page.locator("#action form .form-status").textContent
 
 /** The log's newest entry of `page` as it reads. */
 const newestOf = (page) => page.locator("#log li[data-seq]").first().textContent();
+
+/** Ask the test to restart the server (its signal from the restart before taken away
+ * first). */
+function restart() {
+  rmSync(process.env.RB_SIGNAL, { force: true });
+  process.stdout.write("RB_RESTART\n");
+}
 
 /** The test's signal that the server serves again, a bound for one that never comes. */
 async function restarted() {
@@ -133,7 +154,7 @@ const cases = {
           .observe(document.body, { attributes: true, attributeFilter: ["data-status"] });
       });
     }
-    process.stdout.write("RB_RESTART\n");
+    restart();
     const down = Date.now();
     result.restarted = await restarted();
     result.restartMs = Date.now() - down;
@@ -147,6 +168,13 @@ const cases = {
         looks: await looksOf(gm), newest: await newestOf(gm),
         redo: await gm.locator('#history button[name="redo"]').textContent() },
     };
+    // through the tap: its tries to connect, and the types of the frames each way since
+    // the restart (what a page left waiting sent and was sent)
+    if (TAP) {
+      const since = (frames) => frames.slice(-12).map((f) => JSON.parse(f).type);
+      result.back.tap = Object.fromEntries([["player", player], ["gm", gm]].map(([who, page]) => [who,
+        { attempts: page.gate.attempts, sent: since(page.gate.sent), got: since(page.gate.frames) }]));
+    }
     step("after the restart, the player asks again and the GM approves");
     await player.locator('form.action-form button[type="submit"]').tap();
     await player.waitForFunction(() => /\(p\d+\)/.test(document.querySelector("#action .form-status")?.textContent));
@@ -164,6 +192,31 @@ const cases = {
       await inLanguage(gm, lang);
       result.gmLanguages[lang] = { undo: await gm.locator('#history button[name="undo"]').textContent(),
         newest: await newestOf(gm), looks: await looksOf(gm) };
+    }
+  },
+
+  /** The GM's and the player's phones at the sr2 table, and RB_RESTARTS restarts of the
+   * server in a row (the same file, the same port): after each, whether each page came
+   * back connected within the bound (60 s from the server serving again) and what it
+   * shows; through the tests' tap with RB_TAP=1, its tries and frames too. */
+  async restarts(browser, result) {
+    const { gm, player } = await phones(browser, "sr2");
+    const pages = { gm, player };
+    result.rounds = [];
+    for (let round = 0; round < Number(process.env.RB_RESTARTS); round++) {
+      step(`restart ${round + 1}`);
+      restart();
+      const restartedOk = await restarted();
+      const back = {};
+      for (const [who, page] of Object.entries(pages)) {
+        const ok = await page.waitForSelector('body[data-status="connected"]', { timeout: 60_000 })
+          .then(() => true, () => false);
+        back[who] = { ok, status: await page.evaluate(() => document.body.dataset.status),
+          message: await page.textContent("#message"), looks: await looksOf(page),
+          ...(TAP ? { attempts: page.gate.attempts, sent: page.gate.sent.slice(-6).map((f) => JSON.parse(f).type),
+            got: page.gate.frames.slice(-6).map((f) => JSON.parse(f).type) } : {}) };
+      }
+      result.rounds.push({ restarted: restartedOk, ...back });
     }
   },
 };

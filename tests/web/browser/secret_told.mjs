@@ -488,6 +488,36 @@ const cases = {
     };
   },
 
+  /** A Czech player's phone with RB_ASKS `listen`s waiting for the GM reloads: the page
+   * asks what became of each as it joins (`repeat`). When the page sent each of those
+   * frames, by the page's own clock (`performance.now()`, read where the page's
+   * WebSocket sends), and that all were asked. */
+  async joinPaced(browser, result) {
+    const asks = Number(process.env.RB_ASKS);
+    const { page: player, form, mine } = await listening(browser);
+    await askListen(player, form, asks);
+    await flush(player);
+    await player.addInitScript(() => {
+      const send = WebSocket.prototype.send;
+      window.rbSentAt = [];
+      WebSocket.prototype.send = function sendTimed(data) {
+        window.rbSentAt.push([performance.now(), String(data)]);
+        return send.call(this, data);
+      };
+    });
+    step("the phone reloads");
+    const from = player.gate.sent.length;
+    await player.reload();
+    await connected(player);
+    const repeats = () => player.gate.sent.slice(from).map((f) => JSON.parse(f)).filter((m) => m.repeat === true);
+    await player.gate.until(() => new Set(repeats().map((m) => m.id)).size >= asks, 60_000);
+    await flush(player);
+    result.asked = new Set(repeats().map((m) => m.id)).size;
+    result.waiting = await mine.evaluateAll((items) => items.map((li) => li.classList.contains("mine-waits")));
+    result.times = await player.evaluate(() => window.rbSentAt
+      .filter(([, data]) => JSON.parse(data).repeat === true).map(([at]) => at));
+  },
+
   /** A table whose GM approves players' requests first: Bob's roll waits for the GM,
    * then the GM approves it. What Alice's phone (German) tells a screen reader and
    * shows in its log, while it waits and once approved; what a Czech observer who
