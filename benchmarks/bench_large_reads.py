@@ -176,6 +176,8 @@ async def measure(port: int, tables: list[dict[str, Any]], read: dict[str, Any],
     print(f"witness under the reads: {under} answers, the slowest {slowest:.3f} s")
     print("the reads answered:", answers)
     stop.set()
+    for task in attackers:  # a stats still out may take minutes: not waited for
+        task.cancel()
     await asyncio.gather(*attackers, return_exceptions=True)
 
 

@@ -262,10 +262,15 @@ class Tables:
         one more request from the table's rate for each share of it, none credited —
         the request that asked it paid its one share against its time on the event
         loop (:meth:`charge_work`) already; credited again, each read of the log (two
-        for ``stats``) took another 5 ms free (hostile28)."""
+        for ``stats``) took another 5 ms free (hostile28). All of it, however far
+        below empty that takes the bucket: held to one burst below, a ``stats`` of a
+        log of the largest events (~5 s) cost its table ~2 s of waiting at any rate,
+        so one table kept a reader thread, and the interpreter every table shares,
+        busy more than two thirds of the time; a read's time is bounded by the log
+        (``--retain`` × ``--max-event-size``), and so is the debt."""
         bucket = self.buckets.get(table_id)
         if bucket is not None:
-            _charged(bucket, seconds, 0.0, f"table {table_id}")
+            _charged(bucket, seconds, 0.0, f"table {table_id}", math.inf)
 
     def count_at_table(self, table_id: str) -> None:
         """Count one request against the table's rate (``rates.per_table``).
@@ -334,13 +339,16 @@ def wrong_tokens_refusal(refusal: TokenRefusal) -> RateLimited:
     return RateLimited(text, details=details)
 
 
-def _charged(bucket: RateLimit, seconds: float, paid: float, whose: str) -> None:
+def _charged(
+    bucket: RateLimit, seconds: float, paid: float, whose: str, below: float | None = None
+) -> None:
     """``bucket`` (``whose`` rate) charged for a request's work
-    (:meth:`RateLimit.charge_work`, after the request ran); a bug in it is logged with
-    its traceback, never raised: what the request did (a change's commit, its reply)
-    must not be lost with it — the table would be ahead of the store, held for good."""
+    (:meth:`RateLimit.charge_work`, after the request ran, down to ``-below``); a bug
+    in it is logged with its traceback, never raised: what the request did (a change's
+    commit, its reply) must not be lost with it — the table would be ahead of the
+    store, held for good."""
     try:
-        bucket.charge_work(seconds, paid)
+        bucket.charge_work(seconds, paid, below)
     except Exception:
         log.exception("charging a request's work to %s's rate failed", whose)
 

@@ -44,6 +44,21 @@ def test_a_read_is_charged_every_share_of_its_time():
     assert left == 100 - 1 - served - 3  # the table's: one a request, and the reads'
 
 
+def test_a_long_read_is_owed_by_its_table_in_full():
+    """Held to one burst below empty, a read of ~5 s (``stats`` of a log of the
+    largest events) cost its table ~2 s of waiting whatever its rate: one table could
+    keep a reader thread decoding five seconds in seven. Now the table owes all of
+    it; the connection's bucket is still held to one burst below (a new connection
+    has a bucket of its own: the table's is what binds)."""
+    connection, tables, send = rated_connection("stats")
+    assert send()  # 35 of the connection's 40 left, 99 of the table's 100
+    connection.charge_read(5.0)  # a thousand shares
+    tables.charge_read("t", 5.0)
+    # the table: 901 below empty at 50 a second, before 100 below (2.02 s)
+    assert tables.table_wait("t") == pytest.approx((901 + 1) / 50)
+    assert not send()  # the connection's: 40 below (its burst) at 20 a second
+
+
 def _burn(seconds: float) -> None:
     """``seconds`` of this thread's CPU time (counted, whatever the machine's load)."""
     started = time.thread_time()
