@@ -272,6 +272,18 @@ class Tables:
         if bucket is not None:
             _charged(bucket, seconds, 0.0, f"table {table_id}", math.inf)
 
+    def read_refusal(self, table_id: str) -> RateLimited | None:
+        """The refusal of a read of the table's log whose turn has come while the
+        table still owes an earlier read's time (:meth:`charge_read`: below empty),
+        or None. A request is admitted when it arrives, and nine reads may be out or
+        waiting at a table: admitted before the first came back and charged, eight
+        ``stats`` of a log of the largest events were each decoded and counted, a
+        minute of the interpreter every table shares, before the table owed anything
+        (hostile28). Takes nothing from the bucket."""
+        bucket = self.buckets.get(table_id)
+        wait = bucket.wait(0.0) if bucket is not None else None
+        return None if wait is None else _rate_limited(wait, "table")
+
     def count_at_table(self, table_id: str) -> None:
         """Count one request against the table's rate (``rates.per_table``).
 

@@ -61,6 +61,7 @@ from rollbridge.exceptions import (
     InternalError,
     InvalidRequest,
     NotRemembered,
+    RateLimited,
     RollbridgeError,
     StoreError,
     StoreUnavailable,
@@ -1239,9 +1240,13 @@ class TableProtocol:
 
     def _read_failed(self, asker: _Asker, what: str) -> Callable[[BaseException], Effects]:
         """What a failed read answers ``asker``: ``store_error``, and the cause in
-        the operator's log (the client is only told to try again)."""
+        the operator's log (the client is only told to try again); ``rate_limited``
+        for one the driver did not begin while the table owed an earlier read's time
+        (:meth:`~rollbridge.protocol.connection.Tables.read_refusal`)."""
 
         def refuse(error: BaseException) -> Effects:
+            if isinstance(error, RateLimited):  # not begun: the table owes a read's time
+                return [self._refuse(asker, error)]
             log.log(store_level(error), "table %s: %s failed: %s", self.id, what,
                     store_cause(error))  # fmt: skip
             return [self._refuse(asker, StoreError(str(error)))]

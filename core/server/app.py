@@ -49,7 +49,7 @@ from rollbridge.protocol.effects import (
 from rollbridge.protocol.frames import MAX_FRAME
 from rollbridge.protocol.limits import Rates
 from rollbridge.protocol.observers import notify
-from rollbridge.protocol.table import FAILED, ReadRetained
+from rollbridge.protocol.table import FAILED, ReadChanges, ReadRetained
 from rollbridge.server.address_rates import wrong_tokens
 from rollbridge.server.addresses import AddressCounts, address_group, peer_address, rated_address
 from rollbridge.server.bounded import BoundedConnection, Opening
@@ -105,6 +105,10 @@ PORT_ATTEMPTS = 5
 #: for them, hundreds a second at a busy server, kept the heap from being checked
 #: (hostile28) — and only these are charged to the asker's rates.
 LOG_READS = (ReadEvents, ReadRetained, Compute)
+#: The reads of the log a request begins (``state`` at a seq or with ``undone``,
+#: ``stats``): refused ``rate_limited`` when their turn comes while the table owes an
+#: earlier read's time (:meth:`~rollbridge.protocol.connection.Tables.read_refusal`).
+ASKED_READS = (ReadChanges, ReadRetained)
 
 
 class Server:
@@ -458,6 +462,11 @@ class Server:
             ended.append(outcome)
             self.metrics.store_read(outcome)
 
+        if isinstance(effect, ASKED_READS):
+            refusal = self.tables.read_refusal(effect.table_id)
+            if refusal is not None:  # the table owes an earlier read's time
+                self._read_refused(effect, refusal, client)
+                return
         quiet = None  # the collector held off for a read of the log alone
         if self.collector is not None and isinstance(effect, LOG_READS):
             quiet = self.collector.quiet
@@ -488,8 +497,10 @@ class Server:
                     value, spent = out
                     result = value if error is None else None
                     out.clear()
+                # charged before what follows: the next read at the table begins
+                # there, and is refused while the table owes this one's time
+                self._charge_read(effect, client, spent)
                 follow = self._follow(effect, error, result, client)
-                self._charge_read(effect, client, spent)  # once it is answered
                 if isinstance(error, StoreUnavailable):
                     # the requests it refused store_error are counted, not the read: a
                     # table the cluster loads again while Redis is away, with nobody

@@ -15,6 +15,8 @@ Counted, not timed: requests served before a refusal, the collector's holds."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 import time
 from typing import Any
 
@@ -118,3 +120,46 @@ async def test_only_reads_of_the_log_hold_the_collector_off(holds):
     assert held == [1]
     assert (await gm.request({"type": "stats"}))["type"] == "result"
     assert held == [1, 1, 1]  # its read of the log, then its count
+
+
+async def test_a_read_whose_turn_comes_while_its_table_owes_one_is_refused(
+    make_tables,  # noqa: F811
+    monkeypatch,
+):
+    """Requests are admitted as they arrive, and nine reads may be out or waiting at a
+    table: eight ``stats`` of a log of the largest events sent at once were each read
+    and counted — a minute of the interpreter every table shares — before the first
+    came back and its time was charged. A read whose turn comes while the table owes
+    an earlier one's time is refused ``rate_limited`` (``scope`` ``table``) now, and
+    nothing of it read. Counted: the store's reads."""
+    rates = Limits(rate_per_connection=None, rate_per_table=10, per_token=None, per_address=None)
+    world = await make_tables(limits=rates)  # a burst of 20 at the table
+    gm, _ = await world.join("tally", "gm")
+    for _ in range(3):
+        assert (await gm.request({"type": "roll", "formula": "1d6"}))["status"] == "done"
+    gate, reads = threading.Event(), []
+    changes = world.store.changes_after
+
+    def costly(*args: Any) -> Any:
+        reads.append(args[1])
+        gate.wait(60)  # a hang guard: set once the second read waits its turn
+        _burn(0.2)  # forty shares of a reader thread's time: below empty
+        return changes(*args)
+
+    monkeypatch.setattr(world.store, "changes_after", costly)
+    player, _ = await world.join("tally", "player")
+    first = await gm.send({"type": "state", "at": 1})
+    # another connection's (one connection's requests are handled one after another)
+    second = await player.send({"type": "state", "at": 2})  # admitted: nothing owed yet
+    protocol = world.server.tables.open["tally"]
+    for _ in range(6000):  # a hang guard: the second waits its turn at the table
+        if protocol._queued_reads or second in player.replies:
+            break
+        await asyncio.sleep(0.01)
+    assert protocol._queued_reads and reads == [1], (reads, player.replies)
+    gate.set()
+    assert (await gm.reply(first))["table"]["seq"] == 1
+    refused = await player.reply(second)
+    assert refused.get("code") == "rate_limited", refused  # before: read, and answered
+    assert refused["details"]["scope"] == "table" and refused["details"]["retry_after"] > 0
+    assert reads == [1]
