@@ -15,6 +15,12 @@ at the seq 870 events before the last, or ``stats``) as fast as the rates let th
 Printed: the witness's answers and its slowest round trip, each time, and how the
 attacker's requests were answered. A measure, not a test: the machine's load moves
 it (docs/operations.md, "Hostile input", has runs of the code before and after).
+
+Before the server starts again, the store's own read for ``state`` at that seq is
+timed on the file, in this process's CPU time: ``events_after`` (every event whole)
+against ``changes_after`` (their changes alone, what ``state`` reads since hostile28),
+and the ratio — both in the same run. A rollbridge without ``changes_after`` (an
+older checkout on ``PYTHONPATH``) prints the first alone.
 """
 
 from __future__ import annotations
@@ -130,6 +136,33 @@ async def attacker(
     await ws.close()
 
 
+def store_reads(db: Path, table: dict[str, Any], at: int) -> None:
+    """The store's read of the events after ``at``, whole and for their changes alone:
+    the CPU seconds of each (best of three) and their ratio."""
+    from rollbridge.stores.sqlite import SQLiteStore
+
+    def best(read: Any) -> float:
+        spent = []
+        for _ in range(3):
+            started = time.thread_time()
+            read(table["table"], at)
+            spent.append(time.thread_time() - started)
+        return min(spent)
+
+    store = SQLiteStore(db)
+    try:
+        whole = best(store.events_after)
+        print(f"store: events_after({at}) {whole:.3f} s CPU", end="")
+        alone = getattr(store, "changes_after", None)
+        if alone is None:
+            print()
+            return
+        changes = best(alone)
+        print(f", changes_after({at}) {changes:.3f} s CPU: {whole / changes:.1f} times less")
+    finally:
+        store.close()
+
+
 async def measure(port: int, tables: list[dict[str, Any]], read: dict[str, Any],
                   seconds: float) -> None:  # fmt: skip
     alone, slowest = await witness(port, tables[1], seconds)
@@ -143,6 +176,8 @@ async def measure(port: int, tables: list[dict[str, Any]], read: dict[str, Any],
     print(f"witness under the reads: {under} answers, the slowest {slowest:.3f} s")
     print("the reads answered:", answers)
     stop.set()
+    for task in attackers:  # a stats still out may take minutes: not waited for
+        task.cancel()
     await asyncio.gather(*attackers, return_exceptions=True)
 
 
@@ -162,6 +197,8 @@ def main(argv: list[str] | None = None) -> None:
         process.wait()
         read = {"type": "stats"} if args.read == "stats" else {
             "type": "state", "at": max(1, args.rolls - 870)}  # fmt: skip
+        if args.read == "state":
+            store_reads(db, tables[0], read["at"])
         process, port = serve(db, Path(folder) / "serve.log")
         try:
             asyncio.run(measure(port, tables, read, args.seconds))

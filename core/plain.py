@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 import msgpack
@@ -66,6 +66,8 @@ __all__ = [
     "quotable",
     "reference_pack",
     "unpack",
+    "unpack_kept",
+    "unpack_kept_maps",
     "unpack_received",
     "valid",
     "valid_text",
@@ -290,6 +292,44 @@ def unpack(data: bytes) -> Any:
     if _ormsgpack is not None:
         return _ormsgpack.unpackb(data)
     return msgpack.unpackb(data, raw=False, strict_map_key=False)
+
+
+def _kept_reader(data: bytes) -> msgpack.Unpacker:
+    # map keys held to texts (and bytes) as :func:`unpack`'s codec holds them
+    reader = msgpack.Unpacker(raw=False, strict_map_key=True, max_buffer_size=max(1, len(data)))
+    reader.feed(data)
+    return reader
+
+
+def _kept_map(reader: msgpack.Unpacker, kept: Collection[str]) -> JSON:
+    found: JSON = {}
+    for _ in range(reader.read_map_header()):
+        key = reader.unpack()
+        if key.__class__ is str and key in kept:
+            found[key] = reader.unpack()
+        else:  # stepped over in C: no object is made for it
+            reader.skip()
+    return found
+
+
+def unpack_kept(data: bytes, kept: Collection[str]) -> JSON:
+    """The map :func:`pack` made of ``data`` with its ``kept`` keys alone: the values
+    of the others are stepped over, never decoded (a stored event's dice, read for
+    its changes: :mod:`rollbridge.stores.actor_changes`).
+
+    :raises ValueError: (or another exception of the codec) ``data`` does not begin
+        with a msgpack map."""
+    return _kept_map(_kept_reader(data), kept)
+
+
+def unpack_kept_maps(data: bytes, kept: Collection[str]) -> list[JSON]:
+    """The array of maps :func:`pack` made of ``data``, each with its ``kept`` keys
+    alone (:func:`unpack_kept`).
+
+    :raises ValueError: (or another exception of the codec) ``data`` does not begin
+        with a msgpack array of maps."""
+    reader = _kept_reader(data)
+    return [_kept_map(reader, kept) for _ in range(reader.read_array_header())]
 
 
 def unpack_received(data: bytes) -> Any:

@@ -257,6 +257,33 @@ class Tables:
         if bucket is not None:
             _charged(bucket, seconds, 1.0, f"table {table_id}")
 
+    def charge_read(self, table_id: str, seconds: float) -> None:
+        """A read of the table's log took ``seconds`` of a reader thread's CPU time:
+        one more request from the table's rate for each share of it, none credited —
+        the request that asked it paid its one share against its time on the event
+        loop (:meth:`charge_work`) already; credited again, each read of the log (two
+        for ``stats``) took another 5 ms free (hostile28). All of it, however far
+        below empty that takes the bucket: held to one burst below, a ``stats`` of a
+        log of the largest events (~5 s) cost its table ~2 s of waiting at any rate,
+        so one table kept a reader thread, and the interpreter every table shares,
+        busy more than two thirds of the time; a read's time is bounded by the log
+        (``--retain`` × ``--max-event-size``), and so is the debt."""
+        bucket = self.buckets.get(table_id)
+        if bucket is not None:
+            _charged(bucket, seconds, 0.0, f"table {table_id}", math.inf)
+
+    def read_refusal(self, table_id: str) -> RateLimited | None:
+        """The refusal of a read of the table's log whose turn has come while the
+        table still owes an earlier read's time (:meth:`charge_read`: below empty),
+        or None. A request is admitted when it arrives, and nine reads may be out or
+        waiting at a table: admitted before the first came back and charged, eight
+        ``stats`` of a log of the largest events were each decoded and counted, a
+        minute of the interpreter every table shares, before the table owed anything
+        (hostile28). Takes nothing from the bucket."""
+        bucket = self.buckets.get(table_id)
+        wait = bucket.wait(0.0) if bucket is not None else None
+        return None if wait is None else _rate_limited(wait, "table")
+
     def count_at_table(self, table_id: str) -> None:
         """Count one request against the table's rate (``rates.per_table``).
 
@@ -324,13 +351,16 @@ def wrong_tokens_refusal(refusal: TokenRefusal) -> RateLimited:
     return RateLimited(text, details=details)
 
 
-def _charged(bucket: RateLimit, seconds: float, paid: float, whose: str) -> None:
+def _charged(
+    bucket: RateLimit, seconds: float, paid: float, whose: str, below: float | None = None
+) -> None:
     """``bucket`` (``whose`` rate) charged for a request's work
-    (:meth:`RateLimit.charge_work`, after the request ran); a bug in it is logged with
-    its traceback, never raised: what the request did (a change's commit, its reply)
-    must not be lost with it — the table would be ahead of the store, held for good."""
+    (:meth:`RateLimit.charge_work`, after the request ran, down to ``-below``); a bug
+    in it is logged with its traceback, never raised: what the request did (a change's
+    commit, its reply) must not be lost with it — the table would be ahead of the
+    store, held for good."""
     try:
-        bucket.charge_work(seconds, paid)
+        bucket.charge_work(seconds, paid, below)
     except Exception:
         log.exception("charging a request's work to %s's rate failed", whose)
 
@@ -520,10 +550,11 @@ class Connection:
         """A read of the log this connection's request asked for (``state`` at an
         earlier seq or with ``undone``, ``stats``, a resume's missed events) took
         ``seconds`` of a reader thread's CPU time: one more request from this
-        connection's rate for each share past the one the request paid, as its time
-        on the event loop is charged (the driver charges the table's rate too)."""
+        connection's rate for each share of it (the driver charges the table's rate
+        too, :meth:`Tables.charge_read`). None is credited: the request paid its
+        cost against its time on the event loop already (hostile28)."""
         if self._bucket is not None:
-            _charged(self._bucket, seconds, 1.0, "a connection")
+            _charged(self._bucket, seconds, 0.0, "a connection")
 
     def _reply(self, message: JSON, kind: Kind, request: str | None = None) -> Reply:
         member = self.member

@@ -106,21 +106,22 @@ class RateLimit:
         bucket full again holds nothing a fresh one would not."""
         return self._at + max(0.0, self.burst - self._tokens) / self.rate
 
-    def charge_work(self, seconds: float, paid: float) -> None:
+    def charge_work(self, seconds: float, paid: float, below: float | None = None) -> None:
         """A request took ``seconds`` of CPU time: one more request for each share
-        (:data:`SECONDS_PER_REQUEST`) past the ``paid`` it took already."""
+        (:data:`SECONDS_PER_REQUEST`) past the ``paid`` it took already (``below``:
+        see :meth:`charge`)."""
         shares = seconds / SECONDS_PER_REQUEST
         if shares > paid:
-            self.charge(shares - paid)
+            self.charge(shares - paid, below)
 
-    def charge(self, tokens: float) -> None:
+    def charge(self, tokens: float, below: float | None = None) -> None:
         """Take ``tokens`` more for work already done, whatever the bucket holds: it
-        may go below empty (down to ``-burst``), and later requests wait until it has
-        refilled."""
+        may go below empty, down to ``-below`` (None: ``-burst``; ``math.inf``: all of
+        it), and later requests wait until it has refilled."""
         now = self.clock()
         held = min(self.burst, self._tokens + (now - self._at) * self.rate)
         self._at = now
-        self._tokens = max(-self.burst, held - tokens)
+        self._tokens = max(-(self.burst if below is None else below), held - tokens)
 
     def give_back(self, tokens: float) -> None:
         """Return ``tokens`` taken for a request that was then refused (never past

@@ -49,7 +49,7 @@ from rollbridge.protocol.effects import (
 from rollbridge.protocol.frames import MAX_FRAME
 from rollbridge.protocol.limits import Rates
 from rollbridge.protocol.observers import notify
-from rollbridge.protocol.table import FAILED, ReadRetained
+from rollbridge.protocol.table import FAILED, ReadChanges, ReadRetained
 from rollbridge.server.address_rates import wrong_tokens
 from rollbridge.server.addresses import AddressCounts, address_group, peer_address, rated_address
 from rollbridge.server.bounded import BoundedConnection, Opening
@@ -97,6 +97,18 @@ SERVER_FULL = say("server.full", "the server is full; try again later")
 REFUSED_CLOSE_TIMEOUT = 1.0
 #: Port 0 on a host of several addresses: how many times a port free on all is sought.
 PORT_ATTEMPTS = 5
+
+#: The reads of a table's log (and the counting of one, ``stats``): what may decode
+#: a log of the largest events. Only these hold the collector off
+#: (:meth:`~rollbridge.server.collector.CollectorManager.quiet`) — a table's load, a
+#: stored reply's or a token's look-up makes few objects, and holding every pass off
+#: for them, hundreds a second at a busy server, kept the heap from being checked
+#: (hostile28) — and only these are charged to the asker's rates.
+LOG_READS = (ReadEvents, ReadRetained, Compute)
+#: The reads of the log a request begins (``state`` at a seq or with ``undone``,
+#: ``stats``): refused ``rate_limited`` when their turn comes while the table owes an
+#: earlier read's time (:meth:`~rollbridge.protocol.connection.Tables.read_refusal`).
+ASKED_READS = (ReadChanges, ReadRetained)
 
 
 class Server:
@@ -450,10 +462,17 @@ class Server:
             ended.append(outcome)
             self.metrics.store_read(outcome)
 
+        if isinstance(effect, ASKED_READS):
+            refusal = self.tables.read_refusal(effect.table_id)
+            if refusal is not None:  # the table owes an earlier read's time
+                self._read_refused(effect, refusal, client)
+                return
+        quiet = None  # the collector held off for a read of the log alone
+        if self.collector is not None and isinstance(effect, LOG_READS):
+            quiet = self.collector.quiet
         try:
             future = self._loop.run_in_executor(
-                self._reader, _run_if_wanted, effect, self.store, counted,
-                self.collector.quiet if self.collector is not None else None, out,
+                self._reader, _run_if_wanted, effect, self.store, counted, quiet, out,
                 self.tables.rates.work_clock,
             )  # fmt: skip
         except Exception:  # a bug: failed as a read is, never left out for good
@@ -474,11 +493,14 @@ class Server:
                 if error is None and ended == ["done"] and not isinstance(effect, Compute):
                     self.health.read()  # a read that reached the store (a skipped one did not)
                 spent = 0.0
-                if error is None and out:
-                    result, spent = out
+                if out:  # a read that failed took its time too: charged all the same
+                    value, spent = out
+                    result = value if error is None else None
                     out.clear()
+                # charged before what follows: the next read at the table begins
+                # there, and is refused while the table owes this one's time
+                self._charge_read(effect, client, spent)
                 follow = self._follow(effect, error, result, client)
-                self._charge_read(effect, client, spent)  # once it is answered
                 if isinstance(error, StoreUnavailable):
                     # the requests it refused store_error are counted, not the read: a
                     # table the cluster loads again while Redis is away, with nobody
@@ -502,9 +524,9 @@ class Server:
         of the largest events takes seconds to read; uncharged, one player's reads
         back to back kept a reader thread decoding, and every table's clients
         sharing the interpreter with it, for as long as it liked (hostile27)."""
-        if not isinstance(effect, (ReadEvents, ReadRetained, Compute)):
+        if not isinstance(effect, LOG_READS):
             return
-        self.tables.charge_work(effect.table_id, seconds)
+        self.tables.charge_read(effect.table_id, seconds)
         if client is not None:
             client.protocol.charge_read(seconds)
 
@@ -764,12 +786,14 @@ def _run_if_wanted(
     """On a reader thread: ``effect`` run, unless nobody waits for it any more (its
     client left while it waited its turn): None then, unread. ``counted`` is told
     how it ended: ``done``, ``skipped`` or ``failed`` (it raised). ``quiet`` (the
-    managed collector's :meth:`~rollbridge.server.collector.CollectorManager.quiet`)
-    holds the garbage collector's passes off while it runs: a read of a log of large
-    events makes millions of objects, and each pass they set off walked them all
-    holding the interpreter's lock, stopping every table's clients. With ``out``,
-    what it read and the seconds of ``clock`` (the thread's CPU time) its run took
-    are appended to it and None returned (the future holds nothing)."""
+    managed collector's :meth:`~rollbridge.server.collector.CollectorManager.quiet`,
+    given for :data:`LOG_READS` alone) holds the garbage collector's passes off while
+    it runs: a read of a log of large events makes millions of objects, and each pass
+    they set off walked them all holding the interpreter's lock, stopping every
+    table's clients. With ``out``, what it read and the seconds of ``clock`` (the
+    thread's CPU time) its run took are appended to it and None returned (the future
+    holds nothing); a run that raised appends None and its seconds, then raises: its
+    time is charged too."""
     if not effect.wanted():
         if counted is not None:
             counted("skipped")
@@ -781,6 +805,8 @@ def _run_if_wanted(
     except BaseException:
         if counted is not None:
             counted("failed")
+        if out is not None:  # what it took is charged as a read that came back is
+            out += (None, clock() - started)
         raise
     if counted is not None:
         counted("done")

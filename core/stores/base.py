@@ -38,6 +38,7 @@ __all__ = [
     "WITH_DETAIL",
     "LogTail",
     "Store",
+    "changes_after",
     "first_held",
     "in_order",
     "reply_window",
@@ -140,6 +141,19 @@ def first_held(store: Store, table_id: str, start: int, latest: int) -> int:
         else:
             high = middle
     return low
+
+
+def changes_after(
+    store: Store, table_id: str, seq: int, until: int | None = None
+) -> list[Event] | None:
+    """The events after ``seq`` (as ``events_after``) with their actors' and the
+    table's changes at least: the store's ``changes_after`` (an optional method, which
+    decodes nothing else of them), else its ``events_after`` (a store without it).
+    Blocking: a reader thread's."""
+    read = getattr(store, "changes_after", None)
+    if read is None:
+        return store.events_after(table_id, seq, until)
+    return read(table_id, seq, until)
 
 
 V = TypeVar("V")

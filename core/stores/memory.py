@@ -6,11 +6,13 @@ what comes back is what a durable store would return.
 from __future__ import annotations
 
 import hmac
+from collections.abc import Callable
 
 from rollbridge.engine.history import UNDO_KINDS
 from rollbridge.engine.model import ActorRecord, Commit, Event, TableInfo, TableSnapshot
 from rollbridge.exceptions import Conflict, StoreError
 from rollbridge.plain import JSON, pack, unpack
+from rollbridge.stores.actor_changes import event_changes
 from rollbridge.stores.base import (
     DEFAULT_RETAIN,
     TABLE_EXISTS,
@@ -82,13 +84,25 @@ class MemoryStore:
         return snapshot, history
 
     def events_after(self, table_id: str, seq: int, until: int | None = None) -> list[Event] | None:
+        return self._after(table_id, seq, until, lambda blob: Event.from_dict(unpack(blob)))
+
+    def changes_after(
+        self, table_id: str, seq: int, until: int | None = None
+    ) -> list[Event] | None:
+        """:meth:`events_after`, each event with its changes alone (as
+        :meth:`SQLiteStore.changes_after <rollbridge.stores.sqlite.SQLiteStore.changes_after>`)."""
+        return self._after(table_id, seq, until, event_changes)
+
+    def _after(
+        self, table_id: str, seq: int, until: int | None, decode: Callable[[bytes], Event]
+    ) -> list[Event] | None:
         row = self._table(table_id)
         last = row["seq"] if until is None else min(until, row["seq"])
         if seq >= last:
             return []
         if seq + 1 not in row["events"]:
             return None
-        return [Event.from_dict(unpack(row["events"][s])) for s in range(seq + 1, last + 1)]
+        return [decode(row["events"][s]) for s in range(seq + 1, last + 1)]
 
     def undos_after(self, table_id: str, seq: int) -> list[Event]:
         """The undos and redos of the retained log with a seq above ``seq``, in order

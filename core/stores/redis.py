@@ -68,6 +68,7 @@ from rollbridge.exceptions import Conflict, RollbridgeError, StoreError, StoreUn
 from rollbridge.plain import JSON, NotPlain, map_header, pack, unpack
 from rollbridge.stores import redis_damaged
 from rollbridge.stores import redis_scripts as lua
+from rollbridge.stores.actor_changes import event_changes
 from rollbridge.stores.base import (
     CANNOT_OPEN,
     DEFAULT_RETAIN,
@@ -755,6 +756,24 @@ class RedisStore:
 
         :raises UnknownTable:
         """
+        return self._read_after(table_id, seq, until, Event.unpacked)
+
+    def changes_after(
+        self, table_id: str, seq: int, until: int | None = None
+    ) -> list[Event] | None:
+        """:meth:`events_after`, each event with its actors' and the table's changes
+        alone (:mod:`~rollbridge.stores.actor_changes`: the rest of its stored bytes
+        is stepped over, not decoded): what ``state`` at an earlier seq walks back
+        through.
+
+        :raises UnknownTable:
+        """
+        return self._read_after(table_id, seq, until, event_changes)
+
+    def _read_after(
+        self, table_id: str, seq: int, until: int | None, decode: Callable[[bytes], Event]
+    ) -> list[Event] | None:
+        """The events after ``seq`` (:meth:`events_after`), each read by ``decode``."""
         k = self.keys.table(table_id)
         args = [int(seq), max(0, self.retain)]
         if until is not None:
@@ -762,7 +781,7 @@ class RedisStore:
         found = self._run("EVENTS_AFTER", [k.info, k.log], args)
         if not found:
             raise unknown_table(table_id)
-        return self._after(table_id, found[1:], seq, int(found[0]), until)
+        return self._after(table_id, found[1:], seq, int(found[0]), until, decode)
 
     def undos_after(self, table_id: str, seq: int) -> list[Event]:
         """The undos and redos of the retained log with a seq above ``seq``, in
@@ -823,18 +842,19 @@ class RedisStore:
         after: int,
         latest: int,
         until: int | None = None,
+        decode: Callable[[bytes], Event] = Event.unpacked,
     ) -> list[Event] | None:
         """The events after ``after`` (up to ``until``, when given) from table
         ``table_id``'s log's ``blobs`` (what a script read after it, the table being
-        at ``latest``): ``[]`` when ``after`` is the latest (or ``until``), None when
-        some of them have left the log. :raises StoreError: (``reason`` ``damaged``)
-        one cannot be unpacked."""
+        at ``latest``), each read by ``decode``: ``[]`` when ``after`` is the latest
+        (or ``until``), None when some of them have left the log. :raises StoreError:
+        (``reason`` ``damaged``) one cannot be unpacked."""
         last = latest if until is None else min(until, latest)
         if after >= last:
             return []
         if after < latest - self.retain:
             return None
-        events = redis_damaged.events(table_id, self.keys.table(table_id).log, blobs)
+        events = redis_damaged.events(table_id, self.keys.table(table_id).log, blobs, decode)
         if [e.seq for e in events] != list(range(after + 1, last + 1)):
             return None
         return events

@@ -104,12 +104,19 @@ def numbers(table_id: str, key: str, values: Iterable[bytes | None]) -> StoreErr
     return None
 
 
-def events(table_id: str, key: str, blobs: Iterable[bytes]) -> list[Event]:
-    """The events of a table's log ``key`` from their stored bytes.
+def events(
+    table_id: str,
+    key: str,
+    blobs: Iterable[bytes],
+    decode: Callable[[bytes], Event] = Event.unpacked,
+) -> list[Event]:
+    """The events of a table's log ``key`` from their stored bytes, whole or as
+    ``decode`` reads them (:func:`~rollbridge.stores.actor_changes.event_changes`:
+    their changes alone).
 
     :raises StoreError: (``reason`` ``damaged``) one cannot be unpacked."""
     try:
-        return [Event.unpacked(blob) for blob in blobs]
+        return [decode(blob) for blob in blobs]
     except Exception as exc:
         raise damaged(table_id, key, exc) from exc
 

@@ -104,6 +104,7 @@ from rollbridge.plain import (
     unpack,
 )
 from rollbridge.plain import pack_array as _array
+from rollbridge.stores.actor_changes import events_changes
 from rollbridge.stores.base import (
     CANNOT_OPEN,
     DEFAULT_RETAIN,
@@ -776,11 +777,22 @@ CORRUPT_REPLY = say(
 )
 
 
-def _row_events(table_id: str, first: int, last: int, blob: bytes) -> list[Event]:
-    """The events of one log row. :raises StoreError: naming the table and seqs,
-    when the row cannot be read."""
+def _whole_events(blob: bytes) -> list[Event]:
+    return [Event.from_dict(data) for data in unpack(blob)]
+
+
+def _row_events(
+    table_id: str,
+    first: int,
+    last: int,
+    blob: bytes,
+    decode: Callable[[bytes], list[Event]] = _whole_events,
+) -> list[Event]:
+    """The events of one log row, whole or as ``decode`` reads them
+    (:func:`~rollbridge.stores.actor_changes.events_changes`: their changes alone).
+    :raises StoreError: naming the table and seqs, when the row cannot be read."""
     try:
-        return [Event.from_dict(data) for data in unpack(blob)]
+        return decode(blob)
     except Exception as exc:
         error = f"{type(exc).__name__}: {exc}"[:200]
         raise StoreError(
@@ -1234,6 +1246,27 @@ class SQLiteStore:
         :raises UnknownTable: StoreError: a log row cannot be read (it names the
             table and the seqs).
         """
+        return self._after(table_id, seq, until, _whole_events)
+
+    def changes_after(
+        self, table_id: str, seq: int, until: int | None = None
+    ) -> list[Event] | None:
+        """:meth:`events_after`, each event with its actors' and the table's changes
+        alone (:mod:`~rollbridge.stores.actor_changes`: the rest of its stored form is
+        stepped over, not decoded): what ``state`` at an earlier seq walks back through.
+
+        :raises UnknownTable: StoreError: a log row cannot be read.
+        """
+        return self._after(table_id, seq, until, events_changes)
+
+    def _after(
+        self,
+        table_id: str,
+        seq: int,
+        until: int | None,
+        decode: Callable[[bytes], list[Event]],
+    ) -> list[Event] | None:
+        """The events after ``seq`` (:meth:`events_after`), each row's read by ``decode``."""
         with self._transaction() as conn:
             _, latest, _ = self._head(conn, table_id)
             last = latest if until is None else min(until, latest)
@@ -1247,7 +1280,9 @@ class SQLiteStore:
                 " ORDER BY first",
                 (table_id, seq + 1, last),
             ).fetchall()
-        events = [e for row in rows for e in _row_events(table_id, *row) if seq < e.seq <= last]
+        events = [
+            e for row in rows for e in _row_events(table_id, *row, decode) if seq < e.seq <= last
+        ]
         if [e.seq for e in events] != list(range(seq + 1, last + 1)):
             return None
         return events

@@ -365,6 +365,10 @@ class CountingStore(MemoryStore):
         self.reads += 1
         return super().events_after(*args)
 
+    def changes_after(self, *args: Any) -> Any:  # what state at a seq reads (hostile28)
+        self.reads += 1
+        return super().changes_after(*args)
+
 
 def test_a_resume_whose_client_left_before_its_turn_is_not_read():
     """Red-team (4 December): resumes dropped as soon as they were sent were each read

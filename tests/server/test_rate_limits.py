@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -174,19 +175,18 @@ def test_a_costly_request_is_charged_only_for_cpu_time_past_what_its_cost_paid()
     assert served_in_a_row(send) <= 31  # 39 left, 11 charged (1.2 refilled meanwhile)
 
 
-def test_a_forwarded_change_s_time_on_the_owner_is_charged_to_its_connection_only():
-    """Under ``serve --redis`` a change runs on the table's owner, which charges the
-    table's rate for its time and sends the time back: the connection that sent the
-    change is charged for it as if it had run here (one more request per 5 ms past
-    the one it paid), the table's rate here not again."""
+def rated_connection(kind: str = "roll") -> tuple[Any, Any, Callable[[], bool]]:
+    """A sans-I/O connection past its hello at 20 requests a second (bursts of 40),
+    its table at 50 (bursts of 100), on a clock that never moves (nothing refills),
+    at a stand-in table that serves every request: the connection, the driver's
+    tables, and ``send`` (a ``kind`` request: whether it was served)."""
     import json
     import types
 
     from rollbridge.protocol.connection import Connection, Tables
     from rollbridge.protocol.limits import Rates
 
-    clock = Clock()  # never moves: nothing refills
-    tables = Tables({}, rates=Rates(per_connection=20, per_table=50, clock=clock))
+    tables = Tables({}, rates=Rates(per_connection=20, per_table=50, clock=Clock()))
     connection = Connection(tables, {})
     connection.table = types.SimpleNamespace(id="t", receive=lambda *a, **k: ["served"])
     connection.member = types.SimpleNamespace(  # a member's fields the frame path reads
@@ -194,8 +194,17 @@ def test_a_forwarded_change_s_time_on_the_owner_is_charged_to_its_connection_onl
     )
 
     def send() -> bool:
-        return connection.receive(json.dumps({"type": "roll", "id": "x"})) == ["served"]
+        return connection.receive(json.dumps({"type": kind, "id": "x"})) == ["served"]
 
+    return connection, tables, send
+
+
+def test_a_forwarded_change_s_time_on_the_owner_is_charged_to_its_connection_only():
+    """Under ``serve --redis`` a change runs on the table's owner, which charges the
+    table's rate for its time and sends the time back: the connection that sent the
+    change is charged for it as if it had run here (one more request per 5 ms past
+    the one it paid), the table's rate here not again."""
+    connection, tables, send = rated_connection()
     assert send()  # 39 of the connection's 40 left, 99 of the table's 100
     connection.charge_forwarded(0.004)  # within the share the change paid: nothing
     connection.charge_forwarded(0.0)  # an owner that did not say: nothing

@@ -468,12 +468,13 @@ async def test_a_log_read_out_when_a_commit_and_its_reload_fail_answers_and_noth
     stored_seq = store.load("tally")[0].info.seq
     failing_for(store, "tally", request="c1")
     log_gate, load_gate = Gate(), Gate()
-    events_after, load = store.events_after, store.load
+    # what ``state`` at a seq reads: the events' changes alone (hostile28)
+    changes_after, load = store.changes_after, store.load
 
-    def gated_events_after(table_id, seq, *until):
+    def gated_changes_after(table_id, seq, *until):
         if seq == 1:
             log_gate.hold()
-        return events_after(table_id, seq, *until)
+        return changes_after(table_id, seq, *until)
 
     def gated_load(table_id):
         if table_id == "tally" and not load_gate.entered.is_set():
@@ -481,7 +482,7 @@ async def test_a_log_read_out_when_a_commit_and_its_reload_fail_answers_and_noth
             raise StoreError("disk unreadable (simulated)")
         return load(table_id)
 
-    store.events_after, store.load = gated_events_after, gated_load
+    store.changes_after, store.load = gated_changes_after, gated_load
     try:
         at = await gm.send({"type": "state", "at": 1})
         await log_gate.arrived()  # the log is being read

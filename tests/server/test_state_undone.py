@@ -166,6 +166,7 @@ async def test_undone_with_at_reads_the_events_after_at_and_the_undos_alone(tabl
     assert (await gm.request({"type": "undo", "seq": seqs[-1]}))["status"] == "done"
     reads: list[tuple[str, int]] = []
     undos, events = tables.store.undos_after, tables.store.events_after
+    changes = tables.store.changes_after
 
     def noted(table_id, seq):
         reads.append(("undos", seq))
@@ -175,15 +176,21 @@ async def test_undone_with_at_reads_the_events_after_at_and_the_undos_alone(tabl
         reads.append(("events", seq))
         return events(table_id, seq, until)
 
+    def changed(table_id, seq, until=None):
+        reads.append(("changes", seq))
+        return changes(table_id, seq, until)
+
     monkeypatch.setattr(tables.store, "undos_after", noted)
     monkeypatch.setattr(tables.store, "events_after", every)
+    monkeypatch.setattr(tables.store, "changes_after", changed)
     at = seqs[-3]
     before = await gm.request({"type": "state", "at": at})
     reads.clear()
     reply = await gm.request({"type": "state", "at": at, "undone": [seqs[-1], seqs[1]]})
     assert reply["table"] == before["table"], reply
     assert reply["undone"] == {str(seqs[-1]): True}, reply
-    assert sorted(reads) == [("events", at), ("undos", seqs[1])], reads
+    # the events after ``at`` for their changes alone (hostile28), the undos whole
+    assert sorted(reads) == [("changes", at), ("undos", seqs[1])], reads
 
 
 async def test_undone_with_an_at_after_the_latest_seq_is_refused_before_any_read(
@@ -201,6 +208,7 @@ async def test_undone_with_an_at_after_the_latest_seq_is_refused_before_any_read
         return read(table_id, after, until)
 
     monkeypatch.setattr(tables.store, "events_after", noted)
+    monkeypatch.setattr(tables.store, "changes_after", noted)
     reply = await gm.request({"type": "state", "at": seq + 5, "undone": [seq]})
     assert reply["code"] == "invalid_request" and reply["details"] == {"field": "at"}, reply
     assert "is after the latest seq" in reply["message"], reply

@@ -32,7 +32,7 @@ async def test_a_read_skipped_as_its_asker_left_does_not_end_an_outage(tables, m
         release.wait(10)  # the table's one read of the log is out meanwhile
         raise DOWN
 
-    monkeypatch.setattr(tables.store, "events_after", failing)
+    monkeypatch.setattr(tables.store, "changes_after", failing)  # what state at a seq reads
     first = await gm.send({"type": "state", "at": 1})
     await asyncio.to_thread(held.wait, 10)
     leaving, _ = await tables.join("tally", "observer")

@@ -30,6 +30,8 @@ from rollbridge.engine import (
 from rollbridge.exceptions import Conflict, StoreError, UnknownTable
 from rollbridge.offline import TableService
 from rollbridge.stores import DEFAULT_RETAIN, MemoryStore, SQLiteStore, Store
+from rollbridge.stores.actor_changes import KEPT
+from rollbridge.stores.base import changes_after
 from rollbridge.testing import host_with
 from rollbridge.tokens import TokenRecord, hash_token, new_admin_token, new_token
 
@@ -360,6 +362,36 @@ class TestEventsAfter:
             assert [e.to_dict() for e in ranged] == [e.to_dict() for e in whole[:2]]
             with pytest.raises(UnknownTable):
                 current.events_after("nope", 0, 3)
+
+    def test_changes_after_reads_each_event_for_its_changes_alone(self, kit):
+        """What ``state`` at an earlier seq walks back through (hostile28): the
+        events ``events_after`` reads — the same seqs, None and ``[]`` alike — with
+        their seq, epoch, kind, changes and table change, and nothing else of them
+        decoded (their dice, texts, request)."""
+        store = kit.open(retain=5)
+        store.create_table(make_info(), [])
+        big = {"dice": [{"sides": 6, "value": n % 6 + 1} for n in range(500)], "total": 7}
+        store.commit("t", make_commit(store, events=3, data=big))  # one row of seqs 1-3
+        for n in range(4):
+            made = make_commit(store, data=big, actors=[actor("ana", n)])
+            made.events[0].table_change = {"before": {"settings": {"n": n}}, "after": {}}
+            made.events[0].texts = [["total"]]
+            store.commit("t", made)
+        for current in kit.and_restarted(store):
+            for seq, until in [(2, None), (3, 5), (5, 100), (4, 4), (7, 9), (1, 4), (1, 1),
+                               (0, None), (6, None)]:  # fmt: skip
+                whole = current.events_after("t", seq, until)
+                alone = changes_after(current, "t", seq, until)
+                if whole is None or not whole:
+                    assert alone == whole, (seq, until)
+                    continue
+                assert [e.seq for e in alone] == [e.seq for e in whole]
+                for read, full in zip(alone, whole, strict=True):
+                    kept = {k: v for k, v in full.to_dict().items() if k in KEPT}
+                    assert read.to_dict() == {**Event("t", 1, 0, "").to_dict(), **kept}
+                    assert read.data == {} and read.texts == [] and read.request is None
+            with pytest.raises(UnknownTable):
+                changes_after(current, "nope", 0)
 
     def test_a_batch_larger_than_the_retention_keeps_the_newest(self, kit):
         store = kit.open(retain=3)
