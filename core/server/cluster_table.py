@@ -330,8 +330,10 @@ class ClusterTable(TableProtocol):
         #: free after that is a take-over from it, not a first load.
         self.ran_by: str | None = None
         #: Resumes from a seq this process's own commit, still out, writes (a client
-        #: sent it by a follower, which read it stored): each joins once that commit
-        #: has come back (:meth:`_came_back`), not before, as a snapshot.
+        #: sent it by a follower, which read it stored), or from a seq ahead while the
+        #: table is being loaded again (a commit of it failed — after it was stored,
+        #: maybe): each joins once that commit, or that load, has come back
+        #: (:meth:`_came_back`, :meth:`_reload`), not before, as a snapshot.
         self._after_writes: list[tuple[Member, Mapping[str, Any]]] = []
 
     @property
@@ -643,6 +645,10 @@ class ClusterTable(TableProtocol):
         assert loaded is not None and failed is not None
 
         def then(result: tuple[tuple[Any, Any, list[str], Any], Any]) -> Effects:
+            effects = loaded_again(result)
+            return effects + ([] if self.reloading else self._join_waiting())
+
+        def loaded_again(result: tuple[tuple[Any, Any, list[str], Any], Any]) -> Effects:
             stored, events = result
             # the table as it stands: what a catch-up that fails leaves it as
             kept = _Kept(self.table, self.writing, self._keys, self.durable_seq,
@@ -671,7 +677,7 @@ class ClusterTable(TableProtocol):
             # still broken: tried again by :meth:`tick` while something waits on it
             self.reloading = False
             self.failures += 1
-            return failed(error)
+            return failed(error) + self._join_waiting()
 
         self.reloading = True
         sync.on_result, sync.on_error = then, fail
@@ -788,7 +794,13 @@ class ClusterTable(TableProtocol):
         """As :meth:`TableProtocol._came_back`; then the resumes that waited for a
         commit of this process's join (:meth:`join`) — each again, which waits on
         while a commit still out writes its seq."""
-        effects = super()._came_back(writing, error)
+        return super()._came_back(writing, error) + self._join_waiting()
+
+    def _join_waiting(self) -> Effects:
+        """The resumes that waited for a commit or a reload of this process's
+        (:meth:`join`), each joined again — which waits on while a commit still out
+        writes its seq, or a reload is out."""
+        effects: Effects = []
         if self._after_writes:
             waiting, self._after_writes = self._after_writes, []
             for member, resume in waiting:
@@ -804,11 +816,14 @@ class ClusterTable(TableProtocol):
             seq, epoch = resume.get("seq"), resume.get("epoch")
             ahead = seq.__class__ is int and seq > self.durable_seq
             other = epoch.__class__ is int and epoch != self.table.info.epoch
-            if ahead and not other and self._writing_through(seq):
+            if ahead and not other and (self._writing_through(seq) or self.reloading):
                 # a seq this process's own commit is writing (stored already: a
                 # follower read it and sent it): the owner is not behind, only not yet
                 # told. Joined then, the resume was answered with a snapshot at the
-                # seq before (the sync below finds this process writing, and leaves it)
+                # seq before (the sync below finds this process writing, and leaves
+                # it). So too while the table is loaded again (that commit failed, but
+                # was stored): the sync below finds the table broken and leaves it,
+                # and the resume was answered from the table before the load
                 if not member.gone:
                     self._after_writes.append((member, resume))
                 return []

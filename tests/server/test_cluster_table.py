@@ -672,3 +672,62 @@ def test_a_resume_from_a_seq_the_owner_is_still_writing_waits_for_its_commit(ser
     assert (welcome["seq"], welcome["resume"]) == (1, {"recovered": True, "missed": 0})
     assert sent(out, member) == [("event", 1), ("result", "a")]
     assert wanderer in table.members
+
+
+@pytest.mark.parametrize("role", ["gm", "player"])
+def test_a_resume_waiting_for_a_commit_that_fails_waits_for_the_reload(service, role, caplog):
+    """The commit the resume waits for is stored, but fails here (the reply lost with
+    the connection): the table is loaded again. The resume waits for that load, and
+    is recovered at the seq it names. Before (review rev28o), it synced on its own
+    beside the load: its sync found the table broken and left it, and — when its
+    read came back before the load's, as on the driver's two reader threads — the
+    resume was answered at the seq before (``recovered: false``), the event sent
+    again after it. The reads are carried here the latest first."""
+    table, member, _driver = follower(service, owned=True)
+    held = CommitsHeld(service.store)
+    out = held.carry(table.receive({**ROLL, "id": "a"}, GM, "m", member=member))
+    (persist,) = held.in_flight
+    service.store.commit(persist.table_id, persist.commit)  # stored: a follower sends it
+    wanderer = Member(Principal(role, role, f"tok-{role}3"), kind="json", origin="w",
+                      hello_id="h")  # fmt: skip
+    assert held.carry(table.join(wanderer, {"epoch": 1, "seq": 1})) == []  # waits
+    effects = persist.fail(StoreError("the connection was lost after the write"))
+    reads = [e for e in effects if isinstance(e, Read)]
+    out += [e for e in effects if not isinstance(e, Read)]
+    for read in reversed(reads):  # the last asked comes back first
+        out += held.carry(read.resume(read.run(service.store)))
+    frames = [json.loads(frame) for effect in out if isinstance(effect, Deliver)
+              for to, frame in effect.frames if to is wanderer]  # fmt: skip
+    assert [(f["type"], f["seq"], f.get("resume")) for f in frames] == [
+        ("welcome", 1, {"recovered": True, "missed": 0})
+    ]
+    assert wanderer in table.members and not table.broken and table.durable_seq == 1
+    assert table._after_writes == []
+
+
+def test_a_resume_past_a_follower_being_loaded_again_waits_for_the_load(service):
+    """A follower loading its table again (a bug taking in what it followed,
+    :meth:`ClusterTable._not_followed`) is resumed on from a seq the owner stored
+    since. The resume waits for the load, and is recovered at its seq. Before
+    (review rev28o), its own sync found the table broken and left it, and when its
+    read came back before the load's the resume was answered with the table before
+    the load (``recovered: false``, a welcome behind the client), the event then
+    sent again. The reads are carried here the latest first."""
+    table, member, _driver = follower(service)
+    service.handle("t", {**ROLL, "id": "r0"}, GM)  # the owner (elsewhere) stores seq 1
+    effects = table._not_followed()  # loading it again
+    wanderer = Member(Principal("player", "player", "tok-player3"), kind="json",
+                      origin="w", hello_id="h")  # fmt: skip
+    effects += table.join(wanderer, {"epoch": 1, "seq": 1})
+    held = CommitsHeld(service.store)
+    reads = [e for e in effects if isinstance(e, Read)]
+    out = [e for e in effects if not isinstance(e, Read)]
+    for read in reversed(reads):  # the last asked comes back first
+        out += held.carry(read.resume(read.run(service.store)))
+    frames = [json.loads(frame) for effect in out if isinstance(effect, Deliver)
+              for to, frame in effect.frames if to is wanderer]  # fmt: skip
+    assert [(f["type"], f["seq"], f.get("resume")) for f in frames] == [
+        ("welcome", 1, {"recovered": True, "missed": 0})
+    ]
+    assert sent(out, member) == [("event", 1)]
+    assert wanderer in table.members and not table.broken and table.durable_seq == 1

@@ -217,6 +217,20 @@ async def _metrics(port: int) -> tuple[float, float]:
     return float(line.split()[1]), ended
 
 
+def _pushes(url: str) -> int:
+    """The ``RPUSH`` commands the Redis at ``url`` has run (``INFO commandstats``): a
+    forward is pushed to its owner's inbox with one (the stopped owner's blocking pop,
+    already waiting in Redis, may take it at once, so the inbox's length says nothing)."""
+    import redis as redis_py
+
+    client = redis_py.Redis.from_url(url)
+    try:
+        stats = client.info("commandstats")
+    finally:
+        client.close()
+    return int(stats.get("cmdstat_rpush", {}).get("calls", 0))
+
+
 def test_a_client_that_leaves_while_its_forward_waits_is_gone_at_once(redis_factory):
     """Found by CI (the Redis soak timed out): a rated connection's next frame waits
     for its forwarded changes to be answered and charged, and that wait also kept a
@@ -234,8 +248,14 @@ def test_a_client_that_leaves_while_its_forward_waits_is_gone_at_once(redis_fact
         owner.signal(signal.SIGSTOP)
         try:
             assert player.ws is not None
+            pushed = _pushes(redis.url)  # (the owner, stopped, pushes nothing now)
             await player.ws.send(json.dumps({"type": "roll", "id": "stuck", "formula": "1d6"}))
-            await asyncio.sleep(0.3)  # the frame read, its forward sent
+            # the frame read, its forward pushed to the stopped owner's inbox: seen in
+            # Redis's count (before, a sleep of 0.3 s stood for it, and a frame not
+            # read by then left the test passing with no forward waiting at all)
+            async with asyncio.timeout(60):  # a guard against a hang, nothing timed
+                while _pushes(redis.url) == pushed:
+                    await asyncio.sleep(0.05)
             _, ended = await _metrics(other.port)
             await player.close()
             # gone while its forward still waits (the owner stopped: it ends only by
