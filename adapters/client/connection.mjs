@@ -22,8 +22,8 @@
 // - a refused token (its hello's refusal, or close 1008 once joined) stops
 //   retrying; a 1008 before the hello was answered (the server had not read it
 //   within its hello timeout) and everything else retries, with a
-//   backoff that starts over once a connection has answered a ping, and a hello
-//   unanswered for a ping's time is given up; a hello refused as `rate_limited`
+//   backoff that starts over once a connection has answered a ping, and a socket
+//   not open, or a hello unanswered, for a ping's time is given up; a hello refused as `rate_limited`
 //   (its address sent too many wrong tokens) waits the server's `retry_after` at
 //   least; the status `waiting` after any hello refused for now carries the
 //   refusal (`detail.refusal`: its code and message, in the hello's language)
@@ -283,8 +283,24 @@ export class Connection {
       return;
     }
     this.socket = socket;
+    // not open as long as a ping may take: given up and tried again (a handshake never
+    // answered — a half-open line, a proxy that swallows the upgrade — brings no
+    // close for minutes, and the page said *connecting* all that while)
+    if (this.pingInterval) {
+      this.#pongTimer = this.timers.setTimeout(() => {
+        this.#pongTimer = null;
+        this.log("warn", `socket not open within ${this.pingInterval + this.pingTimeout} ms; reconnecting`);
+        this.socket = null;
+        try { socket.close(); } catch { /* closed */ }
+        this.#closed(CLOSE_NO_PONG, "not open");
+      }, this.pingInterval + this.pingTimeout);
+    }
     socket.onopen = () => {
       if (socket !== this.socket) return;
+      if (this.#pongTimer !== null) {
+        this.timers.clearTimeout(this.#pongTimer);
+        this.#pongTimer = null;
+      }
       this.#setStatus("joining");
       this.#helloId = newRequestId("hello");
       this.#sendRaw(socket, helloMessage({

@@ -322,3 +322,20 @@ async def test_a_join_asks_its_waiting_requests_at_the_pages_pace(secret_world):
     # the most frames sent in any window under a second, from each frame on
     most = max(sum(1 for t in times if start <= t < start + 999) for start in times)
     assert most <= burst + per_second, times
+
+
+async def test_a_join_again_while_the_joins_questions_wait_asks_each_once(secret_world):
+    """The questions a join asks wait their turn at the page's pace (askAtJoin). A page
+    that joined again meanwhile (a drop answered with a snapshot) queued its new join's
+    questions behind those of the join before — the same session's, so kept — and
+    asked each request waiting twice: twice the frames against the table's rate, the
+    very burst the pace was for. Here the second join comes while 6 of 8 still wait
+    (the page's pace timers held, then let go a turn at a time): each is asked once."""
+    asks = 8
+    extra = {"RB_ASKS": str(asks)}
+    result = await run_case(secret_world, "joinTwice", script="secret_told.mjs", extra=extra)
+    assert result["first"] == 2, result
+    assert result["held"] == 0, result
+    again = result["again"]
+    twice = sorted({id for id in again if again.count(id) > 1})
+    assert len(set(again)) == asks and not twice, (len(again), twice)

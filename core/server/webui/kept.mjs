@@ -281,7 +281,12 @@ export function keepForms(table, identity, state, secrets = [], storage = undefi
     size += growth;
     return true;
   };
-  let cut = false;
+  // a value past MAX_VALUE, or a form's values past MAX_VALUES, is left out by keptForm
+  // whatever the room: left out, and said (it went unsaid — a JSON list typed in a
+  // field, past 2,000 characters, came back empty with nothing said)
+  let cut = Object.entries(state.forms ?? {}).some(([key, form]) => isFormKey(key) && Array.isArray(form?.values)
+    && (form.values.length > MAX_VALUES || form.values.some((entry) => typeof entry?.value === "string"
+      && entry.value.length > MAX_VALUE)));
   const kept = new Map();
   const shownForms = all.filter(([key]) => shown.has(key));
   for (const [key, form] of shownForms) {

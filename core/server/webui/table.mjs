@@ -829,7 +829,10 @@ const joinAsks = [];
  * sent 8 frames in the join's breath, each counted against the connection's rate and
  * the table's, and 8 such pages rejoining after a restart sent 64. */
 function askAtJoin(entries, moved) {
-  joinAsks.splice(0, joinAsks.length, ...joinAsks.filter((ask) => ask.of === session));
+  // of a join before of this session, those of another epoch only (asked nowhere
+  // else): the rest still waiting are among `entries` (all asked) — kept, a join
+  // while its questions waited their turn asked each of them twice
+  joinAsks.splice(0, joinAsks.length, ...joinAsks.filter((ask) => ask.of === session && ask.moved));
   for (const entry of entries) if (entry[1]?.request) joinAsks.push({ of: session, moved, entry });
   resendSome();
 }

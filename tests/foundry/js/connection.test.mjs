@@ -390,7 +390,9 @@ test("the backoff never waits more than 30 s however long the server is away", (
   connection.start();
   for (let n = 0; n < 15; n++) {
     FakeWebSocket.last().drop(1006);
-    clock.advance(BACKOFF_CAP_MS);
+    // the backoff's wait, the one timer while waiting (a socket still connecting a
+    // ping's time past it is given up on its own)
+    clock.advance(clock.pending()[0]);
   }
   const waits = clock.delays.filter((d) => d > 0);
   assert.equal(Math.max(...waits), BACKOFF_CAP_MS);
@@ -420,14 +422,15 @@ test("nudge while waiting reconnects at once, and the backoff starts over", () =
   const { clock, connection } = setup();
   connection.start();
   for (let n = 0; n < 6; n++) { // each try refused at once
-    if (n) clock.advance(BACKOFF_CAP_MS);
+    if (n) clock.advance(clock.pending()[0]); // the backoff's wait
     FakeWebSocket.last().drop(1006);
   }
   assert.equal(connection.status, "waiting");
   assert.ok(clock.pending()[0] >= 8000, "the backoff has grown");
   connection.nudge(); // the browser is online again
   assert.equal(FakeWebSocket.instances.length, 7, "a new socket at once");
-  assert.equal(clock.pending().length, 0, "the backoff's timer is gone");
+  // the backoff's timer is gone: only the new socket's limit to open
+  assert.deepEqual(clock.pending(), [PING_INTERVAL_MS + PING_TIMEOUT_MS], "the backoff's timer is gone");
   assert.equal(connection.status, "connecting");
   FakeWebSocket.last().drop(1006);
   assert.equal(clock.pending()[0], backoffDelay(0, () => 0.5), "the next wait is the first step again");
@@ -547,7 +550,7 @@ test("a 1008 close before the hello is answered, without its refusal, is tried a
   FakeWebSocket.last().open();
   FakeWebSocket.last().drop(1008, "no hello within 10 s");
   assert.equal(connection.status, "waiting");
-  clock.advance(BACKOFF_CAP_MS);
+  clock.advance(clock.pending()[0]); // the backoff's wait
   assert.equal(FakeWebSocket.instances.length, 2);
   const ws = FakeWebSocket.last();
   ws.open();
@@ -654,6 +657,45 @@ test("no welcome within a ping's time: the client gives up on that connection an
   const resent = next.messages().find((m) => m.type === "roll");
   next.receive({ type: "result", id: resent.id, status: "done", seq: 1 });
   return pending.then((reply) => assert.equal(reply.seq, 1));
+});
+
+test("a socket still connecting after a ping's time is given up and another tried: never *connecting* for good", () => {
+  // a line whose opening handshake is never answered (a half-open Wi-Fi, a proxy that
+  // swallows the upgrade): no open, no close; the page said *connecting* for good
+  const { clock, connection, seen } = setup();
+  connection.start();
+  const stuck = FakeWebSocket.last();
+  const pending = connection.request({ type: "roll", formula: "1d6" });
+  clock.advance(PING_INTERVAL_MS + PING_TIMEOUT_MS - 1);
+  assert.equal(connection.status, "connecting");
+  clock.advance(1);
+  assert.equal(connection.status, "waiting");
+  assert.ok(stuck.closedWith, "the stuck socket is closed");
+  assert.ok(seen.logs.some((l) => l.includes("not open")), seen.logs);
+  clock.advance(seen.statuses.at(-1)[1].delay);
+  const next = FakeWebSocket.last();
+  assert.notEqual(next, stuck);
+  // the stuck one opening late is not this connection's any more: nothing sent on it
+  stuck.open();
+  assert.equal(stuck.messages().length, 0);
+  next.open();
+  welcome(next);
+  const resent = next.messages().find((m) => m.type === "roll");
+  next.receive({ type: "result", id: resent.id, status: "done", seq: 1 });
+  return pending.then((reply) => assert.equal(reply.seq, 1));
+});
+
+test("a socket that opens in time is waited for its welcome as before, from its open", () => {
+  const { clock, connection } = setup();
+  connection.start();
+  const ws = FakeWebSocket.last();
+  clock.advance(PING_INTERVAL_MS + PING_TIMEOUT_MS - 1);
+  ws.open();
+  clock.advance(PING_INTERVAL_MS + PING_TIMEOUT_MS - 1);
+  assert.equal(connection.status, "joining");
+  welcome(ws);
+  assert.equal(connection.status, "connected");
+  connection.stop();
 });
 
 test("a server failing to build the table for the hello is tried again, not taken for a refused token", () => {

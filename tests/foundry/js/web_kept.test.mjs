@@ -196,6 +196,26 @@ test("past the tab's share the shown forms and the reasons are kept first, as mu
   assert.equal(takeForms("web", tab).cut, false);
 });
 
+test("a value too long to keep, or a form's values past the most kept, is left out and it says so", () => {
+  // a JSON list typed in a field, past 2,000 characters: left out whatever the room,
+  // and the page loaded anew said nothing of it
+  const tab = storage();
+  const long = { name: "dice", value: `[${"6,".repeat(1_200)}6]` };
+  keepForms("web", "player:alice", { action: "attack", shown: ["action:attack"], odds: [],
+    forms: { "action:attack": { values: [{ name: "weapon", value: "axe" }, long], open: [] } } }, [], tab);
+  const kept = takeForms("web", tab);
+  assert.deepEqual(kept.forms["action:attack"].values, [{ name: "weapon", value: "axe" }]);
+  assert.equal(kept.cut, true);
+  const many = Array.from({ length: 101 }, (_, i) => ({ name: `n${i}`, value: "x" }));
+  keepForms("web", "player:alice", { action: "attack", shown: [], odds: [], forms: { "action:attack": { values: many } } },
+    [], tab);
+  assert.equal(takeForms("web", tab).cut, true);
+  // a token left out is never kept, by design: nothing to say of it
+  keepForms("web", "player:alice", { action: "attack", shown: ["action:attack"], odds: [],
+    forms: { "action:attack": { values: [{ name: "weapon", value: "rbt_SECRETsecretSECRET" }], open: [] } } }, [], tab);
+  assert.equal(takeForms("web", tab).cut, false);
+});
+
 test("the GM's reasons being written come back once with the forms, never a token or what is not one", () => {
   const tab = storage();
   const reasons = [[7, "p3", "not in this scene"], [7, "p4", ""], [7, "p5", "rbt_AbCdEfGhIjKlMnOpQrStUvWxYz0123"],

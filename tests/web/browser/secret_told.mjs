@@ -518,6 +518,71 @@ const cases = {
       .filter(([, data]) => JSON.parse(data).repeat === true).map(([at]) => at));
   },
 
+  /** A Czech player's phone with RB_ASKS `listen`s waiting for the GM reloads; while
+   * the questions of that join still wait their turn (the page's half-second timers
+   * are held, then let go a turn at a time: nothing here waits for a time), the line drops and the page joins again
+   * from a snapshot (its hello's resume left out). What each request was asked, as
+   * ids in the order sent, from the second join on: `again`. */
+  async joinTwice(browser, result) {
+    const asks = Number(process.env.RB_ASKS);
+    const { page: player, form } = await listening(browser);
+    await askListen(player, form, asks);
+    await flush(player);
+    await player.addInitScript(() => {
+      // the pace's timer (resendSome's, RESEND_MS: known by its source, not a
+      // reconnect's backoff of the same length) is held until `rbStep()`
+      const later = window.setTimeout;
+      const held = [];
+      window.setTimeout = (fn, ms, ...args) => {
+        if (ms === 500 && String(fn).includes("resendCredit")) {
+          held.push(() => fn(...args));
+          return -held.length;
+        }
+        return later(fn, ms, ...args);
+      };
+      // the timers held so far fire (those they set are held in turn)
+      window.rbStep = () => {
+        for (const fn of held.splice(0)) fn();
+      };
+      window.rbHeld = () => held.length;
+      // a hello without its resume while `rbFresh`: the server answers with a snapshot
+      const send = WebSocket.prototype.send;
+      WebSocket.prototype.send = function sendFresh(data) {
+        const message = JSON.parse(String(data));
+        if (window.rbFresh && message.type === "hello" && message.resume) {
+          delete message.resume;
+          return send.call(this, JSON.stringify(message));
+        }
+        return send.call(this, data);
+      };
+    });
+    step("the phone reloads: two asked at once, the rest held");
+    const from = player.gate.sent.length;
+    await player.reload();
+    await connected(player);
+    const sent = (after) => player.gate.sent.slice(after).map((f) => JSON.parse(f));
+    await player.gate.until(() => sent(from).filter((m) => m.repeat === true).length >= 2, 60_000);
+    await player.waitForFunction(() => window.rbHeld() > 0, null, { timeout: 60_000 });
+    await flush(player);
+    result.first = sent(from).filter((m) => m.repeat === true).length;
+    step("the line drops; the page joins again from a snapshot");
+    await player.evaluate(() => { window.rbFresh = true; });
+    const welcomes = player.gate.frames.filter((f) => JSON.parse(f).type === "welcome").length;
+    const again = player.gate.sent.length;
+    player.gate.drop();
+    await player.gate.until(() => player.gate.frames.filter((f) => JSON.parse(f).type === "welcome").length > welcomes,
+      60_000);
+    await connected(player);
+    await flush(player);
+    // the pace's timer, a turn at a time, until the page sets none: nothing is left to ask
+    for (let turn = 0; turn < 100 && await player.evaluate(() => window.rbHeld()) > 0; turn++) {
+      await player.evaluate(() => window.rbStep());
+      await flush(player);
+    }
+    result.held = await player.evaluate(() => window.rbHeld());
+    result.again = sent(again).filter((m) => m.repeat === true).map((m) => m.id);
+  },
+
   /** A table whose GM approves players' requests first: Bob's roll waits for the GM,
    * then the GM approves it. What Alice's phone (German) tells a screen reader and
    * shows in its log, while it waits and once approved; what a Czech observer who
