@@ -21,6 +21,10 @@ timed on the file, in this process's CPU time: ``events_after`` (every event who
 against ``changes_after`` (their changes alone, what ``state`` reads since hostile28),
 and the ratio — both in the same run. A rollbridge without ``changes_after`` (an
 older checkout on ``PYTHONPATH``) prints the first alone.
+
+With ``--collector-log`` the server runs at ``--log-level DEBUG`` and the collector
+manager's full passes it logged while the witness and the reads ran are printed at
+the end (``full collection: … ms``): the stall a pass over a read's events made.
 """
 
 from __future__ import annotations
@@ -168,13 +172,14 @@ async def measure(port: int, tables: list[dict[str, Any]], read: dict[str, Any],
     alone, slowest = await witness(port, tables[1], seconds)
     print(f"witness alone: {alone} answers, the slowest {slowest:.3f} s")
     stop, answers = asyncio.Event(), {}
+    print("the reads begin:", time.strftime("%H:%M:%S"))  # the passes' times say when
     attackers = [
         asyncio.create_task(attacker(port, tables[0], read, stop, answers)) for _ in range(8)
     ]
     await asyncio.sleep(1)
     under, slowest = await witness(port, tables[1], seconds)
     print(f"witness under the reads: {under} answers, the slowest {slowest:.3f} s")
-    print("the reads answered:", answers)
+    print("the reads answered:", answers, "- they end:", time.strftime("%H:%M:%S"))
     stop.set()
     for task in attackers:  # a stats still out may take minutes: not waited for
         task.cancel()
@@ -186,6 +191,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rolls", type=int, default=1100)
     parser.add_argument("--read", choices=["state", "stats"], default="state")
     parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--collector-log", action="store_true",
+                        help="serve at DEBUG; print the collector's full passes")  # fmt: skip
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "reads.db"
@@ -199,12 +206,19 @@ def main(argv: list[str] | None = None) -> None:
             "type": "state", "at": max(1, args.rolls - 870)}  # fmt: skip
         if args.read == "state":
             store_reads(db, tables[0], read["at"])
-        process, port = serve(db, Path(folder) / "serve.log")
+        log = Path(folder) / "serve.log"
+        process, port = serve(db, log, *(["--log-level", "DEBUG"] * args.collector_log))
         try:
             asyncio.run(measure(port, tables, read, args.seconds))
         finally:
             process.terminate()
             process.wait()
+        if args.collector_log:
+            said = log.read_text().splitlines()
+            passes = [line for line in said if "full collection: " in line]
+            print(f"the collector's full passes: {len(passes)}")
+            for line in passes:
+                print("  ", line)
 
 
 if __name__ == "__main__":

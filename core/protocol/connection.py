@@ -151,6 +151,10 @@ class Tables:
         self.per_token: dict[str, int] = {}
         #: Request buckets of the open tables (for ``rates.per_table``).
         self.buckets: dict[str, RateLimit] = {}
+        #: What each table owes for the reads of its log (:meth:`charge_read`): at
+        #: its own rate, apart from :attr:`buckets`, which a read's time takes one
+        #: burst at most from.
+        self.read_debts: dict[str, RateLimit] = {}
         self._loading: dict[str, list[Callable[[TableProtocol | BaseException], Effects]]] = {}
         #: Tables whose load's waiters are being called, and those of them a waiter
         #: released meanwhile (dropped, if still idle, once every waiter has run).
@@ -230,13 +234,16 @@ class Tables:
         """Forget the buckets of tables out of memory whose buckets are full again,
         ``dropped``'s among them: one still in debt (a read of its log charged it) is
         kept until it has refilled, so that a player alone at its table cannot clear
-        it by leaving and joining again (review of hostile27). Those kept are of
-        tables dropped within the last few seconds (a bucket refills from empty, or
-        from its floor of one burst below, in ``2 × burst / rate``)."""
-        for table_id in [dropped, *(t for t in self.buckets if t not in self.open)]:
-            bucket = self.buckets.get(table_id)
-            if bucket is not None and bucket.full_at() <= bucket.clock():
-                del self.buckets[table_id]
+        it by leaving and joining again (review of hostile27); so too its reads'
+        debt (:attr:`read_debts`). Those kept are of tables dropped within the last
+        few seconds (a bucket refills from empty, or from its floor of one burst
+        below, in ``2 × burst / rate``), or — a read debt — within as long as a read
+        of the log took in shares, at the table's rate (bounded by the log)."""
+        for held in (self.buckets, self.read_debts):
+            for table_id in [dropped, *(t for t in held if t not in self.open)]:
+                bucket = held.get(table_id)
+                if bucket is not None and bucket.full_at() <= bucket.clock():
+                    del held[table_id]
 
     def table_wait(self, table_id: str) -> float | None:
         """Take a request from the table's bucket: None, or the seconds to wait."""
@@ -259,30 +266,60 @@ class Tables:
 
     def charge_read(self, table_id: str, seconds: float) -> None:
         """A read of the table's log took ``seconds`` of a reader thread's CPU time:
-        one more request from the table's rate for each share of it, none credited —
-        the request that asked it paid its one share against its time on the event
-        loop (:meth:`charge_work`) already; credited again, each read of the log (two
-        for ``stats``) took another 5 ms free (hostile28). All of it, however far
-        below empty that takes the bucket: held to one burst below, a ``stats`` of a
-        log of the largest events (~5 s) cost its table ~2 s of waiting at any rate,
-        so one table kept a reader thread, and the interpreter every table shares,
-        busy more than two thirds of the time; a read's time is bounded by the log
-        (``--retain`` × ``--max-event-size``), and so is the debt."""
+        one more request for each share of it, none credited — the request that asked
+        it paid its one share against its time on the event loop (:meth:`charge_work`)
+        already; credited again, each read of the log (two for ``stats``) took another
+        5 ms free (hostile28).
+
+        Its table owes all of it in :attr:`read_debts` (at the table's rate), however
+        far below empty: held to one burst below, a ``stats`` of a log of the largest
+        events (~5 s) cost its table ~2 s of waiting, so one table kept a reader
+        thread, and the interpreter every table shares, busy more than two thirds of
+        the time (hostile28). The next read of the log the table asks waits for that
+        debt (:meth:`read_refusal`, :meth:`resume_refusal`); the table's ordinary
+        requests, its honest players' rolls, lose one burst of the rate at most, as
+        for any request's work: owed in the same bucket, one player's ``stats`` had
+        every request at the table refused for the ~20 s (~50 s at 20/s) it took
+        (review of hostile28). A read's time is bounded by the log (``--retain`` ×
+        ``--max-event-size``), and so is the debt."""
         bucket = self.buckets.get(table_id)
-        if bucket is not None:
-            _charged(bucket, seconds, 0.0, f"table {table_id}", math.inf)
+        if bucket is None:
+            return
+        _charged(bucket, seconds, 0.0, f"table {table_id}")
+        debt = self.read_debts.get(table_id)
+        if debt is None:
+            debt = self.rates.bucket(self.rates.per_table)
+            if debt is None:
+                return
+            self.read_debts[table_id] = debt
+        _charged(debt, seconds, 0.0, f"table {table_id}'s reads", math.inf)
 
     def read_refusal(self, table_id: str) -> RateLimited | None:
         """The refusal of a read of the table's log whose turn has come while the
-        table still owes an earlier read's time (:meth:`charge_read`: below empty),
-        or None. A request is admitted when it arrives, and nine reads may be out or
-        waiting at a table: admitted before the first came back and charged, eight
-        ``stats`` of a log of the largest events were each decoded and counted, a
-        minute of the interpreter every table shares, before the table owed anything
-        (hostile28). Takes nothing from the bucket."""
-        bucket = self.buckets.get(table_id)
-        wait = bucket.wait(0.0) if bucket is not None else None
+        table still owes an earlier read's time (:meth:`charge_read`: its read debt
+        below empty), or None. A request is admitted when it arrives, and nine reads
+        may be out or waiting at a table: admitted before the first came back and
+        charged, eight ``stats`` of a log of the largest events were each decoded and
+        counted, a minute of the interpreter every table shares, before the table owed
+        anything (hostile28). Takes nothing from the bucket."""
+        debt = self.read_debts.get(table_id)
+        wait = debt.wait(0.0) if debt is not None else None
         return None if wait is None else _rate_limited(wait, "table")
+
+    def resume_refusal(self, table_id: str) -> RateLimited | None:
+        """A ``hello`` resuming anywhere but the table's latest (which may read its
+        log) counted at the table's rate: the refusal when the table is over it, or
+        still owes a read's time (:meth:`read_refusal`) — else one player reconnecting
+        and resuming at seq 0 again and again had the whole log decoded every two
+        seconds, the table's rate losing one burst each time."""
+        refusal = self.read_refusal(table_id)
+        if refusal is not None:
+            return refusal
+        try:
+            self.count_at_table(table_id)
+        except RateLimited as refused:
+            return refused
+        return None
 
     def count_at_table(self, table_id: str) -> None:
         """Count one request against the table's rate (``rates.per_table``).
@@ -775,11 +812,7 @@ class Connection:
             found.durable_seq,
         ):
             return None
-        try:
-            self.tables.count_at_table(found.id)
-        except RateLimited as refused:
-            return refused
-        return None
+        return self.tables.resume_refusal(found.id)
 
     def _throttled(self, kind: Kind, request_id: Any, refusal: TokenRefusal) -> Effects:
         """A ``hello`` refused before its token is looked up: its address presented

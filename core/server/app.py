@@ -468,14 +468,17 @@ class Server:
                 self._read_refused(effect, refusal, client)
                 return
         quiet = None  # the collector held off for a read of the log alone
+        release = _nothing  # and its ticks until the read's events are let go
         if self.collector is not None and isinstance(effect, LOG_READS):
             quiet = self.collector.quiet
+            release = self.collector.hold()
         try:
             future = self._loop.run_in_executor(
                 self._reader, _run_if_wanted, effect, self.store, counted, quiet, out,
                 self.tables.rates.work_clock,
             )  # fmt: skip
         except Exception:  # a bug: failed as a read is, never left out for good
+            release()
             log.exception("table %s: a read could not be started", effect.table_id)
             self._read_refused(effect, InternalError(FAILED()), client)
             return
@@ -485,6 +488,7 @@ class Server:
             self._running.discard(effect)
             if finished.cancelled():
                 self._held.pop(effect, None)
+                release()
                 return
             follow: list[Effect] = []
             result = None
@@ -513,7 +517,7 @@ class Server:
                     self.health.failed(error, refused, commit=False)
             finally:
                 self._settle(effect.table_id)
-                self._let_go(effect, result, follow)
+                self._let_go(effect, result, follow, release)
 
         future.add_done_callback(done)
 
@@ -530,26 +534,39 @@ class Server:
         if client is not None:
             client.protocol.charge_read(seconds)
 
-    def _let_go(self, effect: Read, result: Any, follow: list[Effect]) -> None:
+    def _let_go(
+        self, effect: Read, result: Any, follow: list[Effect], release: Callable[[], None]
+    ) -> None:
         """What a read that came back brought is dropped a few events a turn
         (:func:`~rollbridge.server.let_go.let_go`), once the reply is made: a read of
         the log's events then, or — when its events went on to a computation on the
-        reader thread (``stats``) — once that came back too."""
+        reader thread (``stats``) — once that came back too. ``release`` (the read's
+        hold on the collector manager's passes,
+        :meth:`~rollbridge.server.collector.CollectorManager.hold`) is called once the
+        last of them is dropped: a full pass set off by the heap they grew, run while
+        they were being freed, walked them all (hostile28)."""
         assert self._loop is not None
-        held = self._held.pop(effect, None)
-        if isinstance(effect, Compute):
-            effect.work = None  # what it closed over: the events below hold them too
-        if isinstance(effect, (ReadEvents, ReadRetained)) and isinstance(result, list):
-            events = list(result)  # our own list (a store might keep the one it gave)
-            later = next((e for e in follow if isinstance(e, Compute)), None)
-            # only one that was begun comes back to let them go: one refused at once
-            # (the server stopping) held them for as long as the server object lived
-            if later is not None and later in self._running:
-                self._held[later] = events
+        dropped: list[Any] = []  # our own list (a store might keep the one it gave)
+        try:
+            held = self._held.pop(effect, None)
+            if isinstance(effect, Compute):
+                effect.work = None  # what it closed over: the events below hold them too
+            if isinstance(effect, (ReadEvents, ReadRetained)) and isinstance(result, list):
+                later = next((e for e in follow if isinstance(e, Compute)), None)
+                # only one that was begun comes back to let them go: one refused at
+                # once (the server stopping) held them for as long as the server object
+                # lived; one begun holds the collector manager's ticks off itself
+                if later is not None and later in self._running:
+                    self._held[later] = list(result)
+                else:
+                    dropped += result
+            if held is not None:
+                dropped += held
+        finally:
+            if dropped:
+                let_go(self._loop, dropped, done=release)
             else:
-                let_go(self._loop, events)
-        if held is not None:
-            let_go(self._loop, held)
+                release()
 
     def _read_refused(self, effect: Read, error: BaseException, client: Client | None) -> None:
         """``effect`` is not run: it fails with ``error`` (its request answered, the
@@ -773,6 +790,10 @@ class Server:
     def connection_closed(self, address: str) -> None:
         """A connection from ``address`` that :meth:`count_connection` let through
         closed: gone from :attr:`per_address` already."""
+
+
+def _nothing() -> None:
+    """A read's hold on the collector manager's ticks when there is no manager."""
 
 
 def _run_if_wanted(

@@ -30,6 +30,15 @@ every tick does (hostile27). Reads that follow one another without a gap (two
 reader threads' overlapping) hold them off for :data:`MAX_QUIET` seconds at most:
 then the manager's steps run again, the heap's growth checked as ever.
 
+A read's objects outlive its ``quiet``: the event loop drops its events a few a
+turn once its reply is made (:mod:`rollbridge.server.let_go`). A tick in between
+saw a heap grown by all of them and ran a full pass over them — 3 to 11 s of the
+interpreter's lock during ``stats`` reads of a log of the largest events (2,972 ms
+over 18 M blocks in one DEBUG run), and a pass that found nothing to free: they were
+being freed already (hostile28). :meth:`CollectorManager.hold` covers a read from
+its start on the loop until its events are dropped; :meth:`~CollectorManager.tick`
+waits while one is held, for :data:`MAX_QUIET` seconds of holds back to back at most.
+
 Only the process owner should turn this on (``rollbridge serve`` does): the
 collector's state is global to the interpreter.
 """
@@ -97,6 +106,9 @@ class CollectorManager:
         self._quiet_since = 0.0  # when the reads holding it off now began
         self._was_enabled = True
         self._quiet_lock = threading.Lock()
+        #: Reads whose objects are still alive (:meth:`hold`), and since when.
+        self._holds = 0
+        self._held_since = 0.0
 
     @contextmanager
     def quiet(self) -> Iterator[None]:
@@ -122,6 +134,36 @@ class CollectorManager:
                     if self._was_enabled:
                         gc.enable()
 
+    def hold(self) -> Callable[[], None]:
+        """Hold :meth:`tick` off until the returned callable is called (once; later
+        calls do nothing): a read of the log, from when it is begun on the event loop
+        until the last of its events is dropped (:func:`~rollbridge.server.let_go.let_go`).
+        Its ``quiet`` ends on the reader thread before the loop has its events, and
+        they are freed a few a turn after that: a tick meanwhile measured a heap grown
+        by all of them, and its full pass walked them — seconds of the interpreter's
+        lock, to free nothing they would not free themselves (hostile28). Holds that
+        follow one another without a gap wait :attr:`max_quiet` seconds at most, as
+        :meth:`quiet` reads do. Automatic collection is not touched."""
+        with self._quiet_lock:
+            self._holds += 1
+            if self._holds == 1:
+                self._held_since = self._clock()
+        released = False
+
+        def release() -> None:
+            nonlocal released
+            with self._quiet_lock:
+                if not released:
+                    released = True
+                    self._holds -= 1
+
+        return release
+
+    @property
+    def holding(self) -> bool:
+        """Whether a read's objects hold :meth:`tick` off now (:meth:`hold`)."""
+        return self._holds > 0
+
     def start(self) -> None:
         """Begin (in a running event loop) with a full pass, then freeze."""
         self.full_pass()
@@ -136,12 +178,16 @@ class CollectorManager:
 
     def tick(self) -> None:
         """One step: a full pass if the heap grew enough or the last pass is
-        :attr:`max_age` old, else a freeze; nothing while a read is :meth:`quiet`,
-        unless such reads have followed one another for :attr:`max_quiet` seconds
-        (two reader threads' reads overlapping without end held every pass off, and
-        the heap's growth unchecked, for as long as they went on)."""
-        if self._quiet and self._clock() - self._quiet_since < self.max_quiet:
+        :attr:`max_age` old, else a freeze; nothing while a read is :meth:`quiet` or
+        its events are still being let go (:meth:`hold`), unless such reads (or
+        holds) have followed one another for :attr:`max_quiet` seconds (two reader
+        threads' reads overlapping without end held every pass off, and the heap's
+        growth unchecked, for as long as they went on)."""
+        now = self._clock()
+        if self._quiet and now - self._quiet_since < self.max_quiet:
             return
+        if self._holds and now - self._held_since < self.max_quiet:
+            return  # a read's events are still being let go (:meth:`hold`)
         grown = sys.getallocatedblocks() > max(self.baseline, _FLOOR) * self.growth
         if grown or self._clock() - self._last_full >= self.max_age:
             self.full_pass()

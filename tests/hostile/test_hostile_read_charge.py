@@ -49,16 +49,32 @@ def test_a_read_is_charged_every_share_of_its_time():
 def test_a_long_read_is_owed_by_its_table_in_full():
     """Held to one burst below empty, a read of ~5 s (``stats`` of a log of the
     largest events) cost its table ~2 s of waiting whatever its rate: one table could
-    keep a reader thread decoding five seconds in seven. Now the table owes all of
-    it; the connection's bucket is still held to one burst below (a new connection
-    has a bucket of its own: the table's is what binds)."""
+    keep a reader thread decoding five seconds in seven. Now the table's reads of the
+    log owe all of it — the next one, and a ``hello`` resuming behind the latest,
+    wait it out; the connection's bucket is still held to one burst below (a new
+    connection has a bucket of its own: the table's is what binds)."""
     connection, tables, send = rated_connection("stats")
     assert send()  # 35 of the connection's 40 left, 99 of the table's 100
     connection.charge_read(5.0)  # a thousand shares
     tables.charge_read("t", 5.0)
-    # the table: 901 below empty at 50 a second, before 100 below (2.02 s)
-    assert tables.table_wait("t") == pytest.approx((901 + 1) / 50)
+    # the table's reads: 900 below empty at 50 a second, before 100 below (2.02 s)
+    for refusal in (tables.read_refusal("t"), tables.resume_refusal("t")):
+        assert refusal is not None and refusal.details["scope"] == "table"
+        assert refusal.details["retry_after"] == pytest.approx(900 / 50)
     assert not send()  # the connection's: 40 below (its burst) at 20 a second
+
+
+def test_a_long_read_costs_the_table_s_other_requests_one_burst_at_most():
+    """Owed in the table's one bucket, a ``stats`` of ~5 s had every request at its
+    table refused ``rate_limited`` for the ~18 s the debt took to refill (at 50 a
+    second; ~50 s at 20): one player's request, honest players' rolls refused with
+    it (review of hostile28). The reads of the log owe it (above); the table's rate
+    loses one burst at most, as for any request's work."""
+    _, tables, send = rated_connection("stats")
+    assert send()  # 99 of the table's 100 left
+    tables.charge_read("t", 5.0)  # a thousand shares
+    # one burst below empty at 50 a second (before: 901 below, 18 s)
+    assert tables.table_wait("t") == pytest.approx((100 + 1) / 50)
 
 
 def _burn(seconds: float) -> None:
@@ -163,3 +179,40 @@ async def test_a_read_whose_turn_comes_while_its_table_owes_one_is_refused(
     assert refused.get("code") == "rate_limited", refused  # before: read, and answered
     assert refused["details"]["scope"] == "table" and refused["details"]["retry_after"] > 0
     assert reads == [1]
+
+
+async def test_a_players_long_read_leaves_the_others_at_the_table_their_rolls(
+    make_tables,  # noqa: F811
+    monkeypatch,
+):
+    """The same on a real server: a player's ``state`` at a seq whose read takes 200
+    shares of a reader thread (a log of the largest events) left the GM's roll
+    refused for the ~18 s its table owed (at 10 a second, a burst of 20); now the
+    roll waits one burst at most (2.1 s), and a read of the log (here a ``hello``
+    resuming behind the latest) still the whole debt.
+    Counted, not timed: the retry each refusal tells, from CPU time burned."""
+    rates = Limits(rate_per_connection=None, rate_per_table=10, per_token=None, per_address=None)
+    world = await make_tables(limits=rates)
+    gm, welcome = await world.join("tally", "gm")
+    epoch = welcome["epoch"]
+    for _ in range(3):
+        assert (await gm.request({"type": "roll", "formula": "1d6"}))["status"] == "done"
+    changes = world.store.changes_after
+
+    def costly(*args: Any) -> Any:
+        _burn(1.0)  # two hundred shares of a reader thread's time
+        return changes(*args)
+
+    monkeypatch.setattr(world.store, "changes_after", costly)
+    player, _ = await world.join("tally", "player")
+    assert (await player.request({"type": "state", "at": 1}))["table"]["seq"] == 1
+    roll = await gm.request({"type": "roll", "formula": "1d6"})
+    if roll.get("code") == "rate_limited":  # one burst below empty at most
+        assert roll["details"]["retry_after"] <= (20 + 1) / 10, roll  # before: ~18 s
+    else:
+        assert roll["status"] == "done", roll
+    # a hello resuming behind the latest (which would read the log) waits it all out
+    again, refused = await world.join("tally", "observer", resume={"epoch": epoch, "seq": 0})
+    assert refused.get("code") == "rate_limited", refused
+    assert refused["details"]["scope"] == "table" and refused["details"]["retry_after"] > 10
+    await again.wait_for(lambda peer: peer.close_code is not None)

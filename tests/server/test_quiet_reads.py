@@ -21,6 +21,8 @@ from typing import Any
 import pytest
 
 from rollbridge.protocol.effects import Compute
+from rollbridge.server import app as app_module
+from rollbridge.server import let_go as let_go_module
 from rollbridge.server.collector import CollectorManager
 from rollbridge.server.limits import Limits
 
@@ -239,3 +241,54 @@ async def test_resuming_again_and_again_on_new_connections_is_held_to_the_table_
     latest = welcome["seq"]
     _, plain = await world.join("sr2", "observer", resume={"epoch": epoch, "seq": latest})
     assert plain["type"] == "welcome", plain
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [{"type": "stats"}, {"type": "state", "at": 2}],
+    ids=["stats", "state-at"],
+)
+async def test_no_full_pass_walks_a_read_s_events_while_they_are_let_go(
+    make_tables: Any, monkeypatch: pytest.MonkeyPatch, request_: dict[str, Any]
+) -> None:
+    """A read's ``quiet`` ended on the reader thread, and its events were then freed
+    a few a turn on the loop: the manager's first tick meanwhile saw a heap grown by
+    all of them and ran its full pass over them — 3 to 11 s of the interpreter's lock
+    during ``stats`` reads of a log of the largest events (2,972 ms over 18 M blocks
+    in one DEBUG run; hostile28, found not fixed). Now a read holds the ticks off
+    from its start until its last event is dropped.
+
+    Counted, not timed: the manager ticks at every turn that drops some of a read's
+    events (and at the first, right after the reply), with a heap that always counts
+    as grown — no full pass; the tick after the last is dropped runs one."""
+    world = await make_tables(manage_gc=True)
+    player, _ = await world.join("sr2", "player")
+    for n in range(40):  # ten turns of the loop to let them go (four a turn)
+        done = await player.request({"type": "roll", "id": f"r{n}", "formula": "2d6"})
+        assert done["status"] == "done", done
+    manager = world.server.collector
+    manager.growth = 0.0  # any heap counts as grown: each tick that steps is a full pass
+    dropping = let_go_module.let_go
+    steps: list[int] = []  # each tick's full passes, at a turn that dropped events
+
+    gone = asyncio.Event()  # the last of the read's events dropped
+
+    def ticking(loop: Any, items: list[Any], *args: Any, **kwargs: Any) -> None:
+        before = manager.full_passes
+        manager.tick()
+        steps.append(manager.full_passes - before)
+        dropping(loop, items, *args, **kwargs)
+        if not items:
+            gone.set()
+
+    monkeypatch.setattr(let_go_module, "let_go", ticking)  # the turns after the first
+    monkeypatch.setattr(app_module, "let_go", ticking)  # the first
+    answer = await player.request({**request_, "id": "read"}, timeout=60)
+    assert answer["type"] == "result", answer
+    await asyncio.wait_for(gone.wait(), 60)  # a hang guard: ten turns of the loop
+    assert len(steps) >= 10, steps  # the read's 40 events went over ten turns at least
+    assert sum(steps) == 0, steps
+    assert not manager.holding
+    before = manager.full_passes
+    manager.tick()  # and once they are gone the manager steps again
+    assert manager.full_passes == before + 1
