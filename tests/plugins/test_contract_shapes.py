@@ -242,3 +242,27 @@ def test_a_private_value_names_an_actor() -> None:
         Private(7, of="orc", aspect=None)  # type: ignore[arg-type]
     failure = failure_of(NobodysPrivate(), "test_actions_resolve_through_the_engine")
     assert "internal: ruleset 'rollunder' failed" in failure
+
+
+class OddsOverNothing(ChecksNothing):
+    """A ruleset with odds of its own and an overridden ``validate_state`` without a
+    ``return``: the odds request lays an asker's ``assume`` over the state with it."""
+
+    def odds(self, context: Any) -> Any:
+        context.targets[0].state.get("wounds")  # the state it was given, read
+        return None
+
+
+def test_an_odds_assumption_checked_to_no_state_is_named() -> None:
+    """rev28a: item 4's check missed the odds request's path — an ``assume`` of a
+    state was laid over by ``validate_state`` (engine/odds.py) and its None handed to
+    ``odds`` as the actor's state: "ruleset 'rollunder' failed", an AttributeError in
+    the ruleset naming no hook, where actor.create and actor.update name it."""
+    table = RulesetHarness(OddsOverNothing())
+    table.add_actor("Hero", RollUnder.example_sheets["Hero"], actor_id="h")
+    table.add_actor("Bandit", RollUnder.example_sheets["Bandit"], actor_id="b")
+    ask = {"type": "odds", "action": "test", "actor": "h", "targets": ["b"], "params": {}}
+    with pytest.raises(InternalError) as refused:
+        table.request({**ask, "assume": {"b": {"state": {"wounds": 2}}}})
+    said = "ruleset 'rollunder' returned NoneType from validate_state, not dict"
+    assert str(refused.value) == said
