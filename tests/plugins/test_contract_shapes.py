@@ -7,6 +7,7 @@ None failed deep in the engine ("'NoneType' object is not subscriptable")."""
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import replace
 from enum import IntEnum
@@ -266,3 +267,36 @@ def test_an_odds_assumption_checked_to_no_state_is_named() -> None:
         table.request({**ask, "assume": {"b": {"state": {"wounds": 2}}}})
     said = "ruleset 'rollunder' returned NoneType from validate_state, not dict"
     assert str(refused.value) == said
+
+
+class KeptNobodys(RollUnder):
+    """A hidden number in the stored form a ``Private(of=None)`` was kept in before
+    author28 (``{"private": 3, "of": null, ...}`` in a state written then), or a form
+    the ruleset builds itself with an ``of`` that names no actor (``context.actor and
+    context.actor.id`` where no actor acts), put in its outcome."""
+
+    def resolve(self, context: Any, dice: Any) -> Resolution:
+        made = super().resolve(context, dice)
+        made.outcome["edge"] = {"private": 9731, "of": None, "aspect": "sheet"}
+        return made
+
+
+@pytest.mark.parametrize("show", [False, True])
+def test_a_stored_form_of_no_actor_in_an_outcome_is_hidden_from_players(show: bool) -> None:
+    """rev28a: author28 refused ``Private(of=None)`` as it is made, but the leak it
+    named went on by another path: its stored form, ``of`` null — kept in a state
+    written before, or built by the ruleset — was not read back as private, and every
+    player read 9731 in the outcome. It is read as the private value of no actor: no
+    player controls it, so players see it only where the ruleset reveals its aspect,
+    as ``Private(of=None)`` was shown before."""
+    table = RulesetHarness(KeptNobodys(), settings={"ruleset": {"show_npc_details": show}})
+    table.add_actor("Hero", RollUnder.example_sheets["Hero"], actor_id="h", player=True)
+    table.add_actor("Bandit", RollUnder.example_sheets["Bandit"], actor_id="b")
+    table.request({"type": "resolve", "action": "test", "actor": "h", "targets": ["b"]})
+    gm, players = table.views()
+    assert gm["data"]["outcome"]["edge"] == 9731
+    if show:
+        assert players["data"]["outcome"]["edge"] == 9731
+    else:
+        assert "edge" not in players["data"]["outcome"]
+        assert "9731" not in json.dumps(players)
