@@ -446,20 +446,32 @@ _TELLING_TAGS = frozenset(("success", "failure"))
 def _told_targets(gm: Mapping[str, Any], players: Mapping[str, Any], what: str) -> list[str]:
     """What players are told of a dice group's hidden target: for each group whose
     ``target`` the GM reads and players do not (or read as another word: its
-    ``instead``), while players see its dice tagged ``success`` or ``failure`` —
-    which bracket the number (docs/plugins.md, "Dice")."""
+    ``instead``), while players see its dice tagged ``success`` or ``failure``, or
+    its count of ``successes`` as the GM does beside the dice (rev28a: the dice' values
+    and how many of them met it bracket the number as the tags do) — docs/plugins.md,
+    "Dice"."""
     found = []
     groups = zip(gm.get("dice") or [], players.get("dice") or [], strict=False)
     for index, (theirs, shown) in enumerate(groups):
         if theirs.get("target") is None or shown.get("target") == theirs.get("target"):
             continue
-        if any(_TELLING_TAGS.intersection(die.get("tags") or ()) for die in shown["dice"]):
-            found.append(
-                f"{what}: dice group {index} ({shown.get('label')!r}) hides its target from "
-                "players but shows them its dice tagged success or failure, which bracket "
-                "it: count the hits without tagging the dice and mark the count Private "
-                '(docs/plugins.md, "Dice"), or make the action secret'
-            )
+        dice = shown.get("dice") or ()
+        if any(_TELLING_TAGS.intersection(die.get("tags") or ()) for die in dice):
+            told = "its dice tagged success or failure"
+        elif (
+            dice
+            and shown.get("successes") is not None
+            and (shown.get("successes") == theirs.get("successes"))
+        ):
+            told = "its count of successes beside its dice"
+        else:
+            continue
+        found.append(
+            f"{what}: dice group {index} ({shown.get('label')!r}) hides its target from "
+            f"players but shows them {told}, which bracket it: count the hits without "
+            'tagging the dice and mark the count Private (docs/plugins.md, "Dice"), or '
+            "make the action secret"
+        )
     return found
 
 
