@@ -300,3 +300,63 @@ def test_a_stored_form_of_no_actor_in_an_outcome_is_hidden_from_players(show: bo
     else:
         assert "edge" not in players["data"]["outcome"]
         assert "9731" not in json.dumps(players)
+
+
+def _set_after(field: str, value: Any) -> type[RollUnder]:
+    class SetAfter(RollUnder):
+        def resolve(self, context: Any, dice: Any) -> Resolution:
+            made = super().resolve(context, dice)
+            setattr(made, field, value(made) if callable(value) else value)
+            return made
+
+    return SetAfter
+
+
+class StepsSetOnTurn(RollUnder):
+    def on_turn_start(self, context: Any, dice: Any) -> Resolution:
+        made = Resolution(STEP())
+        made.steps = "rested"  # type: ignore[assignment]
+        return made
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("steps", "abc", "Resolution.steps must be a list or a tuple"),
+        ("dice", lambda made: [d for g in made.dice for d in g.dice], "Resolution.dice[0]"),
+        ("dice", "abc", "Resolution.dice must be a list or a tuple"),
+        ("narration", 5, "Resolution.narration must be"),
+        ("states", [1], "Resolution.states must be"),
+        ("params", [1], "Resolution.params must be"),
+        ("apply", "again", "Resolution.apply must be"),
+    ],
+)
+def test_any_field_set_after_the_result_was_made_is_the_rulesets_failure(
+    caplog, field: str, value: Any, said: str
+) -> None:
+    """rev28a: author28 checked an outcome set after the ``Resolution`` was made
+    (past its shape check), no other field: ``steps = "abc"`` was drawn by every
+    client letter by letter, the dice a list of dice with no group and a narration a
+    number reached clients as they were, and a ``states`` or ``dice`` of no list
+    failed as "the server failed; try again" naming no ruleset. Each is the ruleset's
+    failure now, its shape named in the log, the table unchanged."""
+    table = RulesetHarness(_set_after(field, value)())
+    table.add_actor("Hero", RollUnder.example_sheets["Hero"], actor_id="h", player=True)
+    table.add_actor("Bandit", RollUnder.example_sheets["Bandit"], actor_id="b")
+    with caplog.at_level(logging.ERROR, "rollbridge.engine"), pytest.raises(InternalError) as e:
+        table.resolve("test", actor="h", targets=["b"], dice=[1])
+    assert str(e.value) == "ruleset 'rollunder' failed"
+    [record] = [r for r in caplog.records if r.name == "rollbridge.engine"]
+    assert record.exc_info is not None and said in str(record.exc_info[1])
+    assert table.events()[-1].kind == "actor.created"  # the table is unchanged
+
+
+def test_steps_set_after_a_turn_hooks_result_was_made_are_its_failure(caplog) -> None:
+    table = RulesetHarness(StepsSetOnTurn())
+    table.add_actor("Hero", RollUnder.example_sheets["Hero"], actor_id="h")
+    with caplog.at_level(logging.ERROR, "rollbridge.engine"), pytest.raises(InternalError) as e:
+        table.request({"type": "encounter.start", "order": ["h"]})
+    assert str(e.value) == "ruleset 'rollunder' failed"
+    [record] = [r for r in caplog.records if r.name == "rollbridge.engine"]
+    assert "Resolution.steps must be a list or a tuple" in str(record.exc_info[1])
+    assert [e.kind for e in table.events()] == ["actor.created"]
