@@ -67,16 +67,23 @@ class StepNotListed(RollUnder):
         return Resolution(made.narration, made.outcome, made.dice, made.states, steps=STEP())
 
 
-def test_a_wrong_shape_is_the_rulesets_failure_named_in_the_log(caplog) -> None:
-    """Before, the client read "the server failed; try again" and the log named no
-    ruleset: the steps failed as the event was packed, outside the ruleset's call."""
-    table = RulesetHarness(StepNotListed())
+def _failed_resolving(ruleset: RollUnder, caplog: Any) -> tuple[RulesetHarness, Any]:
+    """The player's Hero's ``test`` against the Bandit, refused as ``ruleset``'s
+    failure ("ruleset 'rollunder' failed"): its table and the engine's one log record."""
+    table = RulesetHarness(ruleset)
     table.add_actor("Hero", RollUnder.example_sheets["Hero"], actor_id="h", player=True)
     table.add_actor("Bandit", RollUnder.example_sheets["Bandit"], actor_id="b")
     with caplog.at_level(logging.ERROR, "rollbridge.engine"), pytest.raises(InternalError) as e:
         table.resolve("test", actor="h", targets=["b"], dice=[1])
     assert str(e.value) == "ruleset 'rollunder' failed"
     [record] = [r for r in caplog.records if r.name == "rollbridge.engine"]
+    return table, record
+
+
+def test_a_wrong_shape_is_the_rulesets_failure_named_in_the_log(caplog) -> None:
+    """Before, the client read "the server failed; try again" and the log named no
+    ruleset: the steps failed as the event was packed, outside the ruleset's call."""
+    table, record = _failed_resolving(StepNotListed(), caplog)
     assert "ruleset 'rollunder' failed" in record.getMessage()
     assert record.exc_info is not None
     assert "Resolution.steps must be a list or a tuple" in str(record.exc_info[1])
@@ -340,13 +347,7 @@ def test_any_field_set_after_the_result_was_made_is_the_rulesets_failure(
     number reached clients as they were, and a ``states`` or ``dice`` of no list
     failed as "the server failed; try again" naming no ruleset. Each is the ruleset's
     failure now, its shape named in the log, the table unchanged."""
-    table = RulesetHarness(_set_after(field, value)())
-    table.add_actor("Hero", RollUnder.example_sheets["Hero"], actor_id="h", player=True)
-    table.add_actor("Bandit", RollUnder.example_sheets["Bandit"], actor_id="b")
-    with caplog.at_level(logging.ERROR, "rollbridge.engine"), pytest.raises(InternalError) as e:
-        table.resolve("test", actor="h", targets=["b"], dice=[1])
-    assert str(e.value) == "ruleset 'rollunder' failed"
-    [record] = [r for r in caplog.records if r.name == "rollbridge.engine"]
+    table, record = _failed_resolving(_set_after(field, value)(), caplog)
     assert record.exc_info is not None and said in str(record.exc_info[1])
     assert table.events()[-1].kind == "actor.created"  # the table is unchanged
 
