@@ -68,3 +68,31 @@ def test_a_count_shown_of_untagged_dice_against_a_hidden_target_is_warned_of():
     (said,) = {str(w.message) for w in warned if w.category is ToldTargetWarning}
     assert said.startswith("test: dice group 0 ('pool') hides its target from players"), said
     assert "shows them its count of successes" in said and "mark the count Private" in said
+
+
+class SteadiedPool(RollUnder):
+    """At the start of each turn the actor steadies: three d10 against its own guard
+    + 5, which players may not see of an NPC, counted with ``count_successes`` (its dice
+    tagged) — a turn hook's dice group, not a resolution's."""
+
+    def on_turn_start(self, context: Any, dice: Any) -> Resolution:
+        actor = context.actor
+        guard = Private(actor.sheet["guard"] + 5, of=actor.id, aspect="sheet")
+        rolled, hits = count_successes(roll_pool(dice, 3, 10), guard.value)
+        counted = Private(hits, of=actor.id, aspect="sheet")
+        group = DiceGroup("steady", rolled, formula="3d10", target=guard, successes=counted)
+        return Resolution(STRIKES(actor="a", roll=hits, needed=guard, target="b"), dice=[group])
+
+
+def test_a_turn_hooks_dice_tagged_against_a_hidden_target_are_warned_of():
+    """rev28a: the warning looked only at the resolutions of the actions' examples; a
+    turn hook's group told players its hidden target as well and passed unwarned.
+    ``test_what_players_see_of_every_hook_holds_no_look_alike`` walks the turn hooks'
+    results and warns of it, naming the hook."""
+    with pytest.warns(ToldTargetWarning) as warned:
+        conformance_of(SteadiedPool()).test_what_players_see_of_every_hook_holds_no_look_alike()
+    said = {str(w.message) for w in warned if w.category is ToldTargetWarning}
+    assert any(
+        line.startswith("on_turn_start (encounter.") and "dice group 0 ('steady')" in line
+        for line in said
+    ), said
