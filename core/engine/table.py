@@ -904,8 +904,8 @@ class Table:
         if not well_formed(refused.code):
             log.error(
                 "ruleset %r refused with the malformed code %r at table %r: give RuleViolation "
-                'a code of lowercase letters, digits and underscores (code="no_ammo"; '
-                'docs/plugins.md, "Errors"); read as the ruleset\'s failure',
+                "a code of lowercase letters, digits and underscores, such as no_ammo "
+                '(docs/plugins.md, "Errors"); read as the ruleset\'s failure',
                 self.ruleset.id,
                 refused.code,
                 self.info.id,
