@@ -652,7 +652,8 @@ class ToldTargetWarning(UserWarning):
     """The conformance suite's warning (:mod:`rollbridge.testing`): a dice group whose
     ``target`` players may not see (an NPC's number, ``Private``) shows them its dice
     tagged ``success`` or ``failure`` — the lowest success and the highest failure
-    bracket the hidden number (``count_successes`` tags every kept die). A warning, not
+    bracket the hidden number (``count_successes`` tags every kept die) — or its count
+    of ``successes`` beside its dice, which brackets it as well. A warning, not
     a failure: a ruleset may mean it (a range players may know), and rulesets written
     before the check pass (docs/plugins.md, "Dice").
     ``-W error::rollbridge.exceptions.ToldTargetWarning`` makes it fail."""

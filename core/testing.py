@@ -446,21 +446,51 @@ _TELLING_TAGS = frozenset(("success", "failure"))
 def _told_targets(gm: Mapping[str, Any], players: Mapping[str, Any], what: str) -> list[str]:
     """What players are told of a dice group's hidden target: for each group whose
     ``target`` the GM reads and players do not (or read as another word: its
-    ``instead``), while players see its dice tagged ``success`` or ``failure`` —
-    which bracket the number (docs/plugins.md, "Dice")."""
+    ``instead``), while players see its dice tagged ``success`` or ``failure``, or
+    its count of ``successes`` as the GM does beside the dice (rev28a: the dice' values
+    and how many of them met it bracket the number as the tags do) — docs/plugins.md,
+    "Dice"."""
     found = []
     groups = zip(gm.get("dice") or [], players.get("dice") or [], strict=False)
     for index, (theirs, shown) in enumerate(groups):
         if theirs.get("target") is None or shown.get("target") == theirs.get("target"):
             continue
-        if any(_TELLING_TAGS.intersection(die.get("tags") or ()) for die in shown["dice"]):
-            found.append(
-                f"{what}: dice group {index} ({shown.get('label')!r}) hides its target from "
-                "players but shows them its dice tagged success or failure, which bracket "
-                "it: count the hits without tagging the dice and mark the count Private "
-                '(docs/plugins.md, "Dice"), or make the action secret'
-            )
+        dice = shown.get("dice") or ()
+        if any(_TELLING_TAGS.intersection(die.get("tags") or ()) for die in dice):
+            told = "its dice tagged success or failure"
+        elif (
+            dice
+            and shown.get("successes") is not None
+            and (shown.get("successes") == theirs.get("successes"))
+        ):
+            told = "its count of successes beside its dice"
+        else:
+            continue
+        found.append(
+            f"{what}: dice group {index} ({shown.get('label')!r}) hides its target from "
+            f"players but shows them {told}, which bracket it: count the hits without "
+            'tagging the dice and mark the count Private (docs/plugins.md, "Dice"), or '
+            "make the action secret"
+        )
     return found
+
+
+def _hooks_told_targets(gm: Mapping[str, Any], players: Mapping[str, Any]) -> list[str]:
+    """:func:`_told_targets` of each turn hook's result in an event (its ``data.hooks``,
+    the GM's and the players' views of it), named by its hook and the event."""
+    found = []
+    hooks = zip(_hooks_of(gm), _hooks_of(players), strict=False)
+    for theirs, shown in hooks:
+        what = f"{theirs.get('hook') or 'a turn hook'} ({gm.get('kind')} event)"
+        found += _told_targets(theirs, shown, what)
+    return found
+
+
+def _hooks_of(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The turn hooks' results in an event's view (none where it has none)."""
+    data = view.get("data")
+    hooks = data.get("hooks") if isinstance(data, Mapping) else None
+    return [hook for hook in hooks if isinstance(hook, Mapping)] if isinstance(hooks, list) else []
 
 
 def _check_specs(before: Mapping[tuple[str, str, str, str], int], what: str) -> None:
@@ -1696,8 +1726,12 @@ class RulesetConformance(StateConformance):
                         continue  # the rules do not take it (a fault fails its own test)
                     _check_players_view(harness.views()[1], f"adjust of {actor_id}")
         views = self._encounter_views(harness, ids)
-        for players in views[1::2]:  # (the GM's, the players') of each step
+        told: set[str] = set()
+        for gm, players in zip(views[0::2], views[1::2], strict=True):  # of each step
             _check_players_view(players, f"{players['kind']} event")
+            told.update(_hooks_told_targets(gm, players))
+        for said in sorted(told):  # as a resolution's are (rev28a)
+            _warn_at_ruleset(self.ruleset, ToldTargetWarning(said))
 
     def test_secret_actions_show_players_only_that_something_happened(self) -> None:
         """Each action that is always secret (``ActionSpec(secret=True)``), its example

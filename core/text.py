@@ -209,8 +209,9 @@ class Private:
         when a player controls that actor, or when the ruleset reveals ``aspect``.
         Anything else — ``None`` (no actor: ``context.actor and context.actor.id``
         where no actor acts), an :class:`~rollbridge.contract.Actor` for its id — is
-        a ``TypeError`` as it is made: it names no actor a player could control, and
-        its stored form (:func:`stored`) would not be read back as private.
+        a ``TypeError`` as it is made: it names no actor a player could control (a
+        stored form with ``of`` null, kept from before or built so, is read as hidden
+        from players unless ``aspect`` is revealed: :func:`stored_private`).
     :param aspect: which of the actor's details it is (``sheet``, ``details``, …;
         the ruleset's :meth:`~rollbridge.contract.Ruleset.reveals` decides per
         table settings).
@@ -1444,21 +1445,36 @@ def instead_in_outcome(instead: Any) -> tuple[Any, bool]:
 
 def stored_private(value: Mapping[str, Any]) -> Private | None:
     """The :class:`Private` a stored private form stands for — a map of ``private``,
-    ``of`` (an actor id), ``aspect`` and ``instead`` (optional) and nothing else, as
+    ``of`` (an actor id, or null: no actor's, hidden from every player unless its
+    aspect is revealed), ``aspect`` and ``instead`` (optional) and nothing else, as
     :func:`stored` writes one — or None where ``value`` is no such map. :func:`extract`
     reads one a ruleset built into a resolution's outcome so: a player never gets an
     NPC's number its ruleset kept in that form and put back."""
     aspect = value.get("aspect", "details")
+    of = value["of"]
     if (
         value.__class__ is not dict
         or not value.keys() <= _STORED_KEYS
-        or value["of"].__class__ is not str
+        or (of.__class__ is not str and of is not None)
         or aspect.__class__ is not str
     ):
         return None
+    if of is None:  # no actor's (rev28a): kept from a Private(of=None) made before
+        # author28 refused one, or built so — no player controls it, so it is hidden
+        # from players as that Private was, unless the ruleset reveals its aspect
+        return _nobodys(value, aspect)
     if "instead" in value:
-        return Private(value["private"], of=value["of"], aspect=aspect, instead=value["instead"])
-    return Private(value["private"], of=value["of"], aspect=aspect)
+        return Private(value["private"], of=of, aspect=aspect, instead=value["instead"])
+    return Private(value["private"], of=of, aspect=aspect)
+
+
+def _nobodys(value: Mapping[str, Any], aspect: str) -> Private:
+    """The :class:`Private` of no actor (``of`` None) a stored form with ``of`` null
+    stands for — which :class:`Private` itself refuses to be made as."""
+    made = Private.__new__(Private)
+    made.value, made.of, made.aspect = value["private"], None, aspect  # type: ignore[assignment]
+    made.instead = value.get("instead", _NO_INSTEAD)
+    return made
 
 
 def _check_private(of: Any, aspect: Any) -> None:

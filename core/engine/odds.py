@@ -230,6 +230,7 @@ def _seen_actor(
     )
     state = _merged(state or {}, stated.get("state") or {})
     state = checked("state", lambda: ruleset.validate_state(sheet, state))
+    table.returned(state, dict, "validate_state")  # as actor.create and actor.update
     return Actor(record.id, record.name, sheet, state), limited
 
 

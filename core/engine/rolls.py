@@ -295,6 +295,7 @@ def resolve(ctx: RequestContext) -> JSON:
     resolution = table.call_ruleset(lambda: table.ruleset.resolve(context, source))
     table.returned(resolution, Resolution, "resolve")
     table.returned(resolution.outcome, dict, "resolve", field="outcome")
+    table.reshaped(resolution)
     source.finish()
     target_ids = [t.id for t in targets]
     allowed = set(target_ids)

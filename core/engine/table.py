@@ -27,7 +27,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rollbridge.contract import Ruleset, major_version
+from rollbridge.contract import Resolution, Ruleset, major_version
 from rollbridge.contract_codes import acted_on, origin_marked, well_formed
 from rollbridge.contract_returned import returned
 from rollbridge.dice.sources import DiceSource, ScriptedDice
@@ -904,8 +904,8 @@ class Table:
         if not well_formed(refused.code):
             log.error(
                 "ruleset %r refused with the malformed code %r at table %r: give RuleViolation "
-                'a code of lowercase letters, digits and underscores (code="no_ammo"; '
-                'docs/plugins.md, "Errors"); read as the ruleset\'s failure',
+                "a code of lowercase letters, digits and underscores, such as no_ammo "
+                '(docs/plugins.md, "Errors"); read as the ruleset\'s failure',
                 self.ruleset.id,
                 refused.code,
                 self.info.id,
@@ -965,6 +965,14 @@ class Table:
         else, naming the ruleset, the hook, the field and the type it was
         (:func:`~rollbridge.contract_returned.returned`)."""
         return returned(self.ruleset.id, value, expected, hook, optional=optional, field=field)
+
+    def reshaped(self, resolution: Resolution) -> None:
+        """``resolution``'s shape checked again, as it was when it was made: a field
+        set afterwards (``made.steps = "..."``, ``made.dice = [die]``) got past that
+        check and reached clients as it was, or failed as the event was packed naming
+        no ruleset (rev28a). :raises InternalError: the ruleset's failure, its shape
+        named in the log (:meth:`call_ruleset`)."""
+        self.call_ruleset(resolution.__post_init__)
 
     def new_states(
         self, draft: Draft, states: Mapping[str, JSON], allowed: set[str]

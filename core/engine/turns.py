@@ -91,6 +91,7 @@ def run_hooks(
         if resolution is None:
             continue
         table.returned(resolution.outcome, dict, hook, field="outcome")
+        table.reshaped(resolution)
         records = table.new_states(staged, resolution.states, set(encounter.order))
         staged.actors.update(records)
         changed.update(records)

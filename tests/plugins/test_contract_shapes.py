@@ -7,6 +7,7 @@ None failed deep in the engine ("'NoneType' object is not subscriptable")."""
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import replace
 from enum import IntEnum
@@ -66,16 +67,23 @@ class StepNotListed(RollUnder):
         return Resolution(made.narration, made.outcome, made.dice, made.states, steps=STEP())
 
 
-def test_a_wrong_shape_is_the_rulesets_failure_named_in_the_log(caplog) -> None:
-    """Before, the client read "the server failed; try again" and the log named no
-    ruleset: the steps failed as the event was packed, outside the ruleset's call."""
-    table = RulesetHarness(StepNotListed())
+def _failed_resolving(ruleset: RollUnder, caplog: Any) -> tuple[RulesetHarness, Any]:
+    """The player's Hero's ``test`` against the Bandit, refused as ``ruleset``'s
+    failure ("ruleset 'rollunder' failed"): its table and the engine's one log record."""
+    table = RulesetHarness(ruleset)
     table.add_actor("Hero", RollUnder.example_sheets["Hero"], actor_id="h", player=True)
     table.add_actor("Bandit", RollUnder.example_sheets["Bandit"], actor_id="b")
     with caplog.at_level(logging.ERROR, "rollbridge.engine"), pytest.raises(InternalError) as e:
         table.resolve("test", actor="h", targets=["b"], dice=[1])
     assert str(e.value) == "ruleset 'rollunder' failed"
     [record] = [r for r in caplog.records if r.name == "rollbridge.engine"]
+    return table, record
+
+
+def test_a_wrong_shape_is_the_rulesets_failure_named_in_the_log(caplog) -> None:
+    """Before, the client read "the server failed; try again" and the log named no
+    ruleset: the steps failed as the event was packed, outside the ruleset's call."""
+    table, record = _failed_resolving(StepNotListed(), caplog)
     assert "ruleset 'rollunder' failed" in record.getMessage()
     assert record.exc_info is not None
     assert "Resolution.steps must be a list or a tuple" in str(record.exc_info[1])
@@ -242,3 +250,114 @@ def test_a_private_value_names_an_actor() -> None:
         Private(7, of="orc", aspect=None)  # type: ignore[arg-type]
     failure = failure_of(NobodysPrivate(), "test_actions_resolve_through_the_engine")
     assert "internal: ruleset 'rollunder' failed" in failure
+
+
+class OddsOverNothing(ChecksNothing):
+    """A ruleset with odds of its own and an overridden ``validate_state`` without a
+    ``return``: the odds request lays an asker's ``assume`` over the state with it."""
+
+    def odds(self, context: Any) -> Any:
+        context.targets[0].state.get("wounds")  # the state it was given, read
+        return None
+
+
+def test_an_odds_assumption_checked_to_no_state_is_named() -> None:
+    """rev28a: item 4's check missed the odds request's path — an ``assume`` of a
+    state was laid over by ``validate_state`` (engine/odds.py) and its None handed to
+    ``odds`` as the actor's state: "ruleset 'rollunder' failed", an AttributeError in
+    the ruleset naming no hook, where actor.create and actor.update name it."""
+    table = RulesetHarness(OddsOverNothing())
+    table.add_actor("Hero", RollUnder.example_sheets["Hero"], actor_id="h")
+    table.add_actor("Bandit", RollUnder.example_sheets["Bandit"], actor_id="b")
+    ask = {"type": "odds", "action": "test", "actor": "h", "targets": ["b"], "params": {}}
+    with pytest.raises(InternalError) as refused:
+        table.request({**ask, "assume": {"b": {"state": {"wounds": 2}}}})
+    said = "ruleset 'rollunder' returned NoneType from validate_state, not dict"
+    assert str(refused.value) == said
+
+
+class KeptNobodys(RollUnder):
+    """A hidden number in the stored form a ``Private(of=None)`` was kept in before
+    author28 (``{"private": 3, "of": null, ...}`` in a state written then), or a form
+    the ruleset builds itself with an ``of`` that names no actor (``context.actor and
+    context.actor.id`` where no actor acts), put in its outcome."""
+
+    def resolve(self, context: Any, dice: Any) -> Resolution:
+        made = super().resolve(context, dice)
+        made.outcome["edge"] = {"private": 9731, "of": None, "aspect": "sheet"}
+        return made
+
+
+@pytest.mark.parametrize("show", [False, True])
+def test_a_stored_form_of_no_actor_in_an_outcome_is_hidden_from_players(show: bool) -> None:
+    """rev28a: author28 refused ``Private(of=None)`` as it is made, but the leak it
+    named went on by another path: its stored form, ``of`` null — kept in a state
+    written before, or built by the ruleset — was not read back as private, and every
+    player read 9731 in the outcome. It is read as the private value of no actor: no
+    player controls it, so players see it only where the ruleset reveals its aspect,
+    as ``Private(of=None)`` was shown before."""
+    table = RulesetHarness(KeptNobodys(), settings={"ruleset": {"show_npc_details": show}})
+    table.add_actor("Hero", RollUnder.example_sheets["Hero"], actor_id="h", player=True)
+    table.add_actor("Bandit", RollUnder.example_sheets["Bandit"], actor_id="b")
+    table.request({"type": "resolve", "action": "test", "actor": "h", "targets": ["b"]})
+    gm, players = table.views()
+    assert gm["data"]["outcome"]["edge"] == 9731
+    if show:
+        assert players["data"]["outcome"]["edge"] == 9731
+    else:
+        assert "edge" not in players["data"]["outcome"]
+        assert "9731" not in json.dumps(players)
+
+
+def _set_after(field: str, value: Any) -> type[RollUnder]:
+    class SetAfter(RollUnder):
+        def resolve(self, context: Any, dice: Any) -> Resolution:
+            made = super().resolve(context, dice)
+            setattr(made, field, value(made) if callable(value) else value)
+            return made
+
+    return SetAfter
+
+
+class StepsSetOnTurn(RollUnder):
+    def on_turn_start(self, context: Any, dice: Any) -> Resolution:
+        made = Resolution(STEP())
+        made.steps = "rested"  # type: ignore[assignment]
+        return made
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("steps", "abc", "Resolution.steps must be a list or a tuple"),
+        ("dice", lambda made: [d for g in made.dice for d in g.dice], "Resolution.dice[0]"),
+        ("dice", "abc", "Resolution.dice must be a list or a tuple"),
+        ("narration", 5, "Resolution.narration must be"),
+        ("states", [1], "Resolution.states must be"),
+        ("params", [1], "Resolution.params must be"),
+        ("apply", "again", "Resolution.apply must be"),
+    ],
+)
+def test_any_field_set_after_the_result_was_made_is_the_rulesets_failure(
+    caplog, field: str, value: Any, said: str
+) -> None:
+    """rev28a: author28 checked an outcome set after the ``Resolution`` was made
+    (past its shape check), no other field: ``steps = "abc"`` was drawn by every
+    client letter by letter, the dice a list of dice with no group and a narration a
+    number reached clients as they were, and a ``states`` or ``dice`` of no list
+    failed as "the server failed; try again" naming no ruleset. Each is the ruleset's
+    failure now, its shape named in the log, the table unchanged."""
+    table, record = _failed_resolving(_set_after(field, value)(), caplog)
+    assert record.exc_info is not None and said in str(record.exc_info[1])
+    assert table.events()[-1].kind == "actor.created"  # the table is unchanged
+
+
+def test_steps_set_after_a_turn_hooks_result_was_made_are_its_failure(caplog) -> None:
+    table = RulesetHarness(StepsSetOnTurn())
+    table.add_actor("Hero", RollUnder.example_sheets["Hero"], actor_id="h")
+    with caplog.at_level(logging.ERROR, "rollbridge.engine"), pytest.raises(InternalError) as e:
+        table.request({"type": "encounter.start", "order": ["h"]})
+    assert str(e.value) == "ruleset 'rollunder' failed"
+    [record] = [r for r in caplog.records if r.name == "rollbridge.engine"]
+    assert "Resolution.steps must be a list or a tuple" in str(record.exc_info[1])
+    assert [e.kind for e in table.events()] == ["actor.created"]
