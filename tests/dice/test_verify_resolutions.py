@@ -431,7 +431,10 @@ def test_a_log_of_a_large_table_is_checked_in_linear_time(tmp_path, capsys):
     100,000 actors and as many events, hours). Counted, not timed: the calls 500
     more events make at 10,000 actors are exactly those at 1,000 (before: some
     20,000 more per event at 10,000 actors, one rebuild's — 10,114,500 against
-    1,112,912)."""
+    1,112,912). Equal within 1 %: the counts of one process move by a few hundred
+    calls from run to run (113,246 to 113,752 for the same 500 events, whatever the
+    hash seed; seen under xdist and with a low collector threshold), which is four
+    orders of magnitude below the rebuild this guards against."""
     play(tmp_path / "t.db", "sr2")
     welcome, *events = [json.loads(line) for line in export(capsys, tmp_path / "t.db", "gm")]
     npc = next(a for e in events for a in e.get("actors") or [] if a["id"] == "npc")
@@ -442,7 +445,7 @@ def test_a_log_of_a_large_table_is_checked_in_linear_time(tmp_path, capsys):
         fewer, most = (_large_log_checked(capsys, tmp_path, npc, welcome, actors, updates)
                        for updates in (500, 1_000))  # fmt: skip
         more[actors] = most - fewer
-    assert more[10_000] == more[1_000], more
+    assert abs(more[10_000] - more[1_000]) <= more[1_000] // 100, more
 
 
 def test_an_event_of_a_kind_the_engine_does_not_make_loses_the_table(tmp_path, capsys):
