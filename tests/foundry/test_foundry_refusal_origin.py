@@ -100,3 +100,55 @@ async def test_a_rulesets_refusal_of_another_code_is_left_as_it_is(tmp_path) -> 
     refusal = RuleViolation("the guard is too high", code="too_high", details={"field": "at"})
     ruleset, _, _ = await _refusals(tmp_path, refusal)
     assert (ruleset["code"], ruleset["details"]) == ("too_high", {"field": "at"}), ruleset
+
+
+class RefusesToShow(RollUnder):
+    """Refuses, in its players' view of a wounded actor, with ``refusal``: a ruleset's
+    call the table makes while staging an event's views, not through call_ruleset."""
+
+    def __init__(self, refusal: RollbridgeError) -> None:
+        self.refusal = refusal
+
+    def player_view(self, actor: Any, settings: Any) -> Any:
+        if actor.state.get("wounds"):
+            raise self.refusal
+        return super().player_view(actor, settings)
+
+
+@pytest.mark.parametrize("name", ["at", "repeat"])
+async def test_a_rulesets_invalid_request_while_its_views_are_staged_is_marked(
+    tmp_path, name: str
+) -> None:
+    """The table calls a ruleset's ``player_view`` and ``common_state`` for an event's
+    views as it stages them, in a try of its own (not call_ruleset): a refusal there is
+    the ruleset's as much, and marked so. Before, it reached the GM's module unmarked,
+    read as the server's ``at`` (a held request dropped) or ``….repeat`` (a second
+    roll)."""
+    field = {"at": "at", "repeat": "foundry.resolve.repeat"}[name]
+    refusal = InvalidRequest("the ruleset's own check", details={"field": field})
+    host = PluginHost({"rollunder": Boom(RefusesToShow(refusal))},
+                      environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})  # fmt: skip
+    path = tmp_path / "staged.db"
+    seed = SQLiteStore(path)
+    service = TableService(seed, host)
+    _, tokens = service.create_table("Staged", "rollunder", table_id="staged")
+    for index, (name_, sheet) in enumerate(
+        [("Hero", {"skill": 7, "guard": 1, "toughness": 4}),
+         ("Bandit", {"skill": 5, "guard": 1, "toughness": 3})]
+    ):  # fmt: skip
+        actor = {"id": name_.lower(), "name": name_, "controllers": [], "sheet": sheet}
+        service.handle("staged", {"type": "actor.create", "id": f"a{index}", "actor": actor}, GM)
+    seed.close()
+    server, store = await start(path, host)
+    try:
+        peer = Peer(await connect(server.url))
+        hello = {"type": "hello", "table": "staged", "token": tokens["gm"], "dialect": "foundry"}
+        await peer.request(hello)
+        hit = {"type": "resolve", "action": "test", "actor": "hero", "targets": ["bandit"]}
+        refused = await peer.request({**hit, "dice": [1]})  # a wound: its view refused
+        await peer.close()
+    finally:
+        await server.stop()
+        store.close()
+    assert refused["type"] == "error" and refused["code"] == "invalid_request", refused
+    assert refused["details"] == {"field": field, "origin": "ruleset"}, refused
