@@ -29,7 +29,8 @@
 //   refusal (`detail.refusal`: its code and message, in the hello's language)
 //   for the page to show;
 // - nudge() skips the backoff's wait (the page calls it when the network or the
-//   page comes back) and, connected, pings at once;
+//   page comes back) and, connected, pings at once; never a `rate_limited` hello's
+//   `retry_after` (the server's wait, which the network coming back does not end);
 // - a request made again with an id still waiting is the same request; one larger
 //   than the server's 64 KiB frame is refused at once, never sent; a brief result
 //   gets its event however many events came between them (a resume's backlog);
@@ -153,6 +154,7 @@ export class Connection {
     this.socket = null;
     this.#helloId = null;
     this.#timer = null;
+    this.#serversWait = false;
     this.#pingTimer = null;
     this.#pongTimer = null;
     this.#pingCount = 0;
@@ -168,6 +170,9 @@ export class Connection {
   #liveFrom;
   #helloId;
   #timer;
+  /** Whether #timer waits out a `rate_limited` hello's `retry_after` (the server's
+   * wait): a nudge does not cut it. */
+  #serversWait;
   #pingTimer;
   #pongTimer;
   #pingCount;
@@ -245,6 +250,9 @@ export class Connection {
    * at the next ping. Connecting, joining, refused or stopped: nothing.
    */
   nudge() {
+    // a `rate_limited` hello's retry_after is the server's: the network coming back does
+    // not end it (until 7 December 2026, late, a nudge opened at once, into the refusal)
+    if (this.status === "waiting" && this.#serversWait) return;
     if (this.status === "waiting") {
       this.attempt = 0;
       this.log("info", "trying to reconnect now");
@@ -572,8 +580,10 @@ export class Connection {
   #retry(reason, refusal = null) {
     let delay = backoffDelay(this.attempt, this.random);
     const hinted = Number(refusal?.details?.retry_after);
+    let serversWait = false;
     if (refusal?.code === "rate_limited" && Number.isFinite(hinted) && hinted > 0) {
       delay = Math.max(delay, Math.min(HELLO_WAIT_CAP_MS, Math.ceil(hinted * 1000)));
+      serversWait = true;
     }
     this.attempt += 1;
     const detail = { delay, attempt: this.attempt };
@@ -583,8 +593,10 @@ export class Connection {
     this.log("info", `reconnecting in ${delay} ms (attempt ${this.attempt})`);
     this.#timer = this.timers.setTimeout(() => {
       this.#timer = null;
+      this.#serversWait = false;
       this.#open();
     }, delay);
+    this.#serversWait = serversWait;
   }
 
   #schedulePing() {
@@ -630,6 +642,7 @@ export class Connection {
       if (handle !== null && handle !== undefined) this.timers.clearTimeout(handle);
     }
     this.#timer = null;
+    this.#serversWait = false;
     this.#pingTimer = null;
     this.#pongTimer = null;
   }
