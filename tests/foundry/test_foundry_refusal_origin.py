@@ -47,19 +47,19 @@ class RefusesWith(RollUnder):
         return super().resolve(context, dice)
 
 
-async def _refusals(tmp_path, refusal: RollbridgeError) -> tuple[dict, dict, dict]:
-    """The GM's ``foundry.resolve`` against the wall, refused by the ruleset; a
-    ``state`` at a seq past the latest, refused by the server; a rule violation of
-    another code — each reply as the Foundry dialect sends it."""
-    host = PluginHost({"rollunder": Boom(RefusesWith(refusal))},
+async def _asked(
+    tmp_path, ruleset: RollUnder, sheets: dict[str, dict], asks: list[dict]
+) -> list[dict]:
+    """The replies to ``asks``, sent in turn by the GM in the Foundry dialect over a
+    real port, at a table of ``ruleset`` (wrapped in Boom) seeded in a SQLite file with
+    an actor of each of ``sheets`` (by name, its id the name in lower case)."""
+    host = PluginHost({"rollunder": Boom(ruleset)},
                       environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})  # fmt: skip
     path = tmp_path / "origin.db"
     seed = SQLiteStore(path)
     service = TableService(seed, host)
     _, tokens = service.create_table("Origin", "rollunder", table_id="origin")
-    for index, (name, sheet) in enumerate(
-        [("Hero", {"skill": 7}), ("Wall", {"skill": 1, "guard": 9})]
-    ):
+    for index, (name, sheet) in enumerate(sheets.items()):
         actor = {"id": name.lower(), "name": name, "controllers": [], "sheet": sheet}
         service.handle("origin", {"type": "actor.create", "id": f"a{index}", "actor": actor}, GM)
     seed.close()
@@ -68,16 +68,23 @@ async def _refusals(tmp_path, refusal: RollbridgeError) -> tuple[dict, dict, dic
         peer = Peer(await connect(server.url))
         hello = {"type": "hello", "table": "origin", "token": tokens["gm"], "dialect": "foundry"}
         await peer.request(hello)
-        wall = {"type": "foundry.resolve", "action": "test", "actor": "hero", "targets": ["wall"]}
-        ruleset = await peer.request(wall)
-        server_own = await peer.request({"type": "state", "at": 999})
-        # the table goes on: a test against the hero is answered as ever
-        done = await peer.request({**wall, "targets": ["hero"]})
+        replies = [await peer.request(ask) for ask in asks]
         await peer.close()
-        return ruleset, server_own, done
+        return replies
     finally:
         await server.stop()
         store.close()
+
+
+async def _refusals(tmp_path, refusal: RollbridgeError) -> list[dict]:
+    """The GM's ``foundry.resolve`` against the wall, refused by the ruleset; a
+    ``state`` at a seq past the latest, refused by the server; a rule violation of
+    another code — each reply as the Foundry dialect sends it."""
+    wall = {"type": "foundry.resolve", "action": "test", "actor": "hero", "targets": ["wall"]}
+    sheets = {"Hero": {"skill": 7}, "Wall": {"skill": 1, "guard": 9}}
+    # the table goes on after: a test against the hero is answered as ever
+    asks = [wall, {"type": "state", "at": 999}, {**wall, "targets": ["hero"]}]
+    return await _asked(tmp_path, RefusesWith(refusal), sheets, asks)
 
 
 @pytest.mark.parametrize("name", sorted(REFUSALS))
@@ -126,29 +133,12 @@ async def test_a_rulesets_invalid_request_while_its_views_are_staged_is_marked(
     roll)."""
     field = {"at": "at", "repeat": "foundry.resolve.repeat"}[name]
     refusal = InvalidRequest("the ruleset's own check", details={"field": field})
-    host = PluginHost({"rollunder": Boom(RefusesToShow(refusal))},
-                      environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})  # fmt: skip
-    path = tmp_path / "staged.db"
-    seed = SQLiteStore(path)
-    service = TableService(seed, host)
-    _, tokens = service.create_table("Staged", "rollunder", table_id="staged")
-    for index, (name_, sheet) in enumerate(
-        [("Hero", {"skill": 7, "guard": 1, "toughness": 4}),
-         ("Bandit", {"skill": 5, "guard": 1, "toughness": 3})]
-    ):  # fmt: skip
-        actor = {"id": name_.lower(), "name": name_, "controllers": [], "sheet": sheet}
-        service.handle("staged", {"type": "actor.create", "id": f"a{index}", "actor": actor}, GM)
-    seed.close()
-    server, store = await start(path, host)
-    try:
-        peer = Peer(await connect(server.url))
-        hello = {"type": "hello", "table": "staged", "token": tokens["gm"], "dialect": "foundry"}
-        await peer.request(hello)
-        hit = {"type": "resolve", "action": "test", "actor": "hero", "targets": ["bandit"]}
-        refused = await peer.request({**hit, "dice": [1]})  # a wound: its view refused
-        await peer.close()
-    finally:
-        await server.stop()
-        store.close()
+    sheets = {
+        "Hero": {"skill": 7, "guard": 1, "toughness": 4},
+        "Bandit": {"skill": 5, "guard": 1, "toughness": 3},
+    }
+    hit = {"type": "resolve", "action": "test", "actor": "hero", "targets": ["bandit"]}
+    # a wound (a die of 1 under 6): the bandit's players' view, staged, refused
+    [refused] = await _asked(tmp_path, RefusesToShow(refusal), sheets, [{**hit, "dice": [1]}])
     assert refused["type"] == "error" and refused["code"] == "invalid_request", refused
     assert refused["details"] == {"field": field, "origin": "ruleset"}, refused
