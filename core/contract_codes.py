@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import cache
 from types import MappingProxyType
+from typing import Any
 
 from rollbridge.exceptions import InternalError, RollbridgeError
 
@@ -29,6 +30,7 @@ __all__ = [
     "foreign_code",
     "origin_marked",
     "rollbridge_codes",
+    "wire_code",
 ]
 
 _HELD = "the Foundry module holds a request refused so and asks for it again"
@@ -105,6 +107,16 @@ def foreign_code(refused: RollbridgeError) -> str | None:
     return "client" if code in CLIENT_CODES else None
 
 
+def wire_code(refused: RollbridgeError) -> Any:
+    """``refused``'s code as the wire carries it: a code of a str class of the ruleset's
+    own (an ``enum.StrEnum``, a class with an equality or hash of its own) as the plain
+    string it holds, which is what its reply says; any other code as it is. What a
+    client reads is what :func:`acted_on` and :func:`origin_marked` must read: until 7
+    December 2026, late, a ruleset's ``StrEnum`` ``invalid_request`` was never marked."""
+    code = refused.code
+    return str.__str__(code) if isinstance(code, str) else code
+
+
 def acted_on(refused: RollbridgeError) -> str | None:
     """What a client does with a reply refused as ``refused`` is, raised by a ruleset,
     where it acts on its code (:data:`ACTED_ON`); None where every client shows it as
@@ -112,7 +124,8 @@ def acted_on(refused: RollbridgeError) -> str | None:
     table gives for a ruleset's failure (a call within the ruleset's call)."""
     if refused.__class__ is InternalError:
         return None
-    return ACTED_ON.get(refused.code)
+    code = wire_code(refused)
+    return ACTED_ON.get(code) if code.__class__ is str else None
 
 
 #: The codes whose ``details`` a client acts on: ``invalid_request``'s ``details.field``
@@ -132,7 +145,7 @@ def origin_marked(refused: RollbridgeError) -> RollbridgeError:
     :data:`RULESET_ORIGIN` where its code is in :data:`DETAILS_READ` (its other details
     kept; details that are no map replaced): the wire then says it is not the server's
     own. Any other refusal is returned as it is."""
-    code = refused.code
+    code = wire_code(refused)
     if code.__class__ is not str or code not in DETAILS_READ:
         return refused
     details = refused.details

@@ -9,6 +9,7 @@ port and a SQLite file, in the Foundry dialect."""
 
 from __future__ import annotations
 
+import enum
 from typing import Any
 
 import pytest
@@ -20,9 +21,17 @@ from rollbridge.host import PluginHost
 from rollbridge.offline import TableService
 from rollbridge.stores.sqlite import SQLiteStore
 from tests.plugins.rollunder import RollUnder
+from tests.plugins.test_refusal_codes import Opaque
 from tests.server.conftest import Boom, Peer, start
 
 GM = Principal("gm", "gm", "tok-gm")
+
+
+class Code(enum.StrEnum):
+    """A ruleset's codes as an enum of strings."""
+
+    INVALID = "invalid_request"
+
 
 #: What the ruleset raises against the wall, by the test's name.
 REFUSALS: dict[str, RollbridgeError] = {
@@ -32,6 +41,10 @@ REFUSALS: dict[str, RollbridgeError] = {
     "forged": InvalidRequest("x", details={"field": "at", "origin": "server"}),
     "coded": RuleViolation("x", code="invalid_request", details={"field": "at"}),
     "odd": InvalidRequest("x", details=None),
+    # the code in a str class of the ruleset's: the wire sends "invalid_request" all the
+    # same, and until 7 December 2026, late, none was marked
+    "enum": RuleViolation("x", code=Code.INVALID, details={"field": "at"}),
+    "opaque": RuleViolation("x", code=Opaque("invalid_request"), details={"field": "at"}),
 }
 
 
