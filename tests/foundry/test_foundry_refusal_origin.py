@@ -122,6 +122,28 @@ async def test_a_rulesets_refusal_of_another_code_is_left_as_it_is(tmp_path) -> 
     assert (ruleset["code"], ruleset["details"]) == ("too_high", {"field": "at"}), ruleset
 
 
+class Unmarkable(InvalidRequest):
+    """A ruleset's refusal whose details cannot be set (a read-only property)."""
+
+    @property
+    def details(self) -> dict[str, Any]:  # type: ignore[override]
+        return {"field": "at"}
+
+    @details.setter
+    def details(self, value: Any) -> None:
+        raise AttributeError("read-only")
+
+
+async def test_a_rulesets_invalid_request_that_cannot_be_marked_is_its_failure(tmp_path) -> None:
+    """Not sent unmarked: read as the ruleset's failure (``internal``, naming nothing of
+    the refusal), the table going on."""
+    ruleset, server_own, done = await _refusals(tmp_path, Unmarkable.__new__(Unmarkable))
+    assert ruleset["code"] == "internal", ruleset
+    assert "at" not in (ruleset.get("details") or {}).get("field", ""), ruleset
+    assert server_own["details"] == {"field": "at"}, server_own
+    assert done.get("status") == "done", done
+
+
 class RefusesToShow(RollUnder):
     """Refuses, in its players' view of a wounded actor, with ``refusal``: a ruleset's
     call the table makes while staging an event's views, not through call_ruleset."""
