@@ -130,7 +130,8 @@ def acted_on(refused: RollbridgeError) -> str | None:
 
 #: The codes whose ``details`` a client acts on: ``invalid_request``'s ``details.field``
 #: (the Foundry module reads ``at`` as a table's log that no longer reaches back there,
-#: and ``….repeat`` as a server older than ``repeat``: core/held.mjs). A ruleset's
+#: ``….repeat`` as a server older than ``repeat``: core/held.mjs; ``….requester_sees``
+#: as one older than that field: core/rollmode.mjs). A ruleset's
 #: refusal of one of them carries ``details.origin`` = :data:`RULESET_ORIGIN`
 #: (:func:`origin_marked`), set by the table whatever the ruleset put there, so a
 #: client acts on the server's own alone (docs/protocol.md, "Error codes").
