@@ -154,7 +154,7 @@ export class Connection {
     this.socket = null;
     this.#helloId = null;
     this.#timer = null;
-    this.#serversWait = false;
+    this.#serversWait = null;
     this.#pingTimer = null;
     this.#pongTimer = null;
     this.#pingCount = 0;
@@ -170,8 +170,8 @@ export class Connection {
   #liveFrom;
   #helloId;
   #timer;
-  /** Whether #timer waits out a `rate_limited` hello's `retry_after` (the server's
-   * wait): a nudge does not cut it. */
+  /** The timer of a `rate_limited` hello's `retry_after` (the server's wait), while it
+   * runs: a nudge does not cut it — only the backoff's wait past it (null: none). */
   #serversWait;
   #pingTimer;
   #pongTimer;
@@ -252,7 +252,7 @@ export class Connection {
   nudge() {
     // a `rate_limited` hello's retry_after is the server's: the network coming back does
     // not end it (until 7 December 2026, late, a nudge opened at once, into the refusal)
-    if (this.status === "waiting" && this.#serversWait) return;
+    if (this.status === "waiting" && this.#serversWait !== null) return;
     if (this.status === "waiting") {
       this.attempt = 0;
       this.log("info", "trying to reconnect now");
@@ -580,10 +580,10 @@ export class Connection {
   #retry(reason, refusal = null) {
     let delay = backoffDelay(this.attempt, this.random);
     const hinted = Number(refusal?.details?.retry_after);
-    let serversWait = false;
+    let serversWait = 0;
     if (refusal?.code === "rate_limited" && Number.isFinite(hinted) && hinted > 0) {
-      delay = Math.max(delay, Math.min(HELLO_WAIT_CAP_MS, Math.ceil(hinted * 1000)));
-      serversWait = true;
+      serversWait = Math.min(HELLO_WAIT_CAP_MS, Math.ceil(hinted * 1000));
+      delay = Math.max(delay, serversWait);
     }
     this.attempt += 1;
     const detail = { delay, attempt: this.attempt };
@@ -593,10 +593,13 @@ export class Connection {
     this.log("info", `reconnecting in ${delay} ms (attempt ${this.attempt})`);
     this.#timer = this.timers.setTimeout(() => {
       this.#timer = null;
-      this.#serversWait = false;
       this.#open();
     }, delay);
-    this.#serversWait = serversWait;
+    if (serversWait) {
+      this.#serversWait = this.timers.setTimeout(() => {
+        this.#serversWait = null;
+      }, serversWait);
+    }
   }
 
   #schedulePing() {
@@ -637,12 +640,11 @@ export class Connection {
   }
 
   #clearTimers() {
-    for (const name of ["timer", "pingTimer", "pongTimer"]) {
-      const handle = name === "timer" ? this.#timer : name === "pingTimer" ? this.#pingTimer : this.#pongTimer;
+    for (const handle of [this.#timer, this.#serversWait, this.#pingTimer, this.#pongTimer]) {
       if (handle !== null && handle !== undefined) this.timers.clearTimeout(handle);
     }
     this.#timer = null;
-    this.#serversWait = false;
+    this.#serversWait = null;
     this.#pingTimer = null;
     this.#pongTimer = null;
   }
