@@ -17,6 +17,7 @@ import re
 from collections.abc import Mapping
 from functools import cache
 from types import MappingProxyType
+from typing import Any
 
 from rollbridge.exceptions import InternalError, RollbridgeError
 
@@ -32,6 +33,7 @@ __all__ = [
     "origin_marked",
     "rollbridge_codes",
     "well_formed",
+    "wire_code",
 ]
 
 _HELD = "the Foundry module holds a request refused so and asks for it again"
@@ -80,7 +82,11 @@ CODE = re.compile(r"(?=[0-9_]*[a-z])[a-z0-9][a-z0-9_]{0,63}")
 def well_formed(code: object) -> bool:
     """Whether ``code`` is a refusal code a client may be sent (:data:`CODE`): a table
     reads a ruleset's refusal with any other — ``"No Skill"``, ``""``, ``3`` — as the
-    ruleset's failure (``internal``), and the conformance suite fails it."""
+    ruleset's failure (``internal``), and the conformance suite fails it. A code of a
+    ``str`` class of the ruleset's own (an ``enum.StrEnum``) is judged as the plain
+    string it holds, which is what its reply carries (:func:`wire_code`)."""
+    if isinstance(code, str):
+        code = str.__str__(code)
     return code.__class__ is str and CODE.fullmatch(code) is not None  # type: ignore[arg-type]
 
 
@@ -122,6 +128,16 @@ def foreign_code(refused: RollbridgeError) -> str | None:
     return "client" if code in CLIENT_CODES else None
 
 
+def wire_code(refused: RollbridgeError) -> Any:
+    """``refused``'s code as the wire carries it: a code of a str class of the ruleset's
+    own (an ``enum.StrEnum``, a class with an equality or hash of its own) as the plain
+    string it holds, which is what its reply says; any other code as it is. What a
+    client reads is what :func:`acted_on` and :func:`origin_marked` must read: until 7
+    December 2026, late, a ruleset's ``StrEnum`` ``invalid_request`` was never marked."""
+    code = refused.code
+    return str.__str__(code) if isinstance(code, str) else code
+
+
 def acted_on(refused: RollbridgeError) -> str | None:
     """What a client does with a reply refused as ``refused`` is, raised by a ruleset,
     where it acts on its code (:data:`ACTED_ON`); None where every client shows it as
@@ -129,12 +145,14 @@ def acted_on(refused: RollbridgeError) -> str | None:
     table gives for a ruleset's failure (a call within the ruleset's call)."""
     if refused.__class__ is InternalError:
         return None
-    return ACTED_ON.get(refused.code)
+    code = wire_code(refused)
+    return ACTED_ON.get(code) if code.__class__ is str else None
 
 
 #: The codes whose ``details`` a client acts on: ``invalid_request``'s ``details.field``
 #: (the Foundry module reads ``at`` as a table's log that no longer reaches back there,
-#: and ``….repeat`` as a server older than ``repeat``: core/held.mjs). A ruleset's
+#: ``….repeat`` as a server older than ``repeat``: core/held.mjs; ``….requester_sees``
+#: as one older than that field: core/rollmode.mjs). A ruleset's
 #: refusal of one of them carries ``details.origin`` = :data:`RULESET_ORIGIN`
 #: (:func:`origin_marked`), set by the table whatever the ruleset put there, so a
 #: client acts on the server's own alone (docs/protocol.md, "Error codes").
@@ -149,7 +167,7 @@ def origin_marked(refused: RollbridgeError) -> RollbridgeError:
     :data:`RULESET_ORIGIN` where its code is in :data:`DETAILS_READ` (its other details
     kept; details that are no map replaced): the wire then says it is not the server's
     own. Any other refusal is returned as it is."""
-    code = refused.code
+    code = wire_code(refused)
     if code.__class__ is not str or code not in DETAILS_READ:
         return refused
     details = refused.details

@@ -29,7 +29,8 @@
 //   refusal (`detail.refusal`: its code and message, in the hello's language)
 //   for the page to show;
 // - nudge() skips the backoff's wait (the page calls it when the network or the
-//   page comes back) and, connected, pings at once;
+//   page comes back) and, connected, pings at once; never a `rate_limited` hello's
+//   `retry_after` (the server's wait, which the network coming back does not end);
 // - a request made again with an id still waiting is the same request; one larger
 //   than the server's 64 KiB frame is refused at once, never sent; a brief result
 //   gets its event however many events came between them (a resume's backlog);
@@ -153,6 +154,7 @@ export class Connection {
     this.socket = null;
     this.#helloId = null;
     this.#timer = null;
+    this.#serversWait = null;
     this.#pingTimer = null;
     this.#pongTimer = null;
     this.#pingCount = 0;
@@ -168,6 +170,9 @@ export class Connection {
   #liveFrom;
   #helloId;
   #timer;
+  /** The timer of a `rate_limited` hello's `retry_after` (the server's wait), while it
+   * runs: a nudge does not cut it — only the backoff's wait past it (null: none). */
+  #serversWait;
   #pingTimer;
   #pongTimer;
   #pingCount;
@@ -245,6 +250,9 @@ export class Connection {
    * at the next ping. Connecting, joining, refused or stopped: nothing.
    */
   nudge() {
+    // a `rate_limited` hello's retry_after is the server's: the network coming back does
+    // not end it (until 7 December 2026, late, a nudge opened at once, into the refusal)
+    if (this.status === "waiting" && this.#serversWait !== null) return;
     if (this.status === "waiting") {
       this.attempt = 0;
       this.log("info", "trying to reconnect now");
@@ -588,8 +596,10 @@ export class Connection {
   #retry(reason, refusal = null) {
     let delay = backoffDelay(this.attempt, this.random);
     const hinted = Number(refusal?.details?.retry_after);
+    let serversWait = 0;
     if (refusal?.code === "rate_limited" && Number.isFinite(hinted) && hinted > 0) {
-      delay = Math.max(delay, Math.min(HELLO_WAIT_CAP_MS, Math.ceil(hinted * 1000)));
+      serversWait = Math.min(HELLO_WAIT_CAP_MS, Math.ceil(hinted * 1000));
+      delay = Math.max(delay, serversWait);
     }
     this.attempt += 1;
     const detail = { delay, attempt: this.attempt };
@@ -601,6 +611,11 @@ export class Connection {
       this.#timer = null;
       this.#open();
     }, delay);
+    if (serversWait) {
+      this.#serversWait = this.timers.setTimeout(() => {
+        this.#serversWait = null;
+      }, serversWait);
+    }
   }
 
   #schedulePing() {
@@ -641,11 +656,11 @@ export class Connection {
   }
 
   #clearTimers() {
-    for (const name of ["timer", "pingTimer", "pongTimer"]) {
-      const handle = name === "timer" ? this.#timer : name === "pingTimer" ? this.#pingTimer : this.#pongTimer;
+    for (const handle of [this.#timer, this.#serversWait, this.#pingTimer, this.#pongTimer]) {
       if (handle !== null && handle !== undefined) this.timers.clearTimeout(handle);
     }
     this.#timer = null;
+    this.#serversWait = null;
     this.#pingTimer = null;
     this.#pongTimer = null;
   }

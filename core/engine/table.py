@@ -681,7 +681,7 @@ class Table:
                         event, ruleset=ruleset, settings=settings, controlled=controlled
                     )
                 except RollbridgeError as refused:  # a view's common_state, player_view…
-                    self._refusal_acted_on(refused)
+                    self._ruleset_refused(refused)
                     raise
                 except _PASSED_ON:
                     raise
@@ -708,7 +708,7 @@ class Table:
                             data=None if pair is None else pair[0] if audience.gm else pair[1],
                         )
                     except RollbridgeError as refused:  # a view's common_state, player_view…
-                        self._refusal_acted_on(refused)
+                        self._ruleset_refused(refused)
                         raise
                     except _PASSED_ON:
                         raise
@@ -884,14 +884,25 @@ class Table:
         try:
             return call()
         except RollbridgeError as refused:
-            self._refusal_acted_on(refused)
-            self._refusal_marked(refused)
+            self._ruleset_refused(refused)
             raise
         except _PASSED_ON:  # typed errors, the codec's, and the operator's stops
             raise
         except BaseException as exc:  # a GeneratorExit, a BaseException of its own too:
             # let through, it closed the asker's connection (1011) and left the table
             raise self._ruleset_failed(exc) from exc
+
+    def _ruleset_refused(self, refused: RollbridgeError) -> None:
+        """What every call into the ruleset does with a typed refusal it raised before
+        letting it through — :meth:`call_ruleset`'s and the staging of an event's views
+        (:meth:`_stage`'s own try, a view's ``common_state``, ``player_view``…) alike:
+        a code clients act on is the ruleset's failure (:meth:`_refusal_acted_on`), an
+        ``invalid_request`` is marked the ruleset's (:meth:`_refusal_marked`). Until 7
+        December 2026, late, the staging marked none: a ruleset's ``invalid_request``
+        naming ``at`` from its ``player_view`` reached the Foundry module as the
+        server's. :raises InternalError:"""
+        self._refusal_acted_on(refused)
+        self._refusal_marked(refused)
 
     def _refusal_acted_on(self, refused: RollbridgeError) -> None:
         """:raises InternalError: ``refused``, raised by the ruleset, has a code clients

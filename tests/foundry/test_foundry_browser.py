@@ -521,6 +521,25 @@ def test_the_gm_approves_with_their_own_dice(tmp_path, generation):
     assert [d["value"] for g in rolled.data["roll"]["groups"] for d in g["dice"]] == [5, 2]
 
 
+# An approval card's title in each GM's language (browser/approvaltitle.mjs,
+# docs/foundry.md "Approve / reject (GM)"): the active GM's client posts the card in
+# English; a second GM's German page, which never connects, renders the same message
+# through Foundry's render hook in Chromium and reads its title in German. Before
+# (7 December 2026, night) every GM read the active GM's language; the merge that
+# fixed it checked it with a stand-in call of the hook alone. On v12 and v13.
+@pytest.mark.parametrize("generation", [12, 13])
+def test_a_second_gm_reads_the_approval_cards_title_in_their_own_language(tmp_path, generation):
+    result, _ = _approval_walk(tmp_path, "approvaltitle.mjs", "Titles", generation)
+    assert result["activeGM"] == "standinGM000001", result
+    gm, second = result["gm"], result["second"]
+    assert (gm["lang"], second["lang"]) == ("en", "de")
+    # one message: stored in the active GM's English, whispered to both GMs
+    assert gm["stored"] == second["stored"] == "ivan asks for 2d6", result
+    assert {"standinGM000001", "standinGM000002"} <= set(second["whisper"]), result
+    assert gm["shown"] == "ivan asks for 2d6", result
+    assert (second["shown"], second["cardLang"]) == ("ivan bittet um 2d6", "de"), result
+
+
 #: The buttons of a pending request's card on the active GM's page.
 APPROVAL_BUTTONS = ["Approve", "Approve with my dice…", "Reject", "Reject with a reason…"]
 

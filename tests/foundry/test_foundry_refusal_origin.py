@@ -9,6 +9,7 @@ port and a SQLite file, in the Foundry dialect."""
 
 from __future__ import annotations
 
+import enum
 from typing import Any
 
 import pytest
@@ -20,9 +21,17 @@ from rollbridge.host import PluginHost
 from rollbridge.offline import TableService
 from rollbridge.stores.sqlite import SQLiteStore
 from tests.plugins.rollunder import RollUnder
+from tests.plugins.test_refusal_codes import Opaque
 from tests.server.conftest import Boom, Peer, start
 
 GM = Principal("gm", "gm", "tok-gm")
+
+
+class Code(enum.StrEnum):
+    """A ruleset's codes as an enum of strings."""
+
+    INVALID = "invalid_request"
+
 
 #: What the ruleset raises against the wall, by the test's name.
 REFUSALS: dict[str, RollbridgeError] = {
@@ -32,6 +41,10 @@ REFUSALS: dict[str, RollbridgeError] = {
     "forged": InvalidRequest("x", details={"field": "at", "origin": "server"}),
     "coded": RuleViolation("x", code="invalid_request", details={"field": "at"}),
     "odd": InvalidRequest("x", details=None),
+    # the code in a str class of the ruleset's: the wire sends "invalid_request" all the
+    # same, and until 7 December 2026, late, none was marked
+    "enum": RuleViolation("x", code=Code.INVALID, details={"field": "at"}),
+    "opaque": RuleViolation("x", code=Opaque("invalid_request"), details={"field": "at"}),
 }
 
 
@@ -47,19 +60,19 @@ class RefusesWith(RollUnder):
         return super().resolve(context, dice)
 
 
-async def _refusals(tmp_path, refusal: RollbridgeError) -> tuple[dict, dict, dict]:
-    """The GM's ``foundry.resolve`` against the wall, refused by the ruleset; a
-    ``state`` at a seq past the latest, refused by the server; a rule violation of
-    another code — each reply as the Foundry dialect sends it."""
-    host = PluginHost({"rollunder": Boom(RefusesWith(refusal))},
+async def _asked(
+    tmp_path, ruleset: RollUnder, sheets: dict[str, dict], asks: list[dict]
+) -> list[dict]:
+    """The replies to ``asks``, sent in turn by the GM in the Foundry dialect over a
+    real port, at a table of ``ruleset`` (wrapped in Boom) seeded in a SQLite file with
+    an actor of each of ``sheets`` (by name, its id the name in lower case)."""
+    host = PluginHost({"rollunder": Boom(ruleset)},
                       environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})  # fmt: skip
     path = tmp_path / "origin.db"
     seed = SQLiteStore(path)
     service = TableService(seed, host)
     _, tokens = service.create_table("Origin", "rollunder", table_id="origin")
-    for index, (name, sheet) in enumerate(
-        [("Hero", {"skill": 7}), ("Wall", {"skill": 1, "guard": 9})]
-    ):
+    for index, (name, sheet) in enumerate(sheets.items()):
         actor = {"id": name.lower(), "name": name, "controllers": [], "sheet": sheet}
         service.handle("origin", {"type": "actor.create", "id": f"a{index}", "actor": actor}, GM)
     seed.close()
@@ -68,16 +81,23 @@ async def _refusals(tmp_path, refusal: RollbridgeError) -> tuple[dict, dict, dic
         peer = Peer(await connect(server.url))
         hello = {"type": "hello", "table": "origin", "token": tokens["gm"], "dialect": "foundry"}
         await peer.request(hello)
-        wall = {"type": "foundry.resolve", "action": "test", "actor": "hero", "targets": ["wall"]}
-        ruleset = await peer.request(wall)
-        server_own = await peer.request({"type": "state", "at": 999})
-        # the table goes on: a test against the hero is answered as ever
-        done = await peer.request({**wall, "targets": ["hero"]})
+        replies = [await peer.request(ask) for ask in asks]
         await peer.close()
-        return ruleset, server_own, done
+        return replies
     finally:
         await server.stop()
         store.close()
+
+
+async def _refusals(tmp_path, refusal: RollbridgeError) -> list[dict]:
+    """The GM's ``foundry.resolve`` against the wall, refused by the ruleset; a
+    ``state`` at a seq past the latest, refused by the server; a rule violation of
+    another code — each reply as the Foundry dialect sends it."""
+    wall = {"type": "foundry.resolve", "action": "test", "actor": "hero", "targets": ["wall"]}
+    sheets = {"Hero": {"skill": 7}, "Wall": {"skill": 1, "guard": 9}}
+    # the table goes on after: a test against the hero is answered as ever
+    asks = [wall, {"type": "state", "at": 999}, {**wall, "targets": ["hero"]}]
+    return await _asked(tmp_path, RefusesWith(refusal), sheets, asks)
 
 
 @pytest.mark.parametrize("name", sorted(REFUSALS))
@@ -100,3 +120,60 @@ async def test_a_rulesets_refusal_of_another_code_is_left_as_it_is(tmp_path) -> 
     refusal = RuleViolation("the guard is too high", code="too_high", details={"field": "at"})
     ruleset, _, _ = await _refusals(tmp_path, refusal)
     assert (ruleset["code"], ruleset["details"]) == ("too_high", {"field": "at"}), ruleset
+
+
+class Unmarkable(InvalidRequest):
+    """A ruleset's refusal whose details cannot be set (a read-only property)."""
+
+    @property
+    def details(self) -> dict[str, Any]:  # type: ignore[override]
+        return {"field": "at"}
+
+    @details.setter
+    def details(self, value: Any) -> None:
+        raise AttributeError("read-only")
+
+
+async def test_a_rulesets_invalid_request_that_cannot_be_marked_is_its_failure(tmp_path) -> None:
+    """Not sent unmarked: read as the ruleset's failure (``internal``, naming nothing of
+    the refusal), the table going on."""
+    ruleset, server_own, done = await _refusals(tmp_path, Unmarkable.__new__(Unmarkable))
+    assert ruleset["code"] == "internal", ruleset
+    assert "at" not in (ruleset.get("details") or {}).get("field", ""), ruleset
+    assert server_own["details"] == {"field": "at"}, server_own
+    assert done.get("status") == "done", done
+
+
+class RefusesToShow(RollUnder):
+    """Refuses, in its players' view of a wounded actor, with ``refusal``: a ruleset's
+    call the table makes while staging an event's views, not through call_ruleset."""
+
+    def __init__(self, refusal: RollbridgeError) -> None:
+        self.refusal = refusal
+
+    def player_view(self, actor: Any, settings: Any) -> Any:
+        if actor.state.get("wounds"):
+            raise self.refusal
+        return super().player_view(actor, settings)
+
+
+@pytest.mark.parametrize("name", ["at", "repeat"])
+async def test_a_rulesets_invalid_request_while_its_views_are_staged_is_marked(
+    tmp_path, name: str
+) -> None:
+    """The table calls a ruleset's ``player_view`` and ``common_state`` for an event's
+    views as it stages them, in a try of its own (not call_ruleset): a refusal there is
+    the ruleset's as much, and marked so. Before, it reached the GM's module unmarked,
+    read as the server's ``at`` (a held request dropped) or ``….repeat`` (a second
+    roll)."""
+    field = {"at": "at", "repeat": "foundry.resolve.repeat"}[name]
+    refusal = InvalidRequest("the ruleset's own check", details={"field": field})
+    sheets = {
+        "Hero": {"skill": 7, "guard": 1, "toughness": 4},
+        "Bandit": {"skill": 5, "guard": 1, "toughness": 3},
+    }
+    hit = {"type": "resolve", "action": "test", "actor": "hero", "targets": ["bandit"]}
+    # a wound (a die of 1 under 6): the bandit's players' view, staged, refused
+    [refused] = await _asked(tmp_path, RefusesToShow(refusal), sheets, [{**hit, "dice": [1]}])
+    assert refused["type"] == "error" and refused["code"] == "invalid_request", refused
+    assert refused["details"] == {"field": field, "origin": "ruleset"}, refused

@@ -118,8 +118,25 @@ def test_a_refusal_no_client_acts_on_reaches_the_client(
     assert e.value.code == code
 
 
+class Opaque(str):
+    """A code of a ruleset's own str class that compares with no plain string (its
+    hash and equality its own): the wire sends the string it holds all the same."""
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __hash__(self) -> int:
+        return id(self)
+
+
 @pytest.mark.parametrize(
-    "refusal", [Busy("the rules are busy"), InvalidParams("guard", code="rate_limited")]
+    "refusal",
+    [
+        Busy("the rules are busy"),
+        InvalidParams("guard", code="rate_limited"),
+        # until 7 December 2026, late, read by its own equality: not `busy`, passed
+        RuleViolation("opaque", code=Opaque("busy")),
+    ],
 )
 def test_any_typed_refusal_with_a_code_clients_act_on_is_the_rulesets_failure(
     caplog, refusal: RollbridgeError
@@ -245,3 +262,21 @@ def test_every_hello_code_rollbridge_connect_tries_again_is_kept_from_rulesets()
     from rollbridge.cli.reconnect import TRY_LATER
 
     assert not TRY_LATER - set(ACTED_ON)
+
+
+def test_a_code_of_a_str_class_of_the_rulesets_own_is_judged_as_the_string_it_holds() -> None:
+    """A ruleset's ``enum.StrEnum`` code reaches the client as the plain string it
+    holds (``contract_codes.wire_code``): judged malformed by its class, a well-formed
+    ``"no_ammo"`` was read as the ruleset's failure, and an ``invalid_request`` never
+    reached the client to be marked (the merge of author28's check and rev28f's)."""
+    import enum
+
+    from rollbridge.contract_codes import well_formed
+
+    class Code(enum.StrEnum):
+        NO_AMMO = "no_ammo"
+        SPACED = "No Skill"
+
+    assert well_formed(Code.NO_AMMO)
+    assert not well_formed(Code.SPACED)
+    assert not well_formed(3) and not well_formed(b"no_ammo")

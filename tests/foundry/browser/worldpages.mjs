@@ -1,5 +1,5 @@
 // The pages of one stand-in world in one headless Chromium (rejection.mjs,
-// approvedice.mjs, languages.mjs, playerpage.mjs): the browser launched, and each user's page opened with its own
+// approvedice.mjs, approvaltitle.mjs, languages.mjs, playerpage.mjs): the browser launched, and each user's page opened with its own
 // join token (handed to the page before it loads, window.__RB_E2E__, never in its
 // URL), its console lines and errors kept for a failure's report, connected.
 
@@ -19,21 +19,22 @@ export async function launchWorld(env = process.env) {
 }
 
 /**
- * The page of `user` (an id of `users`, the world's) in `context`, English, on the
- * generation `generation`, with `token`; connected. Its console lines and errors go to
- * `consoleLines` and `pageErrors`, prefixed with `key`; `onPage(page)` runs before
- * it loads (a test's listeners).
+ * The page of `user` (an id of `users`, the world's) in `context`, in `lang` (English
+ * unless said), on the generation `generation`, with `token`; connected (a page with
+ * no token does not connect). Its console lines and errors go to `consoleLines` and
+ * `pageErrors`, prefixed with `key`; `onPage(page)` runs before it loads (a test's
+ * listeners).
  */
-export async function openWorldPage(context, { key, user, token, users, generation, consoleLines, pageErrors, onPage = null }, env = process.env) {
+export async function openWorldPage(context, { key, user, token, users, generation, consoleLines, pageErrors, onPage = null, lang = "en" }, env = process.env) {
   const page = await context.newPage();
   page.on("console", (m) => consoleLines.push(`${key}: ${m.text()}`));
   page.on("pageerror", (e) => pageErrors.push(`${key}: ${e}`));
   onPage?.(page);
-  await page.addInitScript((t) => { window.__RB_E2E__ = { token: t }; }, token);
-  const query = new URLSearchParams({ ws: env.RB_WS_URL, generation: String(generation), lang: "en", user, users: JSON.stringify(users) });
+  await page.addInitScript((t) => { window.__RB_E2E__ = t ? { token: t } : {}; }, token);
+  const query = new URLSearchParams({ ws: env.RB_WS_URL, generation: String(generation), lang, user, users: JSON.stringify(users) });
   await page.goto(`${env.RB_PAGE_BASE}?${query}`);
   await page.waitForFunction(() => window.rbE2E?.ready === true);
-  await page.evaluate(() => rbE2E.waitFor(() => rbE2E.api().status().status === "connected", 20000, "connected"));
+  if (token) await page.evaluate(() => rbE2E.waitFor(() => rbE2E.api().status().status === "connected", 20000, "connected"));
   return page;
 }
 

@@ -221,6 +221,56 @@ test("a hello refused for its address's wrong tokens waits the server's retry_af
   assert.equal(connection.status, "connected");
 });
 
+test("a nudge does not cut a rate_limited hello's retry_after: the network back is no sign the server's wait is over", () => {
+  // until 7 December 2026, late, nudge() opened at once whatever the wait was for: a
+  // GM's, a player's or the web view's page coming back online sent its hello again
+  // inside the wrong-token throttle's minute (the players'-view reader alone held off)
+  const { clock, connection } = setup();
+  connection.start();
+  const ws = FakeWebSocket.last();
+  ws.open();
+  const hello = ws.messages().find((m) => m.type === "hello");
+  ws.receive({ type: "error", id: hello.id, code: "rate_limited", message: "wait",
+               details: { retry_after: 59.5, scope: "wrong_tokens" } });
+  assert.equal(connection.status, "waiting");
+  connection.nudge(); // the browser is online again
+  assert.equal(FakeWebSocket.last(), ws, "no new connection before the server's wait");
+  assert.equal(connection.status, "waiting");
+  clock.advance(59_499);
+  connection.nudge();
+  assert.equal(FakeWebSocket.last(), ws, "still none");
+  clock.advance(1);
+  assert.notEqual(FakeWebSocket.last(), ws, "the server's wait over: it connects");
+  // a wait of the backoff alone (the line dropped) is skipped by a nudge, as ever
+  FakeWebSocket.last().drop(1006);
+  const dropped = FakeWebSocket.last();
+  connection.nudge();
+  assert.notEqual(FakeWebSocket.last(), dropped, "a backoff's wait: skipped");
+});
+
+test("a backoff longer than a rate_limited refusal's retry_after: a nudge past the server's wait skips the rest", () => {
+  const { clock, connection } = setup();
+  connection.start();
+  for (let n = 0; n < 6; n++) { // the backoff grown: each try dropped at once
+    if (n) clock.advance(BACKOFF_CAP_MS);
+    FakeWebSocket.last().drop(1006);
+  }
+  clock.advance(BACKOFF_CAP_MS);
+  const ws = FakeWebSocket.last();
+  ws.open();
+  const hello = ws.messages().find((m) => m.type === "hello");
+  // its tokens being checked: a second's wait, the backoff's many more
+  ws.receive({ type: "error", id: hello.id, code: "rate_limited", message: "wait",
+               details: { retry_after: 0.5, scope: "checking" } });
+  assert.ok(clock.pending().some((at) => at >= 8000), "the backoff's wait is the longer");
+  connection.nudge();
+  assert.equal(FakeWebSocket.last(), ws, "within the server's half second: nothing");
+  clock.advance(500);
+  assert.equal(FakeWebSocket.last(), ws, "the backoff still runs");
+  connection.nudge();
+  assert.notEqual(FakeWebSocket.last(), ws, "the server's wait over: a nudge connects at once");
+});
+
 test("a server that stays busy rejects the request after the last retry", async () => {
   const { clock, connection } = setup();
   connection.start();

@@ -59,24 +59,10 @@ export class FakeWebSocket {
     this.onclose = null;
     this.onerror = null;
     FakeWebSocket.instances.push(this);
-    for (const made of FakeWebSocket.#waiting.splice(0)) made(this);
   }
-
-  /** @type {((socket: FakeWebSocket) => void)[]} */
-  static #waiting = [];
 
   static reset() {
     FakeWebSocket.instances = [];
-  }
-
-  /** The next socket made: an event waited for (a Connection's own timer opening it),
-   * with a hang guard of `guardMs` that fails naming `what`. */
-  static next(what, guardMs = 10_000) {
-    let guard;
-    return Promise.race([
-      new Promise((made) => FakeWebSocket.#waiting.push(made)),
-      new Promise((_, failed) => { guard = setTimeout(() => failed(new Error(`hung waiting for ${what}`)), guardMs); }),
-    ]).finally(() => clearTimeout(guard));
   }
 
   static last() {

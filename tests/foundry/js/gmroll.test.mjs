@@ -130,6 +130,12 @@ test("an older server's refusal of requester_sees is told from other refusals", 
   assert.equal(refusesRequesterSees(refusal("invalid_request", "requester_sees")), true);
   assert.equal(refusesRequesterSees(refusal("invalid_request", "foundry.resolve.params")), false);
   assert.equal(refusesRequesterSees(refusal("forbidden", "foundry.resolve.requester_sees")), false);
+  // a ruleset's own validation naming such a field, marked so by the server
+  // (docs/protocol.md, "Error codes"): no sign of an older server — until 7 December
+  // 2026, late, read as one, the request sent again and requester_sees dropped for
+  // the connection (every GM or self roll after it shown to its roller blind)
+  const rulesets = Object.assign(new Error("no"), { code: "invalid_request", details: { field: "requester_sees", origin: "ruleset" } });
+  assert.equal(refusesRequesterSees(rulesets), false);
   assert.deepEqual(withoutRequesterSees({ type: "foundry.roll", secret: true, requester_sees: true }), { type: "foundry.roll", secret: true });
 });
 

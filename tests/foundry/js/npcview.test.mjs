@@ -15,7 +15,7 @@ import { after, test } from "node:test";
 import { FoundryClient, PLAYERS_READS, PLAYERS_WAIT_MS } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { registerRelay } from "../../../adapters/foundry/module/scripts/foundry/relay.mjs";
 import { registerSettings } from "../../../adapters/foundry/module/scripts/foundry/settings.mjs";
-import { FakeWebSocket } from "./fakes.mjs";
+import { FakeClock, FakeWebSocket } from "./fakes.mjs";
 import { panelHtml } from "./panels.mjs";
 import { registerModuleSettings, rollEvent, settle, Standin, until, world } from "./standin.mjs";
 
@@ -1149,7 +1149,7 @@ for (const generation of [12, 13]) {
     holdsNone(JSON.stringify(flags), "the guard's flags");
   });
 
-  test(`v${generation}: a players' view read refused for now (busy, rate_limited) connects again, keeping every NPC asked for; bounded`, async () => {
+  test(`v${generation}: a players' view read refused for now (busy, rate_limited) connects again, keeping every NPC asked for; bounded`, async (t) => {
     const actors = await guardAndOther(generation);
     const before = FakeWebSocket.instances.length;
     await client.linkActor(actors.guard, "guard");
@@ -1167,15 +1167,25 @@ for (const generation of [12, 13]) {
     assert.ok(client.playersReader, "the read goes on: busy can pass");
     client.nudge(); // its wait skipped (the Connection's backoff, not the test's to wait)
     await until(() => FakeWebSocket.instances.length === before + 2, "the reader connected again");
+    // the page's timers on a FakeClock from here: the refusal's wait passes only when
+    // the test lets it (on real timers, a run stalled past it connected again before
+    // the "none within" check, and failed it)
+    const clock = new FakeClock();
+    t.mock.method(globalThis, "setTimeout", clock.setTimeout);
+    t.mock.method(globalThis, "clearTimeout", clock.clearTimeout);
     refuse(FakeWebSocket.last(), "rate_limited", { retry_after: 1 });
     await settle(client);
     // the refusal asked for a second: a nudge (the network back) does not cut it — until
     // 7 December 2026, night, the reader connected again at once
-    const again = FakeWebSocket.next("the reader's connection after the refusal's retry_after");
     client.nudge();
     await settle(client);
     assert.equal(FakeWebSocket.instances.length, before + 2, "no connection within the refusal's retry_after");
-    await again;
+    clock.advance(999);
+    client.nudge();
+    await settle(client);
+    assert.equal(FakeWebSocket.instances.length, before + 2, "nor a millisecond before it ends");
+    clock.advance(1);
+    await settle(client);
     assert.equal(FakeWebSocket.instances.length, before + 3, "and again after rate_limited, its wait over");
     snapshotOf(FakeWebSocket.last(), 1, ["guard", "other"]);
     await settle(client);

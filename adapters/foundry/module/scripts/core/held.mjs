@@ -323,11 +323,12 @@ export function notRemembered(error) {
  * The field a refusal of the server's own names, `invalid_request`'s `details.field`;
  * null for a ruleset's, which the server marks `details.origin: "ruleset"` whatever the
  * ruleset put there (docs/protocol.md, "Error codes"): a ruleset's own validation that
- * names a field `at` or `….repeat` says nothing of the server's log or version.
+ * names a field `at`, `….repeat` or `….requester_sees` says nothing of the server's
+ * log or version (core/rollmode.mjs refusesRequesterSees reads it too).
  * @param {any} error
  * @returns {string | null}
  */
-function serversField(error) {
+export function serversField(error) {
   const details = error?.details;
   if (error?.code !== "invalid_request" || !details || typeof details !== "object") return null;
   if (Object.hasOwn(details, "origin")) return null;

@@ -37,6 +37,7 @@
 // resolution is shown to the roller blind (the GM's view may hold an NPC's
 // hidden numbers), a formula roll (the roller's own dice only) by the mode.
 
+import { serversField } from "./held.mjs";
 import { REQUESTER_MODES, ROLL_MODES } from "./protocol.mjs";
 
 /** The secret roll modes (the server's `secret: true`). */
@@ -111,10 +112,12 @@ export function requesterCard({ reply, user, mode }) {
 }
 
 /** Whether `error` is a server's refusal of the `requester_sees` field (a server
- * older than it: its Foundry dialect does not know the field). */
+ * older than it: its Foundry dialect does not know the field) — the server's own
+ * (serversField), never a ruleset's validation naming such a field, which until 7
+ * December 2026, late, dropped `requester_sees` for the connection. */
 export function refusesRequesterSees(error) {
-  const field = String(error?.details?.field ?? "");
-  return error?.code === "invalid_request" && /(^|\.)requester_sees$/.test(field);
+  const field = serversField(error);
+  return field !== null && /(^|\.)requester_sees$/.test(field);
 }
 
 /** `message` without `requester_sees` (for a server that refuses it): still secret. */

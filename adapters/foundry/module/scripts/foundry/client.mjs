@@ -178,9 +178,6 @@ export class FoundryClient {
     /** @type {Connection | null} the connection reading the NPCs' players' view once (#readPlayersView) */
     this.playersReader = null;
     this.playersTimer = null;
-    /** when (Date.now()) the reader's `rate_limited` refusal lets it connect again: no
-     * nudge reaches it before (0: any time) */
-    this.playersNotBefore = 0;
     /** the epoch and the NPCs' ids the reader reads for */
     this.playersEpoch = null;
     this.playersIds = new Set();
@@ -438,7 +435,6 @@ export class FoundryClient {
     globalThis.clearTimeout(this.playersTimer);
     this.playersReader?.stop();
     this.playersReader = null;
-    this.playersNotBefore = 0;
     this.playersLater.clear();
     this.views.clear(); // without a connection the panels draw the flags
     this.playersViews.clear();
@@ -447,9 +443,9 @@ export class FoundryClient {
   /** The network or the page came back: reconnect now, or ping now (foundry/network.mjs). */
   nudge() {
     this.connection?.nudge();
-    // a read of the NPCs' players' view waiting to connect again: not before the wait a
-    // `rate_limited` refusal asked for (#readPlayersView), which a nudge must not cut
-    if (!(Date.now() < this.playersNotBefore)) this.playersReader?.nudge();
+    // a read of the NPCs' players' view waiting to connect again (a `rate_limited`
+    // refusal's retry_after the Connection waits out whatever the nudge)
+    this.playersReader?.nudge();
   }
 
   get writer() {
@@ -1453,7 +1449,6 @@ export class FoundryClient {
       globalThis.clearTimeout(this.playersTimer);
       const reader = this.playersReader;
       this.playersReader = null;
-      this.playersNotBefore = 0;
       Promise.resolve().then(() => reader?.stop()); // after its own handling of the frame
       const later = [...this.playersLater].filter(([asked]) => asked !== written);
       this.playersLater.clear();
@@ -1475,14 +1470,11 @@ export class FoundryClient {
         } else if (status === "waiting") {
           const passing = !detail?.refusal || READ_AGAIN.has(detail.refusal.code);
           if (!passing || ++tries > PLAYERS_READS) return finish();
-          // it connects again by itself after `delay` (a refusal's retry_after at least),
-          // which a `rate_limited` refusal asks for: honoured, a nudge held off until
-          // then; one asking for longer than PLAYERS_WAIT_MS ends the read
+          // it connects again by itself after `delay` (a refusal's retry_after at least,
+          // which no nudge cuts: the Connection's); a `rate_limited` refusal asking for
+          // longer than PLAYERS_WAIT_MS ends the read
           const delay = Number(detail?.delay) || 0;
-          if (detail?.refusal?.code === "rate_limited") {
-            if (delay > PLAYERS_WAIT_MS) return finish();
-            this.playersNotBefore = Date.now() + delay;
-          }
+          if (detail?.refusal?.code === "rate_limited" && delay > PLAYERS_WAIT_MS) return finish();
           globalThis.clearTimeout(this.playersTimer);
           this.playersTimer = globalThis.setTimeout(finish, delay + READ_EVENT_MS);
         }
