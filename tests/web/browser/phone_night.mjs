@@ -81,6 +81,22 @@ const statusOf = (page) => page.locator("#action form .form-status").textContent
 /** The log's newest entry of `page` as it reads. */
 const newestOf = (page) => page.locator("#log li[data-seq]").first().textContent();
 
+/** What Chromium itself logs (a console error no page wrote) when a page's socket
+ * tries the port while the server is down: a phone sees the same at a restart, and
+ * whether the page comes back is what the walk asserts. Taken out of `trouble` for the
+ * restart's window only (counted in the result), so any other error still fails. */
+const REFUSED_WHILE_DOWN =
+  /: console: WebSocket connection to 'ws:\/\/127\.0\.0\.1:\d+\/tables\/\w+' failed: Error in connection establishment: net::ERR_CONNECTION_REFUSED$/;
+
+/** The connection-refused errors recorded since `from` (an index into
+ * `trouble.errors`) taken out of it; how many. */
+function refusedWhileDown(from) {
+  const since = trouble.errors.slice(from);
+  const refused = since.filter((error) => REFUSED_WHILE_DOWN.test(error));
+  trouble.errors.splice(from, since.length, ...since.filter((error) => !REFUSED_WHILE_DOWN.test(error)));
+  return refused.length;
+}
+
 /** Ask the test to restart the server (its signal from the restart before taken away
  * first). */
 function restart() {
@@ -154,12 +170,14 @@ const cases = {
           .observe(document.body, { attributes: true, attributeFilter: ["data-status"] });
       });
     }
+    const errorsBefore = trouble.errors.length;
     restart();
     const down = Date.now();
     result.restarted = await restarted();
     result.restartMs = Date.now() - down;
     await player.waitForSelector('body[data-status="connected"]', { timeout: 60_000 }).catch(() => {});
     await gm.waitForSelector('body[data-status="connected"]', { timeout: 60_000 }).catch(() => {});
+    result.refusedWhileDown = refusedWhileDown(errorsBefore);
     result.back = {
       statuses: { player: await player.evaluate(() => window.rbStatuses), gm: await gm.evaluate(() => window.rbStatuses) },
       player: { status: await player.evaluate(() => document.body.dataset.status), message: await player.textContent("#message"),
@@ -205,6 +223,7 @@ const cases = {
     result.rounds = [];
     for (let round = 0; round < Number(process.env.RB_RESTARTS); round++) {
       step(`restart ${round + 1}`);
+      const errorsBefore = trouble.errors.length;
       restart();
       const restartedOk = await restarted();
       const back = {};
@@ -216,7 +235,7 @@ const cases = {
           ...(TAP ? { attempts: page.gate.attempts, sent: page.gate.sent.slice(-6).map((f) => JSON.parse(f).type),
             got: page.gate.frames.slice(-6).map((f) => JSON.parse(f).type) } : {}) };
       }
-      result.rounds.push({ restarted: restartedOk, ...back });
+      result.rounds.push({ restarted: restartedOk, refusedWhileDown: refusedWhileDown(errorsBefore), ...back });
     }
   },
 };
