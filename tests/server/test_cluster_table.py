@@ -694,15 +694,28 @@ def test_a_resume_waiting_for_a_commit_that_fails_waits_for_the_reload(service, 
     effects = persist.fail(StoreError("the connection was lost after the write"))
     reads = [e for e in effects if isinstance(e, Read)]
     out += [e for e in effects if not isinstance(e, Read)]
-    for read in reversed(reads):  # the last asked comes back first
-        out += held.carry(read.resume(read.run(service.store)))
+    out += _carried_latest_first(reads, held, service.store)
+    _welcomed_recovered_at_1(out, wanderer)
+    assert wanderer in table.members and not table.broken and table.durable_seq == 1
+    assert table._after_writes == []
+
+
+def _carried_latest_first(reads: list, held: Any, store: Any) -> list:
+    """The effects of ``reads`` run and carried, the last asked coming back first (the
+    server's two reader threads may answer in either order)."""
+    out: list = []
+    for read in reversed(reads):
+        out += held.carry(read.resume(read.run(store)))
+    return out
+
+
+def _welcomed_recovered_at_1(out: list, wanderer: Member) -> None:
+    """``wanderer`` was sent one frame: a recovered welcome at seq 1, nothing missed."""
     frames = [json.loads(frame) for effect in out if isinstance(effect, Deliver)
               for to, frame in effect.frames if to is wanderer]  # fmt: skip
     assert [(f["type"], f["seq"], f.get("resume")) for f in frames] == [
         ("welcome", 1, {"recovered": True, "missed": 0})
     ]
-    assert wanderer in table.members and not table.broken and table.durable_seq == 1
-    assert table._after_writes == []
 
 
 def test_a_resume_past_a_follower_being_loaded_again_waits_for_the_load(service):
@@ -722,12 +735,7 @@ def test_a_resume_past_a_follower_being_loaded_again_waits_for_the_load(service)
     held = CommitsHeld(service.store)
     reads = [e for e in effects if isinstance(e, Read)]
     out = [e for e in effects if not isinstance(e, Read)]
-    for read in reversed(reads):  # the last asked comes back first
-        out += held.carry(read.resume(read.run(service.store)))
-    frames = [json.loads(frame) for effect in out if isinstance(effect, Deliver)
-              for to, frame in effect.frames if to is wanderer]  # fmt: skip
-    assert [(f["type"], f["seq"], f.get("resume")) for f in frames] == [
-        ("welcome", 1, {"recovered": True, "missed": 0})
-    ]
+    out += _carried_latest_first(reads, held, service.store)
+    _welcomed_recovered_at_1(out, wanderer)
     assert sent(out, member) == [("event", 1)]
     assert wanderer in table.members and not table.broken and table.durable_seq == 1
