@@ -100,6 +100,7 @@ __all__ = [
     "RECENT_REPLIES",
     "ReadChanges",
     "ReadRetained",
+    "ReadSettled",
     "ReadUndos",
     "ReadUndosAt",
     "TableProtocol",
@@ -238,6 +239,14 @@ class ReadRetained(Read):
         # a log written with a shorter ``retain`` than this store's (``serve`` with
         # ``--retain`` changed) starts later than any halving found
         return store.events_after(self.table_id, first_held(store, self.table_id, 0, self.latest))
+
+
+@dataclass(eq=False, slots=True)
+class ReadSettled(ReadRetained):
+    """The retained log read for a GM's snapshot ``welcome`` (its ``settled``): the
+    join's read, not a request's — its ``hello`` was counted at the table's rate when
+    it came — so never refused for a read another client left the table owing
+    (review rev28h: the welcome came without ``settled``, a failed read logged)."""
 
 
 @dataclass(eq=False, slots=True)
@@ -1389,7 +1398,7 @@ class TableProtocol:
         self._reading += 1
         # a client that left before its turn came has nothing read for it
         needed = lambda: not member.gone  # noqa: E731
-        read = ReadRetained(table_id=self.id, latest=self.durable_seq, needed=needed)
+        read = ReadSettled(table_id=self.id, latest=self.durable_seq, needed=needed)
         asker = _Asker(member.origin, member, member.hello_id, member.locale, gm=True)
 
         def listed(stored: list[Event] | None) -> Effects:

@@ -49,7 +49,7 @@ from rollbridge.protocol.effects import (
 from rollbridge.protocol.frames import MAX_FRAME
 from rollbridge.protocol.limits import Rates
 from rollbridge.protocol.observers import notify
-from rollbridge.protocol.table import FAILED, ReadChanges, ReadRetained
+from rollbridge.protocol.table import FAILED, ReadChanges, ReadRetained, ReadSettled
 from rollbridge.server.address_rates import wrong_tokens
 from rollbridge.server.addresses import AddressCounts, address_group, peer_address, rated_address
 from rollbridge.server.bounded import BoundedConnection, Opening
@@ -107,7 +107,9 @@ PORT_ATTEMPTS = 5
 LOG_READS = (ReadEvents, ReadRetained, Compute)
 #: The reads of the log a request begins (``state`` at a seq or with ``undone``,
 #: ``stats``): refused ``rate_limited`` when their turn comes while the table owes an
-#: earlier read's time (:meth:`~rollbridge.protocol.connection.Tables.read_refusal`).
+#: earlier read's time (:meth:`~rollbridge.protocol.connection.Tables.read_refusal`);
+#: never a GM's welcome's read of the settled requests (:class:`ReadSettled`: the
+#: join's, counted at its ``hello``).
 ASKED_READS = (ReadChanges, ReadRetained)
 
 
@@ -462,7 +464,7 @@ class Server:
             ended.append(outcome)
             self.metrics.store_read(outcome)
 
-        if isinstance(effect, ASKED_READS):
+        if isinstance(effect, ASKED_READS) and not isinstance(effect, ReadSettled):
             refusal = self.tables.read_refusal(effect.table_id)
             if refusal is not None:  # the table owes an earlier read's time
                 self._read_refused(effect, refusal, client)

@@ -216,3 +216,52 @@ async def test_a_players_long_read_leaves_the_others_at_the_table_their_rolls(
     assert refused.get("code") == "rate_limited", refused
     assert refused["details"]["scope"] == "table" and refused["details"]["retry_after"] > 10
     await again.wait_for(lambda peer: peer.close_code is not None)
+
+
+async def test_a_gm_s_settled_requests_are_read_while_the_table_owes_a_read(
+    make_tables,  # noqa: F811
+    monkeypatch,
+):
+    """A GM's resume answered with a snapshot reads the settled requests from the log
+    (docs/protocol.md, ``settled``). That read is the join's, not a request's: its
+    hello was counted at the table's rate when it came. When another client's long
+    read left the table owing its time while the resume's missed events were being
+    read, the settled read was refused as a request's would be — the welcome came
+    without ``settled`` and the server logged a failed read for a rate limit (found
+    reading, review rev28h). Counted: nothing timed; the reads are held by events."""
+    from tests.server.test_server_settled_welcome import _settled_while_away
+
+    rates = Limits(rate_per_connection=None, rate_per_table=10, per_token=None, per_address=None)
+    world = await make_tables(retain=4, limits=rates)
+    cursor, approved, rejected, other = await _settled_while_away(world)
+    latest = (await other.request({"type": "state"}))["table"]["seq"]
+    resuming, charged = threading.Event(), threading.Event()
+    events_after, changes_after = world.store.events_after, world.store.changes_after
+    held: list[Any] = []
+
+    def missed_held(*args: Any) -> Any:
+        if not held:  # the resume's read of its missed events waits for the charge
+            held.append(args)
+            resuming.set()
+            charged.wait(60)  # a hang guard
+        return events_after(*args)
+
+    def costly(*args: Any) -> Any:
+        _burn(0.2)  # forty shares of a reader thread's time: the table owes
+        return changes_after(*args)
+
+    monkeypatch.setattr(world.store, "events_after", missed_held)
+    monkeypatch.setattr(world.store, "changes_after", costly)
+    join = asyncio.ensure_future(world.join("sr2", "gm", resume=cursor))
+    for _ in range(6000):  # a hang guard: the resume's read has begun
+        if resuming.is_set():
+            break
+        await asyncio.sleep(0.01)
+    assert resuming.is_set()
+    assert (await other.request({"type": "state", "at": latest - 1}))["type"] == "result"
+    assert world.server.tables.read_refusal("sr2") is not None  # the table owes now
+    charged.set()
+    _gm, welcome = await join
+    assert welcome["resume"] == {"recovered": False, "missed": 0}
+    settled = {entry["pending"]: entry["outcome"] for entry in welcome.get("settled", [])}
+    assert settled == {approved: "approved", rejected: "rejected"}, welcome  # before: none
