@@ -15,6 +15,19 @@ import {
 
 const { BASE, TOKENS, trouble, step } = caseScript("secret_told");
 
+/** Waiting, bounded by `timeout` ms, until the page's own entry names event `seq`
+ * (its request linked to the event); null past the bound, for the test to judge. */
+function linked(page, seq, timeout) {
+  return page.waitForFunction((s) => document.querySelector("#log li.kind-mine .kind")?.textContent
+    .includes(`#${s}`), seq, { timeout }).catch(() => null);
+}
+
+/** Whether the page's own entry `mine` still waits, and what its kind says. */
+async function mineNow(mine) {
+  return { waits: await mine.evaluate((li) => li.classList.contains("mine-waits")),
+    kind: await mine.locator(".kind").textContent() };
+}
+
 /** The secret box of the GM's form of `action`: checked, disabled, and the text that
  * describes it to a screen reader (aria-describedby), as shown. */
 async function secretBox(page, action) {
@@ -252,8 +265,7 @@ const cases = {
       hidden: await player.locator(`#log li[data-seq="${result.seq}"] .kind`).textContent(),
       status: await form.locator(".form-status").textContent(),
     });
-    await player.waitForFunction((seq) => document.querySelector("#log li.kind-mine .kind")?.textContent
-      .includes(`#${seq}`), result.seq, { timeout: 10_000 }).catch(() => null);
+    await linked(player, result.seq, 10_000);
     await flush(player);
     result.live = await entries();
     step("the player's page reloaded");
@@ -318,8 +330,7 @@ const cases = {
       request: pendings[0] });
     result.seq = approved.seq ?? approved.event?.seq;
     result.pending = pendings[0];
-    await player.waitForFunction((seq) => document.querySelector("#log li.kind-mine .kind")?.textContent
-      .includes(`#${seq}`), result.seq, { timeout: 10_000 }).catch(() => null);
+    await linked(player, result.seq, 10_000);
     await flush(player);
     result.linked = await mine.first().locator(".kind").textContent();
   },
@@ -361,8 +372,7 @@ const cases = {
     const approved = await gmRequest(gm, "asking", TOKENS.asking.gm, { type: "approve", id: "ok-crowd",
       request: first });
     result.seq = approved.seq ?? approved.event?.seq;
-    await pages.player.waitForFunction((seq) => document.querySelector("#log li.kind-mine .kind")?.textContent
-      .includes(`#${seq}`), result.seq, { timeout: 30_000 }).catch(() => null);
+    await linked(pages.player, result.seq, 30_000);
     // each page's requests all sent again (paced: the last some seconds after)
     for (const who of Object.keys(pages)) {
       await pages[who].gate.until(() => new Set(repeats(who).map((m) => m.id)).size >= 8);
@@ -404,11 +414,9 @@ const cases = {
       window.rbFlood.stop = true;
       return { taken: window.rbFlood.taken, refused: window.rbFlood.refused };
     });
-    await player.waitForFunction((seq) => document.querySelector("#log li.kind-mine .kind")?.textContent
-      .includes(`#${seq}`), result.seq, { timeout: 30_000 }).catch(() => null);
+    await linked(player, result.seq, 30_000);
     result.after = {
-      waits: await mine.evaluate((li) => li.classList.contains("mine-waits")),
-      kind: await mine.locator(".kind").textContent(),
+      ...(await mineNow(mine)),
       hidden: await player.locator(`#log li[data-seq="${result.seq}"] .kind`).textContent(),
     };
   },
@@ -448,12 +456,8 @@ const cases = {
       };
       socket.onerror = () => reject(new Error("the GM's socket failed"));
     }), { token: TOKENS.asking.gm });
-    await player.waitForFunction((seq) => document.querySelector("#log li.kind-mine .kind")?.textContent
-      .includes(`#${seq}`), result.seq, { timeout: 30_000 }).catch(() => null);
-    result.after = {
-      waits: await mine.evaluate((li) => li.classList.contains("mine-waits")),
-      kind: await mine.locator(".kind").textContent(),
-    };
+    await linked(player, result.seq, 30_000);
+    result.after = await mineNow(mine);
   },
 
   /** As `refused`, and the player's phone reloads while the table is kept busy: the
@@ -480,12 +484,8 @@ const cases = {
     await gm.evaluate(() => {
       window.rbFlood.stop = true;
     });
-    await player.waitForFunction((seq) => document.querySelector("#log li.kind-mine .kind")?.textContent
-      .includes(`#${seq}`), result.seq, { timeout: 30_000 }).catch(() => null);
-    result.after = {
-      waits: await mine.evaluate((li) => li.classList.contains("mine-waits")),
-      kind: await mine.locator(".kind").textContent(),
-    };
+    await linked(player, result.seq, 30_000);
+    result.after = await mineNow(mine);
   },
 
   /** A Czech player's phone with RB_ASKS `listen`s waiting for the GM reloads: the page
