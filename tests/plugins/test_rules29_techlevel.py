@@ -314,3 +314,27 @@ def test_tl_11_an_armour_has_ten_or_twenty_boxes():
     assert refused.value.code == "invalid_params"
     assert "boxes" in str(refused.value)
     assert t.state("t") == before
+
+
+def test_tl_9_a_magical_armour_stays_until_destroyed():
+    """TL-9: "A magical armour cannot be taken off, replaced or stacked; it stays until
+    destroyed or dispelled": a cast armour refuses another armour and another cast;
+    once a hit destroys it, it comes off and a plain armour goes on."""
+    t = table_with({"body_tl": 1})
+    cast = {"mode": "cast", "spell": "Ironskin", "boxes": 10, "tl": 2}
+    t.resolve("enchant", targets=["t"], params=cast)
+    for action, params in (
+        ("don", {"item": armour(1, 10)}),
+        ("enchant", {**cast, "spell": "Stoneskin"}),
+    ):
+        before = t.state("t")
+        with pytest.raises(RuleViolation):
+            t.resolve(
+                action, actor="t", targets=["t"] if action == "enchant" else [], params=params
+            )
+        assert t.state("t") == before
+    out = hit(t, 2, roll=10)
+    assert out["destroyed"] is True
+    t.resolve("doff", actor="t", params={"layer": "armour"})
+    t.resolve("don", actor="t", params={"item": armour(1, 10)})
+    assert t.state("t")["armour"]["magical"] is False

@@ -363,3 +363,15 @@ def test_wd_9_recovery_at_the_start_of_its_turn(die, shaken):
     t.add_actor("Npc", sheet("npc"), actor_id="n", state={"shaken": True})
     t.request({"type": "encounter.start", "order": ["n"]}, dice=ScriptedDice([die]))
     assert t.state("n")["shaken"] is shaken
+
+
+def test_wd_4_the_player_picks_the_wild_die():
+    """WD-4: "the trait die or the wild die, the player's pick": d6 3 and wild 1
+    (a failure against 4); the chip rerolls the wild die to 6 + 2 = 8 (it aces):
+    kept 8, one raise; the trait die 3 stays."""
+    t = table()
+    t.add_actor("Ana", sheet(), actor_id="a")
+    trait(t, [3, 1], trait="vigor")
+    out = t.resolve("chip", actor="a", params={"die": "wild"}, dice=[6, 2])["data"]["outcome"]
+    assert (out["kept"], out["total"], out["raises"]) == ("wild", 8, 1)
+    assert out["trait_die"]["value"] == 3
