@@ -303,7 +303,8 @@ def test_bd_7_variant_medpack_moving_slot_three_down_keeps_it():
 
 def test_bd_8_dying_dies_at_the_end_of_its_turn_unless_stabilised():
     """BD-8: "dead at the end of the next turn unless stabilised … stabilised means
-    alive but unable to act"."""
+    alive but unable to act". Without an encounter, ``end_of_turn`` is called when
+    that next turn ends and kills at once (Decision D5, docs/rulesets/bandits.md)."""
     t = table()
     bandit(t, {4})
     t.resolve("end_of_turn", actor="b", params={})
@@ -417,8 +418,11 @@ def test_bd_7_only_slot_three_gives_disadvantage():
 def test_bd_8_dying_in_its_own_turn_lives_to_the_end_of_the_next():
     """BD-8: "dead at the end of the next turn unless stabilised", in an encounter
     of Ana then the bandit. Made dying in Ana's turn: dead when its own turn (the
-    next) ends. Made dying in its own turn: that turn's end is not the next turn's;
-    it dies when its following turn ends."""
+    next) ends — the rules file's own answer. Made dying in its own turn, the rules
+    file does not say whose "next turn" (Ana's, read literally, or its own): the
+    second half checks the plugin's Decision D3 (docs/rulesets/bandits.md: the first
+    of *its own* turns that begins after it started dying), not the rules file, so
+    it survives Ana's turn and dies when its own following turn ends."""
     t = table()
     t.add_actor("Ana", {"kind": "bandit"}, actor_id="a")
     bandit(t)
@@ -441,3 +445,99 @@ def test_bd_8_dying_in_its_own_turn_lives_to_the_end_of_the_next():
     assert t.state("b")["dead"] is False
     t.request({"type": "encounter.next"})  # its next turn ends
     assert t.state("b")["dead"] is True
+
+
+def test_bd_4_the_choice_is_per_turn():
+    """BD-4: "+1 Pierce or +1 Armour, chosen per turn": in one turn the choice stands
+    (Armour asked after Pierce is refused, ``dual_wield_locked``, nothing changes);
+    once the chooser's next turn begins (``end_of_turn`` here) Armour may be chosen."""
+    t = table()
+    t.add_actor("Ganger", {"kind": "bandit", "two_light_weapons": True}, actor_id="a")
+    bandit(t)
+    harm_by(t, "a", [1, 1], direction="dealt", attacker_dual_wield="pierce")
+    before = (t.state("a"), t.state("b"))
+    with pytest.raises(RuleViolation) as refused:
+        harm_by(t, "a", [1, 1], direction="dealt", attacker_dual_wield="armour")
+    assert refused.value.code == "dual_wield_locked"
+    assert (t.state("a"), t.state("b")) == before
+    t.resolve("end_of_turn", actor="a", params={})
+    assert t.state("a")["dual_wield"] is None
+    # Ganger's new turn: the armour now; 2 + 2 − (0 + 1) + 0 = 3 → no wound
+    out = t.resolve(
+        "harm",
+        actor="b",
+        targets=["a"],
+        params={"direction": "dealt", "target_dual_wield": "armour"},
+        dice=[2, 2],
+    )["data"]["outcome"]
+    assert (out["total"], out["wounds"]) == (3, 0)
+
+
+@pytest.mark.parametrize(
+    ("pierce", "text"),
+    [
+        (0, "3−: trouble only"),  # 2 + 1
+        (1, "4–6: 1 wound"),
+        (4, "7–9: 2 wounds"),
+        (7, "10–12: 3 wounds"),
+        (10, "13–15: 4 wounds"),
+    ],
+)
+def test_bd_5_the_tables_text_for_the_band(pierce, text):
+    """BD-5: "Return the table's text for the band with the result": 2 + 1 + Pierce
+    on an extra — the row's range and wounds as the rules file's table has them, and
+    the extra's column ("killed or knocked out" for 7–9)."""
+    t = table()
+    t.add_actor("Ganger", {"kind": "bandit", "pierce": pierce}, actor_id="a")
+    t.add_actor("Guard", {"kind": "extra"}, actor_id="g")
+    out = t.resolve("harm", actor="a", targets=["g"], params={"direction": "dealt"}, dice=[2, 1])
+    out = out["data"]["outcome"]
+    assert out["total"] == 3 + pierce
+    assert out["table_text"].startswith(text)
+    if pierce == 4:
+        assert "killed or knocked out" in out["table_text"]
+
+
+def test_bd_10_a_medpack_on_no_wound_is_a_clear_error():
+    """BD-10: "Otherwise the medpack cannot help: a clear error, nothing changes" —
+    with nothing marked."""
+    t = table()
+    bandit(t)
+    before = t.state("b")
+    with pytest.raises(RuleViolation) as refused:
+        t.resolve("medpack", targets=["b"], params={"n": 2})
+    assert refused.value.code == "no_wounds"
+    assert t.state("b") == before
+
+
+def test_bd_11_the_dead_stay_dead_and_the_dying_must_be_settled():
+    """BD-11: the end of a raid heals the living, not the dead ("or who is dying and
+    not helped, dies"); a bandit still dying and not stabilised must be settled
+    first (Decision D11: ``dying_not_resolved``, nothing changes)."""
+    t = table()
+    t.add_actor("Dead", {"kind": "bandit"}, actor_id="d", state={"dead": True})
+    bandit(t, {4})
+    before = (t.state("d"), t.state("b"))
+    with pytest.raises(RuleViolation) as refused:
+        t.resolve("end_of_raid", params={})
+    assert refused.value.code == "dying_not_resolved"
+    assert (t.state("d"), t.state("b")) == before
+    t.resolve("stabilise", targets=["b"], params={"means": "item"})
+    t.resolve("end_of_raid", params={})
+    assert t.state("d")["dead"] is True
+    assert marked(t) == set()
+    assert (t.state("b")["dying"], t.state("b")["stabilised"]) == (False, False)
+
+
+@pytest.mark.parametrize(("can_act", "refused"), [(True, False), (False, True)])
+def test_bd_8_who_acts_while_dying(can_act, refused):
+    """BD-8: "stabilised means alive but unable to act" — an unstabilised dying bandit
+    still moves (Decision D4, default); the setting ``dying_can_act`` off bars it."""
+    t = table(dying_can_act=can_act)
+    bandit(t, {4})
+    if refused:
+        with pytest.raises(RuleViolation) as barred:
+            move(t, [3, 3])
+        assert barred.value.code == "cannot_act"
+    else:
+        assert move(t, [3, 3])["total"] == 6

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from rollbridge.exceptions import RuleViolation
+from rollbridge.exceptions import RollbridgeError, RuleViolation
 from rollbridge.plugins.sr2 import SR2Ruleset
 from rollbridge.testing import RulesetHarness
 
@@ -447,6 +447,82 @@ def test_sr2_13_bleeding_past_body_is_dead_and_no_help():
     t.resolve("bleed", targets=["t"], params={"boxes": 3})
     assert t.state("t")["overflow"] == 3
     assert t.actor("t")["common"]["status"] == "dead"
-    with pytest.raises(RuleViolation):
+    with pytest.raises(RuleViolation) as refused:
         t.resolve("heal", targets=["t"], params={"monitor": "physical", "boxes": 1})
+    assert refused.value.code == "actor_dead"
     assert t.state("t")["overflow"] == 3
+
+
+@pytest.mark.parametrize("code", ["7V", "-1M", "7X", "M"])
+def test_sr2_4_codes_use_the_english_letters(code):
+    """SR-4: "Power (integer ≥ 0) and level L < M < S < D. The API uses the English
+    letters" — the seed's Czech V (Serious) is not a level, a negative power is not a
+    power; refused as ``invalid_params``, nothing changes."""
+    t = table()
+    t.add_actor("Target", {"body": 1}, actor_id="t")
+    before = t.state("t")
+    with pytest.raises(RollbridgeError) as refused:
+        t.resolve("damage", targets=["t"], params={"code": code, "attack_successes": 0}, dice=[1])
+    assert refused.value.code == "invalid_params"
+    assert t.state("t") == before
+
+
+def test_sr2_4_s_is_serious_not_the_czech_deadly():
+    """SR-4: "V→S, S→D": in the API ``S`` is Serious (6 boxes), not the seed's Czech S
+    (Deadly)."""
+    out, state = _staged("9S", 0, [2])
+    assert (out["level"], out["boxes"], state["physical"]) == ("S", 6, 6)
+
+
+def test_sr2_8_an_explicit_tn_instead_of_a_range():
+    """SR-8: "range TN (… or an explicit TN) + recoil + …": TN 7 given, one round, no
+    wounds: the attack die 6 then 1 (= 7, SR-1) hits with 1 success. The target's
+    one die (Body 1, against 7 − 0) shows 1: every die of the test, a botch (SR-3),
+    0 successes; net +1 stages nothing (SR-10): 7M, 3 boxes."""
+    t, done = shoot({"code": "7M", "skill": 1, "tn": 7}, [6, 1, 1])
+    out = done["data"]["outcome"]
+    assert (out["attack"]["tn"], out["attack"]["successes"], out["hit"]) == (7, 1, True)
+    assert (out["resistance"]["successes"], out["resistance"]["botch"]) == (0, True)
+    assert (out["level"], t.state("t")["physical"]) == ("M", 3)
+
+
+def test_sr2_acceptance_4_four_boxes_plus_m_is_serious():
+    """Acceptance 4: "A target at 4 physical boxes who takes another M has 7 boxes:
+    Serious, +3 TN"."""
+    state = moderate_on({"physical": 4}, "physical")
+    assert state["physical"] == 7
+    t = table()
+    t.add_actor("Runner", {"body": 4}, actor_id="r", state={"physical": state["physical"]})
+    assert t.actor("r")["common"]["modifier"] == 3
+
+
+def test_sr2_13_stabilised_is_down_and_does_not_bleed():
+    """SR-13: "offer a GM action that adds overflow boxes to a dying, unstabilised
+    character (bleeding), a stabilise action": stabilised at Physical 10, overflow 1,
+    the character is unconscious but no longer dying, and bleeding is refused."""
+    t = table()
+    t.add_actor("Runner", {"body": 4}, actor_id="r", state={"physical": 10, "overflow": 1})
+    assert t.actor("r")["common"]["status"] == "dying"
+    t.resolve("stabilise", targets=["r"], params={})
+    assert t.actor("r")["common"]["status"] == "down"
+    with pytest.raises(RuleViolation) as refused:
+        t.resolve("bleed", targets=["r"], params={"boxes": 1})
+    assert refused.value.code == "stabilised"
+    assert t.state("r")["overflow"] == 1
+
+
+def test_sr2_14_pool_spent_on_attack_and_resistance():
+    """SR-14: "Dice spent on attack or resistance come out of what is left this
+    combat turn": the shooter (pool 3) spends 2 on the attack, the target (pool 2)
+    spends 1 resisting; 1 and 1 left. 7M, skill 1 + 2 pool: dice 5, 5, 5 against TN 4
+    (short) — 3 successes; the target's Body 1 + 1 pool against 7: 2, 2, none; net 3
+    → S, 6 boxes."""
+    t = table()
+    t.add_actor("Shooter", {"body": 4, "combat_pool": 3}, actor_id="s")
+    t.add_actor("Target", {"body": 1, "combat_pool": 2}, actor_id="t")
+    params = {"code": "7M", "skill": 1, "range": "short", "attacker_pool": 2, "defender_pool": 1}
+    done = t.resolve("attack", actor="s", targets=["t"], params=params, dice=[5, 5, 5, 2, 2])
+    out = done["data"]["outcome"]
+    assert (out["attack"]["successes"], out["resistance"]["successes"]) == (3, 0)
+    assert (out["level"], t.state("t")["physical"]) == ("S", 6)
+    assert (t.state("s")["pool"], t.state("t")["pool"]) == (1, 1)

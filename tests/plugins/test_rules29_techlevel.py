@@ -44,17 +44,29 @@ def hit(
     return t.resolve("hit", targets=["t"], params=body, dice=dice)["data"]["outcome"]
 
 
+#: The seed's table as the rules file prints it ("The table above is the reference",
+#: TL-4), row = weapon TL 1–5, column = armour TL 1–5: copied cell by cell, not
+#: computed from TL-4's formula (which the code also follows).
+SEED_TABLE = (
+    ("×1", "/2", "/3", "/4", "/5"),
+    ("×2", "×1", "/2", "/3", "/4"),
+    ("×3", "×2", "×1", "/2", "/3"),
+    ("×4", "×3", "×2", "×1", "/2"),
+    ("×5", "×4", "×3", "×2", "×1"),
+)
 CELLS = [(w, a) for w in range(1, 6) for a in range(1, 6)]
 
 
 @pytest.mark.parametrize(("weapon", "layer"), CELLS)
 def test_tl_4_the_whole_table(weapon, layer):
-    """TL-4: "w ≥ l: roll × (w − l + 1); w < l: ⌊roll / (l − w + 1)⌋" — every cell
-    of the seed's table with a roll of 7 against a 20-box armour (7 × 5 = 35 at
-    most: the boxes the factor gives are reported, the crossed ones capped at 20)."""
+    """TL-4: "The table above is the reference" — every cell of the seed's table,
+    read from :data:`SEED_TABLE`, with a roll of 7 against a 20-box armour (×5 gives
+    35: the boxes the factor gives are reported, the crossed ones capped at 20)."""
     t = table_with({"body_tl": 1, "worn": [armour(layer)]})
     out = hit(t, weapon, roll=7)
-    want = 7 * (weapon - layer + 1) if weapon >= layer else 7 // (layer - weapon + 1)
+    cell = SEED_TABLE[weapon - 1][layer - 1]
+    want = 7 * int(cell[1:]) if cell[0] == "×" else 7 // int(cell[1:])
+    assert out["factor"] == cell
     assert out["layer"] == "armour"
     assert out["boxes"] == want
     assert out["crossed"] == min(want, 20)
@@ -213,8 +225,9 @@ def test_tl_9_magical_armour_cannot_be_taken_off():
     """TL-9: "A magical armour cannot be taken off, replaced or stacked"."""
     t = table_with({"body_tl": 1, "worn": [armour(2, 10, magical=True)]})
     before = t.state("t")
-    with pytest.raises(RuleViolation):
+    with pytest.raises(RuleViolation) as refused:
         t.resolve("doff", actor="t", params={"layer": "armour"})
+    assert refused.value.code == "magical_armour_present"
     assert t.state("t") == before
 
 
@@ -323,18 +336,63 @@ def test_tl_9_a_magical_armour_stays_until_destroyed():
     t = table_with({"body_tl": 1})
     cast = {"mode": "cast", "spell": "Ironskin", "boxes": 10, "tl": 2}
     t.resolve("enchant", targets=["t"], params=cast)
-    for action, params in (
-        ("don", {"item": armour(1, 10)}),
-        ("enchant", {**cast, "spell": "Stoneskin"}),
+    for action, params, code in (
+        ("don", {"item": armour(1, 10)}, "magical_armour_present"),
+        ("enchant", {**cast, "spell": "Stoneskin"}, "cast_onto_armour"),
     ):
         before = t.state("t")
-        with pytest.raises(RuleViolation):
+        with pytest.raises(RuleViolation) as refused:
             t.resolve(
                 action, actor="t", targets=["t"] if action == "enchant" else [], params=params
             )
+        assert refused.value.code == code
         assert t.state("t") == before
     out = hit(t, 2, roll=10)
     assert out["destroyed"] is True
     t.resolve("doff", actor="t", params={"layer": "armour"})
     t.resolve("don", actor="t", params={"item": armour(1, 10)})
     assert t.state("t")["armour"]["magical"] is False
+
+
+def test_tl_9_a_dispelled_magical_armour_frees_the_layer():
+    """TL-9: the magical armour "stays until destroyed or dispelled" — the seed: "only
+    then may another armour (magical or not) be used": dispelled, a plain armour goes
+    on, and the next hit strikes it."""
+    t = table_with({"body_tl": 1})
+    t.resolve(
+        "enchant", targets=["t"], params={"mode": "cast", "spell": "Ironskin", "boxes": 10, "tl": 2}
+    )
+    t.resolve("dispel", targets=["t"], params={"layer": "armour"})
+    t.resolve("don", actor="t", params={"item": armour(1, 10)})
+    assert t.state("t")["armour"]["magical"] is False
+    out = hit(t, 1, roll=3)
+    assert (out["layer"], out["crossed"]) == ("armour", 3)
+
+
+def test_tl_8_setting_off_loses_the_gsk_excess():
+    """TL-8's carry is a Decision with the setting ``mental_excess_to_body``: off, the
+    seed's general rule holds ("boxes beyond what a layer can take … are lost"): GSK 8,
+    mental 5 at TL1 → GSK 10, 3 lost, KSK untouched."""
+    t = RulesetHarness(TechLevel(), settings={"ruleset": {"mental_excess_to_body": False}})
+    t.add_actor("Target", {"body_tl": 3}, actor_id="t", state={"gsk": 8})
+    out = hit(t, 1, roll=5, type="mental")
+    assert (out["crossed"], out["lost"]) == (2, 3)
+    assert t.state("t")["gsk"] == 10
+    assert t.state("t")["ksk"] == {"lethal": 0, "shock": 0}
+
+
+def test_tl_10_a_named_destroyed_section_takes_nothing():
+    """TL-10 with TL-5: "A hit strikes a named section … excess is lost within that
+    section" — Decision 9 of docs/rulesets/techlevel.md: a hit aimed at a
+    destroyed section is lost; it passes neither to another section nor inward."""
+    jeep_hit = {
+        "name": "Jeep",
+        "tl": 3,
+        "sections": [{"name": "front", "crossed": 20}, {"name": "rear"}],
+    }
+    t = table_with({"body_tl": 1, "vehicles": [jeep_hit], "mounted": "Jeep"})
+    out = hit(t, 3, roll=5, section="front")
+    assert (out["layer"], out["section"], out["crossed"], out["lost"]) == ("vehicle", "front", 0, 5)
+    sections = {s["name"]: s["crossed"] for s in t.state("t")["vehicle"]["sections"]}
+    assert sections == {"front": 20, "rear": 0}
+    assert t.state("t")["ksk"] == {"lethal": 0, "shock": 0}

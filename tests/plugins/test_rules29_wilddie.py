@@ -274,8 +274,9 @@ def test_wd_4_chip_rerolls_one_die_once():
     out = chip["data"]["outcome"]
     assert (out["total"], out["success"], out["chips_left"]) == (5, True, 2)
     before = t.state("a")
-    with pytest.raises(RuleViolation):
+    with pytest.raises(RuleViolation) as refused:
         t.resolve("chip", actor="a", params={"roll": roll, "die": "wild"}, dice=[6, 1])
+    assert refused.value.code == "chip_already_spent"
     assert t.state("a") == before
 
 
@@ -375,3 +376,30 @@ def test_wd_4_the_player_picks_the_wild_die():
     out = t.resolve("chip", actor="a", params={"die": "wild"}, dice=[6, 2])["data"]["outcome"]
     assert (out["kept"], out["total"], out["raises"]) == ("wild", 8, 1)
     assert out["trait_die"]["value"] == 3
+
+
+def test_wd_4_the_gm_awards_chips_back():
+    """WD-4: "Each player character starts with 3 … The GM awards chips back": 3,
+    one spent (2), one awarded (3 again)."""
+    t = table()
+    t.add_actor("Ana", sheet(), actor_id="a")
+    assert t.state("a")["chips"] == 3
+    trait(t, [1, 2], trait="vigor")
+    t.resolve("chip", actor="a", params={"die": "trait"}, dice=[5])
+    assert t.state("a")["chips"] == 2
+    t.resolve("award_chips", targets=["a"], params={"count": 1})
+    assert t.state("a")["chips"] == 3
+
+
+@pytest.mark.parametrize(
+    ("wounds", "dice", "shaken"), [(0, [2, 4], False), (1, [2, 4], True), (1, [2, 5], False)]
+)
+def test_wd_9_a_pc_recovers_with_the_wild_die(wounds, dice, shaken):
+    """WD-9: "rolls Character (with the wild die if a player character) against 4" —
+    the Character d6 shows 2, the wild die 4 or 5: kept; WD-8's "−1 to trait rolls"
+    per wound applies to this trait roll too: 4 − 1 = 3 fails, 5 − 1 = 4 succeeds."""
+    t = table()
+    t.add_actor("Ana", sheet(), actor_id="a", state={"shaken": True, "wounds": wounds})
+    out = t.resolve("recover", actor="a", params={}, dice=dice)["data"]["outcome"]
+    assert (out["kept"], out["total"]) == ("wild", dice[1] - wounds)
+    assert t.state("a")["shaken"] is shaken
