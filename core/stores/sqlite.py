@@ -90,7 +90,14 @@ from typing import Any, NamedTuple, NoReturn
 
 from rollbridge.engine.epochs import moved as epochs_moved
 from rollbridge.engine.history import UNDO_KINDS
-from rollbridge.engine.model import ActorRecord, Commit, Event, TableInfo, TableSnapshot
+from rollbridge.engine.model import (
+    NOBODYS,
+    ActorRecord,
+    Commit,
+    Event,
+    TableInfo,
+    TableSnapshot,
+)
 from rollbridge.exceptions import Conflict, RollbridgeError, StoreError, UnknownTable
 from rollbridge.paths import file_in_the_way
 from rollbridge.plain import (
@@ -795,7 +802,8 @@ CORRUPT_REPLY = say(
 
 
 def _whole_events(blob: bytes) -> list[Event]:
-    return [Event.from_dict(data) for data in unpack(blob)]
+    nobodys = NOBODYS in blob  # a form of no actor to look for in a marked outcome
+    return [Event.from_dict(data, nobodys=nobodys) for data in unpack(blob)]
 
 
 def _row_events(
