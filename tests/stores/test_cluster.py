@@ -1108,3 +1108,61 @@ def test_a_short_reply_timeout_in_the_url_leaves_an_idle_inbox_quiet(redis_facto
 
     logs = cluster.run(play)
     assert "reading this process's inbox" not in logs, logs
+
+
+def test_a_process_paused_again_while_its_next_pop_waits_leaves_its_inbox_quiet(redis_factory):
+    """The flake of the test above, made every time: under a load average of ~12
+    (two CPU burners on two cores) it failed once in 15 runs, its process's next pop
+    late too — sent just before the pause, or its reply held by the load — so two
+    late pops in a row were said as a Redis that hangs. Here a process is paused past
+    its reply timeout, let go, and paused again while the pop it sent on its new
+    connection waits. A pop whose timeout this process noticed well after it was due
+    (a quarter of the timeout later) is the process's own stall, not Redis's silence,
+    and is not counted; a Redis that hangs is noticed on time by an unloaded process,
+    and said at its second late pop as before (test_cluster_paused_forward's Redis)."""
+    redis = redis_factory()
+    cluster = Cluster(f"{redis.url}?socket_timeout=0.9", 2)
+
+    async def play() -> None:
+        on_a, on_b = await cluster.joined(0, 1)
+        first = await on_b.ask({"type": "roll", "id": "r0", "formula": "1d6"})
+        await asyncio.sleep(1)  # idle: a pop waits
+        process = cluster.processes[1]
+        process.signal(signal.SIGSTOP)
+        await asyncio.sleep(1.2)  # past the reply timeout: this pop is late
+        process.signal(signal.SIGCONT)
+        await asyncio.sleep(0.3)  # the next pop, on a new connection, sent
+        process.signal(signal.SIGSTOP)
+        await asyncio.sleep(1.2)  # and late too
+        process.signal(signal.SIGCONT)
+        await asyncio.sleep(1)  # idle again
+        second = await on_a.ask({"type": "roll", "id": "r1", "formula": "1d6"})
+        assert second["seq"] == first["seq"] + 1, (first, second)
+        await all_sent([on_a, on_b], second["seq"])
+
+    logs = cluster.run(play)
+    assert "reading this process's inbox" not in logs, logs
+
+
+def test_a_redis_that_hangs_is_still_said_by_an_idle_inbox(redis_factory):
+    """The other side of the test above: Redis itself paused (SIGSTOP) for three reply
+    timeouts, the processes running — their pops are noticed late on time, and the
+    second in a row is said, naming a Redis that does not answer in time."""
+    redis = redis_factory()
+    cluster = Cluster(f"{redis.url}?socket_timeout=0.9", 2)
+
+    async def play() -> None:
+        on_a, on_b = await cluster.joined(0, 1)
+        first = await on_b.ask({"type": "roll", "id": "r0", "formula": "1d6"})
+        redis.process.send_signal(signal.SIGSTOP)
+        try:
+            await asyncio.sleep(2.7)
+        finally:
+            redis.process.send_signal(signal.SIGCONT)
+        await asyncio.sleep(1)
+        second = await on_a.ask({"type": "roll", "id": "r1", "formula": "1d6"})
+        assert second["seq"] == first["seq"] + 1, (first, second)
+
+    logs = cluster.run(play)
+    said = [line for line in logs.splitlines() if "reading this process's inbox failed" in line]
+    assert said and all("does not answer in time" in line for line in said), logs
