@@ -124,10 +124,12 @@ def _check(args: argparse.Namespace) -> int:
     args.db = _sqlite_only(args.db or args.db_option)
     store = open_store(args, create=False)  # an older file is brought up to date, as
     try:  # by every command that writes
+        tables = store.tables()
         done = [_table(store, table.id, n, len(tables), args.locale)
-                for tables in [store.tables()] for n, table in enumerate(tables, 1)]  # fmt: skip
+                for n, table in enumerate(tables, 1)]  # fmt: skip
     finally:
         store.close()
+    done = [d for d in done if d is not None]  # a table deleted meanwhile: nothing to check
     damaged = [d for d in done if d.damaged]
     if args.json:
         print_json({"path": str(store.path), "tables": [
@@ -161,4 +163,9 @@ def _table(store: Any, table_id: str, number: int, tables: int, locale: str) -> 
         sys.stderr.write(f"rollbridge: {visible(said.render(locale))}\n")
         sys.stderr.flush()
 
-    return store.check_undos(table_id, reading)
+    from rollbridge.exceptions import UnknownTable
+
+    try:
+        return store.check_undos(table_id, reading)
+    except UnknownTable:  # deleted since the file's tables were listed
+        return None

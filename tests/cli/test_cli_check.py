@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import sys
 
 import pytest
 
@@ -89,6 +90,27 @@ def test_a_damaged_row_is_named_and_the_other_tables_checked(tmp_path, capsys, m
     assert out.startswith(f"checked {path}: 2 tables, 1 read now, 0 checked before")
     with sqlite3.connect(path) as plain:
         assert plain.execute('SELECT "table", after FROM undos_checked').fetchall() == [("u", 0)]
+
+
+def test_a_table_deleted_while_the_check_runs_is_left_out(tmp_path, capsys, monkeypatch):
+    """Table ``u`` is deleted (by another process: an admin's ``table delete``) while
+    ``t`` is read: it is left out of the summary, not an error that ended the check."""
+    monkeypatch.setenv("LANGUAGE", "en")
+    path = tmp_path / "t.db"
+    _earlier(path)
+    real = sys.stderr.write
+
+    def deleting(text: str) -> int:
+        if "checking table 't'" in text:
+            with SQLiteStore(path) as other:
+                other.delete_table("u")
+        return real(text)
+
+    monkeypatch.setattr(sys.stderr, "write", deleting)
+    code, out, err = _run(capsys, "check", str(path))
+    assert code == 0, err
+    assert "checking table 'u'" not in err
+    assert out.startswith(f"checked {path}: 1 table, 1 read now, 0 checked before")
 
 
 def test_a_redis_url_or_no_file_is_refused_and_nothing_made(tmp_path, capsys, monkeypatch):
