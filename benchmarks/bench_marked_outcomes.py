@@ -23,31 +23,23 @@ import statistics
 import time
 from collections.abc import Callable
 
+from bench_state_undone import ALICE, ATTACK, tukan_and_the_guard
+
 from rollbridge.engine import forms, model
-from rollbridge.engine.model import Event, Principal
+from rollbridge.engine.model import Event
 from rollbridge.host import PluginHost
 from rollbridge.offline import TableService
 from rollbridge.plain import unpack
 from rollbridge.stores.memory import MemoryStore
-
-GM = Principal("gm", "gm", "tok-gm")
-ALICE = Principal("player", "alice", "tok-alice")
 
 
 def attacks(count: int) -> list[bytes]:
     """``count`` packed sr2 attack events, each marked, with its outcome."""
     host = PluginHost(environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})
     service = TableService(MemoryStore(), host)
-    service.create_table("T", "sr2", table_id="t")
-    sheets = host.rulesets["sr2"].example_sheets
-    for actor in ({"id": "tukan", "name": "Tukan", "sheet": sheets["Tukan"],
-                   "controllers": ["alice"]},
-                  {"id": "guard", "name": "Guard A", "sheet": sheets["Guard A"]}):  # fmt: skip
-        service.handle("t", {"type": "actor.create", "id": actor["id"], "actor": actor}, GM)
-    attack = {"type": "resolve", "action": "attack", "actor": "tukan", "targets": ["guard"],
-              "params": {"weapon": "Hackler", "range": "short"}}  # fmt: skip
+    tukan_and_the_guard(service, host)
     for n in range(50):
-        service.handle("t", {**attack, "id": f"a{n}"}, ALICE)
+        service.handle("t", {**ATTACK, "id": f"a{n}"}, ALICE)
     events = service.store.events_after("t", 0) or []
     made = [e.packed() for e in events if "outcome" in e.data]
     assert made and all(b"forms" in blob for blob in made), "no marked outcome"

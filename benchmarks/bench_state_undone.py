@@ -75,6 +75,16 @@ def timed(read: Callable[[], Any], repeats: int) -> tuple[float, int, Any]:
     return statistics.median(times) * 1000, gc.get_stats()[2]["collections"] - full, result
 
 
+def tukan_and_the_guard(service: TableService, host: PluginHost) -> None:
+    """The sr2 table "t" made on ``service``: Tukan (alice's) and the guard."""
+    service.create_table("T", "sr2", table_id="t")
+    sheets = host.rulesets["sr2"].example_sheets
+    for actor in ({"id": "tukan", "name": "Tukan", "sheet": sheets["Tukan"],
+                   "controllers": ["alice"]},
+                  {"id": "guard", "name": "Guard A", "sheet": sheets["Guard A"]}):  # fmt: skip
+        service.handle("t", {"type": "actor.create", "id": actor["id"], "actor": actor}, GM)
+
+
 def logged(folder: Path, events: int, undo_every: int) -> tuple[TableService, float]:
     """The sr2 table "t" on a SQLite file in ``folder`` that retains every event:
     Tukan's ``events`` attacks on the guard, the GM undoing every ``undo_every``-th;
@@ -83,12 +93,7 @@ def logged(folder: Path, events: int, undo_every: int) -> tuple[TableService, fl
     draws = itertools.count()
     store = SQLiteStore(folder / "undone.db", retain=events + 100)
     service = TableService(store, host, dice=lambda: SeededDice(f"b:{next(draws)}"))
-    service.create_table("T", "sr2", table_id="t")
-    sheets = host.rulesets["sr2"].example_sheets
-    for actor in ({"id": "tukan", "name": "Tukan", "sheet": sheets["Tukan"],
-                   "controllers": ["alice"]},
-                  {"id": "guard", "name": "Guard A", "sheet": sheets["Guard A"]}):  # fmt: skip
-        service.handle("t", {"type": "actor.create", "id": actor["id"], "actor": actor}, GM)
+    tukan_and_the_guard(service, host)
     started = time.perf_counter()
     for n in range(events):
         service.handle("t", {**ATTACK, "id": f"a{n}"}, ALICE)
