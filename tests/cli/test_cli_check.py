@@ -113,6 +113,23 @@ def test_a_table_deleted_while_the_check_runs_is_left_out(tmp_path, capsys, monk
     assert out.startswith(f"checked {path}: 1 table, 1 read now, 0 checked before")
 
 
+def test_a_schema_6_file_is_brought_up_to_date_and_found_checked(tmp_path, capsys, monkeypatch):
+    """As every command that writes, the check brings an older file up to date; the
+    schema 7 step reads every row and records each table, so nothing is read again."""
+    monkeypatch.setenv("LANGUAGE", "en")
+    path = tmp_path / "t.db"
+    _earlier(path)
+    with sqlite3.connect(path) as plain:  # as schema 6 left it
+        plain.execute("DROP INDEX log_undos")
+        plain.execute("ALTER TABLE log DROP COLUMN undos")
+        plain.execute("PRAGMA user_version = 6")
+    code, out, err = _run(capsys, "check", str(path))
+    assert (code, err) == (0, "")
+    assert out.startswith(f"checked {path}: 2 tables, 0 read now, 2 checked before")
+    with sqlite3.connect(path) as plain:
+        assert plain.execute("PRAGMA user_version").fetchone()[0] == 7
+
+
 def test_a_redis_url_or_no_file_is_refused_and_nothing_made(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("LANGUAGE", "en")
     code, out, err = _run(capsys, "check", "--redis", "redis://:secret@127.0.0.1:1/0")
