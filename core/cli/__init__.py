@@ -31,6 +31,7 @@ from rollbridge.cli import (
     admin,
     backup,
     catalogs,
+    check,
     connect,
     migrate,
     new_plugin,
@@ -61,7 +62,7 @@ INTERRUPTED_CODE = "interrupted"
 
 #: Modules that contribute sub-commands, in help order.
 COMMAND_MODULES = (
-    serve, tables, admin, backup, migrate, connect, offline, odds, verify, release, catalogs,
+    serve, tables, admin, backup, check, migrate, connect, offline, odds, verify, release, catalogs,
     new_plugin,
 )  # fmt: skip
 

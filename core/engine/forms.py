@@ -34,9 +34,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from rollbridge.plain import JSON, NotPlain
-from rollbridge.text import extract, instead_in_outcome
+from rollbridge.text import extract, instead_in_outcome, stored_private
 
-__all__ = ["MARK", "has_outcome", "read_forms"]
+__all__ = ["MARK", "has_outcome", "holds_nobodys_form", "read_forms"]
 
 #: The stored event's key that says its outcomes' forms were read when it was made.
 MARK = "forms"
@@ -45,6 +45,29 @@ MARK = "forms"
 def has_outcome(data: JSON) -> bool:
     """Whether an event's ``data`` holds an outcome: a resolution's, or a hook's."""
     return "outcome" in data or "hooks" in data
+
+
+def holds_nobodys_form(data: JSON) -> bool:
+    """Whether an outcome in ``data`` holds a stored private form of no actor (``of``
+    null, read as private since 615ab8e7): an event marked (:data:`MARK`) from
+    eb0f4ee9 (6 December 2026, 23:47 UTC) until then kept such a form as data, mark
+    and all, and players were sent its value; it is read again as an unmarked one
+    (:func:`read_forms`). Every other form of a marked outcome was read when it was
+    made. A walk of the outcomes alone, as deep as they go."""
+    stack: list[Any] = [outcome for _, outcome in _outcomes(data)]
+    while stack:
+        value = stack.pop()
+        if value.__class__ is dict:
+            if (
+                value.get("of", 0) is None
+                and "private" in value
+                and stored_private(value) is not None
+            ):
+                return True
+            stack.extend(v for v in value.values() if v.__class__ in (dict, list))
+        elif value.__class__ is list:
+            stack.extend(v for v in value if v.__class__ in (dict, list))
+    return False
 
 
 def read_forms(data: JSON, texts: list[list[Any]], private: list[list[Any]]) -> bool:

@@ -297,6 +297,15 @@ def _timed_out(error: BaseException) -> bool:
     return isinstance(error, redis.TimeoutError | TimeoutError)
 
 
+def _stalled(sent: float, reply_timeout: float | None) -> bool:
+    """Whether a call sent at ``sent`` (``time.monotonic()``) that timed out was
+    noticed a quarter of its reply timeout (5 s without one) or more after it was due:
+    this process was paused or starved of CPU past it (a Redis that hangs is noticed on
+    time by a process that runs), and the call's lateness is its own."""
+    timeout = reply_timeout or 5.0
+    return time.monotonic() - sent > timeout * 1.25
+
+
 def _refuses_writes(error: Exception) -> bool:
     """Whether ``error`` is a Redis refusal that lasts (a full Redis under
     ``noeviction``; a failing save with ``stop-writes-on-bgsave-error``; a read-only
@@ -1135,13 +1144,15 @@ class ClusterServer(Server):
         wait = 1.0 if not reply_timeout else max(0.05, min(1.0, reply_timeout / 2))
         late = False  # the last pop's reply came too late (the connection is made again)
         while not self.stopping:
+            sent = time.monotonic()
             try:
                 popped = await self.redis.blpop([self.replies, self.inbox], timeout=wait)
             except REDIS_FAILURES as exc:
-                if _timed_out(exc) and not late:
+                if _timed_out(exc) and (not late or _stalled(sent, reply_timeout)):
                     # one reply late is this process's own load (a machine busy enough to
                     # hold it past its reply timeout, or the process paused), not a Redis
-                    # that hangs: said when the next pop, on a new connection, fails too
+                    # that hangs: said when the next pop, on a new connection, fails too —
+                    # unless this process noticed that one late as well (stalled again)
                     late = True
                     continue
                 self._inbox_log.failed(exc)

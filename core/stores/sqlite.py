@@ -90,7 +90,14 @@ from typing import Any, NamedTuple, NoReturn
 
 from rollbridge.engine.epochs import moved as epochs_moved
 from rollbridge.engine.history import UNDO_KINDS
-from rollbridge.engine.model import ActorRecord, Commit, Event, TableInfo, TableSnapshot
+from rollbridge.engine.model import (
+    NOBODYS,
+    ActorRecord,
+    Commit,
+    Event,
+    TableInfo,
+    TableSnapshot,
+)
 from rollbridge.exceptions import Conflict, RollbridgeError, StoreError, UnknownTable
 from rollbridge.paths import file_in_the_way
 from rollbridge.plain import (
@@ -128,7 +135,16 @@ from rollbridge.stores.sqlite_faults import (
     store_wide,
 )
 from rollbridge.stores.sqlite_rows import SAME_INFO
-from rollbridge.stores.sqlite_undos import UnfilledRows, forget, record_whole
+from rollbridge.stores.sqlite_undos import (
+    NOT_RECORDED,
+    UndosChecked,
+    UnfilledRows,
+    checked_after,
+    forget,
+    made_at,
+    record_whole,
+    unfilled_count,
+)
 from rollbridge.system_words import system_reason
 from rollbridge.tokens import AdminTokenRecord, TokenRecord
 
@@ -786,7 +802,8 @@ CORRUPT_REPLY = say(
 
 
 def _whole_events(blob: bytes) -> list[Event]:
-    return [Event.from_dict(data) for data in unpack(blob)]
+    nobodys = NOBODYS in blob  # a form of no actor to look for in a marked outcome
+    return [Event.from_dict(data, nobodys=nobodys) for data in unpack(blob)]
 
 
 def _row_events(
@@ -1322,6 +1339,36 @@ class SQLiteStore:
         rows = sorted([*rows, *damaged], key=itemgetter(0))
         return [e for row in rows for e in _row_events(table_id, *row)
                 if start < e.seq <= latest and e.kind in UNDO_KINDS]  # fmt: skip
+
+    def check_undos(
+        self, table_id: str, reading: Callable[[int], None] | None = None
+    ) -> UndosChecked:
+        """Pay ahead the first undone read's work of table ``table_id`` (``rollbridge
+        check``): read once every row of its log without ``undos`` — whatever the
+        ``retain`` of the server that will read it — and, none damaged, write in the
+        file that the table needs no such read again (:data:`~rollbridge.stores.
+        sqlite_undos.CHECKED`, seq 0), waiting for a server's write lock as its
+        commits do. Only a file an earlier rollbridge brought to schema 7 has such
+        rows; another table is found checked at once. ``reading`` is told the rows
+        about to be read, when the table was not checked before (progress).
+
+        :raises UnknownTable: StoreError: the file cannot be read, or the record
+            cannot be written.
+        """
+        with self._transaction() as conn:
+            _, latest, _ = self._head(conn, table_id)
+            created = made_at(conn, table_id)
+            before = checked_after(conn, table_id, created) == 0
+            unread = 0 if before else unfilled_count(conn, table_id)
+            if not before and reading is not None:
+                reading(unread)
+            damaged = self._unfilled.rows(conn, table_id, 0, latest, _row_events)
+        if not damaged and not before:
+            self._unfilled.write_checked(lambda: self._transaction(write=True))
+            with self._transaction(begin=False) as conn:
+                if checked_after(conn, table_id, created) != 0:  # the write failed
+                    raise StoreError(NOT_RECORDED(path=str(self.path), table=repr(table_id)))
+        return UndosChecked(table_id, unread, before, [(row[0], row[1]) for row in damaged])
 
     def event(self, table_id: str, seq: int) -> Event | None:
         """One retained event, or None if it is not (or no longer) in the log.

@@ -28,9 +28,20 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, suppress
-from typing import Any
+from typing import Any, NamedTuple
 
 from rollbridge.exceptions import StoreError
+from rollbridge.text import Messages
+
+say = Messages("rollbridge")
+# Translators: {path} the database file; {table} a table's id, quoted. rollbridge
+# check read the table's log whole but could not write so in the file.
+NOT_RECORDED = say(
+    "store.sqlite.check_not_recorded",
+    "{path}: table {table} was read whole, but that could not be written in the file "
+    "(its lock was held too long, or the table was deleted meanwhile): run rollbridge "
+    "check again",
+)
 
 #: A log row as the undone read decodes it: (first, last, the bytes of its events).
 Row = tuple[int, int, bytes]
@@ -63,6 +74,27 @@ def checked_after(conn: sqlite3.Connection, table_id: str, created: float | None
     except sqlite3.OperationalError:  # no table of them: nothing checked in this file
         return None
     return row[0] if row is not None and type(row[0]) is int else None
+
+
+def unfilled_count(conn: sqlite3.Connection, table_id: str) -> int:
+    """How many log rows of table ``table_id`` hold no ``undos``: what a first undone
+    read not yet said needless in :data:`CHECKED` decodes."""
+    found = 'SELECT count(*) FROM log WHERE "table" = ? AND undos IS NULL'
+    return int(conn.execute(found, (table_id,)).fetchone()[0])
+
+
+class UndosChecked(NamedTuple):
+    """What :meth:`~rollbridge.stores.sqlite.SQLiteStore.check_undos` did of a table."""
+
+    #: The table's id.
+    table: str
+    #: The log rows without ``undos`` read (0: none to read, or checked before).
+    read: int
+    #: Whether the file said the table checked already (nothing was read).
+    before: bool
+    #: The (first, last) seqs of each row found damaged: the table is not said
+    #: checked, and every undone read reaching them reports them.
+    damaged: list[tuple[int, int]]
 
 
 def _make_checked(conn: sqlite3.Connection) -> None:

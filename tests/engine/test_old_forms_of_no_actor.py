@@ -1,0 +1,84 @@
+"""Stored private forms of no actor (``{"private": 4000, "of": null, "aspect": …}``)
+in the outcomes of events stored before ``stored_private`` read them as private
+(615ab8e7, 7 December 2026, 19:17 UTC). An event stored before 6 December, 23:47
+(eb0f4ee9) carries no mark, and its forms are read when the store gives it back:
+hidden from players already. One stored from then until 615ab8e7 carries the mark
+(``"forms": true``: its outcome's forms were read as it was made) while it kept such
+a form as data — and players were sent the NPC's number in every reading of it: a
+resume's backfill, ``state``'s events, an export for players. Such a form is read
+again now (``rollbridge.engine.forms.holds_nobodys_form``).
+
+The files are made by hand from the old version's own log
+(``tests/fixtures/forms/keeper.db.gz``): each form of the resolution's outcome and of
+the round hook's given ``of`` null, the events marked or not; read by a real server
+on a real port, over WebSocket."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+from websockets.asyncio.client import connect
+
+from rollbridge.host import PluginHost
+from rollbridge.plain import pack, unpack
+from tests.engine.test_old_stored_forms import TOKENS, keeper, old_log, outcomes, shows_a_number
+from tests.server.conftest import Boom, Peer, start
+
+#: What players read of the outcomes: every form of no actor left out, or its instead.
+PLAYERS = ({"told": "someone's guard", "list": ["plain"], "inside": {},
+            "own": {"private": 5, "of": "bandit", "note": "the ruleset's own map"}},
+           {"guards": {}})  # fmt: skip
+
+
+def _of_no_actor(path, *, marked: bool) -> None:
+    """Each stored form the old log's outcomes hold as data given ``of`` null; the
+    events ``marked`` as made between eb0f4ee9 and 615ab8e7 or not."""
+    with sqlite3.connect(path) as plain:
+        rows = plain.execute('SELECT "table", first, events FROM log').fetchall()
+        for table_id, first, blob in rows:
+            events = unpack(blob)
+            for event in events:
+                data = event.get("data") or {}
+                found = [data["outcome"]] if "outcome" in data else []
+                found += [hook["outcome"] for hook in data.get("hooks") or []]
+                for outcome in found:
+                    forms = [outcome.get("guard"), outcome.get("told"),
+                             *(outcome.get("list") or [])[:1],
+                             *(outcome.get("guards") or {}).values()]  # fmt: skip
+                    for form in filter(None, forms):
+                        form["of"] = None
+                if found and marked:
+                    event["forms"] = True
+            plain.execute('UPDATE log SET events = ? WHERE "table" = ? AND first = ?',
+                          (pack(events), table_id, first))  # fmt: skip
+
+
+@pytest.mark.parametrize("marked", [False, True], ids=["before_6_december", "marked"])
+async def test_a_resumes_backfill_hides_forms_of_no_actor_from_players(tmp_path, marked):
+    path = old_log(tmp_path)
+    _of_no_actor(path, marked=marked)
+    host = PluginHost({"keeper": Boom(keeper().Keeper())},
+                      environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})  # fmt: skip
+    server, store = await start(path, host)
+    seen = {}
+    try:
+        for role in ("player", "gm"):
+            peer = Peer(await connect(server.url))
+            hello = {"type": "hello", "table": "keeper", "token": TOKENS[role],
+                     "resume": {"epoch": 1, "seq": 2}}  # fmt: skip
+            assert (await peer.request(hello))["resume"] == {"recovered": True, "missed": 2}
+            await peer.wait_for(lambda p: len(p.events) == 2)
+            seen[role] = peer
+            await peer.close()
+    finally:
+        await server.stop()
+        store.close()
+    raw = "".join(str(frame) for frame in seen["player"].frames)
+    assert not shows_a_number(raw), raw
+    assert outcomes(seen["player"].events) == PLAYERS
+    gm, hook = outcomes(seen["gm"].events)
+    assert (gm["guard"], gm["told"], gm["list"]) == (4000, 4001, [4002, "plain"])
+    assert hook == {"guards": {"hero": 1, "bandit": 4000}}
+    assert json.dumps(gm)  # plain data
