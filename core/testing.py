@@ -102,9 +102,11 @@ from rollbridge.server.logs import said_as_gm
 from rollbridge.stats.tally import hook_views
 from rollbridge.stores.memory import MemoryStore
 from rollbridge.testing_compare import pytest_assertrepr_compare
+from rollbridge.testing_plurals import english_count_slips, worded_placeholders
 from rollbridge.text import (
     Text,
     message,
+    messages_of,
     misformatted,
     render,
     stored_private,
@@ -1163,6 +1165,12 @@ class RulesetConformance(StateConformance):
     #: dying character to stabilise, who then cannot attack). The actors stay so for
     #: the examples after it.
     action_states: ClassVar[Mapping[str, Mapping[str, Mapping[str, Any]]]] = {}
+    #: Messages of the ruleset's (their ids, ``domain.key``) whose English reads right
+    #: at every count though :meth:`test_english_counts_agree_with_their_nouns` finds a
+    #: count before a plural noun, each with why: a count that cannot be one ("{rounds}
+    #: rounds" of a burst, two rounds at the least), or a plural's singular whose words
+    #: do not change with the count.
+    never_one: ClassVar[Mapping[str, str]] = {}
 
     def _example_state(self, name: str, sheet: Mapping[str, Any]) -> dict[str, Any]:
         """The example actor ``name``'s starting state (:attr:`example_states`)."""
@@ -1834,6 +1842,49 @@ class RulesetConformance(StateConformance):
         if self.locales is not None:
             return list(self.locales)
         return sorted(locales_of(self.ruleset.id) - {"en"})
+
+    def test_english_counts_agree_with_their_nouns(self) -> None:
+        """No message of the ruleset's reads "1 hits": a count before a plural noun in
+        a plain message (``say(key, "{hits} hits")``) or in a plural message's singular,
+        or a plural message whose singular is its plural's text, fails naming the
+        message (:mod:`rollbridge.testing_plurals`). The messages scanned are those of
+        the ruleset's domains declared once every example has run (a message declared
+        where its text is made counts once an example reaches it); rollbridge's own
+        are held to it by its own tests. :attr:`never_one` names the exceptions."""
+        said = self._examples_said()
+        domains = self._domains() | {_domain_of(i) for i in _text_ids(said)}
+        worded = worded_placeholders(said)
+        slips = {}
+        for domain in sorted(domains - {"rollbridge"}):
+            slips.update(english_count_slips(messages_of(domain), worded))
+        wrong = {key: said for key, said in slips.items() if key not in self.never_one}
+        assert not wrong, (
+            "messages that read wrong at a count of one: "
+            + "; ".join(f"{key}: {said}" for key, said in sorted(wrong.items()))
+            + ' — declare each with say.plural(key, "{count} hit", "{count} hits", '
+            'count="count") and translate every plural form (docs/plugins.md, '
+            '"Languages"), or put the count after its word ("hits: {hits}"); a count '
+            "that cannot be one goes in never_one = {message id: why} on this class"
+        )
+        declared = {m.id for d in domains for m in messages_of(d)}
+        stale = sorted((self.never_one.keys() & declared) - slips.keys())
+        assert not stale, f"never_one names messages that read right at one, drop: {stale}"
+
+    def _examples_said(self) -> list[Any]:
+        """What the action examples (with the first seed: their events, or their
+        refusals' texts) and an encounter of the example actors (its views) said —
+        running them declares the messages declared where their texts are made."""
+        harness, ids = self._harness(self.seeds[0])
+        said: list[Any] = []
+        for name, case in self._cases():
+            try:
+                harness.resolve(
+                    name, params=case["params"], **self._request_for(name, ids, harness)
+                )
+            except RollbridgeError as refused:
+                said.append(refused.text)
+        said += [event.data for event in harness.events()]
+        return said + self._encounter_views(harness, ids)
 
     def test_every_action_reads_in_every_locale(self) -> None:
         """Every action's resolution (for the GM and for players), every actor's

@@ -1,0 +1,85 @@
+"""A count before a plural noun in a third-party ruleset's plain English message —
+``say("strike", "{hits} hits")``, "1 hits" at one — failed no test of the conformance
+suite: rollbridge's own scan (tests/test_english_plurals.py) reads rollbridge's sources
+alone (author29). ``test_english_counts_agree_with_their_nouns`` fails naming the
+message; a plural message (``say.plural``) passes, as does a name before a verb of the
+ruleset's own ("{name} flips": the examples gave it words), and ``never_one`` names a
+count that cannot be one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rollbridge import ActionContext, Resolution
+from rollbridge.dice import DiceSource
+from rollbridge.text import Messages
+from tests.plugins.rollunder import RollUnder, conformance_of, failure_of
+
+TEST = "test_english_counts_agree_with_their_nouns"
+# a domain each: the suite reads every message declared in a domain the examples say
+PLAIN = Messages("counts_plain")("strike.hits", "{actor} strikes: {hits} hits")
+PLURAL = Messages("counts_plural").plural(
+    "strike.counted", "{actor} strikes: {count} hit", "{actor} strikes: {count} hits"
+)
+SAME = Messages("counts_same").plural("strike.same", "{count} hit", "{count} hit")
+FLIPS = Messages("counts_flips")("strike.flips", "{actor} flips")
+
+
+class Counts(RollUnder):
+    """RollUnder whose test adds a step in ``message`` (inline: ``said`` declares it
+    where the text is made, as docs/plugins.md allows)."""
+
+    def __init__(self, message: Any = None, said: tuple[str, str] | None = None) -> None:
+        self.message = message
+        self.said = said
+
+    def resolve(self, context: ActionContext, dice: DiceSource) -> Resolution:
+        made = super().resolve(context, dice)
+        actor = context.actor.name if context.actor else "?"
+        if self.said is not None:  # declared here, as the text is made
+            step = Messages("counts_inline")(*self.said)(actor=actor, hits=1)
+        elif self.message is SAME:
+            step = SAME(count=1)
+        elif self.message is FLIPS:
+            step = FLIPS(actor=actor)
+        else:
+            names = self.message.names
+            step = self.message(actor=actor, **{"count" if "count" in names else "hits": 1})
+        return Resolution(made.narration, made.outcome, steps=[step], dice=made.dice,
+                          states=made.states)  # fmt: skip
+
+
+def test_a_plain_count_before_a_plural_noun_fails_naming_the_message() -> None:
+    said = failure_of(Counts(PLAIN), TEST)
+    assert "counts_plain.strike.hits: '{actor} strikes: {hits} hits' reads '1 hits'" in said
+    assert "say.plural(" in said and "never_one" in said
+
+
+def test_a_message_declared_where_its_text_is_made_is_read_once_an_example_runs() -> None:
+    said = failure_of(Counts(said=("inline.hits", "{actor}: {hits} wounds")), TEST)
+    assert "counts_inline.inline.hits: '{actor}: {hits} wounds' reads '1 wounds'" in said
+
+
+def test_a_plural_whose_singular_is_its_plural_fails() -> None:
+    said = failure_of(Counts(SAME), TEST)
+    assert "counts_same.strike.same: its singular and its plural are one text" in said
+
+
+def test_a_plural_message_and_a_name_before_a_verb_pass() -> None:
+    conformance_of(Counts(PLURAL)).test_english_counts_agree_with_their_nouns()
+    conformance_of(Counts(FLIPS)).test_english_counts_agree_with_their_nouns()
+
+
+def test_never_one_names_a_count_that_cannot_be_one_and_must_still_be_needed() -> None:
+    suite = type("Suite", (type(conformance_of(Counts(PLAIN))),), {})
+    suite.never_one = {"counts_plain.strike.hits": "a strike always hits twice"}
+    suite().test_english_counts_agree_with_their_nouns()
+    suite.ruleset = Counts(PLURAL)
+    suite.never_one = {"counts_plural.strike.counted": "no longer needed"}
+    try:
+        suite().test_english_counts_agree_with_their_nouns()
+    except AssertionError as failed:
+        assert "never_one names messages that read right at one, drop: " in str(failed)
+        assert "counts_plural.strike.counted" in str(failed)
+    else:
+        raise AssertionError("a stale never_one entry passed")
