@@ -1861,10 +1861,11 @@ class RulesetConformance(StateConformance):
         assert not wrong, (
             "messages that read wrong at a count of one: "
             + "; ".join(f"{key}: {said}" for key, said in sorted(wrong.items()))
-            + ' — declare each with say.plural(key, "{count} hit", "{count} hits", '
+            + ' — declare a plain one with say.plural(key, "{count} hit", "{count} hits", '
             'count="count") and translate every plural form (docs/plugins.md, '
-            '"Languages"), or put the count after its word ("hits: {hits}"); a count '
-            "that cannot be one goes in never_one = {message id: why} on this class"
+            '"Languages"), or put the count after its word ("hits: {hits}"); give a '
+            "plural one a singular that reads right at one; a count that cannot be one "
+            "goes in never_one = {message id: why} on this class"
         )
         declared = {m.id for d in domains for m in messages_of(d)}
         stale = sorted((self.never_one.keys() & declared) - slips.keys())

@@ -99,14 +99,14 @@ def english_count_slips(
     """What reads wrong at a count of one in the English of ``messages``, by message
     id: a count before a plural noun in a plain message or a plural one's singular,
     or a plural message whose singular is its plural's text. A placeholder of
-    ``worded`` (:func:`worded_placeholders`) is no count."""
+    ``worded`` (:func:`worded_placeholders`) is no count, nor one of the same name in
+    another message of its domain (``{actor}`` of a message no example reached, where
+    the examples gave ``{actor}`` of another words)."""
     slips = {}
     for message in messages:
-        found = [
-            (name, word)
-            for name, word in counted_plurals(message.template)
-            if (message.id, name) not in worded
-        ]
+        names = {name for ident, name in worded if ident.startswith(f"{message.domain}.")}
+        found = [(name, word) for name, word in counted_plurals(message.template)
+                 if name not in names]  # fmt: skip
         if found:
             name, word = found[0]
             slips[message.id] = (

@@ -21,6 +21,8 @@ PLAIN = Messages("counts_plain")("strike.hits", "{actor} strikes: {hits} hits")
 PLURAL = Messages("counts_plural").plural(
     "strike.counted", "{actor} strikes: {count} hit", "{actor} strikes: {count} hits"
 )
+# a turn hook's message no example reaches: its {actor} is a name as PLURAL's is
+UNREACHED = Messages("counts_plural")("turn.breath", "{actor} catches breath")
 SAME = Messages("counts_same").plural("strike.same", "{count} hit", "{count} hit")
 FLIPS = Messages("counts_flips")("strike.flips", "{actor} flips")
 
@@ -83,3 +85,12 @@ def test_never_one_names_a_count_that_cannot_be_one_and_must_still_be_needed() -
         assert "counts_plural.strike.counted" in str(failed)
     else:
         raise AssertionError("a stale never_one entry passed")
+
+
+def test_a_placeholder_the_examples_gave_words_is_a_name_in_every_message_of_its_domain() -> None:
+    """A ruleset written from docs/plugins.md (author29's step-die system) failed on its
+    turn hook's "{actor} catches breath: …", which no example reached: "catches" read
+    as a plural noun after a count. ``{actor}`` was a name in every text the examples
+    made of that domain, and is one there too."""
+    assert UNREACHED.id == "counts_plural.turn.breath"
+    conformance_of(Counts(PLURAL)).test_english_counts_agree_with_their_nouns()
