@@ -102,7 +102,11 @@ from rollbridge.server.logs import said_as_gm
 from rollbridge.stats.tally import hook_views
 from rollbridge.stores.memory import MemoryStore
 from rollbridge.testing_compare import pytest_assertrepr_compare
-from rollbridge.testing_plurals import english_count_slips, worded_placeholders
+from rollbridge.testing_plurals import (
+    english_count_slips,
+    uncounted_plurals,
+    worded_placeholders,
+)
 from rollbridge.text import (
     Text,
     message,
@@ -1847,10 +1851,12 @@ class RulesetConformance(StateConformance):
         """No message of the ruleset's reads "1 hits": a count before a plural noun in
         a plain message (``say(key, "{hits} hits")``) or in a plural message's singular,
         or a plural message whose singular is its plural's text, fails naming the
-        message (:mod:`rollbridge.testing_plurals`). The messages scanned are those of
-        the ruleset's domains declared once every example has run (a message declared
-        where its text is made counts once an example reaches it); rollbridge's own
-        are held to it by its own tests. :attr:`never_one` names the exceptions."""
+        message (:mod:`rollbridge.testing_plurals`); so does a plural message the
+        examples gave a count that is no ``int`` (``count="1"``: "1 successes"). The
+        messages scanned are those of the ruleset's domains declared once every example
+        has run (a message declared where its text is made counts once an example
+        reaches it); rollbridge's own are held to it by its own tests.
+        :attr:`never_one` names the exceptions."""
         said = self._examples_said()
         domains = self._domains() | {_domain_of(i) for i in _text_ids(said)}
         worded = worded_placeholders(said)
@@ -1870,6 +1876,13 @@ class RulesetConformance(StateConformance):
         declared = {m.id for d in domains for m in messages_of(d)}
         stale = sorted((self.never_one.keys() & declared) - slips.keys())
         assert not stale, f"never_one names messages that read right at one, drop: {stale}"
+        uncounted = uncounted_plurals(said)
+        assert not uncounted, (
+            "plural messages given a count that is no int, which chooses no form ('1' "
+            "reads '1 successes'): "
+            + "; ".join(f"{key}: {given}" for key, given in sorted(uncounted.items()))
+            + " — pass the count as an int (int(...) of a parameter or a field read as text)"
+        )
 
     def _examples_said(self) -> list[Any]:
         """What the action examples (with the first seed: their events, or their

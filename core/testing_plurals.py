@@ -29,12 +29,15 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from rollbridge.text import Message, Private, Text
+from rollbridge.text import message as declared_message
 
 __all__ = [
     "COUNT_NAMES",
     "NOT_NOUNS",
     "counted_plurals",
     "english_count_slips",
+    "texts_in",
+    "uncounted_plurals",
     "worded_placeholders",
 ]
 
@@ -63,19 +66,18 @@ def counted_plurals(template: str) -> list[tuple[str, str]]:
     ]
 
 
-def worded_placeholders(value: Any) -> set[tuple[str, str]]:
-    """The ``(message id, placeholder)`` pairs of the texts in ``value`` (a
+def texts_in(value: Any) -> list[tuple[str, Mapping[str, Any]]]:
+    """The ``(message id, arguments)`` of every text in ``value`` (a
     :class:`~rollbridge.text.Text`, or a text as an event stores it, ``{"id": …,
-    "args": …}``; in maps and lists, and in texts' arguments) whose argument is words —
-    a string or a text, private or not — and so no count."""
-    found: set[tuple[str, str]] = set()
+    "args": …}``; in maps and lists, and in texts' arguments)."""
+    found: list[tuple[str, Mapping[str, Any]]] = []
     stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, Text) or (isinstance(item, Mapping) and item.keys() == {"id", "args"}):
             ident, args = (item.id, item.args) if isinstance(item, Text) else item.values()
             if isinstance(args, Mapping):
-                found.update((str(ident), name) for name, arg in args.items() if _words(arg))
+                found.append((str(ident), args))
                 stack.extend(args.values())
         elif isinstance(item, Mapping):
             stack.extend(item.values())
@@ -84,12 +86,47 @@ def worded_placeholders(value: Any) -> set[tuple[str, str]]:
     return found
 
 
+def worded_placeholders(value: Any) -> set[tuple[str, str]]:
+    """The ``(message id, placeholder)`` pairs of the texts in ``value``
+    (:func:`texts_in`) whose argument is words — a string or a text, private or not —
+    and so no count."""
+    return {
+        (ident, name)
+        for ident, args in texts_in(value)
+        for name, arg in args.items()
+        if _words(arg)
+    }
+
+
+def uncounted_plurals(value: Any) -> dict[str, str]:
+    """The plural messages of the texts in ``value`` (:func:`texts_in`) given a count
+    that is no ``int`` — a string ``"1"`` reads "1 successes", a None "— successes", a
+    ``True`` "True success", and a catalogue reads any of them (a float, an ``IntEnum``
+    too) in the general plural — by message id: what the count was. A private count is
+    judged by its value."""
+    wrong = {}
+    for ident, args in texts_in(value):
+        declared = declared_message(ident)
+        if declared is None or declared.count is None or declared.count not in args:
+            continue
+        count = _private_value(args[declared.count])
+        if count.__class__ is not int:  # as the catalogues choose a form: an int alone
+            wrong[ident] = f"{{{declared.count}}} given {type(count).__name__} {count!r}"
+    return wrong
+
+
+def _private_value(arg: Any) -> Any:
+    """A text's argument, a private one's value (stored, or a :class:`Private`)."""
+    if isinstance(arg, Private):
+        return arg.value
+    if isinstance(arg, Mapping) and "private" in arg and "of" in arg:  # stored so
+        return arg["private"]
+    return arg
+
+
 def _words(arg: Any) -> bool:
     """Whether a text's argument is words (a string or a text), not a number."""
-    if isinstance(arg, Private):
-        arg = arg.value
-    elif isinstance(arg, Mapping) and "private" in arg and "of" in arg:  # stored so
-        arg = arg["private"]
+    arg = _private_value(arg)
     return isinstance(arg, str | Text) or (isinstance(arg, Mapping) and "id" in arg)
 
 

@@ -8,11 +8,14 @@ count that cannot be one."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
+
+import pytest
 
 from rollbridge import ActionContext, Resolution
 from rollbridge.dice import DiceSource
-from rollbridge.text import Messages
+from rollbridge.text import Messages, Private
 from tests.plugins.rollunder import RollUnder, conformance_of, failure_of
 
 TEST = "test_english_counts_agree_with_their_nouns"
@@ -94,3 +97,29 @@ def test_a_placeholder_the_examples_gave_words_is_a_name_in_every_message_of_its
     made of that domain, and is one there too."""
     assert UNREACHED.id == "counts_plural.turn.breath"
     conformance_of(Counts(PLURAL)).test_english_counts_agree_with_their_nouns()
+
+
+class CountsAsText(RollUnder):
+    """RollUnder whose test adds PLURAL's step with ``count`` as given: a count read
+    from a parameter as text, a None where no count was found."""
+
+    def __init__(self, count: Any) -> None:
+        self.count = count
+
+    def resolve(self, context: ActionContext, dice: DiceSource) -> Resolution:
+        made = super().resolve(context, dice)
+        step = PLURAL(actor="Hero", count=self.count)
+        return replace(made, steps=[step])
+
+
+@pytest.mark.parametrize(
+    ("count", "given"),
+    [("1", "str '1'"), (None, "NoneType None"), (True, "bool True"),
+     (Private(1.0, of="a1", aspect="sheet"), "float 1.0")],
+)  # fmt: skip
+def test_a_plural_message_given_a_count_that_is_no_int_fails(count: Any, given: str) -> None:
+    """``count="1"`` read "Hero strikes: 1 hits" in English, and every catalogue
+    read it in the general plural ("1 zásahů"); the suite passed it (author29)."""
+    said = failure_of(CountsAsText(count), TEST)
+    assert f"counts_plural.strike.counted: {{count}} given {given}" in said, said
+    assert "pass the count as an int" in said
