@@ -1863,10 +1863,10 @@ class RulesetConformance(StateConformance):
         slips = {}
         for domain in sorted(domains - {"rollbridge"}):
             slips.update(english_count_slips(messages_of(domain), worded))
-        wrong = {key: said for key, said in slips.items() if key not in self.never_one}
+        wrong = {key: slip for key, slip in slips.items() if key not in self.never_one}
         assert not wrong, (
             "messages that read wrong at a count of one: "
-            + "; ".join(f"{key}: {said}" for key, said in sorted(wrong.items()))
+            + "; ".join(f"{key}: {slip}" for key, slip in sorted(wrong.items()))
             + ' — declare a plain one with say.plural(key, "{count} hit", "{count} hits", '
             'count="count") and translate every plural form (docs/plugins.md, '
             '"Languages"), or put the count after its word ("hits: {hits}"); give a '
@@ -1886,8 +1886,9 @@ class RulesetConformance(StateConformance):
 
     def _examples_said(self) -> list[Any]:
         """What the action examples (with the first seed: their events, or their
-        refusals' texts) and an encounter of the example actors (its views) said —
-        running them declares the messages declared where their texts are made."""
+        refusals' texts) and an encounter of the example actors after them (its
+        events: the turn hooks' texts) said — running them declares the messages
+        declared where their texts are made."""
         harness, ids = self._harness(self.seeds[0])
         said: list[Any] = []
         for name, case in self._cases():
@@ -1897,8 +1898,8 @@ class RulesetConformance(StateConformance):
                 )
             except RollbridgeError as refused:
                 said.append(refused.text)
-        said += [event.data for event in harness.events()]
-        return said + self._encounter_views(harness, ids)
+        self._encounter_views(harness, ids)
+        return said + [event.data for event in harness.events()]
 
     def test_every_action_reads_in_every_locale(self) -> None:
         """Every action's resolution (for the GM and for players), an encounter of

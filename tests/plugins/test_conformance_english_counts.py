@@ -123,3 +123,24 @@ def test_a_plural_message_given_a_count_that_is_no_int_fails(count: Any, given: 
     said = failure_of(CountsAsText(count), TEST)
     assert f"counts_plural.strike.counted: {{count}} given {given}" in said, said
     assert "pass the count as an int" in said
+
+
+HOOK_PLURAL = Messages("counts_hook").plural(
+    "turn.breath", "{actor} sheds {count} point", "{actor} sheds {count} points"
+)
+
+
+class CountsInAHook(RollUnder):
+    """RollUnder whose turn hook says :data:`HOOK_PLURAL` with a count read as text."""
+
+    def on_turn_start(self, context: Any, dice: DiceSource) -> Resolution | None:
+        actor = context.actor.name if context.actor else "?"
+        return Resolution(HOOK_PLURAL(actor=actor, count="2"), {})
+
+
+def test_a_turn_hooks_plural_given_a_count_that_is_no_int_fails() -> None:
+    """The scan read the examples' events taken before the suite's encounter ran: a
+    turn hook's texts were never read for their counts (author29, review of its own
+    first take)."""
+    said = failure_of(CountsInAHook(), TEST)
+    assert "counts_hook.turn.breath: {count} given str '2'" in said, said
