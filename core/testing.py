@@ -1863,6 +1863,12 @@ class RulesetConformance(StateConformance):
         slips = {}
         for domain in sorted(domains - {"rollbridge"}):
             slips.update(english_count_slips(messages_of(domain), worded))
+        declared = {m.id for d in domains for m in messages_of(d)}
+        unknown = sorted(self.never_one.keys() - declared)
+        assert not unknown, (
+            f"never_one names no message of the ruleset's domains ({', '.join(sorted(domains))}"
+            f"): {unknown} — name each by its id, domain.key, as this test's failure does"
+        )
         wrong = {key: slip for key, slip in slips.items() if key not in self.never_one}
         assert not wrong, (
             "messages that read wrong at a count of one: "
@@ -1873,8 +1879,7 @@ class RulesetConformance(StateConformance):
             "plural one a singular that reads right at one; a count that cannot be one "
             "goes in never_one = {message id: why} on this class"
         )
-        declared = {m.id for d in domains for m in messages_of(d)}
-        stale = sorted((self.never_one.keys() & declared) - slips.keys())
+        stale = sorted(self.never_one.keys() - slips.keys())
         assert not stale, f"never_one names messages that read right at one, drop: {stale}"
         uncounted = uncounted_plurals(said)
         assert not uncounted, (

@@ -144,3 +144,13 @@ def test_a_turn_hooks_plural_given_a_count_that_is_no_int_fails() -> None:
     first take)."""
     said = failure_of(CountsInAHook(), TEST)
     assert "counts_hook.turn.breath: {count} given str '2'" in said, said
+
+
+def test_never_one_naming_no_declared_message_fails_naming_it() -> None:
+    """A key without its domain ("strike.hits") exempted nothing and passed silently."""
+    suite = type("Suite", (type(conformance_of(Counts(PLAIN))),), {})
+    suite.never_one = {"strike.hits": "a strike always hits twice"}
+    with pytest.raises(AssertionError) as failed:
+        suite().test_english_counts_agree_with_their_nouns()
+    assert "never_one names no message of the ruleset's domains" in str(failed.value)
+    assert "['strike.hits'] — name each by its id, domain.key" in str(failed.value)
