@@ -901,33 +901,37 @@ class Table:
         December 2026, late, the staging marked none: a ruleset's ``invalid_request``
         naming ``at`` from its ``player_view`` reached the Foundry module as the
         server's. The mark is set on a copy, raised here in the ruleset's object's
-        place (which the caller raises again where nothing was marked). A code the
-        ruleset's class cannot give (its ``code`` property raises) is its failure too
-        (:meth:`_code_read`). :raises InternalError:"""
-        self._code_read(refused)
+        place (which the caller raises again where nothing was marked). A code or
+        details the ruleset's class cannot give (a ``code`` property that raises) is its
+        failure too (:meth:`_refusal_read`). :raises InternalError:"""
+        self._refusal_read(refused)
         self._refusal_acted_on(refused)
         marked = self._refusal_marked(refused)
         if marked is not refused:
             raise marked from refused.__cause__
 
-    def _code_read(self, refused: RollbridgeError) -> None:
-        """:raises InternalError: reading ``refused``'s code, raised by the ruleset,
-        raised (a property of its class's own): the ruleset's failure, logged naming
-        the ruleset, the table and what the code raised. Until 7 December 2026, night,
-        that exception escaped the call into the ruleset with a traceback."""
-        try:
-            wire_code(refused)
-        except STOPS:
-            raise
-        except BaseException as exc:
-            log.error(
-                "ruleset %r refused at table %r with a code that cannot be read (reading it "
-                "raised %s); read as the ruleset's failure",
-                self.ruleset.id,
-                self.info.id,
-                type(exc).__name__,
-            )
-            raise self._failure() from exc
+    def _refusal_read(self, refused: RollbridgeError) -> None:
+        """:raises InternalError: reading ``refused``'s code or details, raised by the
+        ruleset, raised (a property of its class's own): the ruleset's failure, logged
+        naming the ruleset, the table and what the reading raised. Until 7 December
+        2026, night, a code's exception escaped the call into the ruleset with a
+        traceback, and details' failed the reply as the server's ("the server failed"),
+        naming no ruleset."""
+        for part, read in (("code", wire_code), ("details", lambda error: error.details)):
+            try:
+                read(refused)
+            except STOPS:
+                raise
+            except BaseException as exc:
+                log.error(
+                    "ruleset %r refused at table %r with %s that cannot be read (reading "
+                    "it raised %s); read as the ruleset's failure",
+                    self.ruleset.id,
+                    self.info.id,
+                    "a code" if part == "code" else "details",
+                    type(exc).__name__,
+                )
+                raise self._failure() from exc
 
     def _refusal_acted_on(self, refused: RollbridgeError) -> None:
         """:raises InternalError: ``refused``, raised by the ruleset, has a code clients

@@ -304,6 +304,26 @@ def test_a_refusal_whose_code_raises_is_the_rulesets_failure(caplog) -> None:
     assert "ruleset 'rollunder' refused at table" in said and "LookupError" in said, said
 
 
+class UnreadableDetails(RuleViolation):
+    """A refusal class of a ruleset's own whose ``details`` property raises."""
+
+    @property  # type: ignore[override]
+    def details(self) -> dict:  # type: ignore[override]
+        raise LookupError("no details for this refusal")
+
+    @details.setter
+    def details(self, value: dict) -> None:
+        pass
+
+
+def test_a_refusal_whose_details_raise_is_the_rulesets_failure(caplog) -> None:
+    """Before (author29), the reply read the details and failed: answered "the server
+    failed; try again", logged naming the table and the request, never the ruleset."""
+    said = _failed_logged(caplog, _table("", refusal=UnreadableDetails("x", code="no_x")), "w")
+    assert "ruleset 'rollunder' refused at table" in said and "LookupError" in said, said
+    assert "details" in said, said
+
+
 class UnreadableInItsViews(RollUnder):
     """Refuses with :class:`UnreadableCode` as it makes a wounded actor's common state
     (met as the table stages the event's views)."""
