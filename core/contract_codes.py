@@ -163,14 +163,30 @@ RULESET_ORIGIN = "ruleset"
 
 
 def origin_marked(refused: RollbridgeError) -> RollbridgeError:
-    """``refused``, raised by a ruleset, with ``details.origin`` set to
+    """A copy of ``refused``, raised by a ruleset, with ``details.origin`` set to
     :data:`RULESET_ORIGIN` where its code is in :data:`DETAILS_READ` (its other details
     kept; details that are no map replaced): the wire then says it is not the server's
-    own. Any other refusal is returned as it is."""
+    own. Any other refusal is returned as it is. The ruleset's own object is left as it
+    was (:func:`_copied`): until 7 December 2026, night, the mark was set on it, and a
+    ruleset that keeps a refusal and raises it again found its details changed."""
     code = wire_code(refused)
     if code.__class__ is not str or code not in DETAILS_READ:
         return refused
     details = refused.details
     kept = dict(details) if isinstance(details, Mapping) else {}
-    refused.details = {**kept, "origin": RULESET_ORIGIN}
-    return refused
+    marked = _copied(refused)
+    marked.details = {**kept, "origin": RULESET_ORIGIN}
+    return marked
+
+
+def _copied(refused: RollbridgeError) -> RollbridgeError:
+    """A shallow copy of ``refused`` — its class, arguments, attributes, cause and
+    traceback — made without calling its class's ``__init__`` (a ruleset's own class
+    may take other arguments than the ones it keeps in ``args``)."""
+    kind = type(refused)
+    copy = kind.__new__(kind, *refused.args)
+    copy.__dict__.update(refused.__dict__)
+    copy.__cause__ = refused.__cause__
+    copy.__context__ = refused.__context__
+    copy.__suppress_context__ = refused.__suppress_context__
+    return copy.with_traceback(refused.__traceback__)

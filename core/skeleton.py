@@ -187,7 +187,8 @@ Languages (here Czech and German; any of rollbridge's):
 
 ```sh
 rollbridge catalogs update @PACKAGE@ --domain @ID@ --locale cs --locale de
-# translate each msgstr in @PACKAGE@/locale/*/LC_MESSAGES/@ID@.po, then again:
+# translate each msgstr in @PACKAGE@/locale/*/LC_MESSAGES/@ID@.po (a plural message,
+# LEFT, has one msgstr[n] per form: docs/plugins.md, "Languages"), then again:
 rollbridge catalogs update @PACKAGE@ --domain @ID@ --locale cs --locale de
 rollbridge catalogs check @PACKAGE@ --domain @ID@ --locale cs --locale de
 python -m pytest tests            # now resolves every action in cs and de too
@@ -242,6 +243,9 @@ SUCCEEDS = say("test.succeeds", "{actor} rolls {roll} under {skill}: success")
 FAILS = say("test.fails", "{actor} rolls {roll}, needing under {skill}: a wound")
 D6 = say("dice.d6", "d6")
 WOUNDS = say("track.wounds", "Wounds")
+# A count before a noun is a plural message: English's singular and plural here, and
+# one msgstr[n] per form of each language in its .po (three in Czech and Russian).
+LEFT = say.plural("condition.left", "{count} wound before falling", "{count} wounds before falling")
 '''
 
 _RULESET = '''\
@@ -259,6 +263,7 @@ from rollbridge.dice import DiceGroup, DiceSource, roll_die
 from @PACKAGE@.messages import (
     D6,
     FAILS,
+    LEFT,
     SUCCEEDS,
     SUMMARY,
     TEST,
@@ -323,7 +328,9 @@ class @CLASS@(Ruleset):
     def common_state(self, actor: Actor) -> CommonState:
         wounds = actor.state["wounds"]
         status = "down" if wounds >= MOST else "impaired" if wounds else "ok"
-        return CommonState(status, (Track("wounds", WOUNDS(), wounds, MOST),))
+        left = MOST - wounds
+        conditions = (LEFT(count=left),) if wounds and left else ()
+        return CommonState(status, (Track("wounds", WOUNDS(), wounds, MOST),), conditions)
 '''
 
 _TESTS = '''\
@@ -348,6 +355,7 @@ def test_a_failure_marks_a_wound(ruleset_harness):
     event = table.resolve("test", actor="hero", dice=[5])  # 5 is not under 4
     assert event["data"]["outcome"] == {"success": False}
     assert table.state("hero") == {"wounds": 1}
+    assert table.actor("hero")["common"]["conditions"] == ["2 wounds before falling"]
 '''
 
 #: Each file, by its path in the package's folder (``{PACKAGE}``, ``{ID}`` filled in).

@@ -83,6 +83,7 @@ __all__ = [
     "forget",
     "instead_in_outcome",
     "message",
+    "messages_of",
     "misformatted",
     "privates_met",
     "privatized",
@@ -558,6 +559,15 @@ def unreadable_renamings(domain: str) -> list[tuple[str, str]]:
 def message(message_id: str) -> Message | None:
     """The declared message with this id, if any."""
     return _MESSAGES.get(message_id)
+
+
+def messages_of(domain: str) -> list[Message]:
+    """The messages of ``domain`` declared so far in this process, by id (a message
+    declared where its text is made is among them once that code has run)."""
+    return sorted(
+        (declared for declared in _MESSAGES.values() if declared.domain == domain),
+        key=lambda declared: declared.id,
+    )
 
 
 say = Messages("rollbridge", catalogs=Path(__file__).with_name("locale"))

@@ -20,10 +20,11 @@ How it tells a count from a name: the word after the placeholder decides, not th
 placeholder's name (a count is named anything: ``{running}``, ``{pending}``,
 ``{drawn}``). A word that looks plural — ending in s but not in ss ("success",
 "excess"), "dice", or "word(s)" — is taken for a plural noun unless it is one of
-:data:`NOT_NOUNS`, the verbs and small words that follow a name in these messages
-("{actor} is", "{target} takes", "{dice} vs"). So a new plural noun is caught without a
-list to keep, and a new verb after a name fails the scan until it is added there (the
-safe way round). A word of :data:`NOT_NOUNS` is still a noun after a placeholder named
+:data:`~rollbridge.testing_plurals.NOT_NOUNS` (the scan the conformance suite holds a
+third-party ruleset's messages to), the verbs and small words that follow a name in
+these messages ("{actor} is", "{target} takes", "{dice} vs"). So a new plural noun is
+caught without a list to keep, and a new verb after a name fails the scan until it is
+added there (the safe way round). A word of ``NOT_NOUNS`` is still a noun after a placeholder named
 for it or named as a count ("{rolls} rolls", "{count} hits"); a count named otherwise
 before one of those words ("{verified} rolls verified") is beyond this scan.
 
@@ -54,6 +55,7 @@ from rollbridge.exceptions import DiceLimitExceeded
 from rollbridge.schema import TOO_FEW, TOO_SHORT
 from rollbridge.server.export_http import BUSY
 from rollbridge.stats.tally import TOO_LARGE as STATS_TOO_LARGE
+from rollbridge.testing_plurals import counted_plurals
 from rollbridge.words import counted
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,20 +79,6 @@ SAME_AT_ONE = {
     "refused.damage.too_many",
 }
 
-
-#: The verbs and small words that follow a name in the messages: not plural nouns.
-NOT_NOUNS = frozenset({
-    "is", "has", "was", "does", "needs", "takes", "shows", "gives", "as", "vs", "this",
-    "uses", "asks", "holds", "exists", "comes", "reveals", "commits", "applies", "differs",
-    "divides", "names", "dies", "keeps", "hits", "misses", "botches", "resists", "bleeds",
-    "tries", "meets", "beats", "rolls", "spends", "casts", "improves", "dispels", "gets",
-    "recovers", "wears", "carries", "puts", "harms", "heals", "regains", "leaves",
-    "registers", "implements", "defines", "requires", "follows",
-})  # fmt: skip
-#: Placeholders named as counts: a word of NOT_NOUNS after one is a noun all the same.
-COUNT_NAMES = frozenset({"count", "n", "limit"})  # ({total} is a roll's total too)
-#: A placeholder (with any format spec) and the word after it, when that looks plural.
-_COUNTED = re.compile(r"\{(\w+)(?::[^{}]*)?\} (\w*[^\Ws]s|dice|\w+\(s\))(?!\w)")
 
 #: Messages (``domain.key``) whose count before a plural noun cannot be one, and why.
 NEVER_ONE = {
@@ -166,16 +154,6 @@ def _plurals() -> list[tuple[str, str, str, str]]:
         (where, key.partition(".")[2], one, other)
         for where, key, one, other in _declared()
         if other is not None
-    ]
-
-
-def counted_plurals(template: str) -> list[tuple[str, str]]:
-    """The (placeholder, word) pairs of ``template`` where a count stands before a plural
-    noun (see the module's docstring)."""
-    return [
-        (name, word)
-        for name, word in _COUNTED.findall(template)
-        if word not in NOT_NOUNS or name in COUNT_NAMES or name == word
     ]
 
 

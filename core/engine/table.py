@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rollbridge.contract import Resolution, Ruleset, major_version
-from rollbridge.contract_codes import acted_on, origin_marked, well_formed
+from rollbridge.contract_codes import acted_on, origin_marked, well_formed, wire_code
 from rollbridge.contract_returned import returned
 from rollbridge.dice.sources import DiceSource, ScriptedDice
 from rollbridge.dice.verifiable import DiceKey
@@ -900,9 +900,38 @@ class Table:
         ``invalid_request`` is marked the ruleset's (:meth:`_refusal_marked`). Until 7
         December 2026, late, the staging marked none: a ruleset's ``invalid_request``
         naming ``at`` from its ``player_view`` reached the Foundry module as the
-        server's. :raises InternalError:"""
+        server's. The mark is set on a copy, raised here in the ruleset's object's
+        place (which the caller raises again where nothing was marked). A code or
+        details the ruleset's class cannot give (a ``code`` property that raises) is its
+        failure too (:meth:`_refusal_read`). :raises InternalError:"""
+        self._refusal_read(refused)
         self._refusal_acted_on(refused)
-        self._refusal_marked(refused)
+        marked = self._refusal_marked(refused)
+        if marked is not refused:
+            raise marked from refused.__cause__
+
+    def _refusal_read(self, refused: RollbridgeError) -> None:
+        """:raises InternalError: reading ``refused``'s code or details, raised by the
+        ruleset, raised (a property of its class's own): the ruleset's failure, logged
+        naming the ruleset, the table and what the reading raised. Until 7 December
+        2026, night, a code's exception escaped the call into the ruleset with a
+        traceback, and details' failed the reply as the server's ("the server failed"),
+        naming no ruleset."""
+        for part, read in (("code", wire_code), ("details", lambda error: error.details)):
+            try:
+                read(refused)
+            except STOPS:
+                raise
+            except BaseException as exc:
+                log.error(
+                    "ruleset %r refused at table %r with %s that cannot be read (reading "
+                    "it raised %s); read as the ruleset's failure",
+                    self.ruleset.id,
+                    self.info.id,
+                    "a code" if part == "code" else "details",
+                    type(exc).__name__,
+                )
+                raise self._failure() from exc
 
     def _refusal_acted_on(self, refused: RollbridgeError) -> None:
         """:raises InternalError: ``refused``, raised by the ruleset, has a code clients
@@ -936,14 +965,15 @@ class Table:
         )
         raise self._failure() from refused
 
-    def _refusal_marked(self, refused: RollbridgeError) -> None:
+    def _refusal_marked(self, refused: RollbridgeError) -> RollbridgeError:
         """``refused``, raised by the ruleset, marked as the ruleset's where clients read
         its details (:func:`~rollbridge.contract_codes.origin_marked`: an
-        ``invalid_request``'s ``details.origin`` ``"ruleset"``). :raises InternalError:
-        it cannot be marked (a ``details`` of the ruleset's own class that refuses to be
-        set): the ruleset's failure, logged as :meth:`_refusal_acted_on` logs one."""
+        ``invalid_request``'s ``details.origin`` ``"ruleset"``), a copy where marked.
+        :raises InternalError: it cannot be marked (a ``details`` of the ruleset's own
+        class that refuses to be set): the ruleset's failure, logged as
+        :meth:`_refusal_acted_on` logs one."""
         try:
-            origin_marked(refused)
+            return origin_marked(refused)
         except Exception as exc:  # a ruleset's class, whatever it raises
             log.error(
                 "ruleset %r refused with the code %r at table %r, whose details could not "

@@ -50,6 +50,14 @@ TRANSLATED = {
         "Wounds": "Wunden",
     },
 }  # fmt: skip
+#: The skeleton's plural message (its English singular and plural) and its forms in
+#: Czech (1; 2-4; 5 and more) and German (1; other), as an author would translate them.
+PLURAL = ("{count} wound before falling", "{count} wounds before falling")
+PLURAL_FORMS = {
+    "cs": ("ještě {count} rána do pádu", "ještě {count} rány do pádu",
+           "ještě {count} ran do pádu"),
+    "de": ("noch {count} Wunde bis zum Sturz", "noch {count} Wunden bis zum Sturz"),
+}  # fmt: skip
 
 
 def rollbridge(*args: str, cwd: Path, site: Path | None = None, check: bool = True):
@@ -118,6 +126,12 @@ def translated(folder: Path) -> None:
             empty = f'msgid "{english}"\nmsgstr ""'
             assert empty in text, (locale, english)
             text = text.replace(empty, f'msgid "{english}"\nmsgstr "{said}"')
+        forms = PLURAL_FORMS[locale]
+        head = f'msgid "{PLURAL[0]}"\nmsgid_plural "{PLURAL[1]}"\n'
+        empty = head + "".join(f'msgstr[{n}] ""\n' for n in range(len(forms)))
+        assert empty in text, (locale, PLURAL)
+        filled = "".join(f'msgstr[{n}] "{form}"\n' for n, form in enumerate(forms))
+        text = text.replace(empty, head + filled)
         po.write_text(text, encoding="utf-8")
     rollbridge(*update, cwd=folder)
     check = ("catalogs", "check", "rollbridge_coin", "--domain", "coin",

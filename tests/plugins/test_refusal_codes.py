@@ -19,7 +19,14 @@ from rollbridge.contract import Actor, CommonState
 from rollbridge.contract_codes import ACTED_ON
 from rollbridge.dice.sources import ScriptedDice
 from rollbridge.engine.model import Principal
-from rollbridge.exceptions import Busy, InternalError, InvalidParams, RollbridgeError, RuleViolation
+from rollbridge.exceptions import (
+    Busy,
+    InternalError,
+    InvalidParams,
+    InvalidRequest,
+    RollbridgeError,
+    RuleViolation,
+)
 from rollbridge.host import PluginHost
 from rollbridge.offline import TableService
 from rollbridge.stores.sqlite import SQLiteStore
@@ -280,3 +287,70 @@ def test_a_code_of_a_str_class_of_the_rulesets_own_is_judged_as_the_string_it_ho
     assert well_formed(Code.NO_AMMO)
     assert not well_formed(Code.SPACED)
     assert not well_formed(3) and not well_formed(b"no_ammo")
+
+
+class UnreadableCode(RuleViolation):
+    """A refusal class of a ruleset's own whose ``code`` property raises."""
+
+    @property  # type: ignore[override]
+    def code(self) -> str:  # type: ignore[override]
+        raise LookupError("no code for this refusal")
+
+
+def test_a_refusal_whose_code_raises_is_the_rulesets_failure(caplog) -> None:
+    """Before (author29), the ``LookupError`` of the code's property escaped
+    :meth:`Table.call_ruleset` as it read the code: a traceback, no reply."""
+    said = _failed_logged(caplog, _table("", refusal=UnreadableCode("no code")), "w")
+    assert "ruleset 'rollunder' refused at table" in said and "LookupError" in said, said
+
+
+class UnreadableDetails(RuleViolation):
+    """A refusal class of a ruleset's own whose ``details`` property raises."""
+
+    @property  # type: ignore[override]
+    def details(self) -> dict:  # type: ignore[override]
+        raise LookupError("no details for this refusal")
+
+    @details.setter
+    def details(self, value: dict) -> None:
+        pass
+
+
+def test_a_refusal_whose_details_raise_is_the_rulesets_failure(caplog) -> None:
+    """Before (author29), the reply read the details and failed: answered "the server
+    failed; try again", logged naming the table and the request, never the ruleset."""
+    said = _failed_logged(caplog, _table("", refusal=UnreadableDetails("x", code="no_x")), "w")
+    assert "ruleset 'rollunder' refused at table" in said and "LookupError" in said, said
+    assert "details" in said, said
+
+
+class UnreadableInItsViews(RollUnder):
+    """Refuses with :class:`UnreadableCode` as it makes a wounded actor's common state
+    (met as the table stages the event's views)."""
+
+    def common_state(self, actor: Actor) -> CommonState:
+        if actor.state["wounds"]:
+            raise UnreadableCode("no state now")
+        return super().common_state(actor)
+
+
+def test_a_refusal_whose_code_raises_in_a_view_is_the_rulesets_failure(caplog) -> None:
+    table = RulesetHarness(UnreadableInItsViews())
+    table.add_actor("Hero", {"skill": 7}, actor_id="h", player=True)
+    table.add_actor("Bandit", {"skill": 5, "guard": 2}, actor_id="b")
+    assert "LookupError" in _failed_logged(caplog, table, "b")
+
+
+def test_a_kept_refusal_is_marked_as_a_copy_and_stays_the_rulesets() -> None:
+    """A ruleset that keeps one refusal and raises it again: the table marks a copy
+    (``details.origin``), which the client reads; the ruleset's own object keeps the
+    details it was given. Before (author29) the table set ``details`` on it."""
+    kept = InvalidRequest("the guard is too high", details={"field": "guard"})
+    table = _table("", refusal=kept)
+    request = {"type": "resolve", "id": "r1", "action": "test", "actor": "h", "targets": ["w"]}
+    for _ in range(2):
+        with pytest.raises(InvalidRequest) as e:
+            table.service.handle(table.table_id, request, PLAYER, ScriptedDice([1]))
+        assert e.value.details == {"field": "guard", "origin": "ruleset"}
+        assert e.value is not kept and e.value.render() == "the guard is too high"
+    assert kept.details == {"field": "guard"}

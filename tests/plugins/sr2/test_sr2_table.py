@@ -31,6 +31,16 @@ class TestSR2Conforms(RulesetConformance):
     #: SR-13: only a dying character bleeds or is stabilised; Tukan, whom the examples
     #: of actions without an actor target, acts in the others (dying, he could not)
     action_states = {"bleed": {"Tukan": DYING}, "stabilise": {"Tukan": DYING}}
+    #: Counts whose English reads right at every count they take (as
+    #: tests/test_english_plurals.py holds them for rollbridge's own scan)
+    never_one = {
+        "sr2.tn.recoil": "SR-7: recoil only with 2 rounds or more",
+        "sr2.code.fired": "SR-6: a raised code only with 2 rounds or more",
+        "sr2.damage.code.fired": "SR-6: a raised code only with 2 rounds or more",
+        "sr2.damage.overflow": '"+ 1 overflow": a mass noun here',
+        "sr2.damage.taken.overflow": '", 1 overflow": a mass noun here',
+        "sr2.odds.level_overflow": '"D + 1 overflow": a mass noun here',
+    }
 
 
 def test_registered_as_a_builtin():
