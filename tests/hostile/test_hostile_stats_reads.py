@@ -15,6 +15,7 @@ stand-in)."""
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from typing import Any
 
@@ -31,7 +32,7 @@ from rollbridge.stats.scope import undone_seqs
 from rollbridge.stats.tally import Tally
 from rollbridge.stores.sqlite import SQLiteStore
 from tests.export.conftest import GM, PLAYER, play_night
-from tests.server.conftest import make_tables, tables  # noqa: F401  (fixtures)
+from tests.server.conftest import make_tables  # noqa: F401  (a fixture)
 
 #: More rolls after the night's: sizes mixed, exploding and compounding dice.
 MORE = ["2d6+1d20", "4d10x", "3d8!!", "1d100+2d6", "5d6x"]
@@ -98,9 +99,13 @@ def test_the_statistics_are_the_faces_each_audience_was_shown(tmp_path, audience
     assert stats["session"]["explosions"] > 0
 
 
-async def test_stats_too_large_stops_counting_where_the_faces_show_it(tables, monkeypatch):  # noqa: F811
-    """60 rolls of 999 dice of a million faces: ~1,000 faces listed an event, 5 bytes
-    of the reply each at least, so the 27th event shows a reply past 128 KiB."""
+async def test_stats_too_large_stops_counting_where_the_faces_show_it(make_tables, monkeypatch):  # noqa: F811
+    """60 rolls of 999 dice of a million faces (seeded): ~1,000 faces listed an event,
+    5 bytes of the reply each at least, so the event after which the faces shown
+    pass 131,072 / 5 is the last counted — found here from the events the player was
+    sent."""
+    draws = itertools.count()
+    world = await make_tables(dice=lambda: SeededDice(f"hostile29:{next(draws)}"))
     counted: list[Any] = []
     add = Tally.add
 
@@ -109,15 +114,23 @@ async def test_stats_too_large_stops_counting_where_the_faces_show_it(tables, mo
         add(self, view, undone=undone)
 
     monkeypatch.setattr(Tally, "add", counting)
-    player, _ = await tables.join("sr2", "player")
+    player, _ = await world.join("sr2", "player")
     for _ in range(60):
         rolled = await player.request({"type": "roll", "formula": "999d1000000"})
         assert rolled["status"] == "done", rolled
+    await player.wait_for(lambda p: len(p.events) >= 60)
+    shown: set[int] = set()
+    last = None
+    for event in player.events:
+        for _, group in groups_of(event):
+            shown.update(r for die in group["dice"] for r in die["rolls"])
+        if 5 * len(shown) > 131072:
+            last = event["seq"]
+            break
     refused = await player.request({"type": "stats"}, timeout=60)
     assert refused["type"] == "error" and refused["code"] == "limit_exceeded", refused
-    assert refused["details"]["size"] > refused["details"]["limit"] == 131072
-    # before: all 60 rolls (and the table's two actors made) counted, then refused
-    assert 26 <= len(counted) <= 30, counted
-    one = await player.request({"type": "stats", "since": counted[-1] + 1,
-                                "until": counted[-1] + 2})  # fmt: skip
+    assert refused["details"] == {"size": 5 * len(shown), "limit": 131072}, refused
+    # before: every event counted (the 60 rolls, the two actors made), then refused
+    assert last is not None and counted[-1] == last and len(counted) < 62, counted
+    one = await player.request({"type": "stats", "since": last + 1, "until": last + 2})
     assert one["type"] == "result" and one["stats"]["session"]["rolls"] == 2, one
