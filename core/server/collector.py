@@ -216,13 +216,21 @@ class CollectorManager:
         :attr:`max_overdue` seconds (two reader threads' reads overlapping without
         end held every pass off, and the heap's growth unchecked, for as long as
         they went on; past :attr:`max_quiet` the server begins no new one a client
-        asks, :attr:`overdue`, so only reads it cannot refuse get that far)."""
+        asks, :attr:`overdue`, so only reads it cannot refuse get that far). Such a
+        step starts the reads' count again: they are not :attr:`overdue` for another
+        :attr:`max_quiet` seconds (reads the server cannot refuse, without end, must
+        not have every other read refused for as long as they go on)."""
         now = self._clock()
         bound = self.max_quiet + self.max_overdue  # new reads are refused past max_quiet
         if self._quiet and now - self._quiet_since < bound:
             return
         if self._holds and now - self._held_since < bound:
             return  # a read's events are still being let go (:meth:`hold`)
+        with self._quiet_lock:  # stepped: the reads still out count afresh from now,
+            if self._quiet:  # so new ones are refused for max_overdue of each bound,
+                self._quiet_since = now  # not for as long as they go on
+            if self._holds:
+                self._held_since = now
         grown = sys.getallocatedblocks() > max(self.baseline, _FLOOR) * self.growth
         if grown or self._clock() - self._last_full >= self.max_age:
             self.full_pass()

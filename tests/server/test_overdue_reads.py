@@ -64,6 +64,10 @@ def test_reads_the_server_cannot_refuse_wait_max_overdue_more_at_most() -> None:
         now[0] = 61.0
         manager.tick()
         assert manager.full_passes == 1
+        # stepped: the read counts afresh, new reads are let in for max_quiet again
+        assert not manager.overdue
+        now[0] = 92.0
+        assert manager.overdue
         read.__exit__(None, None, None)
     finally:
         gc.unfreeze()
