@@ -17,6 +17,11 @@ release before this one reads what this one writes.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from msgpack.exceptions import FormatError, OutOfData, StackError
+
 from rollbridge.engine.model import Event
 from rollbridge.plain import JSON, unpack_kept, unpack_kept_maps
 
@@ -41,12 +46,35 @@ def _event(fields: JSON) -> Event:
     )
 
 
+#: What the stepping reader's faults say, as the whole read's codec says them: its
+#: own carry no text, and a damaged row read for ``state`` at a seq was logged as
+#: ``(FormatError: )`` where ``stats`` of the same row said ``(ValueError: invalid
+#: type …)`` (hostile29).
+_SAID: dict[type[Exception], str] = {
+    FormatError: "invalid type: a byte no msgpack value begins with",
+    StackError: "nested too deep",
+    OutOfData: "unexpected end of file",
+}
+
+
+@contextmanager
+def _said() -> Iterator[None]:
+    """The stepping reader's textless faults raised as :class:`ValueError` saying them."""
+    try:
+        yield
+    except (FormatError, StackError, OutOfData) as exc:
+        said = next(text for kind, text in _SAID.items() if isinstance(exc, kind))
+        raise ValueError(said) from exc
+
+
 def event_changes(blob: bytes) -> Event:
     """One stored event (a Redis log entry's bytes) with its changes alone.
 
     :raises ValueError: (or another exception of the codec, or ``KeyError``) bytes
-        that are not a stored event."""
-    return _event(unpack_kept(blob, KEPT))
+        that are not a stored event, saying what is wrong with them."""
+    with _said():
+        fields = unpack_kept(blob, KEPT)
+    return _event(fields)
 
 
 def events_changes(blob: bytes) -> list[Event]:
@@ -54,5 +82,7 @@ def events_changes(blob: bytes) -> list[Event]:
     changes alone.
 
     :raises ValueError: (or another exception of the codec, or ``KeyError``) bytes
-        that are not an array of stored events."""
-    return [_event(fields) for fields in unpack_kept_maps(blob, KEPT)]
+        that are not an array of stored events, saying what is wrong with them."""
+    with _said():
+        found = unpack_kept_maps(blob, KEPT)
+    return [_event(fields) for fields in found]
