@@ -20,8 +20,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from msgpack.exceptions import FormatError, OutOfData, StackError
-
 from rollbridge.engine.model import Event
 from rollbridge.plain import JSON, unpack_kept, unpack_kept_maps
 
@@ -46,14 +44,15 @@ def _event(fields: JSON) -> Event:
     )
 
 
-#: What the stepping reader's faults say, as the whole read's codec says them: its
-#: own carry no text, and a damaged row read for ``state`` at a seq was logged as
-#: ``(FormatError: )`` where ``stats`` of the same row said ``(ValueError: invalid
-#: type …)`` (hostile29).
-_SAID: dict[type[Exception], str] = {
-    FormatError: "invalid type: a byte no msgpack value begins with",
-    StackError: "nested too deep",
-    OutOfData: "unexpected end of file",
+#: What the stepping reader's faults say, as the whole read's codec says them, by
+#: the names of msgpack's exception classes (:mod:`rollbridge.plain` alone imports
+#: the codec): they carry no text, and a damaged row read for ``state`` at a seq was
+#: logged as ``(FormatError: )`` where ``stats`` of the same row said ``(ValueError:
+#: invalid type …)`` (hostile29).
+_SAID = {
+    "FormatError": "invalid type: a byte no msgpack value begins with",
+    "StackError": "nested too deep",
+    "OutOfData": "unexpected end of file",
 }
 
 
@@ -62,8 +61,10 @@ def _said() -> Iterator[None]:
     """The stepping reader's textless faults raised as :class:`ValueError` saying them."""
     try:
         yield
-    except (FormatError, StackError, OutOfData) as exc:
-        said = next(text for kind, text in _SAID.items() if isinstance(exc, kind))
+    except Exception as exc:
+        said = _SAID.get(type(exc).__name__)
+        if said is None:
+            raise
         raise ValueError(said) from exc
 
 
