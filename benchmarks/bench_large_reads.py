@@ -16,6 +16,12 @@ Printed: the witness's answers and its slowest round trip, each time, and how th
 attacker's requests were answered. A measure, not a test: the machine's load moves
 it (docs/operations.md, "Hostile input", has runs of the code before and after).
 
+With ``--read stats``, before the server starts again, the store's read of the
+retained log and the counting of it (``stats_counter``) are timed on the file, in
+this process's CPU time, and their ratio printed (hostile29: the counting of a log of
+d1,000,000 rolls stops where its reply is too large). ``--faces 6`` fills the log
+with rolls of d6 instead, whose statistics fit in a reply.
+
 Before the server starts again, the store's own read for ``state`` at that seq is
 timed on the file, in this process's CPU time: ``events_after`` (every event whole)
 against ``changes_after`` (their changes alone, what ``state`` reads since hostile28),
@@ -43,7 +49,8 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
-#: A roll whose event is nearly ``--max-event-size`` (128 KiB).
+#: A roll whose event is nearly ``--max-event-size`` (128 KiB); ``--faces`` changes
+#: its dice (``--faces 6``: a log whose statistics fit in a reply, every face counted).
 BIG = "999d1000000+999d1000000+999d1000000"
 ENV = {**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"}
 
@@ -96,12 +103,12 @@ async def ask(ws: ClientConnection, message: dict[str, Any]) -> dict[str, Any]:
             return answer
 
 
-async def fill(port: int, table: dict[str, Any], rolls: int) -> None:
-    """The player's ``rolls`` large rolls, 20 at a time."""
+async def fill(port: int, table: dict[str, Any], rolls: int, formula: str = BIG) -> None:
+    """The player's ``rolls`` large rolls (``formula``), 20 at a time."""
     ws = await join(port, table, "player")
     for start in range(0, rolls, 20):
         for n in range(start, min(start + 20, rolls)):
-            await ws.send(json.dumps({"type": "roll", "id": f"b{n}", "formula": BIG}))
+            await ws.send(json.dumps({"type": "roll", "id": f"b{n}", "formula": formula}))
         answered = 0
         while answered < min(20, rolls - start):
             answer = json.loads(await asyncio.wait_for(ws.recv(), 300))
@@ -167,6 +174,43 @@ def store_reads(db: Path, table: dict[str, Any], at: int) -> None:
         store.close()
 
 
+def stats_cpu(db: Path, table: dict[str, Any]) -> None:
+    """What a player's ``stats`` takes of a reader thread on the file, in this process's
+    CPU time (best of three, the collector off as the server's quiet holds it): the
+    store's read of the retained log, then the counting (every event's view, the
+    counts, the reply or its refusal), and their ratio — both in the same run."""
+    import gc
+
+    from rollbridge.export import read_log
+    from rollbridge.host import PluginHost
+    from rollbridge.stats import Scope, stats_counter
+    from rollbridge.stores.sqlite import SQLiteStore
+
+    store = SQLiteStore(db)
+    try:
+        log = read_log(store, table["table"], PluginHost().rulesets)
+        start = log.events[0].seq - 1
+        read, count, answer = [], [], ""
+        gc.disable()
+        for _ in range(3):
+            started = time.thread_time()
+            events = store.events_after(table["table"], start)
+            read.append(time.thread_time() - started)
+            started = time.thread_time()
+            try:
+                stats_counter(log.table, events, audience="player", scope=Scope())()
+                answer = "result"
+            except Exception as exc:  # the refusal of a reply too large: counted too
+                answer = getattr(exc, "code", type(exc).__name__)
+            count.append(time.thread_time() - started)
+            del events
+    finally:
+        gc.enable()
+        store.close()
+    print(f"stats on a reader thread: read {min(read):.3f} s CPU, count {min(count):.3f} s "
+          f"CPU ({answer}): the count {min(count) / min(read):.3f} of the read")  # fmt: skip
+
+
 async def measure(port: int, tables: list[dict[str, Any]], read: dict[str, Any],
                   seconds: float) -> None:  # fmt: skip
     alone, slowest = await witness(port, tables[1], seconds)
@@ -191,6 +235,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rolls", type=int, default=1100)
     parser.add_argument("--read", choices=["state", "stats"], default="state")
     parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--faces", type=int, default=1000000,
+                        help="the faces of the rolls' 2,997 dice")  # fmt: skip
     parser.add_argument("--collector-log", action="store_true",
                         help="serve at DEBUG; print the collector's full passes")  # fmt: skip
     args = parser.parse_args(argv)
@@ -199,13 +245,16 @@ def main(argv: list[str] | None = None) -> None:
         tables = [create(db, f"T{n}") for n in range(2)]
         process, port = serve(db, Path(folder) / "fill.log", "--rate-per-table", "0",
                               "--rate-per-connection", "0")  # fmt: skip
-        asyncio.run(fill(port, tables[0], args.rolls))
+        formula = "+".join([f"999d{args.faces}"] * 3)
+        asyncio.run(fill(port, tables[0], args.rolls, formula))
         process.terminate()
         process.wait()
         read = {"type": "stats"} if args.read == "stats" else {
             "type": "state", "at": max(1, args.rolls - 870)}  # fmt: skip
         if args.read == "state":
             store_reads(db, tables[0], read["at"])
+        else:
+            stats_cpu(db, tables[0])
         log = Path(folder) / "serve.log"
         process, port = serve(db, log, *(["--log-level", "DEBUG"] * args.collector_log))
         try:

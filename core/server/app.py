@@ -71,6 +71,7 @@ from rollbridge.server.listen import cannot_listen, host_port
 from rollbridge.server.logs import log_refusal
 from rollbridge.server.metrics import ServerMetrics
 from rollbridge.server.outbox import Outbox
+from rollbridge.server.overdue import overdue_refusal
 from rollbridge.server.store_health import StoreHealth
 from rollbridge.server.store_probe import PROBE_EVERY, probe_store
 from rollbridge.server.throttle import Retried, Throttle
@@ -466,6 +467,8 @@ class Server:
 
         if isinstance(effect, ASKED_READS) and not isinstance(effect, ReadSettled):
             refusal = self.tables.read_refusal(effect.table_id)
+            if refusal is None and self.collector is not None and self.collector.overdue:
+                refusal = overdue_refusal()  # reads held the collector off too long
             if refusal is not None:  # the table owes an earlier read's time
                 self._read_refused(effect, refusal, client)
                 return

@@ -27,8 +27,9 @@ ones, which the new objects set off one after another and each of which walked a
 of them holding the interpreter's lock, stopping the event loop for a second and
 more, and the manager's own — and freezes what the read left alive at its end, as
 every tick does (hostile27). Reads that follow one another without a gap (two
-reader threads' overlapping) hold them off for :data:`MAX_QUIET` seconds at most:
-then the manager's steps run again, the heap's growth checked as ever.
+reader threads' overlapping) hold them off for :data:`MAX_QUIET` seconds, then the
+server refuses new ones, and :data:`MAX_OVERDUE` seconds more at most: then the
+manager's steps run again, the heap's growth checked as ever.
 
 A read's objects outlive its ``quiet``: the event loop drops its events a few a
 turn once its reply is made (:mod:`rollbridge.server.let_go`). A tick in between
@@ -38,6 +39,17 @@ over 18 M blocks in one DEBUG run), and a pass that found nothing to free: they 
 being freed already (hostile28). :meth:`CollectorManager.hold` covers a read from
 its start on the loop until its events are dropped; :meth:`~CollectorManager.tick`
 waits while one is held, for :data:`MAX_QUIET` seconds of holds back to back at most.
+
+A read longer than :data:`MAX_QUIET` (a ``stats`` of a log of the largest events on
+a loaded machine) met that bound as reads without end would: the manager's full pass
+walked the read's millions of objects, still alive, 5–6.5 s of the interpreter's
+lock (hostile29). Now the bound refuses more instead: once reads (or holds) have
+followed one another for :data:`MAX_QUIET` seconds the manager is
+:attr:`~CollectorManager.overdue`, and the server refuses every new read of the log
+a client asks (``rate_limited``, ``"scope": "server"``) until they end; the reads
+out finish, and the manager steps again without walking them. Only reads it cannot
+refuse (a ``hello``'s resume) going on for :data:`MAX_OVERDUE` seconds more have the
+manager step all the same, as before.
 
 Only the process owner should turn this on (``rollbridge serve`` does): the
 collector's state is global to the interpreter.
@@ -54,7 +66,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-__all__ = ["FREEZE_INTERVAL", "GROWTH", "MAX_AGE", "MAX_QUIET", "CollectorManager"]
+__all__ = ["FREEZE_INTERVAL", "GROWTH", "MAX_AGE", "MAX_OVERDUE", "MAX_QUIET", "CollectorManager"]
 
 log = logging.getLogger("rollbridge.collector")
 
@@ -68,6 +80,10 @@ MAX_AGE = 600.0
 #: manager's steps run again all the same: reads overlapping on the reader threads
 #: without end must not hold every pass off, and the heap's growth with it, for good.
 MAX_QUIET = 30.0
+#: Seconds past :data:`MAX_QUIET` that reads still out (the server refuses new ones
+#: meanwhile: :attr:`CollectorManager.overdue`) hold the manager's steps off before
+#: it steps all the same.
+MAX_OVERDUE = 30.0
 #: Below this many allocated blocks growth is not worth a full pass.
 _FLOOR = 200_000
 
@@ -81,6 +97,8 @@ class CollectorManager:
     :param max_quiet: seconds of :meth:`quiet` reads, one overlapping the next, after
         which :meth:`tick` steps again all the same.
     :param clock: the seconds it counts by (monotonic).
+    :param max_overdue: seconds past ``max_quiet`` that reads still out hold
+        :meth:`tick` off (new ones are refused meanwhile: :attr:`overdue`).
     """
 
     def __init__(
@@ -90,11 +108,13 @@ class CollectorManager:
         max_age: float = MAX_AGE,
         max_quiet: float = MAX_QUIET,
         clock: Callable[[], float] = time.monotonic,
+        max_overdue: float = MAX_OVERDUE,
     ) -> None:
         self.interval = interval
         self.growth = growth
         self.max_age = max_age
         self.max_quiet = max_quiet
+        self.max_overdue = max_overdue
         self._clock = clock
         #: Allocated blocks right after the last full pass.
         self.baseline = 0
@@ -142,8 +162,9 @@ class CollectorManager:
         they are freed a few a turn after that: a tick meanwhile measured a heap grown
         by all of them, and its full pass walked them — seconds of the interpreter's
         lock, to free nothing they would not free themselves (hostile28). Holds that
-        follow one another without a gap wait :attr:`max_quiet` seconds at most, as
-        :meth:`quiet` reads do. Automatic collection is not touched."""
+        follow one another without a gap wait :attr:`max_quiet` and
+        :attr:`max_overdue` seconds at most, as :meth:`quiet` reads do. Automatic
+        collection is not touched."""
         with self._quiet_lock:
             self._holds += 1
             if self._holds == 1:
@@ -158,6 +179,17 @@ class CollectorManager:
                     self._holds -= 1
 
         return release
+
+    @property
+    def overdue(self) -> bool:
+        """Whether reads (:meth:`quiet`) or their holds (:meth:`hold`) have followed
+        one another for :attr:`max_quiet` seconds or more: the server then begins no
+        new read of the log a client asks, so that the reads out end and the manager
+        steps without walking their objects."""
+        now = self._clock()
+        return (self._quiet > 0 and now - self._quiet_since >= self.max_quiet) or (
+            self._holds > 0 and now - self._held_since >= self.max_quiet
+        )
 
     @property
     def holding(self) -> bool:
@@ -180,14 +212,25 @@ class CollectorManager:
         """One step: a full pass if the heap grew enough or the last pass is
         :attr:`max_age` old, else a freeze; nothing while a read is :meth:`quiet` or
         its events are still being let go (:meth:`hold`), unless such reads (or
-        holds) have followed one another for :attr:`max_quiet` seconds (two reader
-        threads' reads overlapping without end held every pass off, and the heap's
-        growth unchecked, for as long as they went on)."""
+        holds) have followed one another for :attr:`max_quiet` and
+        :attr:`max_overdue` seconds (two reader threads' reads overlapping without
+        end held every pass off, and the heap's growth unchecked, for as long as
+        they went on; past :attr:`max_quiet` the server begins no new one a client
+        asks, :attr:`overdue`, so only reads it cannot refuse get that far). Such a
+        step starts the reads' count again: they are not :attr:`overdue` for another
+        :attr:`max_quiet` seconds (reads the server cannot refuse, without end, must
+        not have every other read refused for as long as they go on)."""
         now = self._clock()
-        if self._quiet and now - self._quiet_since < self.max_quiet:
+        bound = self.max_quiet + self.max_overdue  # new reads are refused past max_quiet
+        if self._quiet and now - self._quiet_since < bound:
             return
-        if self._holds and now - self._held_since < self.max_quiet:
+        if self._holds and now - self._held_since < bound:
             return  # a read's events are still being let go (:meth:`hold`)
+        with self._quiet_lock:  # stepped: the reads still out count afresh from now,
+            if self._quiet:  # so new ones are refused for max_overdue of each bound,
+                self._quiet_since = now  # not for as long as they go on
+            if self._holds:
+                self._held_since = now
         grown = sys.getallocatedblocks() > max(self.baseline, _FLOOR) * self.growth
         if grown or self._clock() - self._last_full >= self.max_age:
             self.full_pass()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from rollbridge.plain import JSON
@@ -18,8 +19,9 @@ class DieCounts:
     """The faces shown by the dice of one size."""
 
     faces: int
-    #: How many times each face was shown.
-    shown: dict[int, int] = field(default_factory=dict)
+    #: How many times each face was shown (a :class:`~collections.Counter`: a
+    #: group's faces are added in bulk, :mod:`rollbridge.stats.faces`).
+    shown: Counter[int] = field(default_factory=Counter)
     explosions: int = 0
 
     @property
@@ -34,7 +36,7 @@ class DieCounts:
 
     def add(self, face: int) -> None:
         """Count one face shown."""
-        self.shown[face] = self.shown.get(face, 0) + 1
+        self.shown[face] += 1
 
     def to_dict(self) -> JSON:
         """As the ``stats`` reply carries it (docs/statistics.md)."""
@@ -67,6 +69,13 @@ class Summary:
         if found is None:
             found = self.dice[faces] = DieCounts(faces)
         return found
+
+    def listed(self) -> int:
+        """The faces its reply lists (:meth:`DieCounts.to_dict`), every die size's:
+        each ``"face":count`` pair is 5 bytes of the reply at least."""
+        return sum(
+            d.faces if d.faces <= MAX_LISTED_FACES else len(d.shown) for d in self.dice.values()
+        )
 
     @property
     def explosions(self) -> int:

@@ -19,6 +19,7 @@ from rollbridge.engine.views import Audience
 from rollbridge.exceptions import InternalError, LimitExceeded
 from rollbridge.plain import JSON, dumps_json
 from rollbridge.stats.dice import groups_of, is_int
+from rollbridge.stats.faces import count_group
 from rollbridge.stats.scope import Scope, undone_seqs
 from rollbridge.stats.summary import Summary
 from rollbridge.text import Messages, render
@@ -41,6 +42,16 @@ TOO_LARGE = say.plural(
     "ask for one actor or a shorter span",
     "the statistics would be {size:,} bytes, more than the {limit:,} a reply may carry; "
     "ask for one actor or a shorter span",
+    count="size",
+)
+
+# Translators: {size} and {limit} are byte counts; {size} is a least bound.
+TOO_LARGE_ALREADY = say.plural(
+    "stats.too_large_already",
+    "the statistics would be more than {size:,} byte, more than the {limit:,} a reply may "
+    "carry (the faces of their dice alone); ask for one actor or a shorter span",
+    "the statistics would be more than {size:,} bytes, more than the {limit:,} a reply may "
+    "carry (the faces of their dice alone); ask for one actor or a shorter span",
     count="size",
 )
 
@@ -75,7 +86,7 @@ class Tally:
         rolled: set[str | None] = set()
         for owner, group in groups_of(view):
             summaries = [self.session] if owner is None else [self.session, self.actor(owner)]
-            if self._group(group, summaries):
+            if count_group(group, summaries):
                 rolled.add(owner)
         if rolled:
             self.session.rolls += 1
@@ -96,39 +107,14 @@ class Tally:
         for summary in owners:
             summary.ruleset[count.key] = summary.ruleset.get(count.key, 0) + count.value
 
-    @staticmethod
-    def _group(group: Mapping[str, Any], summaries: list[Summary]) -> bool:
-        """Count one dice group into each summary; whether it held a die. A group
-        tagged ``reroll`` shows an earlier roll again with some dice rerolled (a
-        chip): only its dice tagged ``reroll`` were rolled now; its successes and botch
-        are not counted again (a test counts its first result)."""
-        shown = False
-        rerolled = "reroll" in (group.get("tags") or ())
-        successes = None if rerolled else group.get("successes")
-        botch = not rerolled and "botch" in (group.get("tags") or ())
-        for summary in summaries:
-            if is_int(successes):
-                summary.successes += successes
-            if botch:
-                summary.botches += 1
-        for die in group.get("dice") or ():
-            faces, rolls = die.get("faces"), die.get("rolls")
-            if not is_int(faces) or faces < 1 or not isinstance(rolls, list):
-                continue
-            tags = die.get("tags") or ()
-            if rerolled and "reroll" not in tags:
-                continue  # the earlier roll's die, counted with it
-            explosions = (1 if "exploded" in tags else 0) + (
-                max(0, len(rolls) - 1) if "compounded" in tags else 0
-            )
-            for summary in summaries:
-                counts = summary.die(faces)
-                counts.explosions += explosions
-                for face in rolls:
-                    if is_int(face):
-                        counts.add(face)
-                        shown = True
-        return shown
+    def least_bytes(self, actor: str | None) -> int:
+        """Bytes the reply will be at least: 5 a face its counts list (a
+        ``"face":count`` pair, :meth:`Summary.listed`) — the session's, or with
+        ``actor`` that actor's alone (the reply's ``session`` then). Counts only
+        grow as events are added, so a reply this bound finds too large is one
+        whatever the events after."""
+        summary = self.session if actor is None else self.actors.get(actor)
+        return 0 if summary is None else 5 * summary.listed()
 
 
 def hook_views(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -146,11 +132,23 @@ def hook_views(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     ]  # fmt: skip
 
 
-def tally(table: Table, views: Sequence[Mapping[str, Any]], scope: Scope) -> Tally:
-    """Count the ``views`` (one audience's, in seq order) within ``scope``.
+def tally(
+    table: Table,
+    views: Sequence[Mapping[str, Any]],
+    scope: Scope,
+    *,
+    limit: int | None = None,
+) -> Tally:
+    """Count the ``views`` (one audience's, in seq order) within ``scope``; with
+    ``limit``, stop as soon as the faces counted show the reply would be larger
+    than ``limit`` bytes (:meth:`Tally.least_bytes`): a log of thousands of dice of
+    a million faces each lists more faces than any reply may carry after a few
+    events, and counting the rest only to refuse it held a reader thread for
+    seconds (hostile29).
 
     :raises InvalidRequest: an encounter not in the log. :raises InternalError:
-        a ruleset's statistics failed.
+        a ruleset's statistics failed. :raises LimitExceeded: the reply would be
+        larger than ``limit``.
     """
     statistics = table.call_ruleset(table.ruleset.statistics)
     counted = Tally(statistics, table.ruleset.id)
@@ -163,6 +161,10 @@ def tally(table: Table, views: Sequence[Mapping[str, Any]], scope: Scope) -> Tal
         if not scope.holds_time(view.get("at")):
             continue
         table.call_ruleset(lambda v=view, u=seq in undone: counted.add(v, undone=u))
+        least = counted.least_bytes(scope.actor) if limit is not None else 0
+        if limit is not None and least > limit:
+            raise LimitExceeded(TOO_LARGE_ALREADY(size=least, limit=limit),
+                                details={"size": least, "limit": limit})  # fmt: skip
     return counted
 
 
@@ -214,7 +216,7 @@ def _counted(
 ) -> JSON:
     seen = Audience(audience == "gm", locale)
     views = [table.view_event(event, audience=seen) for event in events]
-    counted = tally(table, views, scope)
+    counted = tally(table, views, scope, limit=limit)
     statistics = counted.statistics
     labels = (
         tuple((k, render(label, locale=locale)) for k, label in statistics.keys)

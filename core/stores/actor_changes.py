@@ -17,6 +17,9 @@ release before this one reads what this one writes.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from rollbridge.engine.model import Event
 from rollbridge.plain import JSON, unpack_kept, unpack_kept_maps
 
@@ -41,12 +44,38 @@ def _event(fields: JSON) -> Event:
     )
 
 
+#: What the stepping reader's faults say, as the whole read's codec says them, by
+#: the names of msgpack's exception classes (:mod:`rollbridge.plain` alone imports
+#: the codec): they carry no text, and a damaged row read for ``state`` at a seq was
+#: logged as ``(FormatError: )`` where ``stats`` of the same row said ``(ValueError:
+#: invalid type …)`` (hostile29).
+_SAID = {
+    "FormatError": "invalid type: a byte no msgpack value begins with",
+    "StackError": "nested too deep",
+    "OutOfData": "unexpected end of file",
+}
+
+
+@contextmanager
+def _said() -> Iterator[None]:
+    """The stepping reader's textless faults raised as :class:`ValueError` saying them."""
+    try:
+        yield
+    except Exception as exc:
+        said = _SAID.get(type(exc).__name__)
+        if said is None:
+            raise
+        raise ValueError(said) from exc
+
+
 def event_changes(blob: bytes) -> Event:
     """One stored event (a Redis log entry's bytes) with its changes alone.
 
     :raises ValueError: (or another exception of the codec, or ``KeyError``) bytes
-        that are not a stored event."""
-    return _event(unpack_kept(blob, KEPT))
+        that are not a stored event, saying what is wrong with them."""
+    with _said():
+        fields = unpack_kept(blob, KEPT)
+    return _event(fields)
 
 
 def events_changes(blob: bytes) -> list[Event]:
@@ -54,5 +83,7 @@ def events_changes(blob: bytes) -> list[Event]:
     changes alone.
 
     :raises ValueError: (or another exception of the codec, or ``KeyError``) bytes
-        that are not an array of stored events."""
-    return [_event(fields) for fields in unpack_kept_maps(blob, KEPT)]
+        that are not an array of stored events, saying what is wrong with them."""
+    with _said():
+        found = unpack_kept_maps(blob, KEPT)
+    return [_event(fields) for fields in found]

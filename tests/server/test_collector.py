@@ -94,8 +94,8 @@ def test_a_full_pass_comes_when_the_last_one_is_old_whatever_the_heap(monkeypatc
 def test_a_read_s_hold_waits_the_ticks_until_released_and_for_a_bounded_time() -> None:
     """A read's hold (:meth:`CollectorManager.hold`, from its start until its events
     are let go) keeps a grown heap's full pass off; released (twice: once counts),
-    the next tick runs it; holds back to back wait ``max_quiet`` seconds at most (a
-    seeded clock, no sleeping)."""
+    the next tick runs it; holds back to back wait ``max_quiet`` and ``max_overdue``
+    seconds at most (a seeded clock, no sleeping)."""
     now = [0.0]
     manager = CollectorManager(growth=0.0, max_quiet=30.0, clock=lambda: now[0])
     release = manager.hold()
@@ -107,7 +107,10 @@ def test_a_read_s_hold_waits_the_ticks_until_released_and_for_a_bounded_time() -
     now[0] = 29.0
     manager.tick()
     assert manager.full_passes == 0 and manager.holding
-    now[0] = 31.0  # 31 s of holds back to back: the manager steps all the same
+    now[0] = 31.0  # 31 s of holds back to back: overdue, new reads refused (hostile29)
+    manager.tick()
+    assert manager.full_passes == 0 and manager.overdue
+    now[0] = 61.0  # and 30 s more: the manager steps all the same
     manager.tick()
     assert manager.full_passes == 1
     other()

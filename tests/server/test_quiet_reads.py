@@ -151,8 +151,8 @@ def test_reads_overlapping_without_end_hold_the_collector_off_for_a_bounded_time
     """Two reader threads whose reads overlap keep :meth:`quiet` entered without a
     gap: the manager's steps (its full passes, what checks the heap's growth) then
     waited for good, and automatic collection stayed off, the heap growing
-    unchecked for as long as the reads went on. Now they wait ``max_quiet`` seconds
-    of such reads at most (a seeded clock, no sleeping)."""
+    unchecked for as long as the reads went on. Now they wait ``max_quiet`` and
+    ``max_overdue`` seconds of such reads at most (a seeded clock, no sleeping)."""
     now = [0.0]
     manager = CollectorManager(max_age=5.0, max_quiet=30.0, clock=lambda: now[0])
     was = gc.isenabled()
@@ -169,7 +169,10 @@ def test_reads_overlapping_without_end_hold_the_collector_off_for_a_bounded_time
         manager.tick()
         assert manager.full_passes == 0
         assert not gc.isenabled()
-        now[0] = 31.0  # 31 s of reads back to back: the pass the max_age asks runs
+        now[0] = 31.0  # 31 s of reads back to back: overdue, new reads refused
+        manager.tick()
+        assert manager.full_passes == 0 and manager.overdue
+        now[0] = 61.0  # and 30 s more (hostile29): the pass the max_age asks runs
         manager.tick()
         assert manager.full_passes == 1
         second.__exit__(None, None, None)

@@ -1,0 +1,106 @@
+"""A read longer than the collector's bound does not buy a server-wide stall (hostile29).
+
+Reads of the log hold the garbage collector's passes off while they decode; reads
+back to back for ``MAX_QUIET`` (30 s) had the manager step all the same, and one
+``stats`` of a log of the largest events running past 30 s on a loaded machine met
+a full pass over its millions of objects, still alive: 5–6.5 s of the interpreter's
+lock, every table's clients waiting. Now, past the bound, the manager is
+``overdue``: the server begins no new read a client asks (``rate_limited``,
+``"scope": "server"``), the reads out end, and the manager steps only after them
+— or, for reads it cannot refuse, ``MAX_OVERDUE`` seconds later.
+
+Counted, not timed: the manager's full passes, on a seeded clock (no sleeping); the
+server runs in this process with its collector managed, on a real SQLite file and
+a real port."""
+
+from __future__ import annotations
+
+import gc
+from typing import Any
+
+from rollbridge.server.collector import CollectorManager
+from tests.server.conftest import make_tables  # noqa: F401  (a fixture)
+
+
+def test_one_read_past_the_bound_meets_no_full_pass_until_it_ends() -> None:
+    now = [0.0]
+    manager = CollectorManager(growth=0.0, max_quiet=30.0, clock=lambda: now[0])
+    was = gc.isenabled()
+    try:
+        read = manager.quiet()
+        read.__enter__()  # one stats, decoding a log of the largest events
+        release = manager.hold()
+        now[0] = 29.0
+        assert not manager.overdue
+        now[0] = 31.0
+        assert manager.overdue
+        manager.tick()
+        assert manager.full_passes == 0  # before: a pass over the read's objects
+        now[0] = 59.0
+        manager.tick()
+        assert manager.full_passes == 0
+        read.__exit__(None, None, None)
+        release()
+        assert not manager.overdue
+        manager.tick()  # the read over: the heap's growth (growth=0: always) seen
+        assert manager.full_passes == 1
+    finally:
+        gc.unfreeze()
+        if was:
+            gc.enable()
+
+
+def test_reads_the_server_cannot_refuse_wait_max_overdue_more_at_most() -> None:
+    now = [0.0]
+    manager = CollectorManager(max_age=5.0, max_quiet=30.0, max_overdue=30.0,
+                               clock=lambda: now[0])  # fmt: skip
+    was = gc.isenabled()
+    try:
+        read = manager.quiet()
+        read.__enter__()
+        now[0] = 59.0
+        manager.tick()
+        assert manager.full_passes == 0
+        now[0] = 61.0
+        manager.tick()
+        assert manager.full_passes == 1
+        # stepped: the read counts afresh, new reads are let in for max_quiet again
+        assert not manager.overdue
+        now[0] = 92.0
+        assert manager.overdue
+        read.__exit__(None, None, None)
+    finally:
+        gc.unfreeze()
+        if was:
+            gc.enable()
+
+
+async def test_an_overdue_collector_has_new_reads_refused_until_the_reads_out_end(
+    make_tables: Any,  # noqa: F811
+) -> None:
+    world = await make_tables(manage_gc=True)
+    manager = world.server.collector
+    now = [1000.0]
+    manager._clock = lambda: now[0]
+    player, _ = await world.join("sr2", "player")
+    for n in range(3):
+        done = await player.request({"type": "roll", "id": f"r{n}", "formula": "2d6"})
+        assert done["status"] == "done", done
+    passes = manager.full_passes
+    long_read = manager.quiet()
+    long_read.__enter__()  # a read out for 31 s on another table's behalf
+    try:
+        now[0] += 31.0
+        for asked in ({"type": "stats"}, {"type": "state", "at": 1}):
+            refused = await player.request(asked)
+            assert refused.get("code") == "rate_limited", refused
+            assert refused["details"]["scope"] == "server", refused
+            assert "without a pause" in refused["message"]
+        rolled = await player.request({"type": "roll", "formula": "1d6"})
+        assert rolled["status"] == "done", rolled  # a change reads no log
+        manager.tick()
+        assert manager.full_passes == passes
+    finally:
+        long_read.__exit__(None, None, None)
+    answered = await player.request({"type": "stats"})
+    assert answered["type"] == "result" and answered["stats"]["session"]["rolls"] == 4
