@@ -93,8 +93,21 @@ export function renderDie(die) {
 export function dieSaid(die, text) {
   const tags = Array.isArray(die.tags) ? die.tags : [];
   if (!tags.length) return null;
-  const words = tags.map((tag) => labelOf(i18n, DIE_TAG_WORDS, tag)).filter(Boolean).join(", ");
+  const words = tags.map(tagWords).filter(Boolean).join(", ");
   return i18n.format("ROLLBRIDGE.Web.Dice.Said", { die: text, tags: words });
+}
+
+/** A tag's code said at most (a ruleset's own tag: tagWords). */
+const MAX_TAG_SAID = 40;
+
+/** A die's tag in the page's words: DIE_TAG_WORDS's, or for a tag the page has none
+ * for (a ruleset's own) *marked glimmer* — its code alone was read out, a word in
+ * no language beside the page's; "" for an empty one. */
+function tagWords(tag) {
+  const code = String(tag ?? "");
+  if (Object.hasOwn(DIE_TAG_WORDS, code)) return i18n.localize(DIE_TAG_WORDS[code]);
+  const cut = code.trim().slice(0, MAX_TAG_SAID);
+  return cut ? i18n.format("ROLLBRIDGE.Web.Dice.Marked", { code: cut }) : "";
 }
 
 /** A group of dice: its label (unless it is the formula itself, as a plain roll's
