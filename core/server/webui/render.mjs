@@ -228,6 +228,15 @@ export function byLabel(by) {
   return name && name !== role ? `${word} (${name})` : word;
 }
 
+/** Who asked a request waiting for the GM (its `who`: role and name), as byLabel
+ * names who made an event: *Spieler*, *hráč (alice)*. Its name alone was said, the
+ * wire's word where the token is named after its role: *p4: player — Wurf 2d6* on a
+ * German GM's list and log, where the log's rejection of it said *Spieler*. */
+export function askedBy(who) {
+  if (typeof who?.role !== "string" || !who.role) return String(who?.name ?? "?");
+  return byLabel(who.name ? `${who.role}:${who.name}` : who.role);
+}
+
 /** What one event says in a line, for the log. `words` names what the table
  * knows: `trackLabel(actor, key)`, a track's label as the actor's card shows it,
  * and `actionLabel(action)`, an action in the ruleset's words (else the keys). */
@@ -266,7 +275,7 @@ export function eventSummary(event, nameOf, words = {}) {
     case "approval.requested": {
       const request = data.request ?? {};
       return i18n.format("ROLLBRIDGE.Web.Log.Asks",
-        { pending: data.pending, who: request.who?.name ?? "?", ...askedFor(request, nameOf, words) });
+        { pending: data.pending, who: askedBy(request.who), ...askedFor(request, nameOf, words) });
     }
     case "approval.rejected": // the GM's reason in the GM's words, the words around it the page's
       return [data.pending && `${data.pending}:`, [...[data.requested_by && byLabel(data.requested_by),
