@@ -140,8 +140,9 @@ const isEpoch = (epoch) => Number.isSafeInteger(epoch);
  *   counts them again), who the page joined as (role and name): they are that
  *   identity's (a shared tablet's next person is someone else), and the page that
  *   keeps them (`keeper`, keeper.mjs: a copy of the tab finds that page alive)
- * @returns {string} KEPT, FULL (the tab's storage is full: what it held before stays)
- *   or NOT_KEPT
+ * @returns {string} KEPT, FULL (the tab's storage is full: the requests waiting for the
+ *   GM kept alone if they fit, what they name to follow after the reload; else what the
+ *   tab held before removed) or NOT_KEPT
  */
 export function keepLines(table, lines, storage = undefined) {
   const forms = Object.entries(lines.forms ?? {}).filter(([, line]) => keptLine(line) && tokenless(line))
@@ -155,7 +156,13 @@ export function keepLines(table, lines, storage = undefined) {
     asked, answered, focus, epoch, identity, keeper: keeperOf(lines) };
   // the requests answered are what goes first (the oldest first) when it would not fit
   while (answered.length && JSON.stringify(value).length > MAX_KEPT) answered.shift();
-  return keepForNextLoad(linesKey(table), value, storage);
+  const key = linesKey(table);
+  const status = keepForNextLoad(key, value, storage);
+  if (status !== FULL) return status;
+  // the lines said before would come back stale: the requests waiting alone, or nothing
+  const smaller = { ...value, message: null, forms: {}, answered: [] };
+  if (keepForNextLoad(key, smaller, storage) !== KEPT) dropKept(key, storage);
+  return FULL;
 }
 
 /** The id of the page that kept something (keeper.mjs), or null. */

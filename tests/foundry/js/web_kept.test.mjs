@@ -405,3 +405,22 @@ test("a draft the full storage refuses is kept smaller, or the older one goes", 
   };
   assert.equal(keepForms("web", "player:A", typed("plan"), [], refused), "not-kept");
 });
+
+test("lines the full storage refuses keep the requests waiting alone, or go", () => {
+  // the quota's refusal left the lines kept before in place: the page loaded anew said
+  // them again, stale
+  const said = (text) => ({ message: { key: "ROLLBRIDGE.Web.Message.Sent", data: { text } }, forms: {},
+    asked: [["p3", "roll"]], answered: [] });
+  const tab = fullStorage(10_000);
+  assert.equal(keepLines("web", said("first"), tab), "kept");
+  tab.room = 200;
+  assert.equal(keepLines("web", said("x".repeat(500)), tab), "full");
+  const kept = takeLines("web", tab);
+  assert.equal(kept.message, null); // not the older "first"
+  assert.deepEqual(kept.asked, [["p3", "roll", null]]);
+  tab.room = 10_000;
+  assert.equal(keepLines("web", said("first"), tab), "kept");
+  tab.room = 20;
+  assert.equal(keepLines("web", said("second"), tab), "full");
+  assert.equal(tab.items.has("rollbridge.lines.web"), false);
+});
