@@ -237,6 +237,14 @@ export function askedBy(who) {
   return byLabel(who.name ? `${who.role}:${who.name}` : who.role);
 }
 
+/** Whose turn it is as `event` left a running encounter (its `table_after`), as a
+ * turn's line says it (*round 1: Guard A*); "" when it left none or did not change it. */
+function turnAfter(event, nameOf) {
+  const encounter = event.table_after?.encounter;
+  return encounter?.current ? i18n.format("ROLLBRIDGE.Web.Log.Turn",
+    { round: encounter.round, actor: nameOf(encounter.current) }) : "";
+}
+
 /** What one event says in a line, for the log. `words` names what the table
  * knows: `trackLabel(actor, key)`, a track's label as the actor's card shows it,
  * and `actionLabel(action)`, an action in the ruleset's words (else the keys). */
@@ -259,13 +267,11 @@ export function eventSummary(event, nameOf, words = {}) {
       return i18n.format("ROLLBRIDGE.Web.Log.Redo", { seq: data.redoes, kind: kindWord(i18n, data.kind) });
     case "actor.created":
     case "actor.updated":
-    case "actor.removed":
       return nameOf(data.actor);
-    case "encounter.started": { // whose turn it is first, as a turn's line says it (a live event's)
-      const encounter = event.table_after?.encounter;
-      return encounter?.current ? i18n.format("ROLLBRIDGE.Web.Log.Turn",
-        { round: encounter.round, actor: nameOf(encounter.current) }) : "";
-    }
+    case "actor.removed": // taken out of a running encounter: whose turn it is now
+      return [nameOf(data.actor), turnAfter(event, nameOf)].filter(Boolean).join(" — ");
+    case "encounter.started": // whose turn it is first, as a turn's line says it (a live event's)
+      return turnAfter(event, nameOf);
     case "encounter.turn":
       return i18n.format("ROLLBRIDGE.Web.Log.Turn", { round: data.round, actor: nameOf(data.actor) });
     case "encounter.reordered":

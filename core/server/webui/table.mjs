@@ -50,9 +50,11 @@ const MAX_ENTRIES = 500;
 const MAX_ANNOUNCED = 5;
 /** The event kinds told to a screen reader as they come (the viewer's own always): a
  * fight's start (whose turn it is first) and end too — a screen reader heard each next
- * turn, never that the fight began or was over. */
+ * turn, never that the fight began or was over; an actor added or removed too (with
+ * whose turn it is now, where the removal changed it) — the card came or went in
+ * silence, and an actor removed on its turn passed the turn unheard. */
 const ANNOUNCED = new Set(["roll", "resolution", "hidden", "adjusted", "undo", "redo", "encounter.started",
-  "encounter.turn", "encounter.ended", "approval.requested", "approval.rejected"]);
+  "encounter.turn", "encounter.ended", "approval.requested", "approval.rejected", "actor.created", "actor.removed"]);
 
 const $ = (id) => document.getElementById(id);
 const tableId = tableFromPath(location.pathname);
