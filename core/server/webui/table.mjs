@@ -1435,7 +1435,7 @@ function showStatus(status = session?.connection.status ?? "off", detail = null)
   document.body.dataset.status = offline ? "offline" : status;
   $("status").textContent = offline ? i18n.localize("ROLLBRIDGE.Web.Connection.Offline")
     : labelOf(i18n, CONNECTION_LABELS, status);
-  $("reconnect").hidden = !(offline || status === "waiting");
+  hideReconnect(!(offline || status === "waiting"));
   showForms();
   if (!lost && (offline || (status === "waiting" && detail?.reason !== "gap"))) {
     lost = true;
@@ -1444,6 +1444,17 @@ function showStatus(status = session?.connection.status ?? "off", detail = null)
     lost = false;
     announce(i18n.localize("ROLLBRIDGE.Web.Announce.Restored"));
   }
+}
+
+/** Hide (or show) the top bar's *Reconnect now*. Hidden while it has the focus (the
+ * viewer pressed it, and the line is back) the focus goes to the table's heading, as
+ * after joining: it fell to the page's body, and a keyboard or a screen reader started
+ * again from the top of the page. */
+function hideReconnect(hidden) {
+  const button = $("reconnect");
+  const focused = hidden && !button.hidden && document.activeElement === button;
+  button.hidden = hidden;
+  if (focused) $("title").focus();
 }
 
 /** Try the connection at once (the network or the page came back, or the viewer asked). */
