@@ -175,3 +175,20 @@ async def test_what_fits_is_kept_when_the_shown_form_and_reasons_pass_the_tabs_s
     assert notes == typed["notes"][: len(kept)] + [""] * (NOTES - len(kept)), notes
     assert back["other"] == "the oldest draft", back
     assert back["message"] == said("de", "Message.DraftsCut"), back
+
+
+async def test_a_draft_the_full_storage_refuses_is_said_and_kept_smaller(many_world):
+    """A German player's phone types a note into an action (kept as typed), its tab's
+    storage is filled to the quota, and the note is typed anew, 1,900 letters long:
+    the quota refused that draft, and left the one kept before in place, unsaid — the
+    page loaded anew put back *first plan*. The page now says on its message line, in
+    German, that the tab's storage is full, and keeps what fits a smaller share: after
+    the reload the action is chosen, its note empty (not the older one), and the page
+    says that not all that was typed was kept."""
+    extra = {"RB_NOTE_LENGTH": str(NOTE_LENGTH)}
+    result = await run_case(many_world, "quota", script="drafts.mjs", extra=extra)
+    assert result["kept"] is True and result["full"] == "QuotaExceededError", result
+    notice = {"text": said("de", "Message.StorageFull"), "kind": "error", "visible": True}
+    assert result["notice"] == notice, result
+    reloaded = {"action": "act03", "note": "", "message": said("de", "Message.DraftsCut")}
+    assert result["reloaded"] == reloaded, result

@@ -51,8 +51,13 @@ def seed_night(path: Path, host: PluginHost) -> dict[str, dict[str, str]]:
     return tokens
 
 
-async def walk(tmp_path: Path, case: str = "night", extra: dict[str, str] | None = None) -> dict:
-    """Run ``case`` of browser/phone_night.mjs, with ``extra`` in its environment,
+async def walk(
+    tmp_path: Path,
+    case: str = "night",
+    extra: dict[str, str] | None = None,
+    script: str = "phone_night.mjs",
+) -> dict:
+    """Run ``case`` of browser/phone_night.mjs (or ``script``), with ``extra`` in its environment,
     against a server over the tables of :func:`seed_night`, restarting the server (same
     file, same port) each time the script asks; its result."""
     missing = requirements()
@@ -73,7 +78,7 @@ async def walk(tmp_path: Path, case: str = "night", extra: dict[str, str] | None
     env = {**os.environ, "RB_BASE": base, "RB_TOKENS": json.dumps(tokens), "RB_CHROMIUM": CHROMIUM,
            "RB_CASE": case, "RB_SIGNAL": str(signal), **(extra or {})}  # fmt: skip
     process = await asyncio.create_subprocess_exec(
-        "node", str(HERE / "browser" / "phone_night.mjs"), cwd=HERE, env=env,
+        "node", str(HERE / "browser" / script), cwd=HERE, env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
     lines: list[str] = []

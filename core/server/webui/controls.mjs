@@ -1,7 +1,7 @@
 // The GM's controls (undo and redo, the pending requests to approve or reject,
 // adjusting an actor's track) and the encounter's order with its buttons.
 
-import { askedFor, el, renderActor } from "./render.mjs";
+import { askedBy, askedFor, el, renderActor } from "./render.mjs";
 import { afterLift, composingIn, field, select, pressedIn, waitsForAnswer } from "./forms.mjs";
 import { labelOf } from "../client/i18n.mjs";
 import { KIND_WORDS, i18n } from "./texts.mjs";
@@ -369,7 +369,7 @@ export function pendingList(session, send) {
     item.dataset.pending = String(entry.pending);
     item.dataset.epoch = String(epoch ?? "");
     const line = el("span", "", i18n.format("ROLLBRIDGE.Web.Pending.Item",
-      { pending: entry.pending, who: entry.who?.name ?? "?", ...asked }));
+      { pending: entry.pending, who: askedBy(entry.who), ...asked }));
     line.id = `rb-pending-${index}`; // by place: a pending id is the server's text
     const approve = button(i18n.localize("ROLLBRIDGE.Web.Button.Approve"), "approve",
       () => send({ type: "approve", request: entry.pending }));

@@ -35,21 +35,38 @@ export function keptLine(value) {
   return { key, data, seq, kind, code, undone };
 }
 
+/** What keeping something for the next load came to: kept; not kept because the
+ * tab's storage is full (its quota: `QuotaExceededError`) — the page says so; not
+ * kept for another reason (too large, storage refused). */
+export const KEPT = "kept";
+export const FULL = "full";
+export const NOT_KEPT = "not-kept";
+
 /** Put `value` as JSON under `key` in the tab's storage for its next load, unless
  * the storage holds just that: the page keeps as the viewer types (table.mjs's
  * keepSoon), the lines and the forms each time, and the lines, unchanged while a form
  * is typed in, were written again at every keep (on a phone typing slowly, at every
- * keystroke). False when it is over MAX_KEPT, or the storage is full or refused (it
- * goes with the reload). */
+ * keystroke). KEPT, FULL (the storage's quota refused it) or NOT_KEPT (over
+ * MAX_KEPT, or the storage refused). */
 function keepForNextLoad(key, value, storage) {
   const text = JSON.stringify(value);
-  if (text.length > MAX_KEPT) return false;
+  if (text.length > MAX_KEPT) return NOT_KEPT;
   try {
     const kept = tabStorage(storage);
     if (kept?.getItem(key) !== text) kept?.setItem(key, text);
-    return true;
+    return KEPT;
+  } catch (error) {
+    return error?.name === "QuotaExceededError" ? FULL : NOT_KEPT;
+  }
+}
+
+/** Remove what was kept under `key` (an older keep the storage would bring back as if
+ * it were the latest). */
+function dropKept(key, storage) {
+  try {
+    tabStorage(storage)?.removeItem(key);
   } catch {
-    return false;
+    // storage refused: it holds nothing of the page's
   }
 }
 
@@ -123,7 +140,9 @@ const isEpoch = (epoch) => Number.isSafeInteger(epoch);
  *   counts them again), who the page joined as (role and name): they are that
  *   identity's (a shared tablet's next person is someone else), and the page that
  *   keeps them (`keeper`, keeper.mjs: a copy of the tab finds that page alive)
- * @returns {boolean} whether they were kept
+ * @returns {string} KEPT, FULL (the tab's storage is full: the requests waiting for the
+ *   GM kept alone if they fit, what they name to follow after the reload; else what the
+ *   tab held before removed) or NOT_KEPT
  */
 export function keepLines(table, lines, storage = undefined) {
   const forms = Object.entries(lines.forms ?? {}).filter(([, line]) => keptLine(line) && tokenless(line))
@@ -137,7 +156,13 @@ export function keepLines(table, lines, storage = undefined) {
     asked, answered, focus, epoch, identity, keeper: keeperOf(lines) };
   // the requests answered are what goes first (the oldest first) when it would not fit
   while (answered.length && JSON.stringify(value).length > MAX_KEPT) answered.shift();
-  return keepForNextLoad(linesKey(table), value, storage);
+  const key = linesKey(table);
+  const status = keepForNextLoad(key, value, storage);
+  if (status !== FULL) return status;
+  // the lines said before would come back stale: the requests waiting alone, or nothing
+  const smaller = { ...value, message: null, forms: {}, answered: [] };
+  if (keepForNextLoad(key, smaller, storage) !== KEPT) dropKept(key, storage);
+  return FULL;
 }
 
 /** The id of the page that kept something (keeper.mjs), or null. */
@@ -249,17 +274,44 @@ const itemGrowth = (item, count) => JSON.stringify(item).length + (count ? 1 : 0
 /** The characters `key` with its `item` add, as JSON, to an object holding `count`. */
 const entryGrowth = (key, item, count) => JSON.stringify(key).length + 1 + itemGrowth(item, count);
 
+/** The smallest share keepForms tries when the tab's storage is full (halving
+ * MAX_KEPT: 10,000, 5,000, … 625 characters). */
+const MIN_KEPT = 500;
+
 /**
  * Keep what the viewer typed in the forms for the page's next load in this tab — as
- * much as fits the tab's share (MAX_KEPT): first the forms shown (which they are, their
- * folds), the GM's open reasons, the shown forms' values in order while they fit, then
+ * much as fits the tab's share (MAX_KEPT), and when the tab's storage is full (its
+ * quota refused it) as much as fits half that, a quarter, … down to MIN_KEPT, what did
+ * not fit said (`cut`); when nothing fits, the draft the tab held is removed. A draft
+ * refused by the quota left the one kept before in place, unsaid: the page loaded anew
+ * put back what was typed a while before as if it were the latest. See formsValue.
+ * @param {string} table the table id
+ * @param {string} identity who the page joined as (role and name)
+ * @param {object} state as formsValue takes it
+ * @param {string[]} secrets texts never to keep (the page's tokens)
+ * @returns {string} KEPT; FULL (the storage is full: a smaller part, or nothing, was
+ *   kept); NOT_KEPT (the storage refused)
+ */
+export function keepForms(table, identity, state, secrets = [], storage = undefined) {
+  const key = formsKey(table);
+  const status = keepForNextLoad(key, formsValue(identity, state, secrets, MAX_KEPT), storage);
+  if (status !== FULL) return status;
+  for (let share = MAX_KEPT / 2; share >= MIN_KEPT; share /= 2) {
+    if (keepForNextLoad(key, formsValue(identity, state, secrets, share), storage) === KEPT) return FULL;
+  }
+  dropKept(key, storage);
+  return FULL;
+}
+
+/**
+ * What keepForms keeps of the forms — as much as fits `share` characters: first the
+ * forms shown (which they are, their folds), the GM's open reasons, the shown forms' values in order while they fit, then
  * the other forms' drafts whole, the latest first, then which forms' odds were shown.
  * What did not fit is left out and the kept value says so (`cut`: the page loaded anew tells
  * the viewer). It kept all or nothing: with the shown forms and the reasons alone past
  * MAX_KEPT (a GM's reasons of 500 letters, a form of long notes) nothing new was kept,
  * and the tab held what it last kept while all still fit — the reasons written after
  * it lost, unsaid.
- * @param {string} table the table id
  * @param {string} identity who the page joined as (role and name)
  * @param {{action: string|null, forms: object, shown?: string[], odds: string[], reasons?: Array,
  *   keeper?: string}} state the action chosen, each form's state by its key (data-form;
@@ -267,9 +319,10 @@ const entryGrowth = (key, item, count) => JSON.stringify(key).length + 1 + itemG
  *   whose odds were shown, the GM's open reason fields as [epoch, pending id, text so
  *   far], and the page that keeps them (keeper.mjs)
  * @param {string[]} secrets texts never to keep (the page's tokens)
- * @returns {boolean} whether they were kept (false: the storage is full or refused)
+ * @param {number} share the characters it may take as JSON
+ * @returns {object} the value to keep
  */
-export function keepForms(table, identity, state, secrets = [], storage = undefined) {
+function formsValue(identity, state, secrets, share) {
   const all = Object.entries(state.forms ?? {}).filter(([key]) => isFormKey(key))
     .map(([key, form]) => [key, keptForm(form, secrets)]);
   const shown = new Set(Array.isArray(state.shown) ? state.shown : []);
@@ -277,7 +330,7 @@ export function keepForms(table, identity, state, secrets = [], storage = undefi
   const value = { identity, action, forms: {}, odds: [], reasons: [], keeper: keeperOf(state), cut: false };
   let size = JSON.stringify(value).length;
   const fits = (growth) => {
-    if (size + growth > MAX_KEPT) return false;
+    if (size + growth > share) return false;
     size += growth;
     return true;
   };
@@ -319,7 +372,7 @@ export function keepForms(table, identity, state, secrets = [], storage = undefi
   // in their order (the latest last, those shown last of all), as takeForms reads them
   value.forms = Object.fromEntries(all.filter(([key]) => kept.has(key)).map(([key]) => [key, kept.get(key)]));
   value.cut = cut;
-  return keepForNextLoad(formsKey(table), value, storage);
+  return value;
 }
 
 /** What the viewer typed in the forms before this load, removed from the tab as it

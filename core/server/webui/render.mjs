@@ -93,8 +93,21 @@ export function renderDie(die) {
 export function dieSaid(die, text) {
   const tags = Array.isArray(die.tags) ? die.tags : [];
   if (!tags.length) return null;
-  const words = tags.map((tag) => labelOf(i18n, DIE_TAG_WORDS, tag)).filter(Boolean).join(", ");
+  const words = tags.map(tagWords).filter(Boolean).join(", ");
   return i18n.format("ROLLBRIDGE.Web.Dice.Said", { die: text, tags: words });
+}
+
+/** A tag's code said at most (a ruleset's own tag: tagWords). */
+const MAX_TAG_SAID = 40;
+
+/** A die's tag in the page's words: DIE_TAG_WORDS's, or for a tag the page has none
+ * for (a ruleset's own) *marked glimmer* — its code alone was read out, a word in
+ * no language beside the page's; "" for an empty one. */
+function tagWords(tag) {
+  const code = String(tag ?? "");
+  if (Object.hasOwn(DIE_TAG_WORDS, code)) return i18n.localize(DIE_TAG_WORDS[code]);
+  const cut = code.trim().slice(0, MAX_TAG_SAID);
+  return cut ? i18n.format("ROLLBRIDGE.Web.Dice.Marked", { code: cut }) : "";
 }
 
 /** A group of dice: its label (unless it is the formula itself, as a plain roll's
@@ -215,6 +228,23 @@ export function byLabel(by) {
   return name && name !== role ? `${word} (${name})` : word;
 }
 
+/** Who asked a request waiting for the GM (its `who`: role and name), as byLabel
+ * names who made an event: *Spieler*, *hráč (alice)*. Its name alone was said, the
+ * wire's word where the token is named after its role: *p4: player — Wurf 2d6* on a
+ * German GM's list and log, where the log's rejection of it said *Spieler*. */
+export function askedBy(who) {
+  if (typeof who?.role !== "string" || !who.role) return String(who?.name ?? "?");
+  return byLabel(who.name ? `${who.role}:${who.name}` : who.role);
+}
+
+/** Whose turn it is as `event` left a running encounter (its `table_after`), as a
+ * turn's line says it (*round 1: Guard A*); "" when it left none or did not change it. */
+function turnAfter(event, nameOf) {
+  const encounter = event.table_after?.encounter;
+  return encounter?.current ? i18n.format("ROLLBRIDGE.Web.Log.Turn",
+    { round: encounter.round, actor: nameOf(encounter.current) }) : "";
+}
+
 /** What one event says in a line, for the log. `words` names what the table
  * knows: `trackLabel(actor, key)`, a track's label as the actor's card shows it,
  * and `actionLabel(action)`, an action in the ruleset's words (else the keys). */
@@ -237,13 +267,11 @@ export function eventSummary(event, nameOf, words = {}) {
       return i18n.format("ROLLBRIDGE.Web.Log.Redo", { seq: data.redoes, kind: kindWord(i18n, data.kind) });
     case "actor.created":
     case "actor.updated":
-    case "actor.removed":
       return nameOf(data.actor);
-    case "encounter.started": { // whose turn it is first, as a turn's line says it (a live event's)
-      const encounter = event.table_after?.encounter;
-      return encounter?.current ? i18n.format("ROLLBRIDGE.Web.Log.Turn",
-        { round: encounter.round, actor: nameOf(encounter.current) }) : "";
-    }
+    case "actor.removed": // taken out of a running encounter: whose turn it is now
+      return [nameOf(data.actor), turnAfter(event, nameOf)].filter(Boolean).join(" — ");
+    case "encounter.started": // whose turn it is first, as a turn's line says it (a live event's)
+      return turnAfter(event, nameOf);
     case "encounter.turn":
       return i18n.format("ROLLBRIDGE.Web.Log.Turn", { round: data.round, actor: nameOf(data.actor) });
     case "encounter.reordered":
@@ -253,7 +281,7 @@ export function eventSummary(event, nameOf, words = {}) {
     case "approval.requested": {
       const request = data.request ?? {};
       return i18n.format("ROLLBRIDGE.Web.Log.Asks",
-        { pending: data.pending, who: request.who?.name ?? "?", ...askedFor(request, nameOf, words) });
+        { pending: data.pending, who: askedBy(request.who), ...askedFor(request, nameOf, words) });
     }
     case "approval.rejected": // the GM's reason in the GM's words, the words around it the page's
       return [data.pending && `${data.pending}:`, [...[data.requested_by && byLabel(data.requested_by),

@@ -15,7 +15,7 @@
 
 import { Connection } from "../client/connection.mjs";
 import { isLocaleTag } from "../client/protocol.mjs";
-import { LANGUAGES } from "./texts.mjs";
+import { LANGUAGES, i18n } from "./texts.mjs";
 import { UndoTracker } from "../client/undo.mjs";
 import { redact } from "../client/url.mjs";
 
@@ -266,11 +266,13 @@ export class Session {
   }
 
   /** An actor's name — of an actor no longer at the table too, the name it had where
-   * this session saw it (an event's views, a snapshot) — or its id when the page never
-   * knew it. The GM's undo of an NPC's creation was heard as *undo of #3 (actor added):
-   * guard*, the NPC's id. */
+   * this session saw it (an event's views, a snapshot) — or *an actor* in the page's
+   * words when the page never knew it (removed before the page joined, its creation
+   * further back than the log the page loaded). The GM's undo of an NPC's creation was
+   * heard as *undo of #3 (actor added): guard*, the NPC's id; and an actor the page
+   * never saw was named by its id, a word no player reads. */
   nameOf(id) {
-    return this.actors.get(id)?.name ?? this.#names.get(id) ?? String(id ?? "");
+    return this.actors.get(id)?.name ?? this.#names.get(id) ?? i18n.localize("ROLLBRIDGE.Web.Actor.Unknown");
   }
 
   /** Note the names of `views` (actor records as events and snapshots carry them; a

@@ -31,7 +31,7 @@ import {
 import { showLogDownload, showLogHint } from "./download.mjs";
 import { fetchHistory } from "./history.mjs";
 import { holdPage, letPageGo, pageId, takeOver, tellsCopies } from "./keeper.mjs";
-import { formsFor, keepForms, keepLines, keptLine, lineText, takeForms, takeLines } from "./kept.mjs";
+import { FULL, formsFor, keepForms, keepLines, keptLine, lineText, takeForms, takeLines } from "./kept.mjs";
 import { byLabel, el, eventSummary, isolated, renderEvent, renderMine, showMineWaits } from "./render.mjs";
 import {
   Session, browserLocale, forgetToken, keepTokenOnce, rememberToken, rememberedToken, socketUrl, tableFromPath,
@@ -50,9 +50,11 @@ const MAX_ENTRIES = 500;
 const MAX_ANNOUNCED = 5;
 /** The event kinds told to a screen reader as they come (the viewer's own always): a
  * fight's start (whose turn it is first) and end too — a screen reader heard each next
- * turn, never that the fight began or was over. */
+ * turn, never that the fight began or was over; an actor added or removed too (with
+ * whose turn it is now, where the removal changed it) — the card came or went in
+ * silence, and an actor removed on its turn passed the turn unheard. */
 const ANNOUNCED = new Set(["roll", "resolution", "hidden", "adjusted", "undo", "redo", "encounter.started",
-  "encounter.turn", "encounter.ended", "approval.requested", "approval.rejected"]);
+  "encounter.turn", "encounter.ended", "approval.requested", "approval.rejected", "actor.created", "actor.removed"]);
 
 const $ = (id) => document.getElementById(id);
 const tableId = tableFromPath(location.pathname);
@@ -224,9 +226,22 @@ function keepTheLines(chosen = false) {
   const focus = chosen && document.activeElement === $("language") && !mouseChose ? "language" : null;
   const waitingFor = [...asked].map(([pending, { form, request }]) => [pending, form, request]);
   const answeredKept = [...answeredMine].map(([pending, request]) => [pending, request, mineSecret.get(pending)]);
-  keepLines(tableId, { message, forms, asked: waitingFor, answered: answeredKept, focus, ...askedOf,
+  const kept = keepLines(tableId, { message, forms, asked: waitingFor, answered: answeredKept, focus, ...askedOf,
     keeper: pageId });
-  keepTheForms();
+  sayIfFull([kept, keepTheForms()]);
+}
+
+/** Whether the page has said that the tab's storage is full since it last kept all. */
+let fullSaid = false;
+
+/** Say on the message line, once until a keep fits again, that the tab's storage is
+ * full (`statuses`, what keepLines and keepForms came to): what was typed may not all
+ * come back after a reload, and the page keeps trying with less (keepForms). A keep
+ * refused by the quota left the draft kept before in place, and said nothing. */
+function sayIfFull(statuses) {
+  const full = statuses.includes(FULL);
+  if (full && !fullSaid) say(i18n.localize("ROLLBRIDGE.Web.Message.StorageFull"), "error");
+  fullSaid = full;
 }
 
 /** Whether the page is loading anew in the language chosen (it kept its lines). */
@@ -241,9 +256,10 @@ let restoringForms = null;
 /** Keep what the viewer typed in the forms — the action chosen, each form's values
  * and open folds, the forms whose odds are shown (asked again after the reload), the
  * GM's open reason fields and their text — for the page loaded anew in another
- * language; never the page's tokens. */
+ * language; never the page's tokens. What keepForms came to; null when the page has
+ * no forms. */
 function keepTheForms() {
-  if (!joinedAs || $("act-panel").hidden) return;
+  if (!joinedAs || $("act-panel").hidden) return null;
   const shown = {};
   for (const form of document.querySelectorAll("#roll form[data-form], #action form[data-form], #adjust form[data-form]")) {
     shown[form.dataset.form] = formState(form);
@@ -258,7 +274,7 @@ function keepTheForms() {
   // the other actions' drafts too, the latest last: what is shown is kept before them
   // (keepForms keeps what fits, and says what did not)
   const others = [...drafts].filter(([key]) => !(key in shown));
-  keepForms(tableId, joinedAs, { ...state, shown: Object.keys(shown), forms: { ...Object.fromEntries(others), ...shown } },
+  return keepForms(tableId, joinedAs, { ...state, shown: Object.keys(shown), forms: { ...Object.fromEntries(others), ...shown } },
     secrets);
 }
 
@@ -1419,7 +1435,7 @@ function showStatus(status = session?.connection.status ?? "off", detail = null)
   document.body.dataset.status = offline ? "offline" : status;
   $("status").textContent = offline ? i18n.localize("ROLLBRIDGE.Web.Connection.Offline")
     : labelOf(i18n, CONNECTION_LABELS, status);
-  $("reconnect").hidden = !(offline || status === "waiting");
+  hideReconnect(!(offline || status === "waiting"));
   showForms();
   if (!lost && (offline || (status === "waiting" && detail?.reason !== "gap"))) {
     lost = true;
@@ -1428,6 +1444,17 @@ function showStatus(status = session?.connection.status ?? "off", detail = null)
     lost = false;
     announce(i18n.localize("ROLLBRIDGE.Web.Announce.Restored"));
   }
+}
+
+/** Hide (or show) the top bar's *Reconnect now*. Hidden while it has the focus (the
+ * viewer pressed it, and the line is back) the focus goes to the table's heading, as
+ * after joining: it fell to the page's body, and a keyboard or a screen reader started
+ * again from the top of the page. */
+function hideReconnect(hidden) {
+  const button = $("reconnect");
+  const focused = hidden && !button.hidden && document.activeElement === button;
+  button.hidden = hidden;
+  if (focused) $("title").focus();
 }
 
 /** Try the connection at once (the network or the page came back, or the viewer asked). */

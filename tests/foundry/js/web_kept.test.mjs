@@ -31,7 +31,7 @@ test("lines are kept as ids and seqs, taken back once", () => {
   const approved = { key: "ROLLBRIDGE.Web.Message.Approved", seq: 7 };
   const pending = { key: "ROLLBRIDGE.Web.Message.Pending", data: { pending: "p3" } };
   assert.equal(keepLines("web", { message: approved, forms: { roll: pending, "action:attack": { seq: 9 } },
-    asked: [["p3", "roll"]] }, tab), true);
+    asked: [["p3", "roll"]] }, tab), "kept");
   const taken = takeLines("web", tab);
   assert.deepEqual(taken.asked, [["p3", "roll", null]]); // kept without the request sent
   assert.deepEqual(Object.keys(taken.forms), ["roll", "action:attack"]);
@@ -115,7 +115,7 @@ test("what was typed in the forms comes back once, for the same identity, never 
   const attack = { values: [{ name: "note", value: "a typed-in rba_ZZZZZZZZZZZZ admin token" },
     { name: "skill", value: "5" }, { name: "weird", value: { no: 1 } }, { name: "<b>", value: "x" }], open: [true] };
   assert.equal(keepForms("web", "player:alice", { action: "attack", forms: { roll, "action:attack": attack,
-    "<img>": roll }, odds: ["roll", "x y"] }, ["joined-secret"], tab), true);
+    "<img>": roll }, odds: ["roll", "x y"] }, ["joined-secret"], tab), "kept");
   assert.ok(![...tab.items.values()].some((value) => value.includes(token) || value.includes("rba_")));
   const kept = takeForms("web", tab);
   assert.equal(tab.items.size, 0); // for one load only
@@ -155,7 +155,7 @@ test("an action's and its parameters' names in another language are kept as any"
   const attack = { values: [{ name: "zbraň", value: "Hackler" }, { name: "krytí za zdí", value: "ano" }],
     open: [true] };
   assert.equal(keepForms("web", "player:alice", { action: "útok", forms: { "action:útok": attack },
-    odds: ["action:útok"] }, [], tab), true);
+    odds: ["action:útok"] }, [], tab), "kept");
   const kept = takeForms("web", tab);
   assert.equal(kept.action, "útok");
   assert.deepEqual(kept.forms["action:útok"], attack);
@@ -177,7 +177,7 @@ test("past the tab's share the shown forms and the reasons are kept first, as mu
   const older = { values: [{ name: "note", value: "older" }], open: [] };
   assert.equal(keepForms("web", "gm:gm", { action: "plan", shown: ["roll", "action:plan"], reasons,
     forms: { "action:older": older, roll: { values: [{ name: "formula", value: "3d6" }], open: [] },
-      "action:plan": { values: notes, open: [true] } }, odds: [] }, [], tab), true);
+      "action:plan": { values: notes, open: [true] } }, odds: [] }, [], tab), "kept");
   assert.ok(tab.items.get("rollbridge.forms.web").length <= 20_000);
   const kept = takeForms("web", tab);
   assert.equal(kept.cut, true);
@@ -221,7 +221,7 @@ test("the GM's reasons being written come back once with the forms, never a toke
   const reasons = [[7, "p3", "not in this scene"], [7, "p4", ""], [7, "p5", "rbt_AbCdEfGhIjKlMnOpQrStUvWxYz0123"],
     [7, "p6", "has joined-secret in it"], [7, "<p7>", "x"], [7, "p8", 7], [7, "p9", "y".repeat(501)], "p10",
     [7, "p11", "zbraň ✓"]];
-  assert.equal(keepForms("web", "gm:gm", { action: null, forms: {}, odds: [], reasons }, ["joined-secret"], tab), true);
+  assert.equal(keepForms("web", "gm:gm", { action: null, forms: {}, odds: [], reasons }, ["joined-secret"], tab), "kept");
   assert.ok(![...tab.items.values()].some((value) => value.includes("rbt_") || value.includes("joined-secret")));
   const kept = formsFor(takeForms("web", tab), "gm:gm");
   assert.deepEqual(kept.reasons, [[7, "p3", "not in this scene"], [7, "p4", ""], [7, "p11", "zbraň ✓"]]);
@@ -321,7 +321,7 @@ test("the page's requests the GM answered are kept with what they asked, the old
   // more than the tab's share: the oldest go, the lines and the requests waiting stay
   const many = Array.from({ length: 50 }, (_, n) => [`p${n + 1}`, roll(n + 1, "x".repeat(1_000))]);
   const waiting = [["p60", "roll", roll(60)]];
-  assert.equal(keepLines("web", { message: { seq: 9 }, forms: {}, asked: waiting, answered: many }, tab), true);
+  assert.equal(keepLines("web", { message: { seq: 9 }, forms: {}, asked: waiting, answered: many }, tab), "kept");
   const taken = takeLines("web", tab);
   assert.deepEqual(taken.asked, waiting);
   assert.equal(taken.message.seq, 9);
@@ -352,16 +352,75 @@ test("what the tab holds already is not written again", () => {
   const typed = (note) => ({ action: "act03", forms: { "action:act03": { values: [{ name: "note", value: note }] } },
     odds: [] });
   for (const note of ["h", "ha", "hal", "half"]) {
-    assert.equal(keepLines("web", lines, tab), true);
-    assert.equal(keepForms("web", "player:A", typed(note), [], tab), true);
+    assert.equal(keepLines("web", lines, tab), "kept");
+    assert.equal(keepForms("web", "player:A", typed(note), [], tab), "kept");
   }
   assert.deepEqual(writes, ["rollbridge.lines.web", "rollbridge.forms.web", "rollbridge.forms.web",
     "rollbridge.forms.web", "rollbridge.forms.web"]);
-  assert.equal(keepForms("web", "player:A", typed("half"), [], tab), true);
+  assert.equal(keepForms("web", "player:A", typed("half"), [], tab), "kept");
   assert.equal(writes.length, 5);
   // taken (removed), then kept again: written
   takeLines("web", tab);
-  assert.equal(keepLines("web", lines, tab), true);
+  assert.equal(keepLines("web", lines, tab), "kept");
   assert.equal(writes.at(-1), "rollbridge.lines.web");
   assert.equal(takeLines("web", tab).message.key, "ROLLBRIDGE.Web.Message.Sent");
+});
+
+/** A stand-in storage that refuses, as a browser's quota does, a write that would hold
+ * more than its `room` characters in all. */
+function fullStorage(room) {
+  const tab = storage();
+  tab.room = room;
+  const setItem = tab.setItem;
+  tab.setItem = (key, value) => {
+    const others = [...tab.items].filter(([name]) => name !== key).reduce((sum, [, text]) => sum + text.length, 0);
+    if (others + String(value).length > tab.room) throw new DOMException("full", "QuotaExceededError");
+    return setItem(key, value);
+  };
+  return tab;
+}
+
+test("a draft the full storage refuses is kept smaller, or the older one goes", () => {
+  // the quota's refusal left the older draft in place, unsaid: the page loaded anew
+  // put back what was typed before as if it were the latest
+  const typed = (note) => ({ action: "act03", shown: ["action:act03"],
+    forms: { "action:act03": { values: [{ name: "note", value: note }, { name: "aim", value: "2" }] } }, odds: [] });
+  const tab = fullStorage(1_500);
+  assert.equal(keepForms("web", "player:A", typed("first plan"), [], tab), "kept");
+  assert.equal(keepForms("web", "player:A", typed("x".repeat(1_900)), [], tab), "full");
+  const kept = takeForms("web", tab);
+  assert.equal(kept.cut, true); // said after the reload: some of it is missing
+  // what fit a smaller share, not the older "first plan"
+  assert.deepEqual(kept.forms["action:act03"].values, [{ name: "aim", value: "2" }]);
+  // nothing fits: the older draft is removed, not brought back
+  const tight = fullStorage(10_000);
+  assert.equal(keepForms("web", "player:A", typed("first plan"), [], tight), "kept");
+  tight.room = 50;
+  assert.equal(keepForms("web", "player:A", typed("second plan"), [], tight), "full");
+  assert.equal(tight.items.has("rollbridge.forms.web"), false);
+  // a storage refused for another reason is not full
+  const refused = storage();
+  refused.setItem = () => {
+    throw new DOMException("denied", "SecurityError");
+  };
+  assert.equal(keepForms("web", "player:A", typed("plan"), [], refused), "not-kept");
+});
+
+test("lines the full storage refuses keep the requests waiting alone, or go", () => {
+  // the quota's refusal left the lines kept before in place: the page loaded anew said
+  // them again, stale
+  const said = (text) => ({ message: { key: "ROLLBRIDGE.Web.Message.Sent", data: { text } }, forms: {},
+    asked: [["p3", "roll"]], answered: [] });
+  const tab = fullStorage(10_000);
+  assert.equal(keepLines("web", said("first"), tab), "kept");
+  tab.room = 200;
+  assert.equal(keepLines("web", said("x".repeat(500)), tab), "full");
+  const kept = takeLines("web", tab);
+  assert.equal(kept.message, null); // not the older "first"
+  assert.deepEqual(kept.asked, [["p3", "roll", null]]);
+  tab.room = 10_000;
+  assert.equal(keepLines("web", said("first"), tab), "kept");
+  tab.room = 20;
+  assert.equal(keepLines("web", said("second"), tab), "full");
+  assert.equal(tab.items.has("rollbridge.lines.web"), false);
 });

@@ -37,7 +37,61 @@ const formsOf = async (page) => {
   };
 };
 
+/** Fill the tab's sessionStorage on `page` to its quota: items of the first of
+ * `sizes` characters until the quota refuses one, then of the next size, … The name of
+ * the last error (QuotaExceededError), or null when 1,000 items of a size fit. */
+const fillStorage = (page, sizes) => page.evaluate((lengths) => {
+  let refused = null;
+  for (const [round, length] of lengths.entries()) {
+    const chunk = "x".repeat(length);
+    refused = null;
+    for (let i = 0; i < 1_000 && !refused; i++) {
+      try {
+        sessionStorage.setItem(`rb-test-fill-${round}-${i}`, chunk);
+      } catch (error) {
+        refused = error.name;
+      }
+    }
+  }
+  return refused;
+}, sizes);
+
 const cases = {
+  /** A German player's phone types a note into `act03` (kept as typed), fills the
+   * tab's storage to its quota (but a hundred characters), types a note of
+   * RB_NOTE_LENGTH letters instead, and reloads: what the message line said once the
+   * longer note was typed (and how), and what the page loaded anew shows. */
+  async quota(browser, result) {
+    const page = await joinedPage(browser, "player", { ...PHONE, locale: "de-DE" }, trouble, `${BASE}/tables/many`,
+      TOKENS.many.player);
+    const form = await choose(page, "act03");
+    await note(form, "first plan");
+    // kept as typed: a bound only for a page that keeps nothing while shown
+    result.kept = await page.waitForFunction(() => Object.values(sessionStorage)
+      .some((value) => value.includes("first plan")), null, { timeout: 10_000 }).then(() => true, () => false);
+    step("the tab's storage full");
+    result.full = await fillStorage(page, [100_000, 10_000, 1_000, 100]);
+    const longer = "x".repeat(Number(process.env.RB_NOTE_LENGTH));
+    await form.locator('[name="note"]').fill(longer);
+    // the page says it; a bound only for a page that says nothing
+    const message = page.locator("#message");
+    result.said = await page.waitForFunction((before) => document.getElementById("message").textContent !== before,
+      await message.textContent(), { timeout: 10_000 }).then(() => true, () => false);
+    result.notice = { text: await message.textContent(), kind: await message.getAttribute("data-kind"),
+      visible: await message.isVisible() };
+    step("reloaded");
+    await page.reload();
+    await page.locator('body[data-status="connected"]').waitFor();
+    const again = page.locator('form.action-form[data-action="act03"]');
+    await again.waitFor();
+    result.reloaded = {
+      action: await page.locator("#action-select").inputValue(),
+      note: await again.locator('[name="note"]').inputValue(),
+      message: await message.textContent(),
+    };
+  },
+
+
   /** A player's phone types a note into `act03` and a formula into the roll form, the
    * page shown all along; the page's renderer crashes; the tab loaded anew. */
   async killed(browser, result) {
@@ -76,17 +130,7 @@ const cases = {
     for (const name of ["act00", "act07"]) again[name] = await (await choose(page, name)).locator('[name="note"]').inputValue();
     result.again = again;
     step("the tab's storage full");
-    result.full = await page.evaluate(() => {
-      const chunk = "x".repeat(100_000);
-      for (let i = 0; i < 1_000; i++) {
-        try {
-          sessionStorage.setItem(`rb-test-fill-${i}`, chunk);
-        } catch (error) {
-          return error.name;
-        }
-      }
-      return null;
-    });
+    result.full = await fillStorage(page, [100_000]);
     const seventh = await choose(page, "act07");
     await seventh.locator("details.more-params").evaluate((fold) => {
       fold.open = true;

@@ -1,6 +1,7 @@
 // What the web view's browser scripts share: Chromium's launch, a page that
 // records its errors and dialogs, and questions to a page of the web view.
 
+import { existsSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import process from "node:process";
 
@@ -382,4 +383,81 @@ export async function tabHolding(context, storage, name, url, trouble) {
   await connected(page);
   await page.waitForFunction(() => document.body.dataset.history !== undefined);
   return page;
+}
+
+/** What a page shows that no one should read: wider than the screen, and any text of
+ * the page's own machinery (a message id, `undefined`, a placeholder left in, an event
+ * kind's code, the id of an actor — `hero`, `guard`: the actors of the tables of
+ * test_web_phone_night.py's seed_night are named otherwise). */
+export const looksOf = (page) => page.evaluate(() => {
+  const text = document.body.innerText;
+  const odd = text.match(
+    /ROLLBRIDGE\.[\w.]+|undefined|NaN|\[object \w+\]|\{[a-z_]+\}|\b(?:actor|encounter|approval|dice)\.[a-z.]+|\b(?:hero|guard)\b/g,
+  ) ?? [];
+  // where the first is, to find it
+  const at = odd.length ? text.indexOf(odd[0]) : -1;
+  const where = at < 0 ? [] : [text.slice(Math.max(0, at - 80), at + 40)];
+  const wide = [...document.querySelectorAll("body *")].filter((node) => {
+    const box = node.getBoundingClientRect();
+    return box.width > 0 && node.checkVisibility() && box.right > window.innerWidth + 1;
+  }).map((node) => `${node.tagName.toLowerCase()}.${[...node.classList].join(".")}`).slice(0, 5);
+  return { odd: [...new Set(odd)], wide, scroll: document.documentElement.scrollWidth - window.innerWidth,
+    ...(where.length ? { where } : {}) };
+});
+
+/** The ruleset's action of each table of test_web_phone_night.py's seed_night, and
+ * what the player fills in. */
+export const NIGHTS = [
+  { table: "sr2", action: "attack", async fill(form) {
+    await form.locator('select[name="weapon"]').selectOption("Hackler");
+    await form.locator('input[name="skill"]').fill("5");
+    await form.locator('input[name="attacker_pool"]').fill("2");
+    await form.locator('input[name="target"][value="guard"]').check();
+  } },
+  { table: "techlevel", action: "hit", async fill(form) {
+    await form.locator('input[name="dice"]').fill("1d6");
+    await form.locator('input[name="tl"]').fill("2");
+    await form.locator('input[name="target"][value="guard"]').check();
+  } },
+  { table: "bandits", action: "move", async fill(form) {
+    await form.locator("details.more-params > summary").tap();
+    await form.locator('input[name="move"]').fill("Sneak past");
+    await form.locator('select[name="stat"]').selectOption({ index: 1 });
+  } },
+  { table: "wilddie", action: "trait", async fill(form) {
+    await form.locator('select[name="trait"]').selectOption("notice");
+  } },
+];
+
+/** Ask the test to restart the server (RB_RESTART printed; its signal from the
+ * restart before, the file RB_SIGNAL, taken away first). */
+export function restart() {
+  rmSync(process.env.RB_SIGNAL, { force: true });
+  process.stdout.write("RB_RESTART\n");
+}
+
+/** The test's signal that the server serves again (the file RB_SIGNAL), a bound for
+ * one that never comes. */
+export async function restarted() {
+  const { until, changed } = waiter();
+  const timer = setInterval(changed, 100);
+  const ok = await until(() => existsSync(process.env.RB_SIGNAL), 60_000);
+  clearInterval(timer);
+  return ok;
+}
+
+/** What Chromium itself logs (a console error no page wrote) when a page's socket
+ * tries the port while the server is down: a phone sees the same at a restart, and
+ * whether the page comes back is what the walk asserts. Taken out of `trouble` for the
+ * restart's window only (counted in the result), so any other error still fails. */
+const REFUSED_WHILE_DOWN =
+  /: console: WebSocket connection to 'ws:\/\/127\.0\.0\.1:\d+\/tables\/\w+' failed: Error in connection establishment: net::ERR_CONNECTION_REFUSED$/;
+
+/** The connection-refused errors recorded since `from` (an index into
+ * `trouble.errors`) taken out of it; how many. */
+export function refusedWhileDown(trouble, from) {
+  const since = trouble.errors.slice(from);
+  const refused = since.filter((error) => REFUSED_WHILE_DOWN.test(error));
+  trouble.errors.splice(from, since.length, ...since.filter((error) => !REFUSED_WHILE_DOWN.test(error)));
+  return refused.length;
 }

@@ -9,55 +9,14 @@
 // Environment: RB_BASE, RB_TOKENS (never printed), RB_CHROMIUM, RB_CASE, RB_SIGNAL, RB_TAP
 // (1: the pages through the tests' tap).
 
-import { existsSync, rmSync } from "node:fs";
 import process from "node:process";
 
-import { PHONE, caseScript, connected, joinedPage, runCase, seqOf, waitSeq, waiter } from "./pages.mjs";
+import {
+  NIGHTS, PHONE, caseScript, connected, joinedPage, looksOf, refusedWhileDown, restart, restarted, runCase, seqOf,
+  waitSeq,
+} from "./pages.mjs";
 
 const { BASE, TOKENS, trouble, step } = caseScript("phone_night");
-
-/** What a page shows that no one should read: wider than the screen, and any text of
- * the page's own machinery (a message id, `undefined`, a placeholder left in, an event
- * kind's code, the id of an actor — `hero`, `guard`: the tables' actors are named
- * otherwise). */
-const looksOf = (page) => page.evaluate(() => {
-  const text = document.body.innerText;
-  const odd = text.match(
-    /ROLLBRIDGE\.[\w.]+|undefined|NaN|\[object \w+\]|\{[a-z_]+\}|\b(?:actor|encounter|approval|dice)\.[a-z.]+|\b(?:hero|guard)\b/g,
-  ) ?? [];
-  // where the first is, to find it
-  const at = odd.length ? text.indexOf(odd[0]) : -1;
-  const where = at < 0 ? [] : [text.slice(Math.max(0, at - 80), at + 40)];
-  const wide = [...document.querySelectorAll("body *")].filter((node) => {
-    const box = node.getBoundingClientRect();
-    return box.width > 0 && node.checkVisibility() && box.right > window.innerWidth + 1;
-  }).map((node) => `${node.tagName.toLowerCase()}.${[...node.classList].join(".")}`).slice(0, 5);
-  return { odd: [...new Set(odd)], wide, scroll: document.documentElement.scrollWidth - window.innerWidth,
-    ...(where.length ? { where } : {}) };
-});
-
-/** The ruleset's action of each table, and what the player fills in. */
-const NIGHTS = [
-  { table: "sr2", action: "attack", async fill(form) {
-    await form.locator('select[name="weapon"]').selectOption("Hackler");
-    await form.locator('input[name="skill"]').fill("5");
-    await form.locator('input[name="attacker_pool"]').fill("2");
-    await form.locator('input[name="target"][value="guard"]').check();
-  } },
-  { table: "techlevel", action: "hit", async fill(form) {
-    await form.locator('input[name="dice"]').fill("1d6");
-    await form.locator('input[name="tl"]').fill("2");
-    await form.locator('input[name="target"][value="guard"]').check();
-  } },
-  { table: "bandits", action: "move", async fill(form) {
-    await form.locator("details.more-params > summary").tap();
-    await form.locator('input[name="move"]').fill("Sneak past");
-    await form.locator('select[name="stat"]').selectOption({ index: 1 });
-  } },
-  { table: "wilddie", action: "trait", async fill(form) {
-    await form.locator('select[name="trait"]').selectOption("notice");
-  } },
-];
 
 /** Whether the pages go through the tests' tap (RB_TAP=1: pages.mjs's tapWebSocket),
  * for a walk that looks for what the tap does at a restart (docs/web.md); not by
@@ -80,38 +39,6 @@ const statusOf = (page) => page.locator("#action form .form-status").textContent
 
 /** The log's newest entry of `page` as it reads. */
 const newestOf = (page) => page.locator("#log li[data-seq]").first().textContent();
-
-/** What Chromium itself logs (a console error no page wrote) when a page's socket
- * tries the port while the server is down: a phone sees the same at a restart, and
- * whether the page comes back is what the walk asserts. Taken out of `trouble` for the
- * restart's window only (counted in the result), so any other error still fails. */
-const REFUSED_WHILE_DOWN =
-  /: console: WebSocket connection to 'ws:\/\/127\.0\.0\.1:\d+\/tables\/\w+' failed: Error in connection establishment: net::ERR_CONNECTION_REFUSED$/;
-
-/** The connection-refused errors recorded since `from` (an index into
- * `trouble.errors`) taken out of it; how many. */
-function refusedWhileDown(from) {
-  const since = trouble.errors.slice(from);
-  const refused = since.filter((error) => REFUSED_WHILE_DOWN.test(error));
-  trouble.errors.splice(from, since.length, ...since.filter((error) => !REFUSED_WHILE_DOWN.test(error)));
-  return refused.length;
-}
-
-/** Ask the test to restart the server (its signal from the restart before taken away
- * first). */
-function restart() {
-  rmSync(process.env.RB_SIGNAL, { force: true });
-  process.stdout.write("RB_RESTART\n");
-}
-
-/** The test's signal that the server serves again, a bound for one that never comes. */
-async function restarted() {
-  const { until, changed } = waiter();
-  const timer = setInterval(changed, 100);
-  const ok = await until(() => existsSync(process.env.RB_SIGNAL), 60_000);
-  clearInterval(timer);
-  return ok;
-}
 
 /** `lang` chosen in `page`'s list: once the page is back at the table in it, the log
  * from before in. */
@@ -177,7 +104,7 @@ const cases = {
     result.restartMs = Date.now() - down;
     await player.waitForSelector('body[data-status="connected"]', { timeout: 60_000 }).catch(() => {});
     await gm.waitForSelector('body[data-status="connected"]', { timeout: 60_000 }).catch(() => {});
-    result.refusedWhileDown = refusedWhileDown(errorsBefore);
+    result.refusedWhileDown = refusedWhileDown(trouble, errorsBefore);
     result.back = {
       statuses: { player: await player.evaluate(() => window.rbStatuses), gm: await gm.evaluate(() => window.rbStatuses) },
       player: { status: await player.evaluate(() => document.body.dataset.status), message: await player.textContent("#message"),
@@ -235,7 +162,7 @@ const cases = {
           ...(TAP ? { attempts: page.gate.attempts, sent: page.gate.sent.slice(-6).map((f) => JSON.parse(f).type),
             got: page.gate.frames.slice(-6).map((f) => JSON.parse(f).type) } : {}) };
       }
-      result.rounds.push({ restarted: restartedOk, refusedWhileDown: refusedWhileDown(errorsBefore), ...back });
+      result.rounds.push({ restarted: restartedOk, refusedWhileDown: refusedWhileDown(trouble, errorsBefore), ...back });
     }
   },
 };

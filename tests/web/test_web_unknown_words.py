@@ -1,0 +1,94 @@
+"""Words the page had none for, in the log of a player's phone in cs, de, ru and en,
+in real Chromium against a real server over a real SQLite file
+(browser/unknown_words.mjs):
+
+- a ruleset's own die tag (:data:`INVENTED`, a tag no ruleset of rollbridge's uses)
+  was read to a screen reader, and shown on hover, as its code alone (*7, glimmer,
+  success*); it is now *marked glimmer* in the page's language;
+- an actor the page never saw — removed before the page joined, its creation
+  further back than the log the page loads from before it joined — was named by its
+  id (*Lookout — scout — 2d6 …*, the removal's line *scout*); it is now *an actor* in
+  the page's language.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+from rollbridge.dice.sources import SeededDice
+from rollbridge.offline import TableService
+from rollbridge.stores.sqlite import SQLiteStore
+from tests.plugins.rollunder import RollUnder
+from tests.web.conftest import GM, SEED, add_cast, host_of, serving
+from tests.web.test_web_away import said
+from tests.web.test_web_browser import CHROMIUM, pytestmark  # noqa: F401
+from tests.web.test_web_phone import run_case
+
+#: The die tag no page has words for.
+INVENTED = "glimmer"
+#: Events between the removed actor's creation and its last events: more than the
+#: latest 200 the page loads from before it joined (webui/history.mjs, HISTORY_EVENTS).
+FILLER = 200
+
+
+class Marked(RollUnder):
+    """RollUnder, its die tagged :data:`INVENTED` and ``success``: a ruleset with a die
+    tag of its own."""
+
+    id = "marked"
+    name = "Marked dice (test fixture)"
+
+    def resolve(self, context, dice):
+        resolution = super().resolve(context, dice)
+        group = resolution.dice[0]
+        die = group.dice[0].tagged(INVENTED, "success")
+        return replace(resolution, dice=[replace(group, dice=(die,))])
+
+
+def seed_marks(path: Path) -> tuple[dict[str, str], dict[str, int]]:
+    """The table ``marks`` of :class:`Marked` at ``path``: the player's Hero, the NPCs
+    Bandit and Scout; :data:`FILLER` rolls of the GM's, then Scout's roll, Scout
+    removed, and Hero's action against Bandit. Its tokens, and the seqs of the last
+    three."""
+    host = host_of("marked", Marked())
+    seqs: dict[str, int] = {}
+    with SQLiteStore(path) as store:
+        service = TableService(store, host)
+        _, tokens = service.create_table("Marked dice", "marked", table_id="marks")
+        cast = [("hero", "Hero", "Hero", ["player"]), ("bandit", "Bandit", "Bandit", []),
+                ("scout", "Scout", "Bandit", [])]  # fmt: skip
+        add_cast(service, "marks", cast, Marked.example_sheets)
+        for index in range(FILLER):
+            roll = {"type": "roll", "id": f"fill-{index}", "formula": "1d6"}
+            service.handle("marks", roll, GM, SeededDice(index))
+        steps = {
+            "rolled": {"type": "roll", "id": "scout-roll", "formula": "2d6", "actor": "scout",
+                       "label": "Lookout"},
+            "removed": {"type": "actor.remove", "id": "scout-gone", "actor": "scout"},
+            "acted": {"type": "resolve", "id": "hero-acts", "action": "test", "actor": "hero",
+                      "targets": ["bandit"]},
+        }  # fmt: skip
+        for name, request in steps.items():
+            seqs[name] = service.handle("marks", request, GM, SeededDice(SEED))["seq"]
+    return tokens, seqs
+
+
+async def test_an_invented_die_tag_and_an_unseen_actor_are_said_in_words(tmp_path):
+    path = tmp_path / "web.db"
+    tokens, seqs = seed_marks(path)
+    async with serving(path, host_of("marked", Marked()), {"marks": tokens}) as world:
+        extra = {"RB_SEQS": json.dumps(seqs)}
+        result = await run_case(world, "words", script="unknown_words.mjs", extra=extra)
+    for lang in ("cs", "de", "ru", "en"):
+        shown = result[lang]
+        (die,) = shown["dice"]
+        tags = f"{said(lang, 'Dice.Marked', code=INVENTED)}, {said(lang, 'Dice.Tag.success')}"
+        assert shown["said"] == [said(lang, "Dice.Said", die=die, tags=tags)], (lang, shown)
+        assert shown["title"] == said(lang, "Dice.Said", die="d10", tags=tags), (lang, shown)
+        someone = said(lang, "Actor.Unknown")
+        assert shown["removed"] == someone, (lang, shown)
+        assert shown["rolled"].startswith(f"Lookout — {someone} — 2d6"), (lang, shown)
+        # the actor's id nowhere in what the page shows
+        assert "scout" not in shown["text"].lower(), (lang, shown)
