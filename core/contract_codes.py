@@ -8,7 +8,8 @@ the ruleset's failure (``internal``, logged naming the ruleset, the table and th
 code) only a refusal whose code a client acts on (:data:`ACTED_ON`: ``busy`` is sent
 again, ``stopped`` held and asked for again, …) — :func:`acted_on` — whatever its
 class: any other reaches the client as the ruleset's refusal, which every client
-shows as it is (docs/plugins.md, "Errors").
+shows as it is (docs/plugins.md, "Errors"), marked ``details.origin: "ruleset"``
+(:func:`origin_marked`) so that no client takes it for the server's own.
 """
 
 from __future__ import annotations
@@ -152,25 +153,26 @@ def acted_on(refused: RollbridgeError) -> str | None:
 #: The codes whose ``details`` a client acts on: ``invalid_request``'s ``details.field``
 #: (the Foundry module reads ``at`` as a table's log that no longer reaches back there,
 #: ``….repeat`` as a server older than ``repeat``: core/held.mjs; ``….requester_sees``
-#: as one older than that field: core/rollmode.mjs). A ruleset's
-#: refusal of one of them carries ``details.origin`` = :data:`RULESET_ORIGIN`
-#: (:func:`origin_marked`), set by the table whatever the ruleset put there, so a
-#: client acts on the server's own alone (docs/protocol.md, "Error codes").
+#: as one older than that field: core/rollmode.mjs). Since 7 December 2026, late night,
+#: every refusal a ruleset gives is marked (:func:`origin_marked`), these among them.
 DETAILS_READ = frozenset({"invalid_request"})
 
-#: ``details.origin`` of a ruleset's refusal whose code is in :data:`DETAILS_READ`.
+#: ``details.origin`` of a refusal a ruleset gave, whatever its code.
 RULESET_ORIGIN = "ruleset"
 
 
 def origin_marked(refused: RollbridgeError) -> RollbridgeError:
     """A copy of ``refused``, raised by a ruleset, with ``details.origin`` set to
-    :data:`RULESET_ORIGIN` where its code is in :data:`DETAILS_READ` (its other details
-    kept; details that are no map replaced): the wire then says it is not the server's
-    own. Any other refusal is returned as it is. The ruleset's own object is left as it
-    was (:func:`_copied`): until 7 December 2026, night, the mark was set on it, and a
-    ruleset that keeps a refusal and raises it again found its details changed."""
-    code = wire_code(refused)
-    if code.__class__ is not str or code not in DETAILS_READ:
+    :data:`RULESET_ORIGIN` whatever its code (its other details kept; details that are
+    no map replaced; a mark the ruleset wrote itself overwritten): the wire then says it
+    is not the server's own, so a client keyed on the server's codes (``not_allowed``,
+    ``dice_mismatch``, ``invalid_request``'s ``at``…) never acts on it
+    (docs/protocol.md, "Error codes"). Rollbridge's own :class:`InternalError` is
+    returned as it is: the ruleset's failure, read as the table's own (:func:`acted_on`).
+    The ruleset's own object is left as it was (:func:`_copied`): until 7 December 2026,
+    night, the mark was set on it, and a ruleset that keeps a refusal and raises it
+    again found its details changed."""
+    if refused.__class__ is InternalError:
         return refused
     details = refused.details
     kept = dict(details) if isinstance(details, Mapping) else {}

@@ -122,11 +122,12 @@ def test_a_bad_state_is_refused_naming_the_field(service, ruleset_id, sheet, sta
     requests = Requests(service, ruleset_id)
     sheet = _sheet(ruleset_id, sheet)
     error = refused(requests, lambda: requests.create("Hurt", sheet, state))
-    assert error.details == {"field": field}
+    # a ruleset's refusal, marked so by the table (docs/protocol.md, "Error codes")
+    assert error.details == {"field": field, "origin": "ruleset"}
     assert field in error.message
     requests.create("Hurt", sheet)  # the same sheet without the state is fine
     error = refused(requests, lambda: requests.update("hurt", state=state))
-    assert error.details == {"field": field}
+    assert error.details == {"field": field, "origin": "ruleset"}
 
 
 def _sheet(ruleset_id: str, sheet: dict) -> dict:
@@ -203,7 +204,7 @@ def test_update_checks_the_state_against_the_new_sheet(service):
     requests.update(actor_id, sheet={**TUKAN, "body": 8}, state={"overflow": 9})
     assert requests.table.actors[actor_id].state["overflow"] == 9
     error = refused(requests, lambda: requests.update(actor_id, sheet=TUKAN, state={"overflow": 9}))
-    assert error.details == {"field": "state.overflow"}
+    assert error.details == {"field": "state.overflow", "origin": "ruleset"}
 
 
 def test_a_new_sheet_alone_must_leave_the_current_state_valid(service):
@@ -215,7 +216,7 @@ def test_a_new_sheet_alone_must_leave_the_current_state_valid(service):
     requests.update(actor_id, state={"overflow": 9})
     seq = requests.table.info.seq
     error = refused(requests, lambda: requests.update(actor_id, sheet=TUKAN))
-    assert error.details == {"field": "state.overflow"}
+    assert error.details == {"field": "state.overflow", "origin": "ruleset"}
     assert requests.table.info.seq == seq and requests.table.actors[actor_id].sheet["body"] == 8
     requests.update(actor_id, state={"overflow": 0})  # healed first: the sheet now fits
     requests.update(actor_id, sheet=TUKAN)

@@ -16,7 +16,7 @@ import pytest
 from websockets.asyncio.client import connect
 
 from rollbridge.engine.model import Principal
-from rollbridge.exceptions import InvalidRequest, RollbridgeError, RuleViolation
+from rollbridge.exceptions import InternalError, InvalidRequest, RollbridgeError, RuleViolation
 from rollbridge.host import PluginHost
 from rollbridge.offline import TableService
 from rollbridge.stores.sqlite import SQLiteStore
@@ -114,12 +114,51 @@ async def test_a_rulesets_invalid_request_is_marked_its_own(tmp_path, name: str)
     assert done.get("status") == "done", done
 
 
-async def test_a_rulesets_refusal_of_another_code_is_left_as_it_is(tmp_path) -> None:
-    """Only ``invalid_request``, whose details a client acts on, is marked: a rule
-    violation's details reach the client as the ruleset gave them."""
-    refusal = RuleViolation("the guard is too high", code="too_high", details={"field": "at"})
-    ruleset, _, _ = await _refusals(tmp_path, refusal)
-    assert (ruleset["code"], ruleset["details"]) == ("too_high", {"field": "at"}), ruleset
+#: A ruleset's refusals of other codes: its own, and rollbridge's that no client acts on
+#: in a ruleset's reply (contract_codes.ACTED_ON turns those into ``internal``) but the
+#: Foundry module keys on in the server's (``dice_mismatch``: the hint to approve with
+#: the GM's dice; ``unknown_actor``, ``not_found``, ``forbidden``: a draw sent again
+#: without its actor — core/origin.mjs).
+OTHER_CODES = [
+    "too_high",
+    "not_allowed",
+    "dice_mismatch",
+    "unknown_actor",
+    "not_found",
+    "forbidden",
+]
+
+
+@pytest.mark.parametrize("code", OTHER_CODES)
+async def test_a_rulesets_refusal_of_any_code_is_marked_its_own(tmp_path, code: str) -> None:
+    """Every refusal a ruleset gives carries ``details.origin: "ruleset"``, its own
+    details kept; the server's own refusal of such a code carries none. Until 7
+    December 2026, late night, only ``invalid_request`` was marked: a ruleset's
+    ``dice_mismatch`` reached the module as the server's."""
+    refusal = RuleViolation("the guard is too high", code=code, details={"field": "at"})
+    ruleset, _, done = await _refusals(tmp_path, refusal)
+    assert ruleset["code"] == code, ruleset
+    assert ruleset["details"] == {"field": "at", "origin": "ruleset"}, ruleset
+    assert done.get("status") == "done", done
+
+
+async def test_the_servers_own_refusal_of_such_a_code_is_unmarked(tmp_path) -> None:
+    """A target no actor of the table is: the server's ``unknown_actor``, no mark."""
+    sheets = {"Hero": {"skill": 7}}
+    ask = {"type": "foundry.resolve", "action": "test", "actor": "hero", "targets": ["ghost"]}
+    [refused] = await _asked(tmp_path, RollUnder(), sheets, [ask])
+    assert refused["type"] == "error" and refused["code"] == "unknown_actor", refused
+    assert "origin" not in (refused.get("details") or {}), refused
+
+
+async def test_a_rulesets_own_internal_error_is_read_as_its_failure_unmarked(tmp_path) -> None:
+    """Rollbridge's ``InternalError`` raised by a ruleset is its failure, as the table's
+    own ``internal`` is (the module holds a request refused so and asks again): not
+    marked, so the module reads both alike."""
+    ruleset, _, done = await _refusals(tmp_path, InternalError("the ruleset's own failure"))
+    assert ruleset["code"] == "internal", ruleset
+    assert "origin" not in (ruleset.get("details") or {}), ruleset
+    assert done.get("status") == "done", done
 
 
 class Unmarkable(InvalidRequest):

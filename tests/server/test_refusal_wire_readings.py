@@ -57,13 +57,13 @@ async def test_the_gm_reads_the_number_and_a_player_does_not(refusing, debug_log
     told = await gm.request(RESOLVE)
     assert (told["type"], told["code"]) == ("error", "too_tough"), told
     assert told["message"] == f"Guard's armour {ARMOUR} turns the blow"
-    assert told["details"] == {"armour": "<Private>"}
+    assert told["details"] == {"armour": "<Private>", "origin": "ruleset"}
     refused = await player.request(RESOLVE)
     assert (refused["code"], refused["message"]) == (
         "too_tough",
         "Guard's armour (hidden) turns the blow",
     ), refused
-    assert refused["details"] == {"armour": "<Private>"}
+    assert refused["details"] == {"armour": "<Private>", "origin": "ruleset"}
     for frame in player.frames:  # the raw frames, not only the decoded reply
         raw = frame if isinstance(frame, bytes) else frame.encode()
         assert str(ARMOUR).encode() not in raw, frame

@@ -31,7 +31,8 @@ async def test_a_stored_form_reaches_no_player(tables, tally, monkeypatch):
     monkeypatch.setattr(type(tally), "resolve", resolve)
     player, _ = await tables.join("tally", "player")
     refused = await player.request(RESOLVE)
-    assert refused["code"] == "too_tough" and refused["details"] == {"hp": "<Private>"}
+    assert refused["code"] == "too_tough"
+    assert refused["details"] == {"hp": "<Private>", "origin": "ruleset"}  # the ruleset's
     # everything but the request's own id (made by the test client: it may hold "100")
     assert "100" not in str({key: value for key, value in refused.items() if key != "id"})
 

@@ -237,6 +237,24 @@ test("a press the server refuses: the notification is the server's message alone
   assert.deepEqual(lines.filter((l) => l.includes("not_pending")), ["rollbridge | approve refused: not_pending: Žádost p3 už nečeká na schválení."]);
 });
 
+test("a plain Approve refused dice_mismatch: the hint to the GM's way on after the server's own refusal alone, never after a ruleset's that shares the code", async () => {
+  const ws = await gmWorld(13, 2);
+  const hint = game.i18n.localize("ROLLBRIDGE.Button.PlayerDiceUnfit");
+  const refused = async (seq, details) => {
+    const message = await pendingCard(ws, seq, `p${seq}`, { type: "resolve", id: `x${seq}`, fields: { action: "attack" }, who: { name: "alice", role: "player" } });
+    Standin.log.notifications.length = 0;
+    const reply = press("approve", cardOf(message), client);
+    await answer(ws, { type: "error", code: "dice_mismatch", message: "The dice do not fit.", ...(details ? { details } : {}) });
+    assert.equal(await reply, null);
+    return Standin.log.notifications.map((n) => [n.level, n.text]);
+  };
+  assert.deepEqual(await refused(3, null), [["error", `rollbridge: The dice do not fit. ${hint}`]], "the server's own");
+  // a ruleset's own check that happens to use the server's code (docs/protocol.md, "Error
+  // codes"): until 7 December 2026, late night, the GM was sent to Approve with my dice…
+  // or a rejection for a refusal that says nothing of the player's dice
+  assert.deepEqual(await refused(4, { origin: "ruleset" }), [["error", "rollbridge: The dice do not fit."]], "a ruleset's");
+});
+
 test("a player without a connection applies through the GM's client: on the socket, as a reference to the card; the GM checks the sender's ownership", async () => {
   client?.stop();
   await world({ users: USERS, user: PLAYER, generation: 13, settings: { "rollbridge.token": "" } });

@@ -23,20 +23,16 @@
 import path from "node:path";
 import process from "node:process";
 
-import { localizeApprovalTitle } from "../../../adapters/foundry/module/scripts/foundry/approvaltitle.mjs";
 import { approvalState, cardOf } from "../../../adapters/foundry/module/scripts/foundry/buttons.mjs";
 import { settle, Standin } from "../js/standin.mjs";
-import { cave, endWalk, freePort, GmPage, GOBLIN, newTable, player, RUNNER, serve as serveDb, runWalk, stopServer, until } from "./night.mjs";
+import { approvalUsers, cave, duplicateCards, endWalk, freePort, GmPage, GOBLIN, heldFor, newTable, NIGHT_GM, NIGHT_PLAYERS, player, renderedTitles, RUNNER,
+  restartedServer, serve as serveDb, runWalk, until } from "./night.mjs";
 
 const DIR = process.env.RB_DIR;
 const DB = path.join(DIR, "approval.db");
-const GM = "standinGM000001";
-const GM2 = "zstandinGM00002"; // sorts after GM: logged in, not the active GM
-const PLAYERS = [["standinPlr00001", "alice"], ["standinPlr00002", "bob"]];
-const USERS = [
-  { _id: GM, name: "Gamemaster", role: 4 }, { _id: GM2, name: "Second GM", role: 4, active: true },
-  ...PLAYERS.map(([id, name]) => ({ _id: id, name })),
-];
+const GM = NIGHT_GM;
+const PLAYERS = NIGHT_PLAYERS;
+const USERS = approvalUsers("Second GM");
 /** Alice's own dice for her attack: as many as it uses of a hard-hitting pattern. */
 const OWN = [6, 6, 6, 5, 5, 5, 4, 4, 4, 1, 1, 1, 1, 1];
 const ATTACK = { weapon: "Hackler", rounds: 3, range: "short" };
@@ -55,37 +51,8 @@ function cards() {
   }).filter((c) => c.kind);
 }
 
-/** Every approval card of the chat titled as this page's render hook words it
- * (foundry/approvaltitle.mjs): those posted in an earlier language too. */
-function renderedTitles() {
-  return game.messages.contents.filter((m) => m.flags?.rollbridge?.kind === "approval.requested").map((message) => {
-    const title = { textContent: "(as stored)", closest: () => ({ dataset: {} }) };
-    const element = { querySelector: (s) => (s === ".rollbridge-card.rb-approval .rb-title" ? title : null) };
-    localizeApprovalTitle(message, [element]); // as v12's render hook hands it
-    return title.textContent;
-  });
-}
-
-/** The cards of each (epoch, seq, kind, hook, requester, pending) more than once. */
-function duplicateCards() {
-  const seen = new Map();
-  for (const message of game.messages.contents) {
-    const f = message.flags?.rollbridge;
-    if (!f?.kind) continue;
-    const key = `${f.epoch}:${f.seq}:${f.kind}:${f.hook ?? ""}:${f.requester ?? ""}:${f.pending ?? ""}`;
-    seen.set(key, (seen.get(key) ?? 0) + 1);
-  }
-  return [...seen].filter(([, n]) => n > 1).map(([k]) => k);
-}
-
 /** A player's request held for approval: its pending id, once the GM's page has its card. */
-async function held(who, message) {
-  const reply = await who.request(message);
-  if (reply.status !== "pending") throw new Error(`not held: ${JSON.stringify(reply)}`);
-  await until(() => cards().some((c) => c.kind === "approval.requested" && c.pending === reply.pending), `the approval card of ${reply.pending}`);
-  await settle(gm);
-  return reply.pending;
-}
+const held = (who, message) => heldFor(gm, who, message);
 
 async function main() {
   const { table, tokens } = newTable(DB, "sr2", "Approval night", PLAYERS);
@@ -180,12 +147,7 @@ async function main() {
     // the server stopped and started again on the same file, bob's roll waiting: everyone back
     const across = await held(players.bob, { type: "roll", formula: "1d8", actor: runners[1].id, dice: [5] });
     const aliceLast = alice.events.at(-1);
-    await stopServer(server);
-    server = await serveDb(DB, port);
-    const before = gm.connection.welcome;
-    gm.nudge();
-    await until(() => gm.connection?.welcome && gm.connection.welcome !== before, "the GM back after the restart", 60000);
-    await settle(gm);
+    server = await restartedServer(server, DB, port, gm);
     for (const who of Object.values(players)) who.close();
     players.alice = await player(url, tokens.alice, table, { epoch: aliceLast.epoch, seq: aliceLast.seq });
     players.bob = await player(url, tokens.bob, table);

@@ -2,7 +2,9 @@
 // on a night's file, a free port, a real `rollbridge serve` started and stopped, a
 // player as a plain protocol client of the Foundry dialect (the `ws` package's
 // WebSocket), its events kept; the world's cave of goblins and runners on the Foundry
-// stand-in, and the active GM's page (the module's FoundryClient) with its attack.
+// stand-in, and the active GM's page (the module's FoundryClient) with its attack; a
+// wilddie cast and a SWADE page (wildnight.mjs, wildapproval.mjs); the approval walks'
+// readings of the chat (approvalnight.mjs, wildapproval.mjs).
 
 import { spawn, spawnSync } from "node:child_process";
 import { createServer } from "node:net";
@@ -10,6 +12,7 @@ import process from "node:process";
 
 import WebSocket from "ws";
 
+import { localizeApprovalTitle } from "../../../adapters/foundry/module/scripts/foundry/approvaltitle.mjs";
 import { FoundryClient } from "../../../adapters/foundry/module/scripts/foundry/client.mjs";
 import { registerCombat } from "../../../adapters/foundry/module/scripts/foundry/combat.mjs";
 import { registerModuleSettings, settle, Standin, world } from "../js/standin.mjs";
@@ -113,6 +116,99 @@ export const RUNNER = { body: 5, combat_pool: 6, armor: { ballistic: 3, impact: 
 const HIT = [6, 6, 6, 6, 6, 6, 5, 5, 5, 1, 1, 1, 1, 1];
 const MONITORS = () => ({ track: { physical: { value: 0 }, stun: { value: 0 } } });
 
+/** A night's table of `ruleset` made in the file `db`, and a real server on it at a
+ * free port: {table, tokens, port, server, url} (url: the table's WebSocket address). */
+export async function nightServer(db, ruleset, name, players) {
+  const { table, tokens } = newTable(db, ruleset, name, players);
+  const port = await freePort();
+  const server = await serve(db, port);
+  return { table, tokens, port, server, url: `ws://127.0.0.1:${port}/tables/${table}` };
+}
+
+/** `server` stopped and started again on the same file `db` and `port` (no restore:
+ * the same epoch), and the GM's page `gm` welcomed again: the new server. */
+export async function restartedServer(server, db, port, gm) {
+  await stopServer(server);
+  const started = await serve(db, port);
+  const before = gm.connection.welcome;
+  gm.nudge();
+  await until(() => gm.connection?.welcome && gm.connection.welcome !== before, "the GM back after the restart", 60000);
+  await settle(gm);
+  return started;
+}
+
+/** The approval walks' users: the active GM, and two players as `[userId, name]`. */
+export const NIGHT_GM = "standinGM000001";
+export const NIGHT_PLAYERS = [["standinPlr00001", "alice"], ["standinPlr00002", "bob"]];
+
+/** The approval walks' world users: the active GM, a second GM named `second` logged
+ * in (its id sorts after: not the active GM, its page does not connect), the players. */
+export function approvalUsers(second) {
+  return [
+    { _id: NIGHT_GM, name: "Gamemaster", role: 4 }, { _id: "zstandinGM00002", name: second, role: 4, active: true },
+    ...NIGHT_PLAYERS.map(([id, name]) => ({ _id: id, name })),
+  ];
+}
+
+/** A wilddie hero's sheet (a player's character) and a thug's (an NPC). */
+export const HERO = { kind: "pc", attributes: { strength: "d6", vigor: "d8", coordination: "d8", reaction: "d8", intuition: "d6", character: "d6" },
+  skills: { fighting: "d8", shooting: "d8", notice: "d6", stealth: "d6" }, armor: 1 };
+export const THUG = { kind: "npc", attributes: { strength: "d8", vigor: "d6", coordination: "d6", reaction: "d6", intuition: "d4", character: "d6" },
+  skills: { fighting: "d6", shooting: "d6", notice: "d4", intimidation: "d6" } };
+/** A SWADE actor's system data, unhurt. */
+export const SWADE = () => ({ wounds: { value: 0, max: 3 }, fatigue: { value: 0 }, status: { isShaken: false } });
+
+/**
+ * A walk's world on the stand-in (v13, `system`), its page `user`'s, the module's
+ * settings naming the server at `url` with `token`, real WebSockets, ready.
+ * @param {{users: any[], user: string, url: string, token: string, system: string}} page
+ */
+export async function pageWorld({ users, user, url, token, system }) {
+  await world({ generation: 13, users, user, system, settings: { "rollbridge.serverUrl": url, "rollbridge.token": token } });
+  globalThis.WebSocket = WebSocket;
+  globalThis.CSS ??= { escape: (s) => s }; // the browser's, which Node lacks
+  await registerModuleSettings();
+  game.ready = true;
+}
+
+/** The cards of each (epoch, seq, kind, hook, requester, pending) more than once. */
+export function duplicateCards() {
+  const seen = new Map();
+  for (const message of game.messages.contents) {
+    const f = message.flags?.rollbridge;
+    if (!f?.kind) continue;
+    const key = `${f.epoch}:${f.seq}:${f.kind}:${f.hook ?? ""}:${f.requester ?? ""}:${f.pending ?? ""}`;
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+  }
+  return [...seen].filter(([, n]) => n > 1).map(([k]) => k);
+}
+
+/** Every approval card of the chat titled as this page's render hook words it
+ * (foundry/approvaltitle.mjs): those posted in an earlier language too. */
+export function renderedTitles() {
+  return game.messages.contents.filter((m) => m.flags?.rollbridge?.kind === "approval.requested").map((message) => {
+    const title = { textContent: "(as stored)", closest: () => ({ dataset: {} }) };
+    const element = { querySelector: (s) => (s === ".rollbridge-card.rb-approval .rb-title" ? title : null) };
+    localizeApprovalTitle(message, [element]); // as v12's render hook hands it
+    return title.textContent;
+  });
+}
+
+/** The chat message of the approval card of `pending`, or undefined. */
+export function approvalCard(pending) {
+  return game.messages.contents.find((m) => m.flags?.rollbridge?.kind === "approval.requested" && m.flags.rollbridge.pending === pending);
+}
+
+/** `who`'s request `message` held for approval: its pending id, once the GM's page
+ * `gm` has its card. */
+export async function heldFor(gm, who, message) {
+  const reply = await who.request(message);
+  if (reply.status !== "pending") throw new Error(`not held: ${JSON.stringify(reply)}`);
+  await until(() => approvalCard(reply.pending), `the approval card of ${reply.pending}`);
+  await settle(gm);
+  return reply.pending;
+}
+
 /**
  * The world's page set up for a walk (v13, Shadowrun 5e: `auto` maps onto its
  * monitors) and its cave: `linked` goblins as world actors with linked tokens, then
@@ -121,12 +217,7 @@ const MONITORS = () => ({ track: { physical: { value: 0 }, stun: { value: 0 } } 
  * @param {{users: any[], user: string, url: string, token: string, linked: number, unlinked: number, players: [string, string][]}} night
  */
 export async function cave({ users, user, url, token, linked, unlinked, players }) {
-  await world({ generation: 13, users, user, system: "shadowrun5e",
-    settings: { "rollbridge.serverUrl": url, "rollbridge.token": token } });
-  globalThis.WebSocket = WebSocket;
-  globalThis.CSS ??= { escape: (s) => s }; // the browser's, which Node lacks
-  await registerModuleSettings();
-  game.ready = true;
+  await pageWorld({ users, user, url, token, system: "shadowrun5e" });
   const scene = Standin.addScene({ _id: "sceneCave0000001", name: "Cave" });
   const runners = players.map(([id, name], i) => Standin.addActor({
     _id: `fvttRunner00000${i}`, name: `Runner ${name}`, type: "character", system: MONITORS(), ownership: { [id]: 3 } }));

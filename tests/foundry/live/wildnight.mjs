@@ -18,21 +18,14 @@
 import path from "node:path";
 import process from "node:process";
 
-import WebSocket from "ws";
-
-import { registerModuleSettings, settle, Standin, world } from "../js/standin.mjs";
-import { endWalk, freePort, GmPage, newTable, player, runWalk, serve as serveDb, stopServer, until } from "./night.mjs";
+import { settle, Standin } from "../js/standin.mjs";
+import { endWalk, freePort, GmPage, HERO, newTable, pageWorld, player, runWalk, serve as serveDb, stopServer, SWADE, THUG, until } from "./night.mjs";
 
 const DIR = process.env.RB_DIR;
 const DB = path.join(DIR, "wild.db");
 const GM = "standinGM000001";
 const PLAYERS = [["standinPlr00001", "alice"], ["standinPlr00002", "bob"]];
 const USERS = [{ _id: GM, name: "Gamemaster", role: 4 }, ...PLAYERS.map(([id, name]) => ({ _id: id, name }))];
-const HERO = { kind: "pc", attributes: { strength: "d6", vigor: "d8", coordination: "d8", reaction: "d8", intuition: "d6", character: "d6" },
-  skills: { fighting: "d8", shooting: "d8", notice: "d6", stealth: "d6" }, armor: 1 };
-const THUG = { kind: "npc", attributes: { strength: "d8", vigor: "d6", coordination: "d6", reaction: "d6", intuition: "d4", character: "d6" },
-  skills: { fighting: "d6", shooting: "d6", notice: "d4", intimidation: "d6" } };
-const SWADE = () => ({ wounds: { value: 0, max: 3 }, fatigue: { value: 0 }, status: { isShaken: false } });
 
 /** The chat cards of each (epoch, seq, kind, hook, requester) more than once. */
 function duplicateCards() {
@@ -76,12 +69,7 @@ async function main() {
   const tracker = (combat) => ({ round: combat.round, turn: combat.turn, actor: combat.combatant?.actor?.flags?.rollbridge?.actorId ?? null });
   const windows = () => [clients.alice1, clients.alice2].map((w) => w.events.map((e) => `${e.epoch}:${e.seq}`));
   try {
-    await world({ generation: 13, users: USERS, user: GM, system: "swade",
-      settings: { "rollbridge.serverUrl": url, "rollbridge.token": tokens.gm } });
-    globalThis.WebSocket = WebSocket;
-    globalThis.CSS ??= { escape: (s) => s };
-    await registerModuleSettings();
-    game.ready = true;
+    await pageWorld({ users: USERS, user: GM, url, token: tokens.gm, system: "swade" });
     const scene = Standin.addScene({ _id: "sceneSaloon00001", name: "Saloon" });
     const heroes = PLAYERS.map(([id, name], i) => Standin.addActor({ _id: `fvttHero0000000${i}`, name: `Hero ${name}`, type: "character",
       system: SWADE(), ownership: { [id]: 3 } }));

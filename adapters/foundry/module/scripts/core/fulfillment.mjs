@@ -22,6 +22,7 @@
 // card shows); the user is told once, not per die and not per roll again until
 // a draw succeeds.
 
+import { serversCode } from "./origin.mjs";
 import { newRequestId, RollbridgeError } from "./protocol.mjs";
 
 export const METHOD_ID = "rollbridge";
@@ -157,7 +158,7 @@ export class ServerDice {
     try {
       reply = await this.#withTimeout(drawMessage({ faces, number, label, actor, secret }));
     } catch (error) {
-      if (!actor || !ACTOR_REFUSALS.has(error?.code)) throw error;
+      if (!actor || !ACTOR_REFUSALS.has(serversCode(error))) throw error;
       // the speaker's actor is not this user's at the table: the draw, without it
       reply = await this.#withTimeout(drawMessage({ faces, number, label, secret }));
     }

@@ -30,6 +30,8 @@
 // where the browser has them; without them a tab acts only on its own, as before
 // (HeldRequests; docs/foundry.md, "Two tabs of one browser").
 
+import { serversCode } from "./origin.mjs";
+
 /** The Web Storage key of the held requests of `user` in world `world`. */
 export function heldKey({ world, user }) {
   return `rollbridge.held.${String(world ?? "")}.${String(user ?? "")}`;
@@ -316,7 +318,7 @@ export function repeatOf(message) {
  * @param {any} error
  */
 export function notRemembered(error) {
-  return error?.code === "not_remembered";
+  return serversCode(error) === "not_remembered";
 }
 
 /**
@@ -329,10 +331,9 @@ export function notRemembered(error) {
  * @returns {string | null}
  */
 export function serversField(error) {
-  const details = error?.details;
-  if (error?.code !== "invalid_request" || !details || typeof details !== "object") return null;
-  if (Object.hasOwn(details, "origin")) return null;
-  return typeof details.field === "string" ? details.field : null;
+  if (serversCode(error) !== "invalid_request") return null;
+  const field = error.details?.field;
+  return typeof field === "string" ? field : null;
 }
 
 /**
@@ -370,5 +371,5 @@ const FOR_NOW = new Set(["busy", "rate_limited", "store_error", "internal"]);
  * @param {any} error
  */
 export function refusedForNow(error) {
-  return FOR_NOW.has(error?.code);
+  return FOR_NOW.has(serversCode(error));
 }

@@ -17,6 +17,7 @@
 
 import { chance, mean as meanText, parseFraction, percent, truncatedEntry } from "../client/chance.mjs";
 import { escapeHtml, escapeText } from "./card.mjs";
+import { serversCode } from "./origin.mjs";
 
 export { parseFraction, percent };
 
@@ -109,7 +110,7 @@ export function oddsMessage({ id, action, formula, actor, targets, params, assum
  */
 export function oddsResult({ reply, error } = {}) {
   if (error) {
-    if (error.code === "odds_hidden") return { kind: "hidden", actor: error.details?.actor ?? null };
+    if (serversCode(error) === "odds_hidden") return { kind: "hidden", actor: error.details?.actor ?? null };
     return null;
   }
   const odds = reply?.odds ?? (reply?.distribution ? distributionOdds(reply.distribution) : null);

@@ -14,6 +14,7 @@
 
 import { applyRequestId, buttonRequest, buttonsHtml, cardButtons } from "../core/buttons.mjs";
 import { OUTCOMES } from "../core/approvals.mjs";
+import { serversCode } from "../core/origin.mjs";
 import { keptOutcome, validReason } from "../core/outcomes.mjs";
 import { shownError } from "../core/protocol.mjs";
 import { findActor, MODULE_ID } from "../core/state.mjs";
@@ -374,7 +375,7 @@ export async function press(action, card, client) {
       } catch (error) {
         // settled already (another GM, the web view, before this page loaded): the card
         // says so rather than offering the buttons again
-        if (settles && /** @type {any} */ (error)?.code === "not_pending" && client.approvals?.settle(card.pending, "settled")) {
+        if (settles && serversCode(error) === "not_pending" && client.approvals?.settle(card.pending, "settled")) {
           await redrawSettled(client, [card.pending]);
         }
         throw error;
@@ -393,7 +394,9 @@ export async function press(action, card, client) {
     const text = shownError(error, game.i18n, { context: `${action} refused` });
     // a plain Approve of a request held with the player's own dice: the dice the server
     // names are the player's, and the GM's way on is theirs or a rejection
-    const code = /** @type {any} */ (error)?.code;
+    // the server's own refusal alone: a ruleset's that shares the code says nothing of
+    // the player's dice (core/origin.mjs)
+    const code = serversCode(error);
     const hint = action === "approve" && PLAYER_DICE_REFUSALS.includes(code) ? ` ${game.i18n.localize("ROLLBRIDGE.Button.PlayerDiceUnfit")}` : "";
     ui.notifications.error(`rollbridge: ${text}${hint}`);
     return null;
