@@ -87,7 +87,8 @@ def test_a_private_value_holding_itself_reads_with_an_ellipsis():
 
 def test_a_players_request_is_refused_in_the_rulesets_words_not_failed(seated, tally, monkeypatch):
     """Through the table: the ruleset's refusal reaches the player with its code, not
-    as the ruleset's failure (``internal``, its traceback logged), and the table is
+    as the ruleset's failure (``internal``, its traceback logged), marked as the
+    ruleset's own (``details.origin``, docs/protocol.md "Error codes"), and the table is
     as it was."""
 
     def lost(context, dice):
@@ -98,5 +99,9 @@ def test_a_players_request_is_refused_in_the_rulesets_words_not_failed(seated, t
     alice = Principal("player", "alice", "tok-alice")
     with pytest.raises(RuleViolation) as raised:
         seated.handle("t", {"type": "resolve", "id": "x", "action": "boom"}, alice)
-    assert raised.value.to_dict("en", players) == {"code": "lost", "message": f"cave, {ELIDED}"}
+    assert raised.value.to_dict("en", players) == {
+        "code": "lost",
+        "message": f"cave, {ELIDED}",
+        "details": {"origin": "ruleset"},
+    }
     assert frozen(seated) == before
