@@ -18,7 +18,13 @@ import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from rollbridge.engine.forms import MARK, has_outcome, holds_nobodys_form, read_forms
+from rollbridge.engine.forms import (
+    MARK,
+    before_texts,
+    has_outcome,
+    holds_nobodys_form,
+    read_forms,
+)
 from rollbridge.plain import JSON, pack, unpack
 from rollbridge.text import Places, stored
 
@@ -355,8 +361,10 @@ class Event:
             shown=list(data.get("shown") or []),
             reread=data.get("reread") is True,
         )
-        if has_outcome(event.data) and (
-            data.get(MARK) is not True or (nobodys and holds_nobodys_form(event.data))
+        if (
+            has_outcome(event.data)
+            and (data.get(MARK) is not True or (nobodys and holds_nobodys_form(event.data)))
+            and not before_texts(event.kind, event.data, event.texts, event.private, event.at)
         ):  # unmarked, or marked with a form of no actor left as data (forms.py)
             event.forms = read_forms(event.data, event.texts, event.private)
         return event

@@ -82,3 +82,65 @@ async def test_a_resumes_backfill_hides_forms_of_no_actor_from_players(tmp_path,
     assert (gm["guard"], gm["told"], gm["list"]) == (4000, 4001, [4002, "plain"])
     assert hook == {"guards": {"hero": 1, "bandit": 4000}}
     assert json.dumps(gm)  # plain data
+
+
+def _plain_narrations(path) -> None:
+    """Each outcome's event as a ruleset narrating in plain strings left it: no texts
+    and no private marks at all (the resolution's ``told`` without its text instead,
+    its ``inside`` plain) — but a time, as every event since 2 December has."""
+    with sqlite3.connect(path) as plain:
+        rows = plain.execute('SELECT "table", first, events FROM log').fetchall()
+        for table_id, first, blob in rows:
+            events = unpack(blob)
+            for event in events:
+                data = event.get("data") or {}
+                if "outcome" in data:
+                    data["narration"] = "kept"
+                    data["outcome"]["told"].pop("instead")
+                    data["outcome"]["inside"] = 0
+                for hook in data.get("hooks") or []:
+                    hook["narration"] = "round 1"
+                if "outcome" in data or "hooks" in data:
+                    assert event["at"] is not None
+                    event.pop("texts", None)
+                    event.pop("private", None)
+            plain.execute('UPDATE log SET events = ? WHERE "table" = ? AND first = ?',
+                          (pack(events), table_id, first))  # fmt: skip
+
+
+@pytest.mark.parametrize("marked", [False, True], ids=["before_6_december", "marked"])
+async def test_forms_in_an_event_without_texts_are_hidden_from_players(tmp_path, marked):
+    """An event with no texts and no private marks (a ruleset narrating in plain
+    strings, its outcome's values kept in stored forms) was taken for one stored
+    before texts were data, and its forms were not read: but it has a time, so it is
+    not withheld as one either (``legacy.before_texts``) — players got the NPC's
+    numbers. Its forms are read as any other event's."""
+    path = old_log(tmp_path)
+    _plain_narrations(path)
+    if marked:
+        _of_no_actor(path, marked=True)
+    host = PluginHost({"keeper": Boom(keeper().Keeper())},
+                      environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})  # fmt: skip
+    server, store = await start(path, host)
+    seen = {}
+    try:
+        for role in ("player", "gm"):
+            peer = Peer(await connect(server.url))
+            hello = {"type": "hello", "table": "keeper", "token": TOKENS[role],
+                     "resume": {"epoch": 1, "seq": 2}}  # fmt: skip
+            assert (await peer.request(hello))["resume"] == {"recovered": True, "missed": 2}
+            await peer.wait_for(lambda p: len(p.events) == 2)
+            seen[role] = peer
+            await peer.close()
+    finally:
+        await server.stop()
+        store.close()
+    raw = "".join(str(frame) for frame in seen["player"].frames)
+    assert not shows_a_number(raw), raw
+    own = {"private": 5, "of": "bandit", "note": "the ruleset's own map"}
+    guards = {} if marked else {"hero": 1}
+    assert outcomes(seen["player"].events) == ({"list": ["plain"], "inside": 0, "own": own},
+                                               {"guards": guards})  # fmt: skip
+    gm, hook = outcomes(seen["gm"].events)
+    assert (gm["guard"], gm["told"], gm["list"]) == (4000, 4001, [4002, "plain"])
+    assert hook == {"guards": {"hero": 1, "bandit": 4000}}
