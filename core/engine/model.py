@@ -382,11 +382,14 @@ class Event:
         return [change["actor"] for change in self.changes]
 
 
-#: A key ``of`` and a null after it, as msgpack packs them (a two-letter key is always
-#: a fixstr, null one byte): packed bytes without them hold no stored form of no actor,
-#: and a marked event's outcome is not walked for one (``Event.from_dict``'s
-#: ``nobodys``; the walk cost a decode of an sr2 attack 60 %).
-NOBODYS = b"\xa2of\xc0"
+#: A key ``of``'s bytes and a null after them, as msgpack packs them, whatever the
+#: key's header (rollbridge's packers write a two-letter key as a fixstr, ``a2``;
+#: msgpack allows str8, str16 and str32 too, as another writer of the file may use:
+#: matched on the header, rev29o found such a row's form sent to players): packed
+#: bytes without them hold no stored form of no actor, and a marked event's outcome
+#: is not walked for one (``Event.from_dict``'s ``nobodys``; the walk cost a decode
+#: of an sr2 attack 60 %). Another key ending in ``of`` only costs a walk.
+NOBODYS = b"of\xc0"
 
 
 def _time(value: Any) -> float | None:

@@ -55,10 +55,29 @@ def _of_no_actor(path, *, marked: bool) -> None:
                           (pack(events), table_id, first))  # fmt: skip
 
 
-@pytest.mark.parametrize("marked", [False, True], ids=["before_6_december", "marked"])
-async def test_a_resumes_backfill_hides_forms_of_no_actor_from_players(tmp_path, marked):
+def _keys_in_str8(path) -> None:
+    """Each ``of`` key of the log's rows written as a msgpack str8 (``d9 02``) where
+    the packers write a fixstr (``a2``): the same data, as another msgpack writer
+    (a tool that rewrote the file, another language's codec) may hold it."""
+    with sqlite3.connect(path) as plain:
+        rows = plain.execute('SELECT "table", first, events FROM log').fetchall()
+        for table_id, first, blob in rows:
+            again = blob.replace(b"\xa2of\xc0", b"\xd9\x02of\xc0")
+            assert unpack(again) == unpack(blob)
+            plain.execute('UPDATE log SET events = ? WHERE "table" = ? AND first = ?',
+                          (again, table_id, first))  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("marked", "str8"),
+    [(False, False), (True, False), (True, True)],
+    ids=["before_6_december", "marked", "marked_of_in_str8"],
+)
+async def test_a_resumes_backfill_hides_forms_of_no_actor_from_players(tmp_path, marked, str8):
     path = old_log(tmp_path)
     _of_no_actor(path, marked=marked)
+    if str8:
+        _keys_in_str8(path)
     host = PluginHost({"keeper": Boom(keeper().Keeper())},
                       environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})  # fmt: skip
     server, store = await start(path, host)
