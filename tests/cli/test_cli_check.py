@@ -143,6 +143,18 @@ def test_a_redis_url_or_no_file_is_refused_and_nothing_made(tmp_path, capsys, mo
     assert not missing.exists()
 
 
+def test_a_file_given_twice_is_refused_as_such(tmp_path, capsys, monkeypatch):
+    """FILE and --db both given: the refusal said "give --db or --redis, not both" (the
+    store options' text), naming an option the command line did not hold."""
+    monkeypatch.setenv("LANGUAGE", "en")
+    one, other = tmp_path / "a.db", tmp_path / "b.db"
+    code, out, err = _run(capsys, "check", str(one), "--db", str(other))
+    assert (code, out) == (1, "")
+    assert err == ("rollbridge: error: invalid_request: give the file as FILE or as --db, not"
+                   " both\n")  # fmt: skip
+    assert not one.exists() and not other.exists()
+
+
 @pytest.mark.parametrize("locale", ["cs", "de", "ru"])
 def test_check_speaks_the_operators_language(tmp_path, capsys, locale):
     path = tmp_path / "t.db"
@@ -151,6 +163,8 @@ def test_check_speaks_the_operators_language(tmp_path, capsys, locale):
     assert code == 0
     english = ("checking table", "checked ", "no first state")
     assert not any(word in out + err for word in english), (out, err)
+    code, out, err = _run(capsys, "check", str(path), "--db", str(path), "--locale", locale)
+    assert code == 1 and "not both" not in err and "--db" in err, err
 
 
 async def test_check_beside_a_server_rolling_on_the_file(tally, tmp_path, capsys, monkeypatch):
