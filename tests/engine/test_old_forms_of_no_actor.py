@@ -68,16 +68,9 @@ def _keys_in_str8(path) -> None:
                           (again, table_id, first))  # fmt: skip
 
 
-@pytest.mark.parametrize(
-    ("marked", "str8"),
-    [(False, False), (True, False), (True, True)],
-    ids=["before_6_december", "marked", "marked_of_in_str8"],
-)
-async def test_a_resumes_backfill_hides_forms_of_no_actor_from_players(tmp_path, marked, str8):
-    path = old_log(tmp_path)
-    _of_no_actor(path, marked=marked)
-    if str8:
-        _keys_in_str8(path)
+async def _backfilled(path) -> dict[str, Peer]:
+    """The player's and the GM's peers after a resume from seq 2 on a real server
+    reading ``path``: each got the two events after it (the resolution, the hook)."""
     host = PluginHost({"keeper": Boom(keeper().Keeper())},
                       environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})  # fmt: skip
     server, store = await start(path, host)
@@ -94,6 +87,20 @@ async def test_a_resumes_backfill_hides_forms_of_no_actor_from_players(tmp_path,
     finally:
         await server.stop()
         store.close()
+    return seen
+
+
+@pytest.mark.parametrize(
+    ("marked", "str8"),
+    [(False, False), (True, False), (True, True)],
+    ids=["before_6_december", "marked", "marked_of_in_str8"],
+)
+async def test_a_resumes_backfill_hides_forms_of_no_actor_from_players(tmp_path, marked, str8):
+    path = old_log(tmp_path)
+    _of_no_actor(path, marked=marked)
+    if str8:
+        _keys_in_str8(path)
+    seen = await _backfilled(path)
     raw = "".join(str(frame) for frame in seen["player"].frames)
     assert not shows_a_number(raw), raw
     assert outcomes(seen["player"].events) == PLAYERS
@@ -138,22 +145,7 @@ async def test_forms_in_an_event_without_texts_are_hidden_from_players(tmp_path,
     _plain_narrations(path)
     if marked:
         _of_no_actor(path, marked=True)
-    host = PluginHost({"keeper": Boom(keeper().Keeper())},
-                      environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})  # fmt: skip
-    server, store = await start(path, host)
-    seen = {}
-    try:
-        for role in ("player", "gm"):
-            peer = Peer(await connect(server.url))
-            hello = {"type": "hello", "table": "keeper", "token": TOKENS[role],
-                     "resume": {"epoch": 1, "seq": 2}}  # fmt: skip
-            assert (await peer.request(hello))["resume"] == {"recovered": True, "missed": 2}
-            await peer.wait_for(lambda p: len(p.events) == 2)
-            seen[role] = peer
-            await peer.close()
-    finally:
-        await server.stop()
-        store.close()
+    seen = await _backfilled(path)
     raw = "".join(str(frame) for frame in seen["player"].frames)
     assert not shows_a_number(raw), raw
     own = {"private": 5, "of": "bandit", "note": "the ruleset's own map"}
