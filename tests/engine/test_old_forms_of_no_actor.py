@@ -32,40 +32,58 @@ PLAYERS = ({"told": "someone's guard", "list": ["plain"], "inside": {},
            {"guards": {}})  # fmt: skip
 
 
-def _of_no_actor(path, *, marked: bool) -> None:
-    """Each stored form the old log's outcomes hold as data given ``of`` null; the
-    events ``marked`` as made between eb0f4ee9 and 615ab8e7 or not."""
+def _rows_rewritten(path, rewrite) -> None:
+    """Each log row's bytes of the file at ``path`` as ``rewrite(bytes)`` gives them."""
     with sqlite3.connect(path) as plain:
         rows = plain.execute('SELECT "table", first, events FROM log').fetchall()
         for table_id, first, blob in rows:
-            events = unpack(blob)
-            for event in events:
-                data = event.get("data") or {}
-                found = [data["outcome"]] if "outcome" in data else []
-                found += [hook["outcome"] for hook in data.get("hooks") or []]
-                for outcome in found:
-                    forms = [outcome.get("guard"), outcome.get("told"),
-                             *(outcome.get("list") or [])[:1],
-                             *(outcome.get("guards") or {}).values()]  # fmt: skip
-                    for form in filter(None, forms):
-                        form["of"] = None
-                if found and marked:
-                    event["forms"] = True
             plain.execute('UPDATE log SET events = ? WHERE "table" = ? AND first = ?',
-                          (pack(events), table_id, first))  # fmt: skip
+                          (rewrite(blob), table_id, first))  # fmt: skip
+
+
+def _each_event(path, change) -> None:
+    """Each stored event of the file at ``path`` as ``change(event)`` leaves it."""
+
+    def changed(blob: bytes) -> bytes:
+        events = unpack(blob)
+        for event in events:
+            change(event)
+        return pack(events)
+
+    _rows_rewritten(path, changed)
+
+
+def _of_no_actor(path, *, marked: bool) -> None:
+    """Each stored form the old log's outcomes hold as data given ``of`` null; the
+    events ``marked`` as made between eb0f4ee9 and 615ab8e7 or not."""
+
+    def of_no_actor(event: dict) -> None:
+        data = event.get("data") or {}
+        found = [data["outcome"]] if "outcome" in data else []
+        found += [hook["outcome"] for hook in data.get("hooks") or []]
+        for outcome in found:
+            forms = [outcome.get("guard"), outcome.get("told"),
+                     *(outcome.get("list") or [])[:1],
+                     *(outcome.get("guards") or {}).values()]  # fmt: skip
+            for form in filter(None, forms):
+                form["of"] = None
+        if found and marked:
+            event["forms"] = True
+
+    _each_event(path, of_no_actor)
 
 
 def _keys_in_str8(path) -> None:
     """Each ``of`` key of the log's rows written as a msgpack str8 (``d9 02``) where
     the packers write a fixstr (``a2``): the same data, as another msgpack writer
     (a tool that rewrote the file, another language's codec) may hold it."""
-    with sqlite3.connect(path) as plain:
-        rows = plain.execute('SELECT "table", first, events FROM log').fetchall()
-        for table_id, first, blob in rows:
-            again = blob.replace(b"\xa2of\xc0", b"\xd9\x02of\xc0")
-            assert unpack(again) == unpack(blob)
-            plain.execute('UPDATE log SET events = ? WHERE "table" = ? AND first = ?',
-                          (again, table_id, first))  # fmt: skip
+
+    def again(blob: bytes) -> bytes:
+        again = blob.replace(b"\xa2of\xc0", b"\xd9\x02of\xc0")
+        assert unpack(again) == unpack(blob)
+        return again
+
+    _rows_rewritten(path, again)
 
 
 async def _backfilled(path) -> dict[str, Peer]:
@@ -114,24 +132,21 @@ def _plain_narrations(path) -> None:
     """Each outcome's event as a ruleset narrating in plain strings left it: no texts
     and no private marks at all (the resolution's ``told`` without its text instead,
     its ``inside`` plain) — but a time, as every event since 2 December has."""
-    with sqlite3.connect(path) as plain:
-        rows = plain.execute('SELECT "table", first, events FROM log').fetchall()
-        for table_id, first, blob in rows:
-            events = unpack(blob)
-            for event in events:
-                data = event.get("data") or {}
-                if "outcome" in data:
-                    data["narration"] = "kept"
-                    data["outcome"]["told"].pop("instead")
-                    data["outcome"]["inside"] = 0
-                for hook in data.get("hooks") or []:
-                    hook["narration"] = "round 1"
-                if "outcome" in data or "hooks" in data:
-                    assert event["at"] is not None
-                    event.pop("texts", None)
-                    event.pop("private", None)
-            plain.execute('UPDATE log SET events = ? WHERE "table" = ? AND first = ?',
-                          (pack(events), table_id, first))  # fmt: skip
+
+    def plain(event: dict) -> None:
+        data = event.get("data") or {}
+        if "outcome" in data:
+            data["narration"] = "kept"
+            data["outcome"]["told"].pop("instead")
+            data["outcome"]["inside"] = 0
+        for hook in data.get("hooks") or []:
+            hook["narration"] = "round 1"
+        if "outcome" in data or "hooks" in data:
+            assert event["at"] is not None
+            event.pop("texts", None)
+            event.pop("private", None)
+
+    _each_event(path, plain)
 
 
 @pytest.mark.parametrize("marked", [False, True], ids=["before_6_december", "marked"])
