@@ -64,6 +64,10 @@ REDIS = say(
     "a Redis store fills its undos as it serves, nothing to check; give --db FILE or FILE",
 )
 
+# Translators: FILE and --db are the command's argument and option, not translated
+# (FILE as the help shows it in your language).
+FILE_AND_DB = say("cli.check.file_and_db", "give the file as FILE or as --db, not both")
+
 
 def add_parsers(commands: argparse._SubParsersAction) -> None:
     """Add ``check``."""
@@ -111,7 +115,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from rollbridge.cli.stores import BOTH, open_store
+    from rollbridge.cli.stores import open_store
     from rollbridge.exceptions import InvalidRequest
 
     if args.redis is not None:
@@ -120,7 +124,7 @@ def _check(args: argparse.Namespace) -> int:
         raise InvalidRequest(REDIS(where=without_password(args.redis)), code="redis_check",
                              details={"field": "redis"})  # fmt: skip
     if args.db is not None and args.db_option is not None:
-        raise InvalidRequest(BOTH(), details={"field": "db"})
+        raise InvalidRequest(FILE_AND_DB(), details={"field": "db"})
     args.db = _sqlite_only(args.db or args.db_option)
     store = open_store(args, create=False)  # an older file is brought up to date, as
     try:  # by every command that writes

@@ -30,13 +30,13 @@ mark read as its value — players read such an old ``instead`` as they did then
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from rollbridge.plain import JSON, NotPlain
 from rollbridge.text import extract, instead_in_outcome, stored_private
 
-__all__ = ["MARK", "has_outcome", "holds_nobodys_form", "read_forms"]
+__all__ = ["MARK", "before_texts", "has_outcome", "holds_nobodys_form", "read_forms"]
 
 #: The stored event's key that says its outcomes' forms were read when it was made.
 MARK = "forms"
@@ -45,6 +45,24 @@ MARK = "forms"
 def has_outcome(data: JSON) -> bool:
     """Whether an event's ``data`` holds an outcome: a resolution's, or a hook's."""
     return "outcome" in data or "hooks" in data
+
+
+def before_texts(kind: str, data: JSON, texts: list[Any], private: list[Any], at: Any) -> bool:
+    """Whether an event (its ``kind``, ``data``, ``texts``, ``private`` marks and time
+    ``at``) was stored before texts were data: no texts, no private marks, no time
+    (``at``, recorded since 2 December 2026), and a resolution or turn hook narrated
+    in a plain string — withheld from players whole
+    (:func:`rollbridge.engine.legacy.before_texts`), its outcomes never read. An
+    event with a time but no texts nor marks (a ruleset narrating in plain strings)
+    is no such event: its outcomes' forms are read as any other's."""
+    if texts or private or at is not None:
+        return False
+    if kind == "resolution":
+        return isinstance(data.get("narration"), str)
+    hooks = data.get("hooks")
+    return isinstance(hooks, list) and any(
+        isinstance(entry, Mapping) and isinstance(entry.get("narration"), str) for entry in hooks
+    )
 
 
 def holds_nobodys_form(data: JSON) -> bool:
@@ -77,9 +95,10 @@ def read_forms(data: JSON, texts: list[list[Any]], private: list[list[Any]]) -> 
     mark's). Changes the three in place; whether every outcome was read. An outcome
     that cannot be read so (nested past what an outcome may be: no version stored
     one) is left as it is, and False said: the event keeps no mark when stored again
-    (review plugins-23), so whatever reads it later reads it anew."""
-    if not (texts or private):  # written before texts were data: withheld as such
-        return True
+    (review plugins-23), so whatever reads it later reads it anew. Not for an event
+    stored before texts were data (:func:`before_texts`: withheld as such, which a
+    mark read here would end) — only that, not an event merely without texts nor
+    marks: one with a time was sent to players as it was, forms and all."""
     read = True
     outcomes = list(_outcomes(data))
     for index, entry in enumerate(private):  # an instead, as made since, in an outcome

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from rollbridge.engine import forms
 from rollbridge.engine.model import Event
 from rollbridge.plain import JSON
 from rollbridge.text import Messages
@@ -43,16 +44,9 @@ WITHHELD = say(
 def before_texts(event: Event) -> bool:
     """Whether ``event`` was stored before texts were data: no texts, no private
     marks, no time (``at``, recorded since 2 December 2026), and a resolution or
-    turn hook narrated in a plain string."""
-    if event.texts or event.private or event.at is not None:
-        return False
-    data = event.data
-    if event.kind == "resolution":
-        return isinstance(data.get("narration"), str)
-    hooks = data.get("hooks")
-    return isinstance(hooks, list) and any(
-        isinstance(entry, Mapping) and isinstance(entry.get("narration"), str) for entry in hooks
-    )
+    turn hook narrated in a plain string (:func:`rollbridge.engine.forms.before_texts`,
+    which the store's reader asks too: such an event's outcomes are not read)."""
+    return forms.before_texts(event.kind, event.data, event.texts, event.private, event.at)
 
 
 def withheld(

@@ -18,7 +18,13 @@ import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from rollbridge.engine.forms import MARK, has_outcome, holds_nobodys_form, read_forms
+from rollbridge.engine.forms import (
+    MARK,
+    before_texts,
+    has_outcome,
+    holds_nobodys_form,
+    read_forms,
+)
 from rollbridge.plain import JSON, pack, unpack
 from rollbridge.text import Places, stored
 
@@ -355,8 +361,10 @@ class Event:
             shown=list(data.get("shown") or []),
             reread=data.get("reread") is True,
         )
-        if has_outcome(event.data) and (
-            data.get(MARK) is not True or (nobodys and holds_nobodys_form(event.data))
+        if (
+            has_outcome(event.data)
+            and (data.get(MARK) is not True or (nobodys and holds_nobodys_form(event.data)))
+            and not before_texts(event.kind, event.data, event.texts, event.private, event.at)
         ):  # unmarked, or marked with a form of no actor left as data (forms.py)
             event.forms = read_forms(event.data, event.texts, event.private)
         return event
@@ -374,11 +382,14 @@ class Event:
         return [change["actor"] for change in self.changes]
 
 
-#: A key ``of`` and a null after it, as msgpack packs them (a two-letter key is always
-#: a fixstr, null one byte): packed bytes without them hold no stored form of no actor,
-#: and a marked event's outcome is not walked for one (``Event.from_dict``'s
-#: ``nobodys``; the walk cost a decode of an sr2 attack 60 %).
-NOBODYS = b"\xa2of\xc0"
+#: A key ``of``'s bytes and a null after them, as msgpack packs them, whatever the
+#: key's header (rollbridge's packers write a two-letter key as a fixstr, ``a2``;
+#: msgpack allows str8, str16 and str32 too, as another writer of the file may use:
+#: matched on the header, rev29o found such a row's form sent to players): packed
+#: bytes without them hold no stored form of no actor, and a marked event's outcome
+#: is not walked for one (``Event.from_dict``'s ``nobodys``; the walk cost a decode
+#: of an sr2 attack 60 %). Another key ending in ``of`` only costs a walk.
+NOBODYS = b"of\xc0"
 
 
 def _time(value: Any) -> float | None:

@@ -1142,23 +1142,25 @@ class ClusterServer(Server):
         # never taken for a dead connection
         reply_timeout = self.redis.connection_pool.connection_kwargs.get("socket_timeout")
         wait = 1.0 if not reply_timeout else max(0.05, min(1.0, reply_timeout / 2))
-        late = False  # the last pop's reply came too late (the connection is made again)
+        late = 0  # the pops in a row whose reply came too late, not said
         while not self.stopping:
             sent = time.monotonic()
             try:
                 popped = await self.redis.blpop([self.replies, self.inbox], timeout=wait)
             except REDIS_FAILURES as exc:
-                if _timed_out(exc) and (not late or _stalled(sent, reply_timeout)):
+                if _timed_out(exc) and (late == 0 or (late == 1 and _stalled(sent, reply_timeout))):
                     # one reply late is this process's own load (a machine busy enough to
                     # hold it past its reply timeout, or the process paused), not a Redis
                     # that hangs: said when the next pop, on a new connection, fails too —
-                    # unless this process noticed that one late as well (stalled again)
-                    late = True
+                    # unless this process noticed that one late as well (stalled again);
+                    # once only: a new connection to a Redis that takes none waits the
+                    # connect timeout, "stalled" at every pop, and was never said (rev29o)
+                    late += 1
                     continue
                 self._inbox_log.failed(exc)
                 await asyncio.sleep(0.2)
                 continue
-            late = False
+            late = 0
             self._inbox_log.worked()
             if popped is None:
                 continue

@@ -1352,8 +1352,8 @@ class SQLiteStore:
         rows; another table is found checked at once. ``reading`` is told the rows
         about to be read, when the table was not checked before (progress).
 
-        :raises UnknownTable: StoreError: the file cannot be read, or the record
-            cannot be written.
+        :raises UnknownTable: (also deleted while it was read) StoreError: the file
+            cannot be read, or the record cannot be written.
         """
         with self._transaction() as conn:
             _, latest, _ = self._head(conn, table_id)
@@ -1367,6 +1367,10 @@ class SQLiteStore:
             self._unfilled.write_checked(lambda: self._transaction(write=True))
             with self._transaction(begin=False) as conn:
                 if checked_after(conn, table_id, created) != 0:  # the write failed
+                    now = conn.execute("SELECT created FROM tables WHERE id = ?", (table_id,))
+                    row = now.fetchone()
+                    if row is None or row[0] != created:  # deleted while it was read
+                        raise unknown_table(table_id)  # (made again: another table)
                     raise StoreError(NOT_RECORDED(path=str(self.path), table=repr(table_id)))
         return UndosChecked(table_id, unread, before, [(row[0], row[1]) for row in damaged])
 

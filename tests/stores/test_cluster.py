@@ -13,6 +13,7 @@ import contextlib
 import json
 import shutil
 import signal
+import socket
 import time
 from typing import Any
 
@@ -1080,13 +1081,14 @@ def test_a_full_redis_keeps_the_owner_s_lease(redis_factory):
     assert "renewing the leases" not in cluster.logs[0], cluster.logs[0]
 
 
-def _idle_inbox_logs(redis_factory, between) -> str:
+def _idle_inbox_logs(redis_factory, between, *extra: str, query: str = "") -> str:
     """The logs of two processes with a reply timeout of 0.9 s in the URL (below 1 s)
     whose clients roll once, then wait for ``between(cluster, redis)`` — pauses of a
     process or of Redis — and roll again on the other process: the roll answered
-    once, seen by both."""
-    redis = redis_factory()
-    cluster = Cluster(f"{redis.url}?socket_timeout=0.9", 2)
+    once, seen by both. ``extra``: redis-server's arguments; ``query``: more of the
+    URL's."""
+    redis = redis_factory(*extra)
+    cluster = Cluster(f"{redis.url}?socket_timeout=0.9{query}", 2)
 
     async def play() -> None:
         on_a, on_b = await cluster.joined(0, 1)
@@ -1162,3 +1164,33 @@ def test_a_redis_that_hangs_is_still_said_by_an_idle_inbox(redis_factory):
     logs = _idle_inbox_logs(redis_factory, redis_paused)
     said = [line for line in logs.splitlines() if "reading this process's inbox failed" in line]
     assert said and all("does not answer in time" in line for line in said), logs
+
+
+def test_a_redis_that_takes_no_connection_is_still_said_by_an_idle_inbox(redis_factory):
+    """A Redis that hangs and takes no new connection (its accept queue full, as a
+    paused Redis's fills, or one behind a network that drops its packets): each pop
+    after the first late one opens a new connection, and waits the connect timeout
+    (2.5 s here, 5 s by default) before it fails — more than a quarter of the reply
+    timeout (0.9 s) past it, taken for this process's own stall every time, and the
+    hang was never said (rev29o). A stalled pop is excused once after a late one, no
+    more: the third late pop in a row is said."""
+
+    async def redis_unreachable(_cluster, redis) -> None:
+        redis.process.send_signal(signal.SIGSTOP)
+        filling = []
+        try:
+            for _ in range(4):  # the accept queue (--tcp-backlog 1) full: SYNs dropped
+                sock = socket.socket()
+                sock.setblocking(False)
+                with contextlib.suppress(BlockingIOError):
+                    sock.connect(("127.0.0.1", redis.port))
+                filling.append(sock)
+            await asyncio.sleep(9)  # a late pop (0.9 s) and three connects (2.5 s)
+        finally:
+            redis.process.send_signal(signal.SIGCONT)
+            for sock in filling:
+                sock.close()
+
+    logs = _idle_inbox_logs(redis_factory, redis_unreachable, "--tcp-backlog", "1",
+                            query="&socket_connect_timeout=2.5")  # fmt: skip
+    assert "reading this process's inbox failed" in logs, logs
