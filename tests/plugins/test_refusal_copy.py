@@ -1,0 +1,79 @@
+"""A ruleset's ``invalid_request`` is marked the ruleset's on a copy (author29,
+``contract_codes._copied``), its own object left as it was. The copy is the refusal the
+client reads: it must be made for any refusal class a ruleset may write — one with its
+own ``__new__`` taking other arguments than those kept in ``args``, one that keeps its
+words in ``__slots__`` — and read as the ruleset's own object reads (rev29a: the first
+was answered ``internal``, "ruleset 'rollunder' failed", a refusal made the ruleset's
+failure by the copy alone; the second reached the client with another message).
+
+A refusal whose ``message`` cannot be read (a property of its class's that raises) is
+the ruleset's failure, as one whose code or details cannot be (rev29a: the reply read
+it and failed as the server's, "the server failed; try again", naming no ruleset)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rollbridge.dice.sources import ScriptedDice
+from rollbridge.exceptions import InvalidRequest
+from rollbridge.testing import PLAYER
+
+from .test_refusal_codes import _table
+
+REQUEST = {"type": "resolve", "id": "r1", "action": "test", "actor": "h", "targets": ["w"]}
+
+
+class NoAmmo(InvalidRequest):
+    """Made with a keyword its ``__new__`` requires, which ``args`` does not hold."""
+
+    def __new__(cls, message: str, *, weapon: str) -> NoAmmo:
+        return super().__new__(cls, message)
+
+    def __init__(self, message: str, *, weapon: str) -> None:
+        self.weapon = weapon
+        super().__init__(message, details={"weapon": weapon})
+
+
+class TooHigh(InvalidRequest):
+    """Keeps what it says in a slot, read by its own ``message``."""
+
+    __slots__ = ("why",)
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+        super().__init__("unused", details={"field": "guard"})
+
+    @property  # type: ignore[override]
+    def message(self) -> str:  # type: ignore[override]
+        return f"refused: {self.why}"
+
+    @message.setter
+    def message(self, value: str) -> None:
+        pass
+
+
+@pytest.mark.parametrize(
+    ("make", "said", "details"),
+    [
+        (lambda: NoAmmo("no arrows left", weapon="bow"), "no arrows left", {"weapon": "bow"}),
+        (
+            lambda: TooHigh("the guard is too high"),
+            "refused: the guard is too high",
+            {"field": "guard"},
+        ),
+    ],
+    ids=["own-new-with-a-keyword", "slots"],
+)
+def test_a_refusal_of_a_rulesets_own_class_reaches_the_client_as_it_reads(make, said, details):
+    kept = make()
+    table = _table("", refusal=kept)
+    for _ in range(2):  # kept and raised again: the same each time
+        with pytest.raises(type(kept)) as e:
+            table.service.handle(table.table_id, REQUEST, PLAYER, ScriptedDice([1]))
+        assert e.value is not kept
+        assert e.value.to_dict() == {
+            "code": "invalid_request",
+            "message": said,
+            "details": {**details, "origin": "ruleset"},
+        }
+    assert kept.details == details and kept.render() == said
