@@ -12,13 +12,15 @@ it and failed as the server's, "the server failed; try again", naming no ruleset
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from rollbridge.dice.sources import ScriptedDice
 from rollbridge.exceptions import InvalidRequest
 from rollbridge.testing import PLAYER
 
-from .test_refusal_codes import _table
+from .test_refusal_codes import _failed_logged, _table
 
 REQUEST = {"type": "resolve", "id": "r1", "action": "test", "actor": "h", "targets": ["w"]}
 
@@ -77,3 +79,29 @@ def test_a_refusal_of_a_rulesets_own_class_reaches_the_client_as_it_reads(make, 
             "details": {**details, "origin": "ruleset"},
         }
     assert kept.details == details and kept.render() == said
+
+
+class Unsayable(InvalidRequest):
+    """A refusal class of a ruleset's own whose ``message`` property raises."""
+
+    @property  # type: ignore[override]
+    def message(self) -> str:  # type: ignore[override]
+        raise LookupError("no words for this refusal")
+
+    @message.setter
+    def message(self, value: str) -> None:
+        pass
+
+
+def test_a_refusal_whose_message_raises_is_the_rulesets_failure(caplog) -> None:
+    said = _failed_logged(caplog, _table("", refusal=Unsayable("x", details={"a": 1})), "w")
+    assert "ruleset 'rollunder' refused at table" in said and "LookupError" in said, said
+    assert "a message" in said, said
+
+
+def test_a_refusal_whose_message_raises_logs_no_server_failure(caplog) -> None:
+    """Nothing of the protocol's ("the refusal of request 'r1' failed") is logged."""
+    table = _table("", refusal=Unsayable("x"))
+    with caplog.at_level(logging.ERROR), pytest.raises(Exception):  # noqa: B017
+        table.service.handle(table.table_id, REQUEST, PLAYER, ScriptedDice([1]))
+    assert [r.name for r in caplog.records] == ["rollbridge.engine"], caplog.records
