@@ -36,6 +36,7 @@ __all__ = [
     "NOT_NOUNS",
     "counted_plurals",
     "english_count_slips",
+    "numbered_placeholders",
     "texts_in",
     "uncounted_plurals",
     "worded_placeholders",
@@ -98,6 +99,20 @@ def worded_placeholders(value: Any) -> set[tuple[str, str]]:
     }
 
 
+def numbered_placeholders(value: Any) -> set[tuple[str, str]]:
+    """The ``(message id, placeholder)`` pairs of the texts in ``value``
+    (:func:`texts_in`) whose argument is a number (an ``int`` or a ``float``, private
+    or not, ``bool`` apart): a count there, whatever words another message gave a
+    placeholder of the same name."""
+    return {
+        (ident, name)
+        for ident, args in texts_in(value)
+        for name, arg in args.items()
+        if isinstance(_private_value(arg), int | float)
+        and not isinstance(_private_value(arg), bool)
+    }
+
+
 def uncounted_plurals(value: Any) -> dict[str, str]:
     """The plural messages of the texts in ``value`` (:func:`texts_in`) given a count
     that is no ``int`` — a string ``"1"`` reads "1 successes", a None "— successes", a
@@ -131,17 +146,24 @@ def _words(arg: Any) -> bool:
 
 
 def english_count_slips(
-    messages: Iterable[Message], worded: Collection[tuple[str, str]] = ()
+    messages: Iterable[Message],
+    worded: Collection[tuple[str, str]] = (),
+    numbered: Collection[tuple[str, str]] = (),
 ) -> dict[str, str]:
     """What reads wrong at a count of one in the English of ``messages``, by message
     id: a count before a plural noun in a plain message or a plural one's singular,
     or a plural message whose singular is its plural's text. A placeholder of
     ``worded`` (:func:`worded_placeholders`) is no count, nor one of the same name in
     another message of its domain (``{actor}`` of a message no example reached, where
-    the examples gave ``{actor}`` of another words)."""
+    the examples gave ``{actor}`` of another words) — but where ``numbered``
+    (:func:`numbered_placeholders`) has it of this message: the examples gave it a
+    number here ("{hits} hits" given 1, ``{hits}`` of "{hits} lands" given "a sword").
+    Until rev29a a name given words anywhere in the domain hid that count."""
     slips = {}
     for message in messages:
         names = {name for ident, name in worded if ident.startswith(f"{message.domain}.")}
+        names -= {name for ident, name in numbered if ident == message.id}
+        names |= {name for ident, name in worded if ident == message.id}
         found = [(name, word) for name, word in counted_plurals(message.template)
                  if name not in names]  # fmt: skip
         if found:
