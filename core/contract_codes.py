@@ -184,9 +184,10 @@ def _copied(refused: RollbridgeError) -> RollbridgeError:
     ``__dict__``'s and its slots'), cause and traceback — made without calling its
     class's ``__init__`` (a ruleset's own class may take other arguments than the ones
     it keeps in ``args``). A ``__new__`` of the class's own that refuses ``args`` (one
-    that requires a keyword) is passed over for the next one of its bases: until rev29a
-    the copy failed there, and a refusal the ruleset meant was answered as its failure;
-    a slot was not copied, and a message read from one read otherwise."""
+    that requires a keyword, or checks its argument) is passed over for the next one of
+    its bases: until rev29a the copy failed there, and a refusal the ruleset meant was
+    answered as its failure; a slot was not copied, and a message read from one read
+    otherwise."""
     kind = type(refused)
     copy = None
     for base in kind.__mro__:  # its own __new__ first, a built-in exception's last
@@ -196,7 +197,7 @@ def _copied(refused: RollbridgeError) -> RollbridgeError:
         try:
             copy = make(kind, *refused.args)
             break
-        except TypeError:  # it wants other arguments: the next base's
+        except Exception:  # it wants other arguments (or refuses these): the next's
             continue
     if copy is None:  # (BaseException's takes any; a class of its own may forbid it)
         raise TypeError(f"{kind.__name__} cannot be copied")

@@ -36,6 +36,21 @@ class NoAmmo(InvalidRequest):
         super().__init__(message, details={"weapon": weapon})
 
 
+class Unarmed(InvalidRequest):
+    """Its own ``__new__`` checks its one argument, a weapon, and refuses any other
+    (a ``ValueError``): the copy's ``args``, its message, is none."""
+
+    WEAPONS = ("bow", "sword")
+
+    def __new__(cls, weapon: str) -> Unarmed:
+        if weapon not in cls.WEAPONS:
+            raise ValueError(f"no weapon {weapon!r}")
+        return super().__new__(cls, weapon)
+
+    def __init__(self, weapon: str) -> None:
+        super().__init__(f"no {weapon} at hand", details={"weapon": weapon})
+
+
 class TooHigh(InvalidRequest):
     """Keeps what it says in a slot, read by its own ``message``."""
 
@@ -58,13 +73,14 @@ class TooHigh(InvalidRequest):
     ("make", "said", "details"),
     [
         (lambda: NoAmmo("no arrows left", weapon="bow"), "no arrows left", {"weapon": "bow"}),
+        (lambda: Unarmed("bow"), "no bow at hand", {"weapon": "bow"}),
         (
             lambda: TooHigh("the guard is too high"),
             "refused: the guard is too high",
             {"field": "guard"},
         ),
     ],
-    ids=["own-new-with-a-keyword", "slots"],
+    ids=["own-new-with-a-keyword", "own-new-that-checks", "slots"],
 )
 def test_a_refusal_of_a_rulesets_own_class_reaches_the_client_as_it_reads(make, said, details):
     kept = make()
