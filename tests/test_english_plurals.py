@@ -20,13 +20,15 @@ How it tells a count from a name: the word after the placeholder decides, not th
 placeholder's name (a count is named anything: ``{running}``, ``{pending}``,
 ``{drawn}``). A word that looks plural — ending in s but not in ss ("success",
 "excess"), "dice", or "word(s)" — is taken for a plural noun unless it is one of
-:data:`~rollbridge.testing_plurals.NOT_NOUNS` (the scan the conformance suite holds a
-third-party ruleset's messages to), the verbs and small words that follow a name in
-these messages ("{actor} is", "{target} takes", "{dice} vs"). So a new plural noun is
-caught without a list to keep, and a new verb after a name fails the scan until it is
-added there (the safe way round). A word of ``NOT_NOUNS`` is still a noun after a placeholder named
-for it or named as a count ("{rolls} rolls", "{count} hits"); a count named otherwise
-before one of those words ("{verified} rolls verified") is beyond this scan.
+:data:`~rollbridge.testing_plurals.NEVER_PLURAL` ("this", "plus", "bonus": never a
+plural noun) or of :data:`~rollbridge.testing_plurals.NOT_NOUNS` (the scan the
+conformance suite holds a third-party ruleset's messages to), the verbs and small words
+that follow a name in these messages ("{actor} is", "{target} takes", "{dice} vs"). So a
+new plural noun is caught without a list to keep, and a new verb after a name fails the
+scan until it is added there (the safe way round). A word of ``NOT_NOUNS`` is still a
+noun after a placeholder named for it or named as a count ("{rolls} rolls", "{count}
+hits"); a count named otherwise before one of those words ("{verified} rolls verified")
+is beyond this scan.
 
 A "(s)" after a word ("target(s)", "3 table(s)") chooses nothing: it reads wrong at
 every count in cs and ru, and is lazy English at any. The third scan holds every
@@ -92,7 +94,6 @@ NEVER_ONE = {
     "rollbridge.schema.depth": "{limit} is the schema's MAX_DEPTH, 32 levels",
     "rollbridge.foundry.formula_long": "{limit} is the adapter's MAX_FORMULA, 256",
     "rollbridge.export.http.too_large": "{limit} is MAX_EXPORT_BYTES, 32 MiB",
-    "rollbridge.limit.event_size": "{limit} is --max-event-size, at least 4,096 bytes",
     "rollbridge.odds.too_many_totals": "{totals} and {size} above a reply's limit",
     "rollbridge.odds.pairs_past": "{limit} is the odds' pairs bound, thousands",
     "rollbridge.odds.kept_past": "{limit} is the odds' order_steps bound, thousands",
@@ -194,6 +195,11 @@ def test_no_plain_count_stands_before_a_plural_noun():
         ("{actor} is dying, {target} takes {count} wound", []),
         ("{count} success, {excess} excess, actors {actors}, events: {events}", []),
         ("{formula} rolls {dice} vs {tn}", []),
+        # words that look plural and never are (NEVER_PLURAL): until rev29a "{roll} plus
+        # {bonus}" read "1 plus", and "{limit} this" "1 this" (a count's name before it)
+        ("{roll} plus {bonus} minus {malus}", []),
+        ("{count} bonus, {n} status, {limit} this server stores", []),
+        ("{count} bonuses, {n} menus", [("count", "bonuses"), ("n", "menus")]),
     ],
 )
 def test_the_scan_tells_counts_from_names(template, flagged):
