@@ -19,7 +19,7 @@ from functools import cache
 from types import MappingProxyType, MemberDescriptorType
 from typing import Any
 
-from rollbridge.exceptions import InternalError, RollbridgeError
+from rollbridge.exceptions import STOPS, InternalError, RollbridgeError
 
 __all__ = [
     "ACTED_ON",
@@ -197,7 +197,9 @@ def _copied(refused: RollbridgeError) -> RollbridgeError:
         try:
             copy = make(kind, *refused.args)
             break
-        except Exception:  # it wants other arguments (or refuses these): the next's
+        except STOPS:
+            raise
+        except BaseException:  # it wants other arguments (or refuses these): the next's
             continue
     if copy is None:  # (BaseException's takes any; a class of its own may forbid it)
         raise TypeError(f"{kind.__name__} cannot be copied")

@@ -983,7 +983,11 @@ class Table:
         :meth:`_refusal_acted_on` logs one."""
         try:
             return origin_marked(refused)
-        except Exception as exc:  # a ruleset's class, whatever it raises
+        except STOPS:
+            raise
+        except BaseException as exc:  # a ruleset's class, whatever it raises (until
+            # rev29a an exception of its own derived from BaseException alone escaped:
+            # the asker's connection closed, 1011)
             log.error(
                 "ruleset %r refused with the code %r at table %r, whose details could not "
                 "be marked as the ruleset's; read as the ruleset's failure",

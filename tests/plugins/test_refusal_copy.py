@@ -13,14 +13,17 @@ it and failed as the server's, "the server failed; try again", naming no ruleset
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import pytest
+from websockets.asyncio.client import connect
 
 from rollbridge.dice.sources import ScriptedDice
 from rollbridge.exceptions import InvalidRequest
 from rollbridge.testing import PLAYER
+from tests.server.conftest import Peer, start
 
-from .test_refusal_codes import _failed_logged, _table
+from .test_refusal_codes import _failed_logged, _stored_table, _table
 
 REQUEST = {"type": "resolve", "id": "r1", "action": "test", "actor": "h", "targets": ["w"]}
 
@@ -121,3 +124,74 @@ def test_a_refusal_whose_message_raises_logs_no_server_failure(caplog) -> None:
     with caplog.at_level(logging.ERROR), pytest.raises(Exception):  # noqa: B017
         table.service.handle(table.table_id, REQUEST, PLAYER, ScriptedDice([1]))
     assert [r.name for r in caplog.records] == ["rollbridge.engine"], caplog.records
+
+
+class Halt(BaseException):
+    """A ruleset's own exception derived from ``BaseException`` alone."""
+
+
+class HaltsAsCopied(InvalidRequest):
+    """Its own ``__new__`` raises :class:`Halt` but where it is given ``ok``: made so
+    by the ruleset, never by the table's copy."""
+
+    def __new__(cls, *args: Any, ok: bool = False) -> HaltsAsCopied:
+        if not ok:
+            raise Halt("not made by its ruleset")
+        return super().__new__(cls, *args)
+
+    def __init__(self, message: str, *, ok: bool = False) -> None:
+        super().__init__(message)
+
+
+class HaltsAsMarked(InvalidRequest):
+    """Its ``details`` setter raises :class:`Halt` for details marked ``origin``."""
+
+    @property  # type: ignore[override]
+    def details(self) -> dict:  # type: ignore[override]
+        return self.__dict__.get("kept", {})
+
+    @details.setter
+    def details(self, value: dict) -> None:
+        if "origin" in value:
+            raise Halt("no origin here")
+        self.__dict__["kept"] = value
+
+
+@pytest.mark.parametrize(
+    ("make", "expected"),
+    [
+        # copied by its base's __new__: the refusal as the ruleset meant it
+        (
+            lambda: HaltsAsCopied("x", ok=True),
+            {"code": "invalid_request", "message": "x", "details": {"origin": "ruleset"}},
+        ),
+        # never marked: the ruleset's failure
+        (lambda: HaltsAsMarked("x"), {"code": "internal", "message": "ruleset 'rollunder' failed"}),
+    ],
+    ids=["in-new", "in-details-setter"],
+)
+async def test_a_base_exception_as_a_refusal_is_marked_is_no_closed_connection(
+    tmp_path, caplog, make, expected
+) -> None:
+    """Over a real port and a SQLite file, the player's request refused so is answered
+    (before rev29a the ``Halt`` escaped the call into the ruleset: the connection closed,
+    1011), and the next request is done."""
+    host, path, tokens = _stored_table(tmp_path, "", make())
+    server, store = await start(path, host)
+    try:
+        peer = Peer(await connect(server.url))
+        await peer.request({"type": "hello", "table": "codes", "token": tokens["player"]})
+        wall = {"type": "resolve", "action": "test", "actor": "hero", "targets": ["wall"]}
+        with caplog.at_level(logging.ERROR, "rollbridge.engine"):
+            reply = await peer.request(wall)
+        assert reply["type"] == "error", reply
+        assert {key: reply.get(key) for key in expected} == expected, reply
+        if expected["code"] == "internal":
+            said = [r.getMessage() for r in caplog.records if r.name == "rollbridge.engine"]
+            assert any("could not be marked as the ruleset's" in line for line in said), said
+        bandit = {**wall, "targets": ["bandit"]}
+        assert (await peer.request(bandit))["status"] == "done"
+        await peer.close()
+    finally:
+        await server.stop()
+        store.close()
