@@ -18,11 +18,13 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import connect
 
+from rollbridge.contract import Actor, CommonState
 from rollbridge.dice.sources import ScriptedDice
 from rollbridge.exceptions import InvalidRequest
-from rollbridge.testing import PLAYER
+from rollbridge.testing import PLAYER, RulesetHarness
 from tests.server.conftest import Peer, start
 
+from .rollunder import RollUnder
 from .test_refusal_codes import _failed_logged, _stored_table, _table
 
 REQUEST = {"type": "resolve", "id": "r1", "action": "test", "actor": "h", "targets": ["w"]}
@@ -195,3 +197,21 @@ async def test_a_base_exception_as_a_refusal_is_marked_is_no_closed_connection(
     finally:
         await server.stop()
         store.close()
+
+
+class UnsayableInItsViews(RollUnder):
+    """Refuses with :class:`Unsayable` as it makes a wounded actor's common state (met
+    as the table stages the event's views, not in a call into the ruleset)."""
+
+    def common_state(self, actor: Actor) -> CommonState:
+        if actor.state["wounds"]:
+            raise Unsayable("no state now")
+        return super().common_state(actor)
+
+
+def test_a_refusal_whose_message_raises_in_a_view_is_the_rulesets_failure(caplog) -> None:
+    table = RulesetHarness(UnsayableInItsViews())
+    table.add_actor("Hero", {"skill": 7}, actor_id="h", player=True)
+    table.add_actor("Bandit", {"skill": 5, "guard": 2}, actor_id="b")
+    said = _failed_logged(caplog, table, "b")
+    assert "with a message that cannot be read" in said and "LookupError" in said, said
