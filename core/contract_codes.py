@@ -17,10 +17,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from functools import cache
-from types import MappingProxyType
+from types import MappingProxyType, MemberDescriptorType
 from typing import Any
 
-from rollbridge.exceptions import InternalError, RollbridgeError
+from rollbridge.exceptions import STOPS, InternalError, RollbridgeError
 
 __all__ = [
     "ACTED_ON",
@@ -182,12 +182,37 @@ def origin_marked(refused: RollbridgeError) -> RollbridgeError:
 
 
 def _copied(refused: RollbridgeError) -> RollbridgeError:
-    """A shallow copy of ``refused`` — its class, arguments, attributes, cause and
-    traceback — made without calling its class's ``__init__`` (a ruleset's own class
-    may take other arguments than the ones it keeps in ``args``)."""
+    """A shallow copy of ``refused`` — its class, arguments, attributes (its
+    ``__dict__``'s and its slots'), cause and traceback — made without calling its
+    class's ``__init__`` (a ruleset's own class may take other arguments than the ones
+    it keeps in ``args``). A ``__new__`` of the class's own that refuses ``args`` (one
+    that requires a keyword, or checks its argument) is passed over for the next one of
+    its bases: until rev29a the copy failed there, and a refusal the ruleset meant was
+    answered as its failure; a slot was not copied, and a message read from one read
+    otherwise."""
     kind = type(refused)
-    copy = kind.__new__(kind, *refused.args)
+    copy = None
+    for base in kind.__mro__:  # its own __new__ first, a built-in exception's last
+        make = base.__dict__.get("__new__")
+        if make is None:
+            continue
+        try:
+            copy = make(kind, *refused.args)
+            break
+        except STOPS:
+            raise
+        except BaseException:  # it wants other arguments (or refuses these): the next's
+            continue
+    if copy is None:  # (BaseException's takes any; a class of its own may forbid it)
+        raise TypeError(f"{kind.__name__} cannot be copied")
     copy.__dict__.update(refused.__dict__)
+    for base in kind.__mro__:  # the slots of the ruleset's classes
+        for slot in base.__dict__.values():
+            if isinstance(slot, MemberDescriptorType):
+                try:
+                    slot.__set__(copy, slot.__get__(refused, kind))
+                except AttributeError:  # a slot never set, or one no copy may set
+                    continue
     copy.__cause__ = refused.__cause__
     copy.__context__ = refused.__context__
     copy.__suppress_context__ = refused.__suppress_context__

@@ -104,6 +104,7 @@ from rollbridge.stores.memory import MemoryStore
 from rollbridge.testing_compare import pytest_assertrepr_compare
 from rollbridge.testing_plurals import (
     english_count_slips,
+    numbered_placeholders,
     uncounted_plurals,
     worded_placeholders,
 )
@@ -1859,10 +1860,10 @@ class RulesetConformance(StateConformance):
         :attr:`never_one` names the exceptions."""
         said = self._examples_said()
         domains = self._domains() | {_domain_of(i) for i in _text_ids(said)}
-        worded = worded_placeholders(said)
+        worded, numbered = worded_placeholders(said), numbered_placeholders(said)
         slips = {}
         for domain in sorted(domains - {"rollbridge"}):
-            slips.update(english_count_slips(messages_of(domain), worded))
+            slips.update(english_count_slips(messages_of(domain), worded, numbered))
         declared = {m.id for d in domains for m in messages_of(d)}
         unknown = sorted(self.never_one.keys() - declared)
         assert not unknown, (

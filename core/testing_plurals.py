@@ -12,8 +12,9 @@ a third-party ruleset's messages) and rollbridge's own scan of its sources
 How it tells a count from a name: the word after the placeholder decides, not the
 placeholder's name (a count is named anything: ``{running}``, ``{hits}``). A word that
 looks plural — ending in s but not in ss ("success", "excess"), "dice", or "word(s)" —
-is taken for a plural noun unless it is one of :data:`NOT_NOUNS`, the verbs and small
-words that follow a name ("{actor} is", "{target} takes", "{dice} vs"). A word of
+is taken for a plural noun unless it is one of :data:`NEVER_PLURAL` ("this", "plus",
+"bonus": never a plural noun) or of :data:`NOT_NOUNS`, the verbs and small words that
+follow a name ("{actor} is", "{target} takes", "{dice} vs"). A word of
 :data:`NOT_NOUNS` is still a noun after a placeholder named for it or named as a count
 ("{rolls} rolls", "{count} hits"); a count named otherwise before one of those words
 ("{verified} rolls verified") is beyond this scan. Where the texts a ruleset made are
@@ -33,9 +34,11 @@ from rollbridge.text import message as declared_message
 
 __all__ = [
     "COUNT_NAMES",
+    "NEVER_PLURAL",
     "NOT_NOUNS",
     "counted_plurals",
     "english_count_slips",
+    "numbered_placeholders",
     "texts_in",
     "uncounted_plurals",
     "worded_placeholders",
@@ -50,6 +53,14 @@ NOT_NOUNS = frozenset({
     "recovers", "wears", "carries", "puts", "harms", "heals", "regains", "leaves",
     "registers", "implements", "defines", "requires", "follows",
 })  # fmt: skip
+#: Words that look plural and never are — small words, and nouns whose singular ends in
+#: s — taken for no noun after any placeholder, one named as a count too: "{limit}
+#: this server stores", "{roll} plus {bonus}", "{count} bonus". Until rev29a a count's
+#: name made them plural nouns ("1 this"), and "plus" was one after any number.
+NEVER_PLURAL = frozenset({
+    "is", "was", "has", "as", "vs", "this", "its", "his", "thus", "plus", "minus",
+    "versus", "bonus", "malus", "status", "focus", "radius", "axis",
+})  # fmt: skip
 #: Placeholders named as counts: a word of NOT_NOUNS after one is a noun all the same.
 COUNT_NAMES = frozenset({"count", "n", "limit"})  # ({total} is a roll's total too)
 #: A placeholder (with any format spec) and the word after it, when that looks plural.
@@ -62,7 +73,8 @@ def counted_plurals(template: str) -> list[tuple[str, str]]:
     return [
         (name, word)
         for name, word in _COUNTED.findall(template)
-        if word not in NOT_NOUNS or name in COUNT_NAMES or name == word
+        if word not in NEVER_PLURAL
+        and (word not in NOT_NOUNS or name in COUNT_NAMES or name == word)
     ]
 
 
@@ -95,6 +107,20 @@ def worded_placeholders(value: Any) -> set[tuple[str, str]]:
         for ident, args in texts_in(value)
         for name, arg in args.items()
         if _words(arg)
+    }
+
+
+def numbered_placeholders(value: Any) -> set[tuple[str, str]]:
+    """The ``(message id, placeholder)`` pairs of the texts in ``value``
+    (:func:`texts_in`) whose argument is a number (an ``int`` or a ``float``, private
+    or not, ``bool`` apart): a count there, whatever words another message gave a
+    placeholder of the same name."""
+    return {
+        (ident, name)
+        for ident, args in texts_in(value)
+        for name, arg in args.items()
+        if isinstance(_private_value(arg), int | float)
+        and not isinstance(_private_value(arg), bool)
     }
 
 
@@ -131,17 +157,24 @@ def _words(arg: Any) -> bool:
 
 
 def english_count_slips(
-    messages: Iterable[Message], worded: Collection[tuple[str, str]] = ()
+    messages: Iterable[Message],
+    worded: Collection[tuple[str, str]] = (),
+    numbered: Collection[tuple[str, str]] = (),
 ) -> dict[str, str]:
     """What reads wrong at a count of one in the English of ``messages``, by message
     id: a count before a plural noun in a plain message or a plural one's singular,
     or a plural message whose singular is its plural's text. A placeholder of
     ``worded`` (:func:`worded_placeholders`) is no count, nor one of the same name in
     another message of its domain (``{actor}`` of a message no example reached, where
-    the examples gave ``{actor}`` of another words)."""
+    the examples gave ``{actor}`` of another words) — but where ``numbered``
+    (:func:`numbered_placeholders`) has it of this message: the examples gave it a
+    number here ("{hits} hits" given 1, ``{hits}`` of "{hits} lands" given "a sword").
+    Until rev29a a name given words anywhere in the domain hid that count."""
     slips = {}
     for message in messages:
         names = {name for ident, name in worded if ident.startswith(f"{message.domain}.")}
+        names -= {name for ident, name in numbered if ident == message.id}
+        names |= {name for ident, name in worded if ident == message.id}
         found = [(name, word) for name, word in counted_plurals(message.template)
                  if name not in names]  # fmt: skip
         if found:

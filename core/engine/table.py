@@ -170,6 +170,15 @@ def _copy_info(info: TableInfo) -> TableInfo:
     )
 
 
+#: What a reply reads of a ruleset's refusal, each read by :meth:`Table._refusal_read`
+#: before it is let through: as the log names it, and how it is read.
+_REFUSAL_PARTS: tuple[tuple[str, Callable[[RollbridgeError], Any]], ...] = (
+    ("a code", wire_code),
+    ("details", lambda error: error.details),
+    ("a message", lambda error: error.message),
+)
+
+
 class Table:
     """One table's state and its ruleset; see the module docstring.
 
@@ -911,13 +920,13 @@ class Table:
             raise marked from refused.__cause__
 
     def _refusal_read(self, refused: RollbridgeError) -> None:
-        """:raises InternalError: reading ``refused``'s code or details, raised by the
-        ruleset, raised (a property of its class's own): the ruleset's failure, logged
-        naming the ruleset, the table and what the reading raised. Until 7 December
-        2026, night, a code's exception escaped the call into the ruleset with a
-        traceback, and details' failed the reply as the server's ("the server failed"),
-        naming no ruleset."""
-        for part, read in (("code", wire_code), ("details", lambda error: error.details)):
+        """:raises InternalError: reading ``refused``'s code, details or message, raised
+        by the ruleset, raised (a property of its class's own): the ruleset's failure,
+        logged naming the ruleset, the table and what the reading raised. Until 7
+        December 2026, night, a code's exception escaped the call into the ruleset with
+        a traceback, and details' failed the reply as the server's ("the server
+        failed"), naming no ruleset; a message's did so until rev29a."""
+        for part, read in _REFUSAL_PARTS:
             try:
                 read(refused)
             except STOPS:
@@ -928,7 +937,7 @@ class Table:
                     "it raised %s); read as the ruleset's failure",
                     self.ruleset.id,
                     self.info.id,
-                    "a code" if part == "code" else "details",
+                    part,
                     type(exc).__name__,
                 )
                 raise self._failure() from exc
@@ -974,7 +983,11 @@ class Table:
         :meth:`_refusal_acted_on` logs one."""
         try:
             return origin_marked(refused)
-        except Exception as exc:  # a ruleset's class, whatever it raises
+        except STOPS:
+            raise
+        except BaseException as exc:  # a ruleset's class, whatever it raises (until
+            # rev29a an exception of its own derived from BaseException alone escaped:
+            # the asker's connection closed, 1011)
             log.error(
                 "ruleset %r refused with the code %r at table %r, whose details could not "
                 "be marked as the ruleset's; read as the ruleset's failure",

@@ -154,3 +154,29 @@ def test_never_one_naming_no_declared_message_fails_naming_it() -> None:
         suite().test_english_counts_agree_with_their_nouns()
     assert "never_one names no message of the ruleset's domains" in str(failed.value)
     assert "['strike.hits'] — name each by its id, domain.key" in str(failed.value)
+
+
+# a placeholder given words in one message ("a sword lands") and a count in another
+# ("Hero strikes: 1 hits"): a name across its domain, but a count where it was counted
+LANDS = Messages("counts_mixed")("strike.lands", "{hits} lands")
+MIXED = Messages("counts_mixed")("strike.hits", "{actor} strikes: {hits} hits")
+
+
+class Mixed(RollUnder):
+    """RollUnder whose test adds :data:`LANDS` (given words) and :data:`MIXED` (given
+    a count) as steps."""
+
+    def resolve(self, context: ActionContext, dice: DiceSource) -> Resolution:
+        made = super().resolve(context, dice)
+        actor = context.actor.name if context.actor else "?"
+        steps = [LANDS(hits="a sword"), MIXED(actor=actor, hits=1)]
+        return Resolution(made.narration, made.outcome, steps=steps, dice=made.dice,
+                          states=made.states)  # fmt: skip
+
+
+def test_a_count_the_examples_gave_a_number_is_no_name_for_words_elsewhere() -> None:
+    """Before (rev29a) a placeholder given words in any message of the domain was a
+    name in all of them, even in the message the examples gave it a number: "1 hits"
+    passed."""
+    said = failure_of(Mixed(), TEST)
+    assert "counts_mixed.strike.hits: '{actor} strikes: {hits} hits' reads '1 hits'" in said

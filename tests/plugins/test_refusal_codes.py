@@ -182,10 +182,13 @@ def test_the_harness_raises_the_refusal_so_a_test_names_its_code() -> None:
     assert e.value.code == "busy"
 
 
-def _stored_table(tmp_path: Path, code: str) -> tuple[PluginHost, Path, dict[str, str]]:
-    """A SQLite file holding the table ``codes`` of :class:`RefusesAs` ``code``, with
+def _stored_table(
+    tmp_path: Path, code: str, refusal: RollbridgeError | None = None
+) -> tuple[PluginHost, Path, dict[str, str]]:
+    """A SQLite file holding the table ``codes`` of :class:`RefusesAs` ``code`` (or
+    ``refusal``), with
     the player's Hero, the NPCs Wall (guard 9: refused) and Bandit; its host and tokens."""
-    host = PluginHost({"rollunder": Boom(RefusesAs(code))},
+    host = PluginHost({"rollunder": Boom(RefusesAs(code, refusal))},
                       environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})  # fmt: skip
     path = tmp_path / "codes.db"
     seed = SQLiteStore(path)
