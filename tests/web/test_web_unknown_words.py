@@ -49,21 +49,27 @@ class Marked(RollUnder):
 
 def seed_marks(path: Path) -> tuple[dict[str, str], dict[str, int]]:
     """The table ``marks`` of :class:`Marked` at ``path``: the player's Hero, the NPCs
-    Bandit and Scout; :data:`FILLER` rolls of the GM's, then Scout's roll, Scout
-    removed, and Hero's action against Bandit. Its tokens, and the seqs of the last
-    three."""
+    Bandit, Scout and Rook; :data:`FILLER` rolls of the GM's, then Rook's roll, Rook
+    adjusted (the event carries its view, its name) and removed, Scout's roll, Scout
+    removed, and Hero's action against Bandit. Its tokens, and the seqs of the steps
+    after the filler."""
     host = host_of("marked", Marked())
     seqs: dict[str, int] = {}
     with SQLiteStore(path) as store:
         service = TableService(store, host)
         _, tokens = service.create_table("Marked dice", "marked", table_id="marks")
         cast = [("hero", "Hero", "Hero", ["player"]), ("bandit", "Bandit", "Bandit", []),
-                ("scout", "Scout", "Bandit", [])]  # fmt: skip
+                ("scout", "Scout", "Bandit", []), ("rook", "Rook", "Bandit", [])]  # fmt: skip
         add_cast(service, "marks", cast, Marked.example_sheets)
         for index in range(FILLER):
             roll = {"type": "roll", "id": f"fill-{index}", "formula": "1d6"}
             service.handle("marks", roll, GM, SeededDice(index))
         steps = {
+            "rook_rolled": {"type": "roll", "id": "rook-roll", "formula": "2d6", "actor": "rook",
+                            "label": "Sneak"},
+            "rook_updated": {"type": "actor.update", "id": "rook-hurt", "actor": "rook",
+                             "state": {"wounds": 1}},
+            "rook_removed": {"type": "actor.remove", "id": "rook-gone", "actor": "rook"},
             "rolled": {"type": "roll", "id": "scout-roll", "formula": "2d6", "actor": "scout",
                        "label": "Lookout"},
             "removed": {"type": "actor.remove", "id": "scout-gone", "actor": "scout"},
@@ -92,3 +98,24 @@ async def test_an_invented_die_tag_and_an_unseen_actor_are_said_in_words(tmp_pat
         assert shown["rolled"].startswith(f"Lookout — {someone} — 2d6"), (lang, shown)
         # the actor's id nowhere in what the page shows
         assert "scout" not in shown["text"].lower(), (lang, shown)
+
+
+async def test_an_actor_named_further_on_in_the_log_from_before_is_named_in_its_earlier_lines(
+    tmp_path,
+):
+    """Rook, created further back than the log a player's page loads from before it
+    joined, rolls, has its state updated and is removed in it: the update's event carries
+    Rook's view, its name, one line below its roll — and the roll's line read *an
+    actor* (its lines were rendered each as it was noted). The page notes the names of
+    all of the log from before first: the roll's line and the removal's name Rook, in
+    each language; Scout, named nowhere in it, is still *an actor*."""
+    path = tmp_path / "web.db"
+    tokens, seqs = seed_marks(path)
+    async with serving(path, host_of("marked", Marked()), {"marks": tokens}) as world:
+        extra = {"RB_SEQS": json.dumps(seqs)}
+        result = await run_case(world, "words", script="unknown_words.mjs", extra=extra)
+    for lang in ("cs", "de", "ru", "en"):
+        summaries = result[lang]["summaries"]
+        assert summaries["rook_rolled"].startswith("Sneak — Rook — 2d6"), (lang, summaries)
+        assert summaries["rook_removed"] == "Rook", (lang, summaries)
+        assert summaries["removed"] == said(lang, "Actor.Unknown"), (lang, summaries)

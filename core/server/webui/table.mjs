@@ -1303,6 +1303,10 @@ $("log").addEventListener("scroll", () => {
  * at (past the welcome's when it holds nothing). */
 async function addHistory(token, welcome) {
   const events = await fetchHistory({ table: tableId, token, locale: welcome.locale, upTo: welcome.seq });
+  // the names of all of it first: an actor removed since, whose creation is further
+  // back, is named by a later event's view (an adjustment) — its earlier lines read
+  // *an actor*, the name it had one line below
+  for (const event of events) session?.noteNames(event.actors);
   for (const event of events) {
     stats.note(event);
     see(event);

@@ -2,7 +2,8 @@
 // player's phone (390×844, touch) at the table `marks`, in cs, de, ru and en, reads the
 // die of the action RB_SEQS.acted (what a screen reader hears beside it, its number and
 // its title), the summaries of the roll RB_SEQS.rolled and the removal RB_SEQS.removed
-// of an actor the page never saw, and the text of the whole log. RB_CASE: "words".
+// of an actor the page never saw, the summary of each of RB_SEQS, and the text of the
+// whole log. RB_CASE: "words".
 //
 // Environment: RB_BASE, RB_TOKENS (never printed), RB_CHROMIUM, RB_CASE, RB_SEQS.
 import process from "node:process";
@@ -19,7 +20,8 @@ const cases = {
       const page = await joinedPage(browser, `player-${lang}`, { ...PHONE, locale }, trouble, `${BASE}/tables/marks`,
         TOKENS.marks.player);
       await page.locator(`#log li[data-seq="${seqs.acted}"]`).waitFor();
-      result[lang] = await page.evaluate(({ acted, rolled, removed }) => {
+      result[lang] = await page.evaluate((seqs) => {
+        const { acted, rolled, removed } = seqs;
         const entry = (seq) => document.querySelector(`#log li[data-seq="${seq}"]`);
         const dice = [...entry(acted).querySelectorAll(".die")];
         return {
@@ -29,6 +31,8 @@ const cases = {
           rolled: entry(rolled)?.querySelector(".summary")?.textContent ?? null,
           removed: entry(removed)?.querySelector(".summary")?.textContent ?? null,
           text: document.getElementById("log").innerText,
+          summaries: Object.fromEntries(Object.entries(seqs)
+            .map(([name, seq]) => [name, entry(seq)?.querySelector(".summary")?.textContent ?? null])),
         };
       }, seqs);
       await page.context().close();
