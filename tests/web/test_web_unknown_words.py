@@ -47,12 +47,13 @@ class Marked(RollUnder):
         return replace(resolution, dice=[replace(group, dice=(die,))])
 
 
-def seed_marks(path: Path) -> tuple[dict[str, str], dict[str, int]]:
+def seed_marks(path: Path, rook_last: bool = False) -> tuple[dict[str, str], dict[str, int]]:
     """The table ``marks`` of :class:`Marked` at ``path``: the player's Hero, the NPCs
-    Bandit, Scout and Rook; :data:`FILLER` rolls of the GM's, then Rook's roll, Rook
-    adjusted (the event carries its view, its name) and removed, Scout's roll, Scout
-    removed, and Hero's action against Bandit. Its tokens, and the seqs of the steps
-    after the filler."""
+    Bandit, Scout and Rook; :data:`FILLER` rolls of the GM's, then Rook's roll, Rook's
+    state updated (the event carries its view, its name) and Rook removed, Scout's
+    roll, Scout removed, and Hero's action against Bandit (``rook_last``: Rook's steps
+    alone, its roll the table's last). Its tokens, and the seqs of the steps after the
+    filler."""
     host = host_of("marked", Marked())
     seqs: dict[str, int] = {}
     with SQLiteStore(path) as store:
@@ -76,6 +77,8 @@ def seed_marks(path: Path) -> tuple[dict[str, str], dict[str, int]]:
             "acted": {"type": "resolve", "id": "hero-acts", "action": "test", "actor": "hero",
                       "targets": ["bandit"]},
         }  # fmt: skip
+        if rook_last:
+            steps = {name: step for name, step in steps.items() if name.startswith("rook_")}
         for name, request in steps.items():
             seqs[name] = service.handle("marks", request, GM, SeededDice(SEED))["seq"]
     return tokens, seqs
@@ -119,3 +122,16 @@ async def test_an_actor_named_further_on_in_the_log_from_before_is_named_in_its_
         assert summaries["rook_rolled"].startswith("Sneak — Rook — 2d6"), (lang, summaries)
         assert summaries["rook_removed"] == "Rook", (lang, summaries)
         assert summaries["removed"] == said(lang, "Actor.Unknown"), (lang, summaries)
+
+
+async def test_the_overlay_names_the_actor_of_the_latest_roll_a_later_event_names(tmp_path):
+    """The overlay opened after Rook rolled, had its state updated and was removed
+    (Rook's creation further back than the log it loads): the latest roll, Rook's, was
+    shown as *an actor*'s (the overlay noted no name of its log from before; the
+    update's event carries Rook's). It is Rook's."""
+    path = tmp_path / "web.db"
+    tokens, seqs = seed_marks(path, rook_last=True)
+    async with serving(path, host_of("marked", Marked()), {"marks": tokens}) as world:
+        extra = {"RB_SEQS": json.dumps(seqs)}
+        result = await run_case(world, "overlay", script="unknown_words.mjs", extra=extra)
+    assert result["who"] == "Rook — Sneak", result

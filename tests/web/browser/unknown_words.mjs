@@ -3,7 +3,8 @@
 // die of the action RB_SEQS.acted (what a screen reader hears beside it, its number and
 // its title), the summaries of the roll RB_SEQS.rolled and the removal RB_SEQS.removed
 // of an actor the page never saw, the summary of each of RB_SEQS, and the text of the
-// whole log. RB_CASE: "words".
+// whole log. RB_CASE: "words"; or "overlay": the overlay opened after RB_SEQS.rook_rolled,
+// who it shows rolled.
 //
 // Environment: RB_BASE, RB_TOKENS (never printed), RB_CHROMIUM, RB_CASE, RB_SEQS.
 import process from "node:process";
@@ -13,6 +14,17 @@ import { PHONE, caseScript, joinedPage, runCase } from "./pages.mjs";
 const { BASE, TOKENS, trouble, step } = caseScript("unknown_words");
 
 const cases = {
+  /** The overlay (an observer's token) opened after the roll RB_SEQS.rook_rolled: who
+   * it shows rolled. */
+  async overlay(browser, result) {
+    const seqs = JSON.parse(process.env.RB_SEQS);
+    const page = await joinedPage(browser, "overlay", { viewport: { width: 1280, height: 720 } }, trouble,
+      `${BASE}/tables/marks/overlay`, TOKENS.marks.observer);
+    const shown = page.locator(`#latest .shown[data-seq="${seqs.rook_rolled}"]`);
+    await shown.waitFor();
+    result.who = await shown.locator(".who").textContent();
+  },
+
   async words(browser, result) {
     const seqs = JSON.parse(process.env.RB_SEQS);
     for (const [lang, locale] of [["cs", "cs-CZ"], ["de", "de-DE"], ["ru", "ru-RU"], ["en", "en-US"]]) {
