@@ -50,7 +50,8 @@ class Marked(RollUnder):
 def seed_marks(path: Path, rook_last: bool = False) -> tuple[dict[str, str], dict[str, int]]:
     """The table ``marks`` of :class:`Marked` at ``path``: the player's Hero, the NPCs
     Bandit, Scout and Rook; :data:`FILLER` rolls of the GM's, then Rook's roll, Rook's
-    state updated (the event carries its view, its name) and Rook removed, Scout's
+    state updated (the event carries its view, its name), Rook renamed *Rook the Bold*
+    and removed, Scout's
     roll, Scout removed, and Hero's action against Bandit (``rook_last``: Rook's steps
     alone, its roll the table's last). Its tokens, and the seqs of the steps after the
     filler."""
@@ -70,6 +71,8 @@ def seed_marks(path: Path, rook_last: bool = False) -> tuple[dict[str, str], dic
                             "label": "Sneak"},
             "rook_updated": {"type": "actor.update", "id": "rook-hurt", "actor": "rook",
                              "state": {"wounds": 1}},
+            "rook_renamed": {"type": "actor.update", "id": "rook-named", "actor": "rook",
+                             "name": "Rook the Bold"},
             "rook_removed": {"type": "actor.remove", "id": "rook-gone", "actor": "rook"},
             "rolled": {"type": "roll", "id": "scout-roll", "formula": "2d6", "actor": "scout",
                        "label": "Lookout"},
@@ -110,8 +113,9 @@ async def test_an_actor_named_further_on_in_the_log_from_before_is_named_in_its_
     joined, rolls, has its state updated and is removed in it: the update's event carries
     Rook's view, its name, one line below its roll — and the roll's line read *an
     actor* (its lines were rendered each as it was noted). The page notes the names of
-    all of the log from before first: the roll's line and the removal's name Rook, in
-    each language; Scout, named nowhere in it, is still *an actor*."""
+    all of the log from before first, the latest first: the roll's line names Rook, in
+    each language — as it was named then (the update's *Rook*, not the later rename's
+    *Rook the Bold*); Scout, named nowhere in it, is still *an actor*."""
     path = tmp_path / "web.db"
     tokens, seqs = seed_marks(path)
     async with serving(path, host_of("marked", Marked()), {"marks": tokens}) as world:
@@ -120,7 +124,10 @@ async def test_an_actor_named_further_on_in_the_log_from_before_is_named_in_its_
     for lang in ("cs", "de", "ru", "en"):
         summaries = result[lang]["summaries"]
         assert summaries["rook_rolled"].startswith("Sneak — Rook — 2d6"), (lang, summaries)
-        assert summaries["rook_removed"] == "Rook", (lang, summaries)
+        assert summaries["rook_updated"] == "Rook", (lang, summaries)
+        # the name it had then: the nearest view after the roll, not the last one
+        assert summaries["rook_renamed"] == "Rook the Bold", (lang, summaries)
+        assert summaries["rook_removed"] == "Rook the Bold", (lang, summaries)
         assert summaries["removed"] == said(lang, "Actor.Unknown"), (lang, summaries)
 
 
@@ -134,4 +141,4 @@ async def test_the_overlay_names_the_actor_of_the_latest_roll_a_later_event_name
     async with serving(path, host_of("marked", Marked()), {"marks": tokens}) as world:
         extra = {"RB_SEQS": json.dumps(seqs)}
         result = await run_case(world, "overlay", script="unknown_words.mjs", extra=extra)
-    assert result["who"] == "Rook — Sneak", result
+    assert result["who"] == "Rook — Sneak", result  # as named then: renamed later

@@ -1304,9 +1304,11 @@ $("log").addEventListener("scroll", () => {
 async function addHistory(token, welcome) {
   const events = await fetchHistory({ table: tableId, token, locale: welcome.locale, upTo: welcome.seq });
   // the names of all of it first: an actor removed since, whose creation is further
-  // back, is named by a later event's view (an adjustment) — its earlier lines read
-  // *an actor*, the name it had one line below
-  for (const event of events) session?.noteNames(event.actors);
+  // back, is named by a later event's view (an update) — its earlier lines read *an
+  // actor*, the name it had one line below. The latest first: a line before any view of
+  // it names it as the nearest view after it does (the name it had then, not a later
+  // rename's); each line after a view, as that view (see, in order below).
+  for (const event of [...events].reverse()) session?.noteNames(event.actors);
   for (const event of events) {
     stats.note(event);
     see(event);
