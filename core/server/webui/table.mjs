@@ -237,10 +237,14 @@ let fullSaid = false;
 /** Say on the message line, once until a keep fits again, that the tab's storage is
  * full (`statuses`, what keepLines and keepForms came to): what was typed may not all
  * come back after a reload, and the page keeps trying with less (keepForms). A keep
- * refused by the quota left the draft kept before in place, and said nothing. */
+ * refused by the quota left the draft kept before in place, and said nothing. Once a
+ * keep fits again the notice, still on the line, goes: it stayed, saying the storage
+ * was full when it no longer was. */
 function sayIfFull(statuses) {
   const full = statuses.includes(FULL);
-  if (full && !fullSaid) say(i18n.localize("ROLLBRIDGE.Web.Message.StorageFull"), "error");
+  const notice = i18n.localize("ROLLBRIDGE.Web.Message.StorageFull");
+  if (full && !fullSaid) say(notice, "error");
+  else if (!full && fullSaid && $("message").textContent === notice) say("");
   fullSaid = full;
 }
 
