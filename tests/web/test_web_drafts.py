@@ -192,3 +192,16 @@ async def test_a_draft_the_full_storage_refuses_is_said_and_kept_smaller(many_wo
     assert result["notice"] == notice, result
     reloaded = {"action": "act03", "note": "", "message": said("de", "Message.DraftsCut")}
     assert result["reloaded"] == reloaded, result
+
+
+async def test_the_storage_full_notice_goes_once_the_draft_is_kept_again(many_world):
+    """The German phone's tab storage full, its message line says so; the storage freed
+    and the note typed anew, kept whole: the notice stayed on the message line, saying
+    the storage was full when it no longer was (the page stopped saying it, and never
+    took it back). It goes once a keep fits again."""
+    extra = {"RB_NOTE_LENGTH": str(NOTE_LENGTH)}
+    result = await run_case(many_world, "freed", script="drafts.mjs", extra=extra)
+    assert result["kept"] is True and result["full"] == "QuotaExceededError", result
+    assert result["notice"] == said("de", "Message.StorageFull"), result
+    assert result["keptAgain"] is True, result
+    assert result["after"] == {"text": "", "kind": "info"}, result

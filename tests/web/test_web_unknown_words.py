@@ -47,29 +47,41 @@ class Marked(RollUnder):
         return replace(resolution, dice=[replace(group, dice=(die,))])
 
 
-def seed_marks(path: Path) -> tuple[dict[str, str], dict[str, int]]:
+def seed_marks(path: Path, rook_last: bool = False) -> tuple[dict[str, str], dict[str, int]]:
     """The table ``marks`` of :class:`Marked` at ``path``: the player's Hero, the NPCs
-    Bandit and Scout; :data:`FILLER` rolls of the GM's, then Scout's roll, Scout
-    removed, and Hero's action against Bandit. Its tokens, and the seqs of the last
-    three."""
+    Bandit, Scout and Rook; :data:`FILLER` rolls of the GM's, then Rook's roll, Rook's
+    state updated (the event carries its view, its name), Rook renamed *Rook the Bold*
+    and removed, Scout's
+    roll, Scout removed, and Hero's action against Bandit (``rook_last``: Rook's steps
+    alone, its roll the table's last). Its tokens, and the seqs of the steps after the
+    filler."""
     host = host_of("marked", Marked())
     seqs: dict[str, int] = {}
     with SQLiteStore(path) as store:
         service = TableService(store, host)
         _, tokens = service.create_table("Marked dice", "marked", table_id="marks")
         cast = [("hero", "Hero", "Hero", ["player"]), ("bandit", "Bandit", "Bandit", []),
-                ("scout", "Scout", "Bandit", [])]  # fmt: skip
+                ("scout", "Scout", "Bandit", []), ("rook", "Rook", "Bandit", [])]  # fmt: skip
         add_cast(service, "marks", cast, Marked.example_sheets)
         for index in range(FILLER):
             roll = {"type": "roll", "id": f"fill-{index}", "formula": "1d6"}
             service.handle("marks", roll, GM, SeededDice(index))
         steps = {
+            "rook_rolled": {"type": "roll", "id": "rook-roll", "formula": "2d6", "actor": "rook",
+                            "label": "Sneak"},
+            "rook_updated": {"type": "actor.update", "id": "rook-hurt", "actor": "rook",
+                             "state": {"wounds": 1}},
+            "rook_renamed": {"type": "actor.update", "id": "rook-named", "actor": "rook",
+                             "name": "Rook the Bold"},
+            "rook_removed": {"type": "actor.remove", "id": "rook-gone", "actor": "rook"},
             "rolled": {"type": "roll", "id": "scout-roll", "formula": "2d6", "actor": "scout",
                        "label": "Lookout"},
             "removed": {"type": "actor.remove", "id": "scout-gone", "actor": "scout"},
             "acted": {"type": "resolve", "id": "hero-acts", "action": "test", "actor": "hero",
                       "targets": ["bandit"]},
         }  # fmt: skip
+        if rook_last:
+            steps = {name: step for name, step in steps.items() if name.startswith("rook_")}
         for name, request in steps.items():
             seqs[name] = service.handle("marks", request, GM, SeededDice(SEED))["seq"]
     return tokens, seqs
@@ -92,3 +104,41 @@ async def test_an_invented_die_tag_and_an_unseen_actor_are_said_in_words(tmp_pat
         assert shown["rolled"].startswith(f"Lookout — {someone} — 2d6"), (lang, shown)
         # the actor's id nowhere in what the page shows
         assert "scout" not in shown["text"].lower(), (lang, shown)
+
+
+async def test_an_actor_named_further_on_in_the_log_from_before_is_named_in_its_earlier_lines(
+    tmp_path,
+):
+    """Rook, created further back than the log a player's page loads from before it
+    joined, rolls, has its state updated and is removed in it: the update's event carries
+    Rook's view, its name, one line below its roll — and the roll's line read *an
+    actor* (its lines were rendered each as it was noted). The page notes the names of
+    all of the log from before first, the latest first: the roll's line names Rook, in
+    each language — as it was named then (the update's *Rook*, not the later rename's
+    *Rook the Bold*); Scout, named nowhere in it, is still *an actor*."""
+    path = tmp_path / "web.db"
+    tokens, seqs = seed_marks(path)
+    async with serving(path, host_of("marked", Marked()), {"marks": tokens}) as world:
+        extra = {"RB_SEQS": json.dumps(seqs)}
+        result = await run_case(world, "words", script="unknown_words.mjs", extra=extra)
+    for lang in ("cs", "de", "ru", "en"):
+        summaries = result[lang]["summaries"]
+        assert summaries["rook_rolled"].startswith("Sneak — Rook — 2d6"), (lang, summaries)
+        assert summaries["rook_updated"] == "Rook", (lang, summaries)
+        # the name it had then: the nearest view after the roll, not the last one
+        assert summaries["rook_renamed"] == "Rook the Bold", (lang, summaries)
+        assert summaries["rook_removed"] == "Rook the Bold", (lang, summaries)
+        assert summaries["removed"] == said(lang, "Actor.Unknown"), (lang, summaries)
+
+
+async def test_the_overlay_names_the_actor_of_the_latest_roll_a_later_event_names(tmp_path):
+    """The overlay opened after Rook rolled, had its state updated and was removed
+    (Rook's creation further back than the log it loads): the latest roll, Rook's, was
+    shown as *an actor*'s (the overlay noted no name of its log from before; the
+    update's event carries Rook's). It is Rook's."""
+    path = tmp_path / "web.db"
+    tokens, seqs = seed_marks(path, rook_last=True)
+    async with serving(path, host_of("marked", Marked()), {"marks": tokens}) as world:
+        extra = {"RB_SEQS": json.dumps(seqs)}
+        result = await run_case(world, "overlay", script="unknown_words.mjs", extra=extra)
+    assert result["who"] == "Rook — Sneak", result  # as named then: renamed later

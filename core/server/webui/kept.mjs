@@ -282,7 +282,8 @@ const MIN_KEPT = 500;
  * Keep what the viewer typed in the forms for the page's next load in this tab — as
  * much as fits the tab's share (MAX_KEPT), and when the tab's storage is full (its
  * quota refused it) as much as fits half that, a quarter, … down to MIN_KEPT, what did
- * not fit said (`cut`); when nothing fits, the draft the tab held is removed. A draft
+ * not fit said (`cut`); when none of it fits, that alone is kept (a value with nothing
+ * typed in it, `cut`), else the draft the tab held is removed. A draft
  * refused by the quota left the one kept before in place, unsaid: the page loaded anew
  * put back what was typed a while before as if it were the latest. See formsValue.
  * @param {string} table the table id
@@ -299,7 +300,10 @@ export function keepForms(table, identity, state, secrets = [], storage = undefi
   for (let share = MAX_KEPT / 2; share >= MIN_KEPT; share /= 2) {
     if (keepForNextLoad(key, formsValue(identity, state, secrets, share), storage) === KEPT) return FULL;
   }
-  dropKept(key, storage);
+  // none of it fits: that much said after the reload (the value with nothing in it,
+  // `cut`), the older draft gone — removed alone, the page loaded anew said nothing
+  // of what was typed, lost
+  if (keepForNextLoad(key, formsValue(identity, state, secrets, 0), storage) !== KEPT) dropKept(key, storage);
   return FULL;
 }
 

@@ -54,6 +54,11 @@ if (!tableId || !token) {
         $("title").textContent = welcome.table?.name ?? tableId; // the heading names the table
         // the latest roll before the overlay opened, from the session log
         const events = await fetchHistory({ table: tableId, token, locale: welcome.locale, upTo: welcome.seq, keep: 50 });
+        // the names its events' views give: an actor removed since, named by a later
+        // update, was shown as *an actor*'s (Session#nameOf knows the table's actors);
+        // the latest first, so the nearest view after the roll names it (the name it
+        // had then, not a later rename's)
+        for (const event of [...events].reverse()) session.noteNames(event.actors);
         const last = events.filter((e) => e.kind === "roll" || e.kind === "resolution").pop();
         if (last) showLatest(last);
       },

@@ -100,14 +100,24 @@ export function dieSaid(die, text) {
 /** A tag's code said at most (a ruleset's own tag: tagWords). */
 const MAX_TAG_SAID = 40;
 
+/** Control and format characters (line breaks, bidi overrides such as U+202E, zero
+ * widths): a ruleset's tag is any string, and they went as they were into the die's
+ * title and what a screen reader reads — an override turned the rest of the title
+ * (*, success*) around. */
+const UNSAID = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu;
+
 /** A die's tag in the page's words: DIE_TAG_WORDS's, or for a tag the page has none
  * for (a ruleset's own) *marked glimmer* — its code alone was read out, a word in
- * no language beside the page's; "" for an empty one. */
+ * no language beside the page's; "" for an empty one. The code without control or
+ * format characters, its spaces one, cut to MAX_TAG_SAID characters whole (a cut
+ * through a pair of surrogates left half an emoji, read as *�*), and isolated when
+ * it holds right-to-left text (as the log's other texts from a ruleset). */
 function tagWords(tag) {
   const code = String(tag ?? "");
   if (Object.hasOwn(DIE_TAG_WORDS, code)) return i18n.localize(DIE_TAG_WORDS[code]);
-  const cut = code.trim().slice(0, MAX_TAG_SAID);
-  return cut ? i18n.format("ROLLBRIDGE.Web.Dice.Marked", { code: cut }) : "";
+  const plain = code.replace(UNSAID, " ").replace(/\s+/gu, " ").trim();
+  const cut = Array.from(plain).slice(0, MAX_TAG_SAID).join("").trim();
+  return cut ? i18n.format("ROLLBRIDGE.Web.Dice.Marked", { code: isolated(cut) }) : "";
 }
 
 /** A group of dice: its label (unless it is the formula itself, as a plain roll's

@@ -237,10 +237,14 @@ let fullSaid = false;
 /** Say on the message line, once until a keep fits again, that the tab's storage is
  * full (`statuses`, what keepLines and keepForms came to): what was typed may not all
  * come back after a reload, and the page keeps trying with less (keepForms). A keep
- * refused by the quota left the draft kept before in place, and said nothing. */
+ * refused by the quota left the draft kept before in place, and said nothing. Once a
+ * keep fits again the notice, still on the line, goes: it stayed, saying the storage
+ * was full when it no longer was. */
 function sayIfFull(statuses) {
   const full = statuses.includes(FULL);
-  if (full && !fullSaid) say(i18n.localize("ROLLBRIDGE.Web.Message.StorageFull"), "error");
+  const notice = i18n.localize("ROLLBRIDGE.Web.Message.StorageFull");
+  if (full && !fullSaid) say(notice, "error");
+  else if (!full && fullSaid && $("message").textContent === notice) say("");
   fullSaid = full;
 }
 
@@ -1303,6 +1307,12 @@ $("log").addEventListener("scroll", () => {
  * at (past the welcome's when it holds nothing). */
 async function addHistory(token, welcome) {
   const events = await fetchHistory({ table: tableId, token, locale: welcome.locale, upTo: welcome.seq });
+  // the names of all of it first: an actor removed since, whose creation is further
+  // back, is named by a later event's view (an update) — its earlier lines read *an
+  // actor*, the name it had one line below. The latest first: a line before any view of
+  // it names it as the nearest view after it does (the name it had then, not a later
+  // rename's); each line after a view, as that view (see, in order below).
+  for (const event of [...events].reverse()) session?.noteNames(event.actors);
   for (const event of events) {
     stats.note(event);
     see(event);

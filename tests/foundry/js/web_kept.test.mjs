@@ -398,6 +398,16 @@ test("a draft the full storage refuses is kept smaller, or the older one goes", 
   tight.room = 50;
   assert.equal(keepForms("web", "player:A", typed("second plan"), [], tight), "full");
   assert.equal(tight.items.has("rollbridge.forms.web"), false);
+  // room for none of what was typed but for saying so: after the reload the page says
+  // that not all was kept (it said nothing: the draft removed, what was typed lost unsaid)
+  const some = fullStorage(10_000);
+  assert.equal(keepForms("web", "player:A", typed("first plan"), [], some), "kept");
+  some.room = 110;
+  assert.equal(keepForms("web", "player:A", typed("y".repeat(1_900)), [], some), "full");
+  const told = takeForms("web", some);
+  assert.equal(told.identity, "player:A");
+  assert.equal(told.cut, true);
+  assert.deepEqual(told.forms, {}); // not the older "first plan"
   // a storage refused for another reason is not full
   const refused = storage();
   refused.setItem = () => {

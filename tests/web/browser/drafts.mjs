@@ -92,6 +92,33 @@ const cases = {
   },
 
 
+  /** As `quota`, then the storage freed (the items that filled it removed) and the note
+   * typed anew, short: what the message line says once that is kept. */
+  async freed(browser, result) {
+    const page = await joinedPage(browser, "player", { ...PHONE, locale: "de-DE" }, trouble, `${BASE}/tables/many`,
+      TOKENS.many.player);
+    const form = await choose(page, "act03");
+    await note(form, "first plan");
+    const keptHolding = (text) => page.waitForFunction((typed) => Object.values(sessionStorage)
+      .some((value) => value.includes(typed)), text, { timeout: 10_000 }).then(() => true, () => false);
+    result.kept = await keptHolding("first plan"); // a bound only for a page that keeps nothing
+    step("the tab's storage full");
+    result.full = await fillStorage(page, [100_000, 10_000, 1_000, 100]);
+    const message = page.locator("#message");
+    const before = await message.textContent();
+    await form.locator('[name="note"]').fill("x".repeat(Number(process.env.RB_NOTE_LENGTH)));
+    result.said = await page.waitForFunction((text) => document.getElementById("message").textContent !== text,
+      before, { timeout: 10_000 }).then(() => true, () => false); // a bound only for a page that says nothing
+    result.notice = await message.textContent();
+    step("the storage freed");
+    await page.evaluate(() => {
+      for (const key of Object.keys(sessionStorage)) if (key.startsWith("rb-test-fill-")) sessionStorage.removeItem(key);
+    });
+    await form.locator('[name="note"]').fill("second plan");
+    result.keptAgain = await keptHolding("second plan");
+    result.after = { text: await message.textContent(), kind: await message.getAttribute("data-kind") };
+  },
+
   /** A player's phone types a note into `act03` and a formula into the roll form, the
    * page shown all along; the page's renderer crashes; the tab loaded anew. */
   async killed(browser, result) {
