@@ -7,7 +7,9 @@ a full pass over its millions of objects, still alive: 5–6.5 s of the interpre
 lock, every table's clients waiting. Now, past the bound, the manager is
 ``overdue``: the server begins no new read a client asks (``rate_limited``,
 ``"scope": "server"``), the reads out end, and the manager steps only after them
-— or, for reads it cannot refuse, ``MAX_OVERDUE`` seconds later.
+— or, for reads it does not refuse, ``MAX_OVERDUE`` seconds later. A ``hello``
+resuming elsewhere than the latest seq, which reads the log too, is refused alike
+(review of hostile29).
 
 Counted, not timed: the manager's full passes, on a seeded clock (no sleeping); the
 server runs in this process with its collector managed, on a real SQLite file and
@@ -104,3 +106,44 @@ async def test_an_overdue_collector_has_new_reads_refused_until_the_reads_out_en
         long_read.__exit__(None, None, None)
     answered = await player.request({"type": "stats"})
     assert answered["type"] == "result" and answered["stats"]["session"]["rolls"] == 4
+
+
+async def test_an_overdue_collector_has_resumes_that_read_refused_too(
+    make_tables: Any,  # noqa: F811
+) -> None:
+    """A ``hello`` resuming anywhere but the table's latest seq reads the log too, on
+    a reader thread, holding the collector off (its missed events): let in while the
+    manager was overdue, such resumes from a few tables, one after another within
+    each table's rate, kept the reads out going and so had every other table's
+    ``state`` and ``stats`` refused for ``MAX_OVERDUE`` (30 s) of every minute
+    (review of hostile29). They are refused as a ``state`` at a seq is (``scope``
+    ``server``, closed 1013 to reconnect later), nothing read; once the reads out
+    end, the resume is let in."""
+    world = await make_tables(manage_gc=True)
+    manager = world.server.collector
+    now = [1000.0]
+    manager._clock = lambda: now[0]
+    player, welcome = await world.join("sr2", "player")
+    for n in range(3):
+        done = await player.request({"type": "roll", "id": f"r{n}", "formula": "2d6"})
+        assert done["status"] == "done", done
+    epoch = welcome["epoch"]
+    long_read = manager.quiet()
+    long_read.__enter__()  # reads out back to back for 31 s
+    try:
+        now[0] += 31.0
+        again, refused = await world.join("sr2", "observer", resume={"epoch": epoch, "seq": 0})
+        # before: welcomed, its read of the log begun while every stats was refused
+        assert refused.get("code") == "rate_limited", refused
+        assert refused["details"]["scope"] == "server", refused
+        assert "without a pause" in refused["message"], refused
+        await again.wait_for(lambda peer: peer.close_code is not None)
+        assert again.close_code == 1013
+        # a hello at the table's latest seq reads nothing: let in
+        latest = {"epoch": epoch, "seq": welcome["seq"] + 3}
+        _, plain = await world.join("sr2", "observer", resume=latest)
+        assert plain["type"] == "welcome", plain
+    finally:
+        long_read.__exit__(None, None, None)
+    _, resumed = await world.join("sr2", "observer", resume={"epoch": epoch, "seq": 0})
+    assert resumed["type"] == "welcome" and resumed["resume"]["recovered"], resumed
