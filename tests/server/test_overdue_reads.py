@@ -77,17 +77,25 @@ def test_reads_the_server_cannot_refuse_wait_max_overdue_more_at_most() -> None:
             gc.enable()
 
 
-async def test_an_overdue_collector_has_new_reads_refused_until_the_reads_out_end(
-    make_tables: Any,  # noqa: F811
-) -> None:
+async def _three_rolls(make_tables: Any) -> tuple[Any, list[float], Any, dict[str, Any]]:  # noqa: F811
+    """A server managing its collector on a seeded clock (``now``, from 1000 s), and
+    a player of sr2 who rolled three times: the world, the clock, the player and its
+    welcome."""
     world = await make_tables(manage_gc=True)
-    manager = world.server.collector
     now = [1000.0]
-    manager._clock = lambda: now[0]
-    player, _ = await world.join("sr2", "player")
+    world.server.collector._clock = lambda: now[0]
+    player, welcome = await world.join("sr2", "player")
     for n in range(3):
         done = await player.request({"type": "roll", "id": f"r{n}", "formula": "2d6"})
         assert done["status"] == "done", done
+    return world, now, player, welcome
+
+
+async def test_an_overdue_collector_has_new_reads_refused_until_the_reads_out_end(
+    make_tables: Any,  # noqa: F811
+) -> None:
+    world, now, player, _ = await _three_rolls(make_tables)
+    manager = world.server.collector
     passes = manager.full_passes
     long_read = manager.quiet()
     long_read.__enter__()  # a read out for 31 s on another table's behalf
@@ -119,14 +127,8 @@ async def test_an_overdue_collector_has_resumes_that_read_refused_too(
     (review of hostile29). They are refused as a ``state`` at a seq is (``scope``
     ``server``, closed 1013 to reconnect later), nothing read; once the reads out
     end, the resume is let in."""
-    world = await make_tables(manage_gc=True)
+    world, now, _, welcome = await _three_rolls(make_tables)
     manager = world.server.collector
-    now = [1000.0]
-    manager._clock = lambda: now[0]
-    player, welcome = await world.join("sr2", "player")
-    for n in range(3):
-        done = await player.request({"type": "roll", "id": f"r{n}", "formula": "2d6"})
-        assert done["status"] == "done", done
     epoch = welcome["epoch"]
     long_read = manager.quiet()
     long_read.__enter__()  # reads out back to back for 31 s
