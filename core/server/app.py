@@ -49,7 +49,7 @@ from rollbridge.protocol.effects import (
 from rollbridge.protocol.frames import MAX_FRAME
 from rollbridge.protocol.limits import Rates
 from rollbridge.protocol.observers import notify
-from rollbridge.protocol.table import FAILED, ReadChanges, ReadRetained, ReadSettled
+from rollbridge.protocol.table import FAILED, ReadChanges, ReadRecalled, ReadRetained, ReadSettled
 from rollbridge.server.address_rates import wrong_tokens
 from rollbridge.server.addresses import AddressCounts, address_group, peer_address, rated_address
 from rollbridge.server.bounded import BoundedConnection, Opening
@@ -107,11 +107,13 @@ PORT_ATTEMPTS = 5
 #: (hostile28) — and only these are charged to the asker's rates.
 LOG_READS = (ReadEvents, ReadRetained, Compute)
 #: The reads of the log a request begins (``state`` at a seq or with ``undone``,
-#: ``stats``): refused ``rate_limited`` when their turn comes while the table owes an
-#: earlier read's time (:meth:`~rollbridge.protocol.connection.Tables.read_refusal`);
+#: ``stats``, a repeated request's walk back to its event): refused ``rate_limited``
+#: when their turn comes while the table owes an earlier read's time
+#: (:meth:`~rollbridge.protocol.connection.Tables.read_refusal`) or the server refuses
+#: every read (:meth:`Server._overdue_refusal`);
 #: never a GM's welcome's read of the settled requests (:class:`ReadSettled`: the
 #: join's, counted at its ``hello``).
-ASKED_READS = (ReadChanges, ReadRetained)
+ASKED_READS = (ReadChanges, ReadRecalled, ReadRetained)
 
 
 class Server:

@@ -21,6 +21,7 @@ import gc
 from typing import Any
 
 from rollbridge.server.collector import CollectorManager
+from rollbridge.server.limits import Limits
 from tests.server.conftest import make_tables  # noqa: F401  (a fixture)
 
 
@@ -149,3 +150,61 @@ async def test_an_overdue_collector_has_resumes_that_read_refused_too(
         long_read.__exit__(None, None, None)
     _, resumed = await world.join("sr2", "observer", resume={"epoch": epoch, "seq": 0})
     assert resumed["type"] == "welcome" and resumed["resume"]["recovered"], resumed
+
+
+async def test_an_overdue_collector_has_a_repeat_that_reads_the_log_refused_too(
+    make_tables: Any,  # noqa: F811
+) -> None:
+    """A repeated request whose event left the table before its redaction last moved
+    (here: the table loaded again, a restart) is answered from a read of the log
+    from that event on, on a reader thread holding the collector off — a read a
+    client begins, as ``state`` at a seq is, but the driver let it in whatever the
+    table owed and while the manager was overdue: one player repeating an old
+    request kept such reads going (review of hostile29). It is refused as ``state``
+    at a seq is (``rate_limited``, ``scope`` ``server``), nothing read, and answered
+    once the reads out end."""
+    world, _, player, _ = await _three_rolls(make_tables)
+    await player.close()
+    await make_tables.restart(world)  # loaded again: every earlier event walks back
+    manager = world.server.collector
+    now = [1000.0]
+    manager._clock = lambda: now[0]
+    player, _ = await world.join("sr2", "player")
+    again = {"type": "roll", "id": "r0", "formula": "2d6", "repeat": True}
+    long_read = manager.quiet()
+    long_read.__enter__()  # reads out back to back for 31 s
+    try:
+        now[0] += 31.0
+        refused = await player.request(again)
+        # before: answered, the log read from r0's event on while stats were refused
+        assert refused.get("code") == "rate_limited", refused
+        assert refused["details"]["scope"] == "server", refused
+    finally:
+        long_read.__exit__(None, None, None)
+    answered = await player.request(again)
+    assert answered["type"] == "result" and answered["status"] == "done", answered
+    assert answered["event"]["kind"] == "roll", answered
+
+
+async def test_a_repeat_that_reads_the_log_waits_for_the_table_s_read_debt(
+    make_tables: Any,  # noqa: F811
+) -> None:
+    """The same repeat while its table owes an earlier read's time (a ``stats`` of
+    seconds, charged at the table's rate): refused ``rate_limited``, ``scope``
+    ``table``, as ``state`` at a seq is — before, let in whatever the table owed."""
+    world, _, player, _ = await _three_rolls(make_tables)
+    await player.close()
+    world.options["limits"] = Limits(  # type: ignore[attr-defined]
+        rate_per_connection=None, rate_per_table=1, per_token=None, per_address=None
+    )
+    await make_tables.restart(world)  # loaded again: every earlier event walks back
+    player, _ = await world.join("sr2", "player")
+    rolled = await player.request({"type": "roll", "formula": "1d6"})  # the table's rate
+    assert rolled["status"] == "done", rolled
+    world.server.tables.charge_read("sr2", 5.0)  # a read of 5 s of CPU just ended
+    # the table's bucket refilled as seconds later (it owes one burst at most): the
+    # read's debt, 1,000 requests at 1 a second, alone remains
+    world.server.tables.buckets["sr2"].give_back(4.0)
+    refused = await player.request({"type": "roll", "id": "r0", "formula": "2d6"})
+    assert refused.get("code") == "rate_limited", refused
+    assert refused["details"]["scope"] == "table", refused
