@@ -381,3 +381,15 @@ def test_a_built_in_rulesets_exception_is_in_its_conformance_suite_alone():
     again = {key for key in NEVER_ONE if not key.startswith("rollbridge.")}
     assert again == set(), f"in a ruleset's conformance suite's never_one, drop here: {again}"
     assert {"sr2.tn.recoil", "wilddie.refused.damage.too_many"} <= RULESETS_NEVER_ONE.keys()
+
+
+def test_the_russian_stats_too_large_already_counts_after_more_than_in_the_genitive():
+    """«больше N …» puts the noun in the genitive, as the catalogue's other «не
+    более N символа/символов» do: «больше 131 081 байта», «больше 131 082 байт» —
+    the hostile29 text had the nominative's forms (байт, байта) swapped in."""
+    from rollbridge.stats.tally import TOO_LARGE_ALREADY
+
+    for size, said in ((131081, "больше 131 081 байта,"), (131082, "больше 131 082 байт,"),
+                       (131085, "больше 131 085 байт,")):  # fmt: skip
+        rendered = TOO_LARGE_ALREADY(size=size, limit=131072).render("ru")
+        assert said in rendered.replace("\N{NO-BREAK SPACE}", " "), rendered

@@ -163,6 +163,11 @@ class Tables:
         #: Called with the id of each table that leaves memory (the driver's commit
         #: writer forgets what it marked of it).
         self.on_drop: Callable[[str], None] | None = None
+        #: The server's refusal of every new read of the log a client asks, whatever
+        #: the table (its garbage collector held off too long: ``rate_limited``,
+        #: ``"scope": "server"``), or None: set by the driver, asked by
+        #: :meth:`resume_refusal` as the driver asks it for ``state`` and ``stats``.
+        self.server_read_refusal: Callable[[], RateLimited | None] | None = None
 
     def get(
         self, table_id: str, then: Callable[[TableProtocol | BaseException], Effects]
@@ -311,8 +316,14 @@ class Tables:
         log) counted at the table's rate: the refusal when the table is over it, or
         still owes a read's time (:meth:`read_refusal`) — else one player reconnecting
         and resuming at seq 0 again and again had the whole log decoded every two
-        seconds, the table's rate losing one burst each time."""
+        seconds, the table's rate losing one burst each time. Refused too while the
+        server refuses every new read (:attr:`server_read_refusal`): let in then, a few
+        tables' resumes one after another kept the reads out going, and every other
+        table's ``state`` and ``stats`` refused, for as long as the collector's bound
+        allowed (review of hostile29)."""
         refusal = self.read_refusal(table_id)
+        if refusal is None and self.server_read_refusal is not None:
+            refusal = self.server_read_refusal()
         if refusal is not None:
             return refusal
         try:

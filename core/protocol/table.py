@@ -99,6 +99,7 @@ __all__ = [
     "MAX_QUEUED_READS",
     "RECENT_REPLIES",
     "ReadChanges",
+    "ReadRecalled",
     "ReadRetained",
     "ReadSettled",
     "ReadUndos",
@@ -247,6 +248,16 @@ class ReadSettled(ReadRetained):
     join's read, not a request's — its ``hello`` was counted at the table's rate when
     it came — so never refused for a read another client left the table owing
     (review rev28h: the welcome came without ``settled``, a failed read logged)."""
+
+
+@dataclass(eq=False, slots=True)
+class ReadRecalled(ReadEvents):
+    """:class:`ReadEvents` for a repeated request's reply: its event and those after
+    it up to the first that left the table as it is, to walk back through
+    (:meth:`TableProtocol._read_answer`) — a read a client begins, as ``state`` at a
+    seq is, so refused as that is while the table owes a read's time or the server
+    refuses every read (review of hostile29: let in, one player repeating an old
+    request after the table was loaded again had the log read as often as it liked)."""
 
 
 @dataclass(eq=False, slots=True)
@@ -1023,7 +1034,8 @@ class TableProtocol:
             return [self._refuse(asker, exc)]
         self._reading += 1
         # a read that waits its turn is skipped once its asker has left
-        read = ReadEvents(table_id=self.id, after=seq - 1, until=held.first, needed=asker.waiting)
+        read = ReadRecalled(table_id=self.id, after=seq - 1, until=held.first,
+                            needed=asker.waiting)  # fmt: skip
 
         def walked(stored: list[Event] | None) -> Effects:
             durable = self._recalled(self._read_done(stored), held)

@@ -31,7 +31,7 @@ from websockets.protocol import State
 
 from rollbridge.dice.sources import DiceSource, SecureDice
 from rollbridge.dice.verifiable import DiceKey
-from rollbridge.exceptions import Busy, InternalError, StoreError, StoreUnavailable
+from rollbridge.exceptions import Busy, InternalError, RateLimited, StoreError, StoreUnavailable
 from rollbridge.host import PluginHost
 from rollbridge.protocol.connection import CLOSE_AUTH, CLOSE_BEHIND, CLOSE_LIMIT, Tables
 from rollbridge.protocol.effects import (
@@ -49,7 +49,7 @@ from rollbridge.protocol.effects import (
 from rollbridge.protocol.frames import MAX_FRAME
 from rollbridge.protocol.limits import Rates
 from rollbridge.protocol.observers import notify
-from rollbridge.protocol.table import FAILED, ReadChanges, ReadRetained, ReadSettled
+from rollbridge.protocol.table import FAILED, ReadChanges, ReadRecalled, ReadRetained, ReadSettled
 from rollbridge.server.address_rates import wrong_tokens
 from rollbridge.server.addresses import AddressCounts, address_group, peer_address, rated_address
 from rollbridge.server.bounded import BoundedConnection, Opening
@@ -107,11 +107,13 @@ PORT_ATTEMPTS = 5
 #: (hostile28) — and only these are charged to the asker's rates.
 LOG_READS = (ReadEvents, ReadRetained, Compute)
 #: The reads of the log a request begins (``state`` at a seq or with ``undone``,
-#: ``stats``): refused ``rate_limited`` when their turn comes while the table owes an
-#: earlier read's time (:meth:`~rollbridge.protocol.connection.Tables.read_refusal`);
+#: ``stats``, a repeated request's walk back to its event): refused ``rate_limited``
+#: when their turn comes while the table owes an earlier read's time
+#: (:meth:`~rollbridge.protocol.connection.Tables.read_refusal`) or the server refuses
+#: every read (:meth:`Server._overdue_refusal`);
 #: never a GM's welcome's read of the settled requests (:class:`ReadSettled`: the
 #: join's, counted at its ``hello``).
-ASKED_READS = (ReadChanges, ReadRetained)
+ASKED_READS = (ReadChanges, ReadRecalled, ReadRetained)
 
 
 class Server:
@@ -202,6 +204,8 @@ class Server:
             # half the outbox, the welcome counted: room is left for the live frames
             backlog_limit=buffer_limit // 2,
         )
+        # a resume that reads the log is refused as state and stats are (review of hostile29)
+        self.tables.server_read_refusal = self._overdue_refusal
         self.clients: set[Client] = set()
         #: Connections open, refused ones still closing and joined ones alike (for
         #: ``limits.max_connections``: each holds a socket).
@@ -467,8 +471,8 @@ class Server:
 
         if isinstance(effect, ASKED_READS) and not isinstance(effect, ReadSettled):
             refusal = self.tables.read_refusal(effect.table_id)
-            if refusal is None and self.collector is not None and self.collector.overdue:
-                refusal = overdue_refusal()  # reads held the collector off too long
+            if refusal is None:  # reads held the collector off too long
+                refusal = self._overdue_refusal()
             if refusal is not None:  # the table owes an earlier read's time
                 self._read_refused(effect, refusal, client)
                 return
@@ -572,6 +576,15 @@ class Server:
                 let_go(self._loop, dropped, done=release)
             else:
                 release()
+
+    def _overdue_refusal(self) -> RateLimited | None:
+        """The refusal of every new read of the log a client asks (``state`` at a seq,
+        ``stats``, a ``hello`` resuming elsewhere than the latest seq) while reads have
+        held the collector off past its bound
+        (:attr:`~rollbridge.server.collector.CollectorManager.overdue`), or None."""
+        if self.collector is not None and self.collector.overdue:
+            return overdue_refusal()
+        return None
 
     def _read_refused(self, effect: Read, error: BaseException, client: Client | None) -> None:
         """``effect`` is not run: it fails with ``error`` (its request answered, the

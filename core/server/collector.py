@@ -47,9 +47,10 @@ lock (hostile29). Now the bound refuses more instead: once reads (or holds) have
 followed one another for :data:`MAX_QUIET` seconds the manager is
 :attr:`~CollectorManager.overdue`, and the server refuses every new read of the log
 a client asks (``rate_limited``, ``"scope": "server"``) until they end; the reads
-out finish, and the manager steps again without walking them. Only reads it cannot
-refuse (a ``hello``'s resume) going on for :data:`MAX_OVERDUE` seconds more have the
-manager step all the same, as before.
+out finish, and the manager steps again without walking them (a ``hello`` resuming
+elsewhere than the latest seq, and a repeat walking the log back to its event, are
+refused alike: review of hostile29). Only reads it does not refuse going on for
+:data:`MAX_OVERDUE` seconds more have the manager step all the same, as before.
 
 Only the process owner should turn this on (``rollbridge serve`` does): the
 collector's state is global to the interpreter.

@@ -15,4 +15,4 @@ def test_a_repeat_after_a_restart_is_timed(benchmark_script, tmp_path, capsys):
     assert figures["events_read"] == 3  # seqs 4-6: from its own to the restart's
     assert figures["as_live"] == 1.0
     assert math.isfinite(figures["median_ms"]) and figures["median_ms"] > 0
-    assert "ReadEvents of 3 events" in capsys.readouterr().out
+    assert "ReadRecalled of 3 events" in capsys.readouterr().out  # a ReadEvents
