@@ -216,3 +216,62 @@ async def test_a_rulesets_invalid_request_while_its_views_are_staged_is_marked(
     [refused] = await _asked(tmp_path, RefusesToShow(refusal), sheets, [{**hit, "dice": [1]}])
     assert refused["type"] == "error" and refused["code"] == "invalid_request", refused
     assert refused["details"] == {"field": field, "origin": "ruleset"}, refused
+
+
+@pytest.mark.parametrize(("dice", "code"), [([11], "dice_mismatch"), ([], "dice_exhausted")])
+async def test_the_servers_refusal_of_supplied_dice_within_resolve_is_unmarked(
+    tmp_path, dice: list[int], code: str
+) -> None:
+    """The requester's supplied dice refused by the table's dice source (a d10 cannot
+    show 11; no die left) while the ruleset's ``resolve`` draws them: the server's own
+    refusal, unmarked, which the module's hint after ``dice_mismatch`` keys on
+    (foundry/buttons.mjs). Until 7 December 2026, late night, it was raised within the
+    ruleset's call and marked the ruleset's."""
+    sheets = {"Hero": {"skill": 7}, "Wall": {"skill": 1}}
+    hit = {"type": "resolve", "action": "test", "actor": "hero", "targets": ["wall"]}
+    [refused] = await _asked(tmp_path, RollUnder(), sheets, [{**hit, "dice": dice}])
+    assert refused["type"] == "error" and refused["code"] == code, refused
+    assert "origin" not in refused["details"], refused
+
+
+async def test_a_gms_approve_refused_for_the_players_dice_is_the_servers_own(tmp_path) -> None:
+    """The case the module's hint is for: a player's roll held for approval with their
+    own dice (an 11 a d10 cannot show, unseen until the dice are drawn), the GM's
+    Approve refused ``dice_mismatch`` — unmarked, the server's own; the request still
+    waits, and a Reject settles it."""
+    host = PluginHost({"rollunder": Boom(RollUnder())},
+                      environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})  # fmt: skip
+    path = tmp_path / "approve.db"
+    seed = SQLiteStore(path)
+    service = TableService(seed, host)
+    _, tokens = service.create_table("Origin", "rollunder", table_id="origin")
+    for index, (name, sheet, controllers) in enumerate(
+        [("Hero", {"skill": 7}, ["player"]), ("Wall", {"skill": 1}, [])]
+    ):
+        actor = {"id": name.lower(), "name": name, "controllers": controllers, "sheet": sheet}
+        service.handle("origin", {"type": "actor.create", "id": f"a{index}", "actor": actor}, GM)
+    settings = {"approval": True, "player_dice": True}
+    service.handle("origin", {"type": "settings", "id": "s", "settings": settings}, GM)
+    seed.close()
+    server, store = await start(path, host)
+    try:
+        peers = {}
+        for role in ("gm", "player"):
+            peers[role] = Peer(await connect(server.url))
+            token = tokens[role]
+            hello = {"type": "hello", "table": "origin", "token": token, "dialect": "foundry"}
+            await peers[role].request(hello)
+        ask = {"type": "resolve", "action": "test", "actor": "hero", "targets": ["wall"]}
+        held = await peers["player"].request({**ask, "dice": [11]})
+        assert held.get("status") == "pending", held
+        approve = {"type": "approve", "request": held["pending"]}
+        refused = await peers["gm"].request(approve)
+        assert refused["type"] == "error" and refused["code"] == "dice_mismatch", refused
+        assert "origin" not in refused["details"], refused
+        rejected = await peers["gm"].request({"type": "reject", "request": held["pending"]})
+        assert rejected["type"] != "error", rejected
+        for peer in peers.values():
+            await peer.close()
+    finally:
+        await server.stop()
+        store.close()
