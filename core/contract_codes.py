@@ -211,11 +211,36 @@ def _noted_servers_own(refused: RollbridgeError) -> bool:
 def _copied(refused: RollbridgeError) -> RollbridgeError:
     """A shallow copy of ``refused`` — its class, arguments, attributes, cause and
     traceback — made without calling its class's ``__init__`` (a ruleset's own class
-    may take other arguments than the ones it keeps in ``args``)."""
+    may take other arguments than the ones it keeps in ``args``). What its class keeps
+    in ``__slots__`` is copied too (:func:`_slots_copied`): until 7 December 2026, late
+    night, it was not, and a ruleset's ``NoAmmo`` keeping its code or weapon in a slot
+    reached no client (its copy's code could not be read)."""
     kind = type(refused)
     copy = kind.__new__(kind, *refused.args)
     copy.__dict__.update(refused.__dict__)
+    _slots_copied(refused, copy)
     copy.__cause__ = refused.__cause__
     copy.__context__ = refused.__context__
     copy.__suppress_context__ = refused.__suppress_context__
     return copy.with_traceback(refused.__traceback__)
+
+
+def _slots_copied(refused: RollbridgeError, copy: RollbridgeError) -> None:
+    """What the classes of ``refused`` keep in ``__slots__``, set on ``copy`` (a slot
+    left unset stays so), through each slot's own descriptor (a name a subclass uses
+    again for a property of its own is not asked)."""
+    for kind in type(refused).__mro__:
+        slots = kind.__dict__.get("__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if name in ("__dict__", "__weakref__"):
+                continue
+            if name.startswith("__") and not name.endswith("__"):
+                name = f"_{kind.__name__.lstrip('_')}{name}"  # a private slot's own name
+            slot = kind.__dict__.get(name)
+            if slot is None or not hasattr(slot, "__set__"):
+                continue
+            try:
+                value = slot.__get__(refused, kind)
+            except AttributeError:  # never set
+                continue
+            slot.__set__(copy, value)

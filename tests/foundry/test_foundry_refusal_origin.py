@@ -275,3 +275,25 @@ async def test_a_gms_approve_refused_for_the_players_dice_is_the_servers_own(tmp
     finally:
         await server.stop()
         store.close()
+
+
+class Slotted(RuleViolation):
+    """A ruleset's refusal keeping its code and its weapon in ``__slots__``."""
+
+    __slots__ = ("code", "weapon")
+
+    def __init__(self, weapon: str) -> None:
+        super().__init__(f"no ammunition for the {weapon}", code="no_ammo")
+        self.weapon = weapon
+
+
+async def test_a_rulesets_refusal_kept_in_slots_reaches_the_client_marked(tmp_path) -> None:
+    """Every code is marked on a copy since 7 December 2026, late night: a class whose
+    code lives in a slot lost it in the copy, and the client read no ``no_ammo`` (the
+    reply failed as it was made). Its slots are copied now: its code, message and the
+    mark reach the GM, the table going on."""
+    ruleset, _, done = await _refusals(tmp_path, Slotted("bow"))
+    assert ruleset["type"] == "error" and ruleset["code"] == "no_ammo", ruleset
+    assert ruleset["message"] == "no ammunition for the bow", ruleset
+    assert ruleset["details"] == {"origin": "ruleset"}, ruleset
+    assert done.get("status") == "done", done
