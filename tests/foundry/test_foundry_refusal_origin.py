@@ -60,22 +60,35 @@ class RefusesWith(RollUnder):
         return super().resolve(context, dice)
 
 
-async def _asked(
-    tmp_path, ruleset: RollUnder, sheets: dict[str, dict], asks: list[dict]
-) -> list[dict]:
-    """The replies to ``asks``, sent in turn by the GM in the Foundry dialect over a
-    real port, at a table of ``ruleset`` (wrapped in Boom) seeded in a SQLite file with
-    an actor of each of ``sheets`` (by name, its id the name in lower case)."""
+def _seeded(
+    tmp_path, ruleset: RollUnder, actors: dict[str, tuple[dict, list[str]]], settings=None
+) -> tuple[PluginHost, Any, dict[str, str]]:
+    """A host of ``ruleset`` (wrapped in Boom), a SQLite file seeded with its table
+    ``origin`` holding an actor of each of ``actors`` (by name, its id the name in lower
+    case: its sheet and controllers) and ``settings``, and the table's tokens."""
     host = PluginHost({"rollunder": Boom(ruleset)},
                       environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})  # fmt: skip
     path = tmp_path / "origin.db"
     seed = SQLiteStore(path)
     service = TableService(seed, host)
     _, tokens = service.create_table("Origin", "rollunder", table_id="origin")
-    for index, (name, sheet) in enumerate(sheets.items()):
-        actor = {"id": name.lower(), "name": name, "controllers": [], "sheet": sheet}
+    for index, (name, (sheet, controllers)) in enumerate(actors.items()):
+        actor = {"id": name.lower(), "name": name, "controllers": controllers, "sheet": sheet}
         service.handle("origin", {"type": "actor.create", "id": f"a{index}", "actor": actor}, GM)
+    if settings:
+        service.handle("origin", {"type": "settings", "id": "s", "settings": settings}, GM)
     seed.close()
+    return host, path, tokens
+
+
+async def _asked(
+    tmp_path, ruleset: RollUnder, sheets: dict[str, dict], asks: list[dict]
+) -> list[dict]:
+    """The replies to ``asks``, sent in turn by the GM in the Foundry dialect over a
+    real port, at a table of ``ruleset`` seeded with an NPC of each of ``sheets``
+    (:func:`_seeded`)."""
+    actors = {name: (sheet, []) for name, sheet in sheets.items()}
+    host, path, tokens = _seeded(tmp_path, ruleset, actors)
     server, store = await start(path, host)
     try:
         peer = Peer(await connect(server.url))
@@ -239,20 +252,9 @@ async def test_a_gms_approve_refused_for_the_players_dice_is_the_servers_own(tmp
     own dice (an 11 a d10 cannot show, unseen until the dice are drawn), the GM's
     Approve refused ``dice_mismatch`` — unmarked, the server's own; the request still
     waits, and a Reject settles it."""
-    host = PluginHost({"rollunder": Boom(RollUnder())},
-                      environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})  # fmt: skip
-    path = tmp_path / "approve.db"
-    seed = SQLiteStore(path)
-    service = TableService(seed, host)
-    _, tokens = service.create_table("Origin", "rollunder", table_id="origin")
-    for index, (name, sheet, controllers) in enumerate(
-        [("Hero", {"skill": 7}, ["player"]), ("Wall", {"skill": 1}, [])]
-    ):
-        actor = {"id": name.lower(), "name": name, "controllers": controllers, "sheet": sheet}
-        service.handle("origin", {"type": "actor.create", "id": f"a{index}", "actor": actor}, GM)
+    actors = {"Hero": ({"skill": 7}, ["player"]), "Wall": ({"skill": 1}, [])}
     settings = {"approval": True, "player_dice": True}
-    service.handle("origin", {"type": "settings", "id": "s", "settings": settings}, GM)
-    seed.close()
+    host, path, tokens = _seeded(tmp_path, RollUnder(), actors, settings)
     server, store = await start(path, host)
     try:
         peers = {}
