@@ -299,3 +299,33 @@ async def test_a_rulesets_refusal_kept_in_slots_reaches_the_client_marked(tmp_pa
     assert ruleset["message"] == "no ammunition for the bow", ruleset
     assert ruleset["details"] == {"origin": "ruleset"}, ruleset
     assert done.get("status") == "done", done
+
+
+class Halt(BaseException):
+    """A ruleset's own exception derived from ``BaseException`` alone."""
+
+
+class CopyRefused(RuleViolation):
+    """A ruleset's refusal whose class's ``__new__`` wants the keywords it was made
+    with, raising :class:`Halt` without them: the table's copy (made from ``args``
+    alone) fails."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        if "code" not in kwargs:
+            raise Halt("made without its code")
+        return super().__new__(cls, *args, **kwargs)
+
+
+async def test_a_refusal_whose_copy_raises_a_base_exception_is_the_rulesets_failure(
+    tmp_path,
+) -> None:
+    """Marking copies every refusal of a ruleset since 7 December 2026, late night; a
+    copy that raised an exception derived from ``BaseException`` alone escaped the
+    call into the ruleset and closed the GM's connection (1011) for a ``no_ammo``
+    that until then reached it as it was. It is the ruleset's failure (``internal``),
+    as such an exception raised by ``resolve`` itself is, and the table goes on."""
+    ruleset, server_own, done = await _refusals(tmp_path, CopyRefused("x", code="no_ammo"))
+    assert ruleset["type"] == "error" and ruleset["code"] == "internal", ruleset
+    assert "rollunder" in ruleset["message"], ruleset
+    assert server_own["details"] == {"field": "at"}, server_own
+    assert done.get("status") == "done", done
