@@ -33,6 +33,7 @@ __all__ = [
     "foreign_code",
     "origin_marked",
     "rollbridge_codes",
+    "servers_own",
     "well_formed",
     "wire_code",
 ]
@@ -171,14 +172,40 @@ def origin_marked(refused: RollbridgeError) -> RollbridgeError:
     returned as it is: the ruleset's failure, read as the table's own (:func:`acted_on`).
     The ruleset's own object is left as it was (:func:`_copied`): until 7 December 2026,
     night, the mark was set on it, and a ruleset that keeps a refusal and raises it
-    again found its details changed."""
-    if refused.__class__ is InternalError:
+    again found its details changed. Nor is a refusal rollbridge's own code raised
+    within the ruleset's call (:func:`servers_own`: the requester's supplied dice that
+    a d10 cannot show, too few of them — ``dice_mismatch``, ``dice_exhausted``), which
+    is the server's own: until 7 December 2026, late night, it was marked, and the
+    Foundry module said nothing of the player's dice on a GM's Approve it refused."""
+    if refused.__class__ is InternalError or _noted_servers_own(refused):
         return refused
     details = refused.details
     kept = dict(details) if isinstance(details, Mapping) else {}
     marked = _copied(refused)
     marked.details = {**kept, "origin": RULESET_ORIGIN}
     return marked
+
+
+#: What :func:`servers_own` notes on a refusal: an object of this module's own, which
+#: a ruleset's class that writes the attribute (or a ``__getattr__`` that answers any
+#: name) does not hold.
+_SERVERS = object()
+_NOTE = "_rollbridge_servers_own"
+
+
+def servers_own(refused: RollbridgeError) -> RollbridgeError:
+    """``refused``, raised by rollbridge's own code that a ruleset calls (the table's
+    dice source within ``resolve``), noted as the server's own: :func:`origin_marked`
+    leaves it unmarked wherever the ruleset lets it through. A ruleset's refusal of
+    the same code, an object of its own, is marked as ever."""
+    setattr(refused, _NOTE, _SERVERS)
+    return refused
+
+
+def _noted_servers_own(refused: RollbridgeError) -> bool:
+    """Whether :func:`servers_own` noted ``refused`` (read from its own ``__dict__``:
+    a property or ``__getattr__`` of a ruleset's class is never asked)."""
+    return vars(refused).get(_NOTE) is _SERVERS
 
 
 def _copied(refused: RollbridgeError) -> RollbridgeError:

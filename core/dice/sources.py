@@ -22,6 +22,7 @@ import random
 import threading
 from collections.abc import Iterable
 
+from rollbridge.contract_codes import servers_own
 from rollbridge.exceptions import (
     DiceLimitExceeded,
     DiceScriptError,
@@ -231,15 +232,21 @@ class ScriptedDice(DiceSource):
 
     def _draw(self, faces: int) -> int:
         if self.position >= len(self.results):
-            raise DiceScriptExhausted(
-                EXHAUSTED(count=len(self.results), faces=faces),
-                details={"supplied": len(self.results), "faces": faces},
+            # the server's own refusal of the requester's dice, though a ruleset's
+            # resolve drew the die: never marked the ruleset's (contract_codes)
+            raise servers_own(
+                DiceScriptExhausted(
+                    EXHAUSTED(count=len(self.results), faces=faces),
+                    details={"supplied": len(self.results), "faces": faces},
+                )
             )
         value = self.results[self.position]
         if not 1 <= value <= faces:
-            raise DiceScriptError(
-                CANNOT_SHOW(number=self.position + 1, value=value, faces=faces),
-                details={"index": self.position, "value": value, "faces": faces},
+            raise servers_own(
+                DiceScriptError(
+                    CANNOT_SHOW(number=self.position + 1, value=value, faces=faces),
+                    details={"index": self.position, "value": value, "faces": faces},
+                )
             )
         self.position += 1
         return value

@@ -979,8 +979,12 @@ class Table:
         its details (:func:`~rollbridge.contract_codes.origin_marked`: an
         ``invalid_request``'s ``details.origin`` ``"ruleset"``), a copy where marked.
         :raises InternalError: it cannot be marked (a ``details`` of the ruleset's own
-        class that refuses to be set): the ruleset's failure, logged as
-        :meth:`_refusal_acted_on` logs one."""
+        class that refuses to be set, a ``__new__`` that refuses the copy): the
+        ruleset's failure, logged as :meth:`_refusal_acted_on` logs one. Whatever it
+        raises but the operator's stops, as :meth:`call_ruleset` reads one: until 7
+        December 2026, late night, an exception derived from ``BaseException`` alone
+        escaped and closed the asker's connection (1011), for every code once every
+        code was copied."""
         try:
             return origin_marked(refused)
         except STOPS:

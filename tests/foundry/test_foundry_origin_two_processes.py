@@ -47,6 +47,10 @@ def test_a_rulesets_refusal_run_on_the_owner_reaches_the_other_process_marked() 
             # the server's own refusal of the same change, forwarded alike: unmarked
             ghost = {**MEDPACK, "id": "m3", "targets": ["ghost"]}
             seen["server"] = await on_b.ask_until_done(ghost)
+            # the server's own refusal of supplied dice, raised as the ruleset's resolve
+            # draws them on A (a d6 cannot show 99): unmarked there, and so at B
+            move = {"type": "resolve", "id": "m4", "action": "move", "actor": "doc"}
+            seen["dice"] = await on_b.ask_until_done({**move, "dice": [99]})
         finally:
             await foundry.close()
         assert a.owns(made["table"]) and not b.owns(made["table"])
@@ -60,3 +64,6 @@ def test_a_rulesets_refusal_run_on_the_owner_reaches_the_other_process_marked() 
     server = seen["server"]
     assert (server["type"], server["code"]) == ("error", "unknown_actor"), server
     assert "origin" not in (server.get("details") or {}), server
+    dice = seen["dice"]
+    assert (dice["type"], dice["code"]) == ("error", "dice_mismatch"), dice
+    assert dice["details"] == {"index": 0, "value": 99, "faces": 6}, dice

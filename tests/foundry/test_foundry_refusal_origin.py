@@ -60,22 +60,35 @@ class RefusesWith(RollUnder):
         return super().resolve(context, dice)
 
 
-async def _asked(
-    tmp_path, ruleset: RollUnder, sheets: dict[str, dict], asks: list[dict]
-) -> list[dict]:
-    """The replies to ``asks``, sent in turn by the GM in the Foundry dialect over a
-    real port, at a table of ``ruleset`` (wrapped in Boom) seeded in a SQLite file with
-    an actor of each of ``sheets`` (by name, its id the name in lower case)."""
+def _seeded(
+    tmp_path, ruleset: RollUnder, actors: dict[str, tuple[dict, list[str]]], settings=None
+) -> tuple[PluginHost, Any, dict[str, str]]:
+    """A host of ``ruleset`` (wrapped in Boom), a SQLite file seeded with its table
+    ``origin`` holding an actor of each of ``actors`` (by name, its id the name in lower
+    case: its sheet and controllers) and ``settings``, and the table's tokens."""
     host = PluginHost({"rollunder": Boom(ruleset)},
                       environ={"ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1"})  # fmt: skip
     path = tmp_path / "origin.db"
     seed = SQLiteStore(path)
     service = TableService(seed, host)
     _, tokens = service.create_table("Origin", "rollunder", table_id="origin")
-    for index, (name, sheet) in enumerate(sheets.items()):
-        actor = {"id": name.lower(), "name": name, "controllers": [], "sheet": sheet}
+    for index, (name, (sheet, controllers)) in enumerate(actors.items()):
+        actor = {"id": name.lower(), "name": name, "controllers": controllers, "sheet": sheet}
         service.handle("origin", {"type": "actor.create", "id": f"a{index}", "actor": actor}, GM)
+    if settings:
+        service.handle("origin", {"type": "settings", "id": "s", "settings": settings}, GM)
     seed.close()
+    return host, path, tokens
+
+
+async def _asked(
+    tmp_path, ruleset: RollUnder, sheets: dict[str, dict], asks: list[dict]
+) -> list[dict]:
+    """The replies to ``asks``, sent in turn by the GM in the Foundry dialect over a
+    real port, at a table of ``ruleset`` seeded with an NPC of each of ``sheets``
+    (:func:`_seeded`)."""
+    actors = {name: (sheet, []) for name, sheet in sheets.items()}
+    host, path, tokens = _seeded(tmp_path, ruleset, actors)
     server, store = await start(path, host)
     try:
         peer = Peer(await connect(server.url))
@@ -216,3 +229,103 @@ async def test_a_rulesets_invalid_request_while_its_views_are_staged_is_marked(
     [refused] = await _asked(tmp_path, RefusesToShow(refusal), sheets, [{**hit, "dice": [1]}])
     assert refused["type"] == "error" and refused["code"] == "invalid_request", refused
     assert refused["details"] == {"field": field, "origin": "ruleset"}, refused
+
+
+@pytest.mark.parametrize(("dice", "code"), [([11], "dice_mismatch"), ([], "dice_exhausted")])
+async def test_the_servers_refusal_of_supplied_dice_within_resolve_is_unmarked(
+    tmp_path, dice: list[int], code: str
+) -> None:
+    """The requester's supplied dice refused by the table's dice source (a d10 cannot
+    show 11; no die left) while the ruleset's ``resolve`` draws them: the server's own
+    refusal, unmarked, which the module's hint after ``dice_mismatch`` keys on
+    (foundry/buttons.mjs). Until 7 December 2026, late night, it was raised within the
+    ruleset's call and marked the ruleset's."""
+    sheets = {"Hero": {"skill": 7}, "Wall": {"skill": 1}}
+    hit = {"type": "resolve", "action": "test", "actor": "hero", "targets": ["wall"]}
+    [refused] = await _asked(tmp_path, RollUnder(), sheets, [{**hit, "dice": dice}])
+    assert refused["type"] == "error" and refused["code"] == code, refused
+    assert "origin" not in refused["details"], refused
+
+
+async def test_a_gms_approve_refused_for_the_players_dice_is_the_servers_own(tmp_path) -> None:
+    """The case the module's hint is for: a player's roll held for approval with their
+    own dice (an 11 a d10 cannot show, unseen until the dice are drawn), the GM's
+    Approve refused ``dice_mismatch`` — unmarked, the server's own; the request still
+    waits, and a Reject settles it."""
+    actors = {"Hero": ({"skill": 7}, ["player"]), "Wall": ({"skill": 1}, [])}
+    settings = {"approval": True, "player_dice": True}
+    host, path, tokens = _seeded(tmp_path, RollUnder(), actors, settings)
+    server, store = await start(path, host)
+    try:
+        peers = {}
+        for role in ("gm", "player"):
+            peers[role] = Peer(await connect(server.url))
+            token = tokens[role]
+            hello = {"type": "hello", "table": "origin", "token": token, "dialect": "foundry"}
+            await peers[role].request(hello)
+        ask = {"type": "resolve", "action": "test", "actor": "hero", "targets": ["wall"]}
+        held = await peers["player"].request({**ask, "dice": [11]})
+        assert held.get("status") == "pending", held
+        approve = {"type": "approve", "request": held["pending"]}
+        refused = await peers["gm"].request(approve)
+        assert refused["type"] == "error" and refused["code"] == "dice_mismatch", refused
+        assert "origin" not in refused["details"], refused
+        rejected = await peers["gm"].request({"type": "reject", "request": held["pending"]})
+        assert rejected["type"] != "error", rejected
+        for peer in peers.values():
+            await peer.close()
+    finally:
+        await server.stop()
+        store.close()
+
+
+class Slotted(RuleViolation):
+    """A ruleset's refusal keeping its code and its weapon in ``__slots__``."""
+
+    __slots__ = ("code", "weapon")
+
+    def __init__(self, weapon: str) -> None:
+        super().__init__(f"no ammunition for the {weapon}", code="no_ammo")
+        self.weapon = weapon
+
+
+async def test_a_rulesets_refusal_kept_in_slots_reaches_the_client_marked(tmp_path) -> None:
+    """Every code is marked on a copy since 7 December 2026, late night: a class whose
+    code lives in a slot lost it in the copy, and the client read no ``no_ammo`` (the
+    reply failed as it was made). Its slots are copied now: its code, message and the
+    mark reach the GM, the table going on."""
+    ruleset, _, done = await _refusals(tmp_path, Slotted("bow"))
+    assert ruleset["type"] == "error" and ruleset["code"] == "no_ammo", ruleset
+    assert ruleset["message"] == "no ammunition for the bow", ruleset
+    assert ruleset["details"] == {"origin": "ruleset"}, ruleset
+    assert done.get("status") == "done", done
+
+
+class Halt(BaseException):
+    """A ruleset's own exception derived from ``BaseException`` alone."""
+
+
+class CopyRefused(RuleViolation):
+    """A ruleset's refusal whose class's ``__new__`` wants the keywords it was made
+    with, raising :class:`Halt` without them: the table's copy (made from ``args``
+    alone) fails."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        if "code" not in kwargs:
+            raise Halt("made without its code")
+        return super().__new__(cls, *args, **kwargs)
+
+
+async def test_a_refusal_whose_copy_raises_a_base_exception_is_the_rulesets_failure(
+    tmp_path,
+) -> None:
+    """Marking copies every refusal of a ruleset since 7 December 2026, late night; a
+    copy that raised an exception derived from ``BaseException`` alone escaped the
+    call into the ruleset and closed the GM's connection (1011) for a ``no_ammo``
+    that until then reached it as it was. It is the ruleset's failure (``internal``),
+    as such an exception raised by ``resolve`` itself is, and the table goes on."""
+    ruleset, server_own, done = await _refusals(tmp_path, CopyRefused("x", code="no_ammo"))
+    assert ruleset["type"] == "error" and ruleset["code"] == "internal", ruleset
+    assert "rollunder" in ruleset["message"], ruleset
+    assert server_own["details"] == {"field": "at"}, server_own
+    assert done.get("status") == "done", done
