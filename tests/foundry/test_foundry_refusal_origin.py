@@ -316,16 +316,18 @@ class CopyRefused(RuleViolation):
         return super().__new__(cls, *args, **kwargs)
 
 
-async def test_a_refusal_whose_copy_raises_a_base_exception_is_the_rulesets_failure(
+async def test_a_refusal_whose_own_new_raises_a_base_exception_reaches_the_client_marked(
     tmp_path,
 ) -> None:
     """Marking copies every refusal of a ruleset since 7 December 2026, late night; a
     copy that raised an exception derived from ``BaseException`` alone escaped the
     call into the ruleset and closed the GM's connection (1011) for a ``no_ammo``
-    that until then reached it as it was. It is the ruleset's failure (``internal``),
-    as such an exception raised by ``resolve`` itself is, and the table goes on."""
+    that until then reached it as it was. The copy passes over a ``__new__`` of the
+    class's own that refuses its ``args`` for its base's (rev29a), so the refusal the
+    ruleset meant reaches the GM, marked, and the table goes on."""
     ruleset, server_own, done = await _refusals(tmp_path, CopyRefused("x", code="no_ammo"))
-    assert ruleset["type"] == "error" and ruleset["code"] == "internal", ruleset
-    assert "rollunder" in ruleset["message"], ruleset
+    assert ruleset["type"] == "error" and ruleset["code"] == "no_ammo", ruleset
+    assert ruleset["message"] == "x", ruleset
+    assert ruleset["details"] == {"origin": "ruleset"}, ruleset
     assert server_own["details"] == {"field": "at"}, server_own
     assert done.get("status") == "done", done
