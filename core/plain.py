@@ -50,6 +50,7 @@ __all__ = [
     "JSON",
     "NotPlain",
     "Packed",
+    "SentExtension",
     "as_plain_type",
     "copy_plain",
     "dumps_json",
@@ -342,7 +343,29 @@ def unpack_received(data: bytes) -> Any:
     :raises ValueError: (or another exception of the codec) for bytes that are not
         one msgpack value.
     """
-    return msgpack.unpackb(data, raw=False, strict_map_key=False, unicode_errors="surrogateescape")
+    return msgpack.unpackb(
+        data,
+        raw=False,
+        strict_map_key=False,
+        unicode_errors="surrogateescape",
+        ext_hook=SentExtension,
+    )
+
+
+class SentExtension:
+    """A msgpack extension value a client sent (``unpack_received``): its type code
+    and bytes. Not a tuple (the codec's own ``ExtType`` is one, so a schema took it
+    for an array), and no plain data: a request's checks refuse it by name
+    (:func:`rollbridge.sent_kinds.sent_kind`)."""
+
+    __slots__ = ("code", "data")
+
+    def __init__(self, code: int, data: bytes) -> None:
+        self.code = code
+        self.data = data
+
+    def __repr__(self) -> str:
+        return f"SentExtension({self.code}, <{len(self.data)} bytes>)"
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

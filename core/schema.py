@@ -45,6 +45,7 @@ from typing import Any
 
 from rollbridge.exceptions import InvalidParams, InvalidRequest, PluginError
 from rollbridge.plain import has_bidi_control, valid_text
+from rollbridge.sent_kinds import sent_kind
 from rollbridge.text import Messages, Text
 
 __all__ = [
@@ -247,7 +248,12 @@ def check_choices_from(annotation: Any, where: str = "schema") -> None:
         raise PluginError(CHOICES_WHOSE(where=where))
 
 
-def _type_name(value: Any) -> str:
+def _type_name(value: Any) -> str | Text:
+    """``value``'s JSON type name, or in words what only msgpack carries (an
+    extension, binary data) and a NaN or infinite number."""
+    sent = sent_kind(value)
+    if sent is not None:
+        return sent
     if value is None:
         return "null"
     if isinstance(value, bool):

@@ -71,6 +71,14 @@ COMMITTED = say(
 )
 # Translators: {segment} a number, {seed} the start of the seed in hex.
 REVEALED = say("cli.dice.revealed", "verifiable dice: segment {segment} revealed (seed {seed}…)")
+#: A turn hook that ran (``data.hooks[].hook`` of an encounter event) in words; a
+#: hook not named here shows as it is.
+HOOKS = {
+    "on_round_start": say("cli.hook.on_round_start", "start of round"),
+    "on_round_end": say("cli.hook.on_round_end", "end of round"),
+    "on_turn_start": say("cli.hook.on_turn_start", "start of turn"),
+    "on_turn_end": say("cli.hook.on_turn_end", "end of turn"),
+}
 
 
 def render_pending(pending: Any, names: Mapping[str, str], locale: str = "en") -> list[str]:
@@ -252,6 +260,13 @@ def _word(words: Mapping[str, Any], code: Any, locale: str) -> str:
     return word().render(locale) if word is not None else str(code)
 
 
+def _hook_name(hook: Any, locale: str) -> str:
+    """A turn hook's name in words, in English too (a raw ``on_turn_end`` is no
+    reader's word); an unknown hook as it is."""
+    word = HOOKS.get(hook) if isinstance(hook, str) else None
+    return word().render(locale) if word is not None else str(hook)
+
+
 def render_actor(actor: Mapping[str, Any], locale: str = "en") -> str:
     """An actor's name, status, tracks and conditions on a few lines."""
     if actor.get("removed"):
@@ -327,7 +342,7 @@ def render_event(
     for step in data.get("steps", ()):
         lines.append(f"  · {step}")
     for hook in data.get("hooks", ()):
-        lines.append(f"  {hook['hook']}: {hook.get('narration', '')}")
+        lines.append(f"  {_hook_name(hook.get('hook'), locale)}: {hook.get('narration', '')}")
         lines.extend(f"    {dice_line(g, locale)}" for g in hook.get("dice", ()))
     if data.get("narration"):
         lines.append(f"  ⇒ {data['narration']}")

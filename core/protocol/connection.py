@@ -56,6 +56,7 @@ from rollbridge.protocol.table import (
     store_level,
 )
 from rollbridge.schema import validate
+from rollbridge.sent_kinds import any_kind
 from rollbridge.text import Messages
 from rollbridge.tokens import hash_token
 from rollbridge.visible import visible
@@ -432,10 +433,14 @@ def _rate_limited(wait: float, scope: str) -> RateLimited:
 def _bad_id(message: Mapping[str, Any]) -> InvalidRequest:
     """The refusal of a request whose id is missing, or is not one (the reply
     then carries ``"id": null``: nothing the client sent is echoed)."""
-    if any(key.__class__ is not str for key in message):
-        return InvalidRequest(
-            say("request.keys", "a request is a map whose field names are strings")()
-        )
+    for key in message:
+        if key.__class__ is not str:
+            return InvalidRequest(
+                say(
+                    "request.key_kind",
+                    "a request is a map whose field names are strings, not {kind}",
+                )(kind=any_kind(key))
+            )
     return InvalidRequest(BAD_ID(), details={"field": "id"})
 
 

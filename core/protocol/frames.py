@@ -24,6 +24,7 @@ from rollbridge.plain import (
     packed_key,
     unpack_received,
 )
+from rollbridge.sent_kinds import any_kind
 from rollbridge.text import Messages, Text, stored
 
 __all__ = [
@@ -50,18 +51,6 @@ def payload_size(frame: bytes | str) -> int:
 
 
 say = Messages("rollbridge")
-#: What a frame held instead of a map, in the protocol's (JSON's) words.
-# Translators: what a frame held instead of a map, in "a frame must hold a map, not {kind}".
-_NUMBER = say("frame.kind.number", "a number")
-_KINDS = {
-    list: say("frame.kind.array", "an array"),
-    str: say("frame.kind.string", "a string"),
-    int: _NUMBER,
-    float: _NUMBER,
-    bool: say("frame.kind.boolean", "a boolean"),
-    type(None): say("frame.kind.null", "null"),
-}
-_OTHER = say("frame.kind.other", "another value")
 _JSON_AT = say(
     "frame.json_at", "a text frame must hold JSON: it is not, at line {line}, column {column}"
 )
@@ -93,9 +82,7 @@ def decode(frame: bytes | str) -> tuple[JSON, Kind]:
             ) from None
     if not isinstance(message, dict):
         raise UndecodableFrame(
-            say("frame.map", "a frame must hold a map, not {kind}")(
-                kind=_KINDS.get(message.__class__, _OTHER)()
-            )
+            say("frame.map", "a frame must hold a map, not {kind}")(kind=any_kind(message))
         )
     return message, kind
 

@@ -29,6 +29,9 @@ __all__ = ["AUDIENCES", "hook_views", "stats_counter", "table_stats", "tally"]
 say = Messages("rollbridge")
 #: Whose statistics: the protocol's roles (a player and an observer see alike).
 AUDIENCES = ("gm", "player", "observer")
+# Translators: the name shown for an actor removed from the table whose name no
+# retained event shows (its creation is older than the log kept).
+REMOVED_ACTOR = say("stats.removed_actor", "a removed actor")
 BAD_COUNT = say(
     "stats.bad_count",
     "ruleset {ruleset} counted {key} for statistics, which is not one of its keys "
@@ -224,6 +227,7 @@ def _counted(
         else ()
     )
     names = _names(actors_now, views)
+    removed = REMOVED_ACTOR().render(locale)
     actors = counted.actors
     session = counted.session
     if scope.actor is not None:
@@ -240,7 +244,7 @@ def _counted(
             "session": session.to_dict(labels),
             "actors": {
                 actor_id: {
-                    "name": names.get(actor_id, actor_id),
+                    "name": names.get(actor_id, removed),
                     **actors[actor_id].to_dict(labels),
                 }
                 for actor_id in sorted(actors)
@@ -256,7 +260,8 @@ def _counted(
 
 def _names(actors_now: Mapping[str, str], views: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     """Actor names as the audience was shown them: the table's now (``actors_now``),
-    else the latest an event showed (an actor removed since)."""
+    else the latest an event showed (an actor removed since); an actor no retained
+    event names is not here (:data:`REMOVED_ACTOR` names it)."""
     names: dict[str, str] = {}
     for view in views:
         for actor in view.get("actors") or ():

@@ -40,6 +40,7 @@ from .messages import (
     PLAIN_ROLL,
     REQUESTED,
     STAT_LABEL,
+    STAT_WORDS,
     UNKNOWN,
 )
 from .privacy import of_sheet
@@ -55,6 +56,7 @@ __all__ = [
     "modifiers",
     "narration",
     "score",
+    "stat_name",
 ]
 
 _CACHE = 4096
@@ -92,6 +94,13 @@ class Score(NamedTuple):
 
 
 @lru_cache(maxsize=_CACHE)
+def stat_name(stat: str) -> Text | str:
+    """A stat the rules name in the reader's words (``steady``: Стойко); another as
+    the sheet spells it."""
+    word = STAT_WORDS.get(stat.casefold())
+    return word() if word is not None else stat
+
+
 def modifiers(
     stat: str | None,
     stat_value: int,
@@ -107,7 +116,7 @@ def modifiers(
     values: list[Any] = []
     said: list[Text] = []
     if stat is not None:
-        stat_label = STAT_LABEL(stat=stat)
+        stat_label = STAT_LABEL(stat=stat_name(stat))
         labels.append(stat_label)
         values.append(of_sheet(stat_value, owners, None))
         value = of_sheet(signed(stat_value), owners, _UNKNOWN)
@@ -195,7 +204,7 @@ def narration(
     what = move or _A_MOVE
     said = score(dice_total, modifier, total, band, extra, owner).said
     if stat:
-        return MOVE_ROLLS_WITH(actor=actor, move=what, stat=stat, result=said)
+        return MOVE_ROLLS_WITH(actor=actor, move=what, stat=stat_name(stat), result=said)
     return MOVE_ROLLS(actor=actor, move=what, result=said)
 
 

@@ -114,6 +114,10 @@ def test_the_first_loading_words_are_the_language_files():
     assert 'data-i18n="ROLLBRIDGE.Web.Connection.Loading"' in (WEBUI / "table.html").read_text(
         encoding="utf-8"
     )
+    for name, key in (("LANGUAGE", "Page.Language"), ("TITLE", "Page.Title")):  # first paint
+        (body,) = re.findall(rf"const {name} = \{{([^}}]*)\}};", text)
+        words = dict(re.findall(r'(\w+): "([^"]*)"', body))
+        assert words == {lang: catalog(lang)[f"ROLLBRIDGE.Web.{key}"] for lang in LANGUAGES}
     (body,) = re.findall(r"const FAILED = \{([^}]*)\};", text)  # a file that did not load
     words = dict(re.findall(r'(\w+): "([^"]*)"', body))
     assert words == {

@@ -494,6 +494,9 @@ async def test_a_slow_first_load_says_loading_in_the_pages_language(web_world):
         "status": "wird geladen…",
         "loading": True,
     }, player["held"]
+    # and the page's other first words German then too: html lang, the Language label,
+    # the title (texts29: English until table.mjs ran)
+    assert player["firstWords"] == {"lang": "de", "label": "Sprache", "title": "rollbridge-Tisch"}
     # without a token: "not connected" in German once the words are in, the join form German
     stranger = result["stranger"]
     assert stranger["held"]["catalogs"] == words and stranger["held"]["loading"], stranger

@@ -44,6 +44,15 @@ const FAILED = {
   de: "Seite nicht vollständig geladen: bitte gleich neu laden",
   ru: "страница загрузилась не полностью: обновите её через минуту",
 };
+/** The page's few other first words (the files' ROLLBRIDGE.Web.Page.Language and
+ * .Title): the page reads in one language from its first paint, `html lang` too
+ * (a screen reader speaks the bar's words in it), not English until table.mjs runs. */
+const LANGUAGE = { en: "Language", cs: "Jazyk", de: "Sprache", ru: "Язык" };
+const TITLE = { en: "rollbridge table", cs: "stůl rollbridge", de: "rollbridge-Tisch", ru: "стол rollbridge" };
+document.documentElement.lang = lang;
+const languageLabel = document.querySelector('label[for="language"]');
+if (languageLabel) languageLabel.textContent = LANGUAGE[lang];
+if (document.title === TITLE.en) document.title = TITLE[lang];
 const status = document.getElementById("status");
 if (status) {
   status.lang = lang;

@@ -933,6 +933,9 @@ const cases = {
         .then(() => true, () => false);
       load.held = { complete: both, catalogs: load.asked.filter((path) => words.includes(path)).sort(),
         socket: load.socket, status: await page.textContent("#status"), loading };
+      // the page's other first words, the words still held: the page's language already
+      load.firstWords = await page.evaluate(() => ({ lang: document.documentElement.lang,
+        label: document.querySelector('label[for="language"]').textContent, title: document.title }));
       catalogs.release();
       return { page, load };
     };
@@ -940,7 +943,7 @@ const cases = {
     const player = await open("player", `${BASE}/tables/web#token=${TOKENS.web.player}`);
     await connected(player.page);
     result.player = { statuses: await player.page.evaluate(() => window.statusTexts), before: player.load.beforeAnswer,
-      held: player.load.held };
+      held: player.load.held, firstWords: player.load.firstWords };
     step("the page without a token");
     const stranger = await open("stranger", `${BASE}/tables/web`);
     await stranger.page.waitForSelector("#join:not([hidden])");
