@@ -162,7 +162,7 @@ def _printable(*streams: object) -> None:
     traceback — ``table create`` after the table was made, its tokens never shown.
     A stream that writes with ``surrogateescape`` (Python's UTF-8 mode, on by itself in
     the C locale) is changed too: a lone surrogate a log's JSON holds as an escape
-    (``"\ud800"``, named in ``verify``'s report) is written as its escape, where it
+    (``"\\ud800"``, named in ``verify``'s report) is written as its escape, where it
     ended ``verify`` with a traceback."""
     for stream in streams:
         reconfigure = getattr(stream, "reconfigure", None)
