@@ -39,9 +39,9 @@ def whole(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     decoded: list[int] = []
     from_dict = Event.from_dict.__func__
 
-    def counted(cls: type[Event], data: dict[str, Any]) -> Event:
+    def counted(cls: type[Event], data: dict[str, Any], **options: Any) -> Event:
         decoded.append(data["seq"])
-        return from_dict(cls, data)
+        return from_dict(cls, data, **options)
 
     monkeypatch.setattr(Event, "from_dict", classmethod(counted))
     return decoded
