@@ -941,6 +941,7 @@ class ClusterServer(Server):
         resend_at = deadline
         grace = 0.0  # until when a lease found free is left to its owner (Redis failed)
         grace_after = -math.inf  # the failure that grace follows: a later one restarts it
+        held_here = False  # a read of this forward's was held (the lease held when sent)
         graces = 0  # how many graces this forward has begun (GRACES at most)
         # the last call to Redis failed with this: Redis, not the owner, is silent
         silent: Exception | None = None
@@ -959,17 +960,18 @@ class ClusterServer(Server):
                 try:
                     asked = time.monotonic()
                     raw = await self.redis.get(owner_key)
-                    if time.monotonic() - asked > self.lease_ms / 3000:
-                        # Redis held this read (paused, stalled): the owner's renewal,
-                        # sent every third of a lease, may have been held with it past
-                        # the lease; a lease found free is left to it as after a failure
-                        self._failed_at = time.monotonic()
+                    # Redis held this read (paused, stalled): the owner's renewal, sent
+                    # every third of a lease, may have been held with it past the lease;
+                    # a lease found free is left to it as after a failure — this lease
+                    # held when the read was sent, though whose this forward never saw
+                    held_here = self._held_since(asked) or held_here
                     silent = None
                     self._forward_log.worked()  # Redis answers
                     if raw is None:
                         if self.stopping:  # a stop has given the leases up, or is about to
                             raise _stopping(forward.table_id)
-                        if ran_it is not None and self._outage_recent(2 * self.lease_ms / 1000):
+                        known = ran_it is not None or held_here
+                        if known and self._outage_recent(2 * self.lease_ms / 1000):
                             # a lease that ran out while Redis failed: its live owner takes
                             # it again (RENEW) at its next renewal; taken here a lease on
                             if self._failed_at > grace_after and graces < GRACES:
@@ -1027,7 +1029,9 @@ class ClusterServer(Server):
                     if owner != sent_to or time.monotonic() >= resend_at:
                         # to a new owner; or again to the same, its answer may be lost (the
                         # owner answers a request id it is running or ran with that result)
+                        pushed = time.monotonic()
                         await self._push(f"{self.keys.prefix}node:{owner}:inbox", payload)
+                        self._held_since(pushed)  # held past its lease: as a read held
                         sent_to, resend_at = owner, time.monotonic() + self.lease_ms / 1000
                 except REDIS_FAILURES as exc:
                     if _refuses_writes(exc):
@@ -1390,6 +1394,15 @@ class ClusterServer(Server):
         process) was paused."""
         renewed = self._renewed.get(table_id)
         return renewed is not None and time.monotonic() - renewed > self.lease_ms / 1000
+
+    def _held_since(self, sent: float) -> bool:
+        """Whether a call to Redis sent at ``sent`` (``time.monotonic``) was held past a
+        third of a lease (Redis paused, stalled): then counted as a failure now, as
+        the renewals sent meanwhile may have been held with it past their lease."""
+        if time.monotonic() - sent <= self.lease_ms / 3000:
+            return False
+        self._failed_at = time.monotonic()
+        return True
 
     def _outage_recent(self, seconds: float) -> bool:
         """Whether a call to Redis failed here within the last ``seconds``."""

@@ -230,10 +230,12 @@ async def test_the_sweep_drops_a_table_left_idle_by_a_path_not_foreseen(make_tab
 # -- a client gone while its hello is answered --------------------------------------
 
 
-async def deadline_watched(make_tables: Any, monkeypatch: Any) -> tuple[Any, asyncio.Event]:
-    """A world whose hello timeout is 0.2 s, and an event set each time a client's
-    hello deadline has looked (:meth:`Client._no_hello`)."""
-    limits = Limits(hello_timeout=0.2, rate_per_connection=None, rate_per_table=None,
+async def deadline_watched(
+    make_tables: Any, monkeypatch: Any, hello_timeout: float = 0.2
+) -> tuple[Any, asyncio.Event]:
+    """A world whose hello timeout is ``hello_timeout`` seconds, and an event set each
+    time a client's hello deadline has looked (:meth:`Client._no_hello`)."""
+    limits = Limits(hello_timeout=hello_timeout, rate_per_connection=None, rate_per_table=None,
                     per_token=None, per_address=None)  # fmt: skip
     world = await make_tables(limits=limits)
     looked = asyncio.Event()
@@ -254,8 +256,14 @@ async def test_a_client_gone_during_its_hello_past_the_deadline_is_let_go(
     """The hello deadline passes while the hello is answered (the token look-up, or
     the table's load, is slow), and the client goes before it is: nothing keeps the
     client's object (before the fix a timer looked again every second, for ever:
-    ``joining`` was never reset), and the hello loads nothing for nobody."""
-    world, fired = await deadline_watched(make_tables, monkeypatch)
+    ``joining`` was never reset), and the hello loads nothing for nobody.
+
+    The 0.2 s deadline is set once the hello is held at the gate: set at the
+    connection's start, a loop starved for 0.2 s before it read the hello —
+    met under load with two workers — cut the client off as one that never said
+    ``hello`` (rightly: its deadline had passed), and the read never started. The
+    deadline at the start is a hang guard here, long enough for any load."""
+    world, fired = await deadline_watched(make_tables, monkeypatch, hello_timeout=60)
     server = world.server
     loads: list[str] = []
     load = world.store.load
@@ -265,8 +273,10 @@ async def test_a_client_gone_during_its_hello_past_the_deadline_is_let_go(
     world.peers.append(peer)
     await peer.send({"type": "hello", "table": "tally", "token": world.tokens["tally"]["gm"]})
     await gate.reached()
-    await asyncio.wait_for(fired.wait(), 5)  # the deadline passed while it was answered
     (client,) = server.clients
+    server.hello_timeout = 0.2  # its deadline from now, while its hello is answered
+    client._start_deadline()
+    await asyncio.wait_for(fired.wait(), 30)  # (a hang guard)
     assert client.protocol.joining
     gone = weakref.ref(client)
     del client

@@ -23,6 +23,7 @@ import contextlib
 import signal
 from typing import Any
 
+import pytest
 import redis.asyncio as aioredis
 from websockets.asyncio.client import connect
 
@@ -50,10 +51,11 @@ async def until(check: Any, what: str) -> None:
 
 
 @contextlib.asynccontextmanager
-async def _forwarding(redis_factory, tally):
+async def _forwarding(redis_factory, tally, arm=None):
     """A change of table ``tally`` forwarded to node-a, which renews its lease (every
-    tenth of a lease while ``renewing`` is set) and never answers: yields (the server,
-    its redis-server, node-a's client, the lease's key, ``renewing``, the lock a
+    tenth of a lease while ``renewing`` is set) and never answers (``arm(server, its
+    redis-server, renewing, renewal)`` called before the change is sent): yields (the
+    server, its redis-server, node-a's client, the lease's key, ``renewing``, the lock a
     renewal holds, the peer that sent the change)."""
     server_redis = redis_factory()
     host: PluginHost = make_host(tally)
@@ -83,6 +85,8 @@ async def _forwarding(redis_factory, tally):
         welcome = await peer.request({"type": "hello", "table": "tally",
                                       "token": tokens["tally"]["gm"]})  # fmt: skip
         assert welcome["type"] == "welcome", welcome
+        if arm is not None:
+            arm(server, server_redis, renewing, renewal)
         await peer.send({"type": "roll", "id": "held", "formula": "1d6"})  # forwarded to A
         await until(lambda: server._waiting, "the forward waits for node-a's answer")
         yield server, server_redis, owner, key, renewing, renewal, peer
@@ -159,4 +163,46 @@ async def test_an_owner_seen_holding_by_the_lease_wait_is_counted_so(
             renewing.set()  # node-a takes its lease back; the wait, seeing it, pauses Redis
             await until(lambda: not pausing.is_set(), "node-a seen holding, Redis paused")
         renewing.set()
+        await until(lambda: not server._lease_waits.waiting("tally"), "node-a seen holding")
+
+
+def _pausing_first(server: ClusterServer, name: str, redis: Any, renewing, renewal) -> Any:
+    """Replace the server's call ``name`` by one that pauses Redis (as :func:`_paused`)
+    the first time, then sends the call into the paused Redis."""
+    real = getattr(server, name) if name == "_push" else server.redis.get
+    paused = asyncio.Event()
+
+    async def first_paused(*args: Any) -> Any:
+        if not paused.is_set():
+            paused.set()
+            await _paused(redis, renewing, renewal)
+        return await real(*args)
+
+    return first_paused
+
+
+@pytest.mark.parametrize("call", ["get", "_push"])
+async def test_a_pause_during_the_forwards_first_read_or_send_leaves_the_owner_its_table(
+    redis_factory, tally, call
+):
+    """Redis paused past the lease while the forward's first read of the lease
+    (``get``: it never saw whose it was) or its send to node-a (``_push``) waits in
+    it — as under load, when the test above pauses Redis before its forward has
+    read and sent (CI: "taken after pause 1"). Before, only a later read held past a
+    third of a lease counted as a failure, and a read never answered before held no
+    owner to leave the lease to: the forward found the lease free and took the table
+    from node-a, alive and renewing once Redis woke."""
+
+    def arm(server: ClusterServer, redis: Any, renewing, renewal) -> None:
+        pausing = _pausing_first(server, call, redis, renewing, renewal)
+        if call == "_push":
+            server._push = pausing  # type: ignore[method-assign]
+        else:
+            server.redis.get = pausing  # type: ignore[union-attr, method-assign]
+
+    async with _forwarding(redis_factory, tally, arm) as forwarding:
+        server, redis, _o, _k, renewing, _l, _p = forwarding
+        await _after_the_pause(server, redis)
+        assert "tally" not in server.ownership.owned, "taken after the pause"
+        renewing.set()  # node-a's next renewal takes its lease back
         await until(lambda: not server._lease_waits.waiting("tally"), "node-a seen holding")
