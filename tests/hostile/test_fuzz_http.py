@@ -140,6 +140,8 @@ def test_a_run_that_drew_no_export_is_not_taken_for_exports_refused():
     run.requests, run.reached = 200, {"made": 22, "deleted": 2}
     run.sent = {"table": 14, "token": 8, "delete": 3}
     assert unreached(run) == set()
+    run.sent["export_refusable"] = 1  # seed 2912: its one export asked since=99999
+    assert unreached(run) == set()
     run.sent["export"] = 1
     assert unreached(run) == {"exported"}
     run.reached["exported"] = 1
