@@ -1,0 +1,49 @@
+"""A value only msgpack carries, sent where a request leaves the data free (an
+actor's sheet or state, a table's settings, a ruleset's params) or as a field name
+there, or among an enum's options, is named in words in the client's language, like
+everywhere else a request is checked (texts29): before rev29t such a refusal named
+Python's classes — "SentExtension values are not allowed", "bytes values are not
+allowed" — or echoed Python's repr (``got b'\\x00\\x01'``). Refused, nothing stored:
+against a real server over real WebSockets."""
+
+from __future__ import annotations
+
+import msgpack
+import pytest
+
+EXT = msgpack.ExtType(5, b"xy")
+BIN = b"\x00\x01"
+#: value sent → how it is named, per language (as tests/server/test_texts29_msgpack_types.py).
+WORDS = {
+    "en": ("a msgpack extension value (type 5)", "msgpack binary data (2 bytes)"),
+    "cs": ("rozšiřující hodnota msgpack (typ 5)", "binární data msgpack (2 bajty)"),
+    "de": ("ein msgpack-Erweiterungswert (Typ 5)", "msgpack-Binärdaten (2 Byte)"),
+    "ru": ("значение-расширение msgpack (тип 5)", "двоичные данные msgpack (2 байта)"),
+}
+
+
+def _requests(value, as_key):
+    """Requests with ``value`` in a free place (as a field name when ``as_key``)."""
+    free = {value: 1} if as_key else {"body": value}
+    nested = {"a": [1, {value: 2} if as_key else {"b": value}]}
+    return [
+        {"type": "actor.create", "actor": {"id": "x1", "name": "X", "sheet": free}},
+        {"type": "actor.create", "actor": {"id": "x2", "name": "X", "sheet": {}, "state": nested}},
+        {"type": "settings", "settings": free},
+    ]
+
+
+@pytest.mark.parametrize("as_key", [False, True], ids=["value", "field_name"])
+async def test_a_msgpack_value_in_a_free_field_is_named_in_words(make_tables, as_key):
+    world = await make_tables()
+    for locale, (ext_words, bin_words) in WORDS.items():
+        gm, _ = await world.join("tally", "gm", binary=True, locale=locale)
+        before = await gm.request({"type": "roll", "formula": "1d6"})
+        for value, words in ((EXT, ext_words), (BIN, bin_words)):
+            for message in _requests(value, as_key):
+                refused = await gm.request(message)
+                assert refused["code"] in ("invalid_request", "invalid_params"), refused
+                assert refused["message"].endswith(words), (locale, message, refused)
+                assert "SentExtension" not in refused["message"]
+        after = await gm.request({"type": "roll", "formula": "1d6"})
+        assert after["seq"] == before["seq"] + 1  # nothing stored between
