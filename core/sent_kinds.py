@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from rollbridge.plain import SentExtension
+from rollbridge.plain import SentExtension, SentTimestamp
 from rollbridge.text import Messages, Text
 
 __all__ = ["any_kind", "sent_kind"]
@@ -50,6 +50,8 @@ def sent_kind(value: Any) -> Text | None:
     kind = value.__class__
     if kind is SentExtension:
         return EXTENSION(code=value.code)
+    if kind is SentTimestamp:  # msgpack's own extension type, read by the codec itself
+        return EXTENSION(code=-1)
     if kind is bytes or kind is bytearray:
         return BINARY(size=len(value))
     if kind is float and not math.isfinite(value):

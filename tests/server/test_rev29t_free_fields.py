@@ -47,3 +47,32 @@ async def test_a_msgpack_value_in_a_free_field_is_named_in_words(make_tables, as
                 assert "SentExtension" not in refused["message"]
         after = await gm.request({"type": "roll", "formula": "1d6"})
         assert after["seq"] == before["seq"] + 1  # nothing stored between
+
+
+async def test_a_msgpack_timestamp_is_named_as_the_extension_it_is(make_tables):
+    """msgpack's timestamp (extension type -1) is read by the codec itself, never by
+    ``unpack_received``'s ``ext_hook``: before rev29t it reached the checks as
+    ``msgpack.Timestamp`` and was refused "got Timestamp" (Python's class name, in
+    every language) or "Timestamp values are not allowed"."""
+    world = await make_tables()
+    stamp = msgpack.Timestamp(1, 5)
+    words = {
+        "en": "a msgpack extension value (type -1)",
+        "cs": "rozšiřující hodnota msgpack (typ -1)",
+        "de": "ein msgpack-Erweiterungswert (Typ -1)",
+        "ru": "значение-расширение msgpack (тип -1)",
+    }
+    for locale, named in words.items():
+        gm, _ = await world.join("tally", "gm", binary=True, locale=locale)
+        before = await gm.request({"type": "roll", "formula": "1d6"})
+        for message in (
+            {"type": "roll", "formula": "2d6", "label": stamp},
+            {"type": "roll", "formula": "2d6", "dice": stamp},
+            *_requests(stamp, as_key=False),
+            *_requests(stamp, as_key=True),
+        ):
+            refused = await gm.request(message)
+            assert refused["code"] == "invalid_request", refused
+            assert refused["message"].endswith(named), (locale, message, refused)
+        after = await gm.request({"type": "roll", "formula": "1d6"})
+        assert after["seq"] == before["seq"] + 1
