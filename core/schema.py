@@ -400,6 +400,16 @@ def _free(item: Any, path: Path, depth: int) -> Any:
     )
 
 
+def _enum_got(value: Any) -> str | Text:
+    """A value an enum does not hold, as its refusal names it: a scalar as its repr,
+    an array or a map by its JSON type (never the repr of what it holds: a client's
+    msgpack extension there read ``[SentExtension(1, <0 bytes>)]``), a value only
+    msgpack carries in words."""
+    if isinstance(value, list | tuple | Mapping):
+        return _type_name(value)
+    return sent_kind(value) or repr(value)
+
+
 def _sent_or_repr(value: Any) -> str | Text:
     """A value a client sent where a field name stands: in words when only msgpack
     carries it (never Python's repr of a SentExtension or bytes), else its repr."""
@@ -454,7 +464,7 @@ def _compile(node: Mapping[str, Any]) -> Check:
                 kind = int
         if enum is not None and item not in enum:
             options = [repr(o) for o in enum]
-            raise _Invalid(path, NOT_IN_ENUM(options=options, value=sent_kind(item) or repr(item)))
+            raise _Invalid(path, NOT_IN_ENUM(options=options, value=_enum_got(item)))
         if kind is str:
             return text_check(item, path, depth)
         if kind is int or kind is float:

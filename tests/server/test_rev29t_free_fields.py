@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import msgpack
 import pytest
+from websockets.asyncio.client import connect
+
+from .conftest import Peer
 
 EXT = msgpack.ExtType(5, b"xy")
 BIN = b"\x00\x01"
@@ -76,3 +79,21 @@ async def test_a_msgpack_timestamp_is_named_as_the_extension_it_is(make_tables):
             assert refused["message"].endswith(named), (locale, message, refused)
         after = await gm.request({"type": "roll", "formula": "1d6"})
         assert after["seq"] == before["seq"] + 1
+
+
+async def test_an_enum_refusal_names_an_array_or_map_by_its_type(make_tables):
+    """An enum's refusal quoted the repr of any value: an array or a map holding a
+    msgpack extension or binary data read ``got [SentExtension(1, <0 bytes>)]`` or
+    ``got {'k': b'z'}`` (Python's words, an internal class). Named by JSON type now."""
+    world = await make_tables()
+    for sent, named in (
+        ([msgpack.ExtType(1, b"")], "array"),
+        ({"k": BIN}, "object"),
+        (EXT, WORDS["en"][0]),
+    ):
+        peer = Peer(await connect(world.server.url), binary=True)
+        world.peers.append(peer)  # closed with the world
+        hello = {"type": "hello", "table": "tally", "token": world.tokens["tally"]["gm"]}
+        refused = await peer.request({**hello, "results": sent})
+        assert refused["code"] == "invalid_request", refused
+        assert refused["message"] == f"hello.results: must be one of 'full', 'brief', got {named}"
