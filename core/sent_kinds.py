@@ -16,7 +16,8 @@ __all__ = ["any_kind", "sent_kind"]
 
 say = Messages("rollbridge")
 # Translators: what a frame held instead of a map, in "a frame must hold a map, not
-# {kind}", or a request's field name instead of a string.
+# {kind}", or a request's field name instead of a string: one word for both, so in
+# the nominative (write frame.map so that its {kind} stands in it: "…; it holds: {kind}").
 _NUMBER = say("frame.kind.number", "a number")
 _KINDS = {
     list: say("frame.kind.array", "an array"),
