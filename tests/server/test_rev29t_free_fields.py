@@ -12,6 +12,10 @@ import msgpack
 import pytest
 from websockets.asyncio.client import connect
 
+from rollbridge.exceptions import InvalidParams
+from rollbridge.plain import unpack_received
+from rollbridge.schema import validate
+
 from .conftest import Peer
 
 EXT = msgpack.ExtType(5, b"xy")
@@ -97,3 +101,24 @@ async def test_an_enum_refusal_names_an_array_or_map_by_its_type(make_tables):
         refused = await peer.request({**hello, "results": sent})
         assert refused["code"] == "invalid_request", refused
         assert refused["message"] == f"hello.results: must be one of 'full', 'brief', got {named}"
+
+
+async def test_russian_names_what_was_sent_where_its_case_fits(make_tables):
+    """Russian's field-name and enum refusals put what was sent after "должны быть
+    строками, а не" (the instrumental case): the words for a msgpack value (texts29,
+    rev29t) are nominative, so they now follow "получено:" instead."""
+    world = await make_tables()
+    gm, _ = await world.join("tally", "gm", binary=True, locale="ru")
+    refused = await gm.request({"type": "settings", "settings": {BIN: 1}})
+    assert refused["message"] == (
+        "settings.settings: имена полей должны быть строками; "
+        "получено: двоичные данные msgpack (2 байта)"
+    )
+    # an enum (a ruleset's params; the core's requests hold none after hello, whose
+    # refusal is said before its locale is taken)
+    with pytest.raises(InvalidParams) as refused_enum:
+        validate({"enum": ["full", "brief"]}, unpack_received(msgpack.packb(EXT)))
+    assert refused_enum.value.render("ru") == (
+        "params: должно быть одним из 'full', 'brief'; "
+        "получено: значение-расширение msgpack (тип 5)"
+    )
