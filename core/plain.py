@@ -51,6 +51,7 @@ __all__ = [
     "NotPlain",
     "Packed",
     "SentExtension",
+    "SentTimestamp",
     "as_plain_type",
     "copy_plain",
     "dumps_json",
@@ -383,6 +384,12 @@ class SentExtension:
 
     def __repr__(self) -> str:
         return f"SentExtension({self.code}, <{len(self.data)} bytes>)"
+
+
+#: What ``unpack_received`` makes of msgpack's timestamp extension (type -1): the
+#: codec reads that type itself, never calling ``ext_hook``, so a client's timestamp
+#: is no :class:`SentExtension`; a request's checks name it as the extension it is.
+SentTimestamp = msgpack.Timestamp
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

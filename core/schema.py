@@ -118,6 +118,9 @@ NOT_FINITE = say("schema.finite", "numbers must be finite")
 # write the joining word between ": " and "}"; {got} is a JSON type name.
 WRONG_TYPE = say("schema.type", "must be {wanted: or }, got {got}")
 NOT_IN_ENUM = say("schema.enum", "must be one of {options}, got {value}")
+# Translators: {kind} names what a client sent that only msgpack carries, as
+# sent.extension and sent.binary ("a msgpack extension value (type 5)").
+SENT_VALUE = say("schema.sent_value", "value not allowed: {kind}")
 BELOW = say("schema.minimum", "must be ≥ {limit}, got {value}")
 ABOVE = say("schema.maximum", "must be ≤ {limit}, got {value}")
 TOO_SHORT = say.plural(
@@ -376,7 +379,7 @@ def _free(item: Any, path: Path, depth: int) -> Any:
                 raise _Invalid(
                     path,
                     say("schema.key_type", "map keys must be strings, got {key}")(
-                        key=format(repr(key), ".40")
+                        key=_sent_or_repr(key)
                     ),
                 )
             _text(key, path)
@@ -388,10 +391,29 @@ def _free(item: Any, path: Path, depth: int) -> Any:
         return list(item)
     if isinstance(item, Mapping):
         return _free(dict(item), path, depth)
+    sent = sent_kind(item)
+    if sent is not None:  # what a client sent that only msgpack carries, in words
+        raise _Invalid(path, SENT_VALUE(kind=sent))
     raise _Invalid(
         path,
         say("schema.values", "{kind} values are not allowed")(kind=type(item).__name__),
     )
+
+
+def _enum_got(value: Any) -> str | Text:
+    """A value an enum does not hold, as its refusal names it: a scalar as its repr,
+    an array or a map by its JSON type (never the repr of what it holds: a client's
+    msgpack extension there read ``[SentExtension(1, <0 bytes>)]``), a value only
+    msgpack carries in words."""
+    if isinstance(value, list | tuple | Mapping):
+        return _type_name(value)
+    return sent_kind(value) or repr(value)
+
+
+def _sent_or_repr(value: Any) -> str | Text:
+    """A value a client sent where a field name stands: in words when only msgpack
+    carries it (never Python's repr of a SentExtension or bytes), else its repr."""
+    return sent_kind(value) or format(repr(value), ".40")
 
 
 def _compile(node: Mapping[str, Any]) -> Check:
@@ -442,7 +464,7 @@ def _compile(node: Mapping[str, Any]) -> Check:
                 kind = int
         if enum is not None and item not in enum:
             options = [repr(o) for o in enum]
-            raise _Invalid(path, NOT_IN_ENUM(options=options, value=repr(item)))
+            raise _Invalid(path, NOT_IN_ENUM(options=options, value=_enum_got(item)))
         if kind is str:
             return text_check(item, path, depth)
         if kind is int or kind is float:
@@ -545,7 +567,7 @@ def _object_check(spec: dict[str, Any]) -> Check:
                 raise _Invalid(
                     path,
                     say("schema.field_names", "field names must be strings, got {key}")(
-                        key=format(repr(key), ".40")
+                        key=_sent_or_repr(key)
                     ),
                 )
             elif extra is True:

@@ -9,14 +9,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from rollbridge.plain import SentExtension
+from rollbridge.plain import SentExtension, SentTimestamp
 from rollbridge.text import Messages, Text
 
 __all__ = ["any_kind", "sent_kind"]
 
 say = Messages("rollbridge")
 # Translators: what a frame held instead of a map, in "a frame must hold a map, not
-# {kind}", or a request's field name instead of a string.
+# {kind}", or a request's field name instead of a string: one word for both, so in
+# the nominative (write frame.map so that its {kind} stands in it: "…; it holds: {kind}").
 _NUMBER = say("frame.kind.number", "a number")
 _KINDS = {
     list: say("frame.kind.array", "an array"),
@@ -50,6 +51,8 @@ def sent_kind(value: Any) -> Text | None:
     kind = value.__class__
     if kind is SentExtension:
         return EXTENSION(code=value.code)
+    if kind is SentTimestamp:  # msgpack's own extension type, read by the codec itself
+        return EXTENSION(code=-1)
     if kind is bytes or kind is bytearray:
         return BINARY(size=len(value))
     if kind is float and not math.isfinite(value):

@@ -89,6 +89,8 @@ MAX_WAITING = 64
 #: address): try again later — clients reconnect with backoff, as for 1013 behind.
 CLOSE_LIMIT = CLOSE_TRY_LATER
 
+#: The longest locale name a hello may ask for.
+_LOCALE_MAX = 35
 HELLO_SCHEMA: JSON = {
     "type": "object",
     "properties": {
@@ -105,7 +107,7 @@ HELLO_SCHEMA: JSON = {
         "dialect": {"type": "string", "maxLength": 32, "default": "rollbridge"},
         "client": {"type": "string", "maxLength": 100},
         "results": {"enum": ["full", "brief"], "default": "full"},
-        "locale": {"type": "string", "maxLength": 35},
+        "locale": {"type": "string", "maxLength": _LOCALE_MAX},
     },
     "required": ["table", "token"],
 }
@@ -630,10 +632,14 @@ class Connection:
         if self.table is not None:
             raise InvalidRequest(_JOINED())
         body = {k: v for k, v in message.items() if k not in ("type", "id")}
+        # the language first: a hello refused for another field is answered in it
+        # (before rev29t in English, whatever its locale said)
+        first = body.get("locale")
+        if first.__class__ is str and len(first) <= _LOCALE_MAX:
+            asked = negotiate(first)
+            if asked is not None:
+                self.locale = asked
         hello = validate(HELLO_SCHEMA, body, where="hello", error=InvalidRequest)
-        asked = negotiate(hello.get("locale"))
-        if asked is not None:
-            self.locale = asked
         adapter: Adapter | None = None
         dialect = hello["dialect"]
         if dialect != "rollbridge":

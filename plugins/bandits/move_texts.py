@@ -2,8 +2,8 @@
 
 With a stat, the stat is the actor's sheet's and the modifier and total are built
 from it: each is marked private to the actor (:mod:`.privacy`). Players who may not
-see them read ``stat hard ?`` in the modifier's terms, no sum, and the band alone:
-``Boss rolls go aggro with hard: full success (10+)``. A move without a stat is built
+see them read ``stat Hard ?`` in the modifier's terms, no sum, and the band alone:
+``Boss rolls go aggro with Hard: full success (10+)``. A move without a stat is built
 from the request alone and says everything.
 
 Texts and marks are immutable values, so those a table says again and again (the
@@ -101,6 +101,7 @@ def stat_name(stat: str) -> Text | str:
     return word() if word is not None else stat
 
 
+@lru_cache(maxsize=_CACHE)
 def modifiers(
     stat: str | None,
     stat_value: int,
