@@ -1135,9 +1135,9 @@ class SQLiteStore:
         """``(epoch, latest seq, snapshot seq)`` of a table. :raises UnknownTable:"""
         row = conn.execute(
             "SELECT t.epoch, t.seq, l.epoch, l.last FROM tables AS t LEFT JOIN"
-            ' (SELECT epoch, last FROM log WHERE "table" = ?1 ORDER BY first DESC LIMIT 1)'
-            " AS l WHERE t.id = ?1",
-            (table_id,),
+            ' (SELECT epoch, last FROM log WHERE "table" = ? ORDER BY first DESC LIMIT 1)'
+            " AS l WHERE t.id = ?",
+            (table_id, table_id),
         ).fetchone()
         if row is None:
             raise unknown_table(table_id)
@@ -1214,10 +1214,10 @@ class SQLiteStore:
             found = []
             for row in rows:
                 latest = conn.execute(
-                    'SELECT last, (SELECT info FROM log WHERE "table" = ?1 AND first > ?2'
+                    'SELECT last, (SELECT info FROM log WHERE "table" = ? AND first > ?'
                     " AND length(info) > 0 ORDER BY first DESC LIMIT 1)"
-                    ' FROM log WHERE "table" = ?1 ORDER BY first DESC LIMIT 1',
-                    (row[0], row[6]),
+                    ' FROM log WHERE "table" = ? ORDER BY first DESC LIMIT 1',
+                    (row[0], row[6], row[0]),
                 ).fetchone()
                 found.append(_info(row, latest))
         return found
@@ -1300,10 +1300,10 @@ class SQLiteStore:
             if seq < latest - self.retain:
                 return None
             rows = conn.execute(
-                'SELECT first, last, events FROM log WHERE "table" = ?1 AND first <= ?3'
-                ' AND first >= (SELECT max(first) FROM log WHERE "table" = ?1 AND first <= ?2)'
+                'SELECT first, last, events FROM log WHERE "table" = ? AND first <= ?'
+                ' AND first >= (SELECT max(first) FROM log WHERE "table" = ? AND first <= ?)'
                 " ORDER BY first",
-                (table_id, seq + 1, last),
+                (table_id, last, table_id, seq + 1),
             ).fetchall()
         events = [
             e for row in rows for e in _row_events(table_id, *row, decode) if seq < e.seq <= last
@@ -1535,9 +1535,10 @@ class SQLiteStore:
         )  # fmt: skip
         # ``first <= ?`` says nothing more than ``last <= ?`` (a row's first is at
         # most its last) but lets the index stop the scan at the retained rows.
+        kept_after = min(info.seq, info.seq - max(0, self.retain))
         conn.execute(
-            'DELETE FROM log WHERE "table" = ?1 AND first <= ?2 AND last <= ?2',
-            (table_id, min(info.seq, info.seq - max(0, self.retain))),
+            'DELETE FROM log WHERE "table" = ? AND first <= ? AND last <= ?',
+            (table_id, kept_after, kept_after),
         )
         conn.execute(
             'DELETE FROM replies WHERE "table" = ? AND seq <= ?',
