@@ -73,6 +73,7 @@ the store.
 
 from __future__ import annotations
 
+import errno
 import hmac
 import logging
 import os
@@ -870,11 +871,20 @@ def _cannot_open(path: Path, exc: sqlite3.Error) -> StoreError:
     was told as permissions to check) — the folder of the file a symlink leads to,
     for one that leads nowhere —, a symlink that leads back to itself (``resolve``
     raises ``RuntimeError`` on Python 3.11 and 3.12, which reached the operator as a
-    traceback), else what SQLite said and what to do."""
+    traceback; on 3.13 a non-strict ``resolve`` raises nothing and returns the loop's
+    own path, which was said as permissions to check: only a strict one says ``ELOOP``),
+    else what SQLite said and what to do."""
     try:
-        target = path.resolve()  # SQLite opens the file a symlink leads to
-    except (OSError, RuntimeError):  # a symlink loop (RuntimeError on 3.11 and 3.12)
+        target = path.resolve(strict=True)  # SQLite opens the file a symlink leads to
+    except RuntimeError:  # a symlink loop on 3.11 and 3.12
         return StoreError(CANNOT_OPEN(path=str(path), error=SYMLINK_LOOP()))
+    except OSError as strict:
+        if strict.errno == errno.ELOOP:  # a symlink loop on 3.13
+            return StoreError(CANNOT_OPEN(path=str(path), error=SYMLINK_LOOP()))
+        try:  # no file there (a symlink that leads nowhere): where it would be
+            target = path.resolve()
+        except (OSError, RuntimeError):
+            return StoreError(CANNOT_OPEN(path=str(path), error=SYMLINK_LOOP()))
     try:
         folder, parent = path.is_dir(), target.parent.is_dir()
     except OSError as looked:  # a name too long, a folder not searchable: the reason
