@@ -73,6 +73,7 @@ the store.
 
 from __future__ import annotations
 
+import errno
 import hmac
 import logging
 import os
@@ -870,11 +871,20 @@ def _cannot_open(path: Path, exc: sqlite3.Error) -> StoreError:
     was told as permissions to check) — the folder of the file a symlink leads to,
     for one that leads nowhere —, a symlink that leads back to itself (``resolve``
     raises ``RuntimeError`` on Python 3.11 and 3.12, which reached the operator as a
-    traceback), else what SQLite said and what to do."""
+    traceback; on 3.13 a non-strict ``resolve`` raises nothing and returns the loop's
+    own path, which was said as permissions to check: only a strict one says ``ELOOP``),
+    else what SQLite said and what to do."""
     try:
-        target = path.resolve()  # SQLite opens the file a symlink leads to
-    except (OSError, RuntimeError):  # a symlink loop (RuntimeError on 3.11 and 3.12)
+        target = path.resolve(strict=True)  # SQLite opens the file a symlink leads to
+    except RuntimeError:  # a symlink loop on 3.11 and 3.12
         return StoreError(CANNOT_OPEN(path=str(path), error=SYMLINK_LOOP()))
+    except OSError as strict:
+        if strict.errno == errno.ELOOP:  # a symlink loop on 3.13
+            return StoreError(CANNOT_OPEN(path=str(path), error=SYMLINK_LOOP()))
+        try:  # no file there (a symlink that leads nowhere): where it would be
+            target = path.resolve()
+        except (OSError, RuntimeError):
+            return StoreError(CANNOT_OPEN(path=str(path), error=SYMLINK_LOOP()))
     try:
         folder, parent = path.is_dir(), target.parent.is_dir()
     except OSError as looked:  # a name too long, a folder not searchable: the reason
@@ -1135,9 +1145,9 @@ class SQLiteStore:
         """``(epoch, latest seq, snapshot seq)`` of a table. :raises UnknownTable:"""
         row = conn.execute(
             "SELECT t.epoch, t.seq, l.epoch, l.last FROM tables AS t LEFT JOIN"
-            ' (SELECT epoch, last FROM log WHERE "table" = ?1 ORDER BY first DESC LIMIT 1)'
-            " AS l WHERE t.id = ?1",
-            (table_id,),
+            ' (SELECT epoch, last FROM log WHERE "table" = ? ORDER BY first DESC LIMIT 1)'
+            " AS l WHERE t.id = ?",
+            (table_id, table_id),
         ).fetchone()
         if row is None:
             raise unknown_table(table_id)
@@ -1214,10 +1224,10 @@ class SQLiteStore:
             found = []
             for row in rows:
                 latest = conn.execute(
-                    'SELECT last, (SELECT info FROM log WHERE "table" = ?1 AND first > ?2'
+                    'SELECT last, (SELECT info FROM log WHERE "table" = ? AND first > ?'
                     " AND length(info) > 0 ORDER BY first DESC LIMIT 1)"
-                    ' FROM log WHERE "table" = ?1 ORDER BY first DESC LIMIT 1',
-                    (row[0], row[6]),
+                    ' FROM log WHERE "table" = ? ORDER BY first DESC LIMIT 1',
+                    (row[0], row[6], row[0]),
                 ).fetchone()
                 found.append(_info(row, latest))
         return found
@@ -1300,10 +1310,10 @@ class SQLiteStore:
             if seq < latest - self.retain:
                 return None
             rows = conn.execute(
-                'SELECT first, last, events FROM log WHERE "table" = ?1 AND first <= ?3'
-                ' AND first >= (SELECT max(first) FROM log WHERE "table" = ?1 AND first <= ?2)'
+                'SELECT first, last, events FROM log WHERE "table" = ? AND first <= ?'
+                ' AND first >= (SELECT max(first) FROM log WHERE "table" = ? AND first <= ?)'
                 " ORDER BY first",
-                (table_id, seq + 1, last),
+                (table_id, last, table_id, seq + 1),
             ).fetchall()
         events = [
             e for row in rows for e in _row_events(table_id, *row, decode) if seq < e.seq <= last
@@ -1535,9 +1545,10 @@ class SQLiteStore:
         )  # fmt: skip
         # ``first <= ?`` says nothing more than ``last <= ?`` (a row's first is at
         # most its last) but lets the index stop the scan at the retained rows.
+        kept_after = min(info.seq, info.seq - max(0, self.retain))
         conn.execute(
-            'DELETE FROM log WHERE "table" = ?1 AND first <= ?2 AND last <= ?2',
-            (table_id, min(info.seq, info.seq - max(0, self.retain))),
+            'DELETE FROM log WHERE "table" = ? AND first <= ? AND last <= ?',
+            (table_id, kept_after, kept_after),
         )
         conn.execute(
             'DELETE FROM replies WHERE "table" = ? AND seq <= ?',

@@ -4,7 +4,14 @@ output and nothing on standard error; without, its one text line on standard err
 Before, ``--json`` printed the text line too (docs/operations.md, "Errors of the
 command line"). A real ``rollbridge table list`` process, waiting on a "Redis" of the
 test's that takes the connection and never answers; SIGINT is sent once the process
-has sent it its first line (it runs the command then, not at a sleep's end)."""
+has sent it its first line (it runs the command then, not at a sleep's end).
+
+The command starts as a shell's foreground job does, SIGINT at Python's own handler,
+whatever the test runner inherited: a runner started in the background of a script
+(``pytest … &``: the shell ignores SIGINT for it, and the ignoring is inherited) handed
+that on to ``rollbridge``, which, as any program started so, ignored the signal — each
+test waited out its hang guard (seen at load, where runs were started in the
+background; a foreground rerun passed)."""
 
 from __future__ import annotations
 
@@ -19,6 +26,12 @@ import pytest
 
 #: Only a guard against a hang: nothing here is timed.
 HANG_GUARD = 60
+#: ``python -m rollbridge`` with SIGINT at Python's handler (as at a terminal), though
+#: the process may have inherited it ignored.
+FOREGROUND = (
+    "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler);"
+    " sys.argv[0] = 'rollbridge'; runpy.run_module('rollbridge', run_name='__main__')"
+)
 
 
 def _interrupted(*argv: str, language: str = "en") -> tuple[int, str, str]:
@@ -33,7 +46,7 @@ def _interrupted(*argv: str, language: str = "en") -> tuple[int, str, str]:
         # the URL's own timeout: the command waits for the answer as long as the test may
         redis = f"redis://127.0.0.1:{port}/0?socket_timeout={HANG_GUARD}"
         process = subprocess.Popen(
-            [sys.executable, "-m", "rollbridge", "table", "list", "--redis", redis, *argv],
+            [sys.executable, "-c", FOREGROUND, "table", "list", "--redis", redis, *argv],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             env={**os.environ, "ROLLBRIDGE_DISABLE_PLUGIN_AUTOLOAD": "1", "LANGUAGE": language},
         )  # fmt: skip
@@ -64,4 +77,21 @@ def test_ctrl_c_without_json_stays_a_text_line():
     status, out, err = _interrupted()
     assert status == 130
     assert out == ""
+    assert err == "rollbridge: interrupted\n"
+
+
+def test_a_runner_that_ignores_sigint_does_not_hand_that_on():
+    """The runner ignoring SIGINT (started with ``&`` from a script) as the command's
+    parent: Ctrl-C still ends the command."""
+    if signal.getsignal(signal.SIGINT) is None:  # pragma: no cover - not Python's
+        pytest.skip("SIGINT's handler is not Python's to change here")
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # pragma: no cover - not the main thread
+        pytest.skip("signals are set from the main thread only")
+    try:
+        status, out, err = _interrupted()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert status == 130, (out, err)
     assert err == "rollbridge: interrupted\n"

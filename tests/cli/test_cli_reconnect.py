@@ -82,8 +82,18 @@ class Terminal:
             await self.process.wait()
 
     async def end(self) -> tuple[int, str]:
-        """Wait for the process to end (its input left open): its status and output."""
-        rest, errors = await asyncio.wait_for(self.process.communicate(), HANG_GUARD)
+        """Wait for the process to end (its input left open): its status and output.
+
+        Not ``communicate()``: from Python 3.13 on it closes the input even when given
+        none, and the command, its input ended, ends its session once nothing it sent
+        is unanswered — each test of an outage ended at status 0 before its first
+        attempt (``test_cli_connect_waits.py``, ``test_cli_outage.py`` under 3.13.0)."""
+
+        async def drained() -> tuple[bytes, bytes, int]:
+            out, err = await asyncio.gather(self.process.stdout.read(), self.process.stderr.read())
+            return out, err, await self.process.wait()
+
+        rest, errors, _ = await asyncio.wait_for(drained(), HANG_GUARD)
         self.lines.append(rest.decode())
         return self.process.returncode, "".join(self.lines) + errors.decode()
 
