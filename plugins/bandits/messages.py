@@ -97,16 +97,7 @@ TABLE_ROW = {
 
 # Translators: stands for {move} when the request names no move.
 A_MOVE = say("move.a_move", "a move")
-#: The stats the rules name (BD-1, BD-3), in words; any other stat a sheet holds is
-#: shown as the sheet spells it.
-STAT_WORDS = {
-    # Translators: the stat names of the source's own terms (Russian: Стойко …).
-    "cool": say("stat.cool", "Cool"),
-    "hard": say("stat.hard", "Hard"),
-    "sharp": say("stat.sharp", "Sharp"),
-    "steady": say("stat.steady", "Steady"),
-}
-# Translators: {stat} is the stat's name (stat.cool, …, or as the sheet spells it).
+# Translators: {stat} is the stat's name as the sheet spells it (cool, steady).
 STAT_LABEL = say("move.term.stat", "stat {stat}")
 MODIFIER_LABEL = say("move.term.modifier", "modifier {index}")
 MOVE_TERM = say("move.term", "{label} {value}")

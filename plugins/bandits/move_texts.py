@@ -2,8 +2,8 @@
 
 With a stat, the stat is the actor's sheet's and the modifier and total are built
 from it: each is marked private to the actor (:mod:`.privacy`). Players who may not
-see them read ``stat Hard ?`` in the modifier's terms, no sum, and the band alone:
-``Boss rolls go aggro with Hard: full success (10+)``. A move without a stat is built
+see them read ``stat hard ?`` in the modifier's terms, no sum, and the band alone:
+``Boss rolls go aggro with hard: full success (10+)``. A move without a stat is built
 from the request alone and says everything.
 
 Texts and marks are immutable values, so those a table says again and again (the
@@ -40,7 +40,6 @@ from .messages import (
     PLAIN_ROLL,
     REQUESTED,
     STAT_LABEL,
-    STAT_WORDS,
     UNKNOWN,
 )
 from .privacy import of_sheet
@@ -56,7 +55,6 @@ __all__ = [
     "modifiers",
     "narration",
     "score",
-    "stat_name",
 ]
 
 _CACHE = 4096
@@ -94,14 +92,6 @@ class Score(NamedTuple):
 
 
 @lru_cache(maxsize=_CACHE)
-def stat_name(stat: str) -> Text | str:
-    """A stat the rules name in the reader's words (``steady``: Стойко); another as
-    the sheet spells it."""
-    word = STAT_WORDS.get(stat.casefold())
-    return word() if word is not None else stat
-
-
-@lru_cache(maxsize=_CACHE)
 def modifiers(
     stat: str | None,
     stat_value: int,
@@ -117,7 +107,7 @@ def modifiers(
     values: list[Any] = []
     said: list[Text] = []
     if stat is not None:
-        stat_label = STAT_LABEL(stat=stat_name(stat))
+        stat_label = STAT_LABEL(stat=stat)
         labels.append(stat_label)
         values.append(of_sheet(stat_value, owners, None))
         value = of_sheet(signed(stat_value), owners, _UNKNOWN)
@@ -205,7 +195,7 @@ def narration(
     what = move or _A_MOVE
     said = score(dice_total, modifier, total, band, extra, owner).said
     if stat:
-        return MOVE_ROLLS_WITH(actor=actor, move=what, stat=stat_name(stat), result=said)
+        return MOVE_ROLLS_WITH(actor=actor, move=what, stat=stat, result=said)
     return MOVE_ROLLS(actor=actor, move=what, result=said)
 
 

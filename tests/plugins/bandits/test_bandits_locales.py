@@ -176,33 +176,30 @@ def test_BD3_BD6_BD7_harm_taken_and_the_common_state_read_in_each_language(local
 
 
 #: BD-1: Ana rolls with cool (+2) and a situational +1: 5 + 4 + 3 = 12, a full success
-#: with the extra result of 12+. The stat in the language's own word (the Russian
-#: source's adverbs: Стойко …); before texts29 "cool" in every language.
+#: with the extra result of 12+.
 MOVE = {
     "cs": (
-        "Ana hraje tah, hod +Chladně: 12, úplný úspěch (10+), 12+: výsledek navíc",
+        "Ana hraje tah, hod +cool: 12, úplný úspěch (10+), 12+: výsledek navíc",
         [
-            "modifikátor: vlastnost Chladně +2, modifikátor 1 +1 = +3 (v mezích ±4, BD-1)",
+            "modifikátor: vlastnost cool +2, modifikátor 1 +1 = +3 (v mezích ±4, BD-1)",
             "2k6 [5, 4] → 9",
             "celkem 9 +3 = 12: úplný úspěch (10+), 12+: výsledek navíc (BD-1)",
         ],
         "úplný úspěch (10+)",
     ),
     "de": (
-        "Ana würfelt für einen Spielzug mit Kühl: 12, voller Erfolg (10+), 12+: das Zusatzergebnis",
+        "Ana würfelt für einen Spielzug mit cool: 12, voller Erfolg (10+), 12+: das Zusatzergebnis",
         [
-            "Modifikator: Attribut Kühl +2, Modifikator 1 +1 = +3 (innerhalb von ±4, BD-1)",
+            "Modifikator: Attribut cool +2, Modifikator 1 +1 = +3 (innerhalb von ±4, BD-1)",
             "2W6 [5, 4] → 9",
             "Summe 9 +3 = 12: voller Erfolg (10+), 12+: das Zusatzergebnis (BD-1)",
         ],
         "voller Erfolg (10+)",
     ),
     "ru": (
-        "Ana делает ход, бросок +Хладнокровно: 12, полный успех (10+), 12+: "
-        "дополнительный результат",
+        "Ana делает ход, бросок +cool: 12, полный успех (10+), 12+: дополнительный результат",
         [
-            "модификатор: характеристика Хладнокровно +2, модификатор 1 +1 = +3 "
-            "(в пределах ±4, BD-1)",
+            "модификатор: характеристика cool +2, модификатор 1 +1 = +3 (в пределах ±4, BD-1)",
             "2к6 [5, 4] → 9",
             "итого 9 +3 = 12: полный успех (10+), 12+: дополнительный результат (BD-1)",
         ],

@@ -105,11 +105,11 @@ def test_an_npc_move_hides_its_stat_and_total_but_not_the_band():
     harness.resolve("move", actor="boss", params=params, dice=[3, 4])
     gm, player = harness.views()
     assert gm["data"]["outcome"]["total"] == 11
-    assert gm["data"]["narration"] == "Boss rolls go aggro with Hard: 11, full success (10+)"
+    assert gm["data"]["narration"] == "Boss rolls go aggro with hard: 11, full success (10+)"
     data = player["data"]
-    assert data["narration"] == "Boss rolls go aggro with Hard: full success (10+)"
+    assert data["narration"] == "Boss rolls go aggro with hard: full success (10+)"
     assert data["outcome"]["terms"] == [
-        {"label": "stat Hard", "value": None},
+        {"label": "stat hard", "value": None},
         {"label": "cover", "value": 1},
     ]
     assert not {"total", "modifier", "modifier_raw", "clamped"} & set(data["outcome"])

@@ -50,7 +50,7 @@ def test_BD1_penalties_clamp_at_minus_4(kit):
     assert move.outcome["modifier"] == -4
     assert move.outcome["total"] == 8
     labels = [t["label"] for t in move.outcome["terms"]]
-    assert labels == ["stat Hard", "wounded arm", "modifier 2"]
+    assert labels == ["stat hard", "wounded arm", "modifier 2"]
     assert "clamped to −4" in move.steps[0]
 
 
