@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 from tests.hostile.fuzzing import check_logs, fuzzed
 from tests.hostile.http_fuzzing import (
     HttpWorld,
+    export_refusable,
     requests,
     start_http_cluster,
     start_http_world,
@@ -130,6 +131,21 @@ def test_a_server_whose_admin_token_was_not_made_is_stopped(tmp_path, monkeypatc
     finally:
         for world in started:
             stop_process(world.process)
+
+
+def test_only_an_export_a_right_refuses_is_counted_refusable():
+    """The merge's check counted every export with ``as=`` (and any ``since`` not 0)
+    as one the server may refuse: a GM's ``as=observer`` or a player's ``as=player``
+    refused would no longer fail a run that drew only such exports. Only a view above
+    the token's role, or a ``since`` past a seq the fuzzer cannot know, is refusable."""
+    assert not export_refusable("gm", "format=jsonl&as=observer")
+    assert not export_refusable("gm", "format=markdown&as=player&locale=de")
+    assert not export_refusable("player", "format=jsonl&as=player")
+    assert not export_refusable("observer", "format=jsonl&since=0&as=observer")
+    assert not export_refusable("player", "format=jsonl")
+    assert export_refusable("observer", "format=jsonl&as=player")
+    assert export_refusable("player", "format=jsonl&since=99999")
+    assert export_refusable("gm", "format=jsonl&since=5&as=observer")
 
 
 def test_a_run_that_drew_no_export_is_not_taken_for_exports_refused():
