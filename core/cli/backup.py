@@ -8,6 +8,7 @@ import os
 import sys
 from pathlib import Path
 
+from rollbridge.cli.db_option import add_db_option
 from rollbridge.cli.helps import Help
 from rollbridge.cli.json_option import add_json_option
 from rollbridge.cli.locales import add_locale_option
@@ -67,16 +68,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
             )
         ),
     )
-    parser.add_argument(
-        "--db",
-        type=Path,
-        help=Help(
-            say(
-                "cli.help.backup.db",
-                "SQLite file (default: $ROLLBRIDGE_DB, else in the user data directory)",
-            )
-        ),
-    )
+    add_db_option(parser)
     parser.add_argument(
         "--redis",
         metavar="URL",

@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from rollbridge.cli.db_option import add_db_option
 from rollbridge.cli.helps import Help
 from rollbridge.cli.json_option import add_json_option
 from rollbridge.cli.locales import add_locale_option
@@ -93,17 +94,7 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:
             )
         ),
     )
-    parser.add_argument(
-        "--db",
-        dest="db_option",
-        type=Path,
-        help=Help(
-            say(
-                "cli.help.backup.db",
-                "SQLite file (default: $ROLLBRIDGE_DB, else in the user data directory)",
-            )
-        ),
-    )
+    add_db_option(parser, dest="db_option")
     parser.add_argument(
         "--redis",
         metavar="URL",
