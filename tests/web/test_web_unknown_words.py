@@ -87,12 +87,17 @@ def seed_marks(path: Path, rook_last: bool = False) -> tuple[dict[str, str], dic
     return tokens, seqs
 
 
-async def test_an_invented_die_tag_and_an_unseen_actor_are_said_in_words(tmp_path):
+async def _words_walked(tmp_path) -> dict:
+    """What unknown_words.mjs read of the marked table's page, in each language."""
     path = tmp_path / "web.db"
     tokens, seqs = seed_marks(path)
     async with serving(path, host_of("marked", Marked()), {"marks": tokens}) as world:
         extra = {"RB_SEQS": json.dumps(seqs)}
-        result = await run_case(world, "words", script="unknown_words.mjs", extra=extra)
+        return await run_case(world, "words", script="unknown_words.mjs", extra=extra)
+
+
+async def test_an_invented_die_tag_and_an_unseen_actor_are_said_in_words(tmp_path):
+    result = await _words_walked(tmp_path)
     for lang in ("cs", "de", "ru", "en"):
         shown = result[lang]
         (die,) = shown["dice"]
@@ -116,11 +121,7 @@ async def test_an_actor_named_further_on_in_the_log_from_before_is_named_in_its_
     all of the log from before first, the latest first: the roll's line names Rook, in
     each language — as it was named then (the update's *Rook*, not the later rename's
     *Rook the Bold*); Scout, named nowhere in it, is still *an actor*."""
-    path = tmp_path / "web.db"
-    tokens, seqs = seed_marks(path)
-    async with serving(path, host_of("marked", Marked()), {"marks": tokens}) as world:
-        extra = {"RB_SEQS": json.dumps(seqs)}
-        result = await run_case(world, "words", script="unknown_words.mjs", extra=extra)
+    result = await _words_walked(tmp_path)
     for lang in ("cs", "de", "ru", "en"):
         summaries = result[lang]["summaries"]
         assert summaries["rook_rolled"].startswith("Sneak — Rook — 2d6"), (lang, summaries)
